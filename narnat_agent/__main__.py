@@ -1,0 +1,5 @@
+import sys
+
+from narnat_agent.cli import main
+
+sys.exit(main())

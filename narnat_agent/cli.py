@@ -1,0 +1,102 @@
+"""`narnat`: the REPL, or one headless request with -p. Heavy modules load only after the flags are read."""
+
+import argparse
+import sys
+
+from narnat_agent import __version__
+
+OLLAMA = "http://127.0.0.1:11434"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="narnat", description="A terminal coding agent for OpenAI-compatible models.")
+    parser.add_argument("-p", "--print", dest="prompt", metavar="PROMPT",
+                        help="answer one request and exit; '-' reads it from stdin")  # fmt: skip
+    parser.add_argument("--model", help="use this model instead of the configured one")
+    parser.add_argument("--resume", metavar="NAME", help="start from a saved session")
+    parser.add_argument("--yes", action="store_true", help="headless: run commands that would ask for confirmation")
+    parser.add_argument("--version", action="version", version=f"narnat {__version__}")
+    return parser
+
+
+def ollama_models() -> list[str]:
+    """The models of an Ollama server on this machine, or [] when none answers quickly."""
+    import json
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{OLLAMA}/api/tags", timeout=0.5) as response:
+            return [m["name"] for m in json.load(response).get("models", [])]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def first_run_setup(ui, project) -> None:
+    """Ask for the endpoint, key and model, and save them to ./.narnat/narnat.json."""
+    from narnat_agent.config.defaults import DEFAULT_BASE_URL, DEFAULTS
+    from narnat_agent.config.loader import write_project_config
+
+    models = ollama_models()
+    base_url, model, key = DEFAULT_BASE_URL, str(DEFAULTS["model"]), ""
+    if models:
+        ui.notice(f"An Ollama server answers on {OLLAMA} with: {', '.join(models[:10])}")
+        base_url, model, key = f"{OLLAMA}/v1", models[0], "ollama"
+    ui.notice("No API key configured yet; three questions, saved to .narnat/narnat.json.")
+    base_url = ui.ask("Base URL", base_url)
+    key = ui.ask("API key (hidden)", key, secret=True)
+    model = ui.ask("Model", model)
+    path = write_project_config(project, {"base_url": base_url, "api_key": key, "model": model})
+    ui.notice(f"Saved {path} (mode 0600; .narnat/.gitignore keeps it out of git).")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from pathlib import Path
+
+    from narnat_agent.config.loader import ConfigError, MissingApiKey, build_system_prompt, load_config
+    from narnat_agent.ui.ui_design import make_ui
+
+    prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
+    headless = prompt is not None
+    ui = make_ui(headless=headless, assume_yes=args.yes)
+    if headless and not prompt.strip():
+        ui.error("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin.")
+        return 2
+    project, home = Path.cwd(), Path.home()
+    try:
+        try:
+            config = load_config(project, home, model=args.model)
+        except MissingApiKey:
+            if headless or not sys.stdin.isatty():
+                raise
+            first_run_setup(ui, project)
+            config = load_config(project, home, model=args.model)
+    except ConfigError as e:
+        ui.error(str(e))
+        return 2
+    for notice in config.notices:
+        ui.notice(notice)
+    return _run(config, ui, build_system_prompt(config), prompt)
+
+
+def _run(config, ui, system_prompt: str, prompt: str | None) -> int:
+    from narnat_agent.core.agent import Agent
+    from narnat_agent.core.context import Conversation
+    from narnat_agent.core.llm import Client, LLMError
+    from narnat_agent.logger import start_log
+    from narnat_agent.tools.workspace import Workspace
+
+    start_log(config.state_dir, [config.api_key])
+    client = Client(config, ui.notice)
+    workspace = Workspace(config.project, config.state_dir, ui.confirm, config.bash_timeout_ms)
+    agent = Agent(config, ui, client, workspace, Conversation(system_prompt))
+    if prompt is None:
+        client.preload()
+        agent.run()
+        return 0
+    try:
+        agent.turn(prompt)
+    except LLMError as e:
+        ui.error(str(e))
+        return 1
+    return 0

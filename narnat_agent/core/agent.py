@@ -1,0 +1,122 @@
+"""The blocking main loop: a question in, model and tools in turns, an answer out."""
+
+import json
+import time
+from dataclasses import dataclass, field
+
+from narnat_agent.config.loader import Config
+from narnat_agent.core.context import Conversation
+from narnat_agent.core.llm import Client, LLMError, cost
+from narnat_agent.core.reply import Reply, ToolCall
+from narnat_agent.logger import get_logger
+from narnat_agent.tools import registry
+from narnat_agent.tools.workspace import Result, Workspace
+
+log = get_logger("core.agent")
+REPEATS = 3
+
+
+@dataclass
+class TurnStats:
+    prompt: int = 0
+    completion: int = 0
+    cached: int = 0
+    estimated: bool = False
+    cost: float | None = None
+    session_cost: float | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    def add(self, reply: Reply, price: float | None) -> None:
+        usage = reply.usage
+        self.prompt, self.cached = usage.prompt, usage.cached  # the latest request holds the whole context
+        self.completion += usage.completion
+        self.estimated = self.estimated or usage.estimated
+        if price is not None:
+            self.cost = (self.cost or 0.0) + price
+
+
+class TurnStopped(Exception):
+    """The turn ends early with a notice for the user (repeated calls, step limit, cut-off answer)."""
+
+
+class Agent:
+    def __init__(self, config: Config, ui, client: Client, workspace: Workspace, conversation: Conversation):
+        self.config, self.ui, self.client = config, ui, client
+        self.workspace, self.conversation = workspace, conversation
+        self.session_cost: float | None = None
+        self.recent: list[str] = []
+
+    def run(self) -> None:
+        """The REPL: questions until the user leaves."""
+        while (text := self.ui.read_input()) is not None:
+            if text.strip() in ("/exit", "/quit"):
+                break
+            if text.strip():
+                try:
+                    self.turn(text)
+                except LLMError as e:
+                    self.ui.error(str(e))
+
+    def turn(self, question: str) -> None:
+        """Answer one question, through as many model and tool steps as it takes."""
+        log.info("user input: %s", json.dumps(question, ensure_ascii=False))
+        self.conversation.add_user(question)
+        stream, stats = self.ui.create_stream(), TurnStats()
+        try:
+            self._steps(stream, stats)
+        except TurnStopped as e:
+            self.conversation.answer_open_calls(f"Not run: {e}")
+            self.ui.notice(str(e))
+        except KeyboardInterrupt:
+            stream.cancelled = True
+        finally:
+            self.conversation.answer_open_calls()
+            if stats.cost is not None:
+                self.session_cost = (self.session_cost or 0.0) + stats.cost
+            stats.session_cost = self.session_cost
+            stream.finish(stats)
+            log.info("turn done: tokens_in=%d, tokens_out=%d, cost=%s", stats.prompt, stats.completion, stats.cost)
+
+    def _steps(self, stream, stats: TurnStats) -> None:
+        self.recent = []
+        for _ in range(self.config.max_steps):
+            reply = self.client.stream(self.conversation.messages, registry.schemas(), stream)
+            stats.add(reply, cost(reply.usage, self.config.pricing))
+            self.conversation.add_reply(reply)
+            if reply.cancelled:
+                raise KeyboardInterrupt
+            self._check_ending(reply)
+            if not reply.tool_calls:
+                return
+            for call in reply.tool_calls:
+                if self._repeated(call):
+                    raise TurnStopped(f"{call.name} was called {REPEATS} times in a row with the same arguments.")
+                self.conversation.add_tool_result(call.id, self._call(call))
+        raise TurnStopped(f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on.")
+
+    @staticmethod
+    def _check_ending(reply: Reply) -> None:
+        if reply.error is not None:
+            raise LLMError(f"The answer was cut off: the provider reported an error mid-stream ({reply.error}).")
+        if reply.finish_reason is None:
+            raise LLMError("The answer was cut off: the connection ended before the reply was complete.")
+        if reply.finish_reason == "length":
+            raise TurnStopped("The answer hit the model's output limit and was cut off; its tool calls were not run.")
+        if reply.finish_reason in ("content_filter", "insufficient_system_resource", "error"):
+            raise TurnStopped(f"The provider stopped the answer ({reply.finish_reason}).")
+
+    def _repeated(self, call: ToolCall) -> bool:
+        """The doom-loop guard: the same call for the third time in a row."""
+        key = f"{call.name} {call.stored_arguments}"
+        self.recent = (self.recent + [key])[-REPEATS:]
+        return self.recent.count(key) == REPEATS
+
+    def _call(self, call: ToolCall) -> str:
+        """Run one call and show it; the text goes back to the model."""
+        self.ui.tool_start(registry.header(call.name, call.args or {}))
+        if call.error:
+            result = Result(f"Error: {call.error}. Call {call.name} again with a JSON object.", "bad arguments", True)
+        else:
+            result = registry.execute(call.name, call.args, self.workspace)
+        self.ui.tool_end(result)
+        return result.text

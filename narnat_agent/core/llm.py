@@ -1,0 +1,216 @@
+"""The OpenAI-compatible streaming client: one request, its retries, its errors, its usage and cost."""
+
+import json
+import random
+import re
+import threading
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from narnat_agent.config.loader import Config
+from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
+from narnat_agent.logger import get_logger
+
+MAX_TRIES = 4
+MAX_RETRY_AFTER = 60.0
+RETRYABLE = (408, 409, 429)
+CONTEXT_FULL = re.compile(
+    r"context.length|maximum context|context window|context size|exceed_context|token limit|"
+    r"range of input length|prompt 超长|too many tokens|prompt is too long|\b1261\b",
+    re.IGNORECASE,
+)
+NO_QUOTA = re.compile(r"insufficient.quota|balance|\b1113\b|billing|credit", re.IGNORECASE)
+log = get_logger("core.llm")
+
+
+class LLMError(Exception):
+    """The provider failed in a way retrying does not fix; the text is one sentence for the user."""
+
+
+class ContextTooLong(LLMError):
+    """The provider says the conversation no longer fits its context window."""
+
+
+class Sink(Protocol):
+    cancelled: bool
+
+    def feed(self, text: str) -> None: ...
+    def feed_reasoning(self, text: str) -> None: ...
+
+
+class _Retry(Exception):
+    def __init__(self, reason: str, wait: float | None = None):
+        super().__init__(reason)
+        self.wait = wait
+
+
+def cost(usage: Usage, pricing: dict) -> float | None:
+    """The price of one request in the pricing's currency, or None without pricing."""
+    if not pricing:
+        return None
+    fresh = usage.prompt - usage.cached
+    cached_price = pricing.get("cached_input", pricing.get("input", 0))
+    total = fresh * pricing.get("input", 0) + usage.cached * cached_price + usage.completion * pricing.get("output", 0)
+    return total / 1_000_000
+
+
+def _message(error: Exception) -> str:
+    body = getattr(error, "body", None)
+    if isinstance(body, dict):
+        text = body.get("message") or body.get("error") or body
+        return text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
+    return str(getattr(error, "message", "") or error)
+
+
+def _retry_after(headers: object) -> float | None:
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name) if headers else None
+        try:
+            return float(value) * scale
+        except (TypeError, ValueError):
+            continue
+    return None
+
+
+class Client:
+    def __init__(self, config: Config, notify: Callable[[str], None]):
+        self.config = config
+        self.notify = notify
+        self.use_stream_options = True
+        self.send_reasoning = True
+        self._sdk = None
+        self._lock = threading.Lock()
+
+    def preload(self) -> None:
+        """Import the SDK in the background so the first request leaves at once."""
+        threading.Thread(target=self._client, daemon=True).start()
+
+    def _client(self):
+        with self._lock:
+            if self._sdk is None:
+                import openai
+
+                self._sdk = openai.OpenAI(
+                    api_key=self.config.api_key,
+                    base_url=self.config.base_url,
+                    max_retries=0,  # retries are ours: one policy, visible to the user
+                    timeout=openai.Timeout(600.0, connect=15.0),
+                )
+            return self._sdk
+
+    def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
+        """Send one request and stream its reply into sink, retrying what may be retried."""
+        for attempt in range(1, MAX_TRIES + 1):
+            try:
+                return self._attempt(messages, tools, sink)
+            except _Retry as retry:
+                if attempt == MAX_TRIES:
+                    raise LLMError(f"{retry}; gave up after {MAX_TRIES} tries.") from None
+                wait = retry.wait if retry.wait is not None else min(8.0, 0.5 * 2 ** (attempt - 1))
+                wait *= 1 - random.random() * 0.25
+                self.notify(f"{retry}; retrying in {wait:.1f}s (try {attempt + 1} of {MAX_TRIES}).")
+                log.warning("retry %d: %s", attempt, retry)
+                time.sleep(wait)
+        raise AssertionError("unreachable")
+
+    def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
+        import openai
+
+        started = time.monotonic()
+        stream = self._open(messages, tools)
+        builder, shown = ReplyBuilder(), False
+        try:
+            for chunk in stream:
+                text, thought = builder.add(chunk)
+                if thought:
+                    sink.feed_reasoning(thought)
+                if text:
+                    sink.feed(text)
+                shown = shown or bool(text or thought or builder.slots)
+                if sink.cancelled:
+                    builder.reply.cancelled = True
+                    break
+        except KeyboardInterrupt:
+            builder.reply.cancelled = True
+        except (StreamError, openai.APIError) as e:
+            if not shown:
+                raise _Retry(f"The provider failed before answering ({_message(e)})") from None
+            builder.reply.error = _message(e)
+        finally:
+            stream.close()
+        reply = builder.finish()
+        if reply.finish_reason == "model_context_window_exceeded":
+            raise ContextTooLong("The conversation no longer fits the model's context window.")
+        if reply.usage is None:
+            reply.usage = self._estimate(messages, reply)
+        log.info(
+            "reply: tokens_in=%s%d, tokens_out=%d, cached=%d, finish=%s, time=%.2fs, cost=%s",
+            "~" if reply.usage.estimated else "", reply.usage.prompt, reply.usage.completion,
+            reply.usage.cached, reply.finish_reason, time.monotonic() - started,
+            cost(reply.usage, self.config.pricing),
+        )  # fmt: skip
+        return reply
+
+    def _open(self, messages: list[dict], tools: list[dict]):
+        """The response stream; a rejected optional field is dropped once and the request sent again."""
+        import openai
+
+        while True:
+            request = {"model": self.config.model, "messages": self._outgoing(messages), "stream": True}
+            if tools:
+                request["tools"] = tools
+            if self.use_stream_options:
+                request["stream_options"] = {"include_usage": True}
+            log.info("request: %d messages", len(messages))
+            try:
+                return self._client().chat.completions.create(**request)
+            except openai.APIStatusError as e:
+                self._classify(e)
+            except openai.APIConnectionError as e:
+                raise _Retry(f"Cannot reach {self.config.base_url} ({e})") from None
+
+    def _classify(self, e) -> None:
+        """Decide what a status error means: returns only when the request should be sent again now."""
+        status, message = e.status_code, _message(e)
+        log.warning("status %d: %s", status, message)
+        if status in (400, 422) and self.use_stream_options and "stream_options" in message:
+            self.use_stream_options = False
+            return
+        if status in (400, 422) and self.send_reasoning and re.search(r"reasoning", message, re.I) \
+                and not re.search(r"must be passed|missing", message, re.I):  # fmt: skip
+            self.send_reasoning = False
+            return
+        if status == 400 and CONTEXT_FULL.search(message):
+            raise ContextTooLong(f"The conversation no longer fits the model's context window ({message}).")
+        if status == 429 and NO_QUOTA.search(message):
+            raise LLMError(f"The provider says the account is out of quota (429): {message}")
+        if status in RETRYABLE or status >= 500:
+            wait = _retry_after(e.response.headers)
+            if wait is not None and wait > MAX_RETRY_AFTER:
+                raise LLMError(f"The provider is busy (status {status}) and asks to wait {wait:.0f}s; try later.")
+            raise _Retry(f"The provider answered status {status} ({message[:200]})", wait)
+        raise LLMError(self._explain(status, message))
+
+    def _explain(self, status: int, message: str) -> str:
+        if status == 401:
+            return "The provider rejected the API key (401): check api_key in .narnat/narnat.json or NARNAT_API_KEY."
+        if status == 402:
+            return f"The provider says the account has no balance (402): {message}"
+        if status == 403:
+            return f"The provider refused access (403): {message}"
+        if status == 404:
+            return f"Not found (404): check the model '{self.config.model}' and base_url {self.config.base_url}."
+        return f"The provider rejected the request ({status}): {message}"
+
+    def _outgoing(self, messages: list[dict]) -> list[dict]:
+        if self.send_reasoning:
+            return messages
+        fields = ("reasoning_content", "reasoning")
+        return [{k: v for k, v in m.items() if k not in fields} for m in messages]
+
+    @staticmethod
+    def _estimate(messages: list[dict], reply: Reply) -> Usage:
+        sent = sum(len(json.dumps(m, ensure_ascii=False)) for m in messages)
+        made = len(reply.content) + len(reply.reasoning) + sum(len(c.arguments) for c in reply.tool_calls)
+        return Usage(sent // 4, made // 4, 0, estimated=True)

@@ -1,0 +1,184 @@
+"""One streamed assistant reply, assembled from chunks of any OpenAI-compatible provider."""
+
+import json
+import random
+import string
+from dataclasses import dataclass, field
+
+INCOMPLETE = (None, "length", "error", "model_context_window_exceeded", "insufficient_system_resource")
+
+
+@dataclass
+class ToolCall:
+    id: str
+    name: str
+    arguments: str  # raw text as streamed
+    args: dict | None = None  # parsed, when the arguments were a JSON object
+    error: str | None = None  # why they could not be used
+
+    @property
+    def stored_arguments(self) -> str:
+        """Valid JSON for the history, so the next request is accepted."""
+        return json.dumps(self.args, ensure_ascii=False) if self.args is not None else "{}"
+
+
+@dataclass
+class Usage:
+    prompt: int = 0
+    completion: int = 0
+    cached: int = 0
+    estimated: bool = False
+
+
+@dataclass
+class Reply:
+    content: str = ""
+    reasoning: str = ""
+    reasoning_field: str = "reasoning_content"
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    finish_reason: str | None = None
+    usage: Usage | None = None
+    error: str | None = None  # an error event inside the stream
+    cancelled: bool = False
+
+    @property
+    def cut_off(self) -> bool:
+        """The reply did not end normally: its tool calls must not run."""
+        return self.cancelled or self.error is not None or self.finish_reason in INCOMPLETE
+
+
+def _new_id() -> str:
+    return "".join(random.choices(string.ascii_letters + string.digits, k=9))
+
+
+def _get(obj: object, name: str) -> object:
+    """A field of an SDK object or a dict, including provider extras."""
+    if isinstance(obj, dict):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+class _Slot:
+    def __init__(self, index: int | None):
+        self.index, self.id, self.name, self.arguments = index, "", "", ""
+
+    @property
+    def complete(self) -> bool:
+        if not self.name:
+            return False
+        try:
+            json.loads(self.arguments or "{}")
+        except ValueError:
+            return False
+        return True
+
+
+class ReplyBuilder:
+    """Keys tool-call fragments by index (id only as a fallback); see the rules in SPEC §5."""
+
+    def __init__(self) -> None:
+        self.reply = Reply()
+        self.slots: list[_Slot] = []
+        self.by_index: dict[int, _Slot] = {}
+        self.by_id: dict[str, _Slot] = {}
+        self.current: _Slot | None = None
+
+    def add(self, chunk: object) -> tuple[str, str]:
+        """Take one chunk; returns the (text, reasoning) it added, for the screen."""
+        error = _get(chunk, "error")
+        if error or _get(chunk, "object") == "error":
+            raise StreamError(_error_text(error or chunk))
+        usage = _get(chunk, "usage")
+        text, thought = [], []
+        for choice in _get(chunk, "choices") or []:
+            usage = _get(choice, "usage") or usage
+            delta = _get(choice, "delta") or {}
+            if piece := _get(delta, "content"):
+                text.append(piece)
+            for name in ("reasoning_content", "reasoning"):
+                if piece := _get(delta, name):
+                    thought.append(piece)
+                    self.reply.reasoning_field = name
+            calls = _get(delta, "tool_calls") or []
+            for fragment in calls if isinstance(calls, list) else [calls]:
+                self._merge(fragment)
+            if finish := _get(choice, "finish_reason"):
+                self.reply.finish_reason = finish
+        if usage:
+            self.reply.usage = _usage(usage)
+        self.reply.content += "".join(text)
+        self.reply.reasoning += "".join(thought)
+        return "".join(text), "".join(thought)
+
+    def _slot_for(self, index: int | None, call_id: str, name: str) -> _Slot:
+        if index is not None:
+            slot = self.by_index.get(index)
+            reused = slot and call_id and name and call_id != slot.id and slot.complete
+            if slot is None or reused:  # Ollama puts every call at index 0
+                slot = self._open(index)
+            return slot
+        if call_id:
+            return self.by_id.get(call_id) or self._open(None)
+        if self.current is None or (name and self.current.complete):
+            return self._open(None)
+        return self.current
+
+    def _open(self, index: int | None) -> _Slot:
+        slot = _Slot(index)
+        self.slots.append(slot)
+        if index is not None:
+            self.by_index[index] = slot
+        return slot
+
+    def _merge(self, fragment: object) -> None:
+        function = _get(fragment, "function") or {}
+        index = _get(fragment, "index")
+        index = index if isinstance(index, int) else None
+        call_id = _get(fragment, "id") or ""
+        name = _get(function, "name") or ""
+        slot = self._slot_for(index, call_id, name)
+        if call_id and not slot.id:
+            slot.id = call_id
+            self.by_id[call_id] = slot
+        if name and not slot.name:
+            slot.name = name
+        arguments = _get(function, "arguments")
+        if arguments:
+            slot.arguments += arguments if isinstance(arguments, str) else json.dumps(arguments)
+        self.current = slot
+
+    def finish(self) -> Reply:
+        """The reply with its named calls parsed; cut-off replies keep no calls."""
+        if not self.reply.cut_off:
+            self.reply.tool_calls = [_parse(slot) for slot in self.slots if slot.name]
+        return self.reply
+
+
+class StreamError(Exception):
+    """An error event inside a 200 stream."""
+
+
+def _parse(slot: _Slot) -> ToolCall:
+    call = ToolCall(slot.id or _new_id(), slot.name, slot.arguments)
+    raw = slot.arguments.strip() or "{}"
+    try:
+        args = json.loads(raw)
+    except ValueError as e:
+        call.error = f"the arguments were not valid JSON ({e}): {raw[:200]}"
+        return call
+    if not isinstance(args, dict):
+        call.error = f"the arguments must be a JSON object, not {raw[:200]}"
+        return call
+    call.args = args
+    return call
+
+
+def _usage(raw: object) -> Usage:
+    details = _get(raw, "prompt_tokens_details") or {}
+    cached = _get(details, "cached_tokens") or _get(raw, "prompt_cache_hit_tokens") or 0
+    return Usage(_get(raw, "prompt_tokens") or 0, _get(raw, "completion_tokens") or 0, cached)
+
+
+def _error_text(error: object) -> str:
+    message = _get(error, "message")
+    return str(message) if message else json.dumps(error if isinstance(error, (dict, str)) else str(error))

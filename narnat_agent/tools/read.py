@@ -1,0 +1,132 @@
+"""Read: a file as numbered lines, a directory as a listing."""
+
+from pathlib import Path
+
+from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, decode, digest
+
+MAX_LINES = 2000
+MAX_LINE_CHARS = 2000
+MAX_CHARS = 100_000  # a page of a file never floods the context, whatever its line lengths
+MAX_ENTRIES = 500
+
+MAGIC = (
+    (b"\x89PNG", "PNG image"),
+    (b"\xff\xd8\xff", "JPEG image"),
+    (b"GIF8", "GIF image"),
+    (b"%PDF", "PDF document"),
+    (b"PK\x03\x04", "ZIP archive"),
+    (b"\x7fELF", "ELF executable"),
+    (b"\x1f\x8b", "gzip archive"),
+    (b"RIFF", "RIFF media file"),
+    (b"\x00asm", "WebAssembly module"),
+    (b"SQLite format 3", "SQLite database"),
+)
+TEXT_CONTROLS = set(b"\t\n\r\f\b\x1b")
+
+
+def size_text(n: int) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError
+
+
+def binary_kind(head: bytes, path: Path) -> str | None:
+    """What binary file this is, or None for text: a NUL byte or >30% control bytes in the first 4 KB."""
+    for magic, kind in MAGIC:
+        if head.startswith(magic):
+            return kind
+    if not head:
+        return None
+    controls = sum(1 for b in head if b < 32 and b not in TEXT_CONTROLS)
+    if b"\x00" in head or controls / len(head) > 0.3:
+        return f"binary {path.suffix} file" if path.suffix else "binary file"
+    return None
+
+
+def _listing(path: Path, ws: Workspace) -> Result:
+    entries = sorted(path.iterdir(), key=lambda p: (not p.is_dir(), p.name))
+    lines = [f"{p.name}/" if p.is_dir() else p.name for p in entries[:MAX_ENTRIES]]
+    rest = len(entries) - MAX_ENTRIES
+    more = f"\n... {rest} more entries; use Glob to narrow" if rest > 0 else ""
+    body = "\n".join(lines) or "(empty directory)"
+    return Result(
+        f"Directory {ws.show(path)}/ ({len(entries)} entries):\n{body}{more}", f"Listed {len(entries)} entries"
+    )
+
+
+def _numbered(lines: list[str], start: int, count: int) -> tuple[list[str], int]:
+    """Up to `count` numbered lines from `start` (1-based) within the character budget, and the last one shown."""
+    out, used, last = [], 0, start - 1
+    for n in range(start, min(len(lines), start + count - 1) + 1):
+        line = lines[n - 1]
+        if len(line) > MAX_LINE_CHARS:
+            line = f"{line[:MAX_LINE_CHARS]}… [line cut: {len(line)} characters]"
+        entry = f"{n}\t{line}"
+        if out and used + len(entry) > MAX_CHARS:
+            break
+        out.append(entry)
+        used += len(entry) + 1
+        last = n
+    return out, last
+
+
+def run(args: dict, ws: Workspace) -> Result:
+    path = ws.resolve(args["file_path"])
+    if path.is_dir():
+        return _listing(path, ws)
+    if not path.exists():
+        raise ws.missing(path)
+    try:
+        data = path.read_bytes()
+    except PermissionError:
+        raise ToolError(f"{ws.show(path)}: permission denied.") from None
+    kind = binary_kind(data[:4096], path)
+    if kind:
+        raise ToolError(f"{ws.show(path)} is a {kind} ({size_text(len(data))}); Read shows text files only.")
+    previous = ws.reads.get(path)
+    note = f"Note: {ws.show(path)} was modified externally.\n" if previous and previous.sha != digest(data) else ""
+    if not data:
+        ws.remember(path, data, whole=True)
+        return Result(f"{note}{ws.show(path)} is empty (0 bytes).", "Read 0 lines (empty file)")
+    text, _ = decode(data)
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    lines = [line.removesuffix("\r") for line in lines]
+    total = len(lines)
+    start = max(args.get("offset", 1), 1)
+    if start > total:
+        raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
+    shown, last = _numbered(lines, start, args["limit"] if args.get("limit", 0) > 0 else MAX_LINES)
+    whole = start == 1 and last == total
+    ws.remember(path, data, whole)
+    if last == total:
+        tail = f"(End of file - {total} lines)"
+    else:
+        tail = f"(Showing lines {start}-{last} of {total}; use offset={last + 1} to continue.)"
+    tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
+    tabs = tabs if any(line.startswith("\t") for line in lines[start - 1 : last]) else ""
+    body = "\n".join(shown)
+    return Result(f"{note}{tabs}{body}\n{tail}", f"Read {last - start + 1} lines" + ("" if whole else f" of {total}"))
+
+
+TOOL = Tool(
+    name="Read",
+    description=(
+        "Read a text file as numbered lines (number, tab, line), up to 2000 lines from offset; "
+        "a directory gives its listing. Read a file before you Edit it."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "file_path": {"type": "string", "description": "Absolute path, or relative to the working directory"},
+            "offset": {"type": "integer", "description": "First line to read (1-based)"},
+            "limit": {"type": "integer", "description": "How many lines to read"},
+        },
+        "required": ["file_path"],
+    },
+    run=run,
+    target=lambda args: args.get("file_path", ""),
+)

@@ -1,0 +1,109 @@
+"""What the tools share: the project, the files the model has read, the todo list, the user's yes/no."""
+
+import difflib
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+Confirm = Callable[[str, str], bool]
+
+
+class ToolError(Exception):
+    """A failure the model can act on; its text goes back as the tool result."""
+
+
+@dataclass(frozen=True)
+class Result:
+    text: str
+    summary: str
+    is_error: bool = False
+    detail: object = None  # what the UI draws under the result line: a diff text or the todo list
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    parameters: dict
+    run: "Callable[[dict, Workspace], Result]"
+    target: Callable[[dict], str]  # what the UI shows in the header line: Read(<target>)
+
+    @property
+    def schema(self) -> dict:
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    sha: str
+    mtime: float
+    whole: bool
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """Text and encoding of a file's bytes; UTF-8 first, then a detected legacy encoding."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="replace"), "utf-8-sig"
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data).best()
+    encoding = best.encoding if best else "latin-1"
+    return data.decode(encoding, errors="replace"), encoding
+
+
+@dataclass
+class Workspace:
+    root: Path
+    state_dir: Path
+    confirm: Confirm
+    bash_timeout_ms: int = 120000
+    cwd: Path = None  # type: ignore[assignment]  # Bash's working directory, set from root
+    reads: dict[Path, FileRecord] = field(default_factory=dict)
+    todos: list[dict] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.cwd is None:
+            self.cwd = self.root
+
+    def resolve(self, path: str) -> Path:
+        """An absolute path; relative ones are taken from the project root."""
+        p = Path(os.path.expanduser(path.strip()))
+        return p if p.is_absolute() else self.root / p
+
+    def show(self, path: Path) -> str:
+        """A path as the user and the model see it: relative to the root when inside it."""
+        try:
+            return str(path.relative_to(self.root))
+        except ValueError:
+            return str(path)
+
+    def remember(self, path: Path, data: bytes, whole: bool) -> None:
+        """Record what the model now knows of a file (after a Read, Write or Edit)."""
+        mtime = path.stat().st_mtime
+        self.reads[path] = FileRecord(digest(data), mtime, whole)
+
+    def missing(self, path: Path) -> ToolError:
+        """'does not exist', with the closest existing names."""
+        parent = path.parent
+        while not parent.is_dir() and parent != parent.parent:
+            parent = parent.parent
+        try:
+            names = [p.name for p in parent.iterdir()]
+        except OSError:
+            names = []
+        close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)
+        hint = f" Did you mean: {', '.join(self.show(parent / n) for n in close)}?" if close else ""
+        return ToolError(f"{self.show(path)} does not exist (working directory: {self.root}).{hint}")

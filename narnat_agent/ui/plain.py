@@ -1,0 +1,110 @@
+"""Plain-text terminal I/O: headless runs, pipes, NO_COLOR and dumb terminals."""
+
+import sys
+import time
+from typing import TextIO
+
+TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
+
+
+def footer(stats) -> str:
+    """tokens in / out / cached, the turn's and the session's cost, elapsed time."""
+    approx = "~" if stats.estimated else ""
+    parts = [f"{approx}{stats.prompt:,} in", f"{approx}{stats.completion:,} out", f"{stats.cached:,} cached"]
+    if stats.cost is not None:
+        parts.append(f"{stats.cost:.4f} this turn / {stats.session_cost or 0:.4f} session")
+    parts.append(f"{time.monotonic() - stats.started:.1f}s")
+    return " · ".join(parts)
+
+
+def checklist(todos: list[dict]) -> list[str]:
+    return [f"{TODO_MARKS[t['status']]} {t['content']}" for t in todos]
+
+
+class PlainStream:
+    def __init__(self, ui: "PlainUI"):
+        self.ui = ui
+        self.cancelled = False
+        self.at_line_start = True
+
+    def feed(self, text: str) -> None:
+        self.ui.out.write(text)
+        self.ui.out.flush()
+        self.at_line_start = text.endswith("\n")
+
+    def feed_reasoning(self, text: str) -> None:
+        self.ui.err.write(text)
+        self.ui.err.flush()
+
+    def end_block(self) -> None:
+        if not self.at_line_start:
+            self.ui.out.write("\n")
+            self.ui.out.flush()
+            self.at_line_start = True
+
+    def finish(self, stats) -> None:
+        self.end_block()
+        if self.cancelled:
+            self.ui.notice("Cancelled.")
+        self.ui.err.write(f"  {footer(stats)}\n")
+        self.ui.err.flush()
+
+
+class PlainUI:
+    """Answers to `out`; tool activity, notices and errors to `err`."""
+
+    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, inp: TextIO = sys.stdin,
+                 headless: bool = False, assume_yes: bool = False):  # fmt: skip
+        self.out, self.err, self.inp = out, err, inp
+        self.headless, self.assume_yes = headless, assume_yes
+        self.stream: PlainStream | None = None
+
+    def read_input(self) -> str | None:
+        self.out.write("> ")
+        self.out.flush()
+        line = self.inp.readline()
+        return line.rstrip("\n") if line else None
+
+    def create_stream(self) -> PlainStream:
+        self.stream = PlainStream(self)
+        return self.stream
+
+    def tool_start(self, header: str) -> None:
+        if self.stream:
+            self.stream.end_block()
+        self.err.write(f"● {header}\n")
+        self.err.flush()
+
+    def tool_end(self, result) -> None:
+        self.err.write(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}\n")
+        if isinstance(result.detail, list):
+            self.err.writelines(f"    {line}\n" for line in checklist(result.detail))
+        self.err.flush()
+
+    def notice(self, text: str) -> None:
+        self.err.write(f"! {text}\n")
+        self.err.flush()
+
+    def error(self, text: str) -> None:
+        self.err.write(f"✗ {text}\n")
+        self.err.flush()
+
+    def confirm(self, command: str, reason: str) -> bool:
+        """y/n before a deleting command; headless runs answer with --yes or refuse."""
+        if self.headless:
+            return self.assume_yes
+        self.err.write(f"? {reason}:\n    {command}\n  Run it? [y/N] ")
+        self.err.flush()
+        return self.inp.readline().strip().lower() in ("y", "yes")
+
+    def ask(self, question: str, default: str = "", secret: bool = False) -> str:
+        """One setup question; the default when the answer is empty."""
+        self.err.write(f"{question}{f' [{default}]' if default else ''}: ")
+        self.err.flush()
+        if secret and self.inp is sys.stdin and sys.stdin.isatty():
+            import getpass
+
+            answer = getpass.getpass("", stream=self.err)
+        else:
+            answer = self.inp.readline().strip()
+        return answer or default

@@ -1,0 +1,65 @@
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from narnat_agent.config.loader import build_system_prompt, load_config
+from narnat_agent.core.agent import Agent
+from narnat_agent.core.context import Conversation
+from narnat_agent.core.llm import Client
+from narnat_agent.tools.workspace import Workspace
+from narnat_agent.ui.plain import PlainUI
+from tests.fake_llm import FakeLLM
+
+
+@pytest.fixture
+def fake_llm():
+    server = FakeLLM()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    """An empty project directory with its own HOME, and no provider settings from the real environment."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (tmp_path / "home").mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for name in list(os.environ):
+        if name.startswith(("NARNAT_", "OPENAI_")):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.fixture
+def workspace(project) -> Workspace:
+    return Workspace(project, project / ".narnat", confirm=lambda command, reason: False)
+
+
+class Harness:
+    """A real agent wired to the fake server, with the plain UI writing into buffers."""
+
+    def __init__(self, project: Path, fake: FakeLLM, answers: str = "", **settings):
+        env = {"NARNAT_API_KEY": "sk-test", "NARNAT_BASE_URL": fake.base_url, "NARNAT_MODEL": "fake-model"}
+        if settings:
+            import json
+
+            (project / ".narnat").mkdir(exist_ok=True)
+            (project / ".narnat" / "narnat.json").write_text(json.dumps(settings))
+        self.config = load_config(project, project.parent / "home", env=env)
+        self.out, self.err = io.StringIO(), io.StringIO()
+        self.ui = PlainUI(self.out, self.err, io.StringIO(answers))
+        self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm)
+        self.conversation = Conversation(build_system_prompt(self.config))
+        self.agent = Agent(self.config, self.ui, Client(self.config, self.ui.notice), self.workspace, self.conversation)
+
+
+@pytest.fixture
+def harness(project, fake_llm):
+    def make(answers: str = "", **settings) -> Harness:
+        return Harness(project, fake_llm, answers, **settings)
+
+    return make

@@ -1,0 +1,133 @@
+"""A scripted OpenAI-compatible server on 127.0.0.1 that streams real SSE and records every request."""
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class SSE:
+    """A 200 event stream: each chunk is a dict (sent as JSON) or a raw string line."""
+
+    chunks: list
+    done: bool = True
+    drop: bool = False  # close the connection after the chunks, without [DONE]
+    headers: dict = field(default_factory=dict)
+
+
+@dataclass
+class Status:
+    """An HTTP error response."""
+
+    code: int
+    body: dict | str
+    headers: dict = field(default_factory=dict)
+
+
+def chunk(delta: dict | None = None, finish: str | None = None, **extra) -> dict:
+    """One chat.completion.chunk with a single choice."""
+    body = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "fake"}
+    body["choices"] = [{"index": 0, "delta": delta or {}, "finish_reason": finish}]
+    body.update(extra)
+    return body
+
+
+def usage(prompt: int = 10, completion: int = 5, cached: int = 0) -> dict:
+    """The final usage chunk, with empty choices."""
+    return {
+        "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "fake", "choices": [],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion,
+                  "prompt_tokens_details": {"cached_tokens": cached}},
+    }  # fmt: skip
+
+
+def text_reply(text: str, pieces: int = 3) -> SSE:
+    """A plain answer split into a few content deltas, then stop and usage."""
+    step = max(1, len(text) // pieces)
+    parts = [text[i : i + step] for i in range(0, len(text), step)] or [""]
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    chunks += [chunk({"content": p}) for p in parts]
+    return SSE([*chunks, chunk(finish="stop"), usage()])
+
+
+def tool_reply(*calls: tuple[str, dict], text: str = "") -> SSE:
+    """Tool calls in the OpenAI shape: id and name in the first fragment, arguments in two pieces."""
+    chunks = [chunk({"role": "assistant", "content": text or None})]
+    for i, (name, args) in enumerate(calls):
+        raw = json.dumps(args)
+        first = {"index": i, "id": f"call_{i}_{name}", "type": "function", "function": {"name": name, "arguments": ""}}
+        chunks.append(chunk({"tool_calls": [first]}))
+        half = len(raw) // 2
+        for part in (raw[:half], raw[half:]):
+            chunks.append(chunk({"tool_calls": [{"index": i, "function": {"arguments": part}}]}))
+    return SSE([*chunks, chunk(finish="tool_calls"), usage()])
+
+
+class FakeLLM:
+    def __init__(self) -> None:
+        self.script: list = []
+        self.requests: list[dict] = []
+        self.headers: list[dict] = []
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
+        self.thread.start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def add(self, *responses) -> "FakeLLM":
+        self.script.extend(responses)
+        return self
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def _handler(self):
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                self._send(Status(404, {"error": {"message": "not found"}}))
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                fake.requests.append(json.loads(body))
+                fake.headers.append(dict(self.headers))
+                response = fake.script.pop(0) if fake.script else Status(500, {"error": {"message": "no script"}})
+                self._send(response)
+
+            def _send(self, response) -> None:
+                if isinstance(response, Status):
+                    data = response.body if isinstance(response.body, str) else json.dumps(response.body)
+                    self.send_response(response.code)
+                    for k, v in {"Content-Type": "application/json", **response.headers}.items():
+                        self.send_header(k, v)
+                    self.send_header("Content-Length", str(len(data.encode())))
+                    self.end_headers()
+                    self.wfile.write(data.encode())
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                for k, v in response.headers.items():
+                    self.send_header(k, v)
+                self.send_header("Connection", "close")
+                self.end_headers()
+                for item in response.chunks:
+                    line = item if isinstance(item, str) else json.dumps(item)
+                    self.wfile.write(f"data: {line}\n\n".encode())
+                    self.wfile.flush()
+                if response.done and not response.drop:
+                    self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+                self.close_connection = True
+
+        return Handler

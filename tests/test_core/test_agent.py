@@ -1,0 +1,119 @@
+import json
+
+from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
+
+
+def test_plain_answer_is_streamed_and_recorded(harness, fake_llm):
+    h = harness()
+    fake_llm.add(text_reply("Hello there, friend."))
+    h.agent.turn("hi")
+    assert h.out.getvalue() == "Hello there, friend.\n"
+    assert h.conversation.messages[-1] == {"role": "assistant", "content": "Hello there, friend."}
+    sent = fake_llm.requests[0]
+    assert sent["stream"] is True and sent["stream_options"] == {"include_usage": True}
+    assert [t["function"]["name"] for t in sent["tools"]] == ["Read", "TodoWrite"]
+    assert sent["messages"][-1] == {"role": "user", "content": "hi"}
+
+
+def test_read_round_trip_sends_one_tool_result_per_call(harness, fake_llm, project):
+    (project / "a.txt").write_text("alpha\n")
+    (project / "b.txt").write_text("beta\n")
+    h = harness()
+    fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"}), ("Read", {"file_path": "b.txt"})), text_reply("done"))
+    h.agent.turn("read both")
+    follow_up = fake_llm.requests[1]["messages"]
+    assistant, first, second = follow_up[-3:]
+    assert assistant["content"] is None
+    assert [c["id"] for c in assistant["tool_calls"]] == ["call_0_Read", "call_1_Read"]
+    assert first["tool_call_id"] == "call_0_Read" and "1\talpha" in first["content"]
+    assert second["tool_call_id"] == "call_1_Read" and "1\tbeta" in second["content"]
+    assert "● Read(a.txt)" in h.err.getvalue()
+
+
+def test_each_request_extends_the_previous_one(harness, fake_llm, project):
+    (project / "a.txt").write_text("alpha\n")
+    h = harness()
+    fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"})), text_reply("one"), text_reply("two"))
+    h.agent.turn("first")
+    h.agent.turn("second")
+    requests = [r["messages"] for r in fake_llm.requests]
+    for before, after in zip(requests, requests[1:], strict=False):
+        assert after[: len(before)] == before
+    assert requests[0][0]["role"] == "system"
+    assert fake_llm.requests[0]["tools"] == fake_llm.requests[2]["tools"]
+
+
+def test_doom_loop_stops_on_the_third_identical_call(harness, fake_llm, project):
+    (project / "a.txt").write_text("alpha\n")
+    h = harness()
+    call = ("Read", {"file_path": "a.txt"})
+    fake_llm.add(tool_reply(call), tool_reply(call), tool_reply(call), text_reply("never"))
+    h.agent.turn("loop")
+    assert len(fake_llm.requests) == 3
+    assert "3 times in a row" in h.err.getvalue()
+    last = h.conversation.messages[-1]
+    assert last["role"] == "tool" and last["content"].startswith("Not run")
+
+
+def test_max_steps_stops_the_turn(harness, fake_llm, project):
+    for name in "abc":
+        (project / f"{name}.txt").write_text(name)
+    h = harness(max_steps=2)
+    fake_llm.add(*(tool_reply(("Read", {"file_path": f"{n}.txt"})) for n in "abc"))
+    h.agent.turn("go")
+    assert len(fake_llm.requests) == 2
+    assert "max_steps" in h.err.getvalue()
+
+
+def test_malformed_arguments_become_an_error_result(harness, fake_llm):
+    h = harness()
+    bad = {"index": 0, "id": "call_x", "type": "function", "function": {"name": "Read", "arguments": '{"file_path": '}}
+    fake_llm.add(SSE([chunk({"tool_calls": [bad]}), chunk(finish="tool_calls"), usage()]), text_reply("ok"))
+    h.agent.turn("go")
+    sent = fake_llm.requests[1]["messages"]
+    assert sent[-2]["tool_calls"][0]["function"]["arguments"] == "{}"
+    assert "not valid JSON" in sent[-1]["content"]
+
+
+def test_unknown_tool_and_bad_argument_types_are_reported_to_the_model(harness, fake_llm):
+    h = harness()
+    fake_llm.add(tool_reply(("Delete", {"x": 1}), ("Read", {"file_path": "x", "offset": "abc"})), text_reply("ok"))
+    h.agent.turn("go")
+    results = fake_llm.requests[1]["messages"][-2:]
+    assert "no tool named 'Delete'" in results[0]["content"]
+    assert "'offset' must be an integer" in results[1]["content"]
+
+
+def test_pre_stream_errors_are_retried_then_succeed(harness, fake_llm):
+    h = harness()
+    fake_llm.add(Status(503, {"error": {"message": "overloaded"}}, {"Retry-After": "0"}), text_reply("fine"))
+    h.agent.turn("hi")
+    assert h.out.getvalue() == "fine\n"
+    assert "retrying" in h.err.getvalue()
+
+
+def test_unauthorised_is_one_sentence_and_not_retried(harness, fake_llm):
+    import pytest
+
+    from narnat_agent.core.llm import LLMError
+
+    h = harness()
+    fake_llm.add(Status(401, {"error": {"message": "bad key"}}))
+    with pytest.raises(LLMError, match="API key"):
+        h.agent.turn("hi")
+    assert len(fake_llm.requests) == 1
+
+
+def test_mid_stream_disconnect_keeps_partial_text_and_valid_history(harness, fake_llm):
+    import pytest
+
+    from narnat_agent.core.llm import LLMError
+
+    h = harness()
+    fake_llm.add(SSE([chunk({"content": "Partial ans"})], drop=True), text_reply("next"))
+    with pytest.raises(LLMError, match="cut off"):
+        h.agent.turn("hi")
+    assert h.out.getvalue().startswith("Partial ans")
+    assert h.conversation.messages[-1] == {"role": "assistant", "content": "Partial ans"}
+    h.agent.turn("again")
+    assert json.dumps(fake_llm.requests[1]["messages"])
