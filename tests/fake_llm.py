@@ -101,7 +101,7 @@ class FakeLLM:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 fake.requests.append(json.loads(body))
-                fake.headers.append(dict(self.headers))
+                fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                 response = fake.script.pop(0) if fake.script else Status(500, {"error": {"message": "no script"}})
                 self._send(response)
 

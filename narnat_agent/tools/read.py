@@ -109,7 +109,9 @@ def run(args: dict, ws: Workspace) -> Result:
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if any(line.startswith("\t") for line in lines[start - 1 : last]) else ""
     body = "\n".join(shown)
-    return Result(f"{note}{tabs}{body}\n{tail}", f"Read {last - start + 1} lines" + ("" if whole else f" of {total}"))
+    count = last - start + 1
+    summary = f"Read {count} line{'s' if count != 1 else ''}" + ("" if whole else f" of {total}")
+    return Result(f"{note}{tabs}{body}\n{tail}", summary)
 
 
 TOOL = Tool(

@@ -1,0 +1,85 @@
+"""`narnat` as users run it: a subprocess in a temporary project against the local fake provider."""
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.fake_llm import Status, text_reply, tool_reply
+
+
+def narnat(project, *args, stdin="", base_url=None, key="sk-test-key"):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_"))}
+    env.update(HOME=str(project.parent / "home"), NO_COLOR="1")
+    if base_url:
+        env["NARNAT_BASE_URL"] = base_url
+    if key:
+        env["NARNAT_API_KEY"] = key
+    return subprocess.run(
+        [sys.executable, "-m", "narnat_agent", *args],
+        cwd=project, env=env, input=stdin, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_headless_answer_goes_to_stdout_and_activity_to_stderr(project, fake_llm):
+    (project / "notes.txt").write_text("remember the milk\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("You must remember the milk."))
+    done = narnat(project, "-p", "what do my notes say?", base_url=fake_llm.base_url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "You must remember the milk.\n"
+    assert "● Read(notes.txt)" in done.stderr and "Read 1 line" in done.stderr
+    results = [m for m in fake_llm.requests[1]["messages"] if m["role"] == "tool"]
+    assert len(results) == 1 and "remember the milk" in results[0]["content"]
+    assert fake_llm.headers[0]["authorization"] == "Bearer sk-test-key"
+
+
+def test_prompt_from_stdin(project, fake_llm):
+    fake_llm.add(text_reply("ok"))
+    done = narnat(project, "-p", "-", stdin="summarise this diff", base_url=fake_llm.base_url)
+    assert done.returncode == 0
+    assert fake_llm.requests[0]["messages"][-1]["content"] == "summarise this diff"
+
+
+def test_provider_failure_exits_1_with_one_sentence(project, fake_llm):
+    fake_llm.add(Status(401, {"error": {"message": "invalid key"}}))
+    done = narnat(project, "-p", "hi", base_url=fake_llm.base_url)
+    assert done.returncode == 1
+    assert "rejected the API key" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_config_error_exits_2_without_waiting_for_a_keyboard(project):
+    done = narnat(project, "-p", "hi", key=None)
+    assert done.returncode == 2 and "No API key" in done.stderr
+    (project / ".narnat").mkdir()
+    (project / ".narnat" / "narnat.json").write_text("{oops")
+    done = narnat(project, "-p", "hi")
+    assert done.returncode == 2 and "invalid JSON at line 1, column 2" in done.stderr
+
+
+def test_plain_repl_reads_lines_until_end_of_input(project, fake_llm):
+    fake_llm.add(text_reply("first answer"), text_reply("second answer"))
+    done = narnat(project, stdin="one\n\ntwo\n", base_url=fake_llm.base_url)
+    assert done.returncode == 0, done.stderr
+    assert "first answer" in done.stdout and "second answer" in done.stdout
+    assert len(fake_llm.requests) == 2
+
+
+def test_log_file_records_the_turn_without_the_key(project, fake_llm):
+    (project / "a.txt").write_text("x\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"})), text_reply("done"))
+    narnat(project, "-p", "read a.txt", base_url=fake_llm.base_url)
+    [log] = (project / ".narnat" / "logs").glob("*.log")
+    text = log.read_text()
+    assert "[core.agent] INFO user input" in text and "[tools.read] INFO call" in text and "tokens_in=" in text
+    assert "sk-test-key" not in text
+
+
+def test_version_imports_nothing_heavy(project):
+    code = (
+        "import sys\nfrom narnat_agent.cli import main\n"
+        "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+        "print(json.dumps(sorted(m for m in ('openai', 'rich', 'prompt_toolkit', 'requests') if m in sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", "import json\n" + code], capture_output=True, text=True)
+    assert done.stdout.startswith("narnat ")
+    assert json.loads(done.stdout.splitlines()[-1]) == []
