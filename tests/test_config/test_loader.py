@@ -3,6 +3,7 @@ import stat
 
 import pytest
 
+from narnat_agent.config.defaults import BASE_PROMPT
 from narnat_agent.config.loader import (
     ConfigError,
     MissingApiKey,
@@ -10,7 +11,6 @@ from narnat_agent.config.loader import (
     load_config,
     write_project_config,
 )
-from narnat_agent.config.defaults import BASE_PROMPT
 
 
 def write(path, data):

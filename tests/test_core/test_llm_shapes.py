@@ -135,10 +135,9 @@ def test_no_index_fragmented_single_call_without_ids_on_continuations(stream):
 
 
 def test_null_index_two_whole_calls_in_one_chunk(stream):
-    reply, _ = stream([
-        calls(fragment(None, "call_1", "Read", '{"file_path": "1"}'), fragment(None, "call_2", "Read", '{"file_path": "2"}')),
-        chunk(finish="tool_calls"),
-    ])  # fmt: skip
+    first = fragment(None, "call_1", "Read", '{"file_path": "1"}')
+    second = fragment(None, "call_2", "Read", '{"file_path": "2"}')
+    reply, _ = stream([calls(first, second), chunk(finish="tool_calls")])
     assert named(reply) == [("call_1", "Read", {"file_path": "1"}), ("call_2", "Read", {"file_path": "2"})]
 
 
