@@ -60,9 +60,14 @@ class PlainUI:
         self.stream: PlainStream | None = None
 
     def read_input(self) -> str | None:
+        """The next question; None at end of input. Ctrl-C only clears the line."""
         self.out.write("> ")
         self.out.flush()
-        line = self.inp.readline()
+        try:
+            line = self.inp.readline()
+        except KeyboardInterrupt:
+            self.out.write("\n")
+            return ""
         return line.rstrip("\n") if line else None
 
     def create_stream(self) -> PlainStream:

@@ -1,0 +1,55 @@
+"""Cancelling a turn keeps the partial answer and leaves a history the provider accepts."""
+
+from narnat_agent.ui.plain import PlainStream
+from tests.fake_llm import SSE, chunk, text_reply, tool_reply
+
+
+class CancelAfter(PlainStream):
+    """The user presses ESC after `n` pieces of text have been shown."""
+
+    def __init__(self, ui, n):
+        super().__init__(ui)
+        self.left = n
+
+    def feed(self, text):
+        super().feed(text)
+        self.left -= 1
+        if self.left == 0:
+            self.cancelled = True
+
+
+def test_cancel_while_streaming_keeps_partial_text_and_drops_unfinished_calls(harness, fake_llm):
+    h = harness()
+    h.ui.create_stream = lambda: CancelAfter(h.ui, 1)
+    fragment = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "Read", "arguments": "{"}}
+    fake_llm.add(SSE([chunk({"content": "Looking"}), chunk({"tool_calls": [fragment]}), chunk({"content": " more"})]))
+    h.agent.turn("go")
+    assert h.conversation.messages[-1] == {"role": "assistant", "content": "Looking"}
+    assert "Cancelled" in h.err.getvalue()
+    fake_llm.add(text_reply("fresh"))
+    h.ui.create_stream = lambda: PlainStream(h.ui)
+    h.agent.turn("next")
+    assert fake_llm.requests[-1]["messages"][-2:] == [
+        {"role": "assistant", "content": "Looking"},
+        {"role": "user", "content": "next"},
+    ]
+
+
+def test_ctrl_c_during_a_tool_answers_every_call(harness, fake_llm, project):
+    (project / "a.txt").write_text("a\n")
+    h = harness()
+    starts = []
+    original = h.ui.tool_start
+
+    def tool_start(header):
+        starts.append(header)
+        if len(starts) == 2:
+            raise KeyboardInterrupt
+        original(header)
+
+    h.ui.tool_start = tool_start
+    fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"}), ("Read", {"file_path": "a.txt", "limit": 1})))
+    h.agent.turn("go")
+    tools = [m for m in h.conversation.messages if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in tools] == ["call_0_Read", "call_1_Read"]
+    assert "1\ta" in tools[0]["content"] and tools[1]["content"].startswith("Cancelled by the user")

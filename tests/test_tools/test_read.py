@@ -1,0 +1,116 @@
+import os
+
+import pytest
+
+from narnat_agent.tools.registry import execute
+
+
+def read(ws, path, **args):
+    return execute("Read", {"file_path": str(path), **args}, ws)
+
+
+def test_reads_a_whole_file_as_numbered_lines(workspace, project):
+    (project / "app.py").write_text("import os\n\nprint(os.name)\n")
+    result = read(workspace, "app.py")
+    assert result.text == "1\timport os\n2\t\n3\tprint(os.name)\n(End of file - 3 lines)"
+    assert result.summary == "Read 3 lines" and not result.is_error
+    assert workspace.reads[project / "app.py"].whole
+
+
+def test_absolute_paths_work_too(workspace, project):
+    (project / "a.txt").write_text("x\n")
+    assert "1\tx" in read(workspace, project / "a.txt").text
+
+
+def test_large_file_stops_at_2000_lines_with_a_continuation_hint(workspace, project):
+    (project / "big.txt").write_text("".join(f"line {n}\n" for n in range(1, 9121)))
+    result = read(workspace, "big.txt")
+    assert result.text.endswith("(Showing lines 1-2000 of 9120; use offset=2001 to continue.)")
+    assert "2000\tline 2000" in result.text and "2001\t" not in result.text
+    assert not workspace.reads[project / "big.txt"].whole
+    following = read(workspace, "big.txt", offset=2001, limit=10)
+    assert following.text.splitlines()[0] == "2001\tline 2001"
+    assert following.text.endswith("use offset=2011 to continue.)")
+    assert read(workspace, "big.txt", offset=9000).text.endswith("(End of file - 9120 lines)")
+
+
+def test_long_lines_are_cut_and_a_character_budget_keeps_the_page_small(workspace, project):
+    (project / "wide.txt").write_text(("x" * 5000 + "\n") * 300)
+    result = read(workspace, "wide.txt")
+    assert "[line cut: 5000 characters]" in result.text
+    assert len(result.text) < 110_000 and "use offset=" in result.text
+
+
+def test_numbers_and_strings_for_offset_and_limit(workspace, project):
+    (project / "n.txt").write_text("a\nb\nc\n")
+    assert read(workspace, "n.txt", offset="2", limit="1").text.startswith("2\tb\n(Showing lines 2-2 of 3")
+
+
+def test_missing_file_suggests_the_closest_names(workspace, project):
+    (project / "src").mkdir()
+    (project / "src" / "config.py").write_text("")
+    result = read(workspace, "src/confg.py")
+    assert result.is_error and "does not exist" in result.text and "src/config.py" in result.text
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_permission_denied(workspace, project):
+    secret = project / "secret.txt"
+    secret.write_text("x")
+    secret.chmod(0)
+    assert "permission denied" in read(workspace, secret).text
+
+
+def test_binary_files_are_refused_with_type_and_size(workspace, project):
+    (project / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(3000))
+    (project / "blob.bin").write_bytes(bytes(range(256)) * 8)
+    png = read(workspace, "logo.png")
+    assert png.is_error and "PNG image (2.9 KB)" in png.text
+    assert "binary .bin file (2.0 KB)" in read(workspace, "blob.bin").text
+
+
+def test_utf8_and_legacy_encodings_are_text(workspace, project):
+    (project / "zh.txt").write_bytes("你好，世界。这是一个用GBK编码的中文文件。\n".encode("gbk"))
+    (project / "u.txt").write_text("naïve café ✓\n", encoding="utf-8")
+    assert "你好，世界" in read(workspace, "zh.txt").text
+    assert "naïve café ✓" in read(workspace, "u.txt").text
+
+
+def test_empty_file_says_so(workspace, project):
+    (project / "empty.py").write_text("")
+    result = read(workspace, "empty.py")
+    assert "is empty" in result.text and not result.is_error
+
+
+def test_offset_past_the_end_says_how_long_the_file_is(workspace, project):
+    (project / "short.txt").write_text("a\nb\n")
+    result = read(workspace, "short.txt", offset=10)
+    assert result.is_error and "has 2 lines; offset=10 is past the end" in result.text
+
+
+def test_crlf_lines_show_without_carriage_returns(workspace, project):
+    (project / "win.txt").write_bytes(b"one\r\ntwo\r\n")
+    assert read(workspace, "win.txt").text.startswith("1\tone\n2\ttwo\n")
+
+
+def test_tab_indented_files_say_so(workspace, project):
+    (project / "Makefile").write_text("all:\n\tcc main.c\n")
+    result = read(workspace, "Makefile")
+    assert "indents with tabs" in result.text and "2\t\tcc main.c" in result.text
+
+
+def test_external_modification_is_noted_on_the_next_read(workspace, project):
+    path = project / "m.txt"
+    path.write_text("before\n")
+    read(workspace, "m.txt")
+    assert "modified externally" not in read(workspace, "m.txt").text
+    path.write_text("after\n")
+    assert read(workspace, "m.txt").text.startswith("Note: m.txt was modified externally.")
+
+
+def test_directories_are_listed(workspace, project):
+    (project / "pkg").mkdir()
+    (project / "pkg" / "sub").mkdir()
+    (project / "pkg" / "mod.py").write_text("")
+    result = read(workspace, "pkg")
+    assert result.text == "Directory pkg/ (2 entries):\nsub/\nmod.py"

@@ -1,0 +1,51 @@
+import json
+
+import pytest
+
+from narnat_agent.tools.registry import execute
+
+
+def todo(content, status):
+    return {"content": content, "activeForm": content + "ing", "status": status}
+
+
+def test_replaces_the_whole_list_and_recaps(workspace):
+    first = execute("TodoWrite", {"todos": [todo("Read", "in_progress"), todo("Fix", "pending")]}, workspace)
+    assert first.text == "Todo list updated: 0/2 done; now: Reading." and not first.is_error
+    second = execute("TodoWrite", {"todos": [todo("Read", "completed"), todo("Fix", "in_progress")]}, workspace)
+    assert second.summary == "1/2 done; now: Fixing"
+    assert [t["status"] for t in workspace.todos] == ["completed", "in_progress"]
+    assert second.detail == workspace.todos
+
+
+def test_all_completed_needs_no_task_in_progress(workspace):
+    result = execute("TodoWrite", {"todos": [todo("A", "completed"), todo("B", "completed")]}, workspace)
+    assert result.summary == "2/2 done" and len(workspace.todos) == 2
+
+
+def test_empty_list_clears(workspace):
+    execute("TodoWrite", {"todos": [todo("A", "in_progress")]}, workspace)
+    assert not execute("TodoWrite", {"todos": []}, workspace).is_error
+    assert workspace.todos == []
+
+
+@pytest.mark.parametrize(
+    ("todos", "message"),
+    [
+        ([todo("A", "pending"), todo("B", "pending")], "but none is"),
+        ([todo("A", "in_progress"), todo("B", "in_progress")], "but 2 are (A, B)"),
+        ([todo("A", "in_progress"), todo("A", "pending")], "appears twice"),
+        ([{"content": " ", "activeForm": "x", "status": "in_progress"}], "todos[0].content is empty"),
+        ([{"content": "A", "activeForm": "x", "status": "done"}], "must be one of pending, in_progress, completed"),
+        ([{"content": "A", "status": "pending"}], "missing required parameter 'todos[0].activeForm'"),
+    ],
+)
+def test_invalid_lists_are_refused_with_a_fixable_message(workspace, todos, message):
+    result = execute("TodoWrite", {"todos": todos}, workspace)
+    assert result.is_error and message in result.text
+    assert workspace.todos == []
+
+
+def test_a_list_sent_as_a_json_string_is_accepted(workspace):
+    result = execute("TodoWrite", {"todos": json.dumps([todo("A", "in_progress")])}, workspace)
+    assert not result.is_error and workspace.todos[0]["content"] == "A"
