@@ -95,6 +95,17 @@ class Workspace:
         mtime = path.stat().st_mtime
         self.reads[path] = FileRecord(digest(data), mtime, whole)
 
+    def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
+        """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
+        record = self.reads.get(path)
+        name = self.show(path)
+        if record is None:
+            raise ToolError(f"{name} has not been read in this session; Read it first, then retry.")
+        if whole and not record.whole:
+            raise ToolError(f"only part of {name} has been read; Read all of it before overwriting it with Write.")
+        if record.sha != digest(data):
+            raise ToolError(f"{name} was modified since you read it; Read it again, then retry.")
+
     def missing(self, path: Path) -> ToolError:
         """'does not exist', with the closest existing names."""
         parent = path.parent

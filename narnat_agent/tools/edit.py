@@ -1,0 +1,80 @@
+"""Edit: replace old_string with new_string in a file the model has read."""
+
+import difflib
+
+from narnat_agent.atomic import write_atomic
+from narnat_agent.tools.fuzzy import apply_edit
+from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, decode
+
+DIFF_LINES = 60
+
+
+def compact_diff(before: str, after: str, name: str) -> tuple[str, int, int]:
+    """A unified diff with one line of context (capped), and the counts of removed and added lines."""
+    lines = list(difflib.unified_diff(before.splitlines(), after.splitlines(), name, name, n=1, lineterm=""))[2:]
+    removed = sum(1 for line in lines if line.startswith("-"))
+    added = sum(1 for line in lines if line.startswith("+"))
+    if len(lines) > DIFF_LINES:
+        lines = lines[:DIFF_LINES] + [f"… +{len(lines) - DIFF_LINES} lines"]
+    return "\n".join(lines), removed, added
+
+
+def change_summary(removed: int, added: int) -> str:
+    changed = max(removed, added)
+    return f"{changed} line{'s' if changed != 1 else ''} changed" + (
+        f" (+{added} -{removed})" if added != removed else ""
+    )
+
+
+def run(args: dict, ws: Workspace) -> Result:
+    old, new = args["old_string"], args["new_string"]
+    if old == "":
+        raise ToolError("old_string is empty; to create a file use Write, to add text include a line it goes next to.")
+    if old == new:
+        raise ToolError("old_string and new_string are identical; there is nothing to change.")
+    path = ws.resolve(args["file_path"])
+    if not path.is_file():
+        raise ws.missing(path)
+    data = path.read_bytes()
+    ws.require_fresh(path, data, whole=False)
+    text, encoding = decode(data)
+    crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
+    if crlf:
+        text, old, new = (s.replace("\r\n", "\n") for s in (text, old, new))
+    edited, step, places = apply_edit(text, old, new, args.get("replace_all", False))
+    diff, removed, added = compact_diff(text, edited, ws.show(path))
+    if crlf:
+        edited = edited.replace("\n", "\r\n")
+    try:
+        encoded = edited.encode(encoding)
+    except UnicodeEncodeError:
+        raise ToolError(
+            f"new_string has characters that {ws.show(path)}'s encoding ({encoding}) cannot hold."
+        ) from None
+    write_atomic(path, encoded)
+    ws.remember(path, encoded, whole=ws.reads[path].whole)
+    where = f"{len(places)} places" if len(places) > 1 else f"line {places[0]}"
+    text = f"Edited {ws.show(path)} at {where} ({step} match).\n{diff}"
+    return Result(text, change_summary(removed, added), detail=diff)
+
+
+TOOL = Tool(
+    name="Edit",
+    description=(
+        "Replace old_string with new_string in a file you have Read. old_string must match one place "
+        "(copy it from Read without the line-number prefix; include enough lines to be unique) "
+        "unless replace_all is true. Small whitespace, indentation, quote and escaping slips are tolerated."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "file_path": {"type": "string"},
+            "old_string": {"type": "string", "description": "The exact text to replace"},
+            "new_string": {"type": "string", "description": "The replacement, inserted literally"},
+            "replace_all": {"type": "boolean", "description": "Replace every occurrence (default false)"},
+        },
+        "required": ["file_path", "old_string", "new_string"],
+    },
+    run=run,
+    target=lambda args: args.get("file_path", ""),
+)

@@ -1,0 +1,306 @@
+"""Edit's matching chain, from exact to strict block anchors. Every step finds all matches; it never guesses."""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from difflib import SequenceMatcher, get_close_matches
+
+from narnat_agent.tools.workspace import ToolError
+
+TYPOGRAPHY = str.maketrans({
+    "‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"',
+    "–": "-", "‒": "-", "‐": "-", "‑": "-", "−": "-", "—": "--", "―": "--", "…": "...",
+    "\u00a0": " ", "\u202f": " ", "\u2007": " ", "\u2009": " ", "\u200a": " ", "\u3000": " ",
+})  # fmt: skip
+BLANKS = re.compile(r"[ \t]+")
+ESCAPE = re.compile(r"\\([nt\"'\\])")
+UNESCAPED = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\"}
+SIMILAR = 0.85
+
+
+# Only spaces and tabs count as blanks: other Unicode spaces are typography, kept by the last line step.
+def _trailing(line: str) -> str:
+    return line.rstrip(" \t")
+
+
+def _indentless(line: str) -> str:
+    return line.strip(" \t")
+
+
+def _blanks(line: str) -> str:
+    return BLANKS.sub(" ", line).strip(" \t")
+
+
+def _fold(line: str) -> str:
+    return _blanks(line.translate(TYPOGRAPHY))
+
+
+# (name, how a line is compared, whether changed lines keep the file's typography)
+LINE_STEPS: tuple[tuple[str, Callable[[str], str], bool], ...] = (
+    ("trailing whitespace", _trailing, False),
+    ("indentation", _indentless, False),
+    ("inner whitespace", _blanks, False),
+    ("typography", _fold, True),
+)
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    text: str
+
+
+class Lines:
+    """The file split into lines once, with each comparison form computed once."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.lines = text.split("\n")
+        self.starts, pos = [], 0
+        for line in self.lines:
+            self.starts.append(pos)
+            pos += len(line) + 1
+        self._forms: dict[Callable, list[str]] = {}
+
+    def form(self, norm: Callable[[str], str]) -> list[str]:
+        if norm not in self._forms:
+            self._forms[norm] = [norm(line) for line in self.lines]
+        return self._forms[norm]
+
+    def span(self, i: int, count: int, text: str) -> Span:
+        last = i + count - 1
+        return Span(self.starts[i], self.starts[last] + len(self.lines[last]), text)
+
+    def line_of(self, offset: int) -> int:
+        return self.text.count("\n", 0, offset) + 1
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _indent_map(file_block: list[str], old_lines: list[str]) -> Callable[[str], str]:
+    """How old_string's indentation maps onto the file's: a constant shift, or spaces <-> tabs; else refuse."""
+    pairs = [(_indent(f), _indent(o)) for f, o in zip(file_block, old_lines, strict=True) if f.strip() and o.strip()]
+    if all(f == o for f, o in pairs):
+        return lambda line: line
+    for char in " \t":
+        shifts = {len(f) - len(o) for f, o in pairs if set(f + o) <= {char}}
+        if len(shifts) == 1 and all(set(f + o) <= {char} for f, o in pairs):
+            return _shifter(char, shifts.pop())
+    for unit in (4, 2, 8):
+        if all(set(o) <= {" "} and set(f) <= {"\t"} and len(o) % unit == 0 for f, o in pairs):
+            levels = {len(f) - len(o) // unit for f, o in pairs}
+            if len(levels) == 1:
+                return _converter(" ", unit, "\t", 1, levels.pop())
+        if all(set(o) <= {"\t"} and set(f) <= {" "} and len(f) % unit == 0 for f, o in pairs):
+            levels = {len(f) // unit - len(o) for f, o in pairs}
+            if len(levels) == 1:
+                return _converter("\t", 1, " ", unit, levels.pop())
+    raise ToolError(
+        "old_string matched only when ignoring indentation, and its indentation does not map consistently onto "
+        "the file's; copy the lines exactly as Read shows them (tabs stay tabs)."
+    )
+
+
+def _shifter(char: str, shift: int) -> Callable[[str], str]:
+    def apply(line: str) -> str:
+        if not line.strip():
+            return line
+        if shift >= 0:
+            return char * shift + line
+        drop = min(-shift, len(line) - len(line.lstrip(char)))
+        return line[drop:]
+
+    return apply
+
+
+def _converter(src: str, src_unit: int, dst: str, dst_unit: int, offset: int) -> Callable[[str], str]:
+    def apply(line: str) -> str:
+        if not line.strip():
+            return line
+        body = line.lstrip(src)
+        levels, rest = divmod(len(line) - len(body), src_unit)
+        return dst * (max(levels + offset, 0) * dst_unit) + src * rest + body
+
+    return apply
+
+
+def _indexed_fold(line: str) -> tuple[str, list[int]]:
+    chars, origin = [], []
+    for i, c in enumerate(line):
+        folded = c.translate(TYPOGRAPHY)
+        chars.append(folded)
+        origin.extend([i] * len(folded))
+    return "".join(chars), origin
+
+
+def _keep_typography(file_line: str, new_line: str) -> str:
+    """new_line, with the file's own characters wherever it says the same thing after folding."""
+    f, f_origin = _indexed_fold(file_line)
+    n, n_origin = _indexed_fold(new_line)
+    out, f_done, n_done = [], -1, -1
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, f, n, autojunk=False).get_opcodes():
+        if tag == "equal":
+            for k in f_origin[i1:i2]:
+                if k > f_done:
+                    out.append(file_line[k])
+                    f_done = k
+            n_done = max(n_done, n_origin[j2 - 1])
+            continue
+        for k in n_origin[j1:j2]:
+            if k > n_done:
+                out.append(new_line[k])
+                n_done = k
+        if i2 > i1:
+            f_done = max(f_done, f_origin[i2 - 1])
+    return "".join(out)
+
+
+def _merge(file_block: list[str], old_lines: list[str], new_lines: list[str], typographic: bool) -> str:
+    """new_string laid over the matched lines: unchanged lines keep the file's text, new ones are re-indented."""
+    reindent = _indent_map(file_block, old_lines)
+    out: list[str] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out += file_block[i1:i2]
+        elif tag == "replace" and typographic and i2 - i1 == j2 - j1:
+            out += [_keep_typography(f, reindent(n)) for f, n in zip(file_block[i1:i2], new_lines[j1:j2], strict=True)]
+        else:
+            out += [reindent(n) for n in new_lines[j1:j2]]
+    return "\n".join(out)
+
+
+def _split(old: str, new: str) -> tuple[list[str], list[str]]:
+    """Both strings as whole lines; a final newline on old_string (and then on new_string) ends its last line."""
+    if old.endswith("\n"):
+        old, new = old[:-1], new.removesuffix("\n")
+    return old.split("\n"), new.split("\n")
+
+
+def _exact(lines: Lines, old: str, new: str) -> list[Span]:
+    spans, i = [], lines.text.find(old)
+    while i != -1:
+        spans.append(Span(i, i + len(old), new))
+        i = lines.text.find(old, i + len(old))
+    return spans
+
+
+def _line_step(lines: Lines, old: str, new: str, norm: Callable[[str], str], typographic: bool) -> list[Span]:
+    old_lines, new_lines = _split(old, new)
+    target = [norm(line) for line in old_lines]
+    if not any(target):
+        return []
+    form, m, spans, i = lines.form(norm), len(target), [], 0
+    while i <= len(form) - m:
+        if form[i] == target[0] and form[i : i + m] == target:
+            block = lines.lines[i : i + m]
+            spans.append(lines.span(i, m, _merge(block, old_lines, new_lines, typographic)))
+            i += m
+        else:
+            i += 1
+    return spans
+
+
+def _strong(line: str) -> bool:
+    return sum(c.isalnum() for c in line) >= 4
+
+
+def _similarity(a: str, b: str) -> float:
+    """1 - Levenshtein distance / longer length."""
+    if a == b:
+        return 1.0
+    if len(a) > 1000 or len(b) > 1000:
+        return 0.0
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return 1 - previous[-1] / max(len(a), len(b))
+
+
+def _anchors(lines: Lines, old: str, new: str) -> list[Span]:
+    """First and last lines as anchors around a middle that drifted only where new_string rewrites it."""
+    old_lines, new_lines = _split(old, new)
+    target = [_fold(line) for line in old_lines]
+    m = len(target)
+    if m < 4 or not (_strong(target[0]) and _strong(target[-1])):
+        return []
+    rewritten = {_fold(line) for line in new_lines}
+    form, spans = lines.form(_fold), []
+    for i in range(len(form) - m + 1):
+        if form[i] != target[0] or form[i + m - 1] != target[-1]:
+            continue
+        pairs = list(zip(form[i + 1 : i + m - 1], target[1:-1], strict=True))
+        drift = [(f, o) for f, o in pairs if f != o]
+        if 2 * len(drift) > len(pairs):
+            continue
+        if all(o not in rewritten and _similarity(f, o) >= SIMILAR for f, o in drift):
+            spans.append(lines.span(i, m, _merge(lines.lines[i : i + m], old_lines, new_lines, True)))
+    return spans
+
+
+def _steps(old: str, new: str):
+    """(name, finder) in the order they are tried."""
+    yield "exact", lambda lines: _exact(lines, old, new)
+    if old.endswith("\n") and new.endswith("\n"):
+        yield "trailing newline", lambda lines: _exact(lines, old[:-1], new[:-1])
+    for name, norm, typographic in LINE_STEPS:
+        yield name, lambda lines, norm=norm, typographic=typographic: _line_step(lines, old, new, norm, typographic)
+
+
+def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> tuple[str, str, list[int]]:
+    """The edited text, the step that matched, and the first line of each replaced place."""
+    lines = Lines(text)
+    chain = list(_steps(old, new))
+    if ESCAPE.search(old):
+        plain_old, plain_new = (ESCAPE.sub(lambda m: UNESCAPED[m.group(1)], s) for s in (old, new))
+        chain += [(f"escapes, then {name}", finder) for name, finder in _steps(plain_old, plain_new)]
+    if not replace_all:
+        chain.append(("block anchors", lambda lines: _anchors(lines, old, new)))
+    for name, finder in chain:
+        spans = finder(lines)
+        if not spans:
+            continue
+        places = [lines.line_of(s.start) for s in spans]
+        if len(spans) > 1 and not replace_all:
+            where = ", ".join(map(str, places))
+            raise ToolError(
+                f"ambiguous: old_string matches {len(spans)} places ({name} match) at lines {where}. "
+                "Include more surrounding lines to pick one, or set replace_all=true to change every one."
+            )
+        for span in reversed(spans):
+            text = text[: span.start] + span.text + text[span.end :]
+        return text, name, places
+    raise ToolError(not_found(lines, old, new))
+
+
+def not_found(lines: Lines, old: str, new: str) -> str:
+    """Why old_string is not in the file, with the closest lines and the likely cause."""
+    if new.strip() and new in lines.text:
+        line = lines.line_of(lines.text.find(new))
+        return f"old_string was not found, but new_string is already present at line {line}; the edit may be done."
+    old_lines = _split(old, new)[0]
+    key = next((_indentless(line) for line in old_lines if line.strip()), "")
+    stripped = lines.form(_indentless)
+    close = get_close_matches(key, stripped, n=1, cutoff=0.6) if key else []
+    if not close:
+        return "old_string was not found in the file, and no line resembles its first line; Read the file again."
+    start = stripped.index(close[0])
+    window = lines.lines[start : start + len(old_lines)]
+    shown = "\n".join(f"{start + 1 + k}\t{line}" for k, line in enumerate(window))
+    return f"old_string was not found. {_cause(window, old_lines)} The closest lines:\n{shown}"
+
+
+def _cause(window: list[str], old_lines: list[str]) -> str:
+    file_text, old_text = "\n".join(window), "\n".join(old_lines)
+    if any(line.startswith("\t") for line in window) and not any(line.startswith("\t") for line in old_lines):
+        return "Likely cause: the file indents with tabs and old_string with spaces."
+    if "".join(file_text.split()) == "".join(old_text.split()):
+        return "Likely cause: whitespace differs."
+    if file_text.translate(TYPOGRAPHY) != file_text or old_text.translate(TYPOGRAPHY) != old_text:
+        return "Likely cause: quotes, dashes or other typography differ."
+    return "Likely cause: the text differs; Read the lines again and copy them exactly."

@@ -1,0 +1,48 @@
+"""Write: create a file, or replace one the model has read whole."""
+
+from narnat_agent.atomic import write_atomic
+from narnat_agent.tools.edit import compact_diff
+from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, decode
+
+
+def run(args: dict, ws: Workspace) -> Result:
+    path = ws.resolve(args["file_path"])
+    content = args["content"]
+    if path.is_dir():
+        raise ToolError(f"{ws.show(path)} is a directory; give a file path.")
+    existed = path.exists()
+    before, encoding = "", "utf-8"
+    if existed:
+        data = path.read_bytes()
+        ws.require_fresh(path, data, whole=True)
+        before, encoding = decode(data)
+    try:
+        encoded = content.encode(encoding)
+    except UnicodeEncodeError:
+        encoded = content.encode("utf-8")
+    write_atomic(path, encoded)
+    ws.remember(path, encoded, whole=True)
+    count = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
+    lines = f"{count} line{'s' if count != 1 else ''}"
+    diff = compact_diff(before, content, ws.show(path))[0] if existed else None
+    verb = "Updated" if existed else "Created"
+    return Result(f"{verb} {ws.show(path)} ({lines}).", f"{verb} ({lines})", detail=diff)
+
+
+TOOL = Tool(
+    name="Write",
+    description=(
+        "Write a whole file (parent folders are created). To overwrite an existing file, Read all of it first; "
+        "prefer Edit for changes to existing files."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "file_path": {"type": "string"},
+            "content": {"type": "string", "description": "The complete file content"},
+        },
+        "required": ["file_path", "content"],
+    },
+    run=run,
+    target=lambda args: args.get("file_path", ""),
+)

@@ -1,0 +1,86 @@
+import pytest
+
+from narnat_agent.tools.registry import execute
+from tests.test_tools.edit_corpus import CASES
+
+
+def prepare(project, workspace, content):
+    path = project / "target.txt"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    execute("Read", {"file_path": "target.txt"}, workspace)
+    return path
+
+
+def edit(workspace, old, new, **extra):
+    return execute("Edit", {"file_path": "target.txt", "old_string": old, "new_string": new, **extra}, workspace)
+
+
+def test_the_corpus_is_large_enough():
+    assert len(CASES) >= 50
+    assert len({c["id"] for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_corpus(project, workspace, case):
+    path = prepare(project, workspace, case["file"])
+    original = path.read_bytes()
+    result = edit(workspace, case["old"], case["new"], replace_all=case["replace_all"])
+    if case["error"]:
+        assert result.is_error, result.text
+        assert case["error"] in result.text
+        assert path.read_bytes() == original
+        return
+    assert not result.is_error, result.text
+    expected = case["expect"] if isinstance(case["expect"], bytes) else case["expect"].encode()
+    assert path.read_bytes() == expected
+    if case["strategy"]:
+        assert f"({case['strategy']} match)" in result.text
+
+
+def test_edit_needs_a_prior_read(project, workspace):
+    (project / "target.txt").write_text("a\n")
+    result = edit(workspace, "a", "b")
+    assert result.is_error and "has not been read" in result.text
+    assert (project / "target.txt").read_text() == "a\n"
+
+
+def test_a_file_changed_since_the_read_is_refused(project, workspace):
+    path = prepare(project, workspace, "a\n")
+    path.write_text("a\nchanged\n")
+    result = edit(workspace, "a", "b")
+    assert result.is_error and "modified since you read it; Read it again" in result.text
+
+
+def test_a_partial_read_is_enough_for_edit_and_successive_edits_need_no_reread(project, workspace):
+    path = project / "target.txt"
+    path.write_text("".join(f"line {n}\n" for n in range(1, 3001)))
+    execute("Read", {"file_path": "target.txt", "offset": 10, "limit": 5}, workspace)
+    assert not edit(workspace, "line 12\n", "twelve\n").is_error
+    assert not edit(workspace, "line 13\n", "thirteen\n").is_error
+    assert "twelve\nthirteen\n" in path.read_text()
+
+
+def test_touching_the_file_without_changing_it_is_not_a_modification(project, workspace):
+    path = prepare(project, workspace, "a\n")
+    path.write_text("a\n")
+    assert not edit(workspace, "a", "b").is_error
+
+
+def test_result_names_the_strategy_and_shows_a_compact_diff(project, workspace):
+    prepare(project, workspace, "".join(f"row {n}\n" for n in range(20)))
+    result = edit(workspace, "row 10\n", "row ten\n")
+    assert result.text.splitlines()[0] == "Edited target.txt at line 11 (exact match)."
+    assert "-row 10\n+row ten" in result.text and "row 2\n" not in result.text
+    assert result.summary == "1 line changed"
+
+
+def test_file_mode_is_kept(project, workspace):
+    path = prepare(project, workspace, "#!/bin/sh\necho hi\n")
+    path.chmod(0o755)
+    edit(workspace, "hi", "there")
+    assert path.stat().st_mode & 0o777 == 0o755
+
+
+def test_missing_file(project, workspace):
+    result = execute("Edit", {"file_path": "nope.py", "old_string": "a", "new_string": "b"}, workspace)
+    assert result.is_error and "does not exist" in result.text
