@@ -1,5 +1,7 @@
 import json
 
+from narnat_agent.tools import registry
+
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 
 
@@ -11,7 +13,7 @@ def test_plain_answer_is_streamed_and_recorded(harness, fake_llm):
     assert h.conversation.messages[-1] == {"role": "assistant", "content": "Hello there, friend."}
     sent = fake_llm.requests[0]
     assert sent["stream"] is True and sent["stream_options"] == {"include_usage": True}
-    assert [t["function"]["name"] for t in sent["tools"]] == ["Read", "TodoWrite"]
+    assert sent["tools"] == registry.schemas()
     assert sent["messages"][-1] == {"role": "user", "content": "hi"}
 
 
