@@ -1,7 +1,6 @@
 import json
 
 from narnat_agent.tools import registry
-
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 
 
