@@ -3,7 +3,7 @@
 import json
 
 from narnat_agent.logger import get_logger
-from narnat_agent.tools import edit, read, todo_write, write
+from narnat_agent.tools import edit, glob, grep, read, todo_write, write
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 
@@ -52,7 +52,9 @@ def _validate(args: dict, schema: dict, prefix: str = "") -> dict:
     return {k: _coerce(v, properties[k], prefix + k) for k, v in args.items() if v is not None}
 
 
-TOOLS: dict[str, Tool] = {tool.name: tool for tool in (read.TOOL, write.TOOL, edit.TOOL, todo_write.TOOL)}
+TOOLS: dict[str, Tool] = {
+    tool.name: tool for tool in (read.TOOL, write.TOOL, edit.TOOL, glob.TOOL, grep.TOOL, todo_write.TOOL)
+}
 
 
 def schemas() -> list[dict]:

@@ -1,0 +1,58 @@
+"""Glob: files whose path matches a pattern, newest first."""
+
+from narnat_agent.tools import ripgrep
+from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+
+LIMIT = 100
+
+
+def run(args: dict, ws: Workspace) -> Result:
+    pattern = args["pattern"]
+    top = ws.resolve(args.get("path", "."))
+    if not top.exists():
+        raise ws.missing(top)
+    done = ripgrep.rg(["--files", "--glob", pattern, *ripgrep.target(top, ws.root)], ws.root)
+    if done is None:
+        files, note = ripgrep.walk_matching(pattern, top, ws.root), ripgrep.FALLBACK_NOTE
+    elif done.returncode > 1:
+        raise ToolError(f"invalid pattern {pattern!r}: {ripgrep.error_line(done.stderr)}")
+    else:
+        files, note = done.stdout.splitlines(), ""
+    where = ws.show(top) if top != ws.root else "the working directory"
+    if not files:
+        return Result(f"No files match {pattern!r} in {where}.{_skipped(pattern, ws, top)}{note}", "No files")
+    files = ripgrep.by_newest(files, ws.root)
+    shown = "\n".join(files[:LIMIT])
+    if len(files) > LIMIT:
+        rest = len(files) - LIMIT
+        shown += f"\n(showing the {LIMIT} newest of {len(files):,} files; {rest:,} more; narrow the pattern)"
+    summary = f"Found {len(files)} file{'s' if len(files) != 1 else ''}"
+    return Result(f"{shown}{note}", summary)
+
+
+def _skipped(pattern: str, ws: Workspace, top) -> str:
+    """When nothing matched: how many files .gitignore rules kept out of the search."""
+    done = ripgrep.rg(["--files", "--no-ignore", "--glob", pattern, *ripgrep.target(top, ws.root)], ws.root)
+    count = len(done.stdout.splitlines()) if done else 0
+    if not count:
+        return " Hidden files were included."
+    return f" {count} matching file{'s are' if count != 1 else ' is'} ignored by .gitignore rules and were skipped."
+
+
+TOOL = Tool(
+    name="Glob",
+    description=(
+        "Find files by path pattern, e.g. '**/*.py' or 'src/**/*.ts' (a pattern without '/' matches file names "
+        "at any depth). Respects .gitignore; includes hidden files; newest first, at most 100."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "pattern": {"type": "string"},
+            "path": {"type": "string", "description": "Folder to search (default: the working directory)"},
+        },
+        "required": ["pattern"],
+    },
+    run=run,
+    target=lambda args: args.get("pattern", "") + (f" in {args['path']}" if args.get("path") else ""),
+)

@@ -1,0 +1,104 @@
+"""The rg binary shipped in the ripgrep wheel, run for Glob and Grep; a plain walk when it cannot run."""
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+# .gitignore applies even outside a git repository; hidden files are searched; .git never is.
+COMMON = ["--hidden", "--glob", "!.git", "--no-require-git", "--no-config", "--color", "never"]
+TIMEOUT = 120
+FALLBACK_NOTE = "(ripgrep could not run here, so this used a slower walk that ignores .gitignore rules.)"
+
+
+@functools.cache
+def binary() -> str | None:
+    """rg from the installed ripgrep distribution; PATH only if the distribution has none."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        files = distribution("ripgrep").files or []
+        path = next((distribution("ripgrep").locate_file(f) for f in files if f.name in ("rg", "rg.exe")), None)
+    except PackageNotFoundError:
+        path = None
+    return str(Path(path).resolve()) if path and Path(path).exists() else shutil.which("rg")
+
+
+def rg(args: list[str], cwd: Path) -> subprocess.CompletedProcess | None:
+    """Run rg with the common flags; None when it cannot run at all."""
+    exe = binary()
+    if exe is None:
+        return None
+    try:
+        return subprocess.run(
+            [exe, *COMMON, *args], cwd=cwd, capture_output=True, text=True, errors="replace",
+            timeout=TIMEOUT, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    except OSError:
+        return None
+
+
+def target(path: Path, root: Path) -> list[str]:
+    """rg's path argument, relative inside the root so results come back relative to it."""
+    if path == root:
+        return []
+    return ["--", str(path.relative_to(root)) if path.is_relative_to(root) else str(path)]
+
+
+def error_line(stderr: str) -> str:
+    """The line of rg's error output that says what is wrong."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    said = [line.removeprefix("error:").strip() for line in lines if line.startswith("error:")]
+    return said[-1] if said else (lines[-1].removeprefix("rg: ") if lines else "ripgrep failed")
+
+
+def walk(top: Path) -> Iterator[Path]:
+    """Every file below top except inside .git folders."""
+    if top.is_file():
+        yield top
+        return
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        for name in sorted(files):
+            yield Path(folder) / name
+
+
+def glob_regex(pattern: str) -> re.Pattern:
+    """A glob ('**' crosses folders, '*' and '?' do not) as a regex over '/'-separated paths."""
+    out, i = [], 0
+    while i < len(pattern):
+        for token, rx in (("**/", "(?:.*/)?"), ("**", ".*"), ("*", "[^/]*"), ("?", "[^/]")):
+            if pattern.startswith(token, i):
+                out.append(rx)
+                i += len(token)
+                break
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
+
+
+def walk_matching(pattern: str, top: Path, root: Path) -> list[str]:
+    """The fallback walk's files (relative to root) matching a glob; a glob without '/' matches names."""
+    rx = glob_regex(pattern)
+    found = []
+    for path in walk(top):
+        shown = os.path.relpath(path, root)
+        if rx.fullmatch(shown if "/" in pattern else path.name):
+            found.append(shown)
+    return found
+
+
+def by_newest(paths: list[str], root: Path) -> list[str]:
+    """Newest first; files that vanished meanwhile sort last."""
+
+    def mtime(p: str) -> float:
+        try:
+            return os.stat(root / p).st_mtime
+        except OSError:
+            return 0.0
+
+    return sorted(paths, key=mtime, reverse=True)
