@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
 
     prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
     headless = prompt is not None
-    ui = make_ui(headless=headless, assume_yes=args.yes)
+    ui = make_ui(headless=headless)
     if headless and not prompt.strip():
         ui.error("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin.")
         return 2
@@ -76,10 +76,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for notice in config.notices:
         ui.notice(notice)
-    return _run(config, ui, build_system_prompt(config), prompt)
+    confirm = ui.confirm if not headless else (lambda command, reason: True) if args.yes else None
+    return _run(config, ui, confirm, build_system_prompt(config), prompt)
 
 
-def _run(config, ui, system_prompt: str, prompt: str | None) -> int:
+def _run(config, ui, confirm, system_prompt: str, prompt: str | None) -> int:
     from narnat_agent.core.agent import Agent
     from narnat_agent.core.context import Conversation
     from narnat_agent.core.llm import Client, LLMError
@@ -88,7 +89,7 @@ def _run(config, ui, system_prompt: str, prompt: str | None) -> int:
 
     start_log(config.state_dir, [config.api_key])
     client = Client(config, ui.notice)
-    workspace = Workspace(config.project, config.state_dir, ui.confirm, config.bash_timeout_ms)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms)
     agent = Agent(config, ui, client, workspace, Conversation(system_prompt))
     if prompt is None:
         client.preload()

@@ -68,7 +68,7 @@ def decode(data: bytes) -> tuple[str, str]:
 class Workspace:
     root: Path
     state_dir: Path
-    confirm: Confirm
+    confirm: Confirm | None  # None: nobody can answer (a headless run without --yes)
     bash_timeout_ms: int = 120000
     cwd: Path = None  # type: ignore[assignment]  # Bash's working directory, set from root
     reads: dict[Path, FileRecord] = field(default_factory=dict)

@@ -53,10 +53,8 @@ class PlainStream:
 class PlainUI:
     """Answers to `out`; tool activity, notices and errors to `err`."""
 
-    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, inp: TextIO = sys.stdin,
-                 headless: bool = False, assume_yes: bool = False):  # fmt: skip
+    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, inp: TextIO = sys.stdin):
         self.out, self.err, self.inp = out, err, inp
-        self.headless, self.assume_yes = headless, assume_yes
         self.stream: PlainStream | None = None
 
     def read_input(self) -> str | None:
@@ -95,9 +93,7 @@ class PlainUI:
         self.err.flush()
 
     def confirm(self, command: str, reason: str) -> bool:
-        """y/n before a deleting command; headless runs answer with --yes or refuse."""
-        if self.headless:
-            return self.assume_yes
+        """y/n before a deleting command; only y or yes runs it."""
         self.err.write(f"? {reason}:\n    {command}\n  Run it? [y/N] ")
         self.err.flush()
         return self.inp.readline().strip().lower() in ("y", "yes")

@@ -5,6 +5,6 @@ import sys
 from narnat_agent.ui.plain import PlainUI
 
 
-def make_ui(headless: bool, assume_yes: bool = False) -> PlainUI:
+def make_ui(headless: bool) -> PlainUI:
     """Headless runs write the answer to stdout and everything else to stderr."""
-    return PlainUI(sys.stdout, sys.stderr, sys.stdin, headless=headless, assume_yes=assume_yes)
+    return PlainUI(sys.stdout, sys.stderr, sys.stdin)
