@@ -49,6 +49,11 @@ def _parser():
     return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
 
 
+def operands(argv: list[str | None]) -> list[str | None]:
+    """The words after the program name that are not options."""
+    return [a for a in argv[1:] if a is None or not a.startswith("-") or a == "-"]
+
+
 def value(node) -> str | None:
     """The literal text of a word after quote removal, or None when it expands at run time."""
     kind, text = node.type, node.text.decode("utf-8", "replace")

@@ -172,6 +172,7 @@ BENIGN = [
     "echo 'SELECT 1' | sqlite3 x.db",
     "tar czf a.tgz dir",
     "rsync -a src/ dst/",
+    "perl -Mstrict -e 'print 1'",
     "dd if=disk.img of=/dev/null",
     "bash build.sh",
     "sh -c 'echo hi'",
