@@ -1,0 +1,139 @@
+"""Bash as the model uses it: real processes in a temporary project."""
+
+import os
+import subprocess
+import time
+
+from narnat_agent.tools.registry import execute
+from narnat_agent.tools.workspace import Workspace
+
+
+def bash(ws, command, **args):
+    return execute("Bash", {"command": command, **args}, ws)
+
+
+def alive(pattern: str) -> bool:
+    return subprocess.run(["pgrep", "-f", pattern], capture_output=True).returncode == 0
+
+
+def test_output_and_exit_code(workspace):
+    result = bash(workspace, "echo hello; echo oops >&2; exit 3")
+    assert result.text == "hello\noops\n(exit code 3)"
+    assert result.is_error and result.summary == "exit 3 · 2 lines"
+    ok = bash(workspace, "echo fine")
+    assert ok.text == "fine\n(exit code 0)" and not ok.is_error
+
+
+def test_exit_1_of_grep_diff_and_test_is_not_an_error(workspace, project):
+    (project / "a").write_text("x\n")
+    (project / "b").write_text("y\n")
+    for command in ("git --version | grep nothing-like-this", "diff a b", "test -e missing"):
+        result = bash(workspace, command)
+        assert not result.is_error and "not an error" in result.text, command
+    assert bash(workspace, "false").is_error
+
+
+def test_working_directory_persists_but_variables_do_not(workspace, project):
+    (project / "sub").mkdir()
+    bash(workspace, "cd sub && export FOO=bar")
+    assert workspace.cwd == project / "sub"
+    result = bash(workspace, 'pwd; echo "FOO=$FOO"')
+    assert result.text.splitlines()[:2] == [str(project / "sub"), "FOO="]
+
+
+def test_timeout_kills_the_whole_process_group(workspace):
+    started = time.monotonic()
+    result = bash(workspace, "sleep 301 & sleep 302; echo never", timeout=1000)
+    assert time.monotonic() - started < 10
+    assert "timed out after 1 s" in result.text and result.is_error
+    time.sleep(0.3)
+    assert not alive("sleep 301") and not alive("sleep 302")
+
+
+def test_background_children_cannot_block_the_tool(workspace):
+    started = time.monotonic()
+    result = bash(workspace, "sleep 303 & echo started")
+    assert time.monotonic() - started < 6
+    assert "started" in result.text
+    time.sleep(0.3)
+    assert not alive("sleep 303")
+
+
+def test_long_output_keeps_head_and_tail_and_spills_the_rest(workspace, project):
+    result = bash(workspace, "for i in $(seq 1 20000); do echo line $i; done; echo FINAL ERROR")
+    assert len(result.text) < 31_000
+    assert result.text.startswith("line 1\n") and "FINAL ERROR" in result.text
+    marker = next(line for line in result.text.splitlines() if "characters omitted" in line)
+    spill = project / marker.split("full output: ")[1].split(" — ")[0]
+    assert spill.read_text().count("\n") == 20001 and ".narnat/spills/" in str(spill)
+
+
+def test_huge_output_stays_bounded_in_memory(workspace):
+    result = bash(workspace, "yes | head -c 50000000")
+    assert len(result.text) < 31_000 and "omitted" in result.text
+
+
+def test_ansi_and_progress_redraws_are_stripped(workspace):
+    result = bash(workspace, r"printf '\033[31mred\033[0m\n10%%\r50%%\r100%%\n'")
+    assert result.text.startswith("red\n100%\n")
+
+
+def test_deleting_commands_ask_and_run_only_on_yes(project):
+    asked = []
+    ws = Workspace(project, project / ".narnat", confirm=lambda c, r: asked.append((c, r)) or True)
+    (project / "junk.txt").write_text("x")
+    result = bash(ws, "rm junk.txt")
+    assert asked == [("rm junk.txt", "rm deletes files: junk.txt")]
+    assert not result.is_error and not (project / "junk.txt").exists()
+
+
+def test_a_declined_deletion_is_not_run_and_the_model_is_told(project):
+    ws = Workspace(project, project / ".narnat", confirm=lambda c, r: False)
+    (project / "keep.txt").write_text("x")
+    result = bash(ws, "echo start && rm -f keep.txt")
+    assert result.is_error and "the user declined" in result.text
+    assert (project / "keep.txt").exists()
+
+
+def test_headless_without_yes_refuses_deletion(project):
+    ws = Workspace(project, project / ".narnat", confirm=None)
+    (project / "keep.txt").write_text("x")
+    result = bash(ws, "git clean -fdx")
+    assert result.is_error and "cannot ask" in result.text and "--yes" in result.text
+
+
+def test_file_operations_are_refused_with_a_pointer(workspace):
+    result = bash(workspace, "cat README.md")
+    assert result.is_error and "use Read" in result.text
+    assert "use Edit" in bash(workspace, "sed -i 's/a/b/' x.py").text
+
+
+def test_terminal_programs_are_refused(workspace):
+    assert "use Edit or Write" in bash(workspace, "vim app.py").text
+    assert "git commit -m" in bash(workspace, "git commit").text
+
+
+def test_programs_that_open_the_terminal_fail_fast(workspace):
+    started = time.monotonic()
+    result = bash(workspace, "read -r x < /dev/tty; echo code $?", timeout=20000)
+    assert time.monotonic() - started < 5 and "code 1" in result.text
+
+
+def test_git_never_waits_for_an_editor(workspace, project):
+    setup = (
+        "git init -q -b main && git config user.email a@b && git config user.name a && "
+        "touch a && git add a && git commit -qm one && git checkout -qb other && touch b && git add b && "
+        "git commit -qm two && git checkout -q main && touch c && git add c && git commit -qm three"
+    )
+    assert "(exit code 0)" in bash(workspace, setup).text
+    started = time.monotonic()
+    result = bash(workspace, "git merge other && git log --oneline | head -1")
+    assert time.monotonic() - started < 10
+    assert "Merge branch 'other'" in result.text and "(exit code 0)" in result.text
+
+
+def test_working_directory_that_vanished_falls_back_to_the_root(workspace, project):
+    (project / "gone").mkdir()
+    bash(workspace, "cd gone")
+    os.rmdir(project / "gone")
+    assert bash(workspace, "pwd").text.startswith(str(project))
