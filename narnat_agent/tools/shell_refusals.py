@@ -103,11 +103,14 @@ def _repl(name: str, args: list[str]) -> bool:
     return name in REPLS and not args
 
 
+# -m/-F/-C anywhere in a short-option cluster (-qm, -am), or a long option that settles the message
+COMMIT_MESSAGE = re.compile(r"-[a-zA-Z]*[mFC]|--(message|file|reuse-message|fixup|squash|no-edit|amend)\b")
+
+
 def _git_interactive(args: list[str]) -> str | None:
     sub = next((a for a in args if not a.startswith("-")), "")
     flags = set(args)
-    if sub == "commit" and not flags & {"-m", "-F", "-C", "--no-edit", "--fixup", "--message", "--file"} and not any(
-        a.startswith(("-m", "--message=", "-F", "--file=", "--fixup=")) for a in args):  # fmt: skip
+    if sub == "commit" and not any(COMMIT_MESSAGE.match(a) for a in args):
         return "git commit without -m opens an editor: use git commit -m 'message'"
     if sub == "rebase" and flags & {"-i", "--interactive"}:
         return "git rebase -i opens an editor: rebase without -i"
