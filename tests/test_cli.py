@@ -83,3 +83,15 @@ def test_version_imports_nothing_heavy(project):
     done = subprocess.run([sys.executable, "-c", "import json\n" + code], capture_output=True, text=True)
     assert done.stdout.startswith("narnat ")
     assert json.loads(done.stdout.splitlines()[-1]) == []
+
+
+def test_headless_refuses_deletion_unless_yes(project, fake_llm):
+    (project / "junk.txt").write_text("x")
+    rm = tool_reply(("Bash", {"command": "rm junk.txt"}))
+    fake_llm.add(rm, text_reply("refused"))
+    done = narnat(project, "-p", "delete junk", base_url=fake_llm.base_url)
+    assert done.returncode == 0 and (project / "junk.txt").exists()
+    assert "cannot ask" in fake_llm.requests[1]["messages"][-1]["content"]
+    fake_llm.add(tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("deleted"))
+    done = narnat(project, "-p", "delete junk", "--yes", base_url=fake_llm.base_url)
+    assert done.returncode == 0 and not (project / "junk.txt").exists()
