@@ -63,3 +63,12 @@ def harness(project, fake_llm):
         return Harness(project, fake_llm, answers, **settings)
 
     return make
+
+
+@pytest.fixture
+def web():
+    from tests.web_server import WebServer
+
+    server = WebServer()
+    yield server
+    server.close()

@@ -3,7 +3,7 @@
 import json
 
 from narnat_agent.logger import get_logger
-from narnat_agent.tools import bash, edit, glob, grep, read, todo_write, write
+from narnat_agent.tools import bash, edit, glob, grep, read, todo_write, web_fetch, web_search, write
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 
@@ -53,7 +53,18 @@ def _validate(args: dict, schema: dict, prefix: str = "") -> dict:
 
 
 TOOLS: dict[str, Tool] = {
-    tool.name: tool for tool in (read.TOOL, write.TOOL, edit.TOOL, glob.TOOL, grep.TOOL, bash.TOOL, todo_write.TOOL)
+    tool.name: tool
+    for tool in (
+        read.TOOL,
+        write.TOOL,
+        edit.TOOL,
+        glob.TOOL,
+        grep.TOOL,
+        bash.TOOL,
+        web_search.TOOL,
+        web_fetch.TOOL,
+        todo_write.TOOL,
+    )
 }
 
 
