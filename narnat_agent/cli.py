@@ -77,27 +77,55 @@ def main(argv: list[str] | None = None) -> int:
     for notice in config.notices:
         ui.notice(notice)
     confirm = ui.confirm if not headless else (lambda command, reason: True) if args.yes else None
-    return _run(config, ui, confirm, build_system_prompt(config), prompt)
+    return _run(config, ui, confirm, build_system_prompt(config), prompt, args.resume)
 
 
-def _run(config, ui, confirm, system_prompt: str, prompt: str | None) -> int:
+def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: str | None) -> int:
+    from narnat_agent.commands.session import dispatch
+    from narnat_agent.config import session_store
     from narnat_agent.core.agent import Agent
+    from narnat_agent.core.compressor import inherit_summary
     from narnat_agent.core.context import Conversation
     from narnat_agent.core.llm import Client, LLMError
     from narnat_agent.logger import start_log
     from narnat_agent.tools.workspace import Workspace
 
     start_log(config.state_dir, [config.api_key])
+    try:
+        conversation = _first_conversation(config, system_prompt, resume)
+    except session_store.SessionError as e:
+        ui.error(f"Cannot resume: {e}")
+        return 2
+    if summary := inherit_summary(config.state_dir):
+        conversation = Conversation(system_prompt, summary=summary)
+        ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
     client = Client(config, ui.notice)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms)
-    agent = Agent(config, ui, client, workspace, Conversation(system_prompt))
+    agent = Agent(config, ui, client, workspace, conversation, system_prompt)
     if prompt is None:
         client.preload()
-        agent.run()
+        try:
+            agent.run(dispatch)
+        finally:
+            if saved := agent.save():
+                ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
         return 0
     try:
-        agent.turn(prompt)
+        agent.ask(prompt)
     except LLMError as e:
         ui.error(str(e))
         return 1
+    finally:
+        if resume:
+            agent.save()
     return 0
+
+
+def _first_conversation(config, system_prompt: str, resume: str | None):
+    from narnat_agent.config import session_store
+    from narnat_agent.core.context import Conversation
+
+    if not resume:
+        return Conversation(system_prompt)
+    data = session_store.load(config.state_dir, session_store.check_name(resume))
+    return Conversation.from_session(resume, data)

@@ -53,8 +53,10 @@ class Harness:
         self.out, self.err = io.StringIO(), io.StringIO()
         self.ui = PlainUI(self.out, self.err, io.StringIO(answers))
         self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm)
-        self.conversation = Conversation(build_system_prompt(self.config))
-        self.agent = Agent(self.config, self.ui, Client(self.config, self.ui.notice), self.workspace, self.conversation)
+        prompt = build_system_prompt(self.config)
+        self.conversation = Conversation(prompt)
+        client = Client(self.config, self.ui.notice)
+        self.agent = Agent(self.config, self.ui, client, self.workspace, self.conversation, prompt)
 
 
 @pytest.fixture

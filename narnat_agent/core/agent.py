@@ -2,11 +2,14 @@
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from narnat_agent.config import session_store
 from narnat_agent.config.loader import Config
-from narnat_agent.core.context import Conversation
-from narnat_agent.core.llm import Client, LLMError, cost
+from narnat_agent.core.compressor import clear_summary, summarise
+from narnat_agent.core.context import Conversation, with_mentions
+from narnat_agent.core.llm import Client, ContextTooLong, LLMError, cost
 from narnat_agent.core.reply import Reply, ToolCall
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
@@ -14,6 +17,7 @@ from narnat_agent.tools.workspace import Result, Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
+FULL = 0.9  # share of the context window that triggers the safety net
 
 
 @dataclass
@@ -40,27 +44,86 @@ class TurnStopped(Exception):
 
 
 class Agent:
-    def __init__(self, config: Config, ui, client: Client, workspace: Workspace, conversation: Conversation):
+    def __init__(self, config: Config, ui, client: Client, workspace: Workspace, conversation: Conversation,
+                 system_prompt: str):  # fmt: skip
         self.config, self.ui, self.client = config, ui, client
         self.workspace, self.conversation = workspace, conversation
+        self.system_prompt = system_prompt  # without any inherited summary
         self.session_cost: float | None = None
         self.recent: list[str] = []
 
-    def run(self) -> None:
-        """The REPL: questions until the user leaves."""
+    def run(self, command: Callable[["Agent", str], bool]) -> None:
+        """The REPL: questions and slash commands until the user leaves; `command` returns False to leave."""
         while (text := self.ui.read_input()) is not None:
-            if text.strip() in ("/exit", "/quit"):
-                break
-            if text.strip():
+            if text.strip().startswith("/"):
+                if not command(self, text.strip()):
+                    return
+            elif text.strip():
                 try:
-                    self.turn(text)
+                    self.ask(text)
                 except LLMError as e:
                     self.ui.error(str(e))
+                except Exception as e:  # a bug must not end the session; the history stays valid
+                    log.exception("unexpected error")
+                    self.conversation.answer_open_calls(f"Failed: {type(e).__name__}")
+                    self.ui.error(f"Unexpected error ({type(e).__name__}: {e}); the conversation is kept.")
+
+    def ask(self, question: str) -> None:
+        """A question from the user: compress first when the conversation is full, then answer it."""
+        if self._full() and not self.compress():
+            self.ui.give_back(question)
+            return
+        try:
+            self.turn(question)
+        except ContextTooLong:
+            self.ui.notice("The provider says the conversation no longer fits its context window; compressing.")
+            if self.compress():
+                self.turn(question)
+            else:
+                self.ui.give_back(question)
+
+    def _full(self) -> bool:
+        return (
+            self.conversation.turns >= self.config.compress_turns
+            or self.conversation.last_prompt_tokens > FULL * self.config.context_window
+        )
+
+    def compress(self) -> bool:
+        """Summarise, archive the old conversation and continue in a new one that inherits the summary."""
+        old = self.conversation
+        log.info("compression started: turns=%d, prompt_tokens=%d", old.turns, old.last_prompt_tokens)
+        sink = self.ui.begin_compressing()
+        try:
+            summary = summarise(self.client, old.messages, self.config.state_dir, sink)
+        except LLMError as e:
+            log.warning("compression request failed: %s", e)
+            summary = ""
+        finally:
+            self.ui.end_compressing()
+        if not summary:
+            self.ui.error("Compression failed: no summary came back; the conversation is unchanged.")
+            return False
+        archive = f"compressed-{session_store.stamp()}"
+        session_store.save(self.config.state_dir, archive, old.to_session(self.config.model, self.workspace.todos))
+        self.conversation = Conversation(self.system_prompt, summary=summary)
+        clear_summary(self.config.state_dir)
+        log.info("compression done: archived as %s, summary %d characters", archive, len(summary))
+        self.ui.notice(f"Compressed: the old conversation is saved as '{archive}'; this one starts from its summary.")
+        return True
+
+    def save(self, name: str | None = None) -> str | None:
+        """Save the conversation (under its own name by default); an empty one is not saved."""
+        if not self.conversation.turns:
+            return None
+        name = name or self.conversation.name
+        data = self.conversation.to_session(self.config.model, self.workspace.todos)
+        session_store.save(self.config.state_dir, name, data)
+        return name
 
     def turn(self, question: str) -> None:
         """Answer one question, through as many model and tool steps as it takes."""
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
-        self.conversation.add_user(question)
+        self.conversation.add_user(with_mentions(question, self.workspace.root))
         stream, stats = self.ui.create_stream(), TurnStats()
         try:
             self._steps(stream, stats)
@@ -76,6 +139,14 @@ class Agent:
             stats.session_cost = self.session_cost
             stream.finish(stats)
             log.info("turn done: tokens_in=%d, tokens_out=%d, cost=%s", stats.prompt, stats.completion, stats.cost)
+        self._warn()
+
+    def _warn(self) -> None:
+        turns, thresholds = self.conversation.turns, self.config.warn_turns
+        if turns in thresholds:
+            advice = " Consider /clear to start a new conversation." if turns == max(thresholds) else ""
+            limit = f" At {self.config.compress_turns} it will be compressed."
+            self.ui.warning(f"This conversation has reached {turns} turns.{limit}{advice}")
 
     def _steps(self, stream, stats: TurnStats) -> None:
         self.recent = []

@@ -1,14 +1,28 @@
-"""The conversation: OpenAI message dicts, appended to only, so every request extends the last one."""
+"""The conversation: OpenAI message dicts appended to only, so every request extends the last one."""
 
+import contextlib
+import re
+from datetime import datetime
+from pathlib import Path
+
+from narnat_agent.config.defaults import SUMMARY_HEADING
+from narnat_agent.config.session_store import stamp
 from narnat_agent.core.reply import Reply
 
 CANCELLED = "Cancelled by the user; if it was running, its effects are unknown."
+MENTION = re.compile(r"(?<![\w@])@([\w/.~-]+[\w/])")
+MAX_MENTIONS = 5
 
 
 class Conversation:
-    def __init__(self, system_prompt: str):
+    def __init__(self, system_prompt: str, name: str | None = None, summary: str = ""):
+        if summary:
+            system_prompt = f"{system_prompt}\n\n{SUMMARY_HEADING}\n{summary.strip()}\n"
         self.messages: list[dict] = [{"role": "system", "content": system_prompt}]
         self.turns = 0
+        self.created = datetime.now()
+        self.name = name or stamp(self.created)
+        self.last_prompt_tokens = 0  # of the latest request: the safety net's measure of how full the context is
 
     def add_user(self, text: str) -> None:
         self.messages.append({"role": "user", "content": text})
@@ -16,6 +30,8 @@ class Conversation:
 
     def add_reply(self, reply: Reply) -> None:
         """The assistant message; calls of a reply that was cut off are left out, so none waits for a result."""
+        if reply.usage:
+            self.last_prompt_tokens = reply.usage.prompt
         calls = [] if reply.cut_off else reply.tool_calls
         if not calls and not reply.content:
             return
@@ -45,3 +61,33 @@ class Conversation:
         for call in self.messages[i].get("tool_calls", []):
             if call["id"] not in answered:
                 self.add_tool_result(call["id"], text)
+
+    def to_session(self, model: str, todos: list[dict]) -> dict:
+        return {"model": model, "created": self.created.isoformat(), "turns": self.turns, "todos": todos,
+                "messages": self.messages}  # fmt: skip
+
+    @classmethod
+    def from_session(cls, name: str, data: dict) -> "Conversation":
+        conversation = cls(data["messages"][0]["content"], name)
+        conversation.messages = data["messages"]
+        conversation.turns = data["turns"]
+        with contextlib.suppress(ValueError):
+            conversation.created = datetime.fromisoformat(data.get("created", ""))
+        return conversation
+
+
+def with_mentions(text: str, root: Path) -> str:
+    """A question naming @paths gets a reminder to Read them (up to five, in order); their content is not added."""
+    paths = []
+    for match in MENTION.finditer(text):
+        path = match.group(1)
+        if path not in paths and (root / path).exists():
+            paths.append(path)
+    if not paths:
+        return text
+    named = ", ".join(f"@{p}" for p in paths[:MAX_MENTIONS])
+    more = f" (and {len(paths) - MAX_MENTIONS} more)" if len(paths) > MAX_MENTIONS else ""
+    return (
+        f"{text}\n\n<system-reminder>\nThe user mentioned {named}{more}.\n"
+        "You MUST read these files with the Read tool before answering.\n</system-reminder>"
+    )

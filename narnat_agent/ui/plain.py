@@ -50,6 +50,19 @@ class PlainStream:
         self.ui.err.flush()
 
 
+class QuietSink:
+    """Where the summary streams while compressing: nothing is shown but progress."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def feed(self, text: str) -> None:
+        pass
+
+    def feed_reasoning(self, text: str) -> None:
+        pass
+
+
 class PlainUI:
     """Answers to `out`; tool activity, notices and errors to `err`."""
 
@@ -87,6 +100,28 @@ class PlainUI:
     def notice(self, text: str) -> None:
         self.err.write(f"! {text}\n")
         self.err.flush()
+
+    def warning(self, text: str) -> None:
+        self.err.write(f"⚠ {text}\n")
+        self.err.flush()
+
+    def info(self, text: str) -> None:
+        """Output the user asked for (a listing, the help)."""
+        self.out.write(f"{text}\n")
+        self.out.flush()
+
+    def begin_compressing(self) -> QuietSink:
+        self.err.write("… Compressing the conversation (summarising it for a fresh context)…\n")
+        self.err.flush()
+        return QuietSink()
+
+    def end_compressing(self) -> None:
+        self.err.write("… Compression finished.\n")
+        self.err.flush()
+
+    def give_back(self, question: str) -> None:
+        """A question that was not sent (plain input cannot pre-fill the line, so it is shown)."""
+        self.notice(f"Your question was not sent; here it is to send again:\n{question}")
 
     def error(self, text: str) -> None:
         self.err.write(f"✗ {text}\n")
