@@ -1,0 +1,94 @@
+"""The compression flow of the design (§3) against the fake provider."""
+
+import json
+
+from narnat_agent.config.defaults import COMPRESSION_PROMPT, SUMMARY_HEADING
+from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
+
+SUMMARY = "## Summary\nWe fixed the parser; tests pass."
+
+
+def chat(h, fake_llm, turns):
+    fake_llm.add(*[text_reply(f"answer {n}") for n in range(turns)])
+    for n in range(turns):
+        h.agent.ask(f"question {n}")
+
+
+def test_the_question_after_the_limit_compresses_then_continues_in_a_new_session(harness, fake_llm, project):
+    h = harness(compress_turns=2)
+    chat(h, fake_llm, 2)
+    old_messages = list(h.agent.conversation.messages)
+    fake_llm.add(text_reply(SUMMARY), text_reply("fresh answer"))
+    h.agent.ask("question 2")
+    summary_request, first_new = fake_llm.requests[2], fake_llm.requests[3]
+    assert "tools" not in summary_request
+    assert summary_request["messages"] == old_messages + [{"role": "user", "content": COMPRESSION_PROMPT}]
+    system = first_new["messages"][0]["content"]
+    assert system.endswith(f"{SUMMARY_HEADING}\n{SUMMARY}\n")
+    assert first_new["messages"][1:] == [{"role": "user", "content": "question 2"}]
+    assert h.agent.conversation.turns == 1
+    assert (project / ".narnat" / "last_session_summary.md").read_text() == ""
+    [archive] = (project / ".narnat" / "sessions").glob("compressed-*.json")
+    assert json.loads(archive.read_text())["messages"] == old_messages
+    assert "Compressing" in h.err.getvalue() and "fresh answer" in h.out.getvalue()
+
+
+def test_an_empty_summary_keeps_everything_and_gives_the_question_back(harness, fake_llm, project):
+    h = harness(compress_turns=1)
+    chat(h, fake_llm, 1)
+    before = list(h.agent.conversation.messages)
+    fake_llm.add(text_reply("   "))
+    h.agent.ask("the held question")
+    assert h.agent.conversation.messages == before and h.agent.conversation.turns == 1
+    assert "Compression failed" in h.err.getvalue()
+    assert "the held question" in h.err.getvalue().split("not sent")[1]
+    assert not (project / ".narnat" / "sessions").exists()
+    assert len(fake_llm.requests) == 2
+
+
+def test_a_context_length_error_compresses_and_retries_the_question(harness, fake_llm):
+    h = harness()
+    chat(h, fake_llm, 1)
+    too_long = Status(400, {"error": {"message": "This model's maximum context length is 8192 tokens."}})
+    fake_llm.add(too_long, text_reply(SUMMARY), text_reply("answered after compression"))
+    h.agent.ask("big question")
+    assert fake_llm.requests[2]["messages"][-1]["content"] == COMPRESSION_PROMPT
+    assert fake_llm.requests[3]["messages"][-1] == {"role": "user", "content": "big question"}
+    assert "answered after compression" in h.out.getvalue()
+
+
+def test_a_nearly_full_context_compresses_before_the_next_question(harness, fake_llm):
+    h = harness(context_window=1000)
+    full = text_reply("long answer")
+    full.chunks[-1] = usage(prompt=950)
+    fake_llm.add(full, text_reply(SUMMARY), text_reply("ok"))
+    h.agent.ask("first")
+    h.agent.ask("second")
+    assert fake_llm.requests[1]["messages"][-1]["content"] == COMPRESSION_PROMPT
+    assert SUMMARY in fake_llm.requests[2]["messages"][0]["content"]
+
+
+def test_an_oversized_summary_request_leaves_out_the_oldest_tool_outputs(harness, fake_llm, project):
+    (project / "big.txt").write_text("data\n" * 100)
+    h = harness(compress_turns=1)
+    fake_llm.add(tool_reply(("Read", {"file_path": "big.txt"})), text_reply("read it"))
+    h.agent.ask("read big.txt")
+    too_long = Status(400, {"error": {"message": "maximum context length exceeded"}})
+    fake_llm.add(too_long, text_reply(SUMMARY), text_reply("ok"))
+    h.agent.ask("next")
+    first, second = fake_llm.requests[2]["messages"], fake_llm.requests[3]["messages"]
+    tool = [m for m in second if m["role"] == "tool"]
+    assert "data" in next(m for m in first if m["role"] == "tool")["content"]
+    assert tool[0]["content"] == "[tool output left out of the summary request]"
+    assert [m["role"] for m in first] == [m["role"] for m in second]  # pairs stay valid
+    [archive] = (project / ".narnat" / "sessions").glob("compressed-*.json")
+    archived = json.loads(archive.read_text())["messages"]
+    assert "data" in next(m for m in archived if m["role"] == "tool")["content"]  # nothing is lost
+
+
+def test_a_cancelled_or_broken_summary_counts_as_failed(harness, fake_llm):
+    h = harness(compress_turns=1)
+    chat(h, fake_llm, 1)
+    fake_llm.add(SSE([chunk({"content": "partial summ"})], drop=True))
+    h.agent.ask("again")
+    assert "Compression failed" in h.err.getvalue() and h.agent.conversation.turns == 1
