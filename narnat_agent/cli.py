@@ -53,12 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from pathlib import Path
 
+    from narnat_agent.commands.session import COMMANDS
     from narnat_agent.config.loader import ConfigError, MissingApiKey, build_system_prompt, load_config
     from narnat_agent.ui.ui_design import make_ui
 
     prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
     headless = prompt is not None
-    ui = make_ui(headless=headless)
+    help_lines = {name: (fn.__doc__ or "").split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
+    ui = make_ui(headless, Path.cwd(), help_lines)
     if headless and not prompt.strip():
         ui.error("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin.")
         return 2

@@ -2,6 +2,7 @@
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -14,6 +15,7 @@ class SSE:
     done: bool = True
     drop: bool = False  # close the connection after the chunks, without [DONE]
     headers: dict = field(default_factory=dict)
+    delay: float = 0.0  # seconds between chunks, like a model generating
 
 
 @dataclass
@@ -121,13 +123,17 @@ class FakeLLM:
                     self.send_header(k, v)
                 self.send_header("Connection", "close")
                 self.end_headers()
-                for item in response.chunks:
-                    line = item if isinstance(item, str) else json.dumps(item)
-                    self.wfile.write(f"data: {line}\n\n".encode())
-                    self.wfile.flush()
-                if response.done and not response.drop:
-                    self.wfile.write(b"data: [DONE]\n\n")
-                self.wfile.flush()
                 self.close_connection = True
+                try:
+                    for item in response.chunks:
+                        line = item if isinstance(item, str) else json.dumps(item)
+                        self.wfile.write(f"data: {line}\n\n".encode())
+                        self.wfile.flush()
+                        time.sleep(response.delay)
+                    if response.done and not response.drop:
+                        self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):  # the client hung up: a cancel
+                    pass
 
         return Handler

@@ -1,0 +1,113 @@
+"""Markdown streamed block by block: finished blocks are printed once, only the open block is redrawn."""
+
+import io
+import re
+import time
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.markdown import CodeBlock, Heading, Markdown
+from rich.syntax import Syntax
+from rich.text import Text
+
+LIVE_LINES = 6
+TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
+STABLE = ("paragraph_open", "bullet_list_open", "ordered_list_open", "fence", "code_block", "blockquote_open",
+          "heading_open")  # fmt: skip  # blocks whose rendering only grows at the end while they stream
+
+
+class _Code(CodeBlock):
+    """Code exactly as written: no inset, no padding, no background, so it copies cleanly."""
+
+    def __rich_console__(self, console, options):
+        yield Syntax(str(self.text).rstrip(), self.lexer_name, theme=self.theme, word_wrap=True,
+                     background_color="default")  # fmt: skip
+
+
+class _Heading(Heading):
+    def __rich_console__(self, console, options):
+        text = self.text.copy()
+        text.justify = "left"
+        yield text
+
+
+class _Markdown(Markdown):
+    elements = {**Markdown.elements, "fence": _Code, "code_block": _Code, "heading_open": _Heading}
+
+
+def render_lines(source: str, console: Console) -> list[str]:
+    """source rendered as markdown for console's width and colours, lines without trailing blanks."""
+    scratch = Console(file=io.StringIO(), width=console.width, color_system=console.color_system,
+                      force_terminal=console.is_terminal, no_color=console.no_color, legacy_windows=False)  # fmt: skip
+    scratch.print(_Markdown(source, code_theme="monokai", hyperlinks=False))
+    return [TRAILING.sub(r"\1", line) for line in scratch.file.getvalue().split("\n")[:-1]]
+
+
+class MarkdownStream:
+    """Feed text as it arrives; `emit` prints finished lines once, `show` redraws the small live region.
+
+    Every rendering starts at the last printed block (`anchor`), so the spacing rich puts between blocks
+    comes out exactly as in a one-shot render, at a cost bounded by two blocks, not the answer.
+    """
+
+    def __init__(self, console: Console, emit: Callable[[list[str]], None], show: Callable[[Text | None], None],
+                 clock: Callable[[], float] = time.monotonic):  # fmt: skip
+        from markdown_it import MarkdownIt
+
+        self.console, self.emit, self.show, self.clock = console, emit, show, clock
+        self.parser = MarkdownIt("commonmark").enable("strikethrough").enable("table")
+        self.source, self.anchor, self.committed, self.tail_printed = "", 0, 0, 0
+        self.head: list[str] | None = None  # the rendering of source[anchor:committed], cached
+        self.delay, self.last = 0.05, 0.0
+
+    def feed(self, text: str) -> None:
+        self.source += text
+        now = self.clock()
+        if now - self.last >= self.delay:
+            began = time.process_time()
+            self._flush(final=False)
+            self.delay = min(max(5 * (time.process_time() - began), 0.05), 1.0)  # stays cheap on huge blocks
+            self.last = now
+
+    def finish(self) -> None:
+        """Print everything not printed yet and clear the live region."""
+        self._flush(final=True)
+        self.show(None)
+
+    def _after(self, end: int) -> list[str]:
+        """The lines source[committed:end] adds to a one-shot render of everything before it."""
+        if self.head is None:
+            self.head = render_lines(self.source[self.anchor : self.committed], self.console)
+        return render_lines(self.source[self.anchor : end], self.console)[len(self.head) :]
+
+    def _flush(self, final: bool) -> None:
+        tail = self.source[self.committed :]
+        if not tail.strip():
+            return
+        blocks = [t for t in self.parser.parse(tail) if t.level == 0 and t.map and t.nesting >= 0]
+        starts, kind = [t.map[0] for t in blocks], blocks[-1].type if blocks else ""
+        lines = tail.split("\n")
+        closed_at = len(lines) if final else starts[-1] if len(starts) >= 2 else 0
+        if closed_at:
+            end = self.committed + len("\n".join(lines[:closed_at]))
+            self._print(self._after(end)[self.tail_printed :])
+            last_start = max((n for n in starts if n < closed_at), default=0)
+            self.anchor = self.committed + sum(len(line) + 1 for line in lines[:last_start])
+            self.committed, self.head, self.tail_printed = end, None, 0
+        if not final:
+            self._show_open(kind)
+
+    def _show_open(self, kind: str) -> None:
+        rendered = self._after(len(self.source))
+        window = max(1, min(LIVE_LINES, self.console.height - 3))
+        if len(rendered) > window and kind in STABLE:
+            scrolled = len(rendered) - window
+            if scrolled > self.tail_printed:
+                self._print(rendered[self.tail_printed : scrolled])
+                self.tail_printed = scrolled
+        visible = rendered[self.tail_printed :][-window:]
+        self.show(Text.from_ansi("\n".join(visible)) if visible else None)
+
+    def _print(self, lines: list[str]) -> None:
+        if lines:
+            self.emit(lines)
