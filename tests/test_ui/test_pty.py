@@ -1,0 +1,95 @@
+"""A whole session in a real pseudo-terminal against the fake provider: keys in, screen and files out."""
+
+import os
+import sys
+import time
+
+import pexpect
+import pytest
+
+from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+
+def slow_answer(words: int, delay: float) -> SSE:
+    return SSE([chunk({"content": f"word{n} "}) for n in range(words)] + [chunk(finish="stop"), usage()], delay=delay)
+
+
+@pytest.fixture
+def session(project, fake_llm):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
+               TERM="xterm-256color", COLUMNS="100", LINES="30")  # fmt: skip
+    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
+                          encoding="utf-8", timeout=20)  # fmt: skip
+    yield child
+    child.close(force=True)
+
+
+def prompt(child):
+    child.expect("❯")
+
+
+def test_a_whole_session(session, fake_llm, project):
+    child = session
+    (project / "junk.txt").write_text("x")
+    todo = [{"content": "Clean up", "activeForm": "Cleaning up", "status": "in_progress"},
+            {"content": "Report", "activeForm": "Reporting", "status": "pending"}]  # fmt: skip
+    fake_llm.add(
+        text_reply("Hello **there**, streaming works."),
+        slow_answer(400, 0.02),
+        tool_reply(("TodoWrite", {"todos": todo})),
+        tool_reply(("Bash", {"command": "rm junk.txt"})),
+        tool_reply(("Bash", {"command": "rm junk.txt"})),
+        text_reply("All done."),
+    )
+    prompt(child)
+    child.send("say hello\r")
+    child.expect("streaming works")
+    child.expect("in · ")  # the footer
+    prompt(child)
+
+    child.send("write a lot\r")
+    child.expect("word30")
+    started = time.monotonic()
+    child.send("\x1b")
+    child.expect("Interrupted by user")
+    assert time.monotonic() - started < 2
+    prompt(child)
+    assert fake_llm.requests[1]["messages"][-1]["content"] == "write a lot"
+
+    child.send("clean up\r")
+    child.expect("◼ Clean up")
+    child.expect("◻ Report")
+    child.expect(r"Run it\? \[y/N\]")
+    child.send("n\r")
+    child.expect("Declined")
+    child.expect(r"Run it\? \[y/N\]")
+    assert (project / "junk.txt").exists()
+    child.send("y\r")
+    child.expect("All done")
+    prompt(child)
+    assert not (project / "junk.txt").exists()
+    history = fake_llm.requests[-1]["messages"]
+    interrupted = history[history.index({"role": "user", "content": "write a lot"}) + 1]
+    assert interrupted["role"] == "assistant" and interrupted["content"].startswith("word0 word1")
+    assert any("the user declined" in m["content"] for m in history if m["role"] == "tool")
+
+    child.sendeof()
+    child.expect("Saved this conversation as")
+    child.expect(pexpect.EOF)
+    assert list((project / ".narnat" / "sessions").glob("*.json"))
+
+
+def test_arrow_keys_do_not_interrupt(session, fake_llm):
+    child = session
+    fake_llm.add(slow_answer(60, 0.03))
+    prompt(child)
+    child.send("go\r")
+    child.expect("word5")
+    child.send("\x1b[A")
+    child.send("\x1b[B")
+    child.expect("word59")
+    child.expect("in · ")
+    assert "Interrupted" not in child.before
