@@ -71,6 +71,7 @@ class FakeLLM:
         self.script: list = []
         self.requests: list[dict] = []
         self.headers: list[dict] = []
+        self.arrivals: list[float] = []  # time.perf_counter() when each request arrived
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
@@ -101,6 +102,7 @@ class FakeLLM:
                 self._send(Status(404, {"error": {"message": "not found"}}))
 
             def do_POST(self) -> None:
+                fake.arrivals.append(time.perf_counter())
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 fake.requests.append(json.loads(body))
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})

@@ -1,5 +1,6 @@
 """Markdown streamed block by block: finished blocks are printed once, only the open block is redrawn."""
 
+import functools
 import io
 import re
 import time
@@ -11,6 +12,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 LIVE_LINES = 6
+FRAME = 0.08  # seconds between redraws of the open block: smooth enough, and half the CPU of 20 fps
 TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
 STABLE = ("paragraph_open", "bullet_list_open", "ordered_list_open", "fence", "code_block", "blockquote_open",
           "heading_open")  # fmt: skip  # blocks whose rendering only grows at the end while they stream
@@ -31,15 +33,28 @@ class _Heading(Heading):
         yield text
 
 
+@functools.cache
+def parser():
+    """One markdown-it parser for every render (rich builds a new one per document, a third of the cost)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt().enable("strikethrough").enable("table")
+
+
 class _Markdown(Markdown):
     elements = {**Markdown.elements, "fence": _Code, "code_block": _Code, "heading_open": _Heading}
+
+    def __init__(self, markup: str):  # rich's own fields (rich is pinned to one major version)
+        self.markup, self.parsed = markup, parser().parse(markup)
+        self.code_theme = self.inline_code_theme = "monokai"
+        self.justify, self.style, self.hyperlinks, self.inline_code_lexer = None, "none", False, None
 
 
 def render_lines(source: str, console: Console) -> list[str]:
     """source rendered as markdown for console's width and colours, lines without trailing blanks."""
     scratch = Console(file=io.StringIO(), width=console.width, color_system=console.color_system,
                       force_terminal=console.is_terminal, no_color=console.no_color, legacy_windows=False)  # fmt: skip
-    scratch.print(_Markdown(source, code_theme="monokai", hyperlinks=False))
+    scratch.print(_Markdown(source))
     return [TRAILING.sub(r"\1", line) for line in scratch.file.getvalue().split("\n")[:-1]]
 
 
@@ -52,13 +67,10 @@ class MarkdownStream:
 
     def __init__(self, console: Console, emit: Callable[[list[str]], None], show: Callable[[Text | None], None],
                  clock: Callable[[], float] = time.monotonic):  # fmt: skip
-        from markdown_it import MarkdownIt
-
         self.console, self.emit, self.show, self.clock = console, emit, show, clock
-        self.parser = MarkdownIt("commonmark").enable("strikethrough").enable("table")
         self.source, self.anchor, self.committed, self.tail_printed = "", 0, 0, 0
         self.head: list[str] | None = None  # the rendering of source[anchor:committed], cached
-        self.delay, self.last = 0.05, 0.0
+        self.delay, self.last = FRAME, 0.0
 
     def feed(self, text: str) -> None:
         self.source += text
@@ -66,7 +78,7 @@ class MarkdownStream:
         if now - self.last >= self.delay:
             began = time.process_time()
             self._flush(final=False)
-            self.delay = min(max(5 * (time.process_time() - began), 0.05), 1.0)  # stays cheap on huge blocks
+            self.delay = min(max(5 * (time.process_time() - began), FRAME), 1.0)  # stays cheap on huge blocks
             self.last = now
 
     def finish(self) -> None:
@@ -84,7 +96,7 @@ class MarkdownStream:
         tail = self.source[self.committed :]
         if not tail.strip():
             return
-        blocks = [t for t in self.parser.parse(tail) if t.level == 0 and t.map and t.nesting >= 0]
+        blocks = [t for t in parser().parse(tail) if t.level == 0 and t.map and t.nesting >= 0]
         starts, kind = [t.map[0] for t in blocks], blocks[-1].type if blocks else ""
         lines = tail.split("\n")
         closed_at = len(lines) if final else starts[-1] if len(starts) >= 2 else 0

@@ -1,0 +1,75 @@
+"""Start-up: `narnat --version`, headless launch to the first request, and the interactive prompt.
+
+Run: python bench/startup.py   (baseline: `python -c pass` in the same interpreter)
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from common import ROOT, median_seconds, table
+
+from tests.fake_llm import FakeLLM, text_reply
+
+
+def run(*args: str, **kwargs) -> None:
+    subprocess.run([sys.executable, *args], check=True, capture_output=True, **kwargs)
+
+
+BARE_SDK = """
+import os, openai
+client = openai.OpenAI(api_key="k", base_url=os.environ["NARNAT_BASE_URL"], max_retries=0)
+for chunk in client.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}], stream=True):
+    pass
+"""
+
+
+def first_request_latency(env: dict, project: str, *args: str) -> float:
+    """Seconds from launching a program to its request arriving at a local provider."""
+    fake = FakeLLM()
+    fake.add(text_reply("ok"))
+    env = {**env, "NARNAT_BASE_URL": fake.base_url}
+    started = time.perf_counter()
+    run(*args, env=env, cwd=project)
+    fake.close()
+    return fake.arrivals[0] - started
+
+
+def prompt_ready(env: dict, project: str) -> float:
+    """Seconds until the interactive prompt is drawn in a pseudo-terminal."""
+    import pexpect
+
+    started = time.perf_counter()
+    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], env={**env, "TERM": "xterm-256color"},
+                          cwd=project, dimensions=(30, 100), encoding="utf-8", timeout=20)  # fmt: skip
+    child.expect("❯")
+    elapsed = time.perf_counter() - started
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    return elapsed
+
+
+def main() -> None:
+    project = tempfile.mkdtemp()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env.update(HOME=project, NARNAT_API_KEY="k", NARNAT_BASE_URL="http://127.0.0.1:9/v1", PYTHONPATH=str(ROOT))
+    baseline = median_seconds(lambda: run("-c", "pass"), 9)
+    version = median_seconds(lambda: run("-m", "narnat_agent", "--version"), 9)
+    ready = min(prompt_ready(env, project) for _ in range(5))
+    first = min(first_request_latency(env, project, "-m", "narnat_agent", "-p", "hi") for _ in range(5))
+    bare = min(first_request_latency(env, project, "-c", BARE_SDK) for _ in range(5))
+    sdk_import = median_seconds(lambda: run("-c", "import openai"), 5)
+    ms = lambda s: f"{s * 1000:.0f} ms"  # noqa: E731
+    table("Start-up (median of 9 runs; best of 5 for the pty and the request)", [
+        ("narnat --version", ms(version), ms(baseline), f"{version / baseline:.2f}x", "< 150 ms, <= 2x"),
+        ("interactive prompt ready", ms(ready), ms(baseline), f"{ready / baseline:.2f}x", "< 600 ms"),
+        ("python -c 'import openai' (reference)", ms(sdk_import), ms(baseline), f"{sdk_import / baseline:.2f}x", ""),
+        ("headless launch -> first request", ms(first), ms(bare), f"{first / bare:.2f}x vs bare SDK script",
+         "< 1000 ms"),
+    ])  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
