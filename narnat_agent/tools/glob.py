@@ -11,17 +11,16 @@ def run(args: dict, ws: Workspace) -> Result:
     top = ws.resolve(args.get("path", "."))
     if not top.exists():
         raise ws.missing(top)
-    done = ripgrep.rg(["--files", "--glob", pattern, *ripgrep.target(top, ws.root)], ws.root)
-    if done is None:
-        files, note = ripgrep.walk_matching(pattern, top, ws.root), ripgrep.FALLBACK_NOTE
-    elif done.returncode > 1:
-        raise ToolError(f"invalid pattern {pattern!r}: {ripgrep.error_line(done.stderr)}")
-    else:
-        files, note = done.stdout.splitlines(), ""
+    try:
+        files = ripgrep.newest_files(["--files", "--glob", pattern, *ripgrep.target(top, ws.root)], ws.root)
+    except ripgrep.RgFailed as e:
+        raise ToolError(f"invalid pattern {pattern!r}: {e}") from None
+    note = "" if files is not None else ripgrep.FALLBACK_NOTE
+    if files is None:
+        files = ripgrep.by_newest(ripgrep.walk_matching(pattern, top, ws.root), ws.root)
     where = ws.show(top) if top != ws.root else "the working directory"
     if not files:
         return Result(f"No files match {pattern!r} in {where}.{_skipped(pattern, ws, top)}{note}", "No files")
-    files = ripgrep.by_newest(files, ws.root)
     shown = "\n".join(files[:LIMIT])
     if len(files) > LIMIT:
         rest = len(files) - LIMIT

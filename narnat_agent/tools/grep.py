@@ -94,21 +94,38 @@ def run(args: dict, ws: Workspace) -> Result:
     if not top.exists():
         raise ws.missing(top)
     mode = args.get("output_mode", "files_with_matches")
+    if mode == "files_with_matches":
+        return _files(args, ws, top)
     out, note = _search(args, ws, top)
     if not out.strip():
-        where = ws.show(top) if top != ws.root else "the working directory"
-        return Result(f"No matches for {args['pattern']!r} in {where}.{_skipped(args, ws, top)}{note}", "No matches")
+        return _no_matches(args, ws, top, note)
     if mode == "content":
         lines, files = _content(out, args.get("-n", True))
         matched = sum(line != "--" for line in lines)
         text, summary = _page(lines, args, "lines"), f"Found {matched} lines in {files} files"
-    elif mode == "count":
+    else:
         lines = sorted(out.splitlines())
         text, summary = _page(lines, args, "files"), f"Counted matches in {len(lines)} files"
-    else:
-        lines = ripgrep.by_newest(out.splitlines(), ws.root)
-        text, summary = _page(lines, args, "files"), f"Found {len(lines)} file{'s' if len(lines) != 1 else ''}"
     return Result(text + note, summary)
+
+
+def _files(args: dict, ws: Workspace, top: Path) -> Result:
+    """files_with_matches: the matching files, newest first."""
+    try:
+        files = ripgrep.newest_files([*_flags(args), "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
+    except ripgrep.RgFailed as e:
+        raise _failure(e.stderr) from None
+    note = "" if files is not None else ripgrep.FALLBACK_NOTE
+    if files is None:
+        files = ripgrep.by_newest(_python_search(args, ws, top).splitlines(), ws.root)
+    if not files:
+        return _no_matches(args, ws, top, note)
+    return Result(_page(files, args, "files") + note, f"Found {len(files)} file{'s' if len(files) != 1 else ''}")
+
+
+def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
+    where = ws.show(top) if top != ws.root else "the working directory"
+    return Result(f"No matches for {args['pattern']!r} in {where}.{_skipped(args, ws, top)}{note}", "No matches")
 
 
 def _failure(stderr: str) -> ToolError:

@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -92,13 +93,49 @@ def walk_matching(pattern: str, top: Path, root: Path) -> list[str]:
     return found
 
 
+class RgFailed(Exception):
+    """rg refused the search (a bad pattern, glob or type); `stderr` says why."""
+
+    def __init__(self, stderr: str):
+        super().__init__(error_line(stderr))
+        self.stderr = stderr
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:  # vanished meanwhile: sorts last
+        return 0.0
+
+
 def by_newest(paths: list[str], root: Path) -> list[str]:
-    """Newest first; files that vanished meanwhile sort last."""
+    base = str(root)
+    return sorted(paths, key=lambda p: _mtime(os.path.join(base, p)), reverse=True)
 
-    def mtime(p: str) -> float:
+
+def newest_files(args: list[str], root: Path) -> list[str] | None:
+    """The paths rg prints, newest first, each stat'ed while rg is still walking; None when rg cannot run."""
+    exe = binary()
+    if exe is None:
+        return None
+    with tempfile.TemporaryFile() as errors:
         try:
-            return os.stat(root / p).st_mtime
+            # line-buffered: each path is stat'ed here while rg is still walking on the other core
+            process = subprocess.Popen([exe, *COMMON, "--line-buffered", *args], cwd=root, stdout=subprocess.PIPE,
+                                       stderr=errors,
+                                       stdin=subprocess.DEVNULL, text=True, errors="replace")  # fmt: skip
         except OSError:
-            return 0.0
-
-    return sorted(paths, key=mtime, reverse=True)
+            return None
+        with process:
+            base = str(root)  # plain strings: building Path objects would cost more than the stat calls
+            stamped = [(_mtime(os.path.join(base, line[:-1])), line[:-1]) for line in process.stdout]
+            try:
+                code = process.wait(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                raise RgFailed(f"error: the search took longer than {TIMEOUT} s") from None
+        if code > 1 and not stamped:
+            errors.seek(0)
+            raise RgFailed(errors.read().decode("utf-8", "replace"))
+    stamped.sort(key=lambda pair: pair[0], reverse=True)
+    return [path for _, path in stamped]
