@@ -28,11 +28,13 @@ def _indentless(line: str) -> str:
 
 
 def _blanks(line: str) -> str:
+    if line.isascii():  # the fast path: no Unicode spaces to keep apart
+        return " ".join(line.split())
     return BLANKS.sub(" ", line).strip(" \t")
 
 
 def _fold(line: str) -> str:
-    return _blanks(line.translate(TYPOGRAPHY))
+    return " ".join(line.translate(TYPOGRAPHY).split())
 
 
 # (name, how a line is compared, whether changed lines keep the file's typography)
@@ -64,9 +66,24 @@ class Lines:
         self._forms: dict[Callable, list[str]] = {}
 
     def form(self, norm: Callable[[str], str]) -> list[str]:
+        """Every line compared the way `norm` compares, computed once per file."""
         if norm not in self._forms:
-            self._forms[norm] = [norm(line) for line in self.lines]
+            if norm is _fold:  # one translate over the whole text instead of one per line
+                self._forms[norm] = [" ".join(line.split()) for line in self.text.translate(TYPOGRAPHY).split("\n")]
+            else:
+                self._forms[norm] = [norm(line) for line in self.lines]
         return self._forms[norm]
+
+    def candidates(self, form: list[str], first: str, count: int):
+        """Indexes where a run of `count` lines could start with `first`, found by list.index (C speed)."""
+        i, last = 0, len(form) - count + 1
+        while i < last:
+            try:
+                i = form.index(first, i, last)
+            except ValueError:
+                return
+            yield i
+            i += 1
 
     def span(self, i: int, count: int, text: str) -> Span:
         last = i + count - 1
@@ -192,14 +209,12 @@ def _line_step(lines: Lines, old: str, new: str, norm: Callable[[str], str], typ
     target = [norm(line) for line in old_lines]
     if not any(target):
         return []
-    form, m, spans, i = lines.form(norm), len(target), [], 0
-    while i <= len(form) - m:
-        if form[i] == target[0] and form[i : i + m] == target:
+    form, m, spans, taken = lines.form(norm), len(target), [], 0
+    for i in lines.candidates(form, target[0], m):
+        if i >= taken and form[i : i + m] == target:
             block = lines.lines[i : i + m]
             spans.append(lines.span(i, m, _merge(block, old_lines, new_lines, typographic)))
-            i += m
-        else:
-            i += 1
+            taken = i + m  # matches never overlap
     return spans
 
 
@@ -231,8 +246,8 @@ def _anchors(lines: Lines, old: str, new: str) -> list[Span]:
         return []
     rewritten = {_fold(line) for line in new_lines}
     form, spans = lines.form(_fold), []
-    for i in range(len(form) - m + 1):
-        if form[i] != target[0] or form[i + m - 1] != target[-1]:
+    for i in lines.candidates(form, target[0], m):
+        if form[i + m - 1] != target[-1]:
             continue
         pairs = list(zip(form[i + 1 : i + m - 1], target[1:-1], strict=True))
         drift = [(f, o) for f, o in pairs if f != o]
@@ -286,7 +301,9 @@ def not_found(lines: Lines, old: str, new: str) -> str:
     old_lines = _split(old, new)[0]
     key = next((_indentless(line) for line in old_lines if line.strip()), "")
     stripped = lines.form(_indentless)
-    close = get_close_matches(key, stripped, n=1, cutoff=0.6) if key else []
+    words = re.findall(r"\w{3,}", key) or [key]
+    sharing = [line for line in stripped if any(w in line for w in words)]  # cheap filter before difflib
+    close = get_close_matches(key, sharing, n=1, cutoff=0.6) if key else []
     if not close:
         return "old_string was not found in the file, and no line resembles its first line; Read the file again."
     start = stripped.index(close[0])
