@@ -76,14 +76,16 @@ def cut(text: str, spill: Path, shown: str) -> str:
     return f"{head}\n[… {omitted:,} characters omitted; full output: {shown} — Read it with offset/limit]\n{tail}"
 
 
-def _kill(group: int) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+def _stop(process: subprocess.Popen, output: _Output) -> None:
+    """SIGTERM to the command's whole process group, then SIGKILL to whatever is left once the output closes
+    (or two seconds pass). The pipe, not the group, tells when it is over: dead grandchildren linger as
+    zombies until init reaps them."""
+    for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, DRAIN_SECONDS)):
         try:
-            os.killpg(group, sig)
+            os.killpg(process.pid, sig)
         except (ProcessLookupError, PermissionError):
             return
-        if sig == signal.SIGTERM:
-            time.sleep(0.2)
+        output.thread.join(wait)
 
 
 def execute(command: str, ws: Workspace, timeout_s: float) -> tuple[str, int | None, bool]:
@@ -99,18 +101,19 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> tuple[str, int | N
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     output = _Output(process.stdout, spill)
+    deadline = time.monotonic() + timeout_s
     timed_out = False
     try:
-        process.wait(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+        # poll rather than Popen.wait(): on Ctrl-C that waits another 0.25 s for the child before raising
+        while process.poll() is None and not timed_out:
+            time.sleep(0.02)
+            timed_out = time.monotonic() > deadline
     finally:  # also on Ctrl-C: nothing of the command outlives the call
         if timed_out or process.poll() is None:
-            _kill(process.pid)
+            _stop(process, output)
         output.thread.join(DRAIN_SECONDS)
         if output.thread.is_alive():  # a background child still holds the pipe
-            _kill(process.pid)
-            output.thread.join(DRAIN_SECONDS)
+            _stop(process, output)
         process.wait()
         _follow_cwd(ws, Path(cwd_file))
     text, partial = output.text()

