@@ -20,22 +20,14 @@ def run(args: dict, ws: Workspace) -> Result:
         files = ripgrep.by_newest(ripgrep.walk_matching(pattern, top, ws.root), ws.root)
     where = ws.show(top) if top != ws.root else "the working directory"
     if not files:
-        return Result(f"No files match {pattern!r} in {where}.{_skipped(pattern, ws, top)}{note}", "No files")
+        skipped = ripgrep.skipped_note(["--files", "--glob", pattern, *ripgrep.target(top, ws.root)], ws.root)
+        return Result(f"No files match {pattern!r} in {where}.{skipped}{note}", "No files")
     shown = "\n".join(files[:LIMIT])
     if len(files) > LIMIT:
         rest = len(files) - LIMIT
         shown += f"\n(showing the {LIMIT} newest of {len(files):,} files; {rest:,} more; narrow the pattern)"
     summary = f"Found {len(files)} file{'s' if len(files) != 1 else ''}"
     return Result(f"{shown}{note}", summary)
-
-
-def _skipped(pattern: str, ws: Workspace, top) -> str:
-    """When nothing matched: how many files .gitignore rules kept out of the search."""
-    done = ripgrep.rg(["--files", "--no-ignore", "--glob", pattern, *ripgrep.target(top, ws.root)], ws.root)
-    count = len(done.stdout.splitlines()) if done else 0
-    if not count:
-        return " Hidden files were included."
-    return f" {count} matching file{'s are' if count != 1 else ' is'} ignored by .gitignore rules and were skipped."
 
 
 TOOL = Tool(

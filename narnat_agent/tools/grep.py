@@ -125,7 +125,9 @@ def _files(args: dict, ws: Workspace, top: Path) -> Result:
 
 def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
     where = ws.show(top) if top != ws.root else "the working directory"
-    return Result(f"No matches for {args['pattern']!r} in {where}.{_skipped(args, ws, top)}{note}", "No matches")
+    flags = _flags({**args, "output_mode": "files_with_matches"})
+    skipped = ripgrep.skipped_note([*flags, "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
+    return Result(f"No matches for {args['pattern']!r} in {where}.{skipped}{note}", "No matches")
 
 
 def _failure(stderr: str) -> ToolError:
@@ -133,16 +135,6 @@ def _failure(stderr: str) -> ToolError:
     if "regex parse error" in stderr:
         return ToolError(f"invalid regex: {reason}. Escape special characters, or set fixed_strings=true.")
     return ToolError(f"Grep failed: {reason}.")
-
-
-def _skipped(args: dict, ws: Workspace, top: Path) -> str:
-    """When nothing matched: how many files .gitignore rules kept out of the search."""
-    flags = _flags({**args, "output_mode": "files_with_matches"})
-    done = ripgrep.rg(["--no-ignore", *flags, "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
-    count = len(done.stdout.splitlines()) if done else 0
-    if not count:
-        return " Hidden files were searched; binary files are skipped."
-    return f" {count} file{'s' if count != 1 else ''} ignored by .gitignore rules would match and were not searched."
 
 
 TOOL = Tool(

@@ -49,6 +49,15 @@ def target(path: Path, root: Path) -> list[str]:
     return ["--", str(path.relative_to(root)) if path.is_relative_to(root) else str(path)]
 
 
+def skipped_note(args: list[str], root: Path) -> str:
+    """After an empty result: how many files the same listing finds once .gitignore rules are off."""
+    done = rg(["--no-ignore", *args], root)
+    count = len(done.stdout.splitlines()) if done else 0
+    if not count:
+        return " Hidden files were included; binary files are skipped."
+    return f" {count} file{'s' if count != 1 else ''} ignored by .gitignore rules would match; they were skipped."
+
+
 def error_line(stderr: str) -> str:
     """The line of rg's error output that says what is wrong."""
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]

@@ -40,7 +40,7 @@ def test_no_match_says_what_was_skipped(project, workspace):
     tree(project, ["build/out.log"], ignore="build/\n")
     result = glob(workspace, "*.log")
     assert result.text.startswith("No files match '*.log' in the working directory.")
-    assert "1 matching file is ignored by .gitignore rules" in result.text
+    assert "1 file ignored by .gitignore rules would match; they were skipped" in result.text
     assert "Hidden files were included" in glob(workspace, "*.nothing").text
 
 
