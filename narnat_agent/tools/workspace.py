@@ -70,13 +70,12 @@ class Workspace:
     state_dir: Path
     confirm: Confirm | None  # None: nobody can answer (a headless run without --yes)
     bash_timeout_ms: int = 120000
-    cwd: Path = None  # type: ignore[assignment]  # Bash's working directory, set from root
     reads: dict[Path, FileRecord] = field(default_factory=dict)
     todos: list[dict] = field(default_factory=list)
+    cwd: Path = field(init=False)  # Bash's working directory: it persists between calls
 
     def __post_init__(self) -> None:
-        if self.cwd is None:
-            self.cwd = self.root
+        self.cwd = self.root
 
     def resolve(self, path: str) -> Path:
         """An absolute path; relative ones are taken from the project root."""

@@ -36,7 +36,7 @@ class TerminalStream:
         self.thinking = ""
         self.waiting_since = time.monotonic()
         self.live.start()
-        self._spin("Thinking")
+        self.spin("Thinking")
 
     def _emit(self, lines: list[str]) -> None:
         from rich.text import Text
@@ -46,7 +46,7 @@ class TerminalStream:
     def _show(self, renderable) -> None:
         self.live.update(renderable if renderable is not None else "")
 
-    def _spin(self, label: str) -> None:
+    def spin(self, label: str) -> None:
         from rich.spinner import Spinner
 
         started = time.monotonic()
@@ -119,6 +119,7 @@ class TerminalUI:
         restore_terminal_on_signals()
         self.stream: TerminalStream | None = None
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
+        self.compressing = None
         threading.Thread(target=_preload, daemon=True).start()
 
     def _cancelled(self) -> None:
@@ -146,7 +147,7 @@ class TerminalUI:
             self.stream.end_block()
         self.console.print(render.header(title, self.console.width))
         if self.stream:
-            self.stream._spin(f"Running {title.split('(', 1)[0]}")
+            self.stream.spin(f"Running {title.split('(', 1)[0]}")
 
     def tool_end(self, result) -> None:
         from narnat_agent.ui import render
@@ -159,7 +160,7 @@ class TerminalUI:
         elif result.is_error and result.summary.startswith("exit") and (preview := render.output_preview(result.text)):
             self.console.print(preview)
         if self.stream:
-            self.stream._spin("Thinking")
+            self.stream.spin("Thinking")
 
     def confirm(self, command: str, reason: str) -> bool:
         """y/n before a deleting command: the exact command, why, default No; the watcher pauses meanwhile."""
