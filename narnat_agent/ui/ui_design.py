@@ -8,8 +8,6 @@ from pathlib import Path
 
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
-SPINNER_DELAY = 0.3
-
 
 def make_ui(headless: bool, root: Path, commands: dict[str, str]):
     """A rich terminal UI when both ends are a colour-capable terminal; plain text otherwise (and for -p)."""
@@ -34,7 +32,6 @@ class TerminalStream:
                          vertical_overflow="crop")  # fmt: skip
         self.markdown = MarkdownStream(ui.console, self._emit, self._show)
         self.thinking = ""
-        self.waiting_since = time.monotonic()
         self.live.start()
         self.spin("Thinking")
 
