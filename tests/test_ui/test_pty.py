@@ -93,3 +93,36 @@ def test_arrow_keys_do_not_interrupt(session, fake_llm):
     child.expect("word59")
     child.expect("in · ")
     assert "Interrupted" not in child.before
+
+
+def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake_llm):
+    import json
+    import stat
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env.update(HOME=str(project.parent / "home"), TERM="xterm-256color")
+    fake_llm.add(text_reply("configured and answering"))
+    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
+                          encoding="utf-8", timeout=20)  # fmt: skip
+    try:
+        child.expect("Base URL")
+        child.send(fake_llm.base_url + "\r")
+        child.expect("API key")
+        child.send("sk-secret-typed\r")
+        child.expect("Model")
+        child.send("my-model\r")
+        child.expect("❯")
+        child.send("hello\r")
+        child.expect("configured and answering")
+        assert "sk-secret-typed" not in child.before
+        child.expect("❯")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    path = project / ".narnat" / "narnat.json"
+    assert json.loads(path.read_text()) == {"base_url": fake_llm.base_url, "api_key": "sk-secret-typed",
+                                            "model": "my-model"}  # fmt: skip
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert "narnat.json" in (project / ".narnat" / ".gitignore").read_text()
+    assert fake_llm.requests[0]["model"] == "my-model"
