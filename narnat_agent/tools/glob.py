@@ -15,7 +15,7 @@ def run(args: dict, ws: Workspace) -> Result:
         files = ripgrep.newest_files(["--files", "--glob", pattern, *ripgrep.target(top, ws.root)], ws.root)
     except ripgrep.RgFailed as e:
         raise ToolError(f"invalid pattern {pattern!r}: {e}") from None
-    note = "" if files is not None else ripgrep.FALLBACK_NOTE
+    note = "" if files is not None else ripgrep.fallback_note()
     if files is None:
         files = ripgrep.by_newest(ripgrep.walk_matching(pattern, top, ws.root), ws.root)
     where = ws.show(top) if top != ws.root else "the working directory"

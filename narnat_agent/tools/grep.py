@@ -72,7 +72,7 @@ def _search(args: dict, ws: Workspace, top: Path) -> tuple[str, str]:
     """rg's output for the requested mode, and a note when the fallback had to answer instead."""
     done = ripgrep.rg([*_flags(args), "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
     if done is None:
-        return _python_search(args, ws, top), ripgrep.FALLBACK_NOTE
+        return _python_search(args, ws, top), ripgrep.fallback_note()
     if done.returncode > 1 and not done.stdout:
         raise _failure(done.stderr)
     return done.stdout, ""
@@ -115,7 +115,7 @@ def _files(args: dict, ws: Workspace, top: Path) -> Result:
         files = ripgrep.newest_files([*_flags(args), "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
     except ripgrep.RgFailed as e:
         raise _failure(e.stderr) from None
-    note = "" if files is not None else ripgrep.FALLBACK_NOTE
+    note = "" if files is not None else ripgrep.fallback_note()
     if files is None:
         files = ripgrep.by_newest(_python_search(args, ws, top).splitlines(), ws.root)
     if not files:

@@ -12,7 +12,7 @@ from pathlib import Path
 # .gitignore applies even outside a git repository; hidden files are searched; .git never is.
 COMMON = ["--hidden", "--glob", "!.git", "--no-require-git", "--no-config", "--color", "never"]
 TIMEOUT = 120
-FALLBACK_NOTE = "(ripgrep could not run here, so this used a slower walk that ignores .gitignore rules.)"
+_fallback_told = False
 
 
 @functools.cache
@@ -40,6 +40,13 @@ def rg(args: list[str], cwd: Path) -> subprocess.CompletedProcess | None:
         )  # fmt: skip
     except OSError:
         return None
+
+
+def fallback_note() -> str:
+    """Said once per run: the searches work without rg, but slower and without .gitignore rules."""
+    global _fallback_told
+    told, _fallback_told = _fallback_told, True
+    return "" if told else "\n(ripgrep could not run here; searches use a slower walk that ignores .gitignore rules.)"
 
 
 def target(path: Path, root: Path) -> list[str]:

@@ -24,7 +24,7 @@ def run(args: dict, ws: Workspace) -> Result:
     ws.remember(path, encoded, whole=True)
     count = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     lines = f"{count} line{'s' if count != 1 else ''}"
-    diff = compact_diff(before, content, ws.show(path))[0] if existed else None
+    diff = compact_diff(before, content, ws.show(path))[0]
     verb = "Updated" if existed else "Created"
     return Result(f"{verb} {ws.show(path)} ({lines}).", f"{verb} ({lines})", detail=diff)
 
