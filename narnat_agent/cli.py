@@ -51,6 +51,13 @@ def first_run_setup(ui, project) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        return _start(args)
+    except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it
+        return 130
+
+
+def _start(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from narnat_agent.commands.session import COMMANDS
@@ -94,7 +101,7 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
 
     start_log(config.state_dir, [config.api_key])
     try:
-        conversation = _first_conversation(config, system_prompt, resume)
+        conversation, todos = _first_conversation(config, system_prompt, resume)
     except session_store.SessionError as e:
         ui.error(f"Cannot resume: {e}")
         return 2
@@ -102,7 +109,7 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
         conversation = Conversation(system_prompt, summary=summary)
         ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
     client = Client(config, ui.notice)
-    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, todos=todos)
     agent = Agent(config, ui, client, workspace, conversation, system_prompt)
     if prompt is None:
         client.preload()
@@ -120,14 +127,15 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
     finally:
         if resume:
             agent.save()
-    return 0
+    return 130 if ui.stream and ui.stream.cancelled else 0  # 130: stopped by Ctrl-C, as shells report it
 
 
 def _first_conversation(config, system_prompt: str, resume: str | None):
+    """A new conversation, or the saved one named by --resume, with its todo list."""
     from narnat_agent.config import session_store
     from narnat_agent.core.context import Conversation
 
     if not resume:
-        return Conversation(system_prompt)
+        return Conversation(system_prompt), []
     data = session_store.load(config.state_dir, session_store.check_name(resume))
-    return Conversation.from_session(resume, data)
+    return Conversation.from_session(resume, data), data.get("todos", [])
