@@ -32,6 +32,7 @@ def main() -> None:
                TERM="xterm-256color")  # fmt: skip
     child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], env=env, cwd=project, dimensions=(30, 100),
                           encoding="utf-8", timeout=30)  # fmt: skip
+    child.delaybeforesend = None  # pexpect otherwise sleeps 50 ms before each send
     child.expect("❯")
     results = {"while streaming": [], "while a tool runs": []}
     for phase, wait_for in (("while streaming", "word20 "), ("while a tool runs", "Bash")):

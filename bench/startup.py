@@ -51,6 +51,31 @@ def prompt_ready(env: dict, project: str) -> float:
     return elapsed
 
 
+def enter_to_request(env: dict, project: str) -> float:
+    """Seconds from Enter at the prompt to the request reaching the provider, once the client has preloaded."""
+    import pexpect
+
+    fake = FakeLLM()
+    fake.add(text_reply("ok"))
+    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], env={**env, "TERM": "xterm-256color",
+                          "NARNAT_BASE_URL": fake.base_url}, cwd=project, dimensions=(30, 100), encoding="utf-8",
+                          timeout=20)  # fmt: skip
+    child.delaybeforesend = None  # pexpect otherwise sleeps 50 ms before each send
+    child.expect("❯")
+    time.sleep(3)  # the user types for a few seconds
+    child.send("hi")
+    time.sleep(0.2)
+    started = time.perf_counter()
+    child.send("\r")
+    child.expect("ok")
+    elapsed = fake.arrivals[0] - started
+    child.expect("❯")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    fake.close()
+    return elapsed
+
+
 def main() -> None:
     project = tempfile.mkdtemp()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
@@ -61,6 +86,7 @@ def main() -> None:
     first = min(first_request_latency(env, project, "-m", "narnat_agent", "-p", "hi") for _ in range(5))
     bare = min(first_request_latency(env, project, "-c", BARE_SDK) for _ in range(5))
     sdk_import = median_seconds(lambda: run("-c", "import openai"), 5)
+    enter = min(enter_to_request(env, project) for _ in range(3))
     ms = lambda s: f"{s * 1000:.0f} ms"  # noqa: E731
     table("Start-up (median of 9 runs; best of 5 for the pty and the request)", [
         ("narnat --version", ms(version), ms(baseline), f"{version / baseline:.2f}x", "< 150 ms, <= 2x"),
@@ -68,6 +94,7 @@ def main() -> None:
         ("python -c 'import openai' (reference)", ms(sdk_import), ms(baseline), f"{sdk_import / baseline:.2f}x", ""),
         ("headless launch -> first request", ms(first), ms(bare), f"{first / bare:.2f}x vs bare SDK script",
          "< 1000 ms"),
+        ("REPL: Enter -> request at the provider", ms(enter), "", "", "< 50 ms"),
     ])  # fmt: skip
 
 

@@ -83,8 +83,8 @@ class Client:
         self._lock = threading.Lock()
 
     def preload(self) -> None:
-        """Import the SDK in the background so the first request leaves at once."""
-        threading.Thread(target=self._client, daemon=True).start()
+        """Import the SDK (and its chat resources, loaded lazily) in the background while the user types."""
+        threading.Thread(target=lambda: self._client().chat.completions, daemon=True).start()
 
     def _client(self):
         with self._lock:

@@ -218,9 +218,14 @@ class TerminalUI:
 
 
 def _preload() -> None:
-    """Import the markdown renderer and highlighter while the user types the first question."""
-    import rich.markdown  # noqa: F401
-    import rich.syntax  # noqa: F401
-    from pygments.lexers import get_lexer_by_name
+    """Import and warm what the first turn draws with, while the user types the first question."""
+    import io
 
-    get_lexer_by_name("python")
+    import rich.live  # noqa: F401
+    import rich.spinner  # noqa: F401
+    from prompt_toolkit.input import create_input  # noqa: F401
+    from rich.console import Console
+
+    from narnat_agent.ui.markdown_stream import render_lines
+
+    render_lines("# warm\n\n`code` and **bold**\n\n```python\nx = 1\n```\n", Console(file=io.StringIO()))
