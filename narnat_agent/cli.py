@@ -85,6 +85,7 @@ def _start(args: argparse.Namespace) -> int:
         return 2
     for notice in config.notices:
         ui.notice(notice)
+    ui.use_interrupt_key(config.interrupt_key)
     confirm = ui.confirm if not headless else (lambda command, reason: True) if args.yes else None
     return _run(config, ui, confirm, build_system_prompt(config), prompt, args.resume)
 

@@ -12,6 +12,7 @@ DEFAULTS: dict[str, object] = {
     "bash_timeout_ms": 120000,
     "pricing": {},
     "max_steps": 200,
+    "interrupt_key": "escape",
 }
 
 # Verbatim from the design (§5.1); only {model} is filled in.

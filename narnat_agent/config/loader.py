@@ -45,6 +45,7 @@ class Config:
     bash_timeout_ms: int
     pricing: Mapping[str, float]
     max_steps: int
+    interrupt_key: str
     project: Path
     home: Path
     notices: tuple[str, ...] = field(default=(), compare=False)
@@ -84,6 +85,7 @@ CHECKS = {
         'an object like {"input": 0.27, "output": 1.1, "cached_input": 0.07}',
     ),
     "max_steps": (lambda v: _is_int(v) and v > 0, "a positive integer"),
+    "interrupt_key": (lambda v: v in ("escape", "escape-twice", "ctrl-c"), '"escape", "escape-twice" or "ctrl-c"'),
 }
 
 
@@ -157,6 +159,7 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
         bash_timeout_ms=merged["bash_timeout_ms"],
         pricing=dict(merged["pricing"]),
         max_steps=merged["max_steps"],
+        interrupt_key=merged["interrupt_key"],
         project=project,
         home=home,
         notices=tuple(notices),

@@ -5,6 +5,7 @@ import select
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
@@ -85,11 +86,20 @@ def prompt_session(history: Path, completer: Completer) -> PromptSession:
                          multiline=True, complete_while_typing=True, prompt_continuation="  ")  # fmt: skip
 
 
+INTERRUPT_KEYS = ("escape", "escape-twice", "ctrl-c")
+TWICE = 1.5  # seconds within which the second ESC must follow, with "escape-twice"
+
+
 class Watcher:
-    """While the agent works: ESC or Ctrl-C cancels (a SIGINT to the main thread), other keys are kept."""
+    """While the agent works: the interrupt key or Ctrl-C cancels (a SIGINT to the main thread); typed keys are kept.
+
+    `key` is "escape" (one press), "escape-twice" (for vi users who press ESC by habit) or "ctrl-c" (ESC ignored).
+    """
 
     def __init__(self, on_cancel=None):
         self.on_cancel = on_cancel
+        self.key = "escape"
+        self.last_escape = 0.0
         self.typed: list[str] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -125,20 +135,28 @@ class Watcher:
         while not self._stop.is_set():
             ready, _, _ = select.select([fd], [], [], POLL)
             keys = self._input.read_keys() if ready else self._input.flush_keys()
-            self._handle([k.key for k in keys], [k.data for k in keys])
+            self.handle([k.key for k in keys])
 
-    def _handle(self, keys: list, data: list[str]) -> None:
+    def handle(self, keys: list) -> None:
+        """One batch of parsed keys: ESC followed by another key in the same batch is Alt+key, not ESC."""
         for i, key in enumerate(keys):
             alt = key == Keys.Escape and i + 1 < len(keys) and keys[i + 1] != Keys.Escape
-            if key in (Keys.Escape, Keys.ControlC) and not alt:
+            if key == Keys.ControlC or key == Keys.Escape and not alt and self._escape_cancels():
                 self._cancel()
                 return
-            if alt:
+            if key == Keys.Escape:
                 continue
             if isinstance(key, str) and len(key) == 1 and key.isprintable():
                 self.typed.append(key)
             elif key in (Keys.ControlM, Keys.ControlJ):
                 self.typed.append("\n")
+
+    def _escape_cancels(self) -> bool:
+        if self.key != "escape-twice":
+            return self.key == "escape"
+        now = time.monotonic()
+        twice, self.last_escape = now - self.last_escape <= TWICE, now
+        return twice
 
     def _cancel(self) -> None:
         if self.on_cancel:

@@ -70,6 +70,9 @@ class PlainUI:
         self.out, self.err, self.inp = out, err, inp
         self.stream: PlainStream | None = None
 
+    def use_interrupt_key(self, key: str) -> None:
+        """Without a terminal there are no keys to watch: Ctrl-C (SIGINT) is the interrupt."""
+
     def read_input(self) -> str | None:
         """The next question; None at end of input. Ctrl-C only clears the line."""
         self.out.write("> ")

@@ -119,6 +119,10 @@ class TerminalUI:
         self.compressing = None
         threading.Thread(target=_preload, daemon=True).start()
 
+    def use_interrupt_key(self, key: str) -> None:
+        """The configured key that stops a turn: "escape", "escape-twice" or "ctrl-c" (Ctrl-C always works)."""
+        self.watcher.key = key
+
     def _cancelled(self) -> None:
         if self.stream:
             self.stream.cancelled = True
