@@ -5,7 +5,6 @@ from prompt_toolkit.keys import Keys
 
 from narnat_agent.ui.keys import Watcher
 
-
 cancelled: list = []
 
 
