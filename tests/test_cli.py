@@ -62,6 +62,7 @@ def test_plain_repl_reads_lines_until_end_of_input(project, fake_llm):
     assert done.returncode == 0, done.stderr
     assert "first answer" in done.stdout and "second answer" in done.stdout
     assert len(fake_llm.requests) == 2
+    assert "\x1b" not in done.stdout + done.stderr  # no terminal, no escape codes
 
 
 def test_log_file_records_the_turn_without_the_key(project, fake_llm):

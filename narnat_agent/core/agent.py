@@ -63,6 +63,8 @@ class Agent:
                     self.ask(text)
                 except LLMError as e:
                     self.ui.error(str(e))
+                except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over
+                    self.conversation.answer_open_calls()
                 except Exception as e:  # a bug must not end the session; the history stays valid
                     log.exception("unexpected error")
                     self.conversation.answer_open_calls(f"Failed: {type(e).__name__}")
@@ -97,6 +99,9 @@ class Agent:
             summary = summarise(self.client, old.messages, self.config.state_dir, sink)
         except LLMError as e:
             log.warning("compression request failed: %s", e)
+            summary = ""
+        except KeyboardInterrupt:
+            log.info("compression cancelled by the user")
             summary = ""
         finally:
             self.ui.end_compressing()
