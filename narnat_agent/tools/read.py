@@ -8,6 +8,7 @@ MAX_LINES = 2000
 MAX_LINE_CHARS = 2000
 MAX_CHARS = 100_000  # a page of a file never floods the context, whatever its line lengths
 MAX_ENTRIES = 500
+MAX_FILE = 256 * 1024 * 1024
 
 MAGIC = (
     (b"\x89PNG", "PNG image"),
@@ -78,10 +79,17 @@ def run(args: dict, ws: Workspace) -> Result:
         return _listing(path, ws)
     if not path.exists():
         raise ws.missing(path)
+    if not path.is_file():  # a device, pipe or socket could block or never end
+        raise ToolError(f"{ws.show(path)} is not a regular file (a device, pipe or socket); Read shows files only.")
+    if path.stat().st_size > MAX_FILE:
+        size = size_text(path.stat().st_size)
+        raise ToolError(f"{ws.show(path)} is {size}, too large to Read; search it with Grep (output_mode content).")
     try:
         data = path.read_bytes()
     except PermissionError:
         raise ToolError(f"{ws.show(path)}: permission denied.") from None
+    except OSError as e:
+        raise ToolError(f"{ws.show(path)} cannot be read: {e.strerror or e}.") from None
     kind = binary_kind(data[:4096], path)
     if kind:
         raise ToolError(f"{ws.show(path)} is a {kind} ({size_text(len(data))}); Read shows text files only.")

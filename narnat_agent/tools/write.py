@@ -10,6 +10,8 @@ def run(args: dict, ws: Workspace) -> Result:
     content = args["content"]
     if path.is_dir():
         raise ToolError(f"{ws.show(path)} is a directory; give a file path.")
+    if path.exists() and not path.is_file():
+        raise ToolError(f"{ws.show(path)} is not a regular file (a device, pipe or socket); Write writes files only.")
     existed = path.exists()
     before, encoding = "", "utf-8"
     if existed:

@@ -114,3 +114,16 @@ def test_directories_are_listed(workspace, project):
     (project / "pkg" / "mod.py").write_text("")
     result = read(workspace, "pkg")
     assert result.text == "Directory pkg/ (2 entries):\nsub/\nmod.py"
+
+
+def test_devices_and_pipes_are_refused_instead_of_blocking(workspace, project):
+    os.mkfifo(project / "pipe")
+    assert "not a regular file" in read(workspace, "pipe").text
+    assert "not a regular file" in read(workspace, "/dev/zero").text
+
+
+def test_huge_files_point_to_grep(workspace, project):
+    with open(project / "huge.log", "wb") as f:
+        f.truncate(300 * 1024 * 1024)  # sparse: no disk used
+    result = read(workspace, "huge.log")
+    assert result.is_error and "too large to Read" in result.text and "Grep" in result.text

@@ -62,9 +62,11 @@ def test_file_mode_is_kept(project, workspace):
     assert script.stat().st_mode & 0o777 == 0o750
 
 
-def test_a_directory_path_is_refused(project, workspace):
+def test_a_directory_or_a_pipe_is_refused(project, workspace):
     (project / "dir").mkdir()
     assert "is a directory" in write(workspace, "dir", "x").text
+    os.mkfifo(project / "pipe")
+    assert "not a regular file" in write(workspace, "pipe", "x").text
 
 
 def test_a_failed_write_leaves_neither_a_partial_file_nor_a_temporary_one(tmp_path):
