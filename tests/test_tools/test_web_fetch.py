@@ -129,3 +129,25 @@ def test_long_content_is_capped_with_a_note(web, workspace):
     web.route("/long.txt", Page("word " * 30000, headers={"Content-Type": "text/plain"}))
     result = fetch(workspace, f"{web.url}/long.txt")
     assert "[Cut at 100,000 of 150,000 characters.]" in result.text
+
+
+def test_a_certificate_the_client_cannot_verify_is_one_line(workspace, tmp_path):
+    import shutil
+    import ssl
+    import subprocess
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is needed to make a self-signed certificate")
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)  # fmt: skip
+    server = HTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.handle_request, daemon=True).start()
+    result = fetch(workspace, f"https://127.0.0.1:{server.server_address[1]}/")
+    server.server_close()
+    assert result.is_error and result.text.startswith("Error: TLS failure for https://127.0.0.1:")
