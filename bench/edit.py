@@ -3,12 +3,10 @@
 Run: python bench/edit.py   (baseline: str.replace of the same text)
 """
 
-import contextlib
-
 from common import median_seconds, table
 
-from narnat_agent.tools.fuzzy import apply_edit
-from narnat_agent.tools.workspace import ToolError
+from narnat_agent.tools.edit import explain_miss
+from narnat_agent.tools.fuzzy import NotFound, apply_edit
 
 LINES = 10_000
 FILE = "".join(f"    value_{n} = compute({n}, 'label {n}')\n" for n in range(LINES))
@@ -23,8 +21,10 @@ def main() -> None:
     for label, old in (("exact match", exact), ("typography match", fuzzy), ("no match (full chain + hint)", miss)):
 
         def run(old=old):
-            with contextlib.suppress(ToolError):  # the miss is the point of the third case
+            try:
                 apply_edit(FILE, old, "x\n")
+            except NotFound as miss:  # the third case: every step, then the explanation the model gets
+                explain_miss(miss.lines, old, "x\n")
 
         seconds = median_seconds(run, 11)
         rows.append((label, f"{seconds * 1000:.1f} ms", f"{baseline * 1000:.2f} ms str.replace",

@@ -1,9 +1,11 @@
 """Edit: replace old_string with new_string in a file the model has read."""
 
 import difflib
+import re
+from difflib import get_close_matches
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.tools.fuzzy import apply_edit
+from narnat_agent.tools.fuzzy import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, decode
 
 DIFF_LINES = 60
@@ -41,7 +43,10 @@ def run(args: dict, ws: Workspace) -> Result:
     crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
     if crlf:
         text, old, new = (s.replace("\r\n", "\n") for s in (text, old, new))
-    edited, step, places = apply_edit(text, old, new, args.get("replace_all", False))
+    try:
+        edited, step, places = apply_edit(text, old, new, args.get("replace_all", False))
+    except NotFound as miss:
+        raise ToolError(explain_miss(miss.lines, old, new)) from None
     diff, removed, added = compact_diff(text, edited, ws.show(path))
     if crlf:
         edited = edited.replace("\n", "\r\n")
@@ -56,6 +61,36 @@ def run(args: dict, ws: Workspace) -> Result:
     where = f"{len(places)} places" if len(places) > 1 else f"line {places[0]}"
     text = f"Edited {ws.show(path)} at {where} ({step} match).\n{diff}"
     return Result(text, change_summary(removed, added), detail=diff)
+
+
+def explain_miss(lines: Lines, old: str, new: str) -> str:
+    """Why old_string is not in the file, with the closest lines and the likely cause."""
+    if new.strip() and new in lines.text:
+        line = lines.line_of(lines.text.find(new))
+        return f"old_string was not found, but new_string is already present at line {line}; the edit may be done."
+    old_lines = whole_lines(old, new)[0]
+    key = next((indentless(line) for line in old_lines if line.strip()), "")
+    stripped = lines.form(indentless)
+    words = re.findall(r"\w{3,}", key) or [key]
+    sharing = [line for line in stripped if any(w in line for w in words)]  # cheap filter before difflib
+    close = get_close_matches(key, sharing, n=1, cutoff=0.6) if key else []
+    if not close:
+        return "old_string was not found in the file, and no line resembles its first line; Read the file again."
+    start = stripped.index(close[0])
+    window = lines.lines[start : start + len(old_lines)]
+    shown = "\n".join(f"{start + 1 + k}\t{line}" for k, line in enumerate(window))
+    return f"old_string was not found. {_cause(window, old_lines)} The closest lines:\n{shown}"
+
+
+def _cause(window: list[str], old_lines: list[str]) -> str:
+    file_text, old_text = "\n".join(window), "\n".join(old_lines)
+    if any(line.startswith("\t") for line in window) and not any(line.startswith("\t") for line in old_lines):
+        return "Likely cause: the file indents with tabs and old_string with spaces."
+    if "".join(file_text.split()) == "".join(old_text.split()):
+        return "Likely cause: whitespace differs."
+    if file_text.translate(TYPOGRAPHY) != file_text or old_text.translate(TYPOGRAPHY) != old_text:
+        return "Likely cause: quotes, dashes or other typography differ."
+    return "Likely cause: the text differs; Read the lines again and copy them exactly."
 
 
 TOOL = Tool(

@@ -3,7 +3,7 @@
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from difflib import SequenceMatcher, get_close_matches
+from difflib import SequenceMatcher
 
 from narnat_agent.tools.workspace import ToolError
 
@@ -23,7 +23,7 @@ def _trailing(line: str) -> str:
     return line.rstrip(" \t")
 
 
-def _indentless(line: str) -> str:
+def indentless(line: str) -> str:
     return line.strip(" \t")
 
 
@@ -40,10 +40,18 @@ def _fold(line: str) -> str:
 # (name, how a line is compared, whether changed lines keep the file's typography)
 LINE_STEPS: tuple[tuple[str, Callable[[str], str], bool], ...] = (
     ("trailing whitespace", _trailing, False),
-    ("indentation", _indentless, False),
+    ("indentation", indentless, False),
     ("inner whitespace", _blanks, False),
     ("typography", _fold, True),
 )
+
+
+class NotFound(ToolError):
+    """No step matched; `lines` is the file as the chain saw it, for explaining the miss."""
+
+    def __init__(self, lines: "Lines"):
+        super().__init__("old_string was not found")
+        self.lines = lines
 
 
 @dataclass(frozen=True)
@@ -189,7 +197,7 @@ def _merge(file_block: list[str], old_lines: list[str], new_lines: list[str], ty
     return "\n".join(out)
 
 
-def _split(old: str, new: str) -> tuple[list[str], list[str]]:
+def whole_lines(old: str, new: str) -> tuple[list[str], list[str]]:
     """Both strings as whole lines; a final newline on old_string (and then on new_string) ends its last line."""
     if old.endswith("\n"):
         old, new = old[:-1], new.removesuffix("\n")
@@ -205,7 +213,7 @@ def _exact(lines: Lines, old: str, new: str) -> list[Span]:
 
 
 def _line_step(lines: Lines, old: str, new: str, norm: Callable[[str], str], typographic: bool) -> list[Span]:
-    old_lines, new_lines = _split(old, new)
+    old_lines, new_lines = whole_lines(old, new)
     target = [norm(line) for line in old_lines]
     if not any(target):
         return []
@@ -239,7 +247,7 @@ def _similarity(a: str, b: str) -> float:
 
 def _anchors(lines: Lines, old: str, new: str) -> list[Span]:
     """First and last lines as anchors around a middle that drifted only where new_string rewrites it."""
-    old_lines, new_lines = _split(old, new)
+    old_lines, new_lines = whole_lines(old, new)
     target = [_fold(line) for line in old_lines]
     m = len(target)
     if m < 4 or not (_strong(target[0]) and _strong(target[-1])):
@@ -290,34 +298,4 @@ def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> tupl
         for span in reversed(spans):
             text = text[: span.start] + span.text + text[span.end :]
         return text, name, places
-    raise ToolError(not_found(lines, old, new))
-
-
-def not_found(lines: Lines, old: str, new: str) -> str:
-    """Why old_string is not in the file, with the closest lines and the likely cause."""
-    if new.strip() and new in lines.text:
-        line = lines.line_of(lines.text.find(new))
-        return f"old_string was not found, but new_string is already present at line {line}; the edit may be done."
-    old_lines = _split(old, new)[0]
-    key = next((_indentless(line) for line in old_lines if line.strip()), "")
-    stripped = lines.form(_indentless)
-    words = re.findall(r"\w{3,}", key) or [key]
-    sharing = [line for line in stripped if any(w in line for w in words)]  # cheap filter before difflib
-    close = get_close_matches(key, sharing, n=1, cutoff=0.6) if key else []
-    if not close:
-        return "old_string was not found in the file, and no line resembles its first line; Read the file again."
-    start = stripped.index(close[0])
-    window = lines.lines[start : start + len(old_lines)]
-    shown = "\n".join(f"{start + 1 + k}\t{line}" for k, line in enumerate(window))
-    return f"old_string was not found. {_cause(window, old_lines)} The closest lines:\n{shown}"
-
-
-def _cause(window: list[str], old_lines: list[str]) -> str:
-    file_text, old_text = "\n".join(window), "\n".join(old_lines)
-    if any(line.startswith("\t") for line in window) and not any(line.startswith("\t") for line in old_lines):
-        return "Likely cause: the file indents with tabs and old_string with spaces."
-    if "".join(file_text.split()) == "".join(old_text.split()):
-        return "Likely cause: whitespace differs."
-    if file_text.translate(TYPOGRAPHY) != file_text or old_text.translate(TYPOGRAPHY) != old_text:
-        return "Likely cause: quotes, dashes or other typography differ."
-    return "Likely cause: the text differs; Read the lines again and copy them exactly."
+    raise NotFound(lines)
