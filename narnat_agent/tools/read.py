@@ -81,9 +81,8 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ws.missing(path)
     if not path.is_file():  # a device, pipe or socket could block or never end
         raise ToolError(f"{ws.show(path)} is not a regular file (a device, pipe or socket); Read shows files only.")
-    if path.stat().st_size > MAX_FILE:
-        size = size_text(path.stat().st_size)
-        raise ToolError(f"{ws.show(path)} is {size}, too large to Read; search it with Grep (output_mode content).")
+    if (size := path.stat().st_size) > MAX_FILE:
+        raise ToolError(f"{ws.show(path)} is {size_text(size)}, too large to Read; search it with Grep instead.")
     try:
         data = path.read_bytes()
     except PermissionError:
