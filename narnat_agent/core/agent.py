@@ -39,6 +39,12 @@ class TurnStats:
             self.cost = (self.cost or 0.0) + price
 
 
+def _repeated(call: ToolCall, recent: list[str]) -> bool:
+    """The doom-loop guard: the same call for the third time in a row."""
+    recent.append(f"{call.name} {call.stored_arguments}")
+    return len(recent) >= REPEATS and len(set(recent[-REPEATS:])) == 1
+
+
 class TurnStopped(Exception):
     """The turn ends early with a notice for the user (repeated calls, step limit, cut-off answer)."""
 
@@ -50,7 +56,6 @@ class Agent:
         self.workspace, self.conversation = workspace, conversation
         self.system_prompt = system_prompt  # without any inherited summary
         self.session_cost: float | None = None
-        self.recent: list[str] = []
 
     def run(self, command: Callable[["Agent", str], bool]) -> None:
         """The REPL: questions and slash commands until the user leaves; `command` returns False to leave."""
@@ -154,7 +159,7 @@ class Agent:
             self.ui.warning(f"This conversation has reached {turns} turns.{limit}{advice}")
 
     def _steps(self, stream, stats: TurnStats) -> None:
-        self.recent = []
+        recent: list[str] = []  # the calls made so far this turn, for the doom-loop guard
         for _ in range(self.config.max_steps):
             reply = self.client.stream(self.conversation.messages, registry.schemas(), stream)
             stats.add(reply, cost(reply.usage, self.config.pricing))
@@ -165,7 +170,7 @@ class Agent:
             if not reply.tool_calls:
                 return
             for call in reply.tool_calls:
-                if self._repeated(call):
+                if _repeated(call, recent):
                     raise TurnStopped(f"{call.name} was called {REPEATS} times in a row with the same arguments.")
                 self.conversation.add_tool_result(call.id, self._call(call))
         raise TurnStopped(f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on.")
@@ -180,12 +185,6 @@ class Agent:
             raise TurnStopped("The answer hit the model's output limit and was cut off; its tool calls were not run.")
         if reply.finish_reason in ("content_filter", "insufficient_system_resource", "error"):
             raise TurnStopped(f"The provider stopped the answer ({reply.finish_reason}).")
-
-    def _repeated(self, call: ToolCall) -> bool:
-        """The doom-loop guard: the same call for the third time in a row."""
-        key = f"{call.name} {call.stored_arguments}"
-        self.recent = (self.recent + [key])[-REPEATS:]
-        return self.recent.count(key) == REPEATS
 
     def _call(self, call: ToolCall) -> str:
         """Run one call and show it; the text goes back to the model."""

@@ -68,9 +68,12 @@ TOOLS: dict[str, Tool] = {
 }
 
 
+SCHEMAS = [tool.schema for tool in TOOLS.values()]
+
+
 def schemas() -> list[dict]:
-    """The tool definitions sent with every request (a fixed, byte-stable prefix)."""
-    return [tool.schema for tool in TOOLS.values()]
+    """The tool definitions sent with every request (a fixed, byte-stable prefix, built once)."""
+    return SCHEMAS
 
 
 def header(name: str, args: dict) -> str:

@@ -46,8 +46,7 @@ class PlainStream:
         self.end_block()
         if self.cancelled:
             self.ui.notice("Cancelled.")
-        self.ui.err.write(f"  {footer(stats)}\n")
-        self.ui.err.flush()
+        self.ui.say(f"  {footer(stats)}")
 
 
 class QuietSink:
@@ -88,47 +87,45 @@ class PlainUI:
         self.stream = PlainStream(self)
         return self.stream
 
+    def say(self, text: str, stream: TextIO | None = None) -> None:
+        """One or more whole lines, shown at once (stderr unless the user asked for them)."""
+        stream = stream or self.err
+        stream.write(f"{text}\n")
+        stream.flush()
+
     def tool_start(self, header: str) -> None:
         if self.stream:
             self.stream.end_block()
-        self.err.write(f"● {header}\n")
-        self.err.flush()
+        self.say(f"● {header}")
 
     def tool_end(self, result) -> None:
-        self.err.write(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}\n")
+        self.say(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}")
         if isinstance(result.detail, list):
-            self.err.writelines(f"    {line}\n" for line in checklist(result.detail))
-        self.err.flush()
+            self.say("\n".join(f"    {line}" for line in checklist(result.detail)))
 
     def notice(self, text: str) -> None:
-        self.err.write(f"! {text}\n")
-        self.err.flush()
+        self.say(f"! {text}")
 
     def warning(self, text: str) -> None:
-        self.err.write(f"⚠ {text}\n")
-        self.err.flush()
+        self.say(f"⚠ {text}")
 
     def info(self, text: str) -> None:
         """Output the user asked for (a listing, the help)."""
-        self.out.write(f"{text}\n")
-        self.out.flush()
+        self.say(text, self.out)
 
     def begin_compressing(self) -> QuietSink:
-        self.err.write("… Compressing the conversation (summarising it for a fresh context)…\n")
-        self.err.flush()
+        self.say("… Compressing the conversation (summarising it for a fresh context)…")
         return QuietSink()
 
     def end_compressing(self) -> None:
-        self.err.write("… Compression finished.\n")
-        self.err.flush()
+        self.say("… Compression finished.")
 
     def give_back(self, question: str) -> None:
         """A question that was not sent (plain input cannot pre-fill the line, so it is shown)."""
         self.notice(f"Your question was not sent; here it is to send again:\n{question}")
 
     def error(self, text: str) -> None:
-        self.err.write(f"✗ {text}\n")
-        self.err.flush()
+        self.say(f"✗ {text}")
 
     def confirm(self, command: str, reason: str) -> bool:
         """y/n before a deleting command; only y or yes runs it."""

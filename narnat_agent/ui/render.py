@@ -5,15 +5,17 @@ import time
 
 from rich.text import Text
 
-TODO_MARKS = {"completed": ("✔", "dim strike"), "in_progress": ("◼", "bold"), "pending": ("◻", "")}
+from narnat_agent.ui.plain import TODO_MARKS
+
+TODO_STYLES = {"completed": "dim strike", "in_progress": "bold", "pending": ""}
 FOLDED = re.compile(r"… \+(\d+) lines")
 HUNK = re.compile(r"@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 BODY_LINES = 40
 
 
-def header(title: str, width: int, error: bool = False) -> Text:
+def header(title: str, width: int) -> Text:
     """`● Edit(src/app.py)`, cut by display width (CJK counts double)."""
-    line = Text("● ", style="red" if error else "green")
+    line = Text("● ", style="green")
     line.append(title, style="bold")
     line.truncate(max(width - 1, 10), overflow="ellipsis")
     return line
@@ -53,8 +55,7 @@ def diff(text: str, limit: int = BODY_LINES) -> Text:
 def todos(items: list[dict]) -> Text:
     out = Text()
     for i, item in enumerate(items):
-        mark, style = TODO_MARKS[item["status"]]
-        out.append(f"     {mark} {item['content']}", style=style)
+        out.append(f"     {TODO_MARKS[item['status']]} {item['content']}", style=TODO_STYLES[item["status"]])
         if i < len(items) - 1:
             out.append("\n")
     return out

@@ -25,15 +25,18 @@ class TerminalStream:
     def __init__(self, ui: "TerminalUI"):
         from rich.live import Live
 
-        from narnat_agent.ui.markdown_stream import MarkdownStream
-
         self.ui, self.cancelled = ui, False
         self.live = Live(console=ui.console, transient=True, auto_refresh=True, refresh_per_second=10,
                          vertical_overflow="crop")  # fmt: skip
-        self.markdown = MarkdownStream(ui.console, self._emit, self._show)
+        self.markdown = self._new_markdown()
         self.thinking = ""
         self.live.start()
         self.spin("Thinking")
+
+    def _new_markdown(self):
+        from narnat_agent.ui.markdown_stream import MarkdownStream
+
+        return MarkdownStream(self.ui.console, self._emit, self._show)
 
     def _emit(self, lines: list[str]) -> None:
         from rich.text import Text
@@ -69,7 +72,7 @@ class TerminalStream:
         """Before tool lines: what has streamed is printed and the live region freed."""
         self._end_thinking()
         self.markdown.finish()
-        self.markdown = type(self.markdown)(self.ui.console, self._emit, self._show)
+        self.markdown = self._new_markdown()
 
     def finish(self, stats) -> None:
         from narnat_agent.ui import render
