@@ -1,10 +1,11 @@
 """A scripted OpenAI-compatible server on 127.0.0.1 that streams real SSE and records every request."""
 
 import json
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.loopback import LoopbackServer
 
 
 @dataclass
@@ -72,22 +73,18 @@ class FakeLLM:
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self.arrivals: list[float] = []  # time.perf_counter() when each request arrived
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
-        self.thread.start()
+        self.loopback = LoopbackServer(self._handler())
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        return f"{self.loopback.root}/v1"
 
     def add(self, *responses) -> "FakeLLM":
         self.script.extend(responses)
         return self
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.loopback.close()
 
     def _handler(self):
         fake = self

@@ -1,11 +1,12 @@
 """A local HTTP server that answers from a route table: saved real pages and crafted responses."""
 
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlparse
+
+from tests.loopback import LoopbackServer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "web"
 
@@ -29,20 +30,17 @@ class WebServer:
     def __init__(self) -> None:
         self.routes: dict[str, Page] = {}
         self.requests: list[tuple[str, str, dict, bytes]] = []
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True).start()
+        self.loopback = LoopbackServer(self._handler())
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        return self.loopback.root
 
     def route(self, path: str, page: Page) -> None:
         self.routes[path] = page
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.loopback.close()
 
     def _handler(self):
         web = self
