@@ -11,8 +11,8 @@ from collections import deque
 from datetime import datetime
 from pathlib import Path
 
-from narnat_agent.tools.shell_rules import analyze
-from narnat_agent.tools.shell_syntax import parse
+from narnat_agent.tools.support.shell_rules import analyze
+from narnat_agent.tools.support.shell_syntax import parse
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 MAX_TIMEOUT_MS = 600_000

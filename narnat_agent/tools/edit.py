@@ -1,24 +1,13 @@
 """Edit: replace old_string with new_string in a file the model has read."""
 
-import difflib
 import re
 from difflib import get_close_matches
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.tools.fuzzy import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, decode
-
-DIFF_LINES = 60
-
-
-def compact_diff(before: str, after: str, name: str) -> tuple[str, int, int]:
-    """A unified diff with one line of context (capped), and the counts of removed and added lines."""
-    lines = list(difflib.unified_diff(before.splitlines(), after.splitlines(), name, name, n=1, lineterm=""))[2:]
-    removed = sum(1 for line in lines if line.startswith("-"))
-    added = sum(1 for line in lines if line.startswith("+"))
-    if len(lines) > DIFF_LINES:
-        lines = lines[:DIFF_LINES] + [f"… +{len(lines) - DIFF_LINES} lines"]
-    return "\n".join(lines), removed, added
+from narnat_agent.tools.support.diffs import compact_diff
+from narnat_agent.tools.support.fuzzy import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
+from narnat_agent.tools.support.text import decode
+from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 
 def change_summary(removed: int, added: int) -> str:

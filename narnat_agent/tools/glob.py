@@ -1,6 +1,6 @@
 """Glob: files whose path matches a pattern, newest first."""
 
-from narnat_agent.tools import ripgrep
+from narnat_agent import ripgrep
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 LIMIT = 100

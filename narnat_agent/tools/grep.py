@@ -3,8 +3,8 @@
 import re
 from pathlib import Path
 
-from narnat_agent.tools import ripgrep
-from narnat_agent.tools.read import binary_kind
+from narnat_agent import ripgrep
+from narnat_agent.tools.support.text import binary_kind
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 ROW = re.compile(r"(\d+)([:-])(.*)", re.DOTALL)

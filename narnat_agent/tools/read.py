@@ -2,48 +2,14 @@
 
 from pathlib import Path
 
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, decode, digest
+from narnat_agent.tools.support.text import binary_kind, decode, digest, size_text
+from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 MAX_LINES = 2000
 MAX_LINE_CHARS = 2000
 MAX_CHARS = 100_000  # a page of a file never floods the context, whatever its line lengths
 MAX_ENTRIES = 500
 MAX_FILE = 256 * 1024 * 1024
-
-MAGIC = (
-    (b"\x89PNG", "PNG image"),
-    (b"\xff\xd8\xff", "JPEG image"),
-    (b"GIF8", "GIF image"),
-    (b"%PDF", "PDF document"),
-    (b"PK\x03\x04", "ZIP archive"),
-    (b"\x7fELF", "ELF executable"),
-    (b"\x1f\x8b", "gzip archive"),
-    (b"RIFF", "RIFF media file"),
-    (b"\x00asm", "WebAssembly module"),
-    (b"SQLite format 3", "SQLite database"),
-)
-TEXT_CONTROLS = set(b"\t\n\r\f\b\x1b")
-
-
-def size_text(n: int) -> str:
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1024
-    raise AssertionError
-
-
-def binary_kind(head: bytes, path: Path) -> str | None:
-    """What binary file this is, or None for text: a NUL byte or >30% control bytes in the first 4 KB."""
-    for magic, kind in MAGIC:
-        if head.startswith(magic):
-            return kind
-    if not head:
-        return None
-    controls = sum(1 for b in head if b < 32 and b not in TEXT_CONTROLS)
-    if b"\x00" in head or controls / len(head) > 0.3:
-        return f"binary {path.suffix} file" if path.suffix else "binary file"
-    return None
 
 
 def _listing(path: Path, ws: Workspace) -> Result:

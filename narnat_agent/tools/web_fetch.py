@@ -3,10 +3,10 @@
 import html
 import re
 
-from narnat_agent.tools.http import session
-from narnat_agent.tools.read import size_text
+from narnat_agent.tools.support.http import session
+from narnat_agent.tools.support.text import decode as decode_file
+from narnat_agent.tools.support.text import size_text
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
-from narnat_agent.tools.workspace import decode as decode_file
 
 TIMEOUT = 10
 MAX_BYTES = 10 * 1024 * 1024

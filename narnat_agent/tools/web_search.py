@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode, urlparse
 
-from narnat_agent.tools.http import accept_language, session
+from narnat_agent.tools.support.http import accept_language, session
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 TIMEOUT = 10

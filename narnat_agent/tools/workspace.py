@@ -1,11 +1,12 @@
 """What the tools share: the project, the files the model has read, the todo list, the user's yes/no."""
 
 import difflib
-import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from narnat_agent.tools.support.text import digest
 
 Confirm = Callable[[str, str], bool]
 
@@ -43,25 +44,6 @@ class FileRecord:
     sha: str
     mtime: float
     whole: bool
-
-
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def decode(data: bytes) -> tuple[str, str]:
-    """Text and encoding of a file's bytes; UTF-8 first, then a detected legacy encoding."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="replace"), "utf-8-sig"
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    from charset_normalizer import from_bytes
-
-    best = from_bytes(data).best()
-    encoding = best.encoding if best else "latin-1"
-    return data.decode(encoding, errors="replace"), encoding
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """Write: create a file, or replace one the model has read whole."""
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.tools.edit import compact_diff
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, decode
+from narnat_agent.tools.support.diffs import compact_diff
+from narnat_agent.tools.support.text import decode
+from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 
 def run(args: dict, ws: Workspace) -> Result:

@@ -25,7 +25,7 @@ class PathCompleter(Completer):
         self.root = root
 
     def _files(self) -> list[str]:
-        from narnat_agent.tools import ripgrep
+        from narnat_agent import ripgrep
 
         done = ripgrep.rg(["--files"], self.root)
         files = done.stdout.splitlines() if done else ripgrep.walk_matching("**", self.root, self.root)

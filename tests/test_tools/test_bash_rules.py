@@ -1,6 +1,6 @@
 import pytest
 
-from narnat_agent.tools.shell_rules import analyze
+from narnat_agent.tools.support.shell_rules import analyze
 from tests.test_tools.bash_corpus import ALLOWED_NEAR_FILE_OPS, BENIGN, DELETING, FILE_OPS, INTERACTIVE
 
 

@@ -1,6 +1,6 @@
 import os
 
-from narnat_agent.tools import ripgrep
+from narnat_agent import ripgrep
 from narnat_agent.tools.registry import execute
 
 

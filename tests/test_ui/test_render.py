@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console
 
-from narnat_agent.tools.edit import compact_diff
+from narnat_agent.tools.support.diffs import compact_diff
 from narnat_agent.ui import render
 
 

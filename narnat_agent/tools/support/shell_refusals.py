@@ -2,7 +2,7 @@
 
 import re
 
-from narnat_agent.tools.shell_syntax import Command, operands
+from narnat_agent.tools.support.shell_syntax import Command, operands
 
 FILTERS = {"grep", "egrep", "fgrep", "head", "tail", "sort", "uniq", "cut", "tr", "nl", "cat", "column", "less",
            "more", "wc", "rg"}  # fmt: skip

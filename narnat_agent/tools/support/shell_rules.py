@@ -3,8 +3,8 @@
 import re
 from dataclasses import dataclass, field
 
-from narnat_agent.tools.shell_refusals import INTERPRETERS, file_op, waits_for_terminal
-from narnat_agent.tools.shell_syntax import Command, operands, parse
+from narnat_agent.tools.support.shell_refusals import INTERPRETERS, file_op, waits_for_terminal
+from narnat_agent.tools.support.shell_syntax import Command, operands, parse
 
 MAX_DEPTH = 5
 MAX_LENGTH = 10_000
