@@ -13,7 +13,7 @@ from pathlib import Path
 
 from narnat_agent.tools.support.shell_rules import analyze
 from narnat_agent.tools.support.shell_syntax import parse
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Output, Result, Tool, ToolError, Workspace
 
 MAX_TIMEOUT_MS = 600_000
 LIMIT = 30_000  # characters the model sees
@@ -158,6 +158,9 @@ def run(args: dict, ws: Workspace) -> Result:
     return _result(_reporter(command), text, code, timed_out, timeout_ms)
 
 
+TAIL = 8  # lines of output kept for the screen
+
+
 def _reporter(command: str) -> str | None:
     """The program whose exit code the shell reports: the last top-level command."""
     commands = [c for c in parse(command).commands if not c.consumed]
@@ -172,7 +175,8 @@ def _result(reporter: str | None, text: str, code: int | None, timed_out: bool, 
     benign = code == 1 and reporter in NOT_FAILURES
     note = " — no match / a difference, not an error" if benign else ""
     body = f"{text.rstrip()}\n" if text.strip() else "(no output)\n"
-    return Result(f"{body}(exit code {code}{note})", f"exit {code} · {lines} lines", bool(code) and not benign)
+    output = Output(tuple(text.splitlines()[-TAIL:]), lines, lines)
+    return Result(f"{body}(exit code {code}{note})", f"exit {code} · {lines} lines", bool(code) and not benign, output)
 
 
 TOOL = Tool(

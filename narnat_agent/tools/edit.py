@@ -7,7 +7,7 @@ from narnat_agent.atomic import write_atomic
 from narnat_agent.tools.support.diffs import compact_diff
 from narnat_agent.tools.support.fuzzy import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
 from narnat_agent.tools.support.text import decode
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Diff, Result, Tool, ToolError, Workspace
 
 
 def change_summary(removed: int, added: int) -> str:
@@ -49,7 +49,7 @@ def run(args: dict, ws: Workspace) -> Result:
     ws.remember(path, encoded, whole=ws.reads[path].whole)
     where = f"{len(places)} places" if len(places) > 1 else f"line {places[0]}"
     text = f"Edited {ws.show(path)} at {where} ({step} match).\n{diff}"
-    return Result(text, change_summary(removed, added), detail=diff)
+    return Result(text, change_summary(removed, added), detail=Diff(diff))
 
 
 def explain_miss(lines: Lines, old: str, new: str) -> str:

@@ -1,6 +1,6 @@
 """TodoWrite: the session's task list, replaced whole on every call."""
 
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Result, Todos, Tool, ToolError, Workspace
 
 
 def _check(todos: list[dict]) -> None:
@@ -30,7 +30,7 @@ def run(args: dict, ws: Workspace) -> Result:
     counts = {s: sum(t["status"] == s for t in todos) for s in ("completed", "in_progress", "pending")}
     current = next((t["activeForm"] for t in todos if t["status"] == "in_progress"), None)
     recap = f"{counts['completed']}/{len(todos)} done" + (f"; now: {current}" if current else "")
-    return Result(f"Todo list updated: {recap}.", recap, detail=todos)
+    return Result(f"Todo list updated: {recap}.", recap, detail=Todos(tuple(todos)))
 
 
 TOOL = Tool(

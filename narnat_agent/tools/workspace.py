@@ -16,11 +16,35 @@ class ToolError(Exception):
 
 
 @dataclass(frozen=True)
-class Result:
+class Diff:
+    """A file change, as a compact unified diff."""
+
     text: str
-    summary: str
+
+
+@dataclass(frozen=True)
+class Output:
+    """What a command printed: the last lines for the screen, and how much of it the model was shown."""
+
+    tail: tuple[str, ...]
+    lines: int
+    shown_lines: int  # equal to lines unless the output was cut for the model
+
+
+@dataclass(frozen=True)
+class Todos:
+    items: tuple[dict, ...]
+
+
+Detail = Diff | Output | Todos | None
+
+
+@dataclass(frozen=True)
+class Result:
+    text: str  # what the model receives
+    summary: str  # the one line the user sees
     is_error: bool = False
-    detail: object = None  # what the UI draws under the result line: a diff text or the todo list
+    detail: Detail = None  # what the UI draws under the result line
 
 
 @dataclass(frozen=True)

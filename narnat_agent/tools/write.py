@@ -3,7 +3,7 @@
 from narnat_agent.atomic import write_atomic
 from narnat_agent.tools.support.diffs import compact_diff
 from narnat_agent.tools.support.text import decode
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Diff, Result, Tool, ToolError, Workspace
 
 
 def run(args: dict, ws: Workspace) -> Result:
@@ -29,7 +29,7 @@ def run(args: dict, ws: Workspace) -> Result:
     lines = f"{count} line{'s' if count != 1 else ''}"
     diff = compact_diff(before, content, ws.show(path))[0]
     verb = "Updated" if existed else "Created"
-    return Result(f"{verb} {ws.show(path)} ({lines}).", f"{verb} ({lines})", detail=diff)
+    return Result(f"{verb} {ws.show(path)} ({lines}).", f"{verb} ({lines})", detail=Diff(diff))
 
 
 TOOL = Tool(

@@ -4,6 +4,8 @@ import sys
 import time
 from typing import TextIO
 
+from narnat_agent.tools.workspace import Todos
+
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
 
 
@@ -100,8 +102,8 @@ class PlainUI:
 
     def tool_end(self, result) -> None:
         self.say(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}")
-        if isinstance(result.detail, list):
-            self.say("\n".join(f"    {line}" for line in checklist(result.detail)))
+        if isinstance(result.detail, Todos):
+            self.say("\n".join(f"    {line}" for line in checklist(list(result.detail.items))))
 
     def notice(self, text: str) -> None:
         self.say(f"! {text}")

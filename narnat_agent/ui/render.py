@@ -5,6 +5,7 @@ import time
 
 from rich.text import Text
 
+from narnat_agent.tools.workspace import Output
 from narnat_agent.ui.plain import TODO_MARKS
 
 TODO_STYLES = {"completed": "dim strike", "in_progress": "bold", "pending": ""}
@@ -61,9 +62,9 @@ def todos(items: list[dict]) -> Text:
     return out
 
 
-def output_preview(text: str, lines: int = 4) -> Text | None:
+def output_preview(output: Output, lines: int = 4) -> Text | None:
     """The first lines of a failed command's output, so errors are seen without asking."""
-    body = [line for line in text.splitlines() if line.strip()][:lines]
+    body = [line for line in output.tail if line.strip()][:lines]
     if not body:
         return None
     return Text("\n".join(f"     {line[:200]}" for line in body), style="dim red")

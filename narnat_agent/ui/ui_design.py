@@ -6,6 +6,7 @@ import threading
 import time
 from pathlib import Path
 
+from narnat_agent.tools.workspace import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
 
@@ -157,11 +158,13 @@ class TerminalUI:
         from narnat_agent.ui import render
 
         self.console.print(render.result(result.summary, result.is_error))
-        if isinstance(result.detail, list):
-            self.console.print(render.todos(result.detail))
-        elif isinstance(result.detail, str) and result.detail:
-            self.console.print(render.diff(result.detail))
-        elif result.is_error and result.summary.startswith("exit") and (preview := render.output_preview(result.text)):
+        if isinstance(result.detail, Todos):
+            self.console.print(render.todos(list(result.detail.items)))
+        elif isinstance(result.detail, Diff) and result.detail.text:
+            self.console.print(render.diff(result.detail.text))
+        elif (
+            isinstance(result.detail, Output) and result.is_error and (preview := render.output_preview(result.detail))
+        ):
             self.console.print(preview)
         if self.stream:
             self.stream.spin("Thinking")

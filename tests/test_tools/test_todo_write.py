@@ -15,7 +15,7 @@ def test_replaces_the_whole_list_and_recaps(workspace):
     second = execute("TodoWrite", {"todos": [todo("Read", "completed"), todo("Fix", "in_progress")]}, workspace)
     assert second.summary == "1/2 done; now: Fixing"
     assert [t["status"] for t in workspace.todos] == ["completed", "in_progress"]
-    assert second.detail == workspace.todos
+    assert list(second.detail.items) == workspace.todos
 
 
 def test_all_completed_needs_no_task_in_progress(workspace):

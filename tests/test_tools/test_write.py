@@ -20,7 +20,7 @@ def test_overwrite_after_a_whole_read(project, workspace):
     (project / "a.txt").write_text("old\n")
     execute("Read", {"file_path": "a.txt"}, workspace)
     result = write(workspace, "a.txt", "new\ncontent\n")
-    assert result.text == "Updated a.txt (2 lines)." and "-old" in result.detail
+    assert result.text == "Updated a.txt (2 lines)." and "-old" in result.detail.text
     assert (project / "a.txt").read_text() == "new\ncontent\n"
     assert not write(workspace, "a.txt", "again\n").is_error  # its own write keeps the record current
 

@@ -8,6 +8,7 @@ import pytest
 from rich.console import Console
 
 from narnat_agent.tools.support.diffs import compact_diff
+from narnat_agent.tools.workspace import Output
 from narnat_agent.ui import render
 
 
@@ -63,7 +64,7 @@ def test_footer_tokens_cost_and_time():
 
 
 def test_failed_command_output_preview():
-    assert shown(render.output_preview("\n\nFAILED test_x\nAssertionError\n")).splitlines() == [
+    assert shown(render.output_preview(Output(("", "", "FAILED test_x", "AssertionError"), 4, 4))).splitlines() == [
         "     FAILED test_x",
         "     AssertionError",
     ]
