@@ -73,6 +73,18 @@ def _retry_after(headers: object) -> float | None:
     return None
 
 
+def _chunks(stream):
+    """The stream's chunks; a data line that is not JSON is the provider's fault, said as such."""
+    chunks = iter(stream)
+    while True:
+        try:
+            yield next(chunks)
+        except StopIteration:
+            return
+        except json.JSONDecodeError as e:
+            raise StreamError(f"malformed stream: a data line is not JSON ({e.msg})") from None
+
+
 class Client:
     def __init__(self, config: Config, notify: Callable[[str], None]):
         self.config = config
@@ -121,7 +133,7 @@ class Client:
         stream = self._open(messages, tools)
         builder, shown = ReplyBuilder(), False
         try:
-            for chunk in stream:
+            for chunk in _chunks(stream):
                 text, thought = builder.add(chunk)
                 if thought:
                     sink.feed_reasoning(thought)
