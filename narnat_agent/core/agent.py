@@ -127,8 +127,11 @@ class Agent:
             return None
         name = name or self.conversation.name
         data = self.conversation.to_session(self.config.model, self.workspace.todos)
-        session_store.save(self.config.state_dir, name, data)
-        return name
+        saved = session_store.save(self.config.state_dir, name, data)
+        if saved.note:  # another process saved under this name meanwhile: this conversation goes on beside it
+            self.ui.notice(saved.note)
+            self.conversation.name = saved.name
+        return saved.name
 
     def turn(self, question: str) -> None:
         """Answer one question, through as many model and tool steps as it takes."""
