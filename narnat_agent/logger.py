@@ -1,5 +1,6 @@
 """One log file per run under .narnat/logs/; it never holds the key, and a failing disk costs one notice."""
 
+import contextlib
 import logging
 import os
 import re
@@ -56,10 +57,8 @@ class _LogFile(logging.FileHandler):
 def start_log(state_dir: Path, secrets: list[str], notify: Callable[[str], None]) -> Path:
     """Log this run to .narnat/logs/<time>-<pid>.log: processes started in the same second get their own file."""
     path = state_dir / "logs" / f"{datetime.now():%Y-%m-%d_%H-%M-%S}-{os.getpid()}.log"
-    try:
+    with contextlib.suppress(OSError):  # then the first line fails to open the file, and says so once
         path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        pass  # the first line fails to open the file, and says so once
     handler = _LogFile(path, notify)
     handler.setFormatter(logging.Formatter(FORMAT, datefmt="%Y-%m-%d %H:%M:%S"))
     handler.addFilter(_Redact(secrets))
