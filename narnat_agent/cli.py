@@ -129,7 +129,7 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
         session = sessions.new_session(system_prompt, summary)
         ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
     client = Client(config, ui.notice)
-    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, secret=config.api_key)
     agent = Agent(config, ui, client, workspace, session, system_prompt)
     if prompt is None:
         client.preload()

@@ -10,11 +10,11 @@ from datetime import datetime
 from pathlib import Path
 
 from narnat_agent.encodable import encodable
+from narnat_agent.redact import redact
 
 ROOT = "narnat"
 FORMAT = "%(asctime)s [%(area)s] %(levelname)s %(message)s"
 AUTH_HEADER = re.compile(r"(authorization[\"']?\s*[:=]\s*[\"']?)(bearer\s+)?[^\s\"',}]+", re.IGNORECASE)
-KEY_LENGTH = 8  # shorter strings are words ("local" is in "localhost"); masking them would mangle the log
 
 
 def get_logger(area: str) -> logging.Logger:
@@ -27,13 +27,13 @@ class _Redact(logging.Filter):
 
     def __init__(self, secrets: list[str]):
         super().__init__()
-        self.secrets = [s for s in secrets if len(s) >= KEY_LENGTH]
+        self.secrets = secrets
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.area = record.name.removeprefix(f"{ROOT}.")
         message = AUTH_HEADER.sub(r"\1***", encodable(record.getMessage()))
         for secret in self.secrets:
-            message = message.replace(secret, "***")
+            message = redact(message, secret, "***")
         record.msg, record.args = message, None
         return True
 

@@ -196,7 +196,7 @@ class Agent:
 
     def _call(self, call: ToolCall) -> str:
         """Run one call and show it; the text goes back to the model."""
-        self.ui.tool_start(registry.header(call.name, call.args or {}))
+        self.ui.tool_start(registry.header(call.name, call.args or {}, self.workspace))
         if call.error:
             result = Result(f"Error: {call.error}. Call {call.name} again with a JSON object.", "bad arguments", True)
         else:

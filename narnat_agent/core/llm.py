@@ -11,6 +11,7 @@ from typing import Protocol
 from narnat_agent.config.loader import Config
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.logger import get_logger
+from narnat_agent.redact import redact
 
 MAX_TRIES = 4
 MAX_RETRY_AFTER = 60.0
@@ -149,8 +150,8 @@ class Client:
             builder.reply.cancelled = True
         except (StreamError, openai.APIError) as e:
             if not shown:
-                raise _Retry(f"The provider failed before answering ({_message(e)})") from None
-            builder.reply.error = _message(e)
+                raise _Retry(f"The provider failed before answering ({self._message(e)})") from None
+            builder.reply.error = self._message(e)
         finally:
             stream.close()
         reply = builder.finish()
@@ -182,11 +183,11 @@ class Client:
             except openai.APIStatusError as e:
                 self._classify(e)
             except openai.APIConnectionError as e:
-                raise _Retry(f"Cannot reach {self.config.base_url} ({e})") from None
+                raise _Retry(f"Cannot reach {self.config.base_url} ({redact(str(e), self.config.api_key)})") from None
 
     def _classify(self, e) -> None:
         """Decide what a status error means: returns only when the request should be sent again now."""
-        status, message = e.status_code, _message(e)
+        status, message = e.status_code, self._message(e)
         log.warning("status %d: %s", status, message)
         if status in (400, 422) and self.use_stream_options and "stream_options" in message:
             self.use_stream_options = False
@@ -205,6 +206,10 @@ class Client:
                 raise LLMError(f"The provider is busy (status {status}) and asks to wait {wait:.0f}s; try later.")
             raise _Retry(f"The provider answered status {status} ({message[:200]})", wait)
         raise LLMError(self._explain(status, message))
+
+    def _message(self, error: Exception) -> str:
+        """The provider's words about an error; a provider that echoes the key does not get it shown."""
+        return redact(_message(error), self.config.api_key)
 
     def _explain(self, status: int, message: str) -> str:
         if status == 401:

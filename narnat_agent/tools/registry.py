@@ -1,10 +1,17 @@
-"""The nine tools by name: their schemas for the model, and execute(), which never raises."""
+"""The nine tools by name: their schemas for the model, and execute(), which never raises.
 
+This is the boundary between the tools and everything else: what leaves it is always encodable text and never
+holds the API key's value (a marker stands in for it), whatever a tool read, ran or fetched.
+"""
+
+import dataclasses
 import json
 
+from narnat_agent.encodable import encodable
 from narnat_agent.logger import get_logger
+from narnat_agent.redact import can_be_key, redact
 from narnat_agent.tools import bash, edit, glob, grep, read, todo_write, web_fetch, web_search, write
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Diff, Output, Result, Tool, ToolError, Workspace
 
 
 class BadArguments(ValueError):
@@ -76,32 +83,52 @@ def schemas() -> list[dict]:
     return SCHEMAS
 
 
-def header(name: str, args: dict) -> str:
+def header(name: str, args: dict, workspace: Workspace) -> str:
     """The UI's one-line name for a call: Read(src/app.py)."""
     tool = TOOLS.get(name)
     try:
         target = tool.target(args) if tool else ""
     except Exception:
         target = ""
-    return f"{name}({target})"
+    return _safe(f"{name}({target})", workspace.secret)
+
+
+def _safe(text: str, secret: str) -> str:
+    return redact(encodable(text), secret)
+
+
+def _safe_result(result: Result, secret: str) -> Result:
+    detail = result.detail
+    if isinstance(detail, Diff):
+        detail = Diff(_safe(detail.text, secret))
+    elif isinstance(detail, Output):
+        detail = dataclasses.replace(detail, tail=tuple(_safe(line, secret) for line in detail.tail))
+    text, summary = _safe(result.text, secret), _safe(result.summary, secret)
+    return dataclasses.replace(result, text=text, summary=summary, detail=detail)
+
+
+def _run(name: str, args: dict, workspace: Workspace, log) -> Result:
+    tool = TOOLS.get(name)
+    if tool is None:
+        return Result(f"Error: there is no tool named '{name}'. Tools: {', '.join(TOOLS)}.", "unknown tool", True)
+    if can_be_key(workspace.secret) and workspace.secret in json.dumps(args, ensure_ascii=False):
+        return Result(f"Error: the arguments hold the API key, which Narnat never sends or writes anywhere; call "
+                      f"{name} without it.", "refused: the arguments hold the API key", True)  # fmt: skip
+    try:
+        return tool.run(_validate(args, tool.parameters), workspace)
+    except BadArguments as e:
+        return Result(f"Error: {e}. Fix the arguments and call {name} again.", "bad arguments", True)
+    except ToolError as e:
+        return Result(f"Error: {e}", str(e).split("\n", 1)[0], True)
+    except Exception as e:  # a bug in a tool must not end the conversation
+        log.exception("tool crashed")
+        return Result(f"Error: {name} failed unexpectedly: {type(e).__name__}: {e}", "failed", True)
 
 
 def execute(name: str, args: dict, workspace: Workspace) -> Result:
-    """Run one tool call; every failure becomes an error text the model can act on."""
+    """Run one call; every failure becomes an error text the model can act on."""
     log = get_logger(f"tools.{name.lower()}")
     log.info("call: %s", json.dumps(args, ensure_ascii=False)[:2000])
-    tool = TOOLS.get(name)
-    if tool is None:
-        result = Result(f"Error: there is no tool named '{name}'. Tools: {', '.join(TOOLS)}.", "unknown tool", True)
-    else:
-        try:
-            result = tool.run(_validate(args, tool.parameters), workspace)
-        except BadArguments as e:
-            result = Result(f"Error: {e}. Fix the arguments and call {name} again.", "bad arguments", True)
-        except ToolError as e:
-            result = Result(f"Error: {e}", str(e).split("\n", 1)[0], True)
-        except Exception as e:  # a bug in a tool must not end the conversation
-            log.exception("tool crashed")
-            result = Result(f"Error: {name} failed unexpectedly: {type(e).__name__}: {e}", "failed", True)
+    result = _safe_result(_run(name, args, workspace, log), workspace.secret)
     log.info("result%s: %s", " (error)" if result.is_error else "", result.summary)
     return result

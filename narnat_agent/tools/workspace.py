@@ -88,6 +88,7 @@ class Workspace:
     confirm: Confirm | None  # None: nobody can answer (a headless run without --yes)
     bash_timeout_ms: int = 120000
     memory: Memory = field(default_factory=Memory)
+    secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
     cwd: Path = field(init=False)  # Bash's working directory: it persists between calls
 
     def __post_init__(self) -> None:
