@@ -45,7 +45,7 @@ def _text(node) -> str:
     return " ".join(node.get_text().split()) if node is not None else ""
 
 
-def _get(web: Web, url: str, **kwargs):
+def _request(web: Web, url: str, **kwargs):
     import requests
 
     try:
@@ -64,9 +64,9 @@ def _check_status(response) -> None:
 def baidu(web: Web, query: str, num: int, lr: str | None) -> list[Hit]:
     root = base(web, "baidu")
     if not any(c.name == "BAIDUID" for c in web.session().cookies):
-        _get(web, root + "/")  # Baidu serves its captcha to sessions without the cookie the home page sets
+        _request(web, root + "/")  # Baidu serves its captcha to sessions without the cookie the home page sets
     params = {"wd": query, "rn": max(num, 10), "ie": "utf-8"}
-    response = _get(web, f"{root}/s?{urlencode(params)}", allow_redirects=False, headers=accept_language(lr))
+    response = _request(web, f"{root}/s?{urlencode(params)}", allow_redirects=False, headers=accept_language(lr))
     if "wappass.baidu.com" in response.headers.get("Location", ""):
         raise EngineFailed("blocked (captcha redirect to wappass)")
     _check_status(response)
@@ -94,7 +94,7 @@ def _resolve_baidu(web: Web, hits: list[Hit], root: str) -> list[Hit]:
         if parsed.path != "/link" or "url=" not in parsed.query:
             return hit
         try:
-            response = _get(web, f"{root}/link?{parsed.query}", allow_redirects=False)
+            response = _request(web, f"{root}/link?{parsed.query}", allow_redirects=False)
         except EngineFailed:
             return hit
         target = response.headers.get("Location") or next(
@@ -107,7 +107,7 @@ def _resolve_baidu(web: Web, hits: list[Hit], root: str) -> list[Hit]:
 
 def bing(web: Web, query: str, num: int, lr: str | None) -> list[Hit]:
     params = {"q": query, **({"mkt": "zh-CN" if lr == "lang_zh-CN" else "en-US"} if lr else {})}
-    response = _get(web, f"{base(web, 'bing')}/search?{urlencode(params)}", headers=accept_language(lr))
+    response = _request(web, f"{base(web, 'bing')}/search?{urlencode(params)}", headers=accept_language(lr))
     _check_status(response)
     page = response.text
     if any(m in page for m in ('class="captcha"', "One last step", "turnstile-widget", "/turing/captcha")):
@@ -143,7 +143,7 @@ def duckduckgo(web: Web, query: str, num: int, lr: str | None, lite: bool = Fals
     root = base(web, engine)
     form = {"q": query, "b": "", "kl": region}
     headers = {"Referer": root + "/", "Sec-Fetch-Site": "same-origin", **accept_language(lr)}
-    response = _get(web, f"{root}/{'lite' if lite else 'html'}/", method="POST", data=form, headers=headers)
+    response = _request(web, f"{root}/{'lite' if lite else 'html'}/", method="POST", data=form, headers=headers)
     _check_status(response)
     page = response.text
     if any(m in page for m in ('id="challenge-form"', "anomaly-modal", "bots use DuckDuckGo too", "cf-turnstile")):
