@@ -117,6 +117,7 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
     from narnat_agent.core.compressor import inherit_summary
     from narnat_agent.core.llm import Client
     from narnat_agent.logger import start_log
+    from narnat_agent.tools.support.http import Web
     from narnat_agent.tools.workspace import Workspace
 
     start_log(config.state_dir, [config.api_key], ui.notice)
@@ -129,7 +130,9 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
         session = sessions.new_session(system_prompt, summary)
         ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
     client = Client(config, ui.notice)
-    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, secret=config.api_key)
+    web = Web(config.search_urls, config.web_timeout_s)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
+                          secret=config.api_key)  # fmt: skip
     agent = Agent(config, ui, client, workspace, session, system_prompt)
     if prompt is None:
         client.preload()

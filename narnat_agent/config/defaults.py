@@ -13,6 +13,7 @@ DEFAULTS: dict[str, object] = {
     "pricing": {},
     "max_steps": 200,
     "interrupt_key": "escape",
+    "web_timeout_s": 10,
 }
 
 # Verbatim from the design (§5.1); only {model} is filled in.

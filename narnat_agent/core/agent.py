@@ -15,7 +15,7 @@ from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, Turn
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.workspace import Result, Workspace
+from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
@@ -108,9 +108,8 @@ class Agent:
         if not summary:
             self.ui.error("Compression failed: no complete summary came back; the conversation is unchanged.")
             return False
-        archive = sessions.save(
-            self.config.state_dir, old, self.config.model, f"compressed-{session_store.stamp()}"
-        ).name
+        archive = f"compressed-{session_store.stamp()}"
+        sessions.save(self.config.state_dir, old, self.config.model, archive)
         successor = sessions.new_session(self.system_prompt, summary, name=old.name)
         successor.checkpoints, successor.cost = old.checkpoints, old.cost
         self.switch(successor)
@@ -196,13 +195,11 @@ class Agent:
 
     def _call(self, call: ToolCall) -> str:
         """Run one call and show it; the text goes back to the model."""
-        self.ui.tool_start(registry.header(call.name, call.args or {}, self.workspace))
-        if call.error:
-            result = Result(f"Error: {call.error}. Call {call.name} again with a JSON object.", "bad arguments", True)
-        else:
-            try:
-                result = registry.execute(call.name, call.args or {}, self.workspace)
-            except KeyboardInterrupt:
-                raise Cancelled from None
+        checked = registry.prepare(call.name, call.args, call.error, self.workspace.secret)
+        self.ui.tool_start(checked.header)
+        try:
+            result = checked.run(self.workspace)
+        except KeyboardInterrupt:
+            raise Cancelled from None
         self.ui.tool_end(result)
         return result.text

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from narnat_agent.tools.support.http import Web
 from narnat_agent.tools.support.text import digest
 
 Confirm = Callable[[str, str], bool]
@@ -88,6 +89,7 @@ class Workspace:
     confirm: Confirm | None  # None: nobody can answer (a headless run without --yes)
     bash_timeout_ms: int = 120000
     memory: Memory = field(default_factory=Memory)
+    web: Web = field(default_factory=Web)
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
     cwd: Path = field(init=False)  # Bash's working directory: it persists between calls
 

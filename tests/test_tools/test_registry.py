@@ -1,15 +1,37 @@
-"""The registry is the tools' boundary: nothing that leaves it holds the API key or text that cannot be encoded."""
+"""Every call is checked against its schema once, before the UI or the tool sees it; nothing that leaves the
+registry holds the API key or text that cannot be encoded."""
 
 import json
 import os
 
 import pytest
 
-from narnat_agent.tools.registry import execute, header
+from narnat_agent.tools import registry
+from narnat_agent.tools.registry import execute
 from narnat_agent.tools.workspace import Diff, Output, Workspace
 from tests.fake_llm import text_reply, tool_reply
 from tests.test_cli import narnat
 from tests.web_server import Page
+
+
+def test_schema_defaults_are_filled_in_before_the_tool_runs():
+    call = registry.prepare("WebSearch", {"query": "rust"})
+    assert call.args == {"query": "rust", "num": 5} and call.header == "WebSearch(rust)" and not call.error
+
+
+def test_bad_arguments_never_reach_the_header_or_the_tool(workspace):
+    call = registry.prepare("Read", {"file_path": ["a", "b"]})
+    assert call.header == "Read(…)" and call.tool is None
+    result = call.run(workspace)
+    assert result.is_error and "'file_path' must be a string" in result.text and "call Read again" in result.text
+
+
+def test_arguments_that_were_not_json_and_unknown_tools(workspace):
+    call = registry.prepare("Bash", None, "the arguments were not valid JSON (Expecting value): {cmd")
+    assert call.header == "Bash(…)" and "not valid JSON" in call.run(workspace).text
+    unknown = registry.prepare("Delete", {"path": "x"}).run(workspace)
+    assert unknown.is_error and "no tool named 'Delete'" in unknown.text and "TodoWrite" in unknown.text
+
 
 KEY = "sk-canary-5f2c9e1b7d"
 
@@ -56,7 +78,7 @@ def test_a_call_carrying_the_key_is_refused_before_any_request(keyed, web):
     url = f"{web.url}/collect?k={KEY}"
     result = execute("WebFetch", {"url": url}, keyed)
     assert result.is_error and "hold the API key" in result.text and web.requests == []
-    assert header("WebFetch", {"url": url}, keyed) == f"WebFetch({web.url}/collect?k=[API key])"
+    assert registry.prepare("WebFetch", {"url": url}, secret=KEY).header == f"WebFetch({web.url}/collect?k=[API key])"
 
 
 def test_a_short_placeholder_key_is_not_masked_in_words(project):
