@@ -1,5 +1,6 @@
 """Configuration: one merge of defaults, user and project files, environment and flags."""
 
+import contextlib
 import hashlib
 import json
 import os
@@ -216,7 +217,10 @@ def write_setup(project: Path, home: Path, settings: dict) -> Path:
     path = local if "api_key" in _read_file(local, []) else home / ".narnat" / CONFIG_NAME
     existing = _read_file(path, [])
     data = json.dumps({**existing, **settings}, indent=2, ensure_ascii=False) + "\n"
-    write_atomic(path, data.encode(), mode=0o600)
+    try:
+        write_atomic(path, data.encode(), mode=0o600)
+    except OSError as e:
+        raise ConfigError(f"Cannot save {path} ({e.strerror}); set NARNAT_API_KEY instead.") from None
     if path == local:
         ignore_runtime_files(local.parent)
     return path
@@ -226,7 +230,8 @@ def ignore_runtime_files(state: Path) -> None:
     """Keep secrets and runtime data out of the project's git history, once .narnat/ holds anything."""
     gitignore = state / ".gitignore"
     if not gitignore.exists():
-        write_atomic(gitignore, GITIGNORE.encode())
+        with contextlib.suppress(OSError):  # a full disk: the next start that can write it does
+            write_atomic(gitignore, GITIGNORE.encode())
 
 
 def _writable(folder: Path) -> bool:
