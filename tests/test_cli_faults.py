@@ -226,3 +226,12 @@ def test_an_unreadable_session_is_not_called_damaged(project, fake_llm):
     (project / ".narnat/sessions/locked.json").mkdir(parents=True)  # a read error that root gets too
     done = run(project, fake_llm.base_url, "--resume", "locked", "-p", "hi")
     assert done.returncode == 2 and "cannot be read (Is a directory)" in done.stderr and "damaged" not in done.stderr
+
+
+def test_a_summary_left_in_another_encoding_is_inherited_escaped(project, fake_llm):
+    (project / ".narnat").mkdir()
+    (project / ".narnat/last_session_summary.md").write_bytes(b"We renamed caf\xe9.py.")
+    fake_llm.add(text_reply("ok"))
+    done = run(project, fake_llm.base_url, "-p", "go on")
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert "We renamed caf\\xe9.py." in fake_llm.requests[0]["messages"][0]["content"]
