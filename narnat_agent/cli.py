@@ -58,6 +58,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _leave_on_signals(agent) -> None:
+    """SIGTERM and SIGHUP stop the turn like Esc does, then the REPL ends and saves like Ctrl-D."""
+    import signal
+
+    def leave(signum: int, frame: object) -> None:
+        agent.leaving = signum
+        raise KeyboardInterrupt
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, leave)
+
+
 def _start(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -115,6 +127,7 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web)
     agent = Agent(config, ui, client, workspace, session, system_prompt)
+    _leave_on_signals(agent)
     if prompt is None:
         client.preload()
         try:
@@ -122,10 +135,10 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
         finally:
             if saved := agent.save():
                 ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
-        return 0
+        return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
     try:
         outcome = agent.ask(prompt)
     finally:
         if resume:
             agent.save()
-    return EXIT_CODES[outcome.stop.kind]
+    return 128 + agent.leaving if agent.leaving else EXIT_CODES[outcome.stop.kind]

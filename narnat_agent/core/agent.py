@@ -42,6 +42,7 @@ class Agent:
                  system_prompt: str):  # fmt: skip
         self.config, self.ui, self.client, self.workspace = config, ui, client, workspace
         self.system_prompt = system_prompt  # without any inherited summary
+        self.leaving = 0  # the signal asking the process to end, once one has
         self.switch(session)
 
     def switch(self, session: Session) -> None:
@@ -55,7 +56,7 @@ class Agent:
 
     def run(self, command: Callable[["Agent", str], bool]) -> None:
         """The REPL: questions and slash commands until the user leaves; `command` returns False to leave."""
-        while (text := self.ui.read_input()) is not None:
+        while not self.leaving and (text := self.ui.read_input()) is not None:
             if text.strip().startswith("/"):
                 if not command(self, text.strip()):
                     return
