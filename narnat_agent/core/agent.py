@@ -109,7 +109,8 @@ class Agent:
         if not summary:
             self.ui.error("Compression failed: no complete summary came back; the conversation is unchanged.")
             return False
-        archive = sessions.save(self.config.state_dir, old, self.config.model, f"compressed-{session_store.stamp()}")
+        archive = f"compressed-{session_store.stamp()}"
+        sessions.save(self.config.state_dir, old, self.config.model, archive)
         successor = sessions.new_session(self.system_prompt, summary, name=old.name)
         successor.checkpoints, successor.cost = old.checkpoints, old.cost
         self.switch(successor)
@@ -122,7 +123,10 @@ class Agent:
         """Save the conversation (under its own name by default); an empty one is not saved."""
         if not self.session.turns:
             return None
-        return sessions.save(self.config.state_dir, self.session, self.config.model, name)
+        saved = sessions.save(self.config.state_dir, self.session, self.config.model, name)
+        if saved.note:  # another process saved under this name meanwhile: this conversation goes on beside it
+            self.ui.notice(saved.note)
+        return saved.name
 
     def turn(self, question: str) -> TurnOutcome:
         """Answer one question, through as many model and tool steps as it takes."""
@@ -192,7 +196,7 @@ class Agent:
 
     def _call(self, call: ToolCall) -> str:
         """Run one call and show it; the text goes back to the model."""
-        checked = registry.prepare(call.name, call.args, call.error)
+        checked = registry.prepare(call.name, call.args, call.error, self.workspace.secret)
         self.ui.tool_start(checked.header)
         try:
             result = checked.run(self.workspace)

@@ -121,7 +121,8 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
     finally:
         child.close(force=True)
     assert "my-model" in screen.getvalue() and "sk-secret-typed" not in screen.getvalue()
-    path = project / ".narnat" / "narnat.json"
+    path = project.parent / "home" / ".narnat" / "narnat.json"  # the key is the user's, not the project's
+    assert not (project / ".narnat" / "narnat.json").exists()
     assert json.loads(path.read_text()) == {"base_url": fake_llm.base_url, "api_key": "sk-secret-typed",
                                             "model": "my-model"}  # fmt: skip
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
