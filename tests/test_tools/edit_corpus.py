@@ -405,8 +405,12 @@ CASES = [
         "  a = 10\n    b = 2",
         error="new_string's indentation",
     ),
-    case("crlf_from_model_into_lf_file", "a = 1\nb = 2\n", "a = 1\r\nb = 2\r\n", "a = 1\r\nb = 3\r\n", "a = 1\nb = 3\n"),
-    case("crlf_mixed_from_model_into_lf_file", "a = 1\nb = 2\n", "a = 1\r\nb = 2\n", "a = 1\nb = 3\r\n", "a = 1\nb = 3\n"),
+    case(
+        "crlf_from_model_into_lf_file", "a = 1\nb = 2\n", "a = 1\r\nb = 2\r\n", "a = 1\r\nb = 3\r\n", "a = 1\nb = 3\n"
+    ),
+    case(
+        "crlf_mixed_from_model_into_lf_file", "a = 1\nb = 2\n", "a = 1\r\nb = 2\n", "a = 1\nb = 3\r\n", "a = 1\nb = 3\n"
+    ),
     case(
         "crlf_from_model_through_blank_step",
         "x  =  f( a )\ny = 2\n",
@@ -414,7 +418,13 @@ CASES = [
         "x = f(a)\r\ny = 2\r\n",
         "x = f(a)\ny = 2\n",
     ),
-    case("trailing_newline_never_inside_a_line", "total = price * qty\n", "total = price\n", "total = cost\n", error="not found"),
+    case(
+        "trailing_newline_never_inside_a_line",
+        "total = price * qty\n",
+        "total = price\n",
+        "total = cost\n",
+        error="not found",
+    ),
     case(
         "anchor_typo_with_a_closing_brace_last_line",
         "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price;\n  }\n  return sum;\n}\n",

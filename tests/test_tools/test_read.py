@@ -25,7 +25,8 @@ def test_absolute_paths_work_too(workspace, project):
 def test_large_file_stops_at_2000_lines_with_a_continuation_hint(workspace, project):
     (project / "big.txt").write_text("".join(f"line {n}\n" for n in range(1, 9121)))
     result = read(workspace, "big.txt")
-    assert result.text.endswith("(Showing lines 1-2000 of 9120: the 2000-line limit of one Read; use offset=2001 to continue.)")
+    tail = "(Showing lines 1-2000 of 9120: the 2000-line limit of one Read; use offset=2001 to continue.)"
+    assert result.text.endswith(tail)
     assert "2000\tline 2000" in result.text and "2001\t" not in result.text
     assert not workspace.reads[project / "big.txt"].whole
     following = read(workspace, "big.txt", offset=2001, limit=10)

@@ -141,10 +141,9 @@ def _merge(block: list[str], old_lines: list[str], new_lines: list[str], norm: C
     """new_string laid over the matched lines: unchanged lines keep the file's text, changed ones are
     re-indented only if new_string carries old_string's indentation slip, and take the file's typography."""
     place = new_string_frame(block, old_lines, new_lines, norm)
-    if place.how:  # new_string is indented as old_string is
-        view = old_lines
-    else:  # old_string's lines as new_string spells them when they do not change: at the file's indentation
-        view = [indent(f) + o[len(indent(o)) :] for f, o in zip(block, old_lines, strict=True)]
+    # old_string's lines as new_string would spell them unchanged: as they are, or at the file's indentation
+    at_file = [indent(f) + o[len(indent(o)) :] for f, o in zip(block, old_lines, strict=True)]
+    view = old_lines if place.how else at_file
     slip = "".join(old_lines)  # typographic characters old_string used but the file does not: folded in new too
     fold = str.maketrans({c: TYPOGRAPHIC[c] for c in set(slip) & TYPOGRAPHIC.keys() if c not in "".join(block)})
     out: list[str] = []

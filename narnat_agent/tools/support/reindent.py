@@ -83,7 +83,7 @@ def new_string_frame(
     matcher = SequenceMatcher(None, [norm(o) for o in old_lines], [norm(n) for n in new_lines], autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag in ("equal", "replace"):  # a line and what new_string made of it, side by side
-            for f, o, n in zip(file_block[i1:i2], old_lines[i1:i2], new_lines[j1:j2]):
+            for f, o, n in zip(file_block[i1:i2], old_lines[i1:i2], new_lines[j1:j2], strict=False):
                 if n.strip() and o.strip():
                     as_old, as_file = indent(n) == indent(o), indent(n) == indent(f)
                     both = both or (as_old and as_file)
