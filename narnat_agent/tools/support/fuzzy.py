@@ -98,9 +98,11 @@ class Lines:
             yield i
             i += 1
 
-    def span(self, i: int, count: int, replacement: Replacement) -> Span:
+    def span(self, i: int, count: int, replacement: Replacement, newline: bool = False) -> Span:
+        """Lines i to i+count-1; with newline, the line break after them too (the lines go away)."""
         last = i + count - 1
-        return Span(self.starts[i], self.starts[last] + len(self.lines[last]), replacement)
+        end = self.starts[last] + len(self.lines[last])
+        return Span(self.starts[i], min(end + newline, len(self.text)), replacement)
 
     def line_of(self, offset: int) -> int:
         return self.text.count("\n", 0, offset) + 1
@@ -159,8 +161,11 @@ def _merge(block: list[str], old_lines: list[str], new_lines: list[str], norm: C
 
 
 def whole_lines(old: str, new: str) -> tuple[list[str], list[str]]:
-    """Both strings as whole lines; a final newline on old_string (and then on new_string) ends its last line."""
+    """Both strings as whole lines; a final newline on old_string (and then on new_string) ends its last line,
+    so an empty new_string then has no lines at all."""
     if old.endswith("\n"):
+        if not new:
+            return old[:-1].split("\n"), []
         old, new = old[:-1], new.removesuffix("\n")
     return old.split("\n"), new.split("\n")
 
@@ -171,9 +176,19 @@ def _exact(lines: Lines, old: str, new: str, line_end: bool = False) -> list[Spa
     while i != -1:
         end = i + len(old)
         if not line_end or end == len(text) or text[end] == "\n":
-            spans.append(Span(i, end, lambda: (new, "")))
+            spans.append(Span(_line_start(text, i, old, new), end, lambda: (new, "")))
         i = text.find(old, end)
     return spans
+
+
+def _line_start(text: str, i: int, old: str, new: str) -> int:
+    """Where the replacement starts: at i, or at the line's start when old_string's first line left out part
+    of the line's indentation and new_string's first line has all of it, or whole lines go away."""
+    start = text.rfind("\n", 0, i) + 1
+    before = text[start:i]
+    blank = not new.split("\n", 1)[0].strip() and old.endswith("\n")  # no line would keep that indentation
+    whole = indent(new) == before + indent(old) or blank
+    return start if before and not before.strip(" \t") and whole else i
 
 
 def _line_step(lines: Lines, old: str, new: str, norm: Callable[[str], str], typographic: bool) -> list[Span]:
@@ -185,7 +200,8 @@ def _line_step(lines: Lines, old: str, new: str, norm: Callable[[str], str], typ
     for i in lines.candidates(form, target[0], m):
         if i >= taken and form[i : i + m] == target:
             block = lines.lines[i : i + m]
-            spans.append(lines.span(i, m, lambda b=block: _merge(b, old_lines, new_lines, norm, typographic)))
+            make = lambda b=block: _merge(b, old_lines, new_lines, norm, typographic)  # noqa: E731
+            spans.append(lines.span(i, m, make, newline=not new_lines))
             taken = i + m  # matches never overlap
     return spans
 
@@ -227,7 +243,8 @@ def _anchors(lines: Lines, old: str, new: str) -> list[Span]:
             continue
         if all(o not in rewritten and _similarity(f, o) >= SIMILAR for f, o in drift):
             block = lines.lines[i : i + m]
-            spans.append(lines.span(i, m, lambda b=block: _merge(b, old_lines, new_lines, _fold, True)))
+            make = lambda b=block: _merge(b, old_lines, new_lines, _fold, True)  # noqa: E731
+            spans.append(lines.span(i, m, make, newline=not new_lines))
     return spans
 
 
@@ -262,8 +279,11 @@ def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> tupl
                 "Include more surrounding lines to pick one, or set replace_all=true to change every one."
             )
         made = [span.replacement() for span in spans]
+        edited = text
         for span, (replacement, _) in zip(reversed(spans), reversed(made), strict=True):
-            text = text[: span.start] + replacement + text[span.end :]
+            edited = edited[: span.start] + replacement + edited[span.end :]
+        if edited == text:
+            raise ToolError(f"old_string matched ({name} match), but new_string leaves the file as it is there.")
         moved = sorted({how for _, how in made if how})
-        return text, f"{name} match" + "".join(f"; new_string re-indented {how}" for how in moved), places
+        return edited, f"{name} match" + "".join(f"; new_string re-indented {how}" for how in moved), places
     raise NotFound(lines)

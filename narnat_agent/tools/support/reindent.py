@@ -71,6 +71,20 @@ def _converter(src: str, src_unit: int, dst: str, dst_unit: int, offset: int) ->
     return Reindent(apply, f"{how} ({unit} spaces a tab{shift})")
 
 
+def _pairs(old: list[str], new: list[str]):
+    """(i, j): old line i and what new_string made of it, side by side (a changed line still resembles it)."""
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            yield from zip(range(i1, i2), range(j1, j2), strict=True)
+        elif tag == "replace" and (i2 - i1) * (j2 - j1) > 400:  # a rewrite that large: side by side only
+            yield from zip(range(i1, i2), range(j1, j2), strict=True) if i2 - i1 == j2 - j1 else ()
+        elif tag == "replace":
+            for j in range(j1, j2):
+                score, i = max((SequenceMatcher(None, old[i], new[j]).ratio(), i) for i in range(i1, i2))
+                if score >= 0.6:
+                    yield i, j
+
+
 def new_string_frame(
     file_block: list[str], old_lines: list[str], new_lines: list[str], norm: Callable[[str], str]
 ) -> Reindent:
@@ -80,20 +94,25 @@ def new_string_frame(
     if all(mapping.apply(n) == n for n in new_lines):
         return KEEP
     votes, both = [], False  # per line: is new_string indented as old_string is, or as the file is?
-    matcher = SequenceMatcher(None, [norm(o) for o in old_lines], [norm(n) for n in new_lines], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag in ("equal", "replace"):  # a line and what new_string made of it, side by side
-            for f, o, n in zip(file_block[i1:i2], old_lines[i1:i2], new_lines[j1:j2], strict=False):
-                if n.strip() and o.strip():
-                    as_old, as_file = indent(n) == indent(o), indent(n) == indent(f)
-                    both = both or (as_old and as_file)
-                    votes += [as_old] if as_old != as_file else []
+    for i, j in _pairs([norm(o) for o in old_lines], [norm(n) for n in new_lines]):
+        f, o, n = file_block[i], old_lines[i], new_lines[j]
+        if n.strip() and o.strip():
+            as_old, as_file = indent(n) == indent(o), indent(n) == indent(f)
+            both = both or (as_old and as_file)
+            votes += [as_old] if as_old != as_file else []
     # A line that new_string nests deeper or shallower can look like the other frame, so the first line that
     # tells decides, as long as most lines agree with it.
     if votes and 2 * votes.count(votes[0]) > len(votes):
         return mapping if votes[0] else KEEP
     if both and not votes:
         return mapping
+    if not votes:  # no line of new_string comes from one of old_string: the indentations it uses may tell
+        used = {indent(n) for n in new_lines if n.strip()}
+        in_old, in_file = (
+            used <= {indent(line) for line in lines if line.strip()} for lines in (old_lines, file_block)
+        )
+        if in_old != in_file:
+            return mapping if in_old else KEEP
     if votes:
         why = "some of its lines are indented like old_string's and others like the file's"
     else:
