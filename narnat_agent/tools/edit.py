@@ -30,7 +30,7 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ws.missing(path)
     data = path.read_bytes()
     ws.require_fresh(path, data, whole=False)
-    text, encoding = decode(data)
+    text, encoding = decode(data, ws.seen_as(path))
     ending = line_ending(text)  # the model's line endings become the file's (a mixed file is matched as it is)
     if ending:
         text, old, new = text.replace("\r\n", "\n"), with_ending(old, "\n"), with_ending(new, "\n")
@@ -46,7 +46,7 @@ def run(args: dict, ws: Workspace) -> Result:
             f"new_string has characters that {ws.show(path)}'s encoding ({encoding.label}) cannot hold."
         ) from None
     write_atomic(path, encoded)
-    ws.remember(path, encoded, whole=ws.reads[path].whole)
+    ws.remember(path, encoded, whole=ws.reads[path].whole, codec=encoding.codec)
     where = f"{len(places)} places" if len(places) > 1 else f"line {places[0]}"
     kept = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
     text = f"Edited {ws.show(path)} at {where} ({how}).{kept}\n{diff}"

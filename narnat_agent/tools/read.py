@@ -82,7 +82,7 @@ def run(args: dict, ws: Workspace) -> Result:
     if not data:
         ws.remember(path, data, whole=True)
         return Result(f"{note}{ws.show(path)} is empty (0 bytes).", "Read 0 lines (empty file)")
-    text, encoding = decode(data)
+    text, encoding = decode(data, ws.seen_as(path))
     if encoding.codec != "utf-8":
         note += f"(This file is not UTF-8: it is shown as {encoding.label}; Edit and Write keep its encoding.)\n"
     lines = text.split("\n")
@@ -95,7 +95,7 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
     limit = args["limit"] if args.get("limit", 0) > 0 else None
     shown, last = _numbered(lines, start, limit or MAX_LINES)
-    ws.remember(path, data, whole=False, shown=(start, last, total))
+    ws.remember(path, data, whole=False, shown=(start, last, total), codec=encoding.codec)
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if any(line.startswith("\t") for line in lines[start - 1 : last]) else ""
     body = "\n".join(shown)

@@ -72,6 +72,7 @@ class FileRecord:
     mtime: float
     whole: bool
     seen: tuple[tuple[int, int], ...] = ()
+    codec: str = "utf-8"  # the encoding the model was shown the text in
 
 
 def _merged(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -122,9 +123,11 @@ class Workspace:
         except ValueError:
             return printable(str(path))
 
-    def remember(self, path: Path, data: bytes, whole: bool, shown: tuple[int, int, int] | None = None) -> None:
-        """Record what the model now knows of a file: all of it, or lines `first`-`last` of `total` (shown),
-        added to what it saw before of this same content."""
+    def remember(
+        self, path: Path, data: bytes, whole: bool, shown: tuple[int, int, int] | None = None, codec: str = "utf-8"
+    ) -> None:
+        """Record what the model now knows of a file, decoded with codec: all of it, or lines `first`-`last` of
+        `total` (shown), added to what it saw before of this same content."""
         sha, previous = digest(data), self.reads.get(path)
         seen: tuple[tuple[int, int], ...] = ()
         if shown and not whole:
@@ -133,7 +136,12 @@ class Workspace:
             whole = same and previous.whole
             seen = _merged([*(previous.seen if same else ()), (first, last)])
             whole = whole or seen == ((1, total),)
-        self.reads[path] = FileRecord(sha, path.stat().st_mtime, whole, () if whole else seen)
+        self.reads[path] = FileRecord(sha, path.stat().st_mtime, whole, () if whole else seen, codec)
+
+    def seen_as(self, path: Path) -> str | None:
+        """The encoding the model has seen a file in, if it has read it."""
+        record = self.reads.get(path)
+        return record.codec if record else None
 
     def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
         """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""

@@ -17,17 +17,17 @@ def run(args: dict, ws: Workspace) -> Result:
     if existed:
         data = path.read_bytes()
         ws.require_fresh(path, data, whole=True)
-        before, encoding = decode(data)
+        before, encoding = decode(data, ws.seen_as(path))
         ending = line_ending(before)
     content = with_ending(args["content"], ending)  # a replaced file keeps its line endings; a new one gets LF
     note = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
     try:
         encoded = encoding.encode(content)
     except UnicodeEncodeError:
-        encoded = content.encode("utf-8")
-        note = f" It was {encoding.label}, which cannot hold the new text, so it is now UTF-8."
+        encoded, note = content.encode("utf-8"), f" It was {encoding.label}, which cannot hold the new text; now UTF-8."
+        encoding = UTF8
     write_atomic(path, encoded)
-    ws.remember(path, encoded, whole=True)
+    ws.remember(path, encoded, whole=True, codec=encoding.codec)
     count = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     lines = f"{count} line{'s' if count != 1 else ''}"
     diff = compact_diff(before, content, ws.show(path))[0]

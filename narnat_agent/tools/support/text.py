@@ -95,8 +95,9 @@ def _detected(data: bytes) -> str | None:
     return best.encoding
 
 
-def decode(data: bytes) -> tuple[str, Encoding]:
-    """Text and encoding of a file's bytes: a BOM, else UTF-8, else a confident detection, else cp1252, latin-1."""
+def decode(data: bytes, seen_as: str | None = None) -> tuple[str, Encoding]:
+    """Text and encoding of a file's bytes: a BOM, else UTF-8, else the codec the model has seen the file in
+    (so a later guess cannot change it under the model), else a confident detection, else cp1252, latin-1."""
     if bom := _bom(data):
         mark, codec, label = bom
         text = _exact(data[len(mark) :], codec)
@@ -104,6 +105,8 @@ def decode(data: bytes) -> tuple[str, Encoding]:
             return text, Encoding(codec, mark, label)
     if (text := _exact(data, "utf-8")) is not None:
         return text, UTF8
+    if seen_as and (text := _exact(data, seen_as)) is not None:
+        return text, Encoding(seen_as, label=seen_as)
     detected = _detected(data)
     for codec in (detected, *FALLBACKS) if detected else FALLBACKS:
         if (text := _exact(data, codec)) is not None:
