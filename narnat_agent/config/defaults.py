@@ -15,6 +15,7 @@ DEFAULTS: dict[str, object] = {
     "pricing": {},
     "max_steps": 200,
     "interrupt_key": "escape",
+    "web_timeout_s": 10,
 }
 
 # From the design (§5.1), with Read's limit as the tool applies it; only {model} is filled in.

@@ -12,6 +12,12 @@ from narnat_agent.atomic import write_atomic
 from narnat_agent.config.defaults import BASE_PROMPT, DEFAULTS, IRON_LAWS
 
 CONFIG_NAME = "narnat.json"
+SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a mirror or a proxy)
+    "baidu": "NARNAT_BAIDU_URL",
+    "bing": "NARNAT_BING_URL",
+    "duckduckgo": "NARNAT_DDG_URL",
+    "duckduckgo-lite": "NARNAT_DDG_LITE_URL",
+}
 INSTRUCTIONS_NAME = "narnat.md"
 
 # Runtime data and secrets that must stay out of the project's git history.
@@ -46,8 +52,10 @@ class Config:
     pricing: Mapping[str, float]
     max_steps: int
     interrupt_key: str
+    web_timeout_s: float
     project: Path
     home: Path
+    search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
     notices: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -86,6 +94,7 @@ CHECKS = {
     ),
     "max_steps": (lambda v: _is_int(v) and v > 0, "a positive integer"),
     "interrupt_key": (lambda v: v in ("escape", "escape-twice", "ctrl-c"), '"escape", "escape-twice" or "ctrl-c"'),
+    "web_timeout_s": (lambda v: _is_number(v) and 0 < v <= 120, "a number of seconds from 1 to 120"),
 }
 
 
@@ -160,6 +169,8 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
         pricing=dict(merged["pricing"]),
         max_steps=merged["max_steps"],
         interrupt_key=merged["interrupt_key"],
+        web_timeout_s=merged["web_timeout_s"],
+        search_urls={engine: env[name] for engine, name in SEARCH_URLS.items() if env.get(name)},
         project=project,
         home=home,
         notices=tuple(notices),
