@@ -16,6 +16,8 @@ except ImportError:
 KNOWN_MISSES = {
     # `bash < file` reads a script file, which is opaque by design exactly like `bash file.sh` (which runs).
     "bash < script-from-web.txt",
+    # Bash runs with MANPAGER=cat: man prints the page and exits, it does not wait for a terminal.
+    "man git-rebase",
 }
 
 

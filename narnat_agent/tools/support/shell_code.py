@@ -20,14 +20,22 @@ DELETION_APIS = re.compile(
     r"\b(rmtree|remove_tree|removedirs|send2trash|rimraf|rm_rf|rm_r|rm_f|remove_dir|remove_entry\w*|safe_unlink)\b"
     r"|\b(unlink|rmdir)(Sync)?\b|\b(rm|rmSync)\s*\(|\bos\.remove\b|\bfs(\.promises)?\.rm\b|\.rm\s*\("
     r"|\bFileUtils\.(rm\w*|remove\w*)|\bFile\.delete\b|\bDir\.delete\b|\bDeno\.remove(Sync)?\b"
-    r"|\bimport\b[^\n;]*\b(remove|unlink|rmdir|removedirs|rmtree|rm)\b"
+    r"|\bimport\b[^\n;]*\b(remove|unlink|rmdir|removedirs|rmtree|rm)\b|\b(f?truncate|truncateSync)\b"
 )
+# in the skeleton a literal is "" when empty, "_" otherwise, and "API" when it names a deletion function
+EMPTIES = re.compile(
+    r"\b(write_text|write_bytes|writeFileSync|writeFile|file_put_contents)\s*\((?:[^(),]*,)?\s*\"\"\s*[,)]"
+)
+WRITES = re.compile(r"\b(write|writelines|dump|print|copyfileobj|puts|fwrite)\b")
+WRITE_MODES = {"w", "wb", "w+", "wt", "w+b", "wb+"}
 SHELL_OUTS = re.compile(
     r"\b(system|popen|Popen|run|call|check_call|check_output|getoutput|getstatusoutput|spawn\w*|exec\w*|"
     r"shell_exec|passthru|proc_open|capture\w*|Command|pipeline\w*)\b"
 )
-BUILT_CODE = re.compile(r"\b(exec|eval|compile|Function)\s*\((?!\s*\"\"\s*[,)])")
-NAMED_BY_STRING = re.compile(r"\bgetattr\s*\(|\[\s*\"\"\s*\]|\bsend\s*\(|\bmethod\s*\(")
+BUILT_CODE = re.compile(r"\b(exec|eval|compile|Function)\s*\((?!\s*\"(_|API)?\"\s*[,)])")
+NAMED_BY_STRING = re.compile(
+    r"\b(getattr|send|method|public_send)\s*\([^()]*\"API\"|\[\s*\"API\"\s*\]|\(\s*\"API\"\s*,"
+)
 API_NAMES = names(
     "rmtree remove unlink rmdir removedirs rm rmSync unlinkSync rmdirSync rm_rf rm_r remove_dir remove_entry delete"
 )
@@ -128,8 +136,11 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
         reasons.append(f"the {name} code calls a file-deletion function")
     if BUILT_CODE.search(skeleton):
         reasons.append(f"the {name} code runs code it builds at run time")
-    if NAMED_BY_STRING.search(skeleton) and API_NAMES & set(literals):
+    if NAMED_BY_STRING.search(skeleton):
         reasons.append(f"the {name} code calls a file-deletion function by name")
+    opens = re.search(r"\bopen\s*\(", skeleton) and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
+    if opens or EMPTIES.search(skeleton):
+        reasons.append(f"the {name} code empties a file")
     if SHELL_OUTS.search(skeleton) or family == "node" and "child_process" in code:
         commands += literals
     for text in commands:
@@ -148,9 +159,10 @@ def _split(code: str) -> tuple[str, list[str], list[str]]:
         if match.group(1) is not None or not text.startswith(("'", '"')):
             inner = next(g for g in match.groups()[1:] if g is not None) if match.group(1) is None else text[1:-1]
             commands.append(inner)
-            return '""'
-        literals.append(text.strip("'\"") if not text.startswith(("'''", '"""')) else text[3:-3])
-        return '""'
+            return '"_"'
+        literal = text[3:-3] if text.startswith(("'''", '"""')) else text[1:-1]
+        literals.append(literal)
+        return '"API"' if literal in API_NAMES else '"_"' if literal else '""'
 
     return LITERAL.sub(cut, code), literals, commands
 
@@ -166,7 +178,8 @@ def _awk(program: str, shell: Callable[[str], list[str]]) -> list[str]:
     reasons = []
     for text in AWK_LITERAL_SYSTEM.findall(program):
         reasons += shell(text.replace('\\"', '"'))
-    if len(AWK_LITERAL_SYSTEM.findall(program)) < len(AWK_SYSTEM.findall(program)):
+    bare = re.sub(r'"(?:\\.|[^"\\])*"', '""', program)  # calls, not text that mentions them
+    if len(AWK_LITERAL_SYSTEM.findall(bare)) < len(AWK_SYSTEM.findall(bare)):
         reasons.append("awk's system() runs a command built at run time")
     for match in AWK_PIPE.finditer(program):
         target = (match.group(1) or match.group(2))[1:-1]

@@ -71,7 +71,7 @@ def _sort(argv: list, command: Command, check) -> str | None:
     inputs = [
         a for i, a in enumerate(argv[1:], 1) if a is None or a[:1] != "-" and argv[i - 1] not in ("-o", "--output")
     ]
-    return f"sort -o replaces {out} in place" if out and out in inputs else None
+    return f"sort -o replaces {out}" if out and (out in inputs or inputs == ["/dev/null"]) else None
 
 
 def _tee(argv: list, command: Command, check) -> str | None:
@@ -115,6 +115,20 @@ def _archive(argv: list, command: Command, check) -> str | None:
     return f"{name} gets words computed at run time, which may be options" if command.splits else None
 
 
+def _remote(argv: list, command: Command, check) -> str | None:
+    """Cloud storage: removing objects, or syncing with deletion of what the source lacks."""
+    words, flags = [w for w in _words(argv) if w], set(argv[1:])
+    name = argv[0].rsplit("/", 1)[-1]
+    removes = {"aws": (["s3", "rm"], ["s3", "rb"]), "gsutil": (["rm"], ["rb"])}.get(name, ())
+    if words[:2] in removes or words[:1] in removes:
+        return f"{name} deletes remote objects"
+    if name == "rclone" and words[:1] in (["purge"], ["delete"], ["deletefile"], ["rmdir"], ["rmdirs"], ["sync"]):
+        return f"rclone {words[0]} deletes files"
+    if words[1:2] in (["sync"], ["rsync"]) and flags & {"--delete", "-d"} or name == "gsutil" and "-d" in flags:
+        return f"{name} sync --delete deletes what the source lacks"
+    return None
+
+
 Rule = Callable[[list, Command, object], str | None]
 RULES: dict[str, Rule] = {
     "find": _find,
@@ -137,10 +151,12 @@ RULES: dict[str, Rule] = {
     "install": lambda a, c, k: "install from /dev/null empties the file" if "/dev/null" in operands(a)[:-1] else None,
     "sponge": lambda a, c, k: f"sponge replaces {' '.join(x or '$…' for x in operands(a))}" if operands(a) else None,
     "gio": lambda a, c, k: "gio deletes files" if _words(a)[:1] in (["trash"], ["remove"], ["rm"]) else None,
-    "aws": lambda a, c, k: (
-        "aws s3 rm deletes remote objects" if _words(a)[:2] in (["s3", "rm"], ["s3", "rb"]) else None
+    "cmake": lambda a, c, k: (
+        "cmake -E deletes files" if a[1:3] in (["-E", "rm"], ["-E", "remove"], ["-E", "remove_directory"]) else None
     ),
-    "gsutil": lambda a, c, k: "gsutil rm deletes remote objects" if _words(a)[:1] == ["rm"] else None,
+    "aws": _remote,
+    "gsutil": _remote,
+    "rclone": _remote,
     "gcloud": lambda a, c, k: (
         "gcloud storage rm deletes remote objects" if _words(a)[:2] == ["storage", "rm"] else None
     ),

@@ -10,7 +10,7 @@ from narnat_agent.tools.support.shell_code import INTERPRETERS, SHELLS, interpre
 from narnat_agent.tools.support.shell_deletions import deletions, silent
 from narnat_agent.tools.support.shell_refusals import file_op, waits_for_terminal
 from narnat_agent.tools.support.shell_syntax import COMPUTED, Command, fed_code, parse, syntax_length
-from narnat_agent.tools.support.shell_wrappers import peel
+from narnat_agent.tools.support.shell_wrappers import KNOWN, peel, risky
 
 MAX_DEPTH = 5
 MAX_LENGTH = 10_000  # characters of shell syntax; heredoc bodies are not counted
@@ -36,10 +36,13 @@ class Check:
     verdict: Verdict
     depth: int
 
-    def script(self, code: str | None, source: str) -> None:
-        """Shell text that will run: checked like the command itself, or asked about when computed."""
+    def script(self, code: str | None, source: str, remote: bool = False) -> None:
+        """Shell text that will run: checked like the command itself, or asked about when computed. Run
+        elsewhere (remote), only what it deletes matters: the file tools cannot reach there."""
         if code is None or COMPUTED in code:
             self.verdict.deletions.append(f"{source} runs shell code computed at run time")
+        elif remote:
+            self.verdict.deletions += analyze(code, self.depth + 1).deletions
         else:
             self.verdict.merge(analyze(code, self.depth + 1))
 
@@ -78,6 +81,7 @@ def _check(command: Command, check: Check) -> None:
     name = argv[0].rsplit("/", 1)[-1]
     verdict.deletions += deletions(name, argv, command, check)
     _embedded(name, argv, command, check)
+    _runs_another(name, argv, command, check)
     if reason := file_op(name, argv, command):
         verdict.file_ops.append(reason)
     if reason := waits_for_terminal(name, argv, command):
@@ -117,6 +121,20 @@ def _embedded(name: str, argv: list, command: Command, check: Check) -> None:
                 check.verdict.deletions.append(f"{name} runs code computed at run time")
             else:
                 check.verdict.deletions += scan(name, code, lambda text: analyze(text, check.depth + 1).deletions)
+
+
+def _runs_another(name: str, argv: list, command: Command, check: Check) -> None:
+    """A program the rules do not know may run the words after it as a command (numactl, a container, a new
+    sandbox): the first word that names a program that can delete starts a command checked on its own."""
+    if name in ("docker", "podman", "nerdctl", "kubectl"):
+        if not {"run", "exec"} & set(argv[1:3]):
+            return
+    elif name in KNOWN:
+        return
+    for j in range(1, len(argv) - 1):
+        if argv[j] is not None and not argv[j].startswith("-") and risky(argv[j].rsplit("/", 1)[-1]):
+            _check(Command(argv=argv[j:], splits=command.splits), check)
+            return
 
 
 def _shell(name: str, argv: list, command: Command, check: Check) -> None:

@@ -79,6 +79,18 @@ WRAPPERS = {
     "sg": _w(skip=1),
     "catchsegv": _w(),
     "valgrind": _w(),
+    "numactl": _w("-C -N -m -i -p -P --physcpubind --cpunodebind --membind --interleave --preferred"),
+    "prlimit": _w("-p --pid"),
+    "cgexec": _w("-g"),
+    "nix-shell": _w("-p -I -A --arg --argstr --packages --attr", scripts="--run --command"),
+    "firejail": _w(),
+    "proot": _w("-r -b -w -q --rootfs --bind --cwd"),
+    "pkexec": _w("--user"),
+    "xvfb-run": _w("-n -s -e -f -p --server-num --server-args --error-file --auth-file"),
+    "ccache": _w(),
+    "nocache": _w(),
+    "caffeinate": _w("-t -w"),
+    "dotenv": _w("-f -e -v"),
 }
 RUNNERS = {  # `<tool> <subcommand>` that runs the words after it as a command
     ("npm", "exec"): _w("-p --package -w --workspace", scripts="-c --call"),
@@ -100,6 +112,11 @@ RUNNERS = {  # `<tool> <subcommand>` that runs the words after it as a command
     ("rye", "run"): _w(),
     ("pixi", "run"): _w("-e --environment"),
     ("conda", "run"): _w("-n -p --name --prefix"),
+    ("direnv", "exec"): _w(skip=1),
+    ("devbox", "run"): _w(),
+    ("doppler", "run"): _w("-p -c --project --config"),
+    ("op", "run"): _w("--env-file"),
+    ("nix", "develop"): _w(scripts="-c --command"),
 }
 YARN_OWN = names(
     "add audit autoclean bin cache check config create dedupe dlx exec explain generate-lock-entry global help "
@@ -107,10 +124,17 @@ YARN_OWN = names(
     "plugin policies publish rebuild remove run search set tag team test unlink unplug upgrade upgrade-interactive "
     "up version versions why workspace workspaces start build lint dev"
 )
+# programs whose words are data, not a command to run (echo rm -rf x, pytest -k rm, npm install rimraf)
+DATA = names(
+    "echo printf man info tldr whatis apropos help grep egrep fgrep rg ag ack jq yq pytest npm pnpm yarn bun pip "
+    "pip3 pipx uv poetry pdm apt apt-get brew dnf yum pacman apk cargo go gem conda mamba composer kill pkill pgrep "
+    "killall complete compgen history alias export declare local readonly unset set shopt test [ expr"
+)
 LOOKUPS = {"type", "which", "whence", "hash", "whereis"}
 
 
 def risky(name: str) -> bool:
+    """A program that can delete files or run code: worth checking wherever it appears."""
     return (
         name in DELETERS
         or name in SHELLS
@@ -190,8 +214,9 @@ def _unwrap(name: str, argv: list, spec: Wrapper, check) -> list | None:
     return rest
 
 
-def _shell_text(argv: list, source: str, check) -> None:
-    check.script(None if any(a is None or COMPUTED in a for a in argv) else " ".join(argv), source)
+def _shell_text(argv: list, source: str, check, remote: bool = False) -> None:
+    code = None if any(a is None or COMPUTED in a for a in argv) else " ".join(argv)
+    check.script(code, source, remote)
 
 
 def _watch(argv: list, command: Command, check) -> None:
@@ -253,6 +278,21 @@ def _make(argv: list, command: Command, check) -> list:
     return argv
 
 
+def _ssh(argv: list, command: Command, check) -> list:
+    """The words after the host are shell text run on that machine."""
+    i, rest = 1, []
+    while i < len(argv):
+        word = argv[i]
+        if word is not None and word.startswith("-") and word != "--":
+            i += 2 if len(word) == 2 and word[1] in "BbcDEeFIiJLlmOoPpQRSWw" else 1
+            continue
+        rest = argv[i + 1 + (word == "--") :]
+        break
+    if rest:
+        _shell_text(rest, "ssh", check, remote=True)
+    return argv
+
+
 SPECIAL = {
     "watch": _watch,
     "parallel": _parallel,
@@ -261,4 +301,8 @@ SPECIAL = {
     "at": _at,
     "batch": _at,
     "make": _make,
+    "ssh": _ssh,
 }
+KNOWN = (
+    DATA | RULES.keys() | SHELLS | WRAPPERS.keys() | SPECIAL.keys() | DELETERS | {"awk", "sed", "eval", "source", "."}
+)
