@@ -11,16 +11,18 @@ SHELLS = names("bash sh zsh dash ksh mksh ash fish busybox-sh rbash")
 INTERPRETERS = re.compile(r"(python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl|ruby|php[\d.]*|Rscript|lua[\d.]*)$")
 AWKS = {"awk", "gawk", "mawk", "nawk", "busybox-awk"}
 SEDS = {"sed", "gsed"}
-LITERAL = re.compile(
-    r"'''.*?'''|\"\"\".*?\"\"\"|'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|(`(?:\\.|[^`\\])*`)"
-    r"|(?:\bqx|%x)\s*(?:\((.*?)\)|\{(.*?)\}|\[(.*?)\]|([^\w\s])(.*?)\5)",
+LITERAL = re.compile(  # the lookahead lets the engine skip, at one test a character, what cannot start a literal
+    r"(?=['\"`q%])(?:'''.*?'''|\"\"\".*?\"\"\"|'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|(`(?:\\.|[^`\\])*`)"
+    r"|(?:\bqx|%x)\s*(?:\((.*?)\)|\{(.*?)\}|\[(.*?)\]|([^\w\s])(.*?)\5))",
     re.DOTALL,
 )
-DELETION_APIS = re.compile(
-    r"\b(rmtree|remove_tree|removedirs|send2trash|rimraf|rm_rf|rm_r|rm_f|remove_dir|remove_entry\w*|safe_unlink)\b"
-    r"|\b(unlink|rmdir)(Sync)?\b|\b(rm|rmSync)\s*\(|\bos\.remove\b|\bfs(\.promises)?\.rm\b|\.rm\s*\("
-    r"|\bFileUtils\.(rm\w*|remove\w*)|\bFile\.delete\b|\bDir\.delete\b|\bDeno\.remove(Sync)?\b"
-    r"|\bimport\b[^\n;]*\b(remove|unlink|rmdir|removedirs|rmtree|rm)\b|\b(f?truncate|truncateSync)\b"
+DELETION_NAMES = names(
+    "rmtree remove_tree removedirs send2trash rimraf rm_rf rm_r rm_f remove_dir safe_unlink unlink unlinkSync rmdir "
+    "rmdirSync rmSync truncate ftruncate truncateSync remove_entry remove_entry_secure"
+)
+DELETION_CALLS = re.compile(
+    r"(?=[rof.FDi])(?:\brm\s*\(|\bos\.remove\b|\bfs(\.promises)?\.rm\b|\.rm\s*\(|\bFileUtils\.(rm\w*|remove\w*)|\b(File|Dir)\.delete\b"
+    r"|\bDeno\.remove(Sync)?\b|\bimport\b[^\n;]*\b(remove|rm)\b)"
 )
 # in the skeleton a literal is "" when empty, "_" otherwise, and "API" when it names a deletion function
 EMPTIES = re.compile(
@@ -28,9 +30,8 @@ EMPTIES = re.compile(
 )
 WRITES = re.compile(r"\b(write|writelines|dump|print|copyfileobj|puts|fwrite)\b")
 WRITE_MODES = {"w", "wb", "w+", "wt", "w+b", "wb+"}
-SHELL_OUTS = re.compile(
-    r"\b(system|popen|Popen|run|call|check_call|check_output|getoutput|getstatusoutput|spawn\w*|exec\w*|"
-    r"shell_exec|passthru|proc_open|capture\w*|Command|pipeline\w*)\b"
+SHELL_OUTS = names(
+    "system popen Popen run call check_call check_output getoutput getstatusoutput shell_exec passthru proc_open Command"
 )
 BUILT_CODE = re.compile(r"\b(exec|eval|compile|Function)\s*\((?!\s*\"(_|API)?\"\s*[,)])")
 NAMED_BY_STRING = re.compile(
@@ -39,6 +40,15 @@ NAMED_BY_STRING = re.compile(
 API_NAMES = names(
     "rmtree remove unlink rmdir removedirs rm rmSync unlinkSync rmdirSync rm_rf rm_r remove_dir remove_entry delete"
 )
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+# identifiers without which none of the checks above can match: long benign code is passed over in one pass
+TRIGGERS = names(
+    "rmtree remove_tree removedirs send2trash rimraf rm_rf rm_r rm_f remove_dir safe_unlink unlink rmdir rm rmSync "
+    "remove FileUtils File Dir Deno import truncate ftruncate truncateSync exec eval compile Function getattr send "
+    "method public_send write_text write_bytes writeFileSync writeFile file_put_contents open system popen Popen run "
+    "call check_call check_output getoutput getstatusoutput shell_exec passthru proc_open Command child_process qx"
+)
+TRIGGER_PREFIXES = ("spawn", "exec", "capture", "pipeline", "remove_entry", "unlink", "rmdir")
 SHELL_WORDS = re.compile(
     r"\b(rm|rmdir|unlink|shred|truncate|rimraf|srm|wipe|trash|git|find|dd|mv|rsync|sh|bash|"
     r"zsh|eval|xargs|mkfs\S*)\b"
@@ -130,18 +140,29 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
         return _sed(code)
     if family == "awk":
         return _awk(code, shell)
+    present = {i for i in set(IDENTIFIER.findall(code)) if i in TRIGGERS or i.startswith(TRIGGER_PREFIXES)}
+    if not present and "`" not in code and "%x" not in code:
+        return []
     skeleton, literals, commands = _split(code)
+    identifiers = set(IDENTIFIER.findall(skeleton))
+    # each pattern reads one line at a time, so only the lines holding a trigger need reading
+    lines = "\n".join(line for line in skeleton.split("\n") if any(word in line for word in present | {"API"}))
     reasons = []
-    if DELETION_APIS.search(skeleton):
+    if identifiers & DELETION_NAMES or DELETION_CALLS.search(lines):
         reasons.append(f"the {name} code calls a file-deletion function")
-    if BUILT_CODE.search(skeleton):
+    if BUILT_CODE.search(lines):
         reasons.append(f"the {name} code runs code it builds at run time")
-    if NAMED_BY_STRING.search(skeleton):
+    if NAMED_BY_STRING.search(lines):
         reasons.append(f"the {name} code calls a file-deletion function by name")
-    opens = re.search(r"\bopen\s*\(", skeleton) and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
-    if opens or EMPTIES.search(skeleton):
+    opens = "open" in identifiers and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
+    if opens or EMPTIES.search(lines):
         reasons.append(f"the {name} code empties a file")
-    if SHELL_OUTS.search(skeleton) or family == "node" and "child_process" in code:
+    if (
+        identifiers & SHELL_OUTS
+        or any(i.startswith(("spawn", "exec", "capture", "pipeline")) for i in identifiers)
+        or family == "node"
+        and "child_process" in code
+    ):
         commands += literals
     for text in commands:
         if SHELL_WORDS.search(text):

@@ -14,7 +14,7 @@ from narnat_agent.tools.support.shell_wrappers import KNOWN, peel, risky
 
 MAX_DEPTH = 5
 MAX_LENGTH = 10_000  # characters of shell syntax; heredoc bodies are not counted
-MAX_TOTAL = 200_000
+MAX_TOTAL = 50_000
 
 
 @dataclass

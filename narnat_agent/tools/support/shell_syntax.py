@@ -240,7 +240,7 @@ def syntax_length(source: str) -> int:
             continue
         length += len(line) + 1
         inside = [m.group(2) for m in HEREDOC.finditer(line)]
-    return length
+    return length - 1  # no newline after the last line
 
 
 def parse(source: str) -> Script:
