@@ -31,7 +31,8 @@ EMPTIES = re.compile(
 WRITES = re.compile(r"\b(write|writelines|dump|print|copyfileobj|puts|fwrite)\b")
 WRITE_MODES = {"w", "wb", "w+", "wt", "w+b", "wb+"}
 SHELL_OUTS = names(
-    "system popen Popen run call check_call check_output getoutput getstatusoutput shell_exec passthru proc_open Command"
+    "system popen Popen run call check_call check_output getoutput getstatusoutput shell_exec passthru proc_open "
+    "Command child_process"
 )
 BUILT_CODE = re.compile(r"\b(exec|eval|compile|Function)\s*\((?!\s*\"(_|API)?\"\s*[,)])")
 NAMED_BY_STRING = re.compile(
@@ -157,12 +158,7 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
     opens = "open" in identifiers and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
     if opens or EMPTIES.search(lines):
         reasons.append(f"the {name} code empties a file")
-    if (
-        identifiers & SHELL_OUTS
-        or any(i.startswith(("spawn", "exec", "capture", "pipeline")) for i in identifiers)
-        or family == "node"
-        and "child_process" in code
-    ):
+    if identifiers & SHELL_OUTS or any(i.startswith(("spawn", "exec", "capture", "pipeline")) for i in identifiers):
         commands += literals
     for text in commands:
         if SHELL_WORDS.search(text):
