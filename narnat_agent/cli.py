@@ -6,6 +6,7 @@ import sys
 from narnat_agent import __version__
 
 OLLAMA = "http://127.0.0.1:11434"
+EXIT_CODES = {"completed": 0, "cancelled": 130, "failed": 1, "stopped": 0}  # 130: Ctrl-C, as shells report it
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -93,25 +94,25 @@ def _start(args: argparse.Namespace) -> int:
 def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: str | None) -> int:
     from narnat_agent.commands.session import dispatch
     from narnat_agent.config import session_store
+    from narnat_agent.core import session as sessions
     from narnat_agent.core.agent import Agent
     from narnat_agent.core.compressor import inherit_summary
-    from narnat_agent.core.context import Conversation
-    from narnat_agent.core.llm import Client, LLMError
+    from narnat_agent.core.llm import Client
     from narnat_agent.logger import start_log
     from narnat_agent.tools.workspace import Workspace
 
     start_log(config.state_dir, [config.api_key])
     try:
-        conversation, todos = _first_conversation(config, system_prompt, resume)
+        session = sessions.load(config.state_dir, resume) if resume else sessions.new_session(system_prompt)
     except session_store.SessionError as e:
         ui.error(f"Cannot resume: {e}")
         return 2
     if summary := inherit_summary(config.state_dir):
-        conversation = Conversation(system_prompt, summary=summary)
+        session = sessions.new_session(system_prompt, summary)
         ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
     client = Client(config, ui.notice)
-    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, todos=todos)
-    agent = Agent(config, ui, client, workspace, conversation, system_prompt)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms)
+    agent = Agent(config, ui, client, workspace, session, system_prompt)
     if prompt is None:
         client.preload()
         try:
@@ -121,22 +122,8 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
                 ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
         return 0
     try:
-        agent.ask(prompt)
-    except LLMError as e:
-        ui.error(str(e))
-        return 1
+        outcome = agent.ask(prompt)
     finally:
         if resume:
             agent.save()
-    return 130 if ui.stream and ui.stream.cancelled else 0  # 130: stopped by Ctrl-C, as shells report it
-
-
-def _first_conversation(config, system_prompt: str, resume: str | None):
-    """A new conversation, or the saved one named by --resume, with its todo list."""
-    from narnat_agent.config import session_store
-    from narnat_agent.core.context import Conversation
-
-    if not resume:
-        return Conversation(system_prompt), []
-    data = session_store.load(config.state_dir, session_store.check_name(resume))
-    return Conversation.from_session(resume, data), data.get("todos", [])
+    return EXIT_CODES[outcome.stop.kind]

@@ -5,8 +5,8 @@ from collections.abc import Callable
 
 from narnat_agent.config import session_store
 from narnat_agent.config.session_store import SessionError
+from narnat_agent.core import session as sessions
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.context import Conversation
 
 
 def save(agent: Agent, arg: str) -> None:
@@ -20,7 +20,7 @@ def save(agent: Agent, arg: str) -> None:
         agent.ui.notice("Not saved.")
         return
     agent.conversation.name = name
-    agent.save(name)
+    agent.save()
     agent.ui.notice(f"Saved as '{name}'.")
 
 
@@ -41,13 +41,11 @@ def enter(agent: Agent, arg: str) -> None:
     """/enter <name> — continue a saved session (the current one is saved first)."""
     if not arg:
         raise SessionError("say which session: /enter <name> (see /show).")
-    data = session_store.load(agent.config.state_dir, session_store.check_name(arg))
+    entered = sessions.load(agent.config.state_dir, arg)
     saved = agent.save()
-    agent.conversation = Conversation.from_session(arg, data)
-    agent.workspace.todos = data.get("todos", [])
-    agent.workspace.reads.clear()  # what this process read is not what that conversation saw
+    agent.switch(entered)
     kept = f"; the previous conversation was saved as '{saved}'" if saved else ""
-    agent.ui.notice(f"Entered '{arg}' ({data['turns']} turns){kept}.")
+    agent.ui.notice(f"Entered '{arg}' ({entered.turns} turns){kept}.")
 
 
 def delete(agent: Agent, arg: str) -> None:
@@ -66,8 +64,7 @@ def delete(agent: Agent, arg: str) -> None:
 def clear(agent: Agent, arg: str) -> None:
     """/clear — start a new conversation (the current one is saved first)."""
     saved = agent.save()
-    agent.conversation = Conversation(agent.system_prompt)
-    agent.workspace.todos = []
+    agent.switch(sessions.new_session(agent.system_prompt))
     agent.ui.notice("New conversation." + (f" The previous one was saved as '{saved}'." if saved else ""))
 
 

@@ -33,7 +33,9 @@ class ContextTooLong(LLMError):
 
 
 class Sink(Protocol):
-    cancelled: bool
+    """Where a reply streams: a turn's view, or the silent sink of a compression."""
+
+    cancelled: bool  # set by the UI when the user presses the interrupt key; the client stops reading
 
     def feed(self, text: str) -> None: ...
     def feed_reasoning(self, text: str) -> None: ...

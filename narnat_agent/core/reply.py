@@ -4,8 +4,20 @@ import json
 import random
 import string
 from dataclasses import dataclass, field
+from enum import Enum
 
-INCOMPLETE = (None, "length", "error", "model_context_window_exceeded", "insufficient_system_resource")
+FILTERED = ("content_filter", "insufficient_system_resource", "error", "model_context_window_exceeded")
+
+
+class Ending(Enum):
+    """How a reply's stream ended; only COMPLETE lets its tool calls run or its text count as whole."""
+
+    COMPLETE = "complete"
+    CANCELLED = "cancelled"
+    ERROR = "error"  # an error event inside the stream
+    DISCONNECTED = "disconnected"  # the stream ended without a finish reason
+    LENGTH = "length"  # the model's output limit
+    FILTERED = "filtered"  # the provider stopped the answer
 
 
 @dataclass
@@ -42,9 +54,23 @@ class Reply:
     cancelled: bool = False
 
     @property
+    def ending(self) -> Ending:
+        if self.cancelled:
+            return Ending.CANCELLED
+        if self.error is not None:
+            return Ending.ERROR
+        if self.finish_reason is None:
+            return Ending.DISCONNECTED
+        if self.finish_reason == "length":
+            return Ending.LENGTH
+        if self.finish_reason in FILTERED:
+            return Ending.FILTERED
+        return Ending.COMPLETE
+
+    @property
     def cut_off(self) -> bool:
         """The reply did not end normally: its tool calls must not run."""
-        return self.cancelled or self.error is not None or self.finish_reason in INCOMPLETE
+        return self.ending is not Ending.COMPLETE
 
 
 def _new_id() -> str:

@@ -71,17 +71,39 @@ class FileRecord:
 
 
 @dataclass
+class Memory:
+    """What the tools keep for one conversation: the files the model has read and its todo list.
+
+    It belongs to the conversation (saved, restored and dropped with it), so the tools only borrow it.
+    """
+
+    reads: dict[Path, FileRecord] = field(default_factory=dict)
+    todos: list[dict] = field(default_factory=list)
+
+
+@dataclass
 class Workspace:
     root: Path
     state_dir: Path
     confirm: Confirm | None  # None: nobody can answer (a headless run without --yes)
     bash_timeout_ms: int = 120000
-    reads: dict[Path, FileRecord] = field(default_factory=dict)
-    todos: list[dict] = field(default_factory=list)
+    memory: Memory = field(default_factory=Memory)
     cwd: Path = field(init=False)  # Bash's working directory: it persists between calls
 
     def __post_init__(self) -> None:
         self.cwd = self.root
+
+    @property
+    def reads(self) -> dict[Path, FileRecord]:
+        return self.memory.reads
+
+    @property
+    def todos(self) -> list[dict]:
+        return self.memory.todos
+
+    @todos.setter
+    def todos(self, todos: list[dict]) -> None:
+        self.memory.todos = todos
 
     def resolve(self, path: str) -> Path:
         """An absolute path; relative ones are taken from the project root."""

@@ -6,6 +6,7 @@ import threading
 import time
 from pathlib import Path
 
+from narnat_agent.core.turn import Stop, TurnOutcome
 from narnat_agent.tools.workspace import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
@@ -75,14 +76,14 @@ class TerminalStream:
         self.markdown.finish()
         self.markdown = self._new_markdown()
 
-    def finish(self, stats) -> None:
+    def finish(self, outcome: TurnOutcome) -> None:
         from narnat_agent.ui import render
 
         self.end_block()
         self.live.stop()
-        if self.cancelled:
+        if outcome.stop is Stop.CANCELLED:
             self.ui.console.print("  ⎿  Interrupted by user", style="dim red")
-        self.ui.console.print(render.footer(stats))
+        self.ui.console.print(render.footer(outcome.stats))
         self.ui.watcher.stop()
 
 

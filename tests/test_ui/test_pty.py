@@ -47,7 +47,7 @@ def test_a_whole_session(session, fake_llm, project):
     prompt(child)
     child.send("say hello\r")
     child.expect("streaming works")
-    child.expect("in · ")  # the footer
+    child.expect("ctx .* · sent ")  # the footer
     prompt(child)
 
     child.send("write a lot\r")
@@ -91,7 +91,7 @@ def test_arrow_keys_do_not_interrupt(session, fake_llm):
     child.send("\x1b[A")
     child.send("\x1b[B")
     child.expect("word59")
-    child.expect("in · ")
+    child.expect("ctx .* · sent ")
     assert "Interrupted" not in child.before
 
 
