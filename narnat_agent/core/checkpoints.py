@@ -1,7 +1,7 @@
 """Checkpoints of a conversation: the state of the project before and after every Write, Edit and Bash call.
 
 What a conversation keeps is a JSON-able list of entries, saved with it:
-- a turn: {"turn", "time", "question", "messages", "steps": [{"tool", "before", "after"}]}, where "messages"
+- a turn: {"turn", "time", "question", "messages", "steps": [{"call", "before", "after"}]}, where "messages"
   is where the turn starts in the conversation (None once compression has dropped those messages); the
   project as the turn found it is the "before" of its first step, as nothing else changes files;
 - a rewind: {"rewind", "time", "before", "after", "tail", "messages", "turns"}: the project before and
@@ -44,7 +44,7 @@ class Change:
 class Pending:
     """A step whose tool is running: its snapshot before, and the touched paths to snapshot after."""
 
-    tool: str
+    label: str  # the call as the UI showed it: Edit(src/app.py)
     before: str
     touched: list[Path]
 
@@ -141,21 +141,21 @@ class Checkpoints:
                  "question": question, "messages": messages, "steps": []}  # fmt: skip
         self.entries.append(entry)
 
-    def before(self, tool: str, touched: Sequence[Path]) -> Pending | None:
-        """The snapshot before a tool that may change files (the touched ones even if ignored); None if none."""
+    def before(self, tool: str, label: str, touched: Sequence[Path]) -> Pending | None:
+        """The snapshot before a tool call that may change files (touched ones even if ignored); None if none."""
         if tool == "Bash" and not self.store.covers_commands and not self.said_commands:
             self.said_commands = True
             self.say(NO_COMMANDS)
         # a file over the size cap is left out of both snapshots, or the rewind would take it for a new file
         kept = [path for path in touched if keepable(path)]
         before = self._snapshot(kept)
-        return Pending(tool, before, kept) if before else None
+        return Pending(label[:80], before, kept) if before else None
 
     def after(self, pending: Pending | None) -> None:
         """Record the step once the tool has run."""
         after = self._snapshot(pending.touched) if pending else None
         if pending and after and self.entries and "turn" in self.entries[-1]:
-            self.entries[-1]["steps"].append({"tool": pending.tool, "before": pending.before, "after": after})
+            self.entries[-1]["steps"].append({"call": pending.label, "before": pending.before, "after": after})
 
     def covers_commands(self) -> bool:
         """Whether what a command changes can be rewound."""
@@ -275,8 +275,11 @@ class Checkpoints:
 
     def prune(self) -> None:
         """Delete the snapshots that this conversation does not name and that are older than the store keeps."""
-        if not self.broken:
-            self.store.prune(_ids(self.entries))
+        try:
+            if not self.broken:
+                self.store.prune(_ids(self.entries))
+        except CheckpointError as e:
+            log.warning("prune failed: %s", e)
 
 
 def _now() -> str:

@@ -7,6 +7,7 @@ no signing: it never commits anyway), and it applies no attributes, so a restore
 
 import os
 import subprocess
+from subprocess import PIPE
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -50,14 +51,22 @@ class GitStore:
 
     def _git(self, *args: str, stdin: bytes | None = None) -> bytes:
         try:
-            done = subprocess.run(["git", *args], cwd=self.project, env=self.env, input=stdin, capture_output=True)
+            # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
+            process = subprocess.Popen(["git", *args], cwd=self.project, env=self.env, start_new_session=True,
+                                       stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
         except OSError as e:
             raise CheckpointError(f"git could not be started ({e.strerror}).") from None
-        if done.returncode:
-            lines = done.stderr.decode(errors="replace").strip().splitlines() or [f"exit status {done.returncode}"]
+        with process:
+            try:
+                out, err = process.communicate(stdin)
+            except KeyboardInterrupt:  # a cancel waits for git to finish and release the store
+                process.communicate()
+                raise
+        if process.returncode:
+            lines = err.decode(errors="replace").strip().splitlines() or [f"exit status {process.returncode}"]
             reason = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])
             raise CheckpointError(f"the checkpoint store {self.git_dir} failed ({reason}).")
-        return done.stdout
+        return out
 
     def _ready(self) -> None:
         if (self.git_dir / "HEAD").exists():

@@ -33,7 +33,7 @@ class Agent:
 
     def step(self, tool: str, touched: list[str], change) -> None:
         paths = [self.project / p for p in touched]
-        pending = self.checkpoints.before(tool, paths)
+        pending = self.checkpoints.before(tool, f"{tool}({', '.join(touched)})", paths)
         change(self.project)
         self.checkpoints.after(pending)
 
