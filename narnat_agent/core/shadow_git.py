@@ -7,9 +7,9 @@ no signing: it never commits anyway), and it applies no attributes, so a restore
 
 import os
 import subprocess
-from subprocess import PIPE
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from subprocess import PIPE
 
 from narnat_agent.core.snapshot_store import AGE_DAYS, CheckpointError, FileChange, hide_from_git, relative, remove_file
 
