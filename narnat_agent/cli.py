@@ -120,6 +120,7 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
         finally:
             if saved := agent.save():
                 ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
+            agent.checkpoints.prune()
         return 0
     try:
         outcome = agent.ask(prompt)

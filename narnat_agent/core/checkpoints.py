@@ -167,7 +167,7 @@ class Checkpoints:
         summaries = []
         for index, entry in enumerate(self.entries):
             if "turn" in entry:
-                code = _ids([entry]) <= available
+                code = not self.broken and _ids([entry]) <= available
                 files = self._files(entry) if code and entry["steps"] else []
                 summaries.append(TurnSummary(index, entry["turn"], entry["time"], entry["question"], files,
                                              entry["messages"] is not None, code))  # fmt: skip
@@ -226,7 +226,7 @@ class Checkpoints:
             log.info("%s: restored from checkpoint %s: %s", why, target, ", ".join(paths))
         if not overwrite and plan.conflicts:
             log.info("%s: kept, as someone else changed them: %s", why, ", ".join(plan.conflicts))
-        return [c.path for c in changes], self.store.snapshot([self.store.project / c.path for c in changes])
+        return sorted(c.path for c in changes), self.store.snapshot([self.store.project / c.path for c in changes])
 
     def rewind(self, index: int, plan: Plan | None, conversation: Conversation | None, overwrite: bool) -> list[str]:
         """Go back to before entry `index`: the code when a plan is given, the conversation when one is given.
@@ -234,7 +234,8 @@ class Checkpoints:
         The rewind becomes an entry itself, holding what it took away, so /redo can undo it.
         """
         entry = self.entries[index]
-        label = f"turn {entry['turn']}" + (f", step {plan.step + 1}" if plan and plan.step else "")
+        number = sum("turn" in e for e in self.entries[: index + 1])  # as /rewind lists it
+        label = f"turn {number}" + (f", step {plan.step + 1}" if plan and plan.step else "")
         if conversation is not None and (entry["messages"] is None or (plan and plan.step)):
             raise CheckpointError(f"the conversation cannot go back to {label}: only its code can.")
         restored, before, after = [], None, None
