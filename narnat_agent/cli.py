@@ -190,6 +190,7 @@ def _repl(agent, ui, dispatch) -> None:
             agent.run(dispatch)
         finally:
             saved = _saved(agent, ui)
+            agent.checkpoints.prune()
         if saved or last_chance or agent.leaving:
             return
         ui.notice("The conversation is still here: /save it once there is room, or leave again to quit without it.")
