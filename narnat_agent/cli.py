@@ -73,6 +73,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _leave_on_signals(agent) -> None:
+    """SIGTERM and SIGHUP stop the turn like Esc does, then the REPL ends and saves like Ctrl-D."""
+    import signal
+
+    def leave(signum: int, frame: object) -> None:
+        agent.leaving = signum
+        raise KeyboardInterrupt
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, leave)
+
+
 def _start(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -134,15 +146,16 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
                           secret=config.api_key)  # fmt: skip
     agent = Agent(config, ui, client, workspace, session, system_prompt)
+    _leave_on_signals(agent)
     if prompt is None:
         client.preload()
         _repl(agent, ui, dispatch)
-        return 0
+        return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
     try:
         code = _ask(agent, ui, prompt)
     finally:
         kept = not resume or _saved(agent, ui, quiet=True)
-    return code if kept else 1
+    return 128 + agent.leaving if agent.leaving else code if kept else 1
 
 
 def _ask(agent, ui, prompt: str) -> int:
@@ -177,6 +190,7 @@ def _repl(agent, ui, dispatch) -> None:
             agent.run(dispatch)
         finally:
             saved = _saved(agent, ui)
-        if saved or last_chance:
+            agent.checkpoints.prune()
+        if saved or last_chance or agent.leaving:
             return
         ui.notice("The conversation is still here: /save it once there is room, or leave again to quit without it.")

@@ -5,7 +5,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from narnat_agent.config.loader import Config
@@ -48,9 +48,9 @@ class _Retry(Exception):
         self.wait = wait
 
 
-def cost(usage: Usage, pricing: dict) -> float | None:
+def cost(usage: Usage | None, pricing: Mapping[str, float]) -> float | None:
     """The price of one request in the pricing's currency, or None without pricing."""
-    if not pricing:
+    if not pricing or usage is None:
         return None
     fresh = usage.prompt - usage.cached
     cached_price = pricing.get("cached_input", pricing.get("input", 0))
