@@ -235,3 +235,24 @@ def test_a_summary_left_in_another_encoding_is_inherited_escaped(project, fake_l
     done = run(project, fake_llm.base_url, "-p", "go on")
     assert done.returncode == 0 and "Traceback" not in done.stderr
     assert "We renamed caf\\xe9.py." in fake_llm.requests[0]["messages"][0]["content"]
+
+
+def test_the_full_screen_repl_starts_and_answers_in_a_read_only_project(project, fake_llm):
+    import pexpect
+
+    if not can_unshare("-rm"):
+        pytest.skip("cannot make a mount namespace here (unshare -rm refused)")
+    fake_llm.add(text_reply("read-only is fine"))
+    env = environment(project, fake_llm.base_url, TERM="xterm-256color")
+    del env["NO_COLOR"]
+    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
+    child = pexpect.spawn("unshare", ["-rm", "sh", "-c", script, str(project), sys.executable, "-m", "narnat_agent"],
+                          cwd=str(project), env=env, dimensions=(30, 100), encoding="utf-8", timeout=30)  # fmt: skip
+    try:
+        child.expect("❯")  # the history cannot be kept there: that it is skipped quietly is the history's own test
+        assert "Traceback" not in child.before
+        child.send("hello\r")
+        child.expect("read-only is fine")
+    finally:
+        child.close(force=True)
+    assert not (project / ".narnat").exists()
