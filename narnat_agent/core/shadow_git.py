@@ -77,8 +77,8 @@ class GitStore:
             (self.git_dir / "info").mkdir(exist_ok=True)
             (self.git_dir / "info" / "exclude").write_text(EXCLUDE)
             (self.git_dir / "info" / "attributes").write_text(ATTRIBUTES)
-        except OSError as e:  # a full or read-only disk
-            raise CheckpointError(f"the checkpoint store {self.git_dir} cannot be made ({e.strerror}).") from None
+        except OSError as e:  # a full or read-only disk: the store is off, the turn goes on
+            raise CheckpointError(f"the checkpoint store {self.git_dir} cannot be created ({e.strerror}).") from None
 
     def snapshot(self, touched: Sequence[Path]) -> str:
         self._ready()
