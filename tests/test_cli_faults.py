@@ -269,3 +269,15 @@ def test_a_pasted_key_with_a_newline_is_trimmed_and_one_with_a_zero_width_space_
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 2 and "Traceback" not in done.stderr and len(fake_llm.requests) == 1
     assert "U+200B ZERO WIDTH SPACE (character 8 of 12)" in done.stderr and "sk-test" not in done.stderr
+
+
+@pytest.mark.parametrize("room", [10, 3000], ids=["no room for the summary", "no room for the archive"])
+def test_a_compression_on_a_full_disk_fails_in_one_sentence_and_keeps_the_conversation(project, fake_llm, room):
+    (project / ".narnat").mkdir()
+    (project / ".narnat/narnat.json").write_text(json.dumps({"compress_turns": 1, "max_steps": 5}))
+    (project / "AGENTS.md").write_text("Be thorough. " * 400)  # a system prompt larger than the room
+    fake_llm.add(text_reply("first"), text_reply("A short summary."))
+    done = run(project, fake_llm.base_url, stdin=b"one\ntwo\n", preexec_fn=limit_file_size(room))
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "Unexpected error" not in done.stderr
+    assert "Compression failed: " in done.stderr and "The conversation is unchanged." in done.stderr
+    assert [m["content"] for m in fake_llm.requests[1]["messages"] if m["role"] == "user"][0] == "one"

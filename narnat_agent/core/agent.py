@@ -118,13 +118,21 @@ class Agent:
         except KeyboardInterrupt:
             log.info("compression cancelled by the user")
             summary = ""
+        except OSError as e:  # the summary file could not be written (a full disk)
+            self.ui.error(f"Compression failed: the summary could not be saved ({e.strerror}); free some space. "
+                          "The conversation is unchanged.")  # fmt: skip
+            return False
         finally:
             self.ui.end_compressing()
         if not summary:
             self.ui.error("Compression failed: no complete summary came back; the conversation is unchanged.")
             return False
         archive = f"compressed-{session_store.stamp()}"
-        sessions.save(self.config.state_dir, old, self.config.model, archive)
+        try:
+            sessions.save(self.config.state_dir, old, self.config.model, archive)
+        except session_store.SessionError as e:
+            self.ui.error(f"Compression failed: {e} The conversation is unchanged.")
+            return False
         successor = sessions.new_session(self.system_prompt, summary, name=old.name)
         successor.checkpoints, successor.cost = old.checkpoints, old.cost
         self.switch(successor)
