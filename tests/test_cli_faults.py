@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -281,3 +282,12 @@ def test_a_compression_on_a_full_disk_fails_in_one_sentence_and_keeps_the_conver
     assert done.returncode == 0 and "Traceback" not in done.stderr and "Unexpected error" not in done.stderr
     assert "Compression failed: " in done.stderr and "The conversation is unchanged." in done.stderr
     assert [m["content"] for m in fake_llm.requests[1]["messages"] if m["role"] == "user"][0] == "one"
+
+
+def test_a_project_folder_with_a_non_utf8_name_works(project, fake_llm):
+    folder = os.path.join(os.fsencode(project), b"caf\xe9")
+    os.mkdir(folder)
+    fake_llm.add(text_reply("ok"), text_reply("again"))
+    done = run(Path(os.fsdecode(folder)), fake_llm.base_url, stdin=b"hello\nagain\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "Unexpected error" not in done.stderr
+    assert "caf\\xe9" in fake_llm.requests[0]["messages"][0]["content"] and len(fake_llm.requests) == 2
