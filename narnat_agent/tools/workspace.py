@@ -78,7 +78,7 @@ class FileRecord:
 
 def _merged(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
-    for first, last in sorted(ranges):
+    for first, last in sorted(tuple(r) for r in ranges):  # a restored record holds lists
         if out and first <= out[-1][1] + 1:
             out[-1] = (out[-1][0], max(out[-1][1], last))
         else:

@@ -201,3 +201,23 @@ def test_non_utf8_names_appear_escaped_in_listings_and_hints(workspace, project)
     assert "Did you mean: caf\\xe9.py?" in hint.text
     hint.text.encode("utf-8")
     assert read(workspace, "caf\\xe9.py").text.startswith("1\tx = 1")  # the shown name reads the file
+
+
+def test_a_short_ascii_like_text_is_never_taken_for_utf16_without_a_bom(workspace, project):
+    (project / "x.txt").write_bytes(b"k0 = ====aaa\xe0\x80")
+    assert "1\tk0 = ====aaaà€" in read(workspace, "x.txt").text
+
+
+def test_pages_read_before_a_session_was_saved_still_count(workspace, project):
+    import dataclasses
+    import json
+
+    from narnat_agent.tools.workspace import FileRecord
+
+    path = project / "big.txt"
+    path.write_text("".join(f"line {n}\n" for n in range(3000)))
+    read(workspace, "big.txt", limit=1500)
+    saved = json.loads(json.dumps(dataclasses.asdict(workspace.reads[path])))  # as a session keeps it
+    workspace.reads[path] = FileRecord(**saved)
+    read(workspace, "big.txt", offset=1501)
+    assert workspace.reads[path].whole

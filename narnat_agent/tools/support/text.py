@@ -92,7 +92,8 @@ def _detected(data: bytes) -> str | None:
     best = results[0]
     if any((r.chaos, r.coherence) == (best.chaos, best.coherence) for r in results[1:]):
         return None
-    return best.encoding
+    # UTF-16/32 without a BOM would be full of NUL bytes, which make a file binary: such a guess is noise
+    return None if best.encoding.startswith(("utf_16", "utf_32")) else best.encoding
 
 
 def decode(data: bytes, seen_as: str | None = None) -> tuple[str, Encoding]:
