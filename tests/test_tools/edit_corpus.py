@@ -440,4 +440,21 @@ CASES = [
         "a()\nc()\n",
         error="matches 2 places (indentation match) at lines 2, 5",
     ),
+    # found by the properties
+    case(
+        "exact_from_inside_the_indentation_with_a_whole_new_line",
+        "def f():\n    x = 1\n",
+        "x = 1",
+        "    x = 2",
+        "def f():\n    x = 2\n",
+        strategy="exact",
+    ),
+    case("lines_deleted_through_a_fuzzy_step_leave_no_blank", "a\n    b\nc\n", "  b\n", "", "a\nc\n"),
+    case(
+        "an_edit_that_changes_nothing_is_refused",
+        "def f():\n    x = 1\n",
+        "x = 1",
+        "    x = 1",
+        error="leaves the file",
+    ),
 ]

@@ -176,7 +176,8 @@ def _exact(lines: Lines, old: str, new: str, line_end: bool = False) -> list[Spa
     while i != -1:
         end = i + len(old)
         if not line_end or end == len(text) or text[end] == "\n":
-            spans.append(Span(_line_start(text, i, old, new), end, lambda: (new, "")))
+            start = max(_line_start(text, i, old, new), spans[-1].end if spans else 0)
+            spans.append(Span(start, end, lambda: (new, "")))
         i = text.find(old, end)
     return spans
 
