@@ -56,9 +56,9 @@ def run(args: dict, ws: Workspace) -> Result:
 def _numbered(old_lines: list[str]) -> bool:
     """Whether old_string carries Read's line numbers: every line starts with one, counting up by one."""
     numbers = [READ_PREFIX.match(line) for line in old_lines if line.strip()]
-    if not numbers or not all(numbers):
+    values = [int(n.group(1)) for n in numbers if n]
+    if not values or len(values) < len(numbers):
         return False
-    values = [int(n.group(1)) for n in numbers]
     return values == list(range(values[0], values[0] + len(values)))
 
 

@@ -26,7 +26,8 @@ def _listing(path: Path, ws: Workspace) -> Result:
 
 def _numbered(lines: list[str], start: int, count: int) -> tuple[list[str], int]:
     """Up to `count` numbered lines from `start` (1-based) within the character budget, and the last one shown."""
-    out, used, last = [], 0, start - 1
+    out: list[str] = []
+    used, last = 0, start - 1
     for n in range(start, min(len(lines), start + count - 1) + 1):
         line = lines[n - 1]
         if len(line) > MAX_LINE_CHARS:

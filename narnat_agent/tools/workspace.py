@@ -156,9 +156,9 @@ class Workspace:
         seen: tuple[tuple[int, int], ...] = ()
         if shown and not whole:
             first, last, total = shown
-            same = previous is not None and previous.sha == sha
-            whole = same and previous.whole
-            seen = _merged([*(previous.seen if same else ()), (first, last)])
+            before = previous if previous is not None and previous.sha == sha else None
+            whole = before is not None and before.whole
+            seen = _merged([*(before.seen if before else ()), (first, last)])
             whole = whole or seen == ((1, total),)
         self.reads[path] = FileRecord(sha, path.stat().st_mtime, whole, () if whole else seen, codec)
 

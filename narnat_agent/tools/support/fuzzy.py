@@ -172,7 +172,8 @@ def whole_lines(old: str, new: str) -> tuple[list[str], list[str]]:
 
 def _exact(lines: Lines, old: str, new: str, line_end: bool = False) -> list[Span]:
     """Every place of old, or with line_end only those where a line ends right after it."""
-    spans, i, text = [], lines.text.find(old), lines.text
+    spans: list[Span] = []
+    i, text = lines.text.find(old), lines.text
     while i != -1:
         end = i + len(old)
         if not line_end or end == len(text) or text[end] == "\n":

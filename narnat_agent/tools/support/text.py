@@ -45,10 +45,11 @@ UTF8 = Encoding()
 
 
 def size_text(n: int) -> str:
+    size = float(n)
     for unit in ("bytes", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1024
+        if size < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
     raise AssertionError
 
 
