@@ -115,6 +115,7 @@ class Workspace:
     bash_timeout_ms: int = 120000
     memory: Memory = field(default_factory=Memory)
     web: Web = field(default_factory=Web)
+    secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
     cwd: Path = field(init=False)  # Bash's working directory: it persists between calls
 
     def __post_init__(self) -> None:

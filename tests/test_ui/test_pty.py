@@ -121,9 +121,45 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
     finally:
         child.close(force=True)
     assert "my-model" in screen.getvalue() and "sk-secret-typed" not in screen.getvalue()
-    path = project / ".narnat" / "narnat.json"
+    path = project.parent / "home" / ".narnat" / "narnat.json"  # the key is the user's, not the project's
+    assert not (project / ".narnat" / "narnat.json").exists()
     assert json.loads(path.read_text()) == {"base_url": fake_llm.base_url, "api_key": "sk-secret-typed",
                                             "model": "my-model"}  # fmt: skip
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert "narnat.json" in (project / ".narnat" / ".gitignore").read_text()
     assert fake_llm.requests[0]["model"] == "my-model"
+
+
+def test_rewind_redo_and_undo_in_a_real_terminal(session, fake_llm, project):
+    child, app = session, project / "app.py"
+    app.write_text("x = 1\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "app.py"})),
+                 tool_reply(("Edit", {"file_path": "app.py", "old_string": "x = 1", "new_string": "x = 2"})),
+                 text_reply("Changed it."), text_reply("Asked again."))  # fmt: skip
+    prompt(child)
+    child.send("make x two\r")
+    child.expect("Changed it")
+    prompt(child)
+    child.send("/rewind\r")
+    child.expect(r"1 +\d\d:\d\d +1 +\+1 -1 +make x two")
+    child.expect("Rewind to before turn")
+    child.send("1\r")
+    child.expect(r"Restore 1\) code and conversation")
+    child.send("3\r")
+    child.expect("Rewound to before turn 1: code. Restored 1 file: app.py.")
+    assert app.read_text() == "x = 1\n"
+    prompt(child)
+    child.send("/redo\r")
+    child.expect("Redone")
+    assert app.read_text() == "x = 2\n"
+    prompt(child)
+    child.send("/undo\r")
+    child.expect("Rewound to before turn 1: code and conversation.")
+    child.expect("❯ make x two")  # the question is back on the input line
+    assert app.read_text() == "x = 1\n"
+    child.send("\r")
+    child.expect("Asked again")
+    assert [m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "user"] == ["make x two"]
+    prompt(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
