@@ -91,7 +91,7 @@ def explain_miss(lines: Lines, old: str, new: str) -> str:
     else:
         cause = _cause(window, old_lines)
     shown = "\n".join(window)
-    return f"old_string was not found. {cause} The closest text, {span}, exactly as in the file:\n{shown}"
+    return f"old_string was not found. {cause} The closest text ({span}) follows, exactly as in the file.\n{shown}"
 
 
 def _cause(window: list[str], old_lines: list[str]) -> str:

@@ -358,7 +358,7 @@ CASES = [
         "alpha = compute(1)\nbeta = 2\n",
         "alpha = compute(10)\n",
         "alpha = 3\n",
-        error="The closest text, line 1, exactly as in the file:\nalpha = compute(1)",
+        error="The closest text (line 1) follows, exactly as in the file.\nalpha = compute(1)",
     ),
     case("not_found_nothing_similar", "alpha\n", "zzzz qqqq\n", "x\n", error="no line resembles"),
     # the file keeps its own form
