@@ -221,3 +221,8 @@ def test_pages_read_before_a_session_was_saved_still_count(workspace, project):
     workspace.reads[path] = FileRecord(**saved)
     read(workspace, "big.txt", offset=1501)
     assert workspace.reads[path].whole
+
+
+def test_a_binary_file_that_starts_like_a_bom_is_still_binary(workspace, project):
+    (project / "data.bin").write_bytes(b"\xff\xfe" + bytes(range(256)) * 4)
+    assert "binary .bin file" in read(workspace, "data.bin").text
