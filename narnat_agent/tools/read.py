@@ -45,7 +45,7 @@ def _tail(start: int, last: int, total: int, limit: int | None) -> str:
     """How the page ends, and which limit ended it."""
     if last == total:
         return f"(End of file - {total} lines)"
-    if limit is not None:
+    if last - start + 1 == limit:
         why = f", as limit={limit} asked"
     elif last - start + 1 == MAX_LINES:
         why = f": the {MAX_LINES}-line limit of one Read"
@@ -95,7 +95,7 @@ def run(args: dict, ws: Workspace) -> Result:
     if start > total:
         raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
     limit = args["limit"] if args.get("limit", 0) > 0 else None
-    shown, last = _numbered(lines, start, limit or MAX_LINES)
+    shown, last = _numbered(lines, start, min(limit or MAX_LINES, MAX_LINES))
     ws.remember(path, data, whole=False, shown=(start, last, total), codec=encoding.codec)
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if any(line.startswith("\t") for line in lines[start - 1 : last]) else ""

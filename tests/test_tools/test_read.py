@@ -226,3 +226,13 @@ def test_pages_read_before_a_session_was_saved_still_count(workspace, project):
 def test_a_binary_file_that_starts_like_a_bom_is_still_binary(workspace, project):
     (project / "data.bin").write_bytes(b"\xff\xfe" + bytes(range(256)) * 4)
     assert "binary .bin file" in read(workspace, "data.bin").text
+
+
+def test_a_limit_beyond_one_read_is_cut_by_the_read_limit_and_says_which(workspace, project):
+    (project / "short.txt").write_text("".join(f"{n}\n" for n in range(3000)))
+    (project / "wide.txt").write_text("".join(f"{n} {'x' * 60}\n" for n in range(3000)))
+    assert (
+        "(Showing lines 1-2000 of 3000: the 2000-line limit of one Read;"
+        in read(workspace, "short.txt", limit=2500).text
+    )
+    assert "the 100,000-character limit of one Read" in read(workspace, "wide.txt", limit=3000).text
