@@ -30,7 +30,7 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ws.missing(path)
     data = path.read_bytes()
     ws.require_fresh(path, data, whole=False)
-    text, encoding = decode(data, ws.seen_as(path))
+    text, encoding = decode(data, ws.seen_as(path, data))
     ending = line_ending(text)  # the model's line endings become the file's (a mixed file is matched as it is)
     if ending:
         text, old, new = text.replace("\r\n", "\n"), with_ending(old, "\n"), with_ending(new, "\n")

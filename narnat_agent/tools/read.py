@@ -83,7 +83,7 @@ def run(args: dict, ws: Workspace) -> Result:
     if not data:
         ws.remember(path, data, whole=True)
         return Result(f"{note}{ws.show(path)} is empty (0 bytes).", "Read 0 lines (empty file)")
-    text, encoding = decode(data, ws.seen_as(path))
+    text, encoding = decode(data, ws.seen_as(path, data))
     if encoding.codec != "utf-8":
         note += f"(This file is not UTF-8: it is shown as {encoding.label}; Edit and Write keep its encoding.)\n"
     lines = text.split("\n")

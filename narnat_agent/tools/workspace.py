@@ -163,10 +163,10 @@ class Workspace:
             whole = whole or seen == ((1, total),)
         self.reads[path] = FileRecord(sha, path.stat().st_mtime, whole, () if whole else seen, codec)
 
-    def seen_as(self, path: Path) -> str | None:
-        """The encoding the model has seen a file in, if it has read it."""
+    def seen_as(self, path: Path, data: bytes) -> str | None:
+        """The encoding the model has seen this content of a file in, if it has."""
         record = self.reads.get(path)
-        return record.codec if record else None
+        return record.codec if record and record.sha == digest(data) else None
 
     def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
         """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""

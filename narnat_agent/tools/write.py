@@ -18,7 +18,7 @@ def run(args: dict, ws: Workspace) -> Result:
     if existed:
         data = path.read_bytes()
         ws.require_fresh(path, data, whole=True)
-        before, encoding = decode(data, ws.seen_as(path))
+        before, encoding = decode(data, ws.seen_as(path, data))
         ending = line_ending(before)
     content = with_ending(args["content"], ending)  # a replaced file keeps its line endings (a mix: as sent)
     note = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""

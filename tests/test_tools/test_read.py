@@ -236,3 +236,11 @@ def test_a_limit_beyond_one_read_is_cut_by_the_read_limit_and_says_which(workspa
         in read(workspace, "short.txt", limit=2500).text
     )
     assert "the 100,000-character limit of one Read" in read(workspace, "wide.txt", limit=3000).text
+
+
+def test_a_file_replaced_from_outside_is_decoded_afresh(workspace, project):
+    path = project / "notes.txt"
+    path.write_bytes(b"caf\xe9\n")
+    assert "cp1252" in read(workspace, "notes.txt").text
+    path.write_bytes("这是一个用GBK编码的中文文件，内容足够长以便检测。\n".encode("gbk"))
+    assert "这是一个用GBK编码的中文文件" in read(workspace, "notes.txt").text
