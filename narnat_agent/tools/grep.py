@@ -24,8 +24,8 @@ Row = tuple[int, str, str]  # line number; ':' a match, '-' context, '' rg's sen
 
 
 def _flags(args: dict, mode: str) -> list[str]:
-    """rg's flags for the request: file names always (a single file too), NUL after them, CRLF-aware '$'."""
-    flags = ["--with-filename", "--null", "--crlf", *MODE_FLAGS[mode]]
+    """rg's flags for the request: file names always (a single file too), each followed by a NUL."""
+    flags = ["--with-filename", "--null", *MODE_FLAGS[mode]]
     if mode == "content":
         for key in ("-A", "-B", "-C"):
             if key in args:
@@ -49,8 +49,7 @@ def _parse(out: bytes, mode: str) -> dict[bytes, list[Row] | int | None]:
         if mode == "count" and nul:
             found[path] = int(rest)
         elif nul and (m := ROW.fullmatch(rest)):
-            text = ripgrep.shown(m[3].removesuffix(b"\r"))
-            found.setdefault(path, []).append((int(m[1]), m[2].decode(), text))
+            found.setdefault(path, []).append((int(m[1]), m[2].decode(), ripgrep.shown(m[3])))
         elif mode == "content" and (m := BINARY.fullmatch(line)):
             found.setdefault(m[1], []).append((0, "", ripgrep.shown(line[len(m[1]) + 2 :])))
     return found
@@ -91,17 +90,18 @@ def _python_search(args: dict, ws: Workspace, top: Path, mode: str) -> dict:
 
 
 def _content(found: dict[bytes, list[Row]], args: dict) -> list[str]:
-    """`path:line:text` rows (`path-line-text` for context) sorted by path, '--' between separate groups."""
-    numbered, grouped = args.get("-n", True), any(key in args for key in ("-A", "-B", "-C"))
-    lines = []
+    """rg's lines (`path:line:text`, `path-line-text` for context) sorted by path; with context, '--' between
+    groups that do not touch, as rg prints them."""
+    numbered, grouped = args.get("-n", True), any(args.get(key, 0) > 0 for key in ("-A", "-B", "-C"))
+    lines: list[str] = []
     for path in sorted(found, key=lambda raw: (ripgrep.shown(raw), raw)):
         name, last = ripgrep.shown(path), None
         for number, sep, text in found[path]:
+            if grouped and lines and (last is None or (sep and number > last + 1)):
+                lines.append("--")
             if not sep:
                 lines.append(f"{name}: {text}")
                 continue
-            if grouped and last is not None and number > last + 1:
-                lines.append("--")
             lines.append(f"{name}{sep}{number}{sep}{text}" if numbered else f"{name}{sep}{text}")
             last = number
     return lines
