@@ -33,10 +33,18 @@ def _flags(args: dict, mode: str) -> list[str]:
     for key, flag in (("-i", ["-i"]), ("multiline", ["-U", "--multiline-dotall"]), ("fixed_strings", ["-F"])):
         if args.get(key):
             flags += flag
-    for key, flag in (("glob", "--glob"), ("type", "--type")):
-        if args.get(key):
-            flags += [flag, args[key]]
+    if args.get("type"):
+        flags += ["--type", args["type"]]
+    if args.get("glob"):
+        flags += ["--glob", args["glob"]] if _listed_glob(args) else ripgrep.name_filter(args["glob"])
     return flags
+
+
+def _listed_glob(args: dict) -> bool:
+    """Whether the glob goes to rg's --glob, whose results then keep only the files rg lists (--glob outranks
+    .gitignore); a plain name pattern without a type goes to rg's name filter instead, which does not."""
+    glob = args.get("glob", "")
+    return bool(glob) and ("/" in glob or bool(args.get("type")) or not ripgrep.name_filter(glob))
 
 
 def _parse(out: bytes, mode: str) -> dict[bytes, list[Row] | int | None]:
@@ -64,7 +72,7 @@ def _search(args: dict, ws: Workspace, top: Path, mode: str) -> tuple[dict, str]
     if done.code > 1 and not done.out and "No files were searched" not in done.err:
         raise _failure(done.err, args["pattern"])
     found = _parse(done.out, mode)
-    if args.get("glob"):  # rg's --glob outranks .gitignore: keep only the files rg lists without it
+    if _listed_glob(args):
         listed = set(ripgrep.files(top, ws.root) or [])
         found = {path: hits for path, hits in found.items() if path in listed}
     unread = f"\n(Some paths could not be read: {ripgrep.error_line(done.err)})" if done.code > 1 and done.out else ""
@@ -148,7 +156,7 @@ def _top(args: dict, ws: Workspace) -> Path:
     if not top.exists():
         raise ws.missing(top)
     if not (top.is_file() or top.is_dir()):
-        raise ToolError(f"{ripgrep.shown(ws.show(top))} is not a regular file or folder (a FIFO, socket or device); "
+        raise ToolError(f"{ws.show(top)} is not a regular file or folder (a FIFO, socket or device); "
                         "Grep searches files only.")  # fmt: skip
     for key in ("offset", "head_limit"):
         if args.get(key, 0) < 0:
@@ -159,15 +167,18 @@ def _top(args: dict, ws: Workspace) -> Path:
 def run(args: dict, ws: Workspace) -> Result:
     top = _top(args, ws)
     mode = args.get("output_mode", "files_with_matches")
-    found, note = _search(args, ws, top, mode)
-    if not found:
-        return _no_matches(args, ws, top, note)
+    try:
+        found, note = _search(args, ws, top, mode)
+        if not found:
+            return _no_matches(args, ws, top, note)
+    except ripgrep.RgFailed as e:  # a timeout
+        raise _failure(e.stderr, args["pattern"]) from None
     text, summary = _report(found, args, mode, ws)
     return Result(text + note, summary)
 
 
 def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
-    where = ripgrep.shown(ws.show(top)) if top != ws.root else "the working directory"
+    where = ws.show(top) if top != ws.root else "the working directory"
     said = f"No matches for {args['pattern']!r} in {where}."
     if top.is_dir() and not note:
         flags = [*_flags(args, "files_with_matches"), *ripgrep.scope(top, ws.root), "--no-ignore"]

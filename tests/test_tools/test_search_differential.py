@@ -29,7 +29,21 @@ NESTED_IGNORES = ["!*.log", "b.py", "!notes.md", "core/", "*.txt", "!naïve.txt"
 STATE_IGNORE = "narnat.json\nsessions/\nlogs/\n"  # what Narnat writes into .narnat/.gitignore
 PATTERNS = ["needle", "foo|bar", r"a\.b", "^foo", "bar$", r"x\(y\)", "[Nn]eedle", "café", "e", "x{3}", "^$", "nothing"]
 LITERALS = ["a.b", "x(y)", "(", "needle", "é"]
-GREP_GLOBS = ["*.py", "*.{md,txt}", "**/*.log", "src/*.py", "src/**", "!*.py", "*", "*.nothing", "**/core/*", "?.py"]
+GREP_GLOBS = [
+    "*.py",
+    "core",
+    "Read me.md",
+    "[ab].py",
+    "*.{md,txt}",
+    "**/*.log",
+    "src/*.py",
+    "src/**",
+    "!*.py",
+    "*",
+    "*.nothing",
+    "**/core/*",
+    "?.py",
+]
 GLOB_PARTS = ["*", "**", "*.py", "*.{py,md}", "?.py", "[ab]*", "src", "core", "café", "my dir", ".hidden", "*.log",
               "a*", "*e*", "*.t?t", "[!a]*.py", "sub", "deep"]  # fmt: skip
 PHASES = [Phase.explicit, Phase.reuse, Phase.generate]  # no shrinking: a failure names its tree and query already
@@ -223,10 +237,12 @@ def matches(pattern: list[str], path: list[str]) -> bool:
 
 
 def glob_reference(tree: Tree, pattern: str, path: str | None) -> set[str]:
+    """The listed files whose path below `path` matches, as the file system spells it (a byte that is not UTF-8
+    is one character)."""
     prefix = f"{path}/" if path else ""
-    listed = [name for name in tree.listing(path) if name.startswith(prefix)]
-    below = {name: name[len(prefix) :].split("/") for name in listed}
-    return {name for name, parts in below.items() if any(matches(p.split("/"), parts) for p in braces(pattern))}
+    disk = {shown: tree.names[shown] for shown in tree.listing(path) if shown.startswith(prefix)}
+    below = {shown: name[len(prefix) :].split("/") for shown, name in disk.items()}
+    return {shown for shown, parts in below.items() if any(matches(p.split("/"), parts) for p in braces(pattern))}
 
 
 @st.composite
