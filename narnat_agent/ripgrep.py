@@ -225,7 +225,7 @@ def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> 
     exe = binary()
     if exe is None:
         return None
-    base, stamped, rest = os.fsencode(root), [], b""
+    base, stamped, rest, listed = os.fsencode(root), [], b"", False
     with tempfile.TemporaryFile() as errors:
         try:
             process = subprocess.Popen([exe, *COMMON, "--null", *args], cwd=root, stdin=subprocess.DEVNULL,
@@ -237,11 +237,12 @@ def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> 
                 while chunk := process.stdout.read1(1 << 16):
                     *names, rest = (rest + chunk).split(b"\0")
                     stamped += [_age(base, name) for name in names if keep(name)]
+                    listed = listed or bool(names)
             except BaseException:  # a cancel (KeyboardInterrupt) included: rg must not outlive the call
                 process.kill()
                 process.wait()
                 raise
-        if process.returncode > 1 and not stamped:
+        if process.returncode > 1 and not listed:
             errors.seek(0)
             raise RgFailed(errors.read().decode("utf-8", "replace"))
     return [path for _, path in sorted(stamped)]

@@ -86,9 +86,12 @@ def _python_search(args: dict, ws: Workspace, top: Path, mode: str) -> dict:
         rx = re.compile(re.escape(args["pattern"]) if args.get("fixed_strings") else args["pattern"], flags)
     except re.error as e:
         raise ToolError(f"invalid regex: {e}.") from None
-    glob = args.get("glob") or "**"
+    glob = args.get("glob", "").removeprefix("!")  # as rg reads it: a name at any depth, or a path from the root
+    wanted = ripgrep.glob_regex(glob if "/" in glob else f"**/{glob}")
     found = {}
-    for path in ripgrep.walk_matching(glob if "/" in glob else f"**/{glob}", top, ws.root):
+    for path in ripgrep.walk_matching("**", top, ws.root):
+        if glob and bool(wanted.fullmatch(path)) == args["glob"].startswith("!"):
+            continue
         data = (ws.root / path).read_bytes()
         if not binary_kind(data[:4096], ws.root / path):
             lines = data.decode("utf-8", "replace").splitlines()
@@ -139,10 +142,8 @@ def _report(found: dict, args: dict, mode: str, ws: Workspace) -> tuple[str, str
         return _page(names, args, "files"), f"Found {_plural(len(found), 'file')}"
     if mode == "count":
         lines = sorted(f"{ripgrep.shown(path)}:{count}" for path, count in found.items())
-        total = sum(found.values())
-        return _page(
-            lines, args, "files"
-        ), f"Counted {_plural(total, 'matching line')} in {_plural(len(found), 'file')}"
+        total = _plural(sum(found.values()), "matching line")
+        return _page(lines, args, "files"), f"Counted {total} in {_plural(len(found), 'file')}"
     rows = [row for hits in found.values() for row in hits]
     matched, binary = sum(sep == ":" for _, sep, _ in rows), sum(not sep for _, sep, _ in rows)
     summary = f"Found {_plural(matched, 'line')} in {_plural(len(found), 'file')}"

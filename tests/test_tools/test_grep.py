@@ -109,6 +109,7 @@ def test_fallback_search_answers_in_the_same_shape(project, workspace):
     found = grep_tool._python_search(args, workspace, project, "content")
     assert found == {b"a.py": [(1, ":", "foo"), (3, ":", "foo")], b"b.txt": [(1, ":", "foo")]}
     assert grep_tool._python_search({**args, "glob": "*.py"}, workspace, project, "count") == {b"a.py": 2}
+    assert grep_tool._python_search({**args, "glob": "!*.py"}, workspace, project, "count") == {b"b.txt": 1}
 
 
 def test_narnat_state_is_searched_only_when_path_points_into_it(project, workspace):
