@@ -165,8 +165,20 @@ def _top(args: dict, ws: Workspace) -> Path:
     return top
 
 
+def _anchored(glob: str, root: Path) -> str:
+    """A glob as rg reads it, from the root: './x' and '<root>/x' become '/x' (rg matches neither as written)."""
+    exclude, body = glob[:1] == "!", glob.removeprefix("!")
+    if body.startswith(f"{root}/"):
+        body = body[len(str(root)) :]
+    elif body.startswith("./"):
+        body = body[1:]
+    return "!" * exclude + body
+
+
 def run(args: dict, ws: Workspace) -> Result:
     top = _top(args, ws)
+    if args.get("glob"):
+        args = {**args, "glob": _anchored(args["glob"], ws.root)}
     mode = args.get("output_mode", "files_with_matches")
     try:
         found, note = _search(args, ws, top, mode)

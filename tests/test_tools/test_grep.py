@@ -286,3 +286,11 @@ def test_a_cancelled_search_leaves_no_rg_behind(project):
                 if alive(pid):
                     os.kill(pid, signal.SIGKILL)
             child.wait()
+
+
+def test_dot_slash_and_absolute_globs(project, workspace):
+    files(project, {"src/a.py": "needle\n", "a.py": "needle\n", "src/deep/b.py": "needle\n"})
+    for glob in ("./src/*.py", f"{project}/src/*.py"):
+        assert grep(workspace, "needle", glob=glob).text == "src/a.py", glob
+    assert grep(workspace, "needle", glob="./*.py").text == "a.py"
+    assert sorted(grep(workspace, "needle", glob="!./src/**").text.splitlines()) == ["a.py"]
