@@ -1,5 +1,7 @@
 import os
 
+import pytest
+
 from narnat_agent.tools import grep as grep_tool
 from narnat_agent.tools.registry import execute
 
@@ -252,6 +254,7 @@ def alive(pid):
         return False
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds rg's process through /proc")
 def test_a_cancelled_search_leaves_no_rg_behind(project):
     import signal
     import subprocess
@@ -259,7 +262,7 @@ def test_a_cancelled_search_leaves_no_rg_behind(project):
     import time
 
     with open(project / "huge.img", "wb") as f:
-        f.truncate(1 << 40)  # sparse: rg reads zeros for minutes
+        f.truncate(1 << 38)  # sparse: rg reads zeros for a minute or more
     for mode in ("files_with_matches", "content", "count"):
         code = (
             "import sys; from pathlib import Path; from narnat_agent.tools.registry import execute;"
