@@ -78,13 +78,14 @@ class Workspace:
     bash_timeout_ms: int = 120000
     reads: dict[Path, FileRecord] = field(default_factory=dict)
     todos: list[dict] = field(default_factory=list)
-    cwd: Path = field(init=False)  # Bash's working directory: it persists between calls
+    cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
 
     def __post_init__(self) -> None:
         self.cwd = self.root
 
     def resolve(self, path: str) -> Path:
-        """An absolute path; relative ones are taken from the project root."""
+        """An absolute path; relative ones are taken from the project root, wherever Bash has moved: every path a
+        tool prints is relative to the root, so a path shown once stays valid for the whole conversation."""
         p = Path(os.path.expanduser(path.strip()))
         return p if p.is_absolute() else self.root / p
 
@@ -112,7 +113,7 @@ class Workspace:
             raise ToolError(f"{name} was modified since you read it; Read it again, then retry.")
 
     def missing(self, path: Path) -> ToolError:
-        """'does not exist', with the closest existing names."""
+        """'does not exist', with the closest existing names, and where relative paths start."""
         parent = path.parent
         while not parent.is_dir() and parent != parent.parent:
             parent = parent.parent
@@ -120,6 +121,11 @@ class Workspace:
             names = [p.name for p in parent.iterdir()]
         except OSError:
             names = []
-        close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)
-        hint = f" Did you mean: {', '.join(self.show(parent / n) for n in close)}?" if close else ""
-        return ToolError(f"{self.show(path)} does not exist (working directory: {self.root}).{hint}")
+        close = [parent / n for n in difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)]
+        where = f"relative paths start at the project root, {self.root}"
+        if self.cwd != self.root:
+            where += f"; Bash is in {self.cwd}, which does not move them"
+            if path.is_relative_to(self.root) and (beside := self.cwd / path.relative_to(self.root)).exists():
+                close.insert(0, beside)
+        hint = f" Did you mean: {', '.join(self.show(p) for p in close)}?" if close else ""
+        return ToolError(f"{self.show(path)} does not exist ({where}).{hint}")
