@@ -1,6 +1,5 @@
 """The conversation: OpenAI message dicts appended to only, so every request extends the last one."""
 
-import contextlib
 import re
 from datetime import datetime
 from pathlib import Path
@@ -62,18 +61,14 @@ class Conversation:
             if call["id"] not in answered:
                 self.add_tool_result(call["id"], text)
 
-    def to_session(self, model: str, todos: list[dict]) -> dict:
-        return {"model": model, "created": self.created.isoformat(), "turns": self.turns, "todos": todos,
-                "messages": self.messages}  # fmt: skip
-
-    @classmethod
-    def from_session(cls, name: str, data: dict) -> "Conversation":
-        conversation = cls(data["messages"][0]["content"], name)
-        conversation.messages = data["messages"]
-        conversation.turns = data["turns"]
-        with contextlib.suppress(ValueError):
-            conversation.created = datetime.fromisoformat(data.get("created", ""))
-        return conversation
+    def last_answer(self) -> str:
+        """The text of the latest assistant message that has any."""
+        for message in reversed(self.messages):
+            if message["role"] == "assistant" and message.get("content"):
+                return message["content"]
+            if message["role"] == "user":
+                break
+        return ""
 
 
 def with_mentions(text: str, root: Path) -> str:

@@ -97,9 +97,9 @@ class Finished:
     pipeline: tuple[int, ...]  # the exit status of each stage of the last pipeline
 
 
-def environment() -> dict[str, str]:
+def environment(secret: str = "") -> dict[str, str]:
     """The command's environment: Narnat's, without the API key under any name, quietened for no terminal."""
-    secrets = {os.environ[name] for name in KEY_VARIABLES if os.environ.get(name)}
+    secrets = {os.environ[name] for name in KEY_VARIABLES if os.environ.get(name)} | ({secret} if secret else set())
     kept = {k: v for k, v in os.environ.items() if k not in KEY_VARIABLES and v not in secrets}
     return {**kept, **QUIET}
 
@@ -115,7 +115,7 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
     script = (f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
               f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{state}"\nexit $__narnat_status\n')  # fmt: skip
     process = subprocess.Popen(
-        ["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env=environment(),
+        ["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env=environment(ws.secret),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     output = _Output(process.stdout, spill)

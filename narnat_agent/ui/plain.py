@@ -1,22 +1,28 @@
 """Plain-text terminal I/O: headless runs, pipes, NO_COLOR and dumb terminals."""
 
 import sys
-import time
 from typing import TextIO
 
+from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
 from narnat_agent.tools.workspace import Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
 
 
-def footer(stats) -> str:
-    """tokens in / out / cached, the turn's and the session's cost, elapsed time."""
+def footer(stats: TurnStats) -> str:
+    """ctx 19.8k/128k · sent 266.7k (201.3k cached) · out 1.2k · cost · session cost · 13.2s"""
     approx = "~" if stats.estimated else ""
-    parts = [f"{approx}{stats.prompt:,} in", f"{approx}{stats.completion:,} out", f"{stats.cached:,} cached"]
+    cached = f" ({_k(stats.cached)} cached)" if stats.cached else ""
+    parts = [f"ctx {approx}{_k(stats.context)}/{_k(stats.context_window)}",
+             f"sent {approx}{_k(stats.sent)}{cached}", f"out {approx}{_k(stats.completion)}"]  # fmt: skip
     if stats.cost is not None:
-        parts.append(f"{stats.cost:.4f} this turn / {stats.session_cost or 0:.4f} session")
-    parts.append(f"{time.monotonic() - stats.started:.1f}s")
+        parts.append(f"{stats.cost:.4f} · session {stats.session_cost or 0:.4f}")
+    parts.append(f"{stats.seconds:.1f}s")
     return " · ".join(parts)
+
+
+def _k(n: int) -> str:
+    return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
 
 
 def checklist(todos: list[dict]) -> list[str]:
@@ -44,11 +50,11 @@ class PlainStream:
             self.ui.out.flush()
             self.at_line_start = True
 
-    def finish(self, stats) -> None:
+    def finish(self, outcome: TurnOutcome) -> None:
         self.end_block()
-        if self.cancelled:
+        if outcome.stop is Stop.CANCELLED:
             self.ui.notice("Cancelled.")
-        self.ui.say(f"  {footer(stats)}")
+        self.ui.say(f"  {footer(outcome.stats)}")
 
 
 class QuietSink:

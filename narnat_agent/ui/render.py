@@ -1,11 +1,12 @@
 """Pure formatters: what each event looks like on screen, as rich renderables (tested on a recorded console)."""
 
 import re
-import time
 
 from rich.text import Text
 
+from narnat_agent.core.turn import TurnStats
 from narnat_agent.tools.workspace import Output
+from narnat_agent.ui import plain
 from narnat_agent.ui.plain import TODO_MARKS
 
 TODO_STYLES = {"completed": "dim strike", "in_progress": "bold", "pending": ""}
@@ -70,16 +71,6 @@ def output_preview(output: Output, lines: int = 4) -> Text | None:
     return Text("\n".join(f"     {line[:200]}" for line in body), style="dim red")
 
 
-def footer(stats) -> Text:
-    """── 12.4k in (9.8k cached) · 1.2k out · 0.042 · session 0.31 · 8.2s ──"""
-    approx = "~" if stats.estimated else ""
-    parts = [f"{approx}{_k(stats.prompt)} in" + (f" ({_k(stats.cached)} cached)" if stats.cached else ""),
-             f"{approx}{_k(stats.completion)} out"]  # fmt: skip
-    if stats.cost is not None:
-        parts.append(f"{stats.cost:.4f} · session {stats.session_cost or 0:.4f}")
-    parts.append(f"{time.monotonic() - stats.started:.1f}s")
-    return Text(f"── {' · '.join(parts)} ──", style="dim")
-
-
-def _k(n: int) -> str:
-    return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
+def footer(stats: TurnStats) -> Text:
+    """── ctx 19.8k/128k · sent 266.7k (201.3k cached) · out 1.2k · 0.0420 · session 0.3100 · 8.2s ──"""
+    return Text(f"── {plain.footer(stats)} ──", style="dim")

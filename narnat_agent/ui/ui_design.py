@@ -6,11 +6,13 @@ import threading
 import time
 from pathlib import Path
 
+from narnat_agent.core.turn import Stop, TurnOutcome
+from narnat_agent.core.ui import UI
 from narnat_agent.tools.workspace import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
 
-def make_ui(headless: bool, root: Path, commands: dict[str, str]):
+def make_ui(headless: bool, root: Path, commands: dict[str, str]) -> UI:
     """A rich terminal UI when both ends are a colour-capable terminal; plain text otherwise (and for -p)."""
     plain = headless or not (sys.stdin.isatty() and sys.stdout.isatty())
     if plain or os.environ.get("NO_COLOR") or os.environ.get("TERM", "dumb") == "dumb":
@@ -75,14 +77,14 @@ class TerminalStream:
         self.markdown.finish()
         self.markdown = self._new_markdown()
 
-    def finish(self, stats) -> None:
+    def finish(self, outcome: TurnOutcome) -> None:
         from narnat_agent.ui import render
 
         self.end_block()
         self.live.stop()
-        if self.cancelled:
+        if outcome.stop is Stop.CANCELLED:
             self.ui.console.print("  ⎿  Interrupted by user", style="dim red")
-        self.ui.console.print(render.footer(stats))
+        self.ui.console.print(render.footer(outcome.stats))
         self.ui.watcher.stop()
 
 

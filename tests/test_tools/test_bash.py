@@ -178,9 +178,12 @@ def test_commands_never_see_the_api_key(workspace, monkeypatch):
     monkeypatch.setenv("NARNAT_API_KEY", "sk-canary-narnat")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-canary-openai")
     monkeypatch.setenv("COPIED_TOKEN", "sk-canary-openai")
+    monkeypatch.setenv("FROM_CONFIG", "sk-canary-config")  # the key came from narnat.json, and also sits here
     monkeypatch.setenv("UNRELATED", "kept")
-    result = bash(workspace, "env")
-    assert "sk-canary" not in result.text and "UNRELATED=kept" in result.text
+    ws = Workspace(workspace.root, workspace.state_dir, confirm=None, secret="sk-canary-config")
+    names = "NARNAT_API_KEY OPENAI_API_KEY COPIED_TOKEN FROM_CONFIG UNRELATED"
+    result = bash(ws, f'for v in {names}; do echo "$v=${{!v:-absent}}"; done')
+    assert result.text.splitlines()[:5] == [f"{name}=absent" for name in names.split()[:4]] + ["UNRELATED=kept"]
 
 
 def test_bash_names_its_directory_when_it_is_not_the_root_and_file_tools_point_there(workspace, project):

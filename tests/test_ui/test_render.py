@@ -2,11 +2,11 @@
 
 import io
 import time
-from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
 
+from narnat_agent.core.turn import TurnStats
 from narnat_agent.tools.support.diffs import compact_diff
 from narnat_agent.tools.workspace import Output
 from narnat_agent.ui import render
@@ -56,11 +56,13 @@ def test_todo_checklist():
 
 
 def test_footer_tokens_cost_and_time():
-    stats = SimpleNamespace(prompt=12400, cached=9800, completion=1200, estimated=False, cost=0.042,
-                            session_cost=0.31, started=time.monotonic() - 8.2)  # fmt: skip
-    assert shown(render.footer(stats)) == "── 12.4k in (9.8k cached) · 1.2k out · 0.0420 · session 0.3100 · 8.2s ──"
+    stats = TurnStats(context_window=128000, context=19800, sent=266700, cached=201300, completion=1200,
+                      cost=0.042, session_cost=0.31, started=time.monotonic() - 8.2)  # fmt: skip
+    assert shown(render.footer(stats)).replace("\n", "") == (
+        "── ctx 19.8k/128.0k · sent 266.7k (201.3k cached) · out 1.2k · 0.0420 · session 0.3100 · 8.2s ──"
+    )
     stats.cost, stats.estimated = None, True
-    assert shown(render.footer(stats)).startswith("── ~12.4k in")
+    assert shown(render.footer(stats)).startswith("── ctx ~19.8k/128.0k · sent ~266.7k")
 
 
 def test_failed_command_output_preview():
