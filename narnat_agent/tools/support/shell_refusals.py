@@ -56,6 +56,8 @@ def _plumbing(command: Command) -> bool:
 
 def file_op(name: str, argv: list, command: Command) -> str | None:
     """Why a dedicated tool should do this instead, or None."""
+    if name not in FILE_TOOLS_DO:
+        return None
     files = [a for a in operands(argv) if a != "-"]
     flags = {a for a in argv[1:] if a and a.startswith("-")}
     if name in ("sed", "gsed") and any(re.fullmatch(r"-[nErsuz]*i.*", f) or f.startswith("--in-place") for f in flags):
@@ -103,6 +105,8 @@ def _find_acts(argv: list) -> bool:
 
 def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
     """Why this would wait for a human at a terminal, or None."""
+    if name not in WAITERS and not INTERPRETERS.match(name):
+        return None
     args = [a for a in argv[1:] if a is not None]
     if NO_WAIT & set(args) and len(args) == 1:
         return None
@@ -214,3 +218,15 @@ FOLLOWERS = {
         else None
     ),
 }
+# the programs each check is about, so that every other command is passed over at once
+FILE_TOOLS_DO = FILTERS | names(
+    "sed gsed perl awk gawk tac nl bat batcat fd fdfind locate find ls tree ripgrep ag ack tee"
+)
+WAITERS = (
+    EDITORS
+    | TUIS
+    | REPLS
+    | DATABASES.keys()
+    | FOLLOWERS.keys()
+    | names("tmux screen top crontab redis-cli ssh sftp ftp telnet rails flask")
+)

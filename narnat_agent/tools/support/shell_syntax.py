@@ -14,6 +14,8 @@ DYNAMIC_TYPES = {
 WORD_TYPES = DYNAMIC_TYPES | {"word", "string", "raw_string", "concatenation", "number", "ansi_c_string",
                               "translated_string"}  # fmt: skip
 NESTING = {"command_substitution", "process_substitution"}
+LEAVES = {"word", "raw_string", "number", "ansi_c_string", "command_name", "file_descriptor", "variable_name",
+          "special_variable_name", "heredoc_start", "heredoc_end", "regex", "test_operator", "comment"}  # fmt: skip
 BACKSLASH = re.compile(r"\\(.)", re.DOTALL)
 IN_DOUBLE_QUOTES = re.compile(r'\\([$`"\\\n])')
 ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -74,7 +76,7 @@ def value(node) -> str | None:
     if kind in DYNAMIC_TYPES:
         return None
     if kind == "word":
-        return BACKSLASH.sub(r"\1", text.replace("\\\n", ""))
+        return BACKSLASH.sub(r"\1", text.replace("\\\n", "")) if "\\" in text else text
     if kind == "raw_string":
         return text[1:-1]
     if kind == "ansi_c_string":
@@ -168,13 +170,13 @@ class _Walker:
             node, inside = stack.pop()
             if node.type == "command":
                 self.commands.append(_simple(node, inside))
-                nested = [(c, True) for c in node.children if c.type not in ("command_name",)]
+                nested = [(c, True) for c in node.named_children if c.type not in LEAVES]
                 stack.extend(reversed(nested))
             elif node.type == "pipeline":
                 self._pipeline([c for c in node.named_children], inside)
             elif node.type == "redirected_statement":
                 self._redirected(node, inside)
-            else:
+            elif node.type not in LEAVES:
                 stack.extend((c, inside or node.type in NESTING) for c in reversed(node.named_children))
         return self.commands[start:]
 
