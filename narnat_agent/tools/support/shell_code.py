@@ -122,6 +122,8 @@ def interpreter_code(name: str, argv: list) -> tuple[str, str | None]:
         codes.append(rest[0] if rest else "")
     if codes:
         return "code", None if None in codes else "\n".join(codes)
+    if rest and rest[0] is None:  # `python3 <(curl …)`: a script computed at run time
+        return "code", None
     return ("stdin", None) if not rest or rest[0] in ("-", "/dev/stdin") else ("script", None)
 
 
@@ -158,6 +160,9 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
     opens = "open" in identifiers and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
     if opens or EMPTIES.search(lines):
         reasons.append(f"the {name} code empties a file")
+    if {"exec", "eval"} & identifiers:  # code handed over as a literal is code all the same
+        for literal in literals:
+            reasons += scan(name, literal, shell)
     if identifiers & SHELL_OUTS or any(i.startswith(("spawn", "exec", "capture", "pipeline")) for i in identifiers):
         commands += literals
     for text in commands:

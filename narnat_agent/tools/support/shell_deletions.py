@@ -37,7 +37,7 @@ def silent(argv: list, command: Command) -> bool:
     if name == "cat":
         return args == ["/dev/null"] or not args and command.stdin_file == "/dev/null"
     if name == "echo":
-        return all(a in ("-n", "-e", "-E") for a in args)
+        return all(a in ("-n", "-e", "-E", "") for a in args)
     return name == "printf" and args == [""]
 
 
@@ -71,7 +71,8 @@ def _sort(argv: list, command: Command, check) -> str | None:
     inputs = [
         a for i, a in enumerate(argv[1:], 1) if a is None or a[:1] != "-" and argv[i - 1] not in ("-o", "--output")
     ]
-    return f"sort -o replaces {out}" if out and (out in inputs or inputs == ["/dev/null"]) else None
+    empty = inputs == ["/dev/null"] or not inputs and command.stdin_file == "/dev/null"
+    return f"sort -o replaces {out}" if out and (out in inputs or empty) else None
 
 
 def _tee(argv: list, command: Command, check) -> str | None:

@@ -104,8 +104,8 @@ def _embedded(name: str, argv: list, command: Command, check: Check) -> None:
     """Code hidden in strings: shells' -c scripts, eval, source, piped scripts, inline interpreter code."""
     if name == "eval":
         check.script(None if None in argv[1:] else " ".join(argv[1:]), "eval")
-    elif name in ("source", ".") and len(argv) > 1 and argv[1] is None:
-        check.verdict.deletions.append(f"{name} runs a script computed at run time")
+    elif name in ("source", ".") and len(argv) > 1 and argv[1] in (None, "/dev/stdin", "-"):
+        check.script(None if argv[1] is None else fed_code(command), name)
     elif name == "alias":  # aliases are not expanded in `bash -c`, unless the command turns expansion on
         for word in argv[1:]:
             if word is None or "=" in word:
