@@ -150,16 +150,7 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
     identifiers = set(IDENTIFIER.findall(skeleton))
     # each pattern reads one line at a time, so only the lines holding a trigger need reading
     lines = "\n".join(line for line in skeleton.split("\n") if any(word in line for word in present | {"API"}))
-    reasons = []
-    if identifiers & DELETION_NAMES or DELETION_CALLS.search(lines):
-        reasons.append(f"the {name} code calls a file-deletion function")
-    if BUILT_CODE.search(lines):
-        reasons.append(f"the {name} code runs code it builds at run time")
-    if NAMED_BY_STRING.search(lines):
-        reasons.append(f"the {name} code calls a file-deletion function by name")
-    opens = "open" in identifiers and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
-    if opens or EMPTIES.search(lines):
-        reasons.append(f"the {name} code empties a file")
+    reasons = [f"the {name} code {does}" for does in _calls(skeleton, lines, identifiers, literals)]
     if {"exec", "eval"} & identifiers:  # code handed over as a literal is code all the same
         for literal in literals:
             reasons += scan(name, literal, shell)
@@ -169,6 +160,21 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
         if SHELL_WORDS.search(text):
             reasons += shell(text)
     return reasons
+
+
+def _calls(skeleton: str, lines: str, identifiers: set[str], literals: list[str]) -> list[str]:
+    """What the code itself does that deletes, empties, or hides code."""
+    found = []
+    if identifiers & DELETION_NAMES or DELETION_CALLS.search(lines):
+        found.append("calls a file-deletion function")
+    if BUILT_CODE.search(lines):
+        found.append("runs code it builds at run time")
+    if NAMED_BY_STRING.search(lines):
+        found.append("calls a file-deletion function by name")
+    opens = "open" in identifiers and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
+    if opens or EMPTIES.search(lines):
+        found.append("empties a file")
+    return found
 
 
 def _split(code: str) -> tuple[str, list[str], list[str]]:
