@@ -25,8 +25,8 @@ def _commands(name: str) -> list[str]:
     return [command for command, _ in getattr(categories, name)] if categories else []
 
 
-ASK = DELETING + own.ASK + _commands("ASK")
-RUN = BENIGN + ALLOWED_NEAR_FILE_OPS + own.RUN + _commands("RUN")
+ASK = DELETING + own.ASK + _commands("ASK") + own.REGRESSION_ASK
+RUN = BENIGN + ALLOWED_NEAR_FILE_OPS + own.RUN + _commands("RUN") + own.REGRESSION_RUN
 REFUSE = FILE_OPS + INTERACTIVE + own.REFUSE_FILE_OP + own.REFUSE_TERMINAL
 REFUSE += _commands("REFUSE_FILE_OP") + _commands("REFUSE_TERMINAL")
 
