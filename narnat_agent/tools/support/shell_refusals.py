@@ -108,9 +108,11 @@ def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
     if name not in WAITERS and not INTERPRETERS.match(name):
         return None
     args = [a for a in argv[1:] if a is not None]
-    if NO_WAIT & set(args) and len(args) == 1:
-        return None
     fed = command.stdin is not None or command.stdin_dynamic or command.upstream is not None or command.stdin_file
+    if name in FOLLOWERS:
+        return FOLLOWERS[name](args, bool(fed))
+    if len(args) == 1 and args[0] in NO_WAIT:
+        return None
     if name in EDITORS and not {"--batch", "-batch", "--script", "-s", "-es", "-Es"} & set(args):
         return f"{name} is an interactive editor: use Edit or Write"
     if name in TUIS and not (name in ("fzf", "sk") and any(a.startswith(("-f", "--filter")) for a in args)):
@@ -121,11 +123,7 @@ def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
         return "top is interactive: use top -bn1"
     if name == "crontab" and "-e" in args:
         return "crontab -e opens an editor: use crontab FILE"
-    if not fed and (reason := _repl(name, argv, args)):
-        return reason
-    if name in FOLLOWERS:
-        return FOLLOWERS[name](args, bool(fed))
-    return None
+    return None if fed else _repl(name, argv, args)
 
 
 def _repl(name: str, argv: list, args: list[str]) -> str | None:
