@@ -47,10 +47,13 @@ def _short(args: list, letter: str) -> bool:
 
 
 def _find(argv: list, command: Command, check) -> str | None:
-    for i, word in enumerate(argv):
-        if word in FIND_ACTIONS:
+    i = 0
+    while i < len(argv):  # each -exec command once: the next one starts after its terminator
+        if argv[i] in FIND_ACTIONS:
             end = next((j for j in range(i + 1, len(argv)) if argv[j] in (";", "+")), len(argv))
             check.command(Command(argv=argv[i + 1 : end], splits=command.splits))
+            i = end
+        i += 1
     if "-delete" in argv:
         return "find -delete deletes the files it finds"
     return "find gets words computed at run time, which may be actions" if command.splits else None

@@ -149,7 +149,7 @@ def risky(name: str) -> bool:
 def peel(command: Command, check) -> list | None:
     """The command under its wrappers; None when there is nothing more to check (a wrapper ran its command as
     shell text, checked here already, or the command only looks a program up)."""
-    argv = command.argv
+    argv, unsure = command.argv, False
     while argv and argv[0] is not None:
         name = argv[0].rsplit("/", 1)[-1]
         if name in LOOKUPS or name == "command" and argv[1:2] in (["-v"], ["-V"]):
@@ -158,16 +158,25 @@ def peel(command: Command, check) -> list | None:
             return SPECIAL[name](argv, command, check)
         spec, start = _wrapper(name, argv)
         if spec is None:
-            return argv
-        inner = _unwrap(name, argv[start:], spec, check)
+            break
+        inner, doubt = _unwrap(name, argv[start:], spec, check)
         if inner is None:
             return None
         if not inner or name == "exec" and all(a is not None and re.fullmatch(r"\{\w+\}", a) for a in inner):
             return argv  # the wrapper alone: `env`, `exec 3> f`
         if name in ("npx", "pnpx", "bunx", "uvx") or start:  # package runners name a version: rimraf@5
             inner = [re.sub(r"(?<=.)@[^/]*$", "", inner[0]) if inner[0] else None, *inner[1:]]
-        argv = inner
+        argv, unsure = inner, unsure or doubt
+    if unsure:  # not sure where the command starts: the first later word naming a program that can delete starts one
+        later = next((j for j in range(1, len(argv)) if argv[j] is not None and _starts(argv[j])), None)
+        if later is not None:
+            check.command(Command(argv=argv[later:]))
     return argv
+
+
+def _starts(word: str) -> bool:
+    name = word.rsplit("/", 1)[-1]
+    return risky(name) and name not in WRAPPERS
 
 
 def _wrapper(name: str, argv: list) -> tuple[Wrapper | None, int]:
@@ -180,8 +189,8 @@ def _wrapper(name: str, argv: list) -> tuple[Wrapper | None, int]:
     return None, 0
 
 
-def _unwrap(name: str, argv: list, spec: Wrapper, check) -> list | None:
-    """argv after the wrapper's options and positional words."""
+def _unwrap(name: str, argv: list, spec: Wrapper, check) -> tuple[list | None, bool]:
+    """argv after the wrapper's options and positional words, and whether an option was one the table lacks."""
     i, unsure = 1, False
     while i < len(argv) and argv[i] is not None and argv[i].startswith("-") and argv[i] != "-":
         word = argv[i]
@@ -192,7 +201,7 @@ def _unwrap(name: str, argv: list, spec: Wrapper, check) -> list | None:
         script = flag in spec.scripts or not word.startswith("--") and "-c" in spec.scripts and word.endswith("c")
         if script:
             check.script(word.split("=", 1)[1] if "=" in word else argv[i + 1] if i + 1 < len(argv) else "", name)
-            return None
+            return None, False
         if flag in spec.values and "=" not in word:
             i += 2
             continue
@@ -201,18 +210,14 @@ def _unwrap(name: str, argv: list, spec: Wrapper, check) -> list | None:
     while name == "env" and i < len(argv) and (argv[i] is None or "=" in argv[i] and argv[i][:1] != "="):
         if argv[i] is None:
             check.verdict.deletions.append("env gets a word computed at run time")
-            return []
+            return [], False
         i += 1
     rest = argv[i + spec.skip :]
-    for j, word in enumerate(rest):  # `su root -c …`, `flock FILE -c …`
-        if word is not None and (word in spec.scripts or word.split("=", 1)[0] in spec.scripts):
+    for j, word in enumerate(rest[:4]):  # after a user or a lock file: `su root -c …`, `flock FILE -c …`
+        if word is not None and spec.scripts and (word in spec.scripts or word.split("=", 1)[0] in spec.scripts):
             check.script(word.split("=", 1)[1] if "=" in word else rest[j + 1] if j + 1 < len(rest) else "", name)
-            return None
-    if unsure:  # not sure where the command starts: check every later word that names a risky program
-        for j in range(1, len(rest)):
-            if rest[j] is not None and risky(rest[j].rsplit("/", 1)[-1]):
-                check.command(Command(argv=rest[j:]))
-    return rest
+            return None, False
+    return rest, unsure
 
 
 KNOWN = (
