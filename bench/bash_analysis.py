@@ -48,6 +48,8 @@ def timings() -> list[tuple]:
         "&& chain at the cap": " && ".join(["git status"] * 3000)[:MAX_LENGTH],
         "heredoc at the cap": "python3 - <<'EOF'\n" + "print('x')\n" * ((MAX_TOTAL - 40) // 11) + "EOF",
         "60 nested $( )": "echo " + "$(echo " * 60 + "hi" + ")" * 60,
+        "1,200 wrappers with unknown options": "sudo -X " * 1200 + "ls",
+        "700 nested find -exec": "find . -exec " * 700 + "ls",
     }
     parser = _parser()
     rows = []
