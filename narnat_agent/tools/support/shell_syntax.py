@@ -70,11 +70,12 @@ def operands(argv: list[str | None]) -> list[str | None]:
     return [a for a in argv[1:] if a is None or not a.startswith("-") or a == "-"]
 
 
-def value(node) -> str | None:
+def value(node, text: str | None = None) -> str | None:
     """The literal text of a word after quote removal, or None when it expands at run time."""
-    kind, text = node.type, node.text.decode("utf-8", "replace")
+    kind = node.type
     if kind in DYNAMIC_TYPES:
         return None
+    text = text if text is not None else node.text.decode("utf-8", "replace")
     if kind == "word":
         return BACKSLASH.sub(r"\1", text.replace("\\\n", "")) if "\\" in text else text
     if kind == "raw_string":
@@ -101,9 +102,10 @@ def _argument(node) -> str | None:
 
 def _name(node) -> str | None:
     """The program: unknown when bash would rewrite it first (`/bin/r?`, `r{m,}`, `$CMD`)."""
-    if node.type in ("word", "concatenation") and EXPANDS.search(node.text.decode("utf-8", "replace").strip("[")):
-        return None
-    return value(node)
+    if node.type not in ("word", "concatenation"):
+        return value(node)
+    text = node.text.decode("utf-8", "replace")
+    return None if EXPANDS.search(text.strip("[")) else value(node, text)
 
 
 def fed_code(command: Command) -> str | None:
@@ -141,9 +143,9 @@ def _splits(node) -> bool:
     return node.type == "concatenation" and any(_splits(c) for c in node.children)
 
 
-def _simple(node, consumed: bool) -> Command:
+def _simple(children: list, consumed: bool) -> Command:
     command = Command(consumed=consumed)
-    for child in node.children:
+    for child in children:
         if child.type == "command_name":
             command.argv.append(_name(child.children[0]))
         elif child.type in WORD_TYPES:
@@ -169,9 +171,9 @@ class _Walker:
         while stack:
             node, inside = stack.pop()
             if node.type == "command":
-                self.commands.append(_simple(node, inside))
-                nested = [(c, True) for c in node.named_children if c.type not in LEAVES]
-                stack.extend(reversed(nested))
+                children = node.children
+                self.commands.append(_simple(children, inside))
+                stack.extend((c, True) for c in reversed(children) if c.is_named and c.type not in LEAVES)
             elif node.type == "pipeline":
                 self._pipeline([c for c in node.named_children], inside)
             elif node.type == "redirected_statement":
