@@ -28,7 +28,7 @@ def _commands(name: str) -> list[str]:
 ASK = DELETING + own.ASK + _commands("ASK") + own.REGRESSION_ASK
 RUN = BENIGN + ALLOWED_NEAR_FILE_OPS + own.RUN + _commands("RUN") + own.REGRESSION_RUN
 REFUSE = FILE_OPS + INTERACTIVE + own.REFUSE_FILE_OP + own.REFUSE_TERMINAL
-REFUSE += _commands("REFUSE_FILE_OP") + _commands("REFUSE_TERMINAL")
+REFUSE += _commands("REFUSE_FILE_OP") + _commands("REFUSE_TERMINAL") + own.REGRESSION_REFUSE
 
 
 def _cases(commands: list[str]) -> list:
