@@ -222,8 +222,9 @@ FOLLOWERS = {
     ),
 }
 # the programs each check is about, so that every other command is passed over at once
-FILE_TOOLS_DO = FILTERS | names(
-    "sed gsed perl awk gawk tac nl bat batcat fd fdfind locate find ls tree ripgrep ag ack tee"
+FILE_TOOLS_DO = names(
+    "cat tac nl bat batcat head tail less more sed gsed perl awk gawk mawk grep egrep fgrep rg ripgrep ag ack fd "
+    "fdfind locate find ls tree tee"
 )
 WAITERS = (
     EDITORS
