@@ -43,7 +43,7 @@ def redo(agent: Agent, arg: str) -> None:
     """/redo — undo the last /rewind or /undo: its code and conversation come back."""
     checkpoints = agent.checkpoints
     plan = checkpoints.plan_redo()
-    overwrite = _overwrite(agent, plan)
+    overwrite = _overwrite(agent, plan) if plan else False
     what, restored = checkpoints.redo(plan, agent.conversation, overwrite)
     agent.ui.notice(f"Redone: the rewind to before {what} is taken back.{_files(restored, plan, overwrite)}")
 
@@ -103,6 +103,7 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     parts = " and ".join(part for part, done in (("code", plan), ("conversation", conversation)) if done)
     agent.ui.notice(f"Rewound to before {what}: {parts}.{_files(restored, plan, overwrite)} /redo takes it back.")
     if conversation:
+        agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
         agent.ui.give_back(turn.question)
 
 

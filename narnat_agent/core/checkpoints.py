@@ -52,7 +52,6 @@ class Pending:
 @dataclass(frozen=True)
 class TurnSummary:
     index: int  # in the entry list
-    turn: int
     time: str
     question: str
     files: list[FileChange]
@@ -64,7 +63,6 @@ class TurnSummary:
 class Plan:
     """A rewind worked out but not done: what it restores, which of those files someone else changed since."""
 
-    index: int
     step: int
     now: str
     changes: list[Change]
@@ -169,7 +167,7 @@ class Checkpoints:
             if "turn" in entry:
                 code = not self.broken and _ids([entry]) <= available
                 files = self._files(entry) if code and entry["steps"] else []
-                summaries.append(TurnSummary(index, entry["turn"], entry["time"], entry["question"], files,
+                summaries.append(TurnSummary(index, entry["time"], entry["question"], files,
                                              entry["messages"] is not None, code))  # fmt: skip
         return summaries
 
@@ -191,16 +189,16 @@ class Checkpoints:
         """What rewinding the code to before entry `index` (at its step `step`) would restore."""
         entry = self.entries[index]
         steps = _steps([dict(entry, steps=entry["steps"][step:]), *self.entries[index + 1 :]])
-        return self._plan(index, step, steps)
+        return self._plan(step, steps)
 
-    def plan_redo(self) -> Plan:
-        """What undoing the last rewind would restore; it must be the last thing that happened."""
+    def plan_redo(self) -> Plan | None:
+        """What undoing the last rewind would restore (None: it did not touch the code); it must be the last."""
         last = self.entries[-1] if self.entries else {}
         if "rewind" not in last:
             raise CheckpointError("there is nothing to redo: no rewind since the last turn.")
-        return self._plan(len(self.entries) - 1, 0, [(True, last["before"], last["after"])] if last["before"] else [])
+        return self._plan(0, [(True, last["before"], last["after"])]) if last["before"] else None
 
-    def _plan(self, index: int, step: int, steps: list[tuple[bool, str, str]]) -> Plan:
+    def _plan(self, step: int, steps: list[tuple[bool, str, str]]) -> Plan:
         if self.broken:
             raise CheckpointError("checkpoints are off for this run, so only the conversation can be rewound.")
         ids = {i for _, before, after in steps for i in (before, after)}
@@ -215,7 +213,7 @@ class Checkpoints:
         target, expected = _contents(self.store, changes, "target"), _contents(self.store, changes, "expected")
         todo = [c for c in changes if current[c.path] != target[c.path]]
         conflicts = [c.path for c in todo if current[c.path] != expected[c.path]]
-        return Plan(index, step, now, todo, conflicts)
+        return Plan(step, now, todo, conflicts)
 
     def _restore(self, plan: Plan, overwrite: bool, why: str) -> tuple[list[str], str]:
         """Restore the plan's files (those someone else changed only when `overwrite`); the snapshot after."""
@@ -252,11 +250,10 @@ class Checkpoints:
         self.entries.append(record)
         return restored
 
-    def redo(self, plan: Plan, conversation: Conversation, overwrite: bool) -> tuple[str, list[str]]:
+    def redo(self, plan: Plan | None, conversation: Conversation, overwrite: bool) -> tuple[str, list[str]]:
         """Undo the last rewind (its plan from plan_redo): what it was, and the files restored."""
         record = self.entries.pop()
-        why = f"redo of the rewind to {record['rewind']}"
-        restored = self._restore(plan, overwrite, why)[0] if record["before"] else []
+        restored = self._restore(plan, overwrite, f"redo of the rewind to {record['rewind']}")[0] if plan else []
         self.entries.extend(record["tail"])
         if record["messages"] is not None:
             conversation.messages.extend(record["messages"])

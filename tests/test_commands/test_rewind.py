@@ -58,6 +58,7 @@ def test_undo_gives_back_every_byte_and_the_question(harness, fake_llm, tree):
     dispatch(h.agent, "/undo")
     assert files(tree) == original and not (tree / "lib").exists()
     assert h.conversation.messages == h.conversation.messages[:1] and h.conversation.turns == 0
+    assert h.agent.workspace.reads == {}  # the model must Read again what it read in the taken-back turn
     err = h.err.getvalue()
     assert "Rewound to before turn 1: code and conversation. Restored 4 files: lib/new.py, out.txt," in err
     assert "/redo takes it back." in err
@@ -195,3 +196,5 @@ def test_a_broken_store_is_one_sentence_and_the_turn_goes_on(harness, fake_llm, 
     dispatch(h.agent, "/undo")
     assert "cannot be restored (checkpoints are off for this run)" in h.err.getvalue()
     assert h.conversation.turns == 0
+    dispatch(h.agent, "/redo")  # a rewind of the conversation alone needs no store to be undone
+    assert h.conversation.turns == 1 and "Redone: the rewind to before turn 1 is taken back." in h.err.getvalue()

@@ -108,7 +108,7 @@ def test_the_listing_shows_each_turns_files_and_lines(tree):
     first, second = agent.checkpoints.turns()
     assert [(f.path, f.added, f.removed) for f in first.files] == [("lib/new.py", 1, 0), ("src/main.py", 1, 1)]
     assert [(f.path, f.added, f.removed) for f in second.files] == [("src/util.py", 1, 1)]
-    assert (second.turn, second.question, second.code) == (2, "second\nwith more lines", True)
+    assert (second.index, second.question, second.code) == (1, "second\nwith more lines", True)
 
 
 def test_a_rewind_to_the_middle_of_a_turn_keeps_the_steps_before(tree):
