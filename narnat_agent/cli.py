@@ -1,6 +1,7 @@
 """`narnat`: the REPL, or one headless request with -p. Heavy modules load only after the flags are read."""
 
 import argparse
+import io
 import sys
 
 from narnat_agent import __version__
@@ -32,22 +33,36 @@ def ollama_models() -> list[str]:
         return []
 
 
-def first_run_setup(ui, project) -> None:
-    """Ask for the endpoint, key and model, and save them to ./.narnat/narnat.json."""
+def first_run_setup(ui, project, home) -> None:
+    """Ask for the endpoint, key and model, and save them for the user (in the project if it keeps its own key)."""
     from narnat_agent.config.defaults import DEFAULT_BASE_URL, DEFAULTS
-    from narnat_agent.config.loader import write_project_config
+    from narnat_agent.config.loader import write_setup
 
     models = ollama_models()
     base_url, model, key = DEFAULT_BASE_URL, str(DEFAULTS["model"]), ""
     if models:
         ui.notice(f"An Ollama server answers on {OLLAMA} with: {', '.join(models[:10])}")
         base_url, model, key = f"{OLLAMA}/v1", models[0], "ollama"
-    ui.notice("No API key configured yet; three questions, saved to .narnat/narnat.json.")
+    ui.notice("No API key configured yet; three questions, saved to ~/.narnat/narnat.json.")
     base_url = ui.ask("Base URL", base_url)
     key = ui.ask("API key (hidden)", key, secret=True)
     model = ui.ask("Model", model)
-    path = write_project_config(project, {"base_url": base_url, "api_key": key, "model": model})
-    ui.notice(f"Saved {path} (mode 0600; .narnat/.gitignore keeps it out of git).")
+    path = write_setup(project, home, {"base_url": base_url, "api_key": key, "model": model})
+    kept = "; .narnat/.gitignore keeps it out of git" if path.is_relative_to(project) else ""
+    ui.notice(f"Saved {path} (mode 0600{kept}).")
+
+
+def read_prompt(arg: str | None) -> str | None:
+    """The -p text as text the model can be sent: UTF-16 or UTF-8 on stdin; bytes that are neither escaped (\\xe9)."""
+    from narnat_agent.encodable import encodable
+
+    if arg != "-":
+        return None if arg is None else encodable(arg)  # argv holds undecodable bytes as surrogates
+    data = sys.stdin.buffer.read()
+    for bom, codec in ((b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig")):
+        if data.startswith(bom):
+            return data.decode(codec, errors="backslashreplace")
+    return data.decode("utf-8", errors="backslashreplace")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,14 +73,28 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _leave_on_signals(agent) -> None:
+    """SIGTERM and SIGHUP stop the turn like Esc does, then the REPL ends and saves like Ctrl-D."""
+    import signal
+
+    def leave(signum: int, frame: object) -> None:
+        agent.leaving = signum
+        raise KeyboardInterrupt
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, leave)
+
+
 def _start(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from narnat_agent.commands.session import COMMANDS
-    from narnat_agent.config.loader import ConfigError, MissingApiKey, build_system_prompt, load_config
+    from narnat_agent.config.loader import ConfigError, MissingApiKey, build_system_prompt, load_config, with_state_dir
     from narnat_agent.ui.ui_design import make_ui
 
-    prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
+    prompt = read_prompt(args.prompt)
+    if isinstance(sys.stdin, io.TextIOWrapper):  # the plain REPL's lines: a byte that is not UTF-8 is escaped
+        sys.stdin.reconfigure(errors="backslashreplace")
     headless = prompt is not None
     help_lines = {name: (fn.__doc__ or "").split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
     ui = make_ui(headless, Path.cwd(), help_lines)
@@ -79,16 +108,17 @@ def _start(args: argparse.Namespace) -> int:
         except MissingApiKey:
             if headless or not sys.stdin.isatty():
                 raise
-            first_run_setup(ui, project)
+            first_run_setup(ui, project, home)
             config = load_config(project, home, model=args.model)
     except ConfigError as e:
         ui.error(str(e))
         return 2
+    config = with_state_dir(config)
     for notice in config.notices:
         ui.notice(notice)
     ui.use_interrupt_key(config.interrupt_key)
     confirm = ui.confirm if not headless else (lambda command, reason: True) if args.yes else None
-    return _run(config, ui, confirm, build_system_prompt(config), prompt, args.resume)
+    return _run(config, ui, confirm, build_system_prompt(config, ui.notice), prompt, args.resume)
 
 
 def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: str | None) -> int:
@@ -99,9 +129,10 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
     from narnat_agent.core.compressor import inherit_summary
     from narnat_agent.core.llm import Client
     from narnat_agent.logger import start_log
+    from narnat_agent.tools.support.http import Web
     from narnat_agent.tools.workspace import Workspace
 
-    start_log(config.state_dir, [config.api_key])
+    start_log(config.state_dir, [config.api_key], ui.notice)
     try:
         session = sessions.load(config.state_dir, resume) if resume else sessions.new_session(system_prompt)
     except session_store.SessionError as e:
@@ -111,20 +142,55 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
         session = sessions.new_session(system_prompt, summary)
         ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
     client = Client(config, ui.notice)
-    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms)
+    web = Web(config.search_urls, config.web_timeout_s)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
+                          secret=config.api_key)  # fmt: skip
     agent = Agent(config, ui, client, workspace, session, system_prompt)
+    _leave_on_signals(agent)
     if prompt is None:
         client.preload()
+        _repl(agent, ui, dispatch)
+        return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
+    try:
+        code = _ask(agent, ui, prompt)
+    finally:
+        kept = not resume or _saved(agent, ui, quiet=True)
+    return 128 + agent.leaving if agent.leaving else code if kept else 1
+
+
+def _ask(agent, ui, prompt: str) -> int:
+    from narnat_agent.config.session_store import SessionError
+
+    try:
+        outcome = agent.ask(prompt)
+    except SessionError as e:  # a compression whose archive could not be written
+        ui.error(str(e))
+        return 1
+    return EXIT_CODES[outcome.stop.kind]
+
+
+def _saved(agent, ui, quiet: bool = False) -> bool:
+    """The autosave; a failure is its one sentence, and the conversation stays in memory."""
+    from narnat_agent.config.session_store import SessionError
+
+    try:
+        saved = agent.save()
+    except SessionError as e:
+        ui.error(str(e))
+        return False
+    if saved and not quiet:
+        ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
+    return True
+
+
+def _repl(agent, ui, dispatch) -> None:
+    """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
+    for last_chance in (False, True):
         try:
             agent.run(dispatch)
         finally:
-            if saved := agent.save():
-                ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
+            saved = _saved(agent, ui)
             agent.checkpoints.prune()
-        return 0
-    try:
-        outcome = agent.ask(prompt)
-    finally:
-        if resume:
-            agent.save()
-    return EXIT_CODES[outcome.stop.kind]
+        if saved or last_chance or agent.leaving:
+            return
+        ui.notice("The conversation is still here: /save it once there is room, or leave again to quit without it.")

@@ -1,6 +1,7 @@
 """A scripted OpenAI-compatible server on 127.0.0.1 that streams real SSE and records every request."""
 
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
@@ -17,6 +18,7 @@ class SSE:
     drop: bool = False  # close the connection after the chunks, without [DONE]
     headers: dict = field(default_factory=dict)
     delay: float = 0.0  # seconds between chunks, like a model generating
+    gate: threading.Event | None = None  # the chunks wait for it: a test orders processes without timing
 
 
 @dataclass
@@ -123,6 +125,8 @@ class FakeLLM:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 self.close_connection = True
+                if response.gate:
+                    response.gate.wait(60)
                 try:
                     for item in response.chunks:
                         line = item if isinstance(item, str) else json.dumps(item)

@@ -24,9 +24,10 @@ def save(agent: Agent, arg: str) -> None:
     if exists and not agent.ui.confirm(f"/save {name}", f"a session named '{name}' exists; overwrite it"):
         agent.ui.notice("Not saved.")
         return
+    if exists:
+        session_store.claim(agent.config.state_dir, name)
     agent.conversation.name = name
-    agent.save()
-    agent.ui.notice(f"Saved as '{name}'.")
+    agent.ui.notice(f"Saved as '{agent.save()}'.")
 
 
 def show(agent: Agent, arg: str) -> None:

@@ -17,7 +17,7 @@ from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, Turn
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.workspace import Result, Workspace
+from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
@@ -45,6 +45,7 @@ class Agent:
                  system_prompt: str):  # fmt: skip
         self.config, self.ui, self.client, self.workspace = config, ui, client, workspace
         self.system_prompt = system_prompt  # without any inherited summary
+        self.leaving = 0  # the signal asking the process to end, once one has
         self.checkpoints = Checkpoints(open_store(config.project, config.state_dir), session.checkpoints, ui.notice)
         self.user_confirm = workspace.confirm
         if workspace.confirm is not None:
@@ -69,7 +70,7 @@ class Agent:
 
     def run(self, command: Callable[["Agent", str], bool]) -> None:
         """The REPL: questions and slash commands until the user leaves; `command` returns False to leave."""
-        while (text := self.ui.read_input()) is not None:
+        while not self.leaving and (text := self.ui.read_input()) is not None:
             if text.strip().startswith("/"):
                 if not command(self, text.strip()):
                     return
@@ -122,7 +123,8 @@ class Agent:
         if not summary:
             self.ui.error("Compression failed: no complete summary came back; the conversation is unchanged.")
             return False
-        archive = sessions.save(self.config.state_dir, old, self.config.model, f"compressed-{session_store.stamp()}")
+        archive = f"compressed-{session_store.stamp()}"
+        sessions.save(self.config.state_dir, old, self.config.model, archive)
         successor = sessions.new_session(self.system_prompt, summary, name=old.name)
         successor.checkpoints, successor.cost = old.checkpoints, old.cost
         self.switch(successor)
@@ -136,7 +138,10 @@ class Agent:
         """Save the conversation (under its own name by default); an empty one is not saved."""
         if not self.session.turns:
             return None
-        return sessions.save(self.config.state_dir, self.session, self.config.model, name)
+        saved = sessions.save(self.config.state_dir, self.session, self.config.model, name)
+        if saved.note:  # another process saved under this name meanwhile: this conversation goes on beside it
+            self.ui.notice(saved.note)
+        return saved.name
 
     def turn(self, question: str) -> TurnOutcome:
         """Answer one question, through as many model and tool steps as it takes."""
@@ -207,20 +212,17 @@ class Agent:
 
     def _call(self, call: ToolCall) -> str:
         """Run one call and show it; the text goes back to the model."""
-        header = registry.header(call.name, call.args or {})
-        self.ui.tool_start(header)
-        if call.error:
-            result = Result(f"Error: {call.error}. Call {call.name} again with a JSON object.", "bad arguments", True)
-        else:
-            pending = None
-            try:
-                if call.name in CHANGES_FILES:
-                    pending = self.checkpoints.before(call.name, header, self._touched(call.args or {}))
-                result = registry.execute(call.name, call.args or {}, self.workspace)
-            except KeyboardInterrupt:
-                raise Cancelled from None
-            finally:
-                self.checkpoints.after(pending)
+        checked = registry.prepare(call.name, call.args, call.error, self.workspace.secret)
+        self.ui.tool_start(checked.header)
+        pending = None
+        try:
+            if checked.tool is not None and call.name in CHANGES_FILES:
+                pending = self.checkpoints.before(call.name, checked.header, self._touched(checked.args))
+            result = checked.run(self.workspace)
+        except KeyboardInterrupt:
+            raise Cancelled from None
+        finally:
+            self.checkpoints.after(pending)
         self.ui.tool_end(result)
         return result.text
 
