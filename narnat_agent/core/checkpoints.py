@@ -236,10 +236,11 @@ class Checkpoints:
         label = f"turn {number}" + (f", step {plan.step + 1}" if plan and plan.step else "")
         if conversation is not None and (entry["messages"] is None or (plan and plan.step)):
             raise CheckpointError(f"the conversation cannot go back to {label}: only its code can.")
-        restored, before, after = [], None, None
+        restored: list[str] = []
+        before = after = None
         if plan:
             (restored, after), before = self._restore(plan, overwrite, f"rewind to {label}"), plan.now
-        record = {"rewind": label, "time": _now(), "before": before, "after": after, "tail": [], "messages": None,
+        record: dict = {"rewind": label, "time": _now(), "before": before, "after": after, "tail": [], "messages": None,
                   "turns": None}  # fmt: skip
         if conversation is not None:
             start = entry["messages"]

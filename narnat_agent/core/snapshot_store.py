@@ -124,9 +124,9 @@ class CopyStore:
         texts = [self._bytes(c) for c in (old, new)]
         if any(b"\0" in t for t in texts):
             return FileChange(path, None, None)
-        lines = [t.decode("utf-8", "replace").splitlines() for t in texts]
+        old_lines, new_lines = (t.decode("utf-8", "replace").splitlines() for t in texts)
         added = removed = 0
-        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, *lines, autojunk=False).get_opcodes():
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
             if tag != "equal":
                 removed, added = removed + i2 - i1, added + j2 - j1
         return FileChange(path, added, removed)
