@@ -47,8 +47,8 @@ class Store(Protocol):
 
 def relative(project: Path, path: Path) -> str | None:
     """The path as the store names it, or None when it lies outside the project or in its .narnat folder."""
-    try:
-        rel = path.absolute().relative_to(project.absolute()).as_posix()
+    try:  # resolved, so neither "../" nor a symbolic link leads git outside the project
+        rel = path.resolve().relative_to(project.resolve()).as_posix()
     except ValueError:
         return None
     return None if rel == "." or rel.split("/", 1)[0] == ".narnat" else rel

@@ -241,6 +241,18 @@ def test_ignored_files_are_left_out_unless_a_tool_touched_them_under_the_size_ca
     assert (tree / "build/big").read_text() == "small now\n"  # over the cap before the Edit: left alone
 
 
+def test_paths_that_lead_outside_the_project_are_left_out(tree, tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    (tree / "link").symlink_to(tmp_path / "elsewhere")
+    agent = Agent(tree)
+    agent.turn("write outside", ("Write", ["../outside.txt"], write("../outside.txt", "x\n")),
+               ("Write", ["link/x.txt"], write("link/x.txt", "y\n")), A_TURN[0])  # fmt: skip
+    assert agent.said == [] and len(agent.checkpoints.entries[0]["steps"]) == 3
+    agent.rewind(0)
+    assert (tree / "src/main.py").read_text() == "print('hello')\n"
+    assert (tmp_path / "outside.txt").exists() and (tmp_path / "elsewhere/x.txt").exists()
+
+
 def test_modes_and_symlinks_come_back(tree):
     (tree / "run.sh").write_text("#!/bin/sh\n")
     (tree / "run.sh").chmod(0o755)
