@@ -198,3 +198,16 @@ def test_a_broken_store_is_one_sentence_and_the_turn_goes_on(harness, fake_llm, 
     assert h.conversation.turns == 0
     dispatch(h.agent, "/redo")  # a rewind of the conversation alone needs no store to be undone
     assert h.conversation.turns == 1 and "Redone: the rewind to before turn 1 is taken back." in h.err.getvalue()
+
+
+def test_checkpoints_go_with_their_conversation_through_clear_and_enter(harness, fake_llm, tree):
+    h = harness()
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change it")
+    dispatch(h.agent, "/save first")
+    dispatch(h.agent, "/clear")
+    dispatch(h.agent, "/undo")
+    assert "Nothing to undo" in h.out.getvalue() and (tree / "src/main.py").read_text() == "print('bye')\n"
+    dispatch(h.agent, "/enter first")
+    dispatch(h.agent, "/undo")
+    assert (tree / "src/main.py").read_text() == "print('hello')\n" and h.conversation.turns == 0
