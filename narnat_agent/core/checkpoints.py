@@ -133,6 +133,11 @@ class Checkpoints:
             self.say(f"Checkpoints are off for this run: {e} Delete .narnat/checkpoints to start a new store.")
             return None
 
+    def warm(self) -> None:
+        """Let the store take its first snapshot while the user types the first question."""
+        if not self.broken:
+            self.store.warm()
+
     def start_turn(self, turn: int, question: str, messages: int) -> None:
         """Mark where a user turn starts: in time, and in the conversation."""
         entry = {"turn": turn, "time": _now(),

@@ -37,6 +37,9 @@ class Store(Protocol):
     def snapshot(self, touched: Sequence[Path]) -> str:
         """The project's state, with the touched paths in it even when .gitignore names them."""
 
+    def warm(self) -> None:
+        """Start on the first snapshot in the background, if that is slow."""
+
     def changed(self, a: str, b: str) -> list[str]: ...
     def numstat(self, a: str, b: str) -> list[FileChange]: ...
     def contents(self, snapshot: str, paths: Iterable[str]) -> dict[str, str | None]: ...
@@ -111,6 +114,9 @@ class CopyStore:
             return json.loads((self.manifests / f"{snapshot}.json").read_text())
         except (OSError, ValueError):
             raise CheckpointError(f"checkpoint {snapshot[:12]} is missing from {self.manifests}.") from None
+
+    def warm(self) -> None:
+        """Nothing to do ahead: a snapshot holds only the touched files."""
 
     def changed(self, a: str, b: str) -> list[str]:
         before, after = self._manifest(a), self._manifest(b)
