@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -356,3 +357,12 @@ def _put(name: str, data: bytes | None):
             path.write_bytes(data)
 
     return change
+
+
+def test_snapshots_taken_at_once_wait_for_each_other(tree):
+    """The REPL's background first snapshot may meet the first tool call's: neither may fail on git's lock."""
+    store = open_store(tree, tree / ".narnat")
+    store.warm()
+    with ThreadPoolExecutor(4) as pool:
+        ids = list(pool.map(lambda n: store.snapshot([]), range(8)))
+    assert len(set(ids)) == 1
