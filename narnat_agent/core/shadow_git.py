@@ -47,15 +47,13 @@ class GitStore:
             "GIT_LITERAL_PATHSPECS": "1",
             "GIT_TERMINAL_PROMPT": "0",
             "LC_ALL": "C",
-            "GIT_CONFIG_COUNT": str(len(SETTINGS)),
         }
-        for n, (key, value) in enumerate(SETTINGS.items()):
-            self.env[f"GIT_CONFIG_KEY_{n}"], self.env[f"GIT_CONFIG_VALUE_{n}"] = key, value
+        self.command = ["git", *(a for key, value in SETTINGS.items() for a in ("-c", f"{key}={value}"))]
 
     def _git(self, *args: str, stdin: bytes | None = None) -> bytes:
         try:
             # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
-            process = subprocess.Popen(["git", *args], cwd=self.project, env=self.env, start_new_session=True,
+            process = subprocess.Popen([*self.command, *args], cwd=self.project, env=self.env, start_new_session=True,
                                        stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
         except OSError as e:
             raise CheckpointError(f"git could not be started ({e.strerror}).") from None
