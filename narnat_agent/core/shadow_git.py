@@ -72,11 +72,14 @@ class GitStore:
     def _ready(self) -> None:
         if (self.git_dir / "HEAD").exists():
             return
-        hide_from_git(self.git_dir.parent)
-        self._git("init", "--quiet", "--template=")  # no sample hooks
-        (self.git_dir / "info").mkdir(exist_ok=True)
-        (self.git_dir / "info" / "exclude").write_text(EXCLUDE)
-        (self.git_dir / "info" / "attributes").write_text(ATTRIBUTES)
+        try:
+            hide_from_git(self.git_dir.parent)
+            self._git("init", "--quiet", "--template=")  # no sample hooks
+            (self.git_dir / "info").mkdir(exist_ok=True)
+            (self.git_dir / "info" / "exclude").write_text(EXCLUDE)
+            (self.git_dir / "info" / "attributes").write_text(ATTRIBUTES)
+        except OSError as e:  # a full or read-only disk: the store is off, the turn goes on
+            raise CheckpointError(f"the checkpoint store {self.git_dir} cannot be created ({e.strerror}).") from None
 
     def snapshot(self, touched: Sequence[Path]) -> str:
         with self.lock:
