@@ -55,6 +55,7 @@ class TurnSummary:
     time: str
     question: str
     files: list[FileChange]
+    calls: list[str]  # its steps, as the UI showed them: Edit(src/app.py)
     conversation: bool  # its messages are still in the conversation
     code: bool  # its snapshots are still in the store
 
@@ -172,7 +173,8 @@ class Checkpoints:
             if "turn" in entry:
                 code = not self.broken and _ids([entry]) <= available
                 files = self._files(entry) if code and entry["steps"] else []
-                summaries.append(TurnSummary(index, entry["time"], entry["question"], files,
+                calls = [step["call"] for step in entry["steps"]]
+                summaries.append(TurnSummary(index, entry["time"], entry["question"], files, calls,
                                              entry["messages"] is not None, code))  # fmt: skip
         return summaries
 

@@ -211,3 +211,16 @@ def test_checkpoints_go_with_their_conversation_through_clear_and_enter(harness,
     dispatch(h.agent, "/enter first")
     dispatch(h.agent, "/undo")
     assert (tree / "src/main.py").read_text() == "print('hello')\n" and h.conversation.turns == 0
+
+
+def test_a_turn_with_neither_files_nor_conversation_left_cannot_be_undone(harness, fake_llm, tree):
+    (tree / ".narnat/checkpoints/git").mkdir(parents=True)
+    (tree / ".narnat/checkpoints/git/HEAD").write_text("garbage")
+    h = harness()
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change it")
+    fake_llm.add(text_reply("A summary of what happened."))
+    assert h.agent.compress()
+    dispatch(h.agent, "/undo")
+    assert "Turn 1 cannot be taken back: its conversation was compressed and checkpoints are off" in h.err.getvalue()
+    assert [e.get("rewind") for e in h.agent.checkpoints.entries] == [None]
