@@ -149,6 +149,7 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
     _leave_on_signals(agent)
     if prompt is None:
         client.preload()
+        agent.checkpoints.warm()
         _repl(agent, ui, dispatch)
         return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
     try:
