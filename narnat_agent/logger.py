@@ -1,6 +1,8 @@
 """One log file per start under .narnat/logs/, with secrets masked."""
 
+import itertools
 import logging
+import os
 import re
 from datetime import datetime
 from pathlib import Path
@@ -29,16 +31,24 @@ class _Redact(logging.Filter):
         return True
 
 
+def _create(logs: Path, stamp: str) -> Path:
+    """A new, empty log file named after the time; runs started in the same second each get their own."""
+    for n in itertools.count(1):
+        path = logs / (f"{stamp}.log" if n == 1 else f"{stamp}-{n}.log")
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        except FileExistsError:
+            continue
+        return path
+    raise AssertionError("unreachable")
+
+
 def start_log(state_dir: Path, secrets: list[str]) -> Path:
     """Open .narnat/logs/YYYY-MM-DD_HH-MM-SS.log for this run; the secrets never reach it."""
     logs = state_dir / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
-    path = logs / f"{stamp}.log"
-    n = 1
-    while path.exists():
-        n += 1
-        path = logs / f"{stamp}-{n}.log"
+    path = _create(logs, stamp)
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter(FORMAT, datefmt="%Y-%m-%d %H:%M:%S"))
     handler.addFilter(_Redact(secrets))

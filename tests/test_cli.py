@@ -86,13 +86,16 @@ def test_version_imports_nothing_heavy(project):
     assert json.loads(done.stdout.splitlines()[-1]) == []
 
 
-def test_headless_refuses_deletion_unless_yes(project, fake_llm):
+def test_headless_refuses_deletion_unless_yes_and_exits_3(project, fake_llm):
     (project / "junk.txt").write_text("x")
     rm = tool_reply(("Bash", {"command": "rm junk.txt"}))
     fake_llm.add(rm, text_reply("refused"))
     done = narnat(project, "-p", "delete junk", base_url=fake_llm.base_url)
-    assert done.returncode == 0 and (project / "junk.txt").exists()
-    assert "cannot ask" in fake_llm.requests[1]["messages"][-1]["content"]
+    assert done.returncode == 3 and (project / "junk.txt").exists()
+    told = fake_llm.requests[1]["messages"][-1]["content"]
+    assert told.startswith("Error: not run — it needs the user's confirmation (")
+    assert told.endswith("), and this headless run cannot ask (the user can allow it with --yes).")
+    assert "was refused: rm junk.txt (run with --yes" in done.stderr
     fake_llm.add(tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("deleted"))
     done = narnat(project, "-p", "delete junk", "--yes", base_url=fake_llm.base_url)
     assert done.returncode == 0 and not (project / "junk.txt").exists()

@@ -14,6 +14,7 @@ DEFAULTS: dict[str, object] = {
     "max_steps": 200,
     "interrupt_key": "escape",
     "web_timeout_s": 10,
+    "stream_idle_timeout_s": 120,
 }
 
 # Verbatim from the design (§5.1); only {model} is filled in.
