@@ -122,10 +122,10 @@ def _headless_ui(output_format: str):
     if output_format == "text":
         from narnat_agent.ui.plain import HeadlessUI
 
-        return HeadlessUI()
+        return HeadlessUI(sys.stdout, sys.stderr, sys.stdin)
     from narnat_agent.ui.events import EventUI
 
-    return EventUI(live=output_format == "stream-json")
+    return EventUI(output_format == "stream-json", sys.stdout, sys.stderr)
 
 
 def _session(config, ui, args: argparse.Namespace, system_prompt: str, headless: bool):

@@ -73,6 +73,7 @@ class FakeLLM:
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self.arrivals: list[float] = []  # time.perf_counter() when each request arrived
+        self.respond = None  # when set: the response chosen from each request's body, whatever the arrival order
         self.loopback = LoopbackServer(self._handler())
 
     @property
@@ -101,9 +102,13 @@ class FakeLLM:
             def do_POST(self) -> None:
                 fake.arrivals.append(time.perf_counter())
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                fake.requests.append(json.loads(body))
+                request = json.loads(body)
+                fake.requests.append(request)
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})
-                response = fake.script.pop(0) if fake.script else Status(500, {"error": {"message": "no script"}})
+                if fake.respond:
+                    response = fake.respond(request)
+                else:
+                    response = fake.script.pop(0) if fake.script else Status(500, {"error": {"message": "no script"}})
                 self._send(response)
 
             def _send(self, response) -> None:

@@ -10,8 +10,8 @@ EVERY = 15  # seconds of silence between two notices
 class Silence:
     """A watch over one request: `heard()` on every chunk; the notices run on their own thread."""
 
-    def __init__(self, notify: Callable[[str], None]):
-        self.notify = notify
+    def __init__(self, notify: Callable[[str], None], every: float = EVERY):
+        self.notify, self.every = notify, every
         self.last = time.monotonic()
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
@@ -29,8 +29,8 @@ class Silence:
 
     def _watch(self) -> None:
         said = 0  # how many notices this stretch of silence has had
-        while not self._done.wait(0.25):
-            periods = int(time.monotonic() - self.last) // EVERY
+        while not self._done.wait(min(0.25, self.every / 4)):
+            periods = int((time.monotonic() - self.last) // self.every)
             if periods > said:
-                self.notify(f"waiting for the provider ({periods * EVERY} s)…")
+                self.notify(f"waiting for the provider ({periods * self.every:g} s)…")
             said = periods
