@@ -18,7 +18,7 @@ def start(project, fake, *args):
     import os
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_"))}
-    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake.base_url)
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="sk-test-key", NARNAT_BASE_URL=fake.base_url)
     return subprocess.Popen([sys.executable, "-m", "narnat_agent", *args], cwd=project, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
 
