@@ -20,6 +20,8 @@ VERSION = 1
 
 
 class EventStream(HeadlessStream):
+    ui: "EventUI"
+
     def feed(self, text: str) -> None:
         super().feed(text)
         self.ui.emit("text", text=text)
