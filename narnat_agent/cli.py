@@ -1,6 +1,7 @@
 """`narnat`: the REPL, or one headless request with -p. Heavy modules load only after the flags are read."""
 
 import argparse
+import io
 import sys
 
 from narnat_agent import __version__
@@ -47,22 +48,36 @@ def ollama_models() -> list[str]:
         return []
 
 
-def first_run_setup(ui, project) -> None:
-    """Ask for the endpoint, key and model, and save them to ./.narnat/narnat.json."""
+def first_run_setup(ui, project, home) -> None:
+    """Ask for the endpoint, key and model, and save them for the user (in the project if it keeps its own key)."""
     from narnat_agent.config.defaults import DEFAULT_BASE_URL, DEFAULTS
-    from narnat_agent.config.loader import write_project_config
+    from narnat_agent.config.loader import write_setup
 
     models = ollama_models()
     base_url, model, key = DEFAULT_BASE_URL, str(DEFAULTS["model"]), ""
     if models:
         ui.notice(f"An Ollama server answers on {OLLAMA} with: {', '.join(models[:10])}")
         base_url, model, key = f"{OLLAMA}/v1", models[0], "ollama"
-    ui.notice("No API key configured yet; three questions, saved to .narnat/narnat.json.")
+    ui.notice("No API key configured yet; three questions, saved to ~/.narnat/narnat.json.")
     base_url = ui.ask("Base URL", base_url)
     key = ui.ask("API key (hidden)", key, secret=True)
     model = ui.ask("Model", model)
-    path = write_project_config(project, {"base_url": base_url, "api_key": key, "model": model})
-    ui.notice(f"Saved {path} (mode 0600; .narnat/.gitignore keeps it out of git).")
+    path = write_setup(project, home, {"base_url": base_url, "api_key": key, "model": model})
+    kept = "; .narnat/.gitignore keeps it out of git" if path.is_relative_to(project) else ""
+    ui.notice(f"Saved {path} (mode 0600{kept}).")
+
+
+def read_prompt(arg: str | None) -> str | None:
+    """The -p text as text the model can be sent: UTF-16 or UTF-8 on stdin; bytes that are neither escaped (\\xe9)."""
+    from narnat_agent.encodable import encodable
+
+    if arg != "-":
+        return None if arg is None else encodable(arg)  # argv holds undecodable bytes as surrogates
+    data = sys.stdin.buffer.read()
+    for bom, codec in ((b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig")):
+        if data.startswith(bom):
+            return data.decode(codec, errors="backslashreplace")
+    return data.decode("utf-8", errors="backslashreplace")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,13 +91,27 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_CODES["cancelled"]
 
 
+def _leave_on_signals(agent) -> None:
+    """SIGTERM and SIGHUP stop the turn like Esc does, then the REPL ends and saves like Ctrl-D."""
+    import signal
+
+    def leave(signum: int, frame: object) -> None:
+        agent.leaving = signum
+        raise KeyboardInterrupt
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, leave)
+
+
 def _start(args: argparse.Namespace) -> int:
     import dataclasses
     from pathlib import Path
 
-    from narnat_agent.config.loader import ConfigError, MissingApiKey, build_system_prompt, load_config
+    from narnat_agent.config.loader import ConfigError, MissingApiKey, build_system_prompt, load_config, with_state_dir
 
-    prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
+    prompt = read_prompt(args.prompt)
+    if isinstance(sys.stdin, io.TextIOWrapper):  # the plain REPL's lines: a byte that is not UTF-8 is escaped
+        sys.stdin.reconfigure(errors="backslashreplace")
     headless = prompt is not None
     ui = _headless_ui(args.output_format or "text") if headless else _terminal_ui()
     if headless and not prompt.strip():
@@ -95,17 +124,18 @@ def _start(args: argparse.Namespace) -> int:
         except MissingApiKey:
             if headless or not sys.stdin.isatty():
                 raise
-            first_run_setup(ui, project)
+            first_run_setup(ui, project, home)
             config = load_config(project, home, model=args.model)
     except ConfigError as e:
         ui.error(str(e))
         return USAGE_ERROR
+    config = with_state_dir(config)
     if args.max_steps:
         config = dataclasses.replace(config, max_steps=args.max_steps)
     for notice in config.notices:
         ui.notice(notice)
     ui.use_interrupt_key(config.interrupt_key)
-    return _run(config, ui, args, prompt, build_system_prompt(config, headless, args.yes))
+    return _run(config, ui, args, prompt, build_system_prompt(config, ui.notice, headless, args.yes))
 
 
 def _terminal_ui():
@@ -170,33 +200,28 @@ def _run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt
     from narnat_agent.config import session_store
     from narnat_agent.core.agent import Agent
     from narnat_agent.core.headless import NobodyToAsk
-    from narnat_agent.core.llm import Client
     from narnat_agent.logger import start_log
     from narnat_agent.tools.support.http import Web
     from narnat_agent.tools.workspace import Workspace
 
-    start_log(config.state_dir, [config.api_key])
+    start_log(config.state_dir, [config.api_key], ui.notice)
     try:
         session = _session(config, ui, args, system_prompt, headless=prompt is not None)
     except session_store.SessionError as e:
         ui.error(f"Cannot {'continue' if args.latest else 'resume'}: {e}")
         return USAGE_ERROR
-    if prompt is None:
-        confirm, client = ui.confirm, Client(config, ui.notice)
-    else:
-        confirm, client = (_allow if args.yes else NobodyToAsk()), _headless_client(config, ui)
+    confirm = ui.confirm if prompt is None else _allow if args.yes else NobodyToAsk()
     web = Web(config.search_urls, config.web_timeout_s)
-    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
+                          secret=config.api_key)  # fmt: skip
+    client = _client(config, ui)
     agent = Agent(config, ui, client, workspace, session, system_prompt)
+    _leave_on_signals(agent)
     if prompt is None:
         client.preload()
-        try:
-            agent.run(dispatch)
-        finally:
-            if saved := agent.save():
-                ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
-        return 0
-    return _headless(agent, ui, prompt, confirm)
+        _repl(agent, ui, dispatch)
+        return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
+    return _headless(agent, ui, prompt, resumed=bool(args.latest or args.resume))
 
 
 def _allow(command: str, reason: str) -> bool:
@@ -204,32 +229,68 @@ def _allow(command: str, reason: str) -> bool:
     return True
 
 
-def _headless_client(config, ui):
+def _client(config, ui):
+    """JSON output hears of each request of the turn (its usage, its calls); the other UIs need only notices."""
     from narnat_agent.core.llm import Client
     from narnat_agent.ui.events import EventUI, ReportingClient
 
     return ReportingClient(config, ui) if isinstance(ui, EventUI) else Client(config, ui.notice)
 
 
-def _headless(agent, ui, prompt: str, confirm) -> int:
+def _headless(agent, ui, prompt: str, resumed: bool) -> int:
     """One request, saved as a session whatever happens; the exit code says how it ended."""
+    ui.begin(agent.session.name, agent.config.model)
+    try:
+        outcome = _ask(agent, ui, prompt)
+    finally:
+        saved = _saved(agent, ui, quiet=True)
+    code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
+    code = 128 + agent.leaving if agent.leaving else code
+    ui.report(outcome, agent.session.name if saved else None, code)
+    return code
+
+
+def _ask(agent, ui, prompt: str):
+    """The turn's outcome; a refused confirmation means it did not do all it was asked."""
+    from narnat_agent.config.session_store import SessionError
     from narnat_agent.core.headless import NobodyToAsk
     from narnat_agent.core.llm import LLMError
     from narnat_agent.core.turn import Stop, TurnOutcome
 
-    ui.begin(agent.session.name, agent.config.model)
-    saved = None
     try:
-        try:
-            outcome = agent.ask(prompt)
-        except LLMError as e:  # the conversation still did not fit after compressing it
-            ui.error(str(e))
-            outcome = TurnOutcome(Stop.PROVIDER_ERROR, str(e))
-        if isinstance(confirm, NobodyToAsk) and (judged := confirm.judge(outcome)) is not outcome:
-            ui.notice(judged.message)
-            outcome = judged
-    finally:
+        outcome = agent.ask(prompt)
+    except (SessionError, LLMError) as e:  # a compression's archive not written; still too long after compressing
+        ui.error(str(e))
+        return TurnOutcome(Stop.FAILED if isinstance(e, SessionError) else Stop.PROVIDER_ERROR, str(e))
+    confirm = agent.workspace.confirm
+    if isinstance(confirm, NobodyToAsk) and (judged := confirm.judge(outcome)) is not outcome:
+        ui.notice(judged.message)
+        return judged
+    return outcome
+
+
+def _saved(agent, ui, quiet: bool = False) -> bool:
+    """The autosave; a failure is its one sentence, and the conversation stays in memory."""
+    from narnat_agent.config.session_store import SessionError
+
+    try:
         saved = agent.save()
-    code = EXIT_CODES[outcome.stop.kind]
-    ui.report(outcome, saved, code)
-    return code
+    except SessionError as e:
+        ui.error(str(e))
+        return False
+    if saved and not quiet:
+        ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
+    return True
+
+
+def _repl(agent, ui, dispatch) -> None:
+    """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
+    for last_chance in (False, True):
+        try:
+            agent.run(dispatch)
+        finally:
+            saved = _saved(agent, ui)
+            agent.checkpoints.prune()
+        if saved or last_chance or agent.leaving:
+            return
+        ui.notice("The conversation is still here: /save it once there is room, or leave again to quit without it.")

@@ -1,6 +1,7 @@
 """A scripted OpenAI-compatible server on 127.0.0.1 that streams real SSE and records every request."""
 
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
@@ -17,6 +18,7 @@ class SSE:
     drop: bool = False  # close the connection after the chunks, without [DONE]
     headers: dict = field(default_factory=dict)
     delay: float = 0.0  # seconds between chunks, like a model generating
+    gate: threading.Event | None = None  # the chunks wait for it: a test orders processes without timing
 
 
 @dataclass
@@ -87,6 +89,11 @@ class FakeLLM:
     def close(self) -> None:
         self.loopback.close()
 
+    def answer(self, request: dict):
+        if self.respond:
+            return self.respond(request)
+        return self.script.pop(0) if self.script else Status(500, {"error": {"message": "no script"}})
+
     def _handler(self):
         fake = self
 
@@ -105,11 +112,7 @@ class FakeLLM:
                 request = json.loads(body)
                 fake.requests.append(request)
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})
-                if fake.respond:
-                    response = fake.respond(request)
-                else:
-                    response = fake.script.pop(0) if fake.script else Status(500, {"error": {"message": "no script"}})
-                self._send(response)
+                self._send(fake.answer(request))
 
             def _send(self, response) -> None:
                 if isinstance(response, Status):
@@ -128,6 +131,8 @@ class FakeLLM:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 self.close_connection = True
+                if response.gate:
+                    response.gate.wait(60)
                 try:
                     for item in response.chunks:
                         line = item if isinstance(item, str) else json.dumps(item)

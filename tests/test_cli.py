@@ -8,7 +8,7 @@ import sys
 from tests.fake_llm import Status, chunk, text_reply, tool_reply
 
 
-def narnat(project, *args, stdin="", base_url=None, key="sk-test-key"):
+def narnat(project, *args, stdin="", base_url=None, key="sk-test-key", **popen):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_"))}
     env.update(HOME=str(project.parent / "home"), NO_COLOR="1")
     if base_url:
@@ -17,7 +17,7 @@ def narnat(project, *args, stdin="", base_url=None, key="sk-test-key"):
         env["NARNAT_API_KEY"] = key
     return subprocess.run(
         [sys.executable, "-m", "narnat_agent", *args],
-        cwd=project, env=env, input=stdin, capture_output=True, text=True, timeout=60,
+        cwd=project, env=env, input=stdin, capture_output=True, text=True, timeout=60, **popen,
     )  # fmt: skip
 
 

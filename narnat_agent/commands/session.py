@@ -1,12 +1,17 @@
-"""Slash commands: /save /show /enter /delete /clear /help /exit. Each docstring is its help line."""
+"""Slash commands: /save /show /enter /delete /clear /help /exit, and /rewind /undo /redo from commands/rewind.py.
+
+Each docstring is its help line.
+"""
 
 import difflib
 from collections.abc import Callable
 
+from narnat_agent.commands import rewind
 from narnat_agent.config import session_store
 from narnat_agent.config.session_store import SessionError
 from narnat_agent.core import session as sessions
 from narnat_agent.core.agent import Agent
+from narnat_agent.core.snapshot_store import CheckpointError
 
 
 def save(agent: Agent, arg: str) -> None:
@@ -19,9 +24,10 @@ def save(agent: Agent, arg: str) -> None:
     if exists and not agent.ui.confirm(f"/save {name}", f"a session named '{name}' exists; overwrite it"):
         agent.ui.notice("Not saved.")
         return
+    if exists:
+        session_store.claim(agent.config.state_dir, name)
     agent.conversation.name = name
-    agent.save()
-    agent.ui.notice(f"Saved as '{name}'.")
+    agent.ui.notice(f"Saved as '{agent.save()}'.")
 
 
 def show(agent: Agent, arg: str) -> None:
@@ -79,7 +85,8 @@ def exit_(agent: Agent, arg: str) -> bool:
 
 
 COMMANDS: dict[str, Callable[[Agent, str], bool | None]] = {
-    "save": save, "show": show, "enter": enter, "delete": delete, "clear": clear, "help": help_, "exit": exit_,
+    "save": save, "show": show, "enter": enter, "delete": delete, "clear": clear,
+    "rewind": rewind.rewind, "undo": rewind.undo, "redo": rewind.redo, "help": help_, "exit": exit_,
 }  # fmt: skip
 
 
@@ -94,6 +101,6 @@ def dispatch(agent: Agent, text: str) -> bool:
         return True
     try:
         return command(agent, arg.strip()) is not False
-    except SessionError as e:
+    except (SessionError, CheckpointError) as e:
         agent.ui.error(str(e)[0].upper() + str(e)[1:])
         return True

@@ -1,5 +1,7 @@
 """Built-in defaults and the fixed texts of the system prompt."""
 
+from narnat_agent.tools.read import LIMIT as READ_LIMIT
+
 DEFAULT_BASE_URL = "https://api.deepseek.com"
 
 DEFAULTS: dict[str, object] = {
@@ -17,8 +19,9 @@ DEFAULTS: dict[str, object] = {
     "stream_idle_timeout_s": 120,
 }
 
-# Verbatim from the design (§5.1); only {model} is filled in.
-BASE_PROMPT = """\
+# From the design (§5.1), with Read's limit as the tool applies it; only {model} is filled in.
+BASE_PROMPT = (
+    """\
 You are {model}, a code agent that helps users with software engineering tasks.
 # Professional Objectivity
 Prioritize technical accuracy and truthfulness over validating the user's beliefs.
@@ -27,8 +30,10 @@ When there is uncertainty, investigate to find the truth first rather than insti
 Avoid over-the-top validation like 'You are absolutely right'.
 # Tool Usage Policy
 ## File Operations
-- Read: Read file content. MUST read entire file at once (omit offset/limit), unless file >500 lines.
-NEVER read same file in segments, wastes tool calls.
+- Read: Read file content. MUST read entire file at once (omit offset/limit); one Read shows """
+    + READ_LIMIT
+    + """.
+NEVER read same file in segments unless one Read cannot show it all, wastes tool calls.
 - Write: Create or overwrite file. MUST provide full content, NEVER partial content.
 ALWAYS prefer Edit for modifying existing files, NEVER rewrite entire file just to change a few lines.
 - Edit: Exact string replacement. old_string→new_string. NEVER guess content, Read first to confirm.
@@ -74,6 +79,7 @@ Only validate at system boundaries (user input, external APIs).
 10. NEVER create files unless absolutely necessary. ALWAYS prefer editing existing files.
 11. Be careful not to introduce security vulnerabilities (command injection, XSS, SQL injection, etc).
 """
+)
 
 # The design's iron laws (§5.2), worded for the model. The tools enforce them too.
 IRON_LAWS = """\

@@ -2,10 +2,12 @@
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 from narnat_agent.config import session_store
 from narnat_agent.config.loader import Config
 from narnat_agent.core import session as sessions
+from narnat_agent.core.checkpoints import Checkpoints, open_store
 from narnat_agent.core.compressor import clear_summary, summarise
 from narnat_agent.core.context import with_mentions
 from narnat_agent.core.llm import Client, ContextTooLong, LLMError, cost
@@ -19,6 +21,7 @@ from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
+CHANGES_FILES = ("Write", "Edit", "Bash")  # a checkpoint is taken before and after each of their calls
 FULL = 0.9  # share of the context window that triggers the safety net
 ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user is told
     Ending.ERROR: (Stop.PROVIDER_ERROR, "The answer was cut off: the provider reported an error mid-stream ({error})."),
@@ -42,12 +45,24 @@ class Agent:
                  system_prompt: str):  # fmt: skip
         self.config, self.ui, self.client, self.workspace = config, ui, client, workspace
         self.system_prompt = system_prompt  # without any inherited summary
+        self.leaving = 0  # the signal asking the process to end, once one has
+        self.checkpoints = Checkpoints(open_store(config.project, config.state_dir), session.checkpoints, ui.notice)
+        self.user_confirm = workspace.confirm
+        if workspace.confirm is not None:
+            workspace.confirm = self._confirm
         self.switch(session)
 
     def switch(self, session: Session) -> None:
         """Continue in another conversation: the only way /clear, /enter, compression and --resume replace it."""
         self.session = session
         self.workspace.memory = session.memory
+        self.checkpoints.entries = session.checkpoints
+
+    def _confirm(self, command: str, reason: str) -> bool:
+        """The user's yes or no before a deleting command, told when a rewind can bring the files back."""
+        if self.checkpoints.covers_commands():
+            reason += "; all but git-ignored files can be undone with /undo"
+        return self.user_confirm(command, reason)
 
     @property
     def conversation(self):
@@ -55,7 +70,7 @@ class Agent:
 
     def run(self, command: Callable[["Agent", str], bool]) -> None:
         """The REPL: questions and slash commands until the user leaves; `command` returns False to leave."""
-        while (text := self.ui.read_input()) is not None:
+        while not self.leaving and (text := self.ui.read_input()) is not None:
             if text.strip().startswith("/"):
                 if not command(self, text.strip()):
                     return
@@ -108,10 +123,12 @@ class Agent:
         if not summary:
             self.ui.error("Compression failed: no complete summary came back; the conversation is unchanged.")
             return False
-        archive = sessions.save(self.config.state_dir, old, self.config.model, f"compressed-{session_store.stamp()}")
+        archive = f"compressed-{session_store.stamp()}"
+        sessions.save(self.config.state_dir, old, self.config.model, archive)
         successor = sessions.new_session(self.system_prompt, summary, name=old.name)
         successor.checkpoints, successor.cost = old.checkpoints, old.cost
         self.switch(successor)
+        self.checkpoints.forget_conversation()
         clear_summary(self.config.state_dir)
         log.info("compression done: archived as %s, summary %d characters", archive, len(summary))
         self.ui.notice(f"Compressed: the old conversation is saved as '{archive}'; this one starts from its summary.")
@@ -121,11 +138,15 @@ class Agent:
         """Save the conversation (under its own name by default); an empty one is not saved."""
         if not self.session.turns:
             return None
-        return sessions.save(self.config.state_dir, self.session, self.config.model, name)
+        saved = sessions.save(self.config.state_dir, self.session, self.config.model, name)
+        if saved.note:  # another process saved under this name meanwhile: this conversation goes on beside it
+            self.ui.notice(saved.note)
+        return saved.name
 
     def turn(self, question: str) -> TurnOutcome:
         """Answer one question, through as many model and tool steps as it takes."""
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
+        self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
         self.conversation.add_user(with_mentions(question, self.workspace.root))
         view, stats = self.ui.create_stream(), TurnStats(self.config.context_window)
         stop, message = Stop.COMPLETED, ""
@@ -191,11 +212,21 @@ class Agent:
 
     def _call(self, call: ToolCall) -> str:
         """Run one call and show it; the text goes back to the model."""
-        checked = registry.prepare(call.name, call.args, call.error)
+        checked = registry.prepare(call.name, call.args, call.error, self.workspace.secret)
         self.ui.tool_start(checked.header)
+        pending = None
         try:
+            if checked.tool is not None and call.name in CHANGES_FILES:
+                pending = self.checkpoints.before(call.name, checked.header, self._touched(checked.args))
             result = checked.run(self.workspace)
         except KeyboardInterrupt:
             raise Cancelled from None
+        finally:
+            self.checkpoints.after(pending)
         self.ui.tool_end(result)
         return result.text
+
+    def _touched(self, args: dict) -> list[Path]:
+        """The file a Write or Edit call names, kept in its checkpoints even if .gitignore leaves it out."""
+        path = args.get("file_path")
+        return [self.workspace.resolve(path)] if isinstance(path, str) and path.strip() else []

@@ -5,13 +5,14 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from narnat_agent.config.loader import Config
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.core.silence import Silence
 from narnat_agent.logger import get_logger
+from narnat_agent.redact import redact
 
 MAX_TRIES = 4
 MAX_RETRY_AFTER = 60.0
@@ -48,9 +49,9 @@ class _Retry(Exception):
         self.wait = wait
 
 
-def cost(usage: Usage, pricing: dict) -> float | None:
+def cost(usage: Usage | None, pricing: Mapping[str, float]) -> float | None:
     """The price of one request in the pricing's currency, or None without pricing."""
-    if not pricing:
+    if not pricing or usage is None:
         return None
     fresh = usage.prompt - usage.cached
     cached_price = pricing.get("cached_input", pricing.get("input", 0))
@@ -74,6 +75,18 @@ def _retry_after(headers: object) -> float | None:
         except (TypeError, ValueError):
             continue
     return None
+
+
+def _chunks(stream):
+    """The stream's chunks; a data line that is not JSON is the provider's fault, said as such."""
+    chunks = iter(stream)
+    while True:
+        try:
+            yield next(chunks)
+        except StopIteration:
+            return
+        except json.JSONDecodeError as e:
+            raise StreamError(f"malformed stream: a data line is not JSON ({e.msg})") from None
 
 
 class Client:
@@ -126,7 +139,7 @@ class Client:
         stream = self._open(messages, tools)
         builder, shown = ReplyBuilder(), False
         try:
-            for chunk in stream:
+            for chunk in _chunks(stream):
                 silence.heard()
                 text, thought = builder.add(chunk)
                 if thought:
@@ -146,8 +159,8 @@ class Client:
             self.notify(f"{idle}; the answer stops there.")  # without a finish reason the reply counts as cut off
         except (StreamError, openai.APIError) as e:
             if not shown:
-                raise _Retry(f"The provider failed before answering ({_message(e)})") from None
-            builder.reply.error = _message(e)
+                raise _Retry(f"The provider failed before answering ({self._message(e)})") from None
+            builder.reply.error = self._message(e)
         finally:
             stream.close()
         reply = builder.finish()
@@ -179,11 +192,11 @@ class Client:
             except openai.APIStatusError as e:
                 self._classify(e)
             except openai.APIConnectionError as e:
-                raise _Retry(f"Cannot reach {self.config.base_url} ({e})") from None
+                raise _Retry(f"Cannot reach {self.config.base_url} ({redact(str(e), self.config.api_key)})") from None
 
     def _classify(self, e) -> None:
         """Decide what a status error means: returns only when the request should be sent again now."""
-        status, message = e.status_code, _message(e)
+        status, message = e.status_code, self._message(e)
         log.warning("status %d: %s", status, message)
         if status in (400, 422) and self.use_stream_options and "stream_options" in message:
             self.use_stream_options = False
@@ -202,6 +215,10 @@ class Client:
                 raise LLMError(f"The provider is busy (status {status}) and asks to wait {wait:.0f}s; try later.")
             raise _Retry(f"The provider answered status {status} ({message[:200]})", wait)
         raise LLMError(self._explain(status, message))
+
+    def _message(self, error: Exception) -> str:
+        """The provider's words about an error; a provider that echoes the key does not get it shown."""
+        return redact(_message(error), self.config.api_key)
 
     def _explain(self, status: int, message: str) -> str:
         if status == 401:

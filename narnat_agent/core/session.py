@@ -59,11 +59,12 @@ def from_dict(name: str, data: dict) -> Session:
                    cost if isinstance(cost, (int, float)) else None)  # fmt: skip
 
 
-def save(state_dir: Path, session: Session, model: str, name: str | None = None) -> str:
-    """Write the session under its own name (or `name`); returns the name used."""
-    name = name or session.name
-    session_store.save(state_dir, name, to_dict(session, model))
-    return name
+def save(state_dir: Path, session: Session, model: str, name: str | None = None) -> session_store.Saved:
+    """Write the session under its own name (or `name`); saved beside another process's, it goes on there."""
+    saved = session_store.save(state_dir, name or session.name, to_dict(session, model))
+    if saved.note and not name:
+        session.conversation.name = saved.name
+    return saved
 
 
 def load(state_dir: Path, name: str) -> Session:

@@ -1,11 +1,19 @@
-"""The nine tools by name: their schemas for the model, and execute(), which never raises."""
+"""The nine tools by name: their schemas for the model, and execute(), which never raises.
 
+This is the boundary between the tools and everything else: what leaves it (header, result, summary, diff, output)
+is always encodable text and never holds the API key's value (a marker stands in for it), whatever a tool read, ran
+or fetched; a call whose arguments hold the key is refused before it runs.
+"""
+
+import dataclasses
 import json
 from dataclasses import dataclass, field
 
+from narnat_agent.encodable import encodable
 from narnat_agent.logger import get_logger
+from narnat_agent.redact import can_be_key, redact
 from narnat_agent.tools import bash, edit, glob, grep, read, todo_write, web_fetch, web_search, write
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Diff, Output, Result, Tool, ToolError, Workspace
 
 
 class BadArguments(ValueError):
@@ -96,12 +104,12 @@ class Call:
         if self.tool is None:
             result = Result(f"Error: {self.error}", self.error.split(";")[0], True)
         else:
-            result = _guarded(self.tool, self.args, workspace, log)
+            result = _safe_result(_guarded(self.tool, self.args, workspace, log), workspace.secret)
         log.info("result%s: %s", " (error)" if result.is_error else "", result.summary)
         return result
 
 
-def prepare(name: str, args: dict | None, error: str | None = None) -> Call:
+def prepare(name: str, args: dict | None, error: str | None = None, secret: str = "") -> Call:
     """Check a call before anything shows or runs it; `error` says why its arguments could not be read."""
     tool = TOOLS.get(name)
     if tool is None:
@@ -112,7 +120,25 @@ def prepare(name: str, args: dict | None, error: str | None = None) -> Call:
         checked = _validate(args, tool.parameters)
     except BadArguments as e:
         return Call(name, f"{name}(…)", error=f"{e}. Fix the arguments and call {name} again.")
-    return Call(name, f"{name}({tool.target(checked)})", tool, checked)
+    header = _safe(f"{name}({tool.target(checked)})", secret)
+    if can_be_key(secret) and secret in json.dumps(checked, ensure_ascii=False):
+        return Call(name, header, error=f"the arguments hold the API key; Narnat never sends or writes it anywhere. "
+                                        f"Call {name} without it.")  # fmt: skip
+    return Call(name, header, tool, checked)
+
+
+def _safe(text: str, secret: str) -> str:
+    return redact(encodable(text), secret)
+
+
+def _safe_result(result: Result, secret: str) -> Result:
+    detail = result.detail
+    if isinstance(detail, Diff):
+        detail = Diff(_safe(detail.text, secret))
+    elif isinstance(detail, Output):
+        detail = dataclasses.replace(detail, tail=tuple(_safe(line, secret) for line in detail.tail))
+    text, summary = _safe(result.text, secret), _safe(result.summary, secret)
+    return dataclasses.replace(result, text=text, summary=summary, detail=detail)
 
 
 def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:
@@ -127,4 +153,4 @@ def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:
 
 def execute(name: str, args: dict, workspace: Workspace) -> Result:
     """Check and run one call, as the model makes it."""
-    return prepare(name, args).run(workspace)
+    return prepare(name, args, secret=workspace.secret).run(workspace)

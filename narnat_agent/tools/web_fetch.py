@@ -3,7 +3,7 @@
 import html
 import re
 
-from narnat_agent.tools.support.http import Web
+from narnat_agent.tools.support.http import Web, unreachable
 from narnat_agent.tools.support.text import decode as decode_file
 from narnat_agent.tools.support.text import size_text
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
@@ -74,7 +74,11 @@ def _fetch(web: Web, url: str):
     except requests.exceptions.TooManyRedirects:
         raise ToolError(f"{url} redirected more than 10 times.") from None
     except requests.exceptions.RequestException as e:
-        raise ToolError(f"could not connect to {url}: {e.__class__.__name__}.") from None
+        reason = unreachable(e)
+        if reason and reason != "the connection was refused":
+            raise ToolError(f"could not connect to {url}: {reason}. This machine may not reach the internet; "
+                            f"retrying will not help.") from None  # fmt: skip
+        raise ToolError(f"could not connect to {url}: {reason or e.__class__.__name__}.") from None
     with response:
         if response.status_code >= 400:
             raise ToolError(f"{response.url} answered HTTP {response.status_code} {response.reason}.")

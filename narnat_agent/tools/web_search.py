@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode, urlparse
 
-from narnat_agent.tools.support.http import Web, accept_language
+from narnat_agent.tools.support.http import Web, accept_language, unreachable
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 CJK = re.compile(r"[\u3400-\u9fff]+")
@@ -30,6 +30,10 @@ class Hit:
 class EngineFailed(Exception):
     """Why one engine gave no usable results: blocked, failed, empty, layout changed or irrelevant."""
 
+    def __init__(self, reason: str, offline: bool = False):
+        super().__init__(reason)
+        self.offline = offline  # the request never reached the engine
+
 
 def base(web: Web, engine: str) -> str:
     return web.url(engine, BASES[engine])
@@ -51,7 +55,8 @@ def _request(web: Web, url: str, **kwargs):
     try:
         return web.session().request(kwargs.pop("method", "GET"), url, timeout=web.timeout, **kwargs)
     except requests.exceptions.RequestException as e:
-        raise EngineFailed(f"request failed ({e.__class__.__name__})") from None
+        reason = unreachable(e)
+        raise EngineFailed(reason or f"request failed ({e.__class__.__name__})", offline=reason is not None) from None
 
 
 def _check_status(response) -> None:
@@ -189,12 +194,13 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ToolError("the query is empty.")
     num = min(max(args["num"], 1), 20)
     lr = args.get("lr")
-    failures = []
+    failures, unreached = [], []  # unreached: why each engine the request never reached failed
     for engine, search in ENGINES:
         try:
             hits = search(ws.web, query, num, lr)
         except EngineFailed as e:
             failures.append(f"{NAMES[engine]}: {e}")
+            unreached += [str(e)] if e.offline else []
             continue
         if not hits:
             failures.append(f"{NAMES[engine]}: layout changed (a page with no results parsed)")
@@ -202,6 +208,10 @@ def run(args: dict, ws: Workspace) -> Result:
             failures.append(f"{NAMES[engine]}: results unrelated to the query")
         else:
             return Result(_format(query, NAMES[engine], hits), f"{len(hits)} results from {NAMES[engine]}")
+    if len(unreached) == len(ENGINES):
+        why = f"every engine: {unreached[0]}" if len(set(unreached)) == 1 else "; ".join(failures)
+        raise ToolError(f"this machine cannot reach the internet ({why}). Retrying will not help; answer from what "
+                        "you know and the project's files, and tell the user the web is out of reach.")  # fmt: skip
     raise ToolError(f"no search engine gave results for {query!r}: {'; '.join(failures)}.")
 
 

@@ -2,6 +2,7 @@
 
 import difflib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,9 +67,33 @@ class Tool:
 
 @dataclass(frozen=True)
 class FileRecord:
+    """What the model has seen of a file's current content: all of it, or these line ranges (merged, 1-based)."""
+
     sha: str
     mtime: float
     whole: bool
+    seen: tuple[tuple[int, int], ...] = ()
+    codec: str = "utf-8"  # the encoding the model was shown the text in
+
+
+def _merged(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(ranges):
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return tuple(out)
+
+
+def printable(name: str) -> str:
+    """A file name as valid UTF-8 text: bytes that are not UTF-8 appear escaped, as in caf\\xe9.py."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+def _unescaped(name: str) -> str:
+    """The name printable() showed, back as the file system spells it."""
+    return re.sub(r"\\x([89a-f][0-9a-f])", lambda m: chr(0xDC00 + int(m[1], 16)), name)
 
 
 @dataclass
@@ -90,6 +115,7 @@ class Workspace:
     bash_timeout_ms: int = 120000
     memory: Memory = field(default_factory=Memory)
     web: Web = field(default_factory=Web)
+    secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
     cwd: Path = field(init=False)  # Bash's working directory: it persists between calls
 
     def __post_init__(self) -> None:
@@ -110,19 +136,37 @@ class Workspace:
     def resolve(self, path: str) -> Path:
         """An absolute path; relative ones are taken from the project root."""
         p = Path(os.path.expanduser(path.strip()))
-        return p if p.is_absolute() else self.root / p
+        p = p if p.is_absolute() else self.root / p
+        if "\\x" in path and not os.path.lexists(p) and os.path.lexists(raw := _unescaped(str(p))):
+            return Path(raw)
+        return p
 
     def show(self, path: Path) -> str:
-        """A path as the user and the model see it: relative to the root when inside it."""
+        """A path as the user and the model see it: relative to the root when inside it, always valid UTF-8."""
         try:
-            return str(path.relative_to(self.root))
+            return printable(str(path.relative_to(self.root)))
         except ValueError:
-            return str(path)
+            return printable(str(path))
 
-    def remember(self, path: Path, data: bytes, whole: bool) -> None:
-        """Record what the model now knows of a file (after a Read, Write or Edit)."""
-        mtime = path.stat().st_mtime
-        self.reads[path] = FileRecord(digest(data), mtime, whole)
+    def remember(
+        self, path: Path, data: bytes, whole: bool, shown: tuple[int, int, int] | None = None, codec: str = "utf-8"
+    ) -> None:
+        """Record what the model now knows of a file, decoded with codec: all of it, or lines `first`-`last` of
+        `total` (shown), added to what it saw before of this same content."""
+        sha, previous = digest(data), self.reads.get(path)
+        seen: tuple[tuple[int, int], ...] = ()
+        if shown and not whole:
+            first, last, total = shown
+            same = previous is not None and previous.sha == sha
+            whole = same and previous.whole
+            seen = _merged([*(previous.seen if same else ()), (first, last)])
+            whole = whole or seen == ((1, total),)
+        self.reads[path] = FileRecord(sha, path.stat().st_mtime, whole, () if whole else seen, codec)
+
+    def seen_as(self, path: Path) -> str | None:
+        """The encoding the model has seen a file in, if it has read it."""
+        record = self.reads.get(path)
+        return record.codec if record else None
 
     def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
         """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
@@ -146,4 +190,4 @@ class Workspace:
             names = []
         close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)
         hint = f" Did you mean: {', '.join(self.show(parent / n) for n in close)}?" if close else ""
-        return ToolError(f"{self.show(path)} does not exist (working directory: {self.root}).{hint}")
+        return ToolError(f"{self.show(path)} does not exist (working directory: {printable(str(self.root))}).{hint}")

@@ -7,11 +7,12 @@ import time
 from pathlib import Path
 
 from narnat_agent.core.turn import Stop, TurnOutcome
+from narnat_agent.core.ui import UI
 from narnat_agent.tools.workspace import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
 
-def make_ui(headless: bool, root: Path, commands: dict[str, str]):
+def make_ui(headless: bool, root: Path, commands: dict[str, str]) -> UI:
     """A rich terminal UI when both ends are a colour-capable terminal; plain text otherwise (and for -p)."""
     plain = headless or not (sys.stdin.isatty() and sys.stdout.isatty())
     if plain or os.environ.get("NO_COLOR") or os.environ.get("TERM", "dumb") == "dumb":

@@ -8,6 +8,9 @@ USER_AGENT = (
 )
 LANGUAGES = {"lang_en": "en-US,en;q=0.9", "lang_zh-CN": "zh-CN,zh;q=0.9"}
 MAX_REDIRECTS = 10
+NO_NETWORK = ("Network is unreachable", "No route to host")
+NO_NAME = ("NameResolutionError", "Name or service not known", "Temporary failure in name resolution",
+           "No address associated with hostname", "nodename nor servname", "getaddrinfo failed")  # fmt: skip
 
 
 @dataclass
@@ -46,3 +49,21 @@ def _browser_session():
 
 def accept_language(lr: str | None) -> dict[str, str]:
     return {"Accept-Language": LANGUAGES[lr]} if lr in LANGUAGES else {}
+
+
+def unreachable(error: Exception) -> str | None:
+    """Why a request never reached its server (no network, no name resolution, refused), or None otherwise."""
+    import requests
+
+    if not isinstance(error, requests.exceptions.ConnectionError) or isinstance(
+        error, (requests.exceptions.SSLError, requests.exceptions.ProxyError)
+    ):
+        return None
+    text = str(error)
+    if any(sign in text for sign in NO_NETWORK):
+        return "this machine has no route to the network"
+    if any(sign in text for sign in NO_NAME):
+        return "the host name could not be resolved (no DNS)"
+    if "Connection refused" in text:
+        return "the connection was refused"
+    return "the connection failed"

@@ -1,0 +1,77 @@
+"""Read, then Edit or Write as a model does (copying what Read showed), over generated files in many encodings
+and line endings: every byte the change did not touch stays as it was."""
+
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from narnat_agent.tools.registry import execute
+from narnat_agent.tools.workspace import Workspace
+
+ENCODINGS = {  # codec, byte-order mark, characters a file in it might hold
+    "utf-8": ("utf-8", b"", "éü€你好こんにちは✓"),
+    "utf-8 with BOM": ("utf-8", b"\xef\xbb\xbf", "éü€你好✓"),
+    "UTF-16 LE": ("utf-16-le", b"\xff\xfe", "éü€你好こん✓"),
+    "UTF-16 BE": ("utf-16-be", b"\xfe\xff", "éü€你好こん✓"),
+    "latin-1": ("latin-1", b"", "éàüßçñÅæø"),
+    "cp1252": ("cp1252", b"", "éàü€‘’“”–…"),
+    "gbk": ("gbk", b"", "你好世界中文编码测试标题"),
+    "shift_jis": ("shift_jis", b"", "こんにちは日本語テスト設定"),
+}
+BOUNDED = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@st.composite
+def text_file(draw):
+    name = draw(st.sampled_from(sorted(ENCODINGS)))
+    codec, bom, chars = ENCODINGS[name]
+    words = st.text(alphabet=chars + "abc xyz_=()'", min_size=0, max_size=30)
+    lines = [f"k{i} = {draw(words)}".rstrip() for i in range(draw(st.integers(1, 30)))]
+    ending = draw(st.sampled_from(["\n", "\r\n"]))
+    final = draw(st.booleans())
+    data = bom + (ending.join(lines) + (ending if final else "")).encode(codec)
+    return data, codec, bom, lines, ending, final, draw(st.integers(0, len(lines) - 1))
+
+
+def shown_lines(read_text: str) -> dict[int, str]:
+    return {int(m[1]): m[2] for m in re.finditer(r"^(\d+)\t(.*)$", read_text, re.MULTILINE)}
+
+
+def expected(codec, bom, lines, ending, final, changed: set[int]) -> bytes:
+    lines = [line + " # ok" if i in changed else line for i, line in enumerate(lines)]
+    return bom + (ending.join(lines) + (ending if final else "")).encode(codec)
+
+
+def setup(tmp_path_factory, data):
+    root = tmp_path_factory.mktemp("p")
+    ws = Workspace(root, root / ".narnat", confirm=None)
+    (root / "f.txt").write_bytes(data)
+    seen = execute("Read", {"file_path": "f.txt"}, ws)
+    assert not seen.is_error, seen.text
+    return root, ws, shown_lines(seen.text)
+
+
+@BOUNDED
+@given(case=text_file())
+def test_edit_keeps_every_byte_it_did_not_change(tmp_path_factory, case):
+    data, codec, bom, lines, ending, final, k = case
+    root, ws, shown = setup(tmp_path_factory, data)
+    old = shown[k + 1]
+    result = execute("Edit", {"file_path": "f.txt", "old_string": old, "new_string": old + " # ok"}, ws)
+    assert not result.is_error, result.text
+    assert (root / "f.txt").read_bytes() == expected(codec, bom, lines, ending, final, {k})
+
+
+@BOUNDED
+@given(case=text_file())
+def test_write_after_an_edit_keeps_every_byte_it_did_not_change(tmp_path_factory, case):
+    """The text the model saw stays valid after its own Edit: a new guess at the encoding cannot intervene."""
+    data, codec, bom, lines, ending, final, k = case
+    root, ws, shown = setup(tmp_path_factory, data)
+    first = shown[1]
+    execute("Edit", {"file_path": "f.txt", "old_string": first, "new_string": first + " # ok"}, ws)
+    model = [shown[n] + (" # ok" if n in (1, k + 1) else "") for n in sorted(shown)]
+    result = execute("Write", {"file_path": "f.txt", "content": "\n".join(model) + ("\n" if final else "")}, ws)
+    assert not result.is_error, result.text
+    assert (root / "f.txt").read_bytes() == expected(codec, bom, lines, ending, final, {0, k})
