@@ -158,20 +158,16 @@ def _headless_ui(output_format: str):
     return EventUI(output_format == "stream-json", sys.stdout, sys.stderr)
 
 
-def _session(config, ui, args: argparse.Namespace, system_prompt: str, headless: bool):
-    """The conversation of this run: a saved one (-c, --resume) or a new one (headless: named uniquely per process)."""
-    import os
-
-    from narnat_agent.config import session_store
+def _session(config, ui, args: argparse.Namespace, system_prompt: str):
+    """The conversation of this run: a saved one (-c, --resume) or a new one (named by the time and the process)."""
     from narnat_agent.core import session as sessions
     from narnat_agent.core.compressor import inherit_summary
 
     if args.latest or args.resume:
         return _saved_session(config, args.resume, system_prompt)
-    name = f"{session_store.stamp()}-{os.getpid()}" if headless else None
     if summary := inherit_summary(config.state_dir):
         ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
-    return sessions.new_session(system_prompt, summary, name)
+    return sessions.new_session(system_prompt, summary)
 
 
 def _saved_session(config, name: str | None, system_prompt: str):
@@ -206,11 +202,12 @@ def _run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt
 
     start_log(config.state_dir, [config.api_key], ui.notice)
     try:
-        session = _session(config, ui, args, system_prompt, headless=prompt is not None)
+        session = _session(config, ui, args, system_prompt)
     except session_store.SessionError as e:
         ui.error(f"Cannot {'continue' if args.latest else 'resume'}: {e}")
         return USAGE_ERROR
-    confirm = ui.confirm if prompt is None else _allow if args.yes else NobodyToAsk()
+    nobody = NobodyToAsk() if prompt is not None and not args.yes else None
+    confirm = ui.confirm if prompt is None else nobody or _allow
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
                           secret=config.api_key)  # fmt: skip
@@ -221,7 +218,7 @@ def _run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt
         client.preload()
         _repl(agent, ui, dispatch)
         return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
-    return _headless(agent, ui, prompt, resumed=bool(args.latest or args.resume))
+    return _headless(agent, ui, prompt, nobody, resumed=bool(args.latest or args.resume))
 
 
 def _allow(command: str, reason: str) -> bool:
@@ -237,11 +234,11 @@ def _client(config, ui):
     return ReportingClient(config, ui) if isinstance(ui, EventUI) else Client(config, ui.notice)
 
 
-def _headless(agent, ui, prompt: str, resumed: bool) -> int:
+def _headless(agent, ui, prompt: str, nobody, resumed: bool) -> int:
     """One request, saved as a session whatever happens; the exit code says how it ended."""
     ui.begin(agent.session.name, agent.config.model)
     try:
-        outcome = _ask(agent, ui, prompt)
+        outcome = _ask(agent, ui, prompt, nobody)
     finally:
         saved = _saved(agent, ui, quiet=True)
     code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
@@ -250,10 +247,9 @@ def _headless(agent, ui, prompt: str, resumed: bool) -> int:
     return code
 
 
-def _ask(agent, ui, prompt: str):
-    """The turn's outcome; a refused confirmation means it did not do all it was asked."""
+def _ask(agent, ui, prompt: str, nobody):
+    """The turn's outcome; a confirmation refused for want of anybody to ask means it did not do all it was asked."""
     from narnat_agent.config.session_store import SessionError
-    from narnat_agent.core.headless import NobodyToAsk
     from narnat_agent.core.llm import LLMError
     from narnat_agent.core.turn import Stop, TurnOutcome
 
@@ -262,8 +258,7 @@ def _ask(agent, ui, prompt: str):
     except (SessionError, LLMError) as e:  # a compression's archive not written; still too long after compressing
         ui.error(str(e))
         return TurnOutcome(Stop.FAILED if isinstance(e, SessionError) else Stop.PROVIDER_ERROR, str(e))
-    confirm = agent.workspace.confirm
-    if isinstance(confirm, NobodyToAsk) and (judged := confirm.judge(outcome)) is not outcome:
+    if nobody and (judged := nobody.judge(outcome)) is not outcome:
         ui.notice(judged.message)
         return judged
     return outcome

@@ -39,7 +39,7 @@ def test_headless_stdout_is_the_final_answer_and_the_rest_goes_to_stderr(project
     assert len(results) == 1 and "remember the milk" in results[0]["content"]
     assert fake_llm.headers[0]["authorization"] == "Bearer sk-test-key"
     [session] = (project / ".narnat" / "sessions").glob("*.json")
-    assert f"Saved as session '{session.stem}'" in done.stderr
+    assert done.stderr.endswith(f" · session {session.stem}\n")  # the footer names it: --resume NAME continues it
 
 
 def test_prompt_from_stdin(project, fake_llm):

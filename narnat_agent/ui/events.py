@@ -57,6 +57,7 @@ class EventUI(HeadlessUI):
         return self.stream
 
     def begin(self, session: str, model: str) -> None:
+        super().begin(session, model)
         self.emit("start", version=VERSION, session=session, model=model)
 
     def replied(self, reply: Reply, price: float | None) -> None:
@@ -92,7 +93,6 @@ class EventUI(HeadlessUI):
         self.emit("notice", level="error", text=text)
 
     def report(self, outcome: TurnOutcome, session: str | None, code: int) -> None:
-        self.saved(session)
         stats = outcome.stats
         self._write({
             "type": "result", "version": VERSION, "answer": outcome.answer, "is_error": code != 0,

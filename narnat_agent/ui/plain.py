@@ -54,7 +54,10 @@ class PlainStream:
         self.end_block()
         if outcome.stop is Stop.CANCELLED:
             self.ui.notice("Cancelled.")
-        self.ui.say(f"  {footer(outcome.stats)}")
+        self.ui.say(f"  {self.footer(outcome.stats)}")
+
+    def footer(self, stats: TurnStats) -> str:
+        return footer(stats)
 
 
 class QuietSink:
@@ -171,6 +174,8 @@ class PlainUI:
 class HeadlessStream(PlainStream):
     """A reply's text waits: narration goes to err when a tool call follows it; the final answer is the report's."""
 
+    ui: "HeadlessUI"
+
     def __init__(self, ui: "HeadlessUI"):
         super().__init__(ui)
         self.text = ""
@@ -188,6 +193,10 @@ class HeadlessStream(PlainStream):
             self.text = ""
         super().finish(outcome)
 
+    def footer(self, stats: TurnStats) -> str:
+        """The figures, and the session the run is saved as (--resume NAME, or -c, continues it)."""
+        return f"{footer(stats)} · session {self.ui.session}"
+
 
 class HeadlessUI(PlainUI):
     """narnat -p: stdout holds the final answer only; narration, reasoning, tool lines and notices go to stderr."""
@@ -196,16 +205,13 @@ class HeadlessUI(PlainUI):
         self.stream = HeadlessStream(self)
         return self.stream
 
+    session = ""  # the name this run is saved under, for the footer
+
     def begin(self, session: str, model: str) -> None:
-        """The run starts: nothing to show in text output."""
+        self.session = session
 
     def report(self, outcome: TurnOutcome, session: str | None, code: int) -> None:
-        """The end of the run: where the conversation was saved (stderr), then the answer (stdout)."""
-        self.saved(session)
+        """The end of the run: the answer on stdout."""
         if outcome.answer:
             self.out.write(outcome.answer if outcome.answer.endswith("\n") else f"{outcome.answer}\n")
             self.out.flush()
-
-    def saved(self, session: str | None) -> None:
-        if session:
-            self.notice(f"Saved as session '{session}' (narnat --resume {session} continues it).")
