@@ -118,6 +118,7 @@ class Client:
 
     def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
         """Send one request and stream its reply into sink, retrying what may be retried."""
+        self._client().chat.completions  # noqa: B018 -- the SDK loads first: silence is timed at the provider only
         for attempt in range(1, MAX_TRIES + 1):
             try:
                 with Silence(self.notify) as silence:
