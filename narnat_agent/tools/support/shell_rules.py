@@ -13,7 +13,7 @@ from narnat_agent.tools.support.shell_syntax import COMPUTED, Command, fed_code,
 from narnat_agent.tools.support.shell_wrappers import KNOWN, peel, risky
 
 MAX_DEPTH = 5
-MAX_NESTING = 20  # commands inside commands (find -exec, a runner's command) checked one within another
+MAX_NESTING = 10  # commands inside commands (find -exec, a runner's command) checked one within another
 MAX_LENGTH = 10_000  # characters of shell syntax; heredoc bodies are not counted
 MAX_TOTAL = 50_000
 
