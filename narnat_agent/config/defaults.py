@@ -16,6 +16,7 @@ DEFAULTS: dict[str, object] = {
     "max_steps": 200,
     "interrupt_key": "escape",
     "web_timeout_s": 10,
+    "stream_idle_timeout_s": 120,
 }
 
 # From the design (§5.1), with Read's limit as the tool applies it; only {model} is filled in.

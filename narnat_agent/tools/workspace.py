@@ -78,7 +78,7 @@ class FileRecord:
 
 def _merged(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
-    for first, last in sorted(ranges):
+    for first, last in sorted(tuple(r) for r in ranges):  # a restored record holds lists
         if out and first <= out[-1][1] + 1:
             out[-1] = (out[-1][0], max(out[-1][1], last))
         else:
@@ -158,16 +158,16 @@ class Workspace:
         seen: tuple[tuple[int, int], ...] = ()
         if shown and not whole:
             first, last, total = shown
-            same = previous is not None and previous.sha == sha
-            whole = same and previous.whole
-            seen = _merged([*(previous.seen if same else ()), (first, last)])
+            before = previous if previous is not None and previous.sha == sha else None
+            whole = before is not None and before.whole
+            seen = _merged([*(before.seen if before else ()), (first, last)])
             whole = whole or seen == ((1, total),)
         self.reads[path] = FileRecord(sha, path.stat().st_mtime, whole, () if whole else seen, codec)
 
-    def seen_as(self, path: Path) -> str | None:
-        """The encoding the model has seen a file in, if it has read it."""
+    def seen_as(self, path: Path, data: bytes) -> str | None:
+        """The encoding the model has seen this content of a file in, if it has."""
         record = self.reads.get(path)
-        return record.codec if record else None
+        return record.codec if record and record.sha == digest(data) else None
 
     def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
         """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
