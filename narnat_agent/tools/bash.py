@@ -179,7 +179,7 @@ def run(args: dict, ws: Workspace) -> Result:
 
 def _check(command: str, ws: Workspace) -> None:
     """Refuse file operations and terminal programs; ask the user before anything that deletes."""
-    verdict = analyze(command)
+    verdict = analyze(command, cwd=ws.cwd)
     if verdict.file_ops:
         raise ToolError(f"not run — Bash is for running programs: {'; '.join(dict.fromkeys(verdict.file_ops))}.")
     if verdict.interactive:

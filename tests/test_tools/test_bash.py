@@ -197,3 +197,15 @@ def test_bash_names_its_directory_when_it_is_not_the_root_and_file_tools_point_t
     assert missing.is_error and "pkg/nap.py" in missing.text
     assert str(project) in missing.text and f"Bash is in {project / 'pkg'}" in missing.text
     assert not execute("Read", {"file_path": "pkg/nap.py"}, workspace).is_error
+
+
+def test_git_checkout_of_a_file_without_an_extension_asks_and_of_a_branch_runs(project):
+    asked = []
+    ws = Workspace(project, project / ".narnat", confirm=lambda c, r: asked.append(c) or False)
+    (project / "Makefile").write_text("all:\n")
+    (project / "src").mkdir()
+    for command in ("git checkout Makefile", "git checkout src"):
+        assert "the user declined" in bash(ws, command).text
+    assert asked == ["git checkout Makefile", "git checkout src"]
+    bash(ws, "git checkout main")  # not a path here: git answers for itself, nobody is asked
+    assert len(asked) == 2
