@@ -17,7 +17,7 @@ from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, Turn
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.workspace import Workspace
+from narnat_agent.tools.workspace import Interrupted, Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
@@ -225,6 +225,10 @@ class Agent:
             if checked.tool is not None and call.name in CHANGES_FILES:
                 pending = self.checkpoints.before(call.name, checked.header, self._touched(checked.args))
             result = checked.run(self.workspace)
+        except Interrupted as stopped:  # what the tool did before the user stopped it goes on record
+            self.ui.tool_end(stopped.result)
+            self.conversation.add_tool_result(call.id, stopped.result.text)
+            raise Cancelled from None
         except KeyboardInterrupt:
             raise Cancelled from None
         finally:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from narnat_agent.tools.support.shell_rules import analyze
 from narnat_agent.tools.support.shell_syntax import Command, parse
-from narnat_agent.tools.workspace import Output, Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Interrupted, Output, Result, Tool, ToolError, Workspace
 
 MAX_TIMEOUT_MS = 600_000
 KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where Narnat's configuration reads the API key
@@ -120,13 +120,15 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
     )  # fmt: skip
     output = _Output(process.stdout, spill)
     deadline = time.monotonic() + timeout_s
-    timed_out = finished = False
+    timed_out = finished = cancelled = False
     try:
         # poll rather than Popen.wait(): on Ctrl-C that waits another 0.25 s for the child before raising
         while process.poll() is None and not timed_out:
             time.sleep(0.02)
             timed_out = time.monotonic() > deadline
         finished = True
+    except KeyboardInterrupt:
+        cancelled = True
     finally:  # also on Ctrl-C: nothing of the command outlives the call, and no file is left that nobody names
         if timed_out or process.poll() is None:
             _stop(process, output)
@@ -135,13 +137,15 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
             _stop(process, output)
         process.wait()
         pipeline = _follow(ws, Path(state))
-        if not finished:
+        if not finished and not cancelled:
             spill.unlink(missing_ok=True)
     text, partial = output.text()
     if len(text) > LIMIT:
         text = cut(text, spill, ws.show(spill))
     elif not partial:
         spill.unlink(missing_ok=True)
+    if cancelled:
+        raise Interrupted(_stopped(text, "cancelled by the user", "cancelled"))
     return Finished(text, None if timed_out else process.returncode, pipeline)
 
 
@@ -217,10 +221,7 @@ def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str])
     text, code = finished.text, finished.code
     lines = text.count("\n") + bool(text and not text.endswith("\n"))
     if code is None:
-        shown = "the output so far is above" if text.strip() else "no output"
-        status = "; ".join([f"timed out after {timeout_ms / 1000:g} s; the command and its children were stopped; "
-                            f"{shown}", *notes])  # fmt: skip
-        return Result(f"{text}\n({status})", f"timed out · {lines} lines", True)
+        return _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
     stages = _stages(command)
     benign = code == 1 and bool(stages) and stages[-1].name in NOT_FAILURES
     status = "; ".join([f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""),
@@ -228,6 +229,15 @@ def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str])
     body = f"{text.rstrip()}\n" if text.strip() else "(no output)\n"
     output = Output(tuple(text.splitlines()[-TAIL:]), lines, lines)
     return Result(f"{body}({status})", f"exit {code} · {lines} lines", bool(code) and not benign, output)
+
+
+def _stopped(text: str, why: str, summary: str, notes: tuple[str, ...] | list[str] = ()) -> Result:
+    """A command stopped before it ended (timeout or cancel): the output it had printed, and that it was stopped."""
+    lines = text.count("\n") + bool(text and not text.endswith("\n"))
+    shown = "the output so far is above" if text.strip() else "no output"
+    status = "; ".join([f"{why}; the command and its children were stopped; {shown}", *notes])
+    output = Output(tuple(text.splitlines()[-TAIL:]), lines, lines)
+    return Result(f"{text.rstrip()}\n({status})".lstrip("\n"), f"{summary} · {lines} lines", True, output)
 
 
 TOOL = Tool(

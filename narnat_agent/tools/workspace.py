@@ -49,6 +49,14 @@ class Result:
     detail: Detail = None  # what the UI draws under the result line
 
 
+class Interrupted(KeyboardInterrupt):
+    """The user stopped a tool midway: `result` says what it had done by then, so the model does not guess."""
+
+    def __init__(self, result: Result):
+        super().__init__(result.summary)
+        self.result = result
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
