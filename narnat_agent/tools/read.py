@@ -2,8 +2,9 @@
 
 from pathlib import Path
 
+from narnat_agent.ripgrep import shown
 from narnat_agent.tools.support.text import binary_kind, decode, digest, size_text
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, printable
+from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 MAX_LINES = 2000
 MAX_LINE_CHARS = 2000
@@ -15,7 +16,7 @@ MAX_FILE = 256 * 1024 * 1024
 
 def _listing(path: Path, ws: Workspace) -> Result:
     entries = sorted(path.iterdir(), key=lambda p: (not p.is_dir(), p.name))
-    lines = [printable(p.name) + ("/" if p.is_dir() else "") for p in entries[:MAX_ENTRIES]]
+    lines = [shown(p.name) + ("/" if p.is_dir() else "") for p in entries[:MAX_ENTRIES]]
     rest = len(entries) - MAX_ENTRIES
     more = f"\n... {rest} more entries; use Glob to narrow" if rest > 0 else ""
     body = "\n".join(lines) or "(empty directory)"
@@ -96,7 +97,7 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
     limit = args["limit"] if args.get("limit", 0) > 0 else None
     shown, last = _numbered(lines, start, min(limit or MAX_LINES, MAX_LINES))
-    ws.remember(path, data, whole=False, shown=(start, last, total), codec=encoding.codec)
+    ws.remember(path, data, whole=False, lines=(((start, last),), total), codec=encoding.codec)
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if any(line.startswith("\t") for line in lines[start - 1 : last]) else ""
     body = "\n".join(shown)
