@@ -2,9 +2,8 @@
 
 from pathlib import Path
 
-from narnat_agent.ripgrep import shown
 from narnat_agent.tools.support.text import binary_kind, decode, digest, size_text
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, printable
 
 MAX_LINES = 2000
 MAX_LINE_CHARS = 2000
@@ -16,7 +15,7 @@ MAX_FILE = 256 * 1024 * 1024
 
 def _listing(path: Path, ws: Workspace) -> Result:
     entries = sorted(path.iterdir(), key=lambda p: (not p.is_dir(), p.name))
-    lines = [shown(p.name) + ("/" if p.is_dir() else "") for p in entries[:MAX_ENTRIES]]
+    lines = [printable(p.name) + ("/" if p.is_dir() else "") for p in entries[:MAX_ENTRIES]]
     rest = len(entries) - MAX_ENTRIES
     more = f"\n... {rest} more entries; use Glob to narrow" if rest > 0 else ""
     body = "\n".join(lines) or "(empty directory)"

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from narnat_agent.ripgrep import shown
 from narnat_agent.tools.support.http import Web
 from narnat_agent.tools.support.text import digest
 
@@ -107,8 +106,13 @@ def _merged(ranges: list[tuple[int, int]]) -> Ranges:
     return tuple(out)
 
 
+def printable(name: str) -> str:
+    """A file name as valid UTF-8 text: bytes that are not UTF-8 appear escaped, as in caf\\xe9.py."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
 def _unescaped(name: str) -> str:
-    """The name shown() escaped, back as the file system spells it."""
+    """The name printable() showed, back as the file system spells it."""
     return re.sub(r"\\x([89a-f][0-9a-f])", lambda m: chr(0xDC00 + int(m[1], 16)), name)
 
 
@@ -132,7 +136,7 @@ class Workspace:
     memory: Memory = field(default_factory=Memory)
     web: Web = field(default_factory=Web)
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
-    cwd: Path = field(init=False)  # Bash's working directory: it persists between calls
+    cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
 
     def __post_init__(self) -> None:
         self.cwd = self.root
@@ -150,7 +154,8 @@ class Workspace:
         self.memory.todos = todos
 
     def resolve(self, path: str) -> Path:
-        """An absolute path; relative ones are taken from the project root."""
+        """An absolute path; relative ones are taken from the project root, wherever Bash has moved: every path a
+        tool prints is relative to the root, so a path shown once stays valid for the whole conversation."""
         p = Path(os.path.expanduser(path.strip()))
         p = p if p.is_absolute() else self.root / p
         if "\\x" in path and not os.path.lexists(p) and os.path.lexists(raw := _unescaped(str(p))):
@@ -160,9 +165,9 @@ class Workspace:
     def show(self, path: Path) -> str:
         """A path as the user and the model see it: relative to the root when inside it, always valid UTF-8."""
         try:
-            return shown(str(path.relative_to(self.root)))
+            return printable(str(path.relative_to(self.root)))
         except ValueError:
-            return shown(str(path))
+            return printable(str(path))
 
     def remember(
         self, path: Path, data: bytes, whole: bool, lines: tuple[Ranges, int] | None = None, codec: str = "utf-8"
@@ -196,7 +201,7 @@ class Workspace:
             raise ToolError(f"{name} was modified since you read it; Read it again, then retry.")
 
     def missing(self, path: Path) -> ToolError:
-        """'does not exist', with the closest existing names."""
+        """'does not exist', with the closest existing names, and where relative paths start."""
         parent = path.parent
         while not parent.is_dir() and parent != parent.parent:
             parent = parent.parent
@@ -204,6 +209,11 @@ class Workspace:
             names = [p.name for p in parent.iterdir()]
         except OSError:
             names = []
-        close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)
-        hint = f" Did you mean: {', '.join(self.show(parent / n) for n in close)}?" if close else ""
-        return ToolError(f"{self.show(path)} does not exist (working directory: {shown(str(self.root))}).{hint}")
+        close = [parent / n for n in difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)]
+        where = f"relative paths start at the project root, {printable(str(self.root))}"
+        if self.cwd != self.root:
+            where += f"; Bash is in {printable(str(self.cwd))}, which does not move them"
+            if path.is_relative_to(self.root) and (beside := self.cwd / path.relative_to(self.root)).exists():
+                close.insert(0, beside)
+        hint = f" Did you mean: {', '.join(self.show(p) for p in close)}?" if close else ""
+        return ToolError(f"{self.show(path)} does not exist ({where}).{hint}")
