@@ -151,8 +151,8 @@ def peel(command: Command, check) -> list | None:
     shell text, checked here already, or the command only looks a program up). Walks one index along argv, so a
     long run of wrappers costs one pass."""
     argv, at, unsure = list(command.argv), 0, False
-    while at < len(argv) and argv[at] is not None:
-        name = argv[at].rsplit("/", 1)[-1]
+    while at < len(argv) and (word := argv[at]) is not None:
+        name = word.rsplit("/", 1)[-1]
         if name in LOOKUPS or name == "command" and argv[at + 1 : at + 2] in (["-v"], ["-V"]):
             return None
         if name in SPECIAL:
@@ -165,11 +165,12 @@ def peel(command: Command, check) -> list | None:
             return None
         if inner == len(argv) or name == "exec" and all(_descriptor(a) for a in argv[inner:]):
             return argv[at:]  # the wrapper alone: `env`, `exec 3> f`
-        if (name in ("npx", "pnpx", "bunx", "uvx") or skip) and argv[inner]:  # runners name a version: rimraf@5
-            argv[inner] = re.sub(r"(?<=.)@[^/]*$", "", argv[inner])
+        runner = name in ("npx", "pnpx", "bunx", "uvx") or skip
+        if runner and (program := argv[inner]):  # runners name a version: rimraf@5
+            argv[inner] = re.sub(r"(?<=.)@[^/]*$", "", program)
         at, unsure = inner, unsure or doubt
     if unsure:  # not sure where the command starts: the first later word naming a program that can delete starts one
-        later = next((j for j in range(at + 1, len(argv)) if argv[j] is not None and _starts(argv[j])), None)
+        later = next((j for j in range(at + 1, len(argv)) if _starts(argv[j])), None)
         if later is not None:
             check.command(Command(argv=argv[later:]))
     return argv[at:]
@@ -179,7 +180,9 @@ def _descriptor(word: str | None) -> bool:
     return word is not None and re.fullmatch(r"\{\w+\}", word) is not None
 
 
-def _starts(word: str) -> bool:
+def _starts(word: str | None) -> bool:
+    if word is None:
+        return False
     name = word.rsplit("/", 1)[-1]
     return risky(name) and name not in WRAPPERS
 
@@ -189,7 +192,7 @@ def _wrapper(name: str, argv: list, at: int) -> tuple[Wrapper | None, int]:
     after = argv[at + 1] if at + 1 < len(argv) else None
     if name in WRAPPERS:
         return WRAPPERS[name], 0
-    if (name, after) in RUNNERS:
+    if after is not None and (name, after) in RUNNERS:
         return RUNNERS[(name, after)], 1
     if name == "yarn" and after is not None and after not in YARN_OWN and after[:1] != "-":
         return Wrapper(), 0
