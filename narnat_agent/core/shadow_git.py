@@ -7,6 +7,7 @@ no signing: it never commits anyway), and it applies no attributes, so a restore
 
 import contextlib
 import os
+import shutil
 import subprocess
 import threading
 from collections.abc import Iterable, Sequence
@@ -28,6 +29,7 @@ SETTINGS = {
 EXCLUDE = "/.narnat/\n"
 ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"  # overrides the project's .gitattributes
 KEPT = "refs/narnat/kept"
+FIRST_LIMIT = 2**30  # bytes the first snapshot may copy: past it the project is likely a home folder or a data store
 
 
 class GitStore:
@@ -80,6 +82,20 @@ class GitStore:
             (self.git_dir / "info" / "attributes").write_text(ATTRIBUTES)
         except OSError as e:  # a full or read-only disk: the store is off, the turn goes on
             raise CheckpointError(f"the checkpoint store {self.git_dir} cannot be created ({e.strerror}).") from None
+        self._refuse_too_large()
+
+    def _refuse_too_large(self) -> None:
+        """The first snapshot copies every file .gitignore leaves in: refuse when that is more than FIRST_LIMIT."""
+        out = self._git("ls-files", "-z", "--others", "--exclude-standard").decode(errors="surrogateescape")
+        names = [name for name in out.split("\0") if name]
+        size = sum(p.stat().st_size for name in names if (p := self.project / name).is_file() and not p.is_symlink())
+        if size > FIRST_LIMIT:
+            shutil.rmtree(self.git_dir)
+            raise CheckpointError(
+                f"the project holds {size / 2**30:.1f} GB in {len(names):,} files that .gitignore does not leave out,"
+                f" more than the {FIRST_LIMIT // 2**30} GB a first checkpoint would copy; list what need not be kept"
+                " in a .gitignore."
+            )
 
     def snapshot(self, touched: Sequence[Path]) -> str:
         with self.lock:

@@ -292,6 +292,19 @@ def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
     assert agent.conversation.turns == 1
 
 
+def test_a_project_too_large_to_copy_is_refused_in_one_sentence_until_gitignore_says_what_to_leave(tree):
+    with open(tree / "data.bin", "wb") as f:
+        f.truncate(2**30 + 1)  # sparse: large to git, nothing on disk
+    agent = Agent(tree)
+    agent.turn("edit", A_TURN[0])
+    assert len(agent.said) == 1 and "holds 1.0 GB in 7 files that .gitignore does not leave out" in agent.said[0]
+    assert not (tree / ".narnat/checkpoints/git").exists()
+    (tree / ".gitignore").write_text("data.bin\n")
+    agent = Agent(tree)
+    agent.turn("edit", ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    assert agent.said == [] and agent.rewind(0) == ["src/util.py"]
+
+
 def test_a_deleted_store_makes_the_listing_say_the_code_is_gone(tree):
     agent = Agent(tree)
     agent.turn("first", A_TURN[0])
