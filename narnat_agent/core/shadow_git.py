@@ -105,7 +105,11 @@ class GitStore:
             if forced:
                 paths = "\0".join(forced).encode()
                 self._git("add", "--force", "--pathspec-from-file=-", "--pathspec-file-nul", stdin=paths)
-            return self._git("write-tree").decode().strip()
+            tree = self._git("write-tree").decode().strip()
+        # git leaves an existing tree as it was: mark it as taken now, or a prune could count it as old
+        with contextlib.suppress(OSError):
+            os.utime(self.git_dir / "objects" / tree[:2] / tree[2:])
+        return tree
 
     def warm(self) -> None:
         """Take a first snapshot in the background: the first one hashes every file, and a large tree takes seconds."""

@@ -224,3 +224,18 @@ def test_a_turn_with_neither_files_nor_conversation_left_cannot_be_undone(harnes
     dispatch(h.agent, "/undo")
     assert "Turn 1 cannot be taken back: its conversation was compressed and checkpoints are off" in h.err.getvalue()
     assert [e.get("rewind") for e in h.agent.checkpoints.entries] == [None]
+
+
+def test_damaged_checkpoints_in_a_session_file_are_dropped_in_one_sentence(harness, fake_llm, tree):
+    h = harness()
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change it")
+    dispatch(h.agent, "/save work")
+    path = tree / ".narnat/sessions/work.json"
+    data = json.loads(path.read_text())
+    del data["checkpoints"][0]["steps"][0]["before"]
+    path.write_text(json.dumps(data))
+    dispatch(h.agent, "/enter work")
+    assert "The checkpoints saved with this conversation are damaged" in h.err.getvalue()
+    dispatch(h.agent, "/undo")
+    assert "Nothing to undo" in h.out.getvalue() and h.conversation.turns == 1

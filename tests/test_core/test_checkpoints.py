@@ -338,6 +338,23 @@ def test_a_prune_keeps_the_conversations_snapshots_and_young_ones(tree):
     assert (tree / "gen.py").read_text() == "2"  # the young snapshot's files survived with it
 
 
+def test_a_snapshot_just_taken_survives_a_prune_even_when_its_tree_is_old(tree):
+    hour_ago = time.time() - 3600
+    for path in tree.rglob("*"):
+        os.utime(path, (hour_ago, hour_ago))  # older than the store's index: git trusts the trees it cached
+    store = open_store(tree, tree / ".narnat")
+    first = store.snapshot([])
+    assert store.snapshot([]) == first
+    week_ago = time.time() - 8 * 86400
+    for path in (tree / ".narnat/checkpoints/git/objects").rglob("*"):
+        os.utime(path, (week_ago, week_ago))
+    assert store.snapshot([]) == first  # the same tree, taken again now
+    (tree / "out.txt").write_text("changed\n")
+    store.snapshot([])  # so that only the age of `first` can keep it
+    store.prune(set())
+    assert store.existing([first]) == {first}
+
+
 OPERATIONS = st.lists(
     st.tuples(st.sampled_from(["Write", "Edit", "Bash"]), st.sampled_from(["a", "b", "d/c"]),
               st.one_of(st.none(), st.binary(max_size=20))),  # fmt: skip
