@@ -7,16 +7,31 @@ import sys
 from narnat_agent import __version__
 
 OLLAMA = "http://127.0.0.1:11434"
-EXIT_CODES = {"completed": 0, "cancelled": 130, "failed": 1, "stopped": 0}  # 130: Ctrl-C, as shells report it
+# by Stop.kind; 3: the turn ended before doing all it was asked; 130: Ctrl-C, as shells report it
+EXIT_CODES = {"completed": 0, "failed": 1, "stopped": 3, "cancelled": 130}
+USAGE_ERROR = 2  # a configuration or command-line mistake: nothing was sent
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
+    return int(text)
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="narnat", description="A terminal coding agent for OpenAI-compatible models.")
     parser.add_argument("-p", "--print", dest="prompt", metavar="PROMPT",
                         help="answer one request and exit; '-' reads it from stdin")  # fmt: skip
+    parser.add_argument("--output-format", choices=("text", "json", "stream-json"),
+                        help="with -p: stdout is the answer (text, the default), one JSON object at the end (json) "
+                             "or one JSON event per line (stream-json)")  # fmt: skip
+    resume = parser.add_mutually_exclusive_group()
+    resume.add_argument("-c", "--continue", dest="latest", action="store_true",
+                        help="continue the most recent conversation of this project")  # fmt: skip
+    resume.add_argument("--resume", metavar="NAME", help="continue a saved session")
     parser.add_argument("--model", help="use this model instead of the configured one")
-    parser.add_argument("--resume", metavar="NAME", help="start from a saved session")
-    parser.add_argument("--yes", action="store_true", help="headless: run commands that would ask for confirmation")
+    parser.add_argument("--max-steps", type=_positive, metavar="N", help="tool steps per turn for this run")
+    parser.add_argument("--yes", action="store_true", help="with -p: run commands that would ask for confirmation")
     parser.add_argument("--version", action="version", version=f"narnat {__version__}")
     return parser
 
@@ -66,11 +81,14 @@ def read_prompt(arg: str | None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.output_format and args.prompt is None:
+        parser.error("--output-format needs -p: the REPL writes for a person")
     try:
         return _start(args)
     except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it
-        return 130
+        return EXIT_CODES["cancelled"]
 
 
 def _leave_on_signals(agent) -> None:
@@ -86,21 +104,19 @@ def _leave_on_signals(agent) -> None:
 
 
 def _start(args: argparse.Namespace) -> int:
+    import dataclasses
     from pathlib import Path
 
-    from narnat_agent.commands.session import COMMANDS
     from narnat_agent.config.loader import ConfigError, MissingApiKey, build_system_prompt, load_config, with_state_dir
-    from narnat_agent.ui.ui_design import make_ui
 
     prompt = read_prompt(args.prompt)
     if isinstance(sys.stdin, io.TextIOWrapper):  # the plain REPL's lines: a byte that is not UTF-8 is escaped
         sys.stdin.reconfigure(errors="backslashreplace")
     headless = prompt is not None
-    help_lines = {name: (fn.__doc__ or "").split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
-    ui = make_ui(headless, Path.cwd(), help_lines)
+    ui = _headless_ui(args.output_format or "text") if headless else _terminal_ui()
     if headless and not prompt.strip():
         ui.error("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin.")
-        return 2
+        return USAGE_ERROR
     project, home = Path.cwd(), Path.home()
     try:
         try:
@@ -112,39 +128,90 @@ def _start(args: argparse.Namespace) -> int:
             config = load_config(project, home, model=args.model)
     except ConfigError as e:
         ui.error(str(e))
-        return 2
+        return USAGE_ERROR
     config = with_state_dir(config)
+    if args.max_steps:
+        config = dataclasses.replace(config, max_steps=args.max_steps)
     for notice in config.notices:
         ui.notice(notice)
     ui.use_interrupt_key(config.interrupt_key)
-    confirm = ui.confirm if not headless else (lambda command, reason: True) if args.yes else None
-    return _run(config, ui, confirm, build_system_prompt(config, ui.notice), prompt, args.resume)
+    return _run(config, ui, args, prompt, build_system_prompt(config, ui.notice, headless, args.yes))
 
 
-def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: str | None) -> int:
+def _terminal_ui():
+    from pathlib import Path
+
+    from narnat_agent.commands.session import COMMANDS
+    from narnat_agent.ui.ui_design import make_ui
+
+    help_lines = {name: (fn.__doc__ or "").split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
+    return make_ui(False, Path.cwd(), help_lines)
+
+
+def _headless_ui(output_format: str):
+    if output_format == "text":
+        from narnat_agent.ui.plain import HeadlessUI
+
+        return HeadlessUI(sys.stdout, sys.stderr, sys.stdin)
+    from narnat_agent.ui.events import EventUI
+
+    return EventUI(output_format == "stream-json", sys.stdout, sys.stderr)
+
+
+def _session(config, ui, args: argparse.Namespace, system_prompt: str):
+    """The conversation of this run: a saved one (-c, --resume) or a new one (named by the time and the process)."""
+    from narnat_agent.core import session as sessions
+    from narnat_agent.core.compressor import inherit_summary
+
+    if args.latest or args.resume:
+        return _saved_session(config, args.resume, system_prompt)
+    if summary := inherit_summary(config.state_dir):
+        ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
+    return sessions.new_session(system_prompt, summary)
+
+
+def _saved_session(config, name: str | None, system_prompt: str):
+    """A saved conversation (by name, else the most recent), going on in this run's environment (date, mode)."""
+    from narnat_agent.config import session_store
+    from narnat_agent.config.loader import with_environment
+    from narnat_agent.core import session as sessions
+
+    state = config.state_dir
+    if name is None or not session_store.exists(state, session_store.check_name(name)):
+        names = [row["name"] for row in session_store.listing(state) if not row["name"].startswith("compressed-")]
+        if name is not None:
+            recent = f"; the most recent are {', '.join(names[:3])}" if names else ""
+            raise session_store.SessionError(f"there is no session named '{name}' in {state / 'sessions'}{recent}.")
+        if not names:
+            raise session_store.SessionError("this project has no saved conversation yet.")
+        name = names[0]
+    session = sessions.load(state, name)
+    system = session.conversation.messages[0]
+    system["content"] = with_environment(system["content"], system_prompt)
+    return session
+
+
+def _run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt: str) -> int:
     from narnat_agent.commands.session import dispatch
     from narnat_agent.config import session_store
-    from narnat_agent.core import session as sessions
     from narnat_agent.core.agent import Agent
-    from narnat_agent.core.compressor import inherit_summary
-    from narnat_agent.core.llm import Client
+    from narnat_agent.core.headless import NobodyToAsk
     from narnat_agent.logger import start_log
     from narnat_agent.tools.support.http import Web
     from narnat_agent.tools.workspace import Workspace
 
     start_log(config.state_dir, [config.api_key], ui.notice)
     try:
-        session = sessions.load(config.state_dir, resume) if resume else sessions.new_session(system_prompt)
+        session = _session(config, ui, args, system_prompt)
     except session_store.SessionError as e:
-        ui.error(f"Cannot resume: {e}")
-        return 2
-    if summary := inherit_summary(config.state_dir):
-        session = sessions.new_session(system_prompt, summary)
-        ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
-    client = Client(config, ui.notice)
+        ui.error(f"Cannot {'continue' if args.latest else 'resume'}: {e}")
+        return USAGE_ERROR
+    nobody = NobodyToAsk() if prompt is not None and not args.yes else None
+    confirm = ui.confirm if prompt is None else nobody or _allow
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
                           secret=config.api_key)  # fmt: skip
+    client = _client(config, ui)
     agent = Agent(config, ui, client, workspace, session, system_prompt)
     _leave_on_signals(agent)
     if prompt is None:
@@ -152,22 +219,50 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
         agent.checkpoints.warm()
         _repl(agent, ui, dispatch)
         return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
+    return _headless(agent, ui, prompt, nobody, resumed=bool(args.latest or args.resume))
+
+
+def _allow(command: str, reason: str) -> bool:
+    """--yes: every command that would ask runs."""
+    return True
+
+
+def _client(config, ui):
+    """JSON output hears of each request of the turn (its usage, its calls); the other UIs need only notices."""
+    from narnat_agent.core.llm import Client
+    from narnat_agent.ui.events import EventUI, ReportingClient
+
+    return ReportingClient(config, ui) if isinstance(ui, EventUI) else Client(config, ui.notice)
+
+
+def _headless(agent, ui, prompt: str, nobody, resumed: bool) -> int:
+    """One request, saved as a session whatever happens; the exit code says how it ended."""
+    ui.begin(agent.session.name, agent.config.model)
     try:
-        code = _ask(agent, ui, prompt)
+        outcome = _ask(agent, ui, prompt, nobody)
     finally:
-        kept = not resume or _saved(agent, ui, quiet=True)
-    return 128 + agent.leaving if agent.leaving else code if kept else 1
+        saved = _saved(agent, ui, quiet=True)
+    code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
+    code = 128 + agent.leaving if agent.leaving else code
+    ui.report(outcome, agent.session.name if saved else None, code)
+    return code
 
 
-def _ask(agent, ui, prompt: str) -> int:
+def _ask(agent, ui, prompt: str, nobody):
+    """The turn's outcome; a confirmation refused for want of anybody to ask means it did not do all it was asked."""
     from narnat_agent.config.session_store import SessionError
+    from narnat_agent.core.llm import LLMError
+    from narnat_agent.core.turn import Stop, TurnOutcome
 
     try:
         outcome = agent.ask(prompt)
-    except SessionError as e:  # a compression whose archive could not be written
+    except (SessionError, LLMError) as e:  # a compression's archive not written; still too long after compressing
         ui.error(str(e))
-        return 1
-    return EXIT_CODES[outcome.stop.kind]
+        return TurnOutcome(Stop.FAILED if isinstance(e, SessionError) else Stop.PROVIDER_ERROR, str(e))
+    if nobody and (judged := nobody.judge(outcome)) is not outcome:
+        ui.notice(judged.message)
+        return judged
+    return outcome
 
 
 def _saved(agent, ui, quiet: bool = False) -> bool:

@@ -16,6 +16,7 @@ DEFAULTS: dict[str, object] = {
     "max_steps": 200,
     "interrupt_key": "escape",
     "web_timeout_s": 10,
+    "stream_idle_timeout_s": 120,
 }
 
 # From the design (§5.1), with Read's limit as the tool applies it; only {model} is filled in.
@@ -42,6 +43,7 @@ ALWAYS prefer Edit for modifying existing files, NEVER rewrite entire file just 
 - Bash: Execute shell command. For git/pip/npm/docker etc.
 NEVER use for file operations (read/write/search), use dedicated tools instead.
 NEVER use interactive commands (vim/top). Max timeout 600000ms.
+Its `cd` persists between Bash calls only: paths in Read/Write/Edit/Glob/Grep always start at the project root.
 ## Web Search
 - WebSearch: Search the internet for API docs, solutions, tech articles.
 Use sparingly — frequent searches hurt user experience and add cost.

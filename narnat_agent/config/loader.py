@@ -5,6 +5,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import stat
 import tempfile
 import unicodedata
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.config.defaults import BASE_PROMPT, DEFAULTS, IRON_LAWS
+from narnat_agent.encodable import encodable
 
 CONFIG_NAME = "narnat.json"
 SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a mirror or a proxy)
@@ -59,6 +61,7 @@ class Config:
     max_steps: int
     interrupt_key: str
     web_timeout_s: float
+    stream_idle_timeout_s: float
     project: Path
     home: Path
     search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
@@ -102,6 +105,7 @@ CHECKS = {
     "max_steps": (lambda v: _is_int(v) and v > 0, "a positive integer"),
     "interrupt_key": (lambda v: v in ("escape", "escape-twice", "ctrl-c"), '"escape", "escape-twice" or "ctrl-c"'),
     "web_timeout_s": (lambda v: _is_number(v) and 0 < v <= 120, "a number of seconds from 1 to 120"),
+    "stream_idle_timeout_s": (lambda v: _is_number(v) and 1 <= v <= 3600, "a number of seconds from 1 to 3600"),
 }
 
 
@@ -204,6 +208,7 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
         max_steps=merged["max_steps"],
         interrupt_key=merged["interrupt_key"],
         web_timeout_s=merged["web_timeout_s"],
+        stream_idle_timeout_s=merged["stream_idle_timeout_s"],
         search_urls={engine: env[name] for engine, name in SEARCH_URLS.items() if env.get(name)},
         project=project,
         home=home,
@@ -260,7 +265,18 @@ def with_state_dir(config: Config, env: Mapping[str, str] = os.environ) -> Confi
     return replace(config, elsewhere=elsewhere, notices=(*config.notices, notice))
 
 
-def _environment_block(project: Path) -> str:
+HEADLESS = (
+    "- Mode: headless (one request from a script, a CI job or another agent): nobody reads questions or can answer "
+    "them during this run, so do not end with one; finish the task on your own and end with the result. "
+)
+CONFIRMATION = {
+    False: "Commands that need the user's confirmation (deleting files) will be refused.\n",
+    True: "Commands that would need the user's confirmation (deleting files) are allowed in this run (--yes).\n",
+}
+ENVIRONMENT = re.compile(r"^# Environment\n(?:- .*\n)*", re.MULTILINE)
+
+
+def _environment_block(project: Path, headless: bool, yes: bool) -> str:
     git = any((d / ".git").exists() for d in (project, *project.parents))
     return (
         "# Environment\n"
@@ -269,7 +285,13 @@ def _environment_block(project: Path) -> str:
         f"- Shell: {os.environ.get('SHELL', '/bin/sh')} (the Bash tool runs bash)\n"
         f"- Date: {date.today().isoformat()}\n"
         f"- Git repository: {'yes' if git else 'no'}\n"
-    )
+    ) + (HEADLESS + CONFIRMATION[yes] if headless else "")
+
+
+def with_environment(saved_prompt: str, system_prompt: str) -> str:
+    """A saved conversation's system prompt with this run's environment block (date, mode) in place of its own."""
+    block = ENVIRONMENT.findall(system_prompt)[0]  # the first: instructions quoted after it may look alike
+    return ENVIRONMENT.sub(lambda _: block, saved_prompt, count=1)
 
 
 def _instructions(path: Path, notify: Callable[[str], None]) -> str:
@@ -288,9 +310,11 @@ def _instructions(path: Path, notify: Callable[[str], None]) -> str:
     return f"{text[:MAX_INSTRUCTIONS]}\n[The rest of {path.name} is left out: it is longer than this limit.]"
 
 
-def build_system_prompt(config: Config, notify: Callable[[str], None] = lambda text: None) -> str:
-    """Base prompt + iron laws + environment + user instructions, computed once per session."""
-    parts = [BASE_PROMPT.replace("{model}", config.model), IRON_LAWS, _environment_block(config.project)]
+def build_system_prompt(
+    config: Config, notify: Callable[[str], None] = lambda text: None, headless: bool = False, yes: bool = False
+) -> str:
+    """Base prompt + iron laws + environment (headless or not) + user instructions, computed once per run."""
+    parts = [BASE_PROMPT.replace("{model}", config.model), IRON_LAWS, _environment_block(config.project, headless, yes)]
     sources = (
         ("User instructions (~/.narnat/narnat.md)", config.home / ".narnat" / INSTRUCTIONS_NAME),
         ("Project instructions (.narnat/narnat.md)", config.project / ".narnat" / INSTRUCTIONS_NAME),
@@ -299,4 +323,4 @@ def build_system_prompt(config: Config, notify: Callable[[str], None] = lambda t
     for title, path in sources:
         if text := _instructions(path, notify):
             parts.append(f"# {title}\n{text}\n")
-    return "\n".join(parts)
+    return encodable("\n".join(parts))  # a project path that is not UTF-8

@@ -62,13 +62,11 @@ class Conversation:
                 self.add_tool_result(call["id"], text)
 
     def last_answer(self) -> str:
-        """The text of the latest assistant message that has any."""
-        for message in reversed(self.messages):
-            if message["role"] == "assistant" and message.get("content"):
-                return message["content"]
-            if message["role"] == "user":
-                break
-        return ""
+        """The final answer: the text of the last message when the model wrote it and called no tool after it."""
+        last = self.messages[-1]
+        if last["role"] != "assistant" or last.get("tool_calls"):
+            return ""
+        return last["content"] or ""
 
 
 def with_mentions(text: str, root: Path) -> str:

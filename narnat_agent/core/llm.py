@@ -10,6 +10,7 @@ from typing import Protocol
 
 from narnat_agent.config.loader import Config
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
+from narnat_agent.core.silence import Silence
 from narnat_agent.logger import get_logger
 from narnat_agent.redact import redact
 
@@ -110,15 +111,18 @@ class Client:
                     api_key=self.config.api_key,
                     base_url=self.config.base_url,
                     max_retries=0,  # retries are ours: one policy, visible to the user
-                    timeout=openai.Timeout(600.0, connect=15.0),
+                    # the read timeout is the longest silence allowed between two bytes of the stream
+                    timeout=openai.Timeout(self.config.stream_idle_timeout_s, connect=15.0),
                 )
             return self._sdk
 
     def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
         """Send one request and stream its reply into sink, retrying what may be retried."""
+        self._client().chat.completions  # noqa: B018 -- the SDK loads first: silence is timed at the provider only
         for attempt in range(1, MAX_TRIES + 1):
             try:
-                return self._attempt(messages, tools, sink)
+                with Silence(self.notify) as silence:
+                    return self._attempt(messages, tools, sink, silence)
             except _Retry as retry:
                 if attempt == MAX_TRIES:
                     raise LLMError(f"{retry}; gave up after {MAX_TRIES} tries.") from None
@@ -129,7 +133,7 @@ class Client:
                 time.sleep(wait)
         raise AssertionError("unreachable")
 
-    def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
+    def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink, silence: Silence) -> Reply:
         import openai
 
         started = time.monotonic()
@@ -137,6 +141,7 @@ class Client:
         builder, shown = ReplyBuilder(), False
         try:
             for chunk in _chunks(stream):
+                silence.heard()
                 text, thought = builder.add(chunk)
                 if thought:
                     sink.feed_reasoning(thought)
@@ -148,6 +153,11 @@ class Client:
                     break
         except KeyboardInterrupt:
             builder.reply.cancelled = True
+        except openai.APITimeoutError:
+            idle = f"The provider sent nothing for {self.config.stream_idle_timeout_s:g} s (stream_idle_timeout_s)"
+            if not shown:
+                raise _Retry(idle) from None
+            self.notify(f"{idle}; the answer stops there.")  # without a finish reason the reply counts as cut off
         except (StreamError, openai.APIError) as e:
             if not shown:
                 raise _Retry(f"The provider failed before answering ({self._message(e)})") from None

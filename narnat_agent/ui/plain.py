@@ -36,13 +36,13 @@ class PlainStream:
         self.at_line_start = True
 
     def feed(self, text: str) -> None:
+        self.ui.end_reasoning()
         self.ui.out.write(text)
         self.ui.out.flush()
         self.at_line_start = text.endswith("\n")
 
     def feed_reasoning(self, text: str) -> None:
-        self.ui.err.write(text)
-        self.ui.err.flush()
+        self.ui.reason(text)
 
     def end_block(self) -> None:
         if not self.at_line_start:
@@ -54,7 +54,10 @@ class PlainStream:
         self.end_block()
         if outcome.stop is Stop.CANCELLED:
             self.ui.notice("Cancelled.")
-        self.ui.say(f"  {footer(outcome.stats)}")
+        self.ui.say(f"  {self.footer(outcome.stats)}")
+
+    def footer(self, stats: TurnStats) -> str:
+        return footer(stats)
 
 
 class QuietSink:
@@ -76,6 +79,7 @@ class PlainUI:
     def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, inp: TextIO = sys.stdin):
         self.out, self.err, self.inp = out, err, inp
         self.stream: PlainStream | None = None
+        self.reasoning = False  # a line of reasoning is open on err
 
     def use_interrupt_key(self, key: str) -> None:
         """Without a terminal there are no keys to watch: Ctrl-C (SIGINT) is the interrupt."""
@@ -97,9 +101,22 @@ class PlainUI:
 
     def say(self, text: str, stream: TextIO | None = None) -> None:
         """One or more whole lines, shown at once (stderr unless the user asked for them)."""
+        self.end_reasoning()
         stream = stream or self.err
         stream.write(f"{text}\n")
         stream.flush()
+
+    def reason(self, text: str) -> None:
+        """Reasoning streams to err as it comes; whatever is shown next starts on a line of its own."""
+        self.err.write(text)
+        self.err.flush()
+        self.reasoning = not text.endswith("\n")
+
+    def end_reasoning(self) -> None:
+        if self.reasoning:
+            self.err.write("\n")
+            self.err.flush()
+            self.reasoning = False
 
     def tool_start(self, header: str) -> None:
         if self.stream:
@@ -152,3 +169,49 @@ class PlainUI:
         else:
             answer = self.inp.readline().strip()
         return answer or default
+
+
+class HeadlessStream(PlainStream):
+    """A reply's text waits: narration goes to err when a tool call follows it; the final answer is the report's."""
+
+    ui: "HeadlessUI"
+
+    def __init__(self, ui: "HeadlessUI"):
+        super().__init__(ui)
+        self.text = ""
+
+    def feed(self, text: str) -> None:
+        self.text += text
+
+    def end_block(self) -> None:
+        if self.text.strip():
+            self.ui.say(self.text.strip("\n"))
+        self.text = ""
+
+    def finish(self, outcome: TurnOutcome) -> None:
+        if outcome.answer:  # this text is the answer, printed once the run is over
+            self.text = ""
+        super().finish(outcome)
+
+    def footer(self, stats: TurnStats) -> str:
+        """The figures, and the session the run is saved as (--resume NAME, or -c, continues it)."""
+        return f"{footer(stats)} · session {self.ui.session}"
+
+
+class HeadlessUI(PlainUI):
+    """narnat -p: stdout holds the final answer only; narration, reasoning, tool lines and notices go to stderr."""
+
+    def create_stream(self) -> HeadlessStream:
+        self.stream = HeadlessStream(self)
+        return self.stream
+
+    session = ""  # the name this run is saved under, for the footer
+
+    def begin(self, session: str, model: str) -> None:
+        self.session = session
+
+    def report(self, outcome: TurnOutcome, session: str | None, code: int) -> None:
+        """The end of the run: the answer on stdout."""
+        if outcome.answer:
+            self.out.write(outcome.answer if outcome.answer.endswith("\n") else f"{outcome.answer}\n")
+            self.out.flush()
