@@ -396,3 +396,14 @@ def test_snapshots_taken_at_once_wait_for_each_other(tree):
     with ThreadPoolExecutor(4) as pool:
         ids = list(pool.map(lambda n: store.snapshot([]), range(8)))
     assert len(set(ids)) == 1
+
+
+def test_every_restore_is_logged_with_its_checkpoint_and_files(tree, caplog):
+    agent = Agent(tree)
+    agent.turn("two files", A_TURN[0], ("Edit", ["out.txt"], write("out.txt", "agent\n")))
+    (tree / "out.txt").write_text("mine\n")
+    caplog.set_level("INFO", logger="narnat.core.checkpoints")
+    agent.rewind(0)
+    before = agent.checkpoints.entries[-1]["tail"][0]["steps"][0]["before"]
+    assert f"rewind to turn 1: restored from checkpoint {before}: src/main.py" in caplog.text
+    assert "rewind to turn 1: kept, as someone else changed them: out.txt" in caplog.text
