@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from subprocess import PIPE
@@ -29,6 +30,7 @@ SETTINGS = {
 EXCLUDE = "/.narnat/\n"
 ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"  # overrides the project's .gitattributes
 KEPT = "refs/narnat/kept"
+LOCK_WAIT = 10.0  # seconds to wait for another narnat's snapshot in the same project before giving up
 FIRST_LIMIT = 2**30  # bytes the first snapshot may copy: past it the project is likely a home folder or a data store
 
 
@@ -53,9 +55,23 @@ class GitStore:
         self.command = ["git", *(a for key, value in SETTINGS.items() for a in ("-c", f"{key}={value}"))]
 
     def _git(self, *args: str, stdin: bytes | None = None) -> bytes:
+        """Run git on the store; while another narnat in this project holds the store's lock, wait for it."""
+        waited = 0.0
+        while True:
+            code, out, err = self._run([*self.command, *args], stdin)
+            if code == 0:
+                return out
+            if b".lock': File exists" not in err or waited >= LOCK_WAIT:
+                lines = err.decode(errors="replace").strip().splitlines() or [f"exit status {code}"]
+                reason = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])
+                raise CheckpointError(f"the checkpoint store {self.git_dir} failed ({reason}).")
+            time.sleep(0.1)
+            waited += 0.1
+
+    def _run(self, command: list[str], stdin: bytes | None) -> tuple[int, bytes, bytes]:
         try:
             # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
-            process = subprocess.Popen([*self.command, *args], cwd=self.project, env=self.env, start_new_session=True,
+            process = subprocess.Popen(command, cwd=self.project, env=self.env, start_new_session=True,
                                        stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
         except OSError as e:
             raise CheckpointError(f"git could not be started ({e.strerror}).") from None
@@ -65,11 +81,7 @@ class GitStore:
             except KeyboardInterrupt:  # a cancel waits for git to finish and release the store
                 process.communicate()
                 raise
-        if process.returncode:
-            lines = err.decode(errors="replace").strip().splitlines() or [f"exit status {process.returncode}"]
-            reason = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])
-            raise CheckpointError(f"the checkpoint store {self.git_dir} failed ({reason}).")
-        return out
+        return process.returncode, out, err
 
     def _ready(self) -> None:
         if (self.git_dir / "HEAD").exists():

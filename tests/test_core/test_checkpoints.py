@@ -4,6 +4,7 @@ import json
 import os
 import shutil
 import subprocess
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -407,3 +408,12 @@ def test_every_restore_is_logged_with_its_checkpoint_and_files(tree, caplog):
     before = agent.checkpoints.entries[-1]["tail"][0]["steps"][0]["before"]
     assert f"rewind to turn 1: restored from checkpoint {before}: src/main.py" in caplog.text
     assert "rewind to turn 1: kept, as someone else changed them: out.txt" in caplog.text
+
+
+def test_a_snapshot_waits_for_another_narnat_holding_the_store(tree):
+    store = open_store(tree, tree / ".narnat")
+    first = store.snapshot([])
+    lock = tree / ".narnat/checkpoints/git/index.lock"
+    lock.write_text("")  # as another narnat in this project does while it takes its snapshot
+    threading.Timer(0.5, lock.unlink).start()
+    assert store.snapshot([]) == first and not lock.exists()
