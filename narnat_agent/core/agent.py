@@ -55,7 +55,7 @@ class Agent:
         """Continue in another conversation: the only way /clear, /enter, compression and --resume replace it."""
         self.session = session
         self.workspace.memory = session.memory
-        self.checkpoints.entries = session.checkpoints
+        self.checkpoints.use(session.checkpoints)
 
     def _undoable(self, reason: str) -> str:
         """Why a command needs the user's yes, and whether a rewind could bring the files back."""

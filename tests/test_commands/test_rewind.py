@@ -239,3 +239,18 @@ def test_a_code_only_rewind_is_told_to_the_model_with_the_next_question(harness,
     fake_llm.add(text_reply("again"))
     h.agent.ask("and now?")
     assert "rewound" not in fake_llm.requests[-1]["messages"][-1]["content"]  # said once
+
+
+def test_damaged_checkpoints_in_a_session_file_are_dropped_in_one_sentence(harness, fake_llm, tree):
+    h = harness()
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change it")
+    dispatch(h.agent, "/save work")
+    path = tree / ".narnat/sessions/work.json"
+    data = json.loads(path.read_text())
+    del data["checkpoints"][0]["steps"][0]["before"]
+    path.write_text(json.dumps(data))
+    dispatch(h.agent, "/enter work")
+    assert "The checkpoints saved with this conversation are damaged" in h.err.getvalue()
+    dispatch(h.agent, "/undo")
+    assert "Nothing to undo" in h.out.getvalue() and h.conversation.turns == 1
