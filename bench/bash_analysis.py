@@ -8,7 +8,7 @@ import time
 
 from common import median_seconds, table
 
-from narnat_agent.tools.support.shell_rules import MAX_LENGTH, analyze
+from narnat_agent.tools.support.shell_rules import MAX_LENGTH, MAX_TOTAL, analyze
 from narnat_agent.tools.support.shell_syntax import _parser
 from tests.test_tools import bash_corpus as own
 
@@ -46,8 +46,10 @@ def timings() -> list[tuple]:
         "3,333-stage pipeline of filters": "|".join(["wc"] * 3333),
         "pipeline of filters at the cap": " | ".join(["grep -v x"] * 3333)[:MAX_LENGTH],
         "&& chain at the cap": " && ".join(["git status"] * 3000)[:MAX_LENGTH],
-        "long heredoc": "python3 - <<'EOF'\n" + "print('x')\n" * 9000 + "EOF",
+        "heredoc at the cap": "python3 - <<'EOF'\n" + "print('x')\n" * ((MAX_TOTAL - 40) // 11) + "EOF",
         "60 nested $( )": "echo " + "$(echo " * 60 + "hi" + ")" * 60,
+        "1,200 wrappers with unknown options": "sudo -X " * 1200 + "ls",
+        "700 nested find -exec": "find . -exec " * 700 + "ls",
     }
     parser = _parser()
     rows = []

@@ -216,6 +216,7 @@ def _run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt
     _leave_on_signals(agent)
     if prompt is None:
         client.preload()
+        agent.checkpoints.warm()
         _repl(agent, ui, dispatch)
         return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
     return _headless(agent, ui, prompt, nobody, resumed=bool(args.latest or args.resume))

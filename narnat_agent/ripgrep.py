@@ -5,7 +5,8 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from pathlib import Path
 COMMON = ["--hidden", "--glob", "!.git", "--no-require-git", "--no-config", "--color", "never"]
 STATE = ".narnat"  # Narnat's own folder: its logs record every search, so searching them would find itself
 TIMEOUT = 120
+PLAIN_NAME = re.compile(r"[\w.*?,-]*(?:\{[\w.*?,-]*\}[\w.*?,-]*)*")  # no classes, escapes or nested braces
 FALLBACK_NOTE = "\n(ripgrep could not run here; a slower walk answered, and it ignores .gitignore rules.)"
 
 
@@ -71,9 +73,10 @@ def rg(args: list[str], cwd: Path) -> subprocess.CompletedProcess | None:
     return None if done is None else subprocess.CompletedProcess(args, done.code, shown(done.out), done.err)
 
 
-def shown(raw: bytes | str) -> str:
-    """A name or text as the model and the user see it: bytes that are not UTF-8 escaped, as in caf\\xe9.py."""
-    return (os.fsencode(raw) if isinstance(raw, str) else raw).decode("utf-8", "backslashreplace")
+def shown(raw: bytes) -> str:
+    """rg's bytes (a name or a line) as the model and the user see them: bytes that are not UTF-8 escaped, as in
+    caf\\xe9.py (the form Workspace.show gives names)."""
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def in_state(path: Path, root: Path) -> bool:
@@ -98,6 +101,14 @@ def files(top: Path, root: Path, ignore: bool = True) -> list[bytes] | None:
     if done is not None and done.code > 1 and not done.out:
         raise RgFailed(done.err)
     return None if done is None else [name for name in done.out.split(b"\0") if name]
+
+
+def name_filter(name: str) -> list[str]:
+    """rg's flags to keep the files called `name` (a glob), when rg reads it as we do; else none. A file type,
+    unlike --glob, never overrides .gitignore."""
+    if not name or "**" in name or not PLAIN_NAME.fullmatch(name):
+        return []
+    return ["--type-add", f"narnatglob:{name}", "--type", "narnatglob"]
 
 
 def skipped_note(ignored: int) -> str:
@@ -194,14 +205,44 @@ def walk_matching(pattern: str, top: Path, root: Path) -> list[str]:
     return found
 
 
+def _age(base: bytes, path: bytes) -> tuple[float, bytes]:
+    """The sort key for newest first; equal times by name, so pages stay stable."""
+    try:
+        return -os.stat(os.path.join(base, path)).st_mtime, path
+    except OSError:  # vanished meanwhile: sorts last
+        return 0.0, path
+
+
 def newest_first(paths: list[bytes], root: Path) -> list[bytes]:
-    """Paths (relative to root) by modification time, newest first; equal times by name, so pages stay stable."""
+    """Paths (relative to root) by modification time, newest first."""
     base = os.fsencode(root)
+    return sorted(paths, key=lambda path: _age(base, path))
 
-    def age(path: bytes) -> tuple[float, bytes]:
+
+def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> list[bytes] | None:
+    """The names rg lists that `keep` accepts, newest first; None when rg cannot run. Each name is checked and
+    stat'ed while rg is still walking on the other core; a cancel kills rg."""
+    exe = binary()
+    if exe is None:
+        return None
+    base, stamped, rest, listed = os.fsencode(root), [], b"", False
+    with tempfile.TemporaryFile() as errors:
         try:
-            return -os.stat(os.path.join(base, path)).st_mtime, path
-        except OSError:  # vanished meanwhile: sorts last
-            return 0.0, path
-
-    return sorted(paths, key=age)
+            process = subprocess.Popen([exe, *COMMON, "--null", *args], cwd=root, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=errors)  # fmt: skip
+        except OSError:
+            return None
+        with process:
+            try:
+                while chunk := process.stdout.read1(1 << 16):
+                    *names, rest = (rest + chunk).split(b"\0")
+                    stamped += [_age(base, name) for name in names if keep(name)]
+                    listed = listed or bool(names)
+            except BaseException:  # a cancel (KeyboardInterrupt) included: rg must not outlive the call
+                process.kill()
+                process.wait()
+                raise
+        if process.returncode > 1 and not listed:
+            errors.seek(0)
+            raise RgFailed(errors.read().decode("utf-8", "replace"))
+    return [path for _, path in sorted(stamped)]

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -226,3 +227,67 @@ def test_an_unreadable_session_is_not_called_damaged(project, fake_llm):
     (project / ".narnat/sessions/locked.json").mkdir(parents=True)  # a read error that root gets too
     done = run(project, fake_llm.base_url, "--resume", "locked", "-p", "hi")
     assert done.returncode == 2 and "cannot be read (Is a directory)" in done.stderr and "damaged" not in done.stderr
+
+
+def test_a_summary_left_in_another_encoding_is_inherited_escaped(project, fake_llm):
+    (project / ".narnat").mkdir()
+    (project / ".narnat/last_session_summary.md").write_bytes(b"We renamed caf\xe9.py.")
+    fake_llm.add(text_reply("ok"))
+    done = run(project, fake_llm.base_url, "-p", "go on")
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert "We renamed caf\\xe9.py." in fake_llm.requests[0]["messages"][0]["content"]
+
+
+def test_the_full_screen_repl_starts_and_answers_in_a_read_only_project(project, fake_llm):
+    import pexpect
+
+    if not can_unshare("-rm"):
+        pytest.skip("cannot make a mount namespace here (unshare -rm refused)")
+    fake_llm.add(text_reply("read-only is fine"))
+    env = environment(project, fake_llm.base_url, TERM="xterm-256color")
+    del env["NO_COLOR"]
+    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
+    child = pexpect.spawn("unshare", ["-rm", "sh", "-c", script, str(project), sys.executable, "-m", "narnat_agent"],
+                          cwd=str(project), env=env, dimensions=(30, 100), encoding="utf-8", timeout=30)  # fmt: skip
+    try:
+        child.expect("❯")  # the history cannot be kept there: that it is skipped quietly is the history's own test
+        assert "Traceback" not in child.before
+        child.send("hello\r")
+        child.expect("read-only is fine")
+    finally:
+        child.close(force=True)
+    assert not (project / ".narnat").exists()
+
+
+def test_a_pasted_key_with_a_newline_is_trimmed_and_one_with_a_zero_width_space_is_named(project, fake_llm):
+    fake_llm.add(text_reply("ok"))
+    env = {**environment(project, fake_llm.base_url), "NARNAT_API_KEY": "sk-test-key\u00a0\n"}
+    done = subprocess.run([sys.executable, "-m", "narnat_agent", "-p", "hi"], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0 and fake_llm.headers[0]["authorization"] == "Bearer sk-test-key"
+    env["NARNAT_API_KEY"] = "sk-test\u200b-key"
+    done = subprocess.run([sys.executable, "-m", "narnat_agent", "-p", "hi"], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2 and "Traceback" not in done.stderr and len(fake_llm.requests) == 1
+    assert "U+200B ZERO WIDTH SPACE (character 8 of 12)" in done.stderr and "sk-test" not in done.stderr
+
+
+@pytest.mark.parametrize("room", [10, 3000], ids=["no room for the summary", "no room for the archive"])
+def test_a_compression_on_a_full_disk_fails_in_one_sentence_and_keeps_the_conversation(project, fake_llm, room):
+    (project / ".narnat").mkdir()
+    (project / ".narnat/narnat.json").write_text(json.dumps({"compress_turns": 1, "max_steps": 5}))
+    (project / "AGENTS.md").write_text("Be thorough. " * 400)  # a system prompt larger than the room
+    fake_llm.add(text_reply("first"), text_reply("A short summary."))
+    done = run(project, fake_llm.base_url, stdin=b"one\ntwo\n", preexec_fn=limit_file_size(room))
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "Unexpected error" not in done.stderr
+    assert "Compression failed: " in done.stderr and "The conversation is unchanged." in done.stderr
+    assert [m["content"] for m in fake_llm.requests[1]["messages"] if m["role"] == "user"][0] == "one"
+
+
+def test_a_project_folder_with_a_non_utf8_name_works(project, fake_llm):
+    folder = os.path.join(os.fsencode(project), b"caf\xe9")
+    os.mkdir(folder)
+    fake_llm.add(text_reply("ok"), text_reply("again"))
+    done = run(Path(os.fsdecode(folder)), fake_llm.base_url, stdin=b"hello\nagain\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "Unexpected error" not in done.stderr
+    assert "caf\\xe9" in fake_llm.requests[0]["messages"][0]["content"] and len(fake_llm.requests) == 2

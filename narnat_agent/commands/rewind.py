@@ -15,7 +15,7 @@ def rewind(agent: Agent, arg: str) -> None:
         agent.ui.info("Nothing to rewind: this conversation has no turns yet.")
         return
     if not arg:
-        agent.ui.info(_listing(turns, agent.checkpoints.entries))
+        agent.ui.info(_listing(turns))
         arg = _ask(agent, "Rewind to before turn (N, or N.S for a step inside it; empty to cancel)")
         if not arg:
             agent.ui.notice("Nothing rewound.")
@@ -33,6 +33,9 @@ def undo(agent: Agent, arg: str) -> None:
         agent.ui.info("Nothing to undo: this conversation has no turns yet.")
         return
     last = turns[-1]
+    if not (last.code or last.conversation):
+        raise CheckpointError(f"turn {len(turns)} cannot be taken back: its conversation was compressed and "
+                              f"{_why_not(agent)}.")  # fmt: skip
     if not last.code:
         agent.ui.notice(f"The files of turn {len(turns)} cannot be restored ({_why_not(agent)}); "
                         "only its conversation is taken back.")  # fmt: skip
@@ -43,12 +46,12 @@ def redo(agent: Agent, arg: str) -> None:
     """/redo — undo the last /rewind or /undo: its code and conversation come back."""
     checkpoints = agent.checkpoints
     plan = checkpoints.plan_redo()
-    overwrite = _overwrite(agent, plan)
+    overwrite = _overwrite(agent, plan) if plan else False
     what, restored = checkpoints.redo(plan, agent.conversation, overwrite)
     agent.ui.notice(f"Redone: the rewind to before {what} is taken back.{_files(restored, plan, overwrite)}")
 
 
-def _listing(turns: list[TurnSummary], entries: list[dict]) -> str:
+def _listing(turns: list[TurnSummary]) -> str:
     lines = ["   #  time   files  lines        question"]
     for n, turn in enumerate(turns, 1):
         first = " ".join(turn.question.strip().split("\n", 1)[0].split())[:50]
@@ -57,9 +60,8 @@ def _listing(turns: list[TurnSummary], entries: list[dict]) -> str:
         gone = "" if turn.code else "  (its files can no longer be restored)"
         gone += "" if turn.conversation else "  (compressed: code only)"
         lines.append(f"{n:4}  {turn.time[11:16]}  {changes}  {first}{gone}")
-        steps = entries[turn.index]["steps"]
-        if len(steps) > 1:
-            lines += [f"{'':13}{n}.{s}  {step['call']}" for s, step in enumerate(steps, 1)]
+        if len(turn.calls) > 1:
+            lines += [f"{'':13}{n}.{s}  {call}" for s, call in enumerate(turn.calls, 1)]
     return "\n".join(lines)
 
 
@@ -103,6 +105,7 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     parts = " and ".join(part for part, done in (("code", plan), ("conversation", conversation)) if done)
     agent.ui.notice(f"Rewound to before {what}: {parts}.{_files(restored, plan, overwrite)} /redo takes it back.")
     if conversation:
+        agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
         agent.ui.give_back(turn.question)
 
 

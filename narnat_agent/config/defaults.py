@@ -43,6 +43,7 @@ ALWAYS prefer Edit for modifying existing files, NEVER rewrite entire file just 
 - Bash: Execute shell command. For git/pip/npm/docker etc.
 NEVER use for file operations (read/write/search), use dedicated tools instead.
 NEVER use interactive commands (vim/top). Max timeout 600000ms.
+Its `cd` persists between Bash calls only: paths in Read/Write/Edit/Glob/Grep always start at the project root.
 ## Web Search
 - WebSearch: Search the internet for API docs, solutions, tech articles.
 Use sparingly — frequent searches hurt user experience and add cost.

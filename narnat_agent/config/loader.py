@@ -16,6 +16,7 @@ from pathlib import Path
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.config.defaults import BASE_PROMPT, DEFAULTS, IRON_LAWS
+from narnat_agent.encodable import encodable
 
 CONFIG_NAME = "narnat.json"
 SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a mirror or a proxy)
@@ -322,4 +323,4 @@ def build_system_prompt(
     for title, path in sources:
         if text := _instructions(path, notify):
             parts.append(f"# {title}\n{text}\n")
-    return "\n".join(parts)
+    return encodable("\n".join(parts))  # a project path that is not UTF-8

@@ -17,7 +17,7 @@ from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, Turn
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.workspace import Workspace
+from narnat_agent.tools.workspace import Interrupted, Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
@@ -47,9 +47,8 @@ class Agent:
         self.system_prompt = system_prompt  # without any inherited summary
         self.leaving = 0  # the signal asking the process to end, once one has
         self.checkpoints = Checkpoints(open_store(config.project, config.state_dir), session.checkpoints, ui.notice)
-        self.user_confirm = workspace.confirm
-        if workspace.confirm is not None:
-            workspace.confirm = self._confirm
+        if (user_confirm := workspace.confirm) is not None:
+            workspace.confirm = lambda command, reason: user_confirm(command, self._undoable(reason))
         self.switch(session)
 
     def switch(self, session: Session) -> None:
@@ -58,11 +57,10 @@ class Agent:
         self.workspace.memory = session.memory
         self.checkpoints.entries = session.checkpoints
 
-    def _confirm(self, command: str, reason: str) -> bool:
-        """The user's yes or no before a deleting command, told when a rewind can bring the files back."""
-        if self.checkpoints.covers_commands():
-            reason += "; all but git-ignored files can be undone with /undo"
-        return self.user_confirm(command, reason)
+    def _undoable(self, reason: str) -> str:
+        """Why a command needs the user's yes, and whether a rewind could bring the files back."""
+        undo = "; all but git-ignored files can be undone with /undo" if self.checkpoints.covers_commands() else ""
+        return reason + undo
 
     @property
     def conversation(self):
@@ -118,13 +116,21 @@ class Agent:
         except KeyboardInterrupt:
             log.info("compression cancelled by the user")
             summary = ""
+        except OSError as e:  # the summary file could not be written (a full disk)
+            self.ui.error(f"Compression failed: the summary could not be saved ({e.strerror}); free some space. "
+                          "The conversation is unchanged.")  # fmt: skip
+            return False
         finally:
             self.ui.end_compressing()
         if not summary:
             self.ui.error("Compression failed: no complete summary came back; the conversation is unchanged.")
             return False
         archive = f"compressed-{session_store.stamp()}"
-        sessions.save(self.config.state_dir, old, self.config.model, archive)
+        try:
+            sessions.save(self.config.state_dir, old, self.config.model, archive)
+        except session_store.SessionError as e:
+            self.ui.error(f"Compression failed: {e} The conversation is unchanged.")
+            return False
         successor = sessions.new_session(self.system_prompt, summary, name=old.name)
         successor.checkpoints, successor.cost = old.checkpoints, old.cost
         self.switch(successor)
@@ -219,6 +225,10 @@ class Agent:
             if checked.tool is not None and call.name in CHANGES_FILES:
                 pending = self.checkpoints.before(call.name, checked.header, self._touched(checked.args))
             result = checked.run(self.workspace)
+        except Interrupted as stopped:  # what the tool did before the user stopped it goes on record
+            self.ui.tool_end(stopped.result)
+            self.conversation.add_tool_result(call.id, stopped.result.text)
+            raise Cancelled from None
         except KeyboardInterrupt:
             raise Cancelled from None
         finally:

@@ -52,10 +52,10 @@ class Pending:
 @dataclass(frozen=True)
 class TurnSummary:
     index: int  # in the entry list
-    turn: int
     time: str
     question: str
     files: list[FileChange]
+    calls: list[str]  # its steps, as the UI showed them: Edit(src/app.py)
     conversation: bool  # its messages are still in the conversation
     code: bool  # its snapshots are still in the store
 
@@ -64,7 +64,6 @@ class TurnSummary:
 class Plan:
     """A rewind worked out but not done: what it restores, which of those files someone else changed since."""
 
-    index: int
     step: int
     now: str
     changes: list[Change]
@@ -135,6 +134,11 @@ class Checkpoints:
             self.say(f"Checkpoints are off for this run: {e} Delete .narnat/checkpoints to start a new store.")
             return None
 
+    def warm(self) -> None:
+        """Let the store take its first snapshot while the user types the first question."""
+        if not self.broken:
+            self.store.warm()
+
     def start_turn(self, turn: int, question: str, messages: int) -> None:
         """Mark where a user turn starts: in time, and in the conversation."""
         entry = {"turn": turn, "time": _now(),
@@ -169,7 +173,8 @@ class Checkpoints:
             if "turn" in entry:
                 code = not self.broken and _ids([entry]) <= available
                 files = self._files(entry) if code and entry["steps"] else []
-                summaries.append(TurnSummary(index, entry["turn"], entry["time"], entry["question"], files,
+                calls = [step["call"] for step in entry["steps"]]
+                summaries.append(TurnSummary(index, entry["time"], entry["question"], files, calls,
                                              entry["messages"] is not None, code))  # fmt: skip
         return summaries
 
@@ -191,16 +196,16 @@ class Checkpoints:
         """What rewinding the code to before entry `index` (at its step `step`) would restore."""
         entry = self.entries[index]
         steps = _steps([dict(entry, steps=entry["steps"][step:]), *self.entries[index + 1 :]])
-        return self._plan(index, step, steps)
+        return self._plan(step, steps)
 
-    def plan_redo(self) -> Plan:
-        """What undoing the last rewind would restore; it must be the last thing that happened."""
+    def plan_redo(self) -> Plan | None:
+        """What undoing the last rewind would restore (None: it did not touch the code); it must be the last."""
         last = self.entries[-1] if self.entries else {}
         if "rewind" not in last:
             raise CheckpointError("there is nothing to redo: no rewind since the last turn.")
-        return self._plan(len(self.entries) - 1, 0, [(True, last["before"], last["after"])] if last["before"] else [])
+        return self._plan(0, [(True, last["before"], last["after"])]) if last["before"] else None
 
-    def _plan(self, index: int, step: int, steps: list[tuple[bool, str, str]]) -> Plan:
+    def _plan(self, step: int, steps: list[tuple[bool, str, str]]) -> Plan:
         if self.broken:
             raise CheckpointError("checkpoints are off for this run, so only the conversation can be rewound.")
         ids = {i for _, before, after in steps for i in (before, after)}
@@ -215,7 +220,7 @@ class Checkpoints:
         target, expected = _contents(self.store, changes, "target"), _contents(self.store, changes, "expected")
         todo = [c for c in changes if current[c.path] != target[c.path]]
         conflicts = [c.path for c in todo if current[c.path] != expected[c.path]]
-        return Plan(index, step, now, todo, conflicts)
+        return Plan(step, now, todo, conflicts)
 
     def _restore(self, plan: Plan, overwrite: bool, why: str) -> tuple[list[str], str]:
         """Restore the plan's files (those someone else changed only when `overwrite`); the snapshot after."""
@@ -238,10 +243,11 @@ class Checkpoints:
         label = f"turn {number}" + (f", step {plan.step + 1}" if plan and plan.step else "")
         if conversation is not None and (entry["messages"] is None or (plan and plan.step)):
             raise CheckpointError(f"the conversation cannot go back to {label}: only its code can.")
-        restored, before, after = [], None, None
+        restored: list[str] = []
+        before = after = None
         if plan:
             (restored, after), before = self._restore(plan, overwrite, f"rewind to {label}"), plan.now
-        record = {"rewind": label, "time": _now(), "before": before, "after": after, "tail": [], "messages": None,
+        record: dict = {"rewind": label, "time": _now(), "before": before, "after": after, "tail": [], "messages": None,
                   "turns": None}  # fmt: skip
         if conversation is not None:
             start = entry["messages"]
@@ -252,11 +258,10 @@ class Checkpoints:
         self.entries.append(record)
         return restored
 
-    def redo(self, plan: Plan, conversation: Conversation, overwrite: bool) -> tuple[str, list[str]]:
+    def redo(self, plan: Plan | None, conversation: Conversation, overwrite: bool) -> tuple[str, list[str]]:
         """Undo the last rewind (its plan from plan_redo): what it was, and the files restored."""
         record = self.entries.pop()
-        why = f"redo of the rewind to {record['rewind']}"
-        restored = self._restore(plan, overwrite, why)[0] if record["before"] else []
+        restored = self._restore(plan, overwrite, f"redo of the rewind to {record['rewind']}")[0] if plan else []
         self.entries.extend(record["tail"])
         if record["messages"] is not None:
             conversation.messages.extend(record["messages"])

@@ -19,7 +19,7 @@ def summary_path(state_dir: Path) -> Path:
 
 def read_summary(state_dir: Path) -> str:
     try:
-        return summary_path(state_dir).read_text(encoding="utf-8").strip()
+        return summary_path(state_dir).read_text(encoding="utf-8", errors="backslashreplace").strip()
     except OSError:
         return ""
 

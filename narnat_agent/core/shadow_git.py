@@ -5,8 +5,10 @@ never reads or writes the user's .git: it has its own index and objects, no hook
 no signing: it never commits anyway), and it applies no attributes, so a restore gives back the exact bytes.
 """
 
+import contextlib
 import os
 import subprocess
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from subprocess import PIPE
@@ -33,6 +35,7 @@ class GitStore:
 
     def __init__(self, project: Path, git_dir: Path):
         self.project, self.git_dir = project, git_dir
+        self.lock = threading.Lock()  # one snapshot at a time: git's index lock would fail the second
         self.env = {
             "PATH": os.environ.get("PATH", os.defpath),
             "GIT_DIR": str(git_dir),
@@ -44,15 +47,13 @@ class GitStore:
             "GIT_LITERAL_PATHSPECS": "1",
             "GIT_TERMINAL_PROMPT": "0",
             "LC_ALL": "C",
-            "GIT_CONFIG_COUNT": str(len(SETTINGS)),
         }
-        for n, (key, value) in enumerate(SETTINGS.items()):
-            self.env[f"GIT_CONFIG_KEY_{n}"], self.env[f"GIT_CONFIG_VALUE_{n}"] = key, value
+        self.command = ["git", *(a for key, value in SETTINGS.items() for a in ("-c", f"{key}={value}"))]
 
     def _git(self, *args: str, stdin: bytes | None = None) -> bytes:
         try:
             # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
-            process = subprocess.Popen(["git", *args], cwd=self.project, env=self.env, start_new_session=True,
+            process = subprocess.Popen([*self.command, *args], cwd=self.project, env=self.env, start_new_session=True,
                                        stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
         except OSError as e:
             raise CheckpointError(f"git could not be started ({e.strerror}).") from None
@@ -81,13 +82,23 @@ class GitStore:
             raise CheckpointError(f"the checkpoint store {self.git_dir} cannot be created ({e.strerror}).") from None
 
     def snapshot(self, touched: Sequence[Path]) -> str:
-        self._ready()
-        self._git("add", "--all")
-        forced = [rel for path in touched if (rel := relative(self.project, path)) and path.is_file()]
-        if forced:
-            paths = "\0".join(forced).encode()
-            self._git("add", "--force", "--pathspec-from-file=-", "--pathspec-file-nul", stdin=paths)
-        return self._git("write-tree").decode().strip()
+        with self.lock:
+            self._ready()
+            self._git("add", "--all")
+            forced = [rel for path in touched if (rel := relative(self.project, path)) and path.is_file()]
+            if forced:
+                paths = "\0".join(forced).encode()
+                self._git("add", "--force", "--pathspec-from-file=-", "--pathspec-file-nul", stdin=paths)
+            return self._git("write-tree").decode().strip()
+
+    def warm(self) -> None:
+        """Take a first snapshot in the background: the first one hashes every file, and a large tree takes seconds."""
+
+        def first() -> None:
+            with contextlib.suppress(CheckpointError, OSError):  # the next snapshot meets the error and says it
+                self.snapshot([])
+
+        threading.Thread(target=first, daemon=True).start()
 
     def changed(self, a: str, b: str) -> list[str]:
         out = self._git("diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b)
@@ -126,7 +137,8 @@ class GitStore:
                 remove_file(self.project, rel)
         if present:
             names = "\0".join(present).encode(errors="surrogateescape")
-            self._git("checkout", snapshot, "--pathspec-from-file=-", "--pathspec-file-nul", stdin=names)
+            with self.lock:
+                self._git("checkout", snapshot, "--pathspec-from-file=-", "--pathspec-file-nul", stdin=names)
 
     def existing(self, ids: Iterable[str]) -> set[str]:
         ids = list(ids)

@@ -37,6 +37,9 @@ class Store(Protocol):
     def snapshot(self, touched: Sequence[Path]) -> str:
         """The project's state, with the touched paths in it even when .gitignore names them."""
 
+    def warm(self) -> None:
+        """Start on the first snapshot in the background, if that is slow."""
+
     def changed(self, a: str, b: str) -> list[str]: ...
     def numstat(self, a: str, b: str) -> list[FileChange]: ...
     def contents(self, snapshot: str, paths: Iterable[str]) -> dict[str, str | None]: ...
@@ -47,8 +50,8 @@ class Store(Protocol):
 
 def relative(project: Path, path: Path) -> str | None:
     """The path as the store names it, or None when it lies outside the project or in its .narnat folder."""
-    try:
-        rel = path.absolute().relative_to(project.absolute()).as_posix()
+    try:  # resolved, so neither "../" nor a symbolic link leads git outside the project
+        rel = path.resolve().relative_to(project.resolve()).as_posix()
     except ValueError:
         return None
     return None if rel == "." or rel.split("/", 1)[0] == ".narnat" else rel
@@ -112,6 +115,9 @@ class CopyStore:
         except (OSError, ValueError):
             raise CheckpointError(f"checkpoint {snapshot[:12]} is missing from {self.manifests}.") from None
 
+    def warm(self) -> None:
+        """Nothing to do ahead: a snapshot holds only the touched files."""
+
     def changed(self, a: str, b: str) -> list[str]:
         before, after = self._manifest(a), self._manifest(b)
         return sorted(p for p in before.keys() & after.keys() if before[p] != after[p])
@@ -124,9 +130,9 @@ class CopyStore:
         texts = [self._bytes(c) for c in (old, new)]
         if any(b"\0" in t for t in texts):
             return FileChange(path, None, None)
-        lines = [t.decode("utf-8", "replace").splitlines() for t in texts]
+        old_lines, new_lines = (t.decode("utf-8", "replace").splitlines() for t in texts)
         added = removed = 0
-        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, *lines, autojunk=False).get_opcodes():
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
             if tag != "equal":
                 removed, added = removed + i2 - i1, added + j2 - j1
         return FileChange(path, added, removed)

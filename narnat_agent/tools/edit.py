@@ -30,7 +30,7 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ws.missing(path)
     data = path.read_bytes()
     ws.require_fresh(path, data, whole=False)
-    text, encoding = decode(data, ws.seen_as(path))
+    text, encoding = decode(data, ws.seen_as(path, data))
     ending = line_ending(text)  # the model's line endings become the file's (a mixed file is matched as it is)
     if ending:
         text, old, new = text.replace("\r\n", "\n"), with_ending(old, "\n"), with_ending(new, "\n")
@@ -56,9 +56,9 @@ def run(args: dict, ws: Workspace) -> Result:
 def _numbered(old_lines: list[str]) -> bool:
     """Whether old_string carries Read's line numbers: every line starts with one, counting up by one."""
     numbers = [READ_PREFIX.match(line) for line in old_lines if line.strip()]
-    if not numbers or not all(numbers):
+    values = [int(n.group(1)) for n in numbers if n]
+    if not values or len(values) < len(numbers):
         return False
-    values = [int(n.group(1)) for n in numbers]
     return values == list(range(values[0], values[0] + len(values)))
 
 
@@ -91,7 +91,7 @@ def explain_miss(lines: Lines, old: str, new: str) -> str:
     else:
         cause = _cause(window, old_lines)
     shown = "\n".join(window)
-    return f"old_string was not found. {cause} The closest text, {span}, exactly as in the file:\n{shown}"
+    return f"old_string was not found. {cause} The closest text ({span}) follows, exactly as in the file.\n{shown}"
 
 
 def _cause(window: list[str], old_lines: list[str]) -> str:

@@ -28,7 +28,7 @@ def _split(pattern: str, top: Path, root: Path) -> tuple[Path, str]:
 
 
 def _folder(top: Path, ws: Workspace) -> None:
-    name = ripgrep.shown(ws.show(top))
+    name = ws.show(top)
     if not top.exists():
         raise ws.missing(top)
     if top.is_file():
@@ -38,16 +38,22 @@ def _folder(top: Path, ws: Workspace) -> None:
 
 
 def _matching(top: Path, pattern: str, ws: Workspace, ignore: bool = True) -> list[bytes] | None:
-    """The files below top (relative to the root, as rg prints them) whose path below top matches the pattern."""
-    try:
-        listed = ripgrep.files(top, ws.root, ignore)
-    except ripgrep.RgFailed as e:
-        raise ToolError(f"Glob failed: {e}.") from None
-    if listed is None:
-        return None
+    """The files below top (relative to the root, as rg prints them) whose path below top matches the pattern,
+    newest first; None when rg cannot run."""
     rx = ripgrep.glob_regex(pattern)
     cut = len(os.fsencode(ripgrep.target(top, ws.root)[-1])) + 1 if top != ws.root else 0
-    return [path for path in listed if rx.fullmatch(ripgrep.shown(path[cut:]))]
+    unignored = [] if ignore else ["--no-ignore"]
+    flags = [
+        "--files",
+        *ripgrep.name_filter(pattern.rsplit("/", 1)[-1]),
+        *ripgrep.scope(top, ws.root),
+        *unignored,
+        *ripgrep.target(top, ws.root),
+    ]
+    try:
+        return ripgrep.newest_files(flags, ws.root, lambda path: bool(rx.fullmatch(os.fsdecode(path[cut:]))))
+    except ripgrep.RgFailed as e:
+        raise ToolError(f"Glob failed: {e}.") from None
 
 
 def run(args: dict, ws: Workspace) -> Result:
@@ -55,13 +61,14 @@ def run(args: dict, ws: Workspace) -> Result:
     _folder(top, ws)
     files, note = _matching(top, pattern, ws), ""
     if files is None:
-        files, note = [os.fsencode(f) for f in ripgrep.walk_matching(pattern, top, ws.root)], ripgrep.FALLBACK_NOTE
+        found = [os.fsencode(path) for path in ripgrep.walk_matching(pattern, top, ws.root)]
+        files, note = ripgrep.newest_first(found, ws.root), ripgrep.FALLBACK_NOTE
     if not files:
-        where = ripgrep.shown(ws.show(top)) if top != ws.root else "the working directory"
+        where = ws.show(top) if top != ws.root else "the working directory"
         ignored = len(_matching(top, pattern, ws, ignore=False) or []) if not note else 0
         skipped = ripgrep.skipped_note(ignored) or " Hidden files were included."
         return Result(f"No files match {args['pattern']!r} in {where}.{skipped}{note}", "No files")
-    shown = "\n".join(ripgrep.shown(path) for path in ripgrep.newest_first(files, ws.root)[:LIMIT])
+    shown = "\n".join(ripgrep.shown(path) for path in files[:LIMIT])
     if len(files) > LIMIT:
         rest = len(files) - LIMIT
         shown += f"\n(showing the {LIMIT} newest of {len(files):,} files; {rest:,} more; narrow the pattern)"

@@ -24,8 +24,8 @@ Row = tuple[int, str, str]  # line number; ':' a match, '-' context, '' rg's sen
 
 
 def _flags(args: dict, mode: str) -> list[str]:
-    """rg's flags for the request: file names always (a single file too), NUL after them, CRLF-aware '$'."""
-    flags = ["--with-filename", "--null", "--crlf", *MODE_FLAGS[mode]]
+    """rg's flags for the request: file names always (a single file too), each followed by a NUL."""
+    flags = ["--with-filename", "--null", *MODE_FLAGS[mode]]
     if mode == "content":
         for key in ("-A", "-B", "-C"):
             if key in args:
@@ -33,10 +33,18 @@ def _flags(args: dict, mode: str) -> list[str]:
     for key, flag in (("-i", ["-i"]), ("multiline", ["-U", "--multiline-dotall"]), ("fixed_strings", ["-F"])):
         if args.get(key):
             flags += flag
-    for key, flag in (("glob", "--glob"), ("type", "--type")):
-        if args.get(key):
-            flags += [flag, args[key]]
+    if args.get("type"):
+        flags += ["--type", args["type"]]
+    if args.get("glob"):
+        flags += ["--glob", args["glob"]] if _listed_glob(args) else ripgrep.name_filter(args["glob"])
     return flags
+
+
+def _listed_glob(args: dict) -> bool:
+    """Whether the glob goes to rg's --glob, whose results then keep only the files rg lists (--glob outranks
+    .gitignore); a plain name pattern without a type goes to rg's name filter instead, which does not."""
+    glob = args.get("glob", "")
+    return bool(glob) and ("/" in glob or bool(args.get("type")) or not ripgrep.name_filter(glob))
 
 
 def _parse(out: bytes, mode: str) -> dict[bytes, list[Row] | int | None]:
@@ -49,8 +57,7 @@ def _parse(out: bytes, mode: str) -> dict[bytes, list[Row] | int | None]:
         if mode == "count" and nul:
             found[path] = int(rest)
         elif nul and (m := ROW.fullmatch(rest)):
-            text = ripgrep.shown(m[3].removesuffix(b"\r"))
-            found.setdefault(path, []).append((int(m[1]), m[2].decode(), text))
+            found.setdefault(path, []).append((int(m[1]), m[2].decode(), ripgrep.shown(m[3])))
         elif mode == "content" and (m := BINARY.fullmatch(line)):
             found.setdefault(m[1], []).append((0, "", ripgrep.shown(line[len(m[1]) + 2 :])))
     return found
@@ -65,7 +72,7 @@ def _search(args: dict, ws: Workspace, top: Path, mode: str) -> tuple[dict, str]
     if done.code > 1 and not done.out and "No files were searched" not in done.err:
         raise _failure(done.err, args["pattern"])
     found = _parse(done.out, mode)
-    if args.get("glob"):  # rg's --glob outranks .gitignore: keep only the files rg lists without it
+    if _listed_glob(args):
         listed = set(ripgrep.files(top, ws.root) or [])
         found = {path: hits for path, hits in found.items() if path in listed}
     unread = f"\n(Some paths could not be read: {ripgrep.error_line(done.err)})" if done.code > 1 and done.out else ""
@@ -79,9 +86,12 @@ def _python_search(args: dict, ws: Workspace, top: Path, mode: str) -> dict:
         rx = re.compile(re.escape(args["pattern"]) if args.get("fixed_strings") else args["pattern"], flags)
     except re.error as e:
         raise ToolError(f"invalid regex: {e}.") from None
-    glob = args.get("glob") or "**"
+    glob = args.get("glob", "").removeprefix("!")  # as rg reads it: a name at any depth, or a path from the root
+    wanted = ripgrep.glob_regex(glob if "/" in glob else f"**/{glob}")
     found = {}
-    for path in ripgrep.walk_matching(glob if "/" in glob else f"**/{glob}", top, ws.root):
+    for path in ripgrep.walk_matching("**", top, ws.root):
+        if glob and bool(wanted.fullmatch(path)) == args["glob"].startswith("!"):
+            continue
         data = (ws.root / path).read_bytes()
         if not binary_kind(data[:4096], ws.root / path):
             lines = data.decode("utf-8", "replace").splitlines()
@@ -91,17 +101,18 @@ def _python_search(args: dict, ws: Workspace, top: Path, mode: str) -> dict:
 
 
 def _content(found: dict[bytes, list[Row]], args: dict) -> list[str]:
-    """`path:line:text` rows (`path-line-text` for context) sorted by path, '--' between separate groups."""
-    numbered, grouped = args.get("-n", True), any(key in args for key in ("-A", "-B", "-C"))
-    lines = []
+    """rg's lines (`path:line:text`, `path-line-text` for context) sorted by path; with context, '--' between
+    groups that do not touch, as rg prints them."""
+    numbered, grouped = args.get("-n", True), any(args.get(key, 0) > 0 for key in ("-A", "-B", "-C"))
+    lines: list[str] = []
     for path in sorted(found, key=lambda raw: (ripgrep.shown(raw), raw)):
         name, last = ripgrep.shown(path), None
         for number, sep, text in found[path]:
+            if grouped and lines and (last is None or (sep and number > last + 1)):
+                lines.append("--")
             if not sep:
                 lines.append(f"{name}: {text}")
                 continue
-            if grouped and last is not None and number > last + 1:
-                lines.append("--")
             lines.append(f"{name}{sep}{number}{sep}{text}" if numbered else f"{name}{sep}{text}")
             last = number
     return lines
@@ -131,10 +142,8 @@ def _report(found: dict, args: dict, mode: str, ws: Workspace) -> tuple[str, str
         return _page(names, args, "files"), f"Found {_plural(len(found), 'file')}"
     if mode == "count":
         lines = sorted(f"{ripgrep.shown(path)}:{count}" for path, count in found.items())
-        total = sum(found.values())
-        return _page(
-            lines, args, "files"
-        ), f"Counted {_plural(total, 'matching line')} in {_plural(len(found), 'file')}"
+        total = _plural(sum(found.values()), "matching line")
+        return _page(lines, args, "files"), f"Counted {total} in {_plural(len(found), 'file')}"
     rows = [row for hits in found.values() for row in hits]
     matched, binary = sum(sep == ":" for _, sep, _ in rows), sum(not sep for _, sep, _ in rows)
     summary = f"Found {_plural(matched, 'line')} in {_plural(len(found), 'file')}"
@@ -148,7 +157,7 @@ def _top(args: dict, ws: Workspace) -> Path:
     if not top.exists():
         raise ws.missing(top)
     if not (top.is_file() or top.is_dir()):
-        raise ToolError(f"{ripgrep.shown(ws.show(top))} is not a regular file or folder (a FIFO, socket or device); "
+        raise ToolError(f"{ws.show(top)} is not a regular file or folder (a FIFO, socket or device); "
                         "Grep searches files only.")  # fmt: skip
     for key in ("offset", "head_limit"):
         if args.get(key, 0) < 0:
@@ -156,18 +165,33 @@ def _top(args: dict, ws: Workspace) -> Path:
     return top
 
 
+def _anchored(glob: str, root: Path) -> str:
+    """A glob as rg reads it, from the root: './x' and '<root>/x' become '/x' (rg matches neither as written)."""
+    exclude, body = glob[:1] == "!", glob.removeprefix("!")
+    if body.startswith(f"{root}/"):
+        body = body[len(str(root)) :]
+    elif body.startswith("./"):
+        body = body[1:]
+    return "!" * exclude + body
+
+
 def run(args: dict, ws: Workspace) -> Result:
     top = _top(args, ws)
+    if args.get("glob"):
+        args = {**args, "glob": _anchored(args["glob"], ws.root)}
     mode = args.get("output_mode", "files_with_matches")
-    found, note = _search(args, ws, top, mode)
-    if not found:
-        return _no_matches(args, ws, top, note)
+    try:
+        found, note = _search(args, ws, top, mode)
+        if not found:
+            return _no_matches(args, ws, top, note)
+    except ripgrep.RgFailed as e:  # a timeout
+        raise _failure(e.stderr, args["pattern"]) from None
     text, summary = _report(found, args, mode, ws)
     return Result(text + note, summary)
 
 
 def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
-    where = ripgrep.shown(ws.show(top)) if top != ws.root else "the working directory"
+    where = ws.show(top) if top != ws.root else "the working directory"
     said = f"No matches for {args['pattern']!r} in {where}."
     if top.is_dir() and not note:
         flags = [*_flags(args, "files_with_matches"), *ripgrep.scope(top, ws.root), "--no-ignore"]

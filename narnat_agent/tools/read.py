@@ -26,7 +26,8 @@ def _listing(path: Path, ws: Workspace) -> Result:
 
 def _numbered(lines: list[str], start: int, count: int) -> tuple[list[str], int]:
     """Up to `count` numbered lines from `start` (1-based) within the character budget, and the last one shown."""
-    out, used, last = [], 0, start - 1
+    out: list[str] = []
+    used, last = 0, start - 1
     for n in range(start, min(len(lines), start + count - 1) + 1):
         line = lines[n - 1]
         if len(line) > MAX_LINE_CHARS:
@@ -44,7 +45,7 @@ def _tail(start: int, last: int, total: int, limit: int | None) -> str:
     """How the page ends, and which limit ended it."""
     if last == total:
         return f"(End of file - {total} lines)"
-    if limit is not None:
+    if last - start + 1 == limit:
         why = f", as limit={limit} asked"
     elif last - start + 1 == MAX_LINES:
         why = f": the {MAX_LINES}-line limit of one Read"
@@ -82,7 +83,7 @@ def run(args: dict, ws: Workspace) -> Result:
     if not data:
         ws.remember(path, data, whole=True)
         return Result(f"{note}{ws.show(path)} is empty (0 bytes).", "Read 0 lines (empty file)")
-    text, encoding = decode(data, ws.seen_as(path))
+    text, encoding = decode(data, ws.seen_as(path, data))
     if encoding.codec != "utf-8":
         note += f"(This file is not UTF-8: it is shown as {encoding.label}; Edit and Write keep its encoding.)\n"
     lines = text.split("\n")
@@ -94,7 +95,7 @@ def run(args: dict, ws: Workspace) -> Result:
     if start > total:
         raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
     limit = args["limit"] if args.get("limit", 0) > 0 else None
-    shown, last = _numbered(lines, start, limit or MAX_LINES)
+    shown, last = _numbered(lines, start, min(limit or MAX_LINES, MAX_LINES))
     ws.remember(path, data, whole=False, shown=(start, last, total), codec=encoding.codec)
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if any(line.startswith("\t") for line in lines[start - 1 : last]) else ""

@@ -49,6 +49,14 @@ class Result:
     detail: Detail = None  # what the UI draws under the result line
 
 
+class Interrupted(KeyboardInterrupt):
+    """The user stopped a tool midway: `result` says what it had done by then, so the model does not guess."""
+
+    def __init__(self, result: Result):
+        super().__init__(result.summary)
+        self.result = result
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
@@ -78,7 +86,7 @@ class FileRecord:
 
 def _merged(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
-    for first, last in sorted(ranges):
+    for first, last in sorted(tuple(r) for r in ranges):  # a restored record holds lists
         if out and first <= out[-1][1] + 1:
             out[-1] = (out[-1][0], max(out[-1][1], last))
         else:
@@ -116,7 +124,7 @@ class Workspace:
     memory: Memory = field(default_factory=Memory)
     web: Web = field(default_factory=Web)
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
-    cwd: Path = field(init=False)  # Bash's working directory: it persists between calls
+    cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
 
     def __post_init__(self) -> None:
         self.cwd = self.root
@@ -134,7 +142,8 @@ class Workspace:
         self.memory.todos = todos
 
     def resolve(self, path: str) -> Path:
-        """An absolute path; relative ones are taken from the project root."""
+        """An absolute path; relative ones are taken from the project root, wherever Bash has moved: every path a
+        tool prints is relative to the root, so a path shown once stays valid for the whole conversation."""
         p = Path(os.path.expanduser(path.strip()))
         p = p if p.is_absolute() else self.root / p
         if "\\x" in path and not os.path.lexists(p) and os.path.lexists(raw := _unescaped(str(p))):
@@ -157,16 +166,16 @@ class Workspace:
         seen: tuple[tuple[int, int], ...] = ()
         if shown and not whole:
             first, last, total = shown
-            same = previous is not None and previous.sha == sha
-            whole = same and previous.whole
-            seen = _merged([*(previous.seen if same else ()), (first, last)])
+            before = previous if previous is not None and previous.sha == sha else None
+            whole = before is not None and before.whole
+            seen = _merged([*(before.seen if before else ()), (first, last)])
             whole = whole or seen == ((1, total),)
         self.reads[path] = FileRecord(sha, path.stat().st_mtime, whole, () if whole else seen, codec)
 
-    def seen_as(self, path: Path) -> str | None:
-        """The encoding the model has seen a file in, if it has read it."""
+    def seen_as(self, path: Path, data: bytes) -> str | None:
+        """The encoding the model has seen this content of a file in, if it has."""
         record = self.reads.get(path)
-        return record.codec if record else None
+        return record.codec if record and record.sha == digest(data) else None
 
     def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
         """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
@@ -180,7 +189,7 @@ class Workspace:
             raise ToolError(f"{name} was modified since you read it; Read it again, then retry.")
 
     def missing(self, path: Path) -> ToolError:
-        """'does not exist', with the closest existing names."""
+        """'does not exist', with the closest existing names, and where relative paths start."""
         parent = path.parent
         while not parent.is_dir() and parent != parent.parent:
             parent = parent.parent
@@ -188,6 +197,11 @@ class Workspace:
             names = [p.name for p in parent.iterdir()]
         except OSError:
             names = []
-        close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)
-        hint = f" Did you mean: {', '.join(self.show(parent / n) for n in close)}?" if close else ""
-        return ToolError(f"{self.show(path)} does not exist (working directory: {printable(str(self.root))}).{hint}")
+        close = [parent / n for n in difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)]
+        where = f"relative paths start at the project root, {printable(str(self.root))}"
+        if self.cwd != self.root:
+            where += f"; Bash is in {printable(str(self.cwd))}, which does not move them"
+            if path.is_relative_to(self.root) and (beside := self.cwd / path.relative_to(self.root)).exists():
+                close.insert(0, beside)
+        hint = f" Did you mean: {', '.join(self.show(p) for p in close)}?" if close else ""
+        return ToolError(f"{self.show(path)} does not exist ({where}).{hint}")

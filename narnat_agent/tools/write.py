@@ -13,13 +13,14 @@ def run(args: dict, ws: Workspace) -> Result:
     if path.exists() and not path.is_file():
         raise ToolError(f"{ws.show(path)} is not a regular file (a device, pipe or socket); Write writes files only.")
     existed = path.exists()
-    before, encoding, ending = "", UTF8, "\n"
+    before, encoding = "", UTF8
+    ending: str | None = "\n"  # a new file gets LF
     if existed:
         data = path.read_bytes()
         ws.require_fresh(path, data, whole=True)
-        before, encoding = decode(data, ws.seen_as(path))
+        before, encoding = decode(data, ws.seen_as(path, data))
         ending = line_ending(before)
-    content = with_ending(args["content"], ending)  # a replaced file keeps its line endings; a new one gets LF
+    content = with_ending(args["content"], ending)  # a replaced file keeps its line endings (a mix: as sent)
     note = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
     try:
         encoded = encoding.encode(content)

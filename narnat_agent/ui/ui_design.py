@@ -1,5 +1,6 @@
 """The one object through which all terminal I/O goes: TerminalUI on a terminal, PlainUI everywhere else."""
 
+import contextlib
 import os
 import sys
 import threading
@@ -114,7 +115,8 @@ class TerminalUI:
         )
 
         self.console = console
-        state_dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):  # a read-only project: the history is then not kept
+            state_dir.mkdir(parents=True, exist_ok=True)
         history = state_dir / "history"
         self.session = prompt_session(history, MergedCompleter(CommandCompleter(commands), PathCompleter(root)))
         self.short = PromptSession()  # y/n and setup answers: no history, no completion

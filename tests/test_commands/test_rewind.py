@@ -58,6 +58,7 @@ def test_undo_gives_back_every_byte_and_the_question(harness, fake_llm, tree):
     dispatch(h.agent, "/undo")
     assert files(tree) == original and not (tree / "lib").exists()
     assert h.conversation.messages == h.conversation.messages[:1] and h.conversation.turns == 0
+    assert h.agent.workspace.reads == {}  # the model must Read again what it read in the taken-back turn
     err = h.err.getvalue()
     assert "Rewound to before turn 1: code and conversation. Restored 4 files: lib/new.py, out.txt," in err
     assert "/redo takes it back." in err
@@ -195,3 +196,31 @@ def test_a_broken_store_is_one_sentence_and_the_turn_goes_on(harness, fake_llm, 
     dispatch(h.agent, "/undo")
     assert "cannot be restored (checkpoints are off for this run)" in h.err.getvalue()
     assert h.conversation.turns == 0
+    dispatch(h.agent, "/redo")  # a rewind of the conversation alone needs no store to be undone
+    assert h.conversation.turns == 1 and "Redone: the rewind to before turn 1 is taken back." in h.err.getvalue()
+
+
+def test_checkpoints_go_with_their_conversation_through_clear_and_enter(harness, fake_llm, tree):
+    h = harness()
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change it")
+    dispatch(h.agent, "/save first")
+    dispatch(h.agent, "/clear")
+    dispatch(h.agent, "/undo")
+    assert "Nothing to undo" in h.out.getvalue() and (tree / "src/main.py").read_text() == "print('bye')\n"
+    dispatch(h.agent, "/enter first")
+    dispatch(h.agent, "/undo")
+    assert (tree / "src/main.py").read_text() == "print('hello')\n" and h.conversation.turns == 0
+
+
+def test_a_turn_with_neither_files_nor_conversation_left_cannot_be_undone(harness, fake_llm, tree):
+    (tree / ".narnat/checkpoints/git").mkdir(parents=True)
+    (tree / ".narnat/checkpoints/git/HEAD").write_text("garbage")
+    h = harness()
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change it")
+    fake_llm.add(text_reply("A summary of what happened."))
+    assert h.agent.compress()
+    dispatch(h.agent, "/undo")
+    assert "Turn 1 cannot be taken back: its conversation was compressed and checkpoints are off" in h.err.getvalue()
+    assert [e.get("rewind") for e in h.agent.checkpoints.entries] == [None]

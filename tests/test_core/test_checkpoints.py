@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -108,7 +109,7 @@ def test_the_listing_shows_each_turns_files_and_lines(tree):
     first, second = agent.checkpoints.turns()
     assert [(f.path, f.added, f.removed) for f in first.files] == [("lib/new.py", 1, 0), ("src/main.py", 1, 1)]
     assert [(f.path, f.added, f.removed) for f in second.files] == [("src/util.py", 1, 1)]
-    assert (second.turn, second.question, second.code) == (2, "second\nwith more lines", True)
+    assert (second.index, second.question, second.code) == (1, "second\nwith more lines", True)
 
 
 def test_a_rewind_to_the_middle_of_a_turn_keeps_the_steps_before(tree):
@@ -241,6 +242,18 @@ def test_ignored_files_are_left_out_unless_a_tool_touched_them_under_the_size_ca
     assert (tree / "build/big").read_text() == "small now\n"  # over the cap before the Edit: left alone
 
 
+def test_paths_that_lead_outside_the_project_are_left_out(tree, tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    (tree / "link").symlink_to(tmp_path / "elsewhere")
+    agent = Agent(tree)
+    agent.turn("write outside", ("Write", ["../outside.txt"], write("../outside.txt", "x\n")),
+               ("Write", ["link/x.txt"], write("link/x.txt", "y\n")), A_TURN[0])  # fmt: skip
+    assert agent.said == [] and len(agent.checkpoints.entries[0]["steps"]) == 3
+    agent.rewind(0)
+    assert (tree / "src/main.py").read_text() == "print('hello')\n"
+    assert (tmp_path / "outside.txt").exists() and (tmp_path / "elsewhere/x.txt").exists()
+
+
 def test_modes_and_symlinks_come_back(tree):
     (tree / "run.sh").write_text("#!/bin/sh\n")
     (tree / "run.sh").chmod(0o755)
@@ -344,3 +357,12 @@ def _put(name: str, data: bytes | None):
             path.write_bytes(data)
 
     return change
+
+
+def test_snapshots_taken_at_once_wait_for_each_other(tree):
+    """The REPL's background first snapshot may meet the first tool call's: neither may fail on git's lock."""
+    store = open_store(tree, tree / ".narnat")
+    store.warm()
+    with ThreadPoolExecutor(4) as pool:
+        ids = list(pool.map(lambda n: store.snapshot([]), range(8)))
+    assert len(set(ids)) == 1

@@ -358,7 +358,7 @@ CASES = [
         "alpha = compute(1)\nbeta = 2\n",
         "alpha = compute(10)\n",
         "alpha = 3\n",
-        error="The closest text, line 1, exactly as in the file:\nalpha = compute(1)",
+        error="The closest text (line 1) follows, exactly as in the file.\nalpha = compute(1)",
     ),
     case("not_found_nothing_similar", "alpha\n", "zzzz qqqq\n", "x\n", error="no line resembles"),
     # the file keeps its own form
@@ -439,5 +439,22 @@ CASES = [
         "a()\nb()\n",
         "a()\nc()\n",
         error="matches 2 places (indentation match) at lines 2, 5",
+    ),
+    # found by the properties
+    case(
+        "exact_from_inside_the_indentation_with_a_whole_new_line",
+        "def f():\n    x = 1\n",
+        "x = 1",
+        "    x = 2",
+        "def f():\n    x = 2\n",
+        strategy="exact",
+    ),
+    case("lines_deleted_through_a_fuzzy_step_leave_no_blank", "a\n    b\nc\n", "  b\n", "", "a\nc\n"),
+    case(
+        "an_edit_that_changes_nothing_is_refused",
+        "def f():\n    x = 1\n",
+        "x = 1",
+        "    x = 1",
+        error="leaves the file",
     ),
 ]

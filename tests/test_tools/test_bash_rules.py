@@ -25,10 +25,10 @@ def _commands(name: str) -> list[str]:
     return [command for command, _ in getattr(categories, name)] if categories else []
 
 
-ASK = DELETING + own.ASK + _commands("ASK")
-RUN = BENIGN + ALLOWED_NEAR_FILE_OPS + own.RUN + _commands("RUN")
+ASK = DELETING + own.ASK + _commands("ASK") + own.REGRESSION_ASK
+RUN = BENIGN + ALLOWED_NEAR_FILE_OPS + own.RUN + _commands("RUN") + own.REGRESSION_RUN
 REFUSE = FILE_OPS + INTERACTIVE + own.REFUSE_FILE_OP + own.REFUSE_TERMINAL
-REFUSE += _commands("REFUSE_FILE_OP") + _commands("REFUSE_TERMINAL")
+REFUSE += _commands("REFUSE_FILE_OP") + _commands("REFUSE_TERMINAL") + own.REGRESSION_REFUSE
 
 
 def _cases(commands: list[str]) -> list:
@@ -83,3 +83,10 @@ def test_text_the_parser_cannot_read_asks_whatever_it_mentions():
     assert analyze("rm -rf 'unterminated").deletions
     assert analyze("echo 'unterminated").deletions
     assert analyze("ls )").deletions
+
+
+def test_deeply_nested_wrappers_and_commands_are_analysed_without_error():
+    assert analyze("find . -exec " * 700 + "ls").deletions == ["the command nests commands too deeply to check"]
+    assert analyze("nohup " * 1600 + "rm x").deletions == ["rm deletes files: x"]
+    assert analyze("sudo -X " * 1200 + "ls").deletions == []
+    assert analyze("timeout --x 1 " * 600 + "rm x").deletions

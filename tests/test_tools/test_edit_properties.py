@@ -1,5 +1,5 @@
-"""Edit's slips, generated: an old_string with an indentation or typography slip, and a new_string that is either
-right or carries the same slip, must give the file the exact edit gives. Never a third result."""
+"""Edit's slips, generated: an old_string with an indentation, typography or line-ending slip, and a new_string that
+is either right or carries the same slip, must give the file the exact edit gives. Never a third result."""
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -56,10 +56,13 @@ def change(draw, lines: list[str]) -> list[str]:
     return new
 
 
-def slip(kind: str, amount: int, lines: list[str]) -> list[str]:
+def slip(kind: str, amount: int, typography: bool, lines: list[str]) -> list[str]:
+    """The lines with an indentation slip (kind), and curly quotes too if typography."""
+
     def one(line: str) -> str:
         if not line.strip():
             return line
+        line = line.translate(CURLY) if typography else line
         if kind == "dedent":
             return line[amount:]
         if kind == "indent":
@@ -67,7 +70,7 @@ def slip(kind: str, amount: int, lines: list[str]) -> list[str]:
         if kind == "tabs":
             body = line.lstrip(" ")
             return "\t" * ((len(line) - len(body)) // 4) + body
-        return line.translate(CURLY)
+        return line
 
     return [one(line) for line in lines]
 
@@ -82,20 +85,22 @@ def slipped_edit(draw):
     block = lines[first : last + 1]
     new_block = change(draw, block)
     indents = [len(line) - len(line.lstrip()) for line in block if line.strip()]
-    kinds = ["indent", "typography"] + (["dedent", "tabs"] if min(indents) > 0 else [])
+    kinds = ["none", "indent"] + (["dedent", "tabs"] if min(indents) > 0 else [])
     kind = draw(st.sampled_from(kinds))
+    typography = kind == "none" or draw(st.booleans())
     amount = draw(st.integers(1, min(indents))) if kind == "dedent" else draw(st.integers(1, 4))
-    old = slip(kind, amount, block)
+    old = slip(kind, amount, typography, block)
     # One line quoted from inside its indentation is a substring: new_string goes in literally after the kept
     # indentation (whole lines only when its first line has all of it), so the same slip spread over more
     # lines of new_string is not a slip there.
     literal = kind == "dedent" and len(indents) == 1 and len(new_block) > 1
     same_slip = not literal and draw(st.booleans())
-    new = slip(kind, amount, new_block) if same_slip else new_block
+    new = slip(kind, amount, typography, new_block) if same_slip else new_block
     text = joined(lines)
     exact = text.replace(joined(block), joined(new_block), 1)
     assume(exact != text)
-    return text, joined(old), joined(new), exact
+    ending = draw(st.sampled_from(["\n", "\r\n"]))  # a model on Windows may send CRLF into an LF file
+    return text, joined(old).replace("\n", ending), joined(new).replace("\n", ending if same_slip else "\n"), exact
 
 
 def joined(lines: list[str]) -> str:

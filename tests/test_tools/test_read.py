@@ -201,3 +201,46 @@ def test_non_utf8_names_appear_escaped_in_listings_and_hints(workspace, project)
     assert "Did you mean: caf\\xe9.py?" in hint.text
     hint.text.encode("utf-8")
     assert read(workspace, "caf\\xe9.py").text.startswith("1\tx = 1")  # the shown name reads the file
+
+
+def test_a_short_ascii_like_text_is_never_taken_for_utf16_without_a_bom(workspace, project):
+    (project / "x.txt").write_bytes(b"k0 = ====aaa\xe0\x80")
+    assert "1\tk0 = ====aaaà€" in read(workspace, "x.txt").text
+
+
+def test_pages_read_before_a_session_was_saved_still_count(workspace, project):
+    import dataclasses
+    import json
+
+    from narnat_agent.tools.workspace import FileRecord
+
+    path = project / "big.txt"
+    path.write_text("".join(f"line {n}\n" for n in range(3000)))
+    read(workspace, "big.txt", limit=1500)
+    saved = json.loads(json.dumps(dataclasses.asdict(workspace.reads[path])))  # as a session keeps it
+    workspace.reads[path] = FileRecord(**saved)
+    read(workspace, "big.txt", offset=1501)
+    assert workspace.reads[path].whole
+
+
+def test_a_binary_file_that_starts_like_a_bom_is_still_binary(workspace, project):
+    (project / "data.bin").write_bytes(b"\xff\xfe" + bytes(range(256)) * 4)
+    assert "binary .bin file" in read(workspace, "data.bin").text
+
+
+def test_a_limit_beyond_one_read_is_cut_by_the_read_limit_and_says_which(workspace, project):
+    (project / "short.txt").write_text("".join(f"{n}\n" for n in range(3000)))
+    (project / "wide.txt").write_text("".join(f"{n} {'x' * 60}\n" for n in range(3000)))
+    assert (
+        "(Showing lines 1-2000 of 3000: the 2000-line limit of one Read;"
+        in read(workspace, "short.txt", limit=2500).text
+    )
+    assert "the 100,000-character limit of one Read" in read(workspace, "wide.txt", limit=3000).text
+
+
+def test_a_file_replaced_from_outside_is_decoded_afresh(workspace, project):
+    path = project / "notes.txt"
+    path.write_bytes(b"caf\xe9\n")
+    assert "cp1252" in read(workspace, "notes.txt").text
+    path.write_bytes("这是一个用GBK编码的中文文件，内容足够长以便检测。\n".encode("gbk"))
+    assert "这是一个用GBK编码的中文文件" in read(workspace, "notes.txt").text

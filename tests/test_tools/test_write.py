@@ -135,3 +135,31 @@ def test_temporary_files_are_named_as_ours_and_stale_ones_are_removed(tmp_path):
     alive.write_bytes(b"another process is still writing this")
     write_atomic(tmp_path / "out.txt", b"data")
     assert sorted(os.listdir(tmp_path)) == [alive.name, "out.txt"]
+
+
+def test_a_writer_killed_mid_write_leaves_only_a_temporary_file_we_recognise_and_remove(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    target = tmp_path / "big.bin"
+    target.write_bytes(b"old")
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path; from narnat_agent.atomic import write_atomic; "
+            "write_atomic(Path(sys.argv[1]), b'x' * 200_000_000)",
+            str(target),
+        ],  # fmt: skip
+    )
+    while len(os.listdir(tmp_path)) < 2 and child.poll() is None:
+        time.sleep(0.01)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    left = sorted(set(os.listdir(tmp_path)) - {"big.bin"})
+    assert len(left) == 1 and left[0].startswith(f".narnat-tmp-{child.pid}-")
+    assert target.read_bytes() == b"old"
+    write_atomic(tmp_path / "other.txt", b"next write")
+    assert sorted(os.listdir(tmp_path)) == ["big.bin", "other.txt"]

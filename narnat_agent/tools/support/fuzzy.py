@@ -172,11 +172,13 @@ def whole_lines(old: str, new: str) -> tuple[list[str], list[str]]:
 
 def _exact(lines: Lines, old: str, new: str, line_end: bool = False) -> list[Span]:
     """Every place of old, or with line_end only those where a line ends right after it."""
-    spans, i, text = [], lines.text.find(old), lines.text
+    spans: list[Span] = []
+    i, text = lines.text.find(old), lines.text
     while i != -1:
         end = i + len(old)
         if not line_end or end == len(text) or text[end] == "\n":
-            spans.append(Span(_line_start(text, i, old, new), end, lambda: (new, "")))
+            start = max(_line_start(text, i, old, new), spans[-1].end if spans else 0)
+            spans.append(Span(start, end, lambda: (new, "")))
         i = text.find(old, end)
     return spans
 

@@ -85,6 +85,19 @@ def _pairs(old: list[str], new: list[str]):
                     yield i, j
 
 
+def _votes(file_block: list[str], old_lines: list[str], new_lines: list[str], norm: Callable) -> tuple[list, bool]:
+    """Per line of new_string that comes from one of old_string: True if indented as old_string is, False if as
+    the file is (lines that could be either are left out, and said)."""
+    votes, both = [], False
+    for i, j in _pairs([norm(o) for o in old_lines], [norm(n) for n in new_lines]):
+        f, o, n = file_block[i], old_lines[i], new_lines[j]
+        if n.strip() and o.strip():
+            as_old, as_file = indent(n) == indent(o), indent(n) == indent(f)
+            both = both or (as_old and as_file)
+            votes += [as_old] if as_old != as_file else []
+    return votes, both
+
+
 def new_string_frame(
     file_block: list[str], old_lines: list[str], new_lines: list[str], norm: Callable[[str], str]
 ) -> Reindent:
@@ -93,30 +106,23 @@ def new_string_frame(
     mapping = indent_map(file_block, old_lines)
     if all(mapping.apply(n) == n for n in new_lines):
         return KEEP
-    votes, both = [], False  # per line: is new_string indented as old_string is, or as the file is?
-    for i, j in _pairs([norm(o) for o in old_lines], [norm(n) for n in new_lines]):
-        f, o, n = file_block[i], old_lines[i], new_lines[j]
-        if n.strip() and o.strip():
-            as_old, as_file = indent(n) == indent(o), indent(n) == indent(f)
-            both = both or (as_old and as_file)
-            votes += [as_old] if as_old != as_file else []
+    votes, both = _votes(file_block, old_lines, new_lines, norm)
     # A line that new_string nests deeper or shallower can look like the other frame, so the first line that
     # tells decides, as long as most lines agree with it.
     if votes and 2 * votes.count(votes[0]) > len(votes):
         return mapping if votes[0] else KEEP
-    if both and not votes:
+    if both and not votes:  # only lines both frames indent alike (a tab/space mapping leaves them as they are)
         return mapping
     if not votes:  # no line of new_string comes from one of old_string: the indentations it uses may tell
         used = {indent(n) for n in new_lines if n.strip()}
-        in_old, in_file = (
-            used <= {indent(line) for line in lines if line.strip()} for lines in (old_lines, file_block)
-        )
+        in_old, in_file = (used <= {indent(x) for x in lines if x.strip()} for lines in (old_lines, file_block))
         if in_old != in_file:
             return mapping if in_old else KEEP
-    if votes:
-        why = "some of its lines are indented like old_string's and others like the file's"
-    else:
-        why = "it is indented like neither old_string nor the file"
+    why = (
+        "some of its lines are indented like old_string's and others like the file's"
+        if votes
+        else "it is indented like neither old_string nor the file"
+    )
     raise ToolError(
         f"old_string matched only with its indentation moved {mapping.how}, and new_string's indentation "
         f"leaves doubt: {why}. Copy old_string's lines exactly as Read shows them and indent new_string as the "

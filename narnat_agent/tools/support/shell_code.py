@@ -122,6 +122,8 @@ def interpreter_code(name: str, argv: list) -> tuple[str, str | None]:
         codes.append(rest[0] if rest else "")
     if codes:
         return "code", None if None in codes else "\n".join(codes)
+    if rest and rest[0] is None:  # `python3 <(curl …)`: a script computed at run time
+        return "code", None
     return ("stdin", None) if not rest or rest[0] in ("-", "/dev/stdin") else ("script", None)
 
 
@@ -148,22 +150,31 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
     identifiers = set(IDENTIFIER.findall(skeleton))
     # each pattern reads one line at a time, so only the lines holding a trigger need reading
     lines = "\n".join(line for line in skeleton.split("\n") if any(word in line for word in present | {"API"}))
-    reasons = []
-    if identifiers & DELETION_NAMES or DELETION_CALLS.search(lines):
-        reasons.append(f"the {name} code calls a file-deletion function")
-    if BUILT_CODE.search(lines):
-        reasons.append(f"the {name} code runs code it builds at run time")
-    if NAMED_BY_STRING.search(lines):
-        reasons.append(f"the {name} code calls a file-deletion function by name")
-    opens = "open" in identifiers and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
-    if opens or EMPTIES.search(lines):
-        reasons.append(f"the {name} code empties a file")
+    reasons = [f"the {name} code {does}" for does in _calls(skeleton, lines, identifiers, literals)]
+    if {"exec", "eval"} & identifiers:  # code handed over as a literal is code all the same
+        for literal in literals:
+            reasons += scan(name, literal, shell)
     if identifiers & SHELL_OUTS or any(i.startswith(("spawn", "exec", "capture", "pipeline")) for i in identifiers):
         commands += literals
     for text in commands:
         if SHELL_WORDS.search(text):
             reasons += shell(text)
     return reasons
+
+
+def _calls(skeleton: str, lines: str, identifiers: set[str], literals: list[str]) -> list[str]:
+    """What the code itself does that deletes, empties, or hides code."""
+    found = []
+    if identifiers & DELETION_NAMES or DELETION_CALLS.search(lines):
+        found.append("calls a file-deletion function")
+    if BUILT_CODE.search(lines):
+        found.append("runs code it builds at run time")
+    if NAMED_BY_STRING.search(lines):
+        found.append("calls a file-deletion function by name")
+    opens = "open" in identifiers and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
+    if opens or EMPTIES.search(lines):
+        found.append("empties a file")
+    return found
 
 
 def _split(code: str) -> tuple[str, list[str], list[str]]:

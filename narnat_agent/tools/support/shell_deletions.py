@@ -37,7 +37,7 @@ def silent(argv: list, command: Command) -> bool:
     if name == "cat":
         return args == ["/dev/null"] or not args and command.stdin_file == "/dev/null"
     if name == "echo":
-        return all(a in ("-n", "-e", "-E") for a in args)
+        return all(a in ("-n", "-e", "-E", "") for a in args)
     return name == "printf" and args == [""]
 
 
@@ -47,10 +47,13 @@ def _short(args: list, letter: str) -> bool:
 
 
 def _find(argv: list, command: Command, check) -> str | None:
-    for i, word in enumerate(argv):
-        if word in FIND_ACTIONS:
+    i = 0
+    while i < len(argv):  # each -exec command once: the next one starts after its terminator
+        if argv[i] in FIND_ACTIONS:
             end = next((j for j in range(i + 1, len(argv)) if argv[j] in (";", "+")), len(argv))
             check.command(Command(argv=argv[i + 1 : end], splits=command.splits))
+            i = end
+        i += 1
     if "-delete" in argv:
         return "find -delete deletes the files it finds"
     return "find gets words computed at run time, which may be actions" if command.splits else None
@@ -71,7 +74,8 @@ def _sort(argv: list, command: Command, check) -> str | None:
     inputs = [
         a for i, a in enumerate(argv[1:], 1) if a is None or a[:1] != "-" and argv[i - 1] not in ("-o", "--output")
     ]
-    return f"sort -o replaces {out}" if out and (out in inputs or inputs == ["/dev/null"]) else None
+    empty = inputs == ["/dev/null"] or not inputs and command.stdin_file == "/dev/null"
+    return f"sort -o replaces {out}" if out and (out in inputs or empty) else None
 
 
 def _tee(argv: list, command: Command, check) -> str | None:

@@ -124,6 +124,13 @@ def _bisect(words: list[str], check) -> None:
         check.command(Command(argv=list(words[1:])))
 
 
+def _config(words: list[str], check) -> None:
+    """`git config alias.x '!…'` stores shell text that a later git command runs: checked now."""
+    plain = [w for w in words if not w.startswith("-")]
+    if len(plain) >= 2:
+        _setting(f"{plain[0]}={plain[1]}", check)
+
+
 def _dry(words: list[str]) -> bool:
     return "--dry-run" in words or _short(words, "n")
 
@@ -155,4 +162,5 @@ SUBCOMMANDS = {
     "filter-branch": _filter_branch,
     "submodule": _submodule,
     "bisect": _bisect,
+    "config": _config,
 }

@@ -15,9 +15,8 @@ TUIS = names(
     "most visudo vipw vigr passwd mutt neomutt links lynx w3m elinks fzf sk peco zellij byobu dialog whiptail nmtui "
     "alsamixer cmus weechat irssi"
 )
-REPLS = names(
-    "ipython bpython ptpython irb pry ghci R iex erl sbcl guile racket julia scala jshell ocaml utop clj swipl"
-)
+REPLS = names("ipython R sbcl guile racket julia scala ocaml swipl")  # without a script to run
+ALWAYS_REPLS = names("bpython ptpython irb pry ghci iex erl jshell utop clj")  # a file only preloads the session
 DATABASES = {
     "psql": {"-c", "-f", "--command", "--file"},
     "mysql": {"-e", "--execute"},
@@ -36,6 +35,8 @@ DATABASES = {
 NO_WAIT = {"--version", "-V", "--help", "-h", "-v"}
 # -m/-F/-C anywhere in a short-option cluster (-qm, -am), or a long option that settles the message
 COMMIT_MESSAGE = re.compile(r"-[a-zA-Z]*[mFC]|--(message|file|reuse-message|fixup|squash|no-edit|amend)\b")
+# an awk program that only picks lines by number: NR==5, NR>=10 && NR<=20, optionally { print }
+LINE_RANGE = re.compile(r"NR\s*[<>=!]=?\s*\d+(\s*&&\s*NR\s*[<>=!]=?\s*\d+)?\s*(\{\s*print\s*;?\s*\})?")
 FOLLOW = re.compile(r"-[a-zA-Z]*f[a-zA-Z]*$|--follow$")
 
 
@@ -56,6 +57,8 @@ def _plumbing(command: Command) -> bool:
 
 def file_op(name: str, argv: list, command: Command) -> str | None:
     """Why a dedicated tool should do this instead, or None."""
+    if name not in FILE_TOOLS_DO:
+        return None
     files = [a for a in operands(argv) if a != "-"]
     flags = {a for a in argv[1:] if a and a.startswith("-")}
     if name in ("sed", "gsed") and any(re.fullmatch(r"-[nErsuz]*i.*", f) or f.startswith("--in-place") for f in flags):
@@ -78,13 +81,17 @@ def _read_or_search(name: str, argv: list, flags: set[str], files: list) -> str 
         return f"reading files with {name}: use Read (offset/limit for a part)"
     if name in ("sed", "gsed") and "-n" in flags and len(files) > 1:
         return "printing lines with sed -n: use Read with offset and limit"
+    if name in ("awk", "gawk", "mawk") and len(files) > 1 and files[0] and LINE_RANGE.fullmatch(files[0].strip()):
+        return f"printing lines with {name}: use Read with offset and limit"
     if name in ("grep", "egrep", "fgrep") and (_grep_files(argv, flags) or flags & {"-r", "-R", "--recursive"}):
         return f"searching files with {name}: use Grep"
     if name in ("rg", "ag", "ack", "ripgrep"):
         return f"searching with {name}: use Grep (or Glob for file names)"
     if name in ("fd", "fdfind", "locate") or name == "find" and not _find_acts(argv):
         return f"finding files with {name}: use Glob (names) or Grep (contents)"
-    if name == "ls" and flags & {"-R", "--recursive"} or name == "tree":
+    if name == "ls" and ("--recursive" in flags or any(re.fullmatch(r"-[a-zA-Z1]*R[a-zA-Z1]*", f) for f in flags)):
+        return f"listing a tree with {name}: use Glob"
+    if name == "tree":
         return f"listing a tree with {name}: use Glob"
     return None
 
@@ -103,10 +110,14 @@ def _find_acts(argv: list) -> bool:
 
 def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
     """Why this would wait for a human at a terminal, or None."""
-    args = [a for a in argv[1:] if a is not None]
-    if NO_WAIT & set(args) and len(args) == 1:
+    if name not in WAITERS and not INTERPRETERS.match(name):
         return None
+    args = [a for a in argv[1:] if a is not None]
     fed = command.stdin is not None or command.stdin_dynamic or command.upstream is not None or command.stdin_file
+    if name in FOLLOWERS:
+        return FOLLOWERS[name](args, bool(fed))
+    if len(args) == 1 and args[0] in NO_WAIT:
+        return None
     if name in EDITORS and not {"--batch", "-batch", "--script", "-s", "-es", "-Es"} & set(args):
         return f"{name} is an interactive editor: use Edit or Write"
     if name in TUIS and not (name in ("fzf", "sk") and any(a.startswith(("-f", "--filter")) for a in args)):
@@ -117,11 +128,7 @@ def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
         return "top is interactive: use top -bn1"
     if name == "crontab" and "-e" in args:
         return "crontab -e opens an editor: use crontab FILE"
-    if not fed and (reason := _repl(name, argv, args)):
-        return reason
-    if name in FOLLOWERS:
-        return FOLLOWERS[name](args, bool(fed))
-    return None
+    return None if fed else _repl(name, argv, args)
 
 
 def _repl(name: str, argv: list, args: list[str]) -> str | None:
@@ -136,8 +143,8 @@ def _repl(name: str, argv: list, args: list[str]) -> str | None:
         waits = not _positional(args, {"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})
     elif name == "ssh":
         waits = "-t" in args or len(_positional(args, {"-i", "-p", "-o", "-l", "-F", "-J", "-L", "-R", "-D"})) <= 1
-    elif name in REPLS:
-        waits = not [a for a in args if not a.startswith("-")]
+    elif name in REPLS or name in ALWAYS_REPLS:
+        waits = name in ALWAYS_REPLS or not [a for a in args if not a.startswith("-")]
     else:
         waits = name in ("sftp", "ftp", "telnet") or _app_shell(name, args)
     return f"{name} waits for input: pass code with -c/-e, a script file, or feed it on stdin" if waits else None
@@ -214,3 +221,17 @@ FOLLOWERS = {
         else None
     ),
 }
+# the programs each check is about, so that every other command is passed over at once
+FILE_TOOLS_DO = names(
+    "cat tac nl bat batcat head tail less more sed gsed perl awk gawk mawk grep egrep fgrep rg ripgrep ag ack fd "
+    "fdfind locate find ls tree tee"
+)
+WAITERS = (
+    EDITORS
+    | TUIS
+    | REPLS
+    | ALWAYS_REPLS
+    | DATABASES.keys()
+    | FOLLOWERS.keys()
+    | names("tmux screen top crontab redis-cli ssh sftp ftp telnet rails flask")
+)

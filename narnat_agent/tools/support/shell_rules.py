@@ -13,6 +13,7 @@ from narnat_agent.tools.support.shell_syntax import COMPUTED, Command, fed_code,
 from narnat_agent.tools.support.shell_wrappers import KNOWN, peel, risky
 
 MAX_DEPTH = 5
+MAX_NESTING = 20  # commands inside commands (find -exec, a runner's command) checked one within another
 MAX_LENGTH = 10_000  # characters of shell syntax; heredoc bodies are not counted
 MAX_TOTAL = 50_000
 
@@ -35,6 +36,7 @@ class Check:
 
     verdict: Verdict
     depth: int
+    nesting: int = 0
 
     def script(self, code: str | None, source: str, remote: bool = False) -> None:
         """Shell text that will run: checked like the command itself, or asked about when computed. Run
@@ -47,7 +49,13 @@ class Check:
             self.verdict.merge(analyze(code, self.depth + 1))
 
     def command(self, command: Command) -> None:
+        """A command that another one runs (find -exec, a wrapper's): checked like a top-level one."""
+        if self.nesting >= MAX_NESTING:
+            self.verdict.deletions.append("the command nests commands too deeply to check")
+            return
+        self.nesting += 1
         _check(command, self)
+        self.nesting -= 1
 
 
 def analyze(source: str, depth: int = 0) -> Verdict:
@@ -104,8 +112,8 @@ def _embedded(name: str, argv: list, command: Command, check: Check) -> None:
     """Code hidden in strings: shells' -c scripts, eval, source, piped scripts, inline interpreter code."""
     if name == "eval":
         check.script(None if None in argv[1:] else " ".join(argv[1:]), "eval")
-    elif name in ("source", ".") and len(argv) > 1 and argv[1] is None:
-        check.verdict.deletions.append(f"{name} runs a script computed at run time")
+    elif name in ("source", ".") and len(argv) > 1 and argv[1] in (None, "/dev/stdin", "-"):
+        check.script(None if argv[1] is None else fed_code(command), name)
     elif name == "alias":  # aliases are not expanded in `bash -c`, unless the command turns expansion on
         for word in argv[1:]:
             if word is None or "=" in word:
@@ -129,11 +137,11 @@ def _runs_another(name: str, argv: list, command: Command, check: Check) -> None
     if name in ("docker", "podman", "nerdctl", "kubectl"):
         if not {"run", "exec"} & set(argv[1:3]):
             return
-    elif name in KNOWN:
+    elif name in KNOWN or risky(name):  # its own rules read it
         return
     for j in range(1, len(argv) - 1):
         if argv[j] is not None and not argv[j].startswith("-") and risky(argv[j].rsplit("/", 1)[-1]):
-            _check(Command(argv=argv[j:], splits=command.splits), check)
+            check.command(Command(argv=argv[j:], splits=command.splits))
             return
 
 

@@ -14,6 +14,8 @@ DYNAMIC_TYPES = {
 WORD_TYPES = DYNAMIC_TYPES | {"word", "string", "raw_string", "concatenation", "number", "ansi_c_string",
                               "translated_string"}  # fmt: skip
 NESTING = {"command_substitution", "process_substitution"}
+LEAVES = {"word", "raw_string", "number", "ansi_c_string", "command_name", "file_descriptor", "variable_name",
+          "special_variable_name", "heredoc_start", "heredoc_end", "regex", "test_operator", "comment"}  # fmt: skip
 BACKSLASH = re.compile(r"\\(.)", re.DOTALL)
 IN_DOUBLE_QUOTES = re.compile(r'\\([$`"\\\n])')
 ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -68,13 +70,14 @@ def operands(argv: list[str | None]) -> list[str | None]:
     return [a for a in argv[1:] if a is None or not a.startswith("-") or a == "-"]
 
 
-def value(node) -> str | None:
+def value(node, text: str | None = None) -> str | None:
     """The literal text of a word after quote removal, or None when it expands at run time."""
-    kind, text = node.type, node.text.decode("utf-8", "replace")
+    kind = node.type
     if kind in DYNAMIC_TYPES:
         return None
+    text = text if text is not None else node.text.decode("utf-8", "replace")
     if kind == "word":
-        return BACKSLASH.sub(r"\1", text.replace("\\\n", ""))
+        return BACKSLASH.sub(r"\1", text.replace("\\\n", "")) if "\\" in text else text
     if kind == "raw_string":
         return text[1:-1]
     if kind == "ansi_c_string":
@@ -99,9 +102,10 @@ def _argument(node) -> str | None:
 
 def _name(node) -> str | None:
     """The program: unknown when bash would rewrite it first (`/bin/r?`, `r{m,}`, `$CMD`)."""
-    if node.type in ("word", "concatenation") and EXPANDS.search(node.text.decode("utf-8", "replace").strip("[")):
-        return None
-    return value(node)
+    if node.type not in ("word", "concatenation"):
+        return value(node)
+    text = node.text.decode("utf-8", "replace")
+    return None if EXPANDS.search(text.strip("[")) else value(node, text)
 
 
 def fed_code(command: Command) -> str | None:
@@ -139,9 +143,9 @@ def _splits(node) -> bool:
     return node.type == "concatenation" and any(_splits(c) for c in node.children)
 
 
-def _simple(node, consumed: bool) -> Command:
+def _simple(children: list, consumed: bool) -> Command:
     command = Command(consumed=consumed)
-    for child in node.children:
+    for child in children:
         if child.type == "command_name":
             command.argv.append(_name(child.children[0]))
         elif child.type in WORD_TYPES:
@@ -167,14 +171,14 @@ class _Walker:
         while stack:
             node, inside = stack.pop()
             if node.type == "command":
-                self.commands.append(_simple(node, inside))
-                nested = [(c, True) for c in node.children if c.type not in ("command_name",)]
-                stack.extend(reversed(nested))
+                children = node.children
+                self.commands.append(_simple(children, inside))
+                stack.extend((c, True) for c in reversed(children) if c.is_named and c.type not in LEAVES)
             elif node.type == "pipeline":
                 self._pipeline([c for c in node.named_children], inside)
             elif node.type == "redirected_statement":
                 self._redirected(node, inside)
-            else:
+            elif node.type not in LEAVES:
                 stack.extend((c, inside or node.type in NESTING) for c in reversed(node.named_children))
         return self.commands[start:]
 

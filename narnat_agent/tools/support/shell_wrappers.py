@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from narnat_agent.tools.support.shell_code import INTERPRETERS, SHELLS
 from narnat_agent.tools.support.shell_deletions import DELETERS, RULES
-from narnat_agent.tools.support.shell_syntax import COMPUTED, Command, fed_code, names
+from narnat_agent.tools.support.shell_runners import SPECIAL
+from narnat_agent.tools.support.shell_syntax import Command, names
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def risky(name: str) -> bool:
 def peel(command: Command, check) -> list | None:
     """The command under its wrappers; None when there is nothing more to check (a wrapper ran its command as
     shell text, checked here already, or the command only looks a program up)."""
-    argv = command.argv
+    argv, unsure = command.argv, False
     while argv and argv[0] is not None:
         name = argv[0].rsplit("/", 1)[-1]
         if name in LOOKUPS or name == "command" and argv[1:2] in (["-v"], ["-V"]):
@@ -157,16 +158,25 @@ def peel(command: Command, check) -> list | None:
             return SPECIAL[name](argv, command, check)
         spec, start = _wrapper(name, argv)
         if spec is None:
-            return argv
-        inner = _unwrap(name, argv[start:], spec, check)
+            break
+        inner, doubt = _unwrap(name, argv[start:], spec, check)
         if inner is None:
             return None
         if not inner or name == "exec" and all(a is not None and re.fullmatch(r"\{\w+\}", a) for a in inner):
             return argv  # the wrapper alone: `env`, `exec 3> f`
         if name in ("npx", "pnpx", "bunx", "uvx") or start:  # package runners name a version: rimraf@5
             inner = [re.sub(r"(?<=.)@[^/]*$", "", inner[0]) if inner[0] else None, *inner[1:]]
-        argv = inner
+        argv, unsure = inner, unsure or doubt
+    if unsure:  # not sure where the command starts: the first later word naming a program that can delete starts one
+        later = next((j for j in range(1, len(argv)) if argv[j] is not None and _starts(argv[j])), None)
+        if later is not None:
+            check.command(Command(argv=argv[later:]))
     return argv
+
+
+def _starts(word: str) -> bool:
+    name = word.rsplit("/", 1)[-1]
+    return risky(name) and name not in WRAPPERS
 
 
 def _wrapper(name: str, argv: list) -> tuple[Wrapper | None, int]:
@@ -179,8 +189,8 @@ def _wrapper(name: str, argv: list) -> tuple[Wrapper | None, int]:
     return None, 0
 
 
-def _unwrap(name: str, argv: list, spec: Wrapper, check) -> list | None:
-    """argv after the wrapper's options and positional words."""
+def _unwrap(name: str, argv: list, spec: Wrapper, check) -> tuple[list | None, bool]:
+    """argv after the wrapper's options and positional words, and whether an option was one the table lacks."""
     i, unsure = 1, False
     while i < len(argv) and argv[i] is not None and argv[i].startswith("-") and argv[i] != "-":
         word = argv[i]
@@ -191,7 +201,7 @@ def _unwrap(name: str, argv: list, spec: Wrapper, check) -> list | None:
         script = flag in spec.scripts or not word.startswith("--") and "-c" in spec.scripts and word.endswith("c")
         if script:
             check.script(word.split("=", 1)[1] if "=" in word else argv[i + 1] if i + 1 < len(argv) else "", name)
-            return None
+            return None, False
         if flag in spec.values and "=" not in word:
             i += 2
             continue
@@ -200,109 +210,16 @@ def _unwrap(name: str, argv: list, spec: Wrapper, check) -> list | None:
     while name == "env" and i < len(argv) and (argv[i] is None or "=" in argv[i] and argv[i][:1] != "="):
         if argv[i] is None:
             check.verdict.deletions.append("env gets a word computed at run time")
-            return []
+            return [], False
         i += 1
     rest = argv[i + spec.skip :]
-    for j, word in enumerate(rest):  # `su root -c …`, `flock FILE -c …`
-        if word is not None and (word in spec.scripts or word.split("=", 1)[0] in spec.scripts):
+    for j, word in enumerate(rest[:4]):  # after a user or a lock file: `su root -c …`, `flock FILE -c …`
+        if word is not None and spec.scripts and (word in spec.scripts or word.split("=", 1)[0] in spec.scripts):
             check.script(word.split("=", 1)[1] if "=" in word else rest[j + 1] if j + 1 < len(rest) else "", name)
-            return None
-    if unsure:  # not sure where the command starts: check every later word that names a risky program
-        for j in range(1, len(rest)):
-            if rest[j] is not None and risky(rest[j].rsplit("/", 1)[-1]):
-                check.command(Command(argv=rest[j:]))
-    return rest
+            return None, False
+    return rest, unsure
 
 
-def _shell_text(argv: list, source: str, check, remote: bool = False) -> None:
-    code = None if any(a is None or COMPUTED in a for a in argv) else " ".join(argv)
-    check.script(code, source, remote)
-
-
-def _watch(argv: list, command: Command, check) -> None:
-    check.verdict.interactive.append("watch never ends; run the command once instead")
-    i = 1
-    while i < len(argv) and argv[i] is not None and argv[i].startswith("-"):
-        i += 2 if argv[i] in ("-n", "--interval", "-d", "--differences") and "=" not in argv[i] else 1
-    _shell_text(argv[i:], "watch", check)
-
-
-def _parallel(argv: list, command: Command, check) -> None:
-    words = argv[1 : argv.index(":::")] if ":::" in argv else argv[1:]
-    while words and words[0] is not None and words[0].startswith("-"):
-        takes = words[0] in (
-            "-j",
-            "--jobs",
-            "-S",
-            "--sshlogin",
-            "-a",
-            "--arg-file",
-            "-d",
-            "--delimiter",
-            "-I",
-            "-N",
-            "-n",
-            "-L",
-            "--colsep",
-            "--results",
-            "--joblog",
-        )
-        words = words[2 if takes else 1 :]
-    _shell_text(words, "parallel", check)
-
-
-def _hyperfine(argv: list, command: Command, check) -> None:
-    for word in argv[1:]:
-        if word is None or not word.startswith("-"):
-            _shell_text([word], "hyperfine", check)
-
-
-def _trap(argv: list, command: Command, check) -> None:
-    words = [a for a in argv[1:] if a != "--"]
-    if len(words) > 1 and words[0] not in ("-", "-p", "-l"):
-        _shell_text(words[:1], "trap", check)
-
-
-def _at(argv: list, command: Command, check) -> None:
-    if not {"-f", "-l", "-r", "-d", "-c"} & set(argv[1:]):
-        check.script(fed_code(command), "at")
-
-
-def _make(argv: list, command: Command, check) -> list:
-    files = [(argv + ["-"])[i + 1] for i, a in enumerate(argv) if a in ("-f", "--file", "--makefile")]  # `-` before
-    # a heredoc is not a word of its own to tree-sitter
-    if {"-", "/dev/stdin"} & set(files) or any(a in ("-f-", "--file=-") for a in argv):
-        text = fed_code(command)
-        recipes = None if text is None else "\n".join(line[1:] for line in text.splitlines() if line[:1] == "\t")
-        check.script(recipes, "the makefile piped to make")
-    return argv
-
-
-def _ssh(argv: list, command: Command, check) -> list:
-    """The words after the host are shell text run on that machine."""
-    i, rest = 1, []
-    while i < len(argv):
-        word = argv[i]
-        if word is not None and word.startswith("-") and word != "--":
-            i += 2 if len(word) == 2 and word[1] in "BbcDEeFIiJLlmOoPpQRSWw" else 1
-            continue
-        rest = argv[i + 1 + (word == "--") :]
-        break
-    if rest:
-        _shell_text(rest, "ssh", check, remote=True)
-    return argv
-
-
-SPECIAL = {
-    "watch": _watch,
-    "parallel": _parallel,
-    "hyperfine": _hyperfine,
-    "trap": _trap,
-    "at": _at,
-    "batch": _at,
-    "make": _make,
-    "ssh": _ssh,
-}
 KNOWN = (
     DATA | RULES.keys() | SHELLS | WRAPPERS.keys() | SPECIAL.keys() | DELETERS | {"awk", "sed", "eval", "source", "."}
 )

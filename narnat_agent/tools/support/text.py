@@ -1,5 +1,7 @@
 """Text files: how bytes become text and back, and how to tell a binary file."""
 
+import codecs
+import contextlib
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,10 +47,11 @@ UTF8 = Encoding()
 
 
 def size_text(n: int) -> str:
+    size = float(n)
     for unit in ("bytes", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1024
+        if size < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
     raise AssertionError
 
 
@@ -56,15 +59,26 @@ def _bom(data: bytes) -> tuple[bytes, str, str] | None:
     return next((entry for entry in BOMS if data.startswith(entry[0])), None)
 
 
+def _units(head: bytes) -> bytes | str:
+    """The first 4 KB as bytes, or as text when a BOM says how (UTF-16 and UTF-32 text is full of NUL bytes)."""
+    if bom := _bom(head):
+        mark, codec, _ = bom
+        with contextlib.suppress(UnicodeDecodeError):
+            return codecs.getincrementaldecoder(codec)().decode(head[len(mark) :], final=False)
+    return head
+
+
 def binary_kind(head: bytes, path: Path) -> str | None:
-    """What binary file this is, or None for text: a NUL byte or >30% control bytes in the first 4 KB."""
+    """What binary file this is, or None for text: a NUL or >30% control characters in the first 4 KB."""
     for magic, kind in MAGIC:
         if head.startswith(magic):
             return kind
-    if not head or _bom(head):  # UTF-16 and UTF-32 text is full of NUL bytes
+    units = _units(head)
+    if not units:
         return None
-    controls = sum(1 for b in head if b < 32 and b not in TEXT_CONTROLS)
-    if b"\x00" in head or controls / len(head) > 0.3:
+    codes = [ord(c) for c in units] if isinstance(units, str) else units
+    controls = sum(1 for b in codes if b < 32 and b not in TEXT_CONTROLS)
+    if 0 in codes or controls / len(codes) > 0.3:
         return f"binary {path.suffix} file" if path.suffix else "binary file"
     return None
 
@@ -92,7 +106,8 @@ def _detected(data: bytes) -> str | None:
     best = results[0]
     if any((r.chaos, r.coherence) == (best.chaos, best.coherence) for r in results[1:]):
         return None
-    return best.encoding
+    # UTF-16/32 without a BOM would be full of NUL bytes, which make a file binary: such a guess is noise
+    return None if best.encoding.startswith(("utf_16", "utf_32")) else best.encoding
 
 
 def decode(data: bytes, seen_as: str | None = None) -> tuple[str, Encoding]:
