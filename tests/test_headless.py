@@ -125,7 +125,7 @@ def test_exit_code_2_for_usage_mistakes(project, capsys, monkeypatch):
 def test_ctrl_c_exits_130_and_keeps_the_session(project, fake_llm):
     fake_llm.add(SSE([chunk({"role": "assistant", "content": "Start"}), chunk({"content": " of it"})], delay=30))
     run = start(project, fake_llm, "-p", "long job", "--output-format", "json")
-    while not fake_llm.requests:
+    while not fake_llm.requests and run.poll() is None:
         time.sleep(0.05)
     time.sleep(0.3)
     run.send_signal(signal.SIGINT)
