@@ -114,7 +114,7 @@ TOOL = Tool(
     parameters={
         "type": "object",
         "properties": {
-            "file_path": {"type": "string", "description": "Absolute path, or relative to the working directory"},
+            "file_path": {"type": "string", "description": "Absolute path, or relative to the project root"},
             "offset": {"type": "integer", "description": "First line to read (1-based)"},
             "limit": {"type": "integer", "description": "How many lines to read"},
         },
