@@ -233,8 +233,8 @@ TOOL = Tool(
         "first), content (path:line:text; -A/-B/-C context, -n line numbers) or count. Filter with type ('py') or "
         "glob: a name pattern ('*.py', '!*.min.js' to exclude) matches at any depth, one with '/' "
         "('src/**/*.ts') is matched from the project root. Respects .gitignore, also outside git; searches "
-        "hidden files; skips binary files, .git and .narnat (unless path points there); at most head_limit "
-        "results from offset."
+        "hidden files; skips binary files (text before a late NUL byte still counts), .git and .narnat (unless "
+        "path points there); at most head_limit results from offset."
     ),
     parameters={
         "type": "object",
