@@ -59,7 +59,7 @@ def test_json_prints_one_object_with_the_figures_of_the_run_and_the_model_knows_
 def test_stream_json_is_one_event_a_line_and_the_result_sums_the_requests(project, fake_llm):
     (project / "a.txt").write_text("alpha\n")
     settings(project, pricing={"input": 1.0, "output": 2.0})
-    first = tool_reply(("Read", {"file_path": "a.txt"}), text="Reading.")
+    first = tool_reply(("Read", {"file_path": "a.txt"}), ("Glob", {"pattern": "sk-test-key*"}), text="Reading.")
     first.chunks[:0] = [chunk({"role": "assistant", "reasoning_content": "Look first."})]
     first.chunks[-1] = usage(700, 30, 100)
     fake_llm.add(first, answer("Alpha.", 900, 650, 12))
@@ -71,11 +71,15 @@ def test_stream_json_is_one_event_a_line_and_the_result_sums_the_requests(projec
     assert events[0]["version"] == 1 and events[0]["session"] == events[-1]["session"]
     assert "".join(e["text"] for e in events if e["type"] == "reasoning") == "Look first."
     assert "".join(e["text"] for e in events if e["type"] == "text") == "Reading.Alpha."
-    [call] = [e for e in events if e["type"] == "tool_call"]
-    [result] = [e for e in events if e["type"] == "tool_result"]
-    assert call["name"] == "Read" and call["arguments"] == {"file_path": "a.txt"}
-    assert kinds.index("tool_call") < kinds.index("tool_result") and result["id"] == call["id"]
-    assert result["summary"] == "Read 1 line" and result["is_error"] is False
+    calls = [e for e in events if e["type"] == "tool_call"]
+    results = [e for e in events if e["type"] == "tool_result"]
+    assert [(c["name"], c["arguments"]) for c in calls] == [("Read", {"file_path": "a.txt"}),
+                                                            ("Glob", {"pattern": "[API key]*"})]  # fmt: skip
+    assert [r["id"] for r in results] == [c["id"] for c in calls] and kinds.index("tool_call") < kinds.index(
+        "tool_result"
+    )
+    assert (results[0]["summary"], results[0]["is_error"], results[1]["is_error"]) == ("Read 1 line", False, True)
+    assert "sk-test-key" not in done.stdout
     requests = [e for e in events if e["type"] == "usage"]
     final = events[-1]
     assert len(requests) == final["requests"] == 2
@@ -125,7 +129,7 @@ def test_exit_code_2_for_usage_mistakes(project, capsys, monkeypatch):
 def test_ctrl_c_exits_130_and_keeps_the_session(project, fake_llm):
     fake_llm.add(SSE([chunk({"role": "assistant", "content": "Start"}), chunk({"content": " of it"})], delay=30))
     run = start(project, fake_llm, "-p", "long job", "--output-format", "json")
-    while not fake_llm.requests:
+    while not fake_llm.requests and run.poll() is None:
         time.sleep(0.05)
     time.sleep(0.3)
     run.send_signal(signal.SIGINT)

@@ -13,6 +13,7 @@ from narnat_agent.config.loader import Config
 from narnat_agent.core.llm import Client, Sink, cost
 from narnat_agent.core.reply import Reply, ToolCall
 from narnat_agent.core.turn import TurnOutcome
+from narnat_agent.redact import redact
 from narnat_agent.tools.workspace import Result
 from narnat_agent.ui.plain import HeadlessStream, HeadlessUI
 
@@ -42,6 +43,7 @@ class EventUI(HeadlessUI):
         self.waiting: list[ToolCall] = []  # the calls of the latest reply, in the order they run
         self.running = ("", "")  # id and name of the call running now
         self.tool_calls = 0
+        self.secret = ""  # the API key: stdout never shows it, not even in arguments the model wrote
 
     def emit(self, kind: str, **fields: object) -> None:
         if self.live:
@@ -49,7 +51,7 @@ class EventUI(HeadlessUI):
 
     def _write(self, event: dict) -> None:
         with self.lock:
-            self.out.write(json.dumps(event, ensure_ascii=False) + "\n")
+            self.out.write(redact(json.dumps(event, ensure_ascii=False), self.secret) + "\n")
             self.out.flush()
 
     def create_stream(self) -> EventStream:
@@ -110,6 +112,7 @@ class ReportingClient(Client):
     def __init__(self, config: Config, ui: EventUI):
         super().__init__(config, ui.notice)
         self.ui = ui
+        ui.secret = config.api_key
 
     def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
         reply = super().stream(messages, tools, sink)
