@@ -35,7 +35,7 @@ def build(root: Path) -> tuple[int, int]:
 
 
 def git(root: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=b", "-c", "user.email=b@b", *args], cwd=root, check=True,
+    subprocess.run(["git", "-c", "user.name=b", "-c", "user.email=b@b", "-c", "gc.auto=0", *args], cwd=root, check=True,
                    capture_output=True)  # fmt: skip
 
 

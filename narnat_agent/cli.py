@@ -114,7 +114,7 @@ def _start(args: argparse.Namespace) -> int:
         sys.stdin.reconfigure(errors="backslashreplace")
     headless = prompt is not None
     ui = _headless_ui(args.output_format or "text") if headless else _terminal_ui()
-    if headless and not prompt.strip():
+    if prompt is not None and not prompt.strip():
         ui.error("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin.")
         return USAGE_ERROR
     project, home = Path.cwd(), Path.home()

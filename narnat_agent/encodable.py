@@ -5,6 +5,7 @@ A byte that is not UTF-8 arrives as a surrogate escape (file names, argv) and is
 """
 
 import re
+from typing import Any
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -19,8 +20,8 @@ def encodable(text: str) -> str:
     return SURROGATE.sub(_escape, text) if SURROGATE.search(text) else text
 
 
-def encodable_data(value: object) -> object:
-    """A JSON-like value with every string (keys too) made encodable."""
+def encodable_data(value: Any) -> Any:
+    """A JSON-like value of the same shape, with every string (keys too) made encodable."""
     if isinstance(value, str):
         return encodable(value)
     if isinstance(value, list):

@@ -45,6 +45,12 @@ class _LogFile(logging.FileHandler):
         super().__init__(path, encoding="utf-8", delay=True)
         self.notify = notify
 
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            super().emit(record)
+        except Exception:  # opening the file happens outside the base class's own error handling
+            self.handleError(record)
+
     def handleError(self, record: logging.LogRecord) -> None:
         error = sys.exc_info()[1]
         root = logging.getLogger(ROOT)

@@ -1,6 +1,7 @@
 """The rg binary shipped in the ripgrep wheel, run for Glob and Grep; a plain walk when it cannot run."""
 
 import functools
+import io
 import os
 import re
 import shutil
@@ -9,6 +10,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 # .gitignore applies even outside a git repository; hidden files are searched; .git never is.
 COMMON = ["--hidden", "--glob", "!.git", "--no-require-git", "--no-config", "--color", "never"]
@@ -25,10 +27,11 @@ def binary() -> str | None:
 
     try:
         files = distribution("ripgrep").files or []
-        path = next((distribution("ripgrep").locate_file(f) for f in files if f.name in ("rg", "rg.exe")), None)
+        found = next((distribution("ripgrep").locate_file(f) for f in files if f.name in ("rg", "rg.exe")), None)
     except PackageNotFoundError:
-        path = None
-    return str(Path(path).resolve()) if path and Path(path).exists() else shutil.which("rg")
+        found = None
+    path = Path(str(found)) if found else None
+    return str(path.resolve()) if path and path.exists() else shutil.which("rg")
 
 
 class RgFailed(Exception):
@@ -234,7 +237,7 @@ def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> 
             return None
         with process:
             try:
-                while chunk := process.stdout.read1(1 << 16):
+                while chunk := cast(io.BufferedReader, process.stdout).read1(1 << 16):
                     *names, rest = (rest + chunk).split(b"\0")
                     stamped += [_age(base, name) for name in names if keep(name)]
                     listed = listed or bool(names)

@@ -291,3 +291,14 @@ def test_a_project_folder_with_a_non_utf8_name_works(project, fake_llm):
     done = run(Path(os.fsdecode(folder)), fake_llm.base_url, stdin=b"hello\nagain\n")
     assert done.returncode == 0 and "Traceback" not in done.stderr and "Unexpected error" not in done.stderr
     assert "caf\\xe9" in fake_llm.requests[0]["messages"][0]["content"] and len(fake_llm.requests) == 2
+
+
+def test_nowhere_to_write_still_answers_with_one_notice_per_kind(project, fake_llm):
+    (project / ".narnat").write_text("not a folder")
+    (project.parent / "home").rmdir()
+    (project.parent / "home").write_text("not a folder either")  # refused to root too
+    (project / "app.py").write_text("print(1)\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "app.py"})), text_reply("explained"))
+    done = run(project, fake_llm.base_url, stdin=b"explain app.py\n")
+    assert done.returncode == 0 and "explained" in done.stdout and "Traceback" not in done.stderr
+    assert done.stderr.count("can be written") == 1 and done.stderr.count("Cannot write the log") == 1

@@ -70,3 +70,12 @@ def test_a_log_that_cannot_be_written_costs_one_notice_not_a_traceback_per_line(
     assert done.returncode == 0 and done.stdout == "the answer\n"
     assert "Traceback" not in done.stderr and "Logging error" not in done.stderr
     assert done.stderr.count("Cannot write the log") == 1 and "File too large" in done.stderr
+
+
+def test_a_log_folder_that_cannot_be_made_costs_one_notice(tmp_path):
+    (tmp_path / "state").write_text("a file where the folder should be")
+    notices = []
+    start_log(tmp_path / "state", [], notices.append)
+    get_logger("core.agent").warning("first")
+    get_logger("core.agent").warning("second")
+    assert len(notices) == 1 and "Cannot write the log" in notices[0] and "logging is off" in notices[0]

@@ -49,6 +49,13 @@ def redo(agent: Agent, arg: str) -> None:
     overwrite = _overwrite(agent, plan) if plan else False
     what, restored = checkpoints.redo(plan, agent.conversation, overwrite)
     agent.ui.notice(f"Redone: the rewind to before {what} is taken back.{_files(restored, plan, overwrite)}")
+    if restored:
+        _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
+
+
+def _tell_model(agent: Agent, what: str, files: list[str]) -> None:
+    agent.session.notes.append(f"{what}: {', '.join(files)}. Their content on disk may differ from what this "
+                               "conversation shows; Read a file again before relying on it.")  # fmt: skip
 
 
 def _listing(turns: list[TurnSummary]) -> str:
@@ -104,6 +111,8 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     what = checkpoints.entries[-1]["rewind"]
     parts = " and ".join(part for part, done in (("code", plan), ("conversation", conversation)) if done)
     agent.ui.notice(f"Rewound to before {what}: {parts}.{_files(restored, plan, overwrite)} /redo takes it back.")
+    if restored and not conversation:  # the history still shows the changes: the model must hear they are gone
+        _tell_model(agent, f"The user rewound files to how they were before {what}", restored)
     if conversation:
         agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
         agent.ui.give_back(turn.question)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.config.defaults import BASE_PROMPT, DEFAULTS, IRON_LAWS
@@ -182,7 +183,7 @@ def _clean_key(key: str) -> str:
 def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, model: str | None = None) -> Config:
     """Merge defaults < ~/.narnat < ./.narnat < environment < flags, key by key."""
     notices: list[str] = []
-    merged = dict(DEFAULTS)
+    merged: dict[str, Any] = dict(DEFAULTS)  # every value is checked against CHECKS as it is read
     for path in (home / ".narnat" / CONFIG_NAME, project / ".narnat" / CONFIG_NAME):
         merged.update(_read_file(path, notices))
     merged.update(_from_environment(env, have_key=bool(merged["api_key"])))

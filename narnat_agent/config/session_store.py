@@ -55,7 +55,7 @@ def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:
 def _changed_elsewhere(path: Path) -> bool:
     try:
         return _known.get(path) != _identity(path.stat())
-    except FileNotFoundError:
+    except OSError:  # nothing there (or nowhere to look): the write says why it fails, if it does
         return False
 
 

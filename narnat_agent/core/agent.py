@@ -9,7 +9,7 @@ from narnat_agent.config.loader import Config
 from narnat_agent.core import session as sessions
 from narnat_agent.core.checkpoints import Checkpoints, open_store
 from narnat_agent.core.compressor import clear_summary, summarise
-from narnat_agent.core.context import with_mentions
+from narnat_agent.core.context import with_mentions, with_reminder
 from narnat_agent.core.llm import Client, ContextTooLong, LLMError, cost
 from narnat_agent.core.reply import Ending, Reply, ToolCall
 from narnat_agent.core.session import Session
@@ -55,7 +55,7 @@ class Agent:
         """Continue in another conversation: the only way /clear, /enter, compression and --resume replace it."""
         self.session = session
         self.workspace.memory = session.memory
-        self.checkpoints.entries = session.checkpoints
+        self.checkpoints.use(session.checkpoints)
 
     def _undoable(self, reason: str) -> str:
         """Why a command needs the user's yes, and whether a rewind could bring the files back."""
@@ -153,7 +153,8 @@ class Agent:
         """Answer one question, through as many model and tool steps as it takes."""
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
-        self.conversation.add_user(with_mentions(question, self.workspace.root))
+        self.conversation.add_user(with_reminder(with_mentions(question, self.workspace.root), self.session.notes))
+        self.session.notes = []
         view, stats = self.ui.create_stream(), TurnStats(self.config.context_window)
         stop, message = Stop.COMPLETED, ""
         try:

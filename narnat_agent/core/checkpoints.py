@@ -1,11 +1,6 @@
 """Checkpoints of a conversation: the state of the project before and after every Write, Edit and Bash call.
 
-What a conversation keeps is a JSON-able list of entries, saved with it:
-- a turn: {"turn", "time", "question", "messages", "steps": [{"call", "before", "after"}]}, where "messages"
-  is where the turn starts in the conversation (None once compression has dropped those messages); the
-  project as the turn found it is the "before" of its first step, as nothing else changes files;
-- a rewind: {"rewind", "time", "before", "after", "tail", "messages", "turns"}: the project before and
-  after the restore (None when only the conversation went back) and what it took away, so /redo can put it back.
+What a conversation keeps is a JSON-able list of entries (core/checkpoint_entries.py), saved with it.
 
 A rewind restores only the files the agent changed in the rewound span, each to what it held before the agent's
 first change; a file whose content is no longer the agent's last version was changed by someone else since,
@@ -18,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+from narnat_agent.core.checkpoint_entries import ids_of, steps_of, well_formed
 from narnat_agent.core.context import Conversation
 from narnat_agent.core.shadow_git import GitStore
 from narnat_agent.core.snapshot_store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Store, keepable
@@ -70,19 +66,6 @@ class Plan:
     conflicts: list[str]
 
 
-def _steps(entries: list[dict]) -> list[tuple[bool, str, str]]:
-    """The code changes of some entries in order, as (made by the agent, before, after)."""
-    steps = []
-    for entry in entries:
-        if "turn" in entry:
-            steps += [(True, s["before"], s["after"]) for s in entry["steps"]]
-        elif entry["before"]:
-            steps.append((False, entry["before"], entry["after"]))
-        else:  # a rewind of the conversation alone left the code of its turns in place
-            steps += _steps(entry["tail"])
-    return steps
-
-
 def _changes(store: Store, steps: list[tuple[bool, str, str]]) -> dict[str, Change]:
     """Per file the agent changed: the snapshot before its first change and the one after the last change."""
     changes: dict[str, Change] = {}
@@ -105,23 +88,22 @@ def _contents(store: Store, changes: list[Change], field: str) -> dict[str, str 
     return found
 
 
-def _ids(entries: list[dict]) -> set[str]:
-    ids = set()
-    for entry in entries:
-        if "turn" in entry:
-            ids |= {s[k] for s in entry["steps"] for k in ("before", "after")}
-        else:
-            ids |= {entry["before"], entry["after"]} | _ids(entry["tail"])
-    return ids - {None}
-
-
 class Checkpoints:
     """The checkpoints of the current conversation; `entries` is the session's list, shared, not copied."""
 
     def __init__(self, store: Store, entries: list[dict], say: Callable[[str], None]):
-        self.store, self.entries, self.say = store, entries, say
+        self.store, self.say = store, say
         self.broken = False  # after the first failure the store is left alone for the rest of the run
         self.said_commands = False
+        self.use(entries)
+
+    def use(self, entries: list[dict]) -> None:
+        """Follow another conversation's list; a damaged one (a session file edited by hand) is emptied, and said."""
+        if not well_formed(entries):
+            log.warning("damaged checkpoint entries dropped: %.200s", entries)
+            self.say("The checkpoints saved with this conversation are damaged: its earlier turns cannot be rewound.")
+            entries.clear()
+        self.entries = entries
 
     def _snapshot(self, touched: Sequence[Path]) -> str | None:
         if self.broken:
@@ -171,7 +153,7 @@ class Checkpoints:
         summaries = []
         for index, entry in enumerate(self.entries):
             if "turn" in entry:
-                code = not self.broken and _ids([entry]) <= available
+                code = not self.broken and ids_of([entry]) <= available
                 files = self._files(entry) if code and entry["steps"] else []
                 calls = [step["call"] for step in entry["steps"]]
                 summaries.append(TurnSummary(index, entry["time"], entry["question"], files, calls,
@@ -180,12 +162,12 @@ class Checkpoints:
 
     def _available(self) -> set[str]:
         try:
-            return set() if self.broken else self.store.existing(_ids(self.entries))
+            return set() if self.broken else self.store.existing(ids_of(self.entries))
         except CheckpointError:
             return set()
 
     def _files(self, entry: dict) -> list[FileChange]:
-        changes = _changes(self.store, _steps([entry]))
+        changes = _changes(self.store, steps_of([entry]))
         files = []
         for target, expected in {(c.target, c.expected) for c in changes.values()}:
             mine = {c.path for c in changes.values() if (c.target, c.expected) == (target, expected)}
@@ -195,7 +177,7 @@ class Checkpoints:
     def plan(self, index: int, step: int = 0) -> Plan:
         """What rewinding the code to before entry `index` (at its step `step`) would restore."""
         entry = self.entries[index]
-        steps = _steps([dict(entry, steps=entry["steps"][step:]), *self.entries[index + 1 :]])
+        steps = steps_of([dict(entry, steps=entry["steps"][step:]), *self.entries[index + 1 :]])
         return self._plan(step, steps)
 
     def plan_redo(self) -> Plan | None:
@@ -283,7 +265,7 @@ class Checkpoints:
         """Delete the snapshots that this conversation does not name and that are older than the store keeps."""
         try:
             if not self.broken:
-                self.store.prune(_ids(self.entries))
+                self.store.prune(ids_of(self.entries))
         except CheckpointError as e:
             log.warning("prune failed: %s", e)
 

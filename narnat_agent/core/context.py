@@ -80,7 +80,13 @@ def with_mentions(text: str, root: Path) -> str:
         return text
     named = ", ".join(f"@{p}" for p in paths[:MAX_MENTIONS])
     more = f" (and {len(paths) - MAX_MENTIONS} more)" if len(paths) > MAX_MENTIONS else ""
-    return (
-        f"{text}\n\n<system-reminder>\nThe user mentioned {named}{more}.\n"
-        "You MUST read these files with the Read tool before answering.\n</system-reminder>"
-    )
+    return with_reminder(text, [f"The user mentioned {named}{more}.",
+                                "You MUST read these files with the Read tool before answering."])  # fmt: skip
+
+
+def with_reminder(text: str, lines: list[str]) -> str:
+    """Facts the model must know with this message, set apart from what the user typed."""
+    if not lines:
+        return text
+    body = "\n".join(lines)
+    return f"{text}\n\n<system-reminder>\n{body}\n</system-reminder>"

@@ -67,12 +67,12 @@ def _message(error: Exception) -> str:
     return str(getattr(error, "message", "") or error)
 
 
-def _retry_after(headers: object) -> float | None:
+def _retry_after(headers: Mapping[str, str] | None) -> float | None:
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
         value = headers.get(name) if headers else None
         try:
-            return float(value) * scale
-        except (TypeError, ValueError):
+            return float(value or "") * scale
+        except ValueError:
             continue
     return None
 

@@ -21,6 +21,7 @@ class Session:
     memory: Memory = field(default_factory=Memory)
     checkpoints: list[dict] = field(default_factory=list)  # the checkpoint store's own JSON-able records
     cost: float | None = None
+    notes: list[str] = field(default_factory=list)  # told to the model with the next question (e.g. files rewound)
 
     @property
     def name(self) -> str:

@@ -7,8 +7,10 @@ no signing: it never commits anyway), and it applies no attributes, so a restore
 
 import contextlib
 import os
+import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from subprocess import PIPE
@@ -28,6 +30,8 @@ SETTINGS = {
 EXCLUDE = "/.narnat/\n"
 ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"  # overrides the project's .gitattributes
 KEPT = "refs/narnat/kept"
+LOCK_WAIT = 10.0  # seconds to wait for another narnat's snapshot in the same project before giving up
+FIRST_LIMIT = 2**30  # bytes the first snapshot may copy: past it the project is likely a home folder or a data store
 
 
 class GitStore:
@@ -51,9 +55,23 @@ class GitStore:
         self.command = ["git", *(a for key, value in SETTINGS.items() for a in ("-c", f"{key}={value}"))]
 
     def _git(self, *args: str, stdin: bytes | None = None) -> bytes:
+        """Run git on the store; while another narnat in this project holds the store's lock, wait for it."""
+        waited = 0.0
+        while True:
+            code, out, err = self._run([*self.command, *args], stdin)
+            if code == 0:
+                return out
+            if b".lock': File exists" not in err or waited >= LOCK_WAIT:
+                lines = err.decode(errors="replace").strip().splitlines() or [f"exit status {code}"]
+                reason = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])
+                raise CheckpointError(f"the checkpoint store {self.git_dir} failed ({reason}).")
+            time.sleep(0.1)
+            waited += 0.1
+
+    def _run(self, command: list[str], stdin: bytes | None) -> tuple[int, bytes, bytes]:
         try:
             # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
-            process = subprocess.Popen([*self.command, *args], cwd=self.project, env=self.env, start_new_session=True,
+            process = subprocess.Popen(command, cwd=self.project, env=self.env, start_new_session=True,
                                        stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
         except OSError as e:
             raise CheckpointError(f"git could not be started ({e.strerror}).") from None
@@ -63,11 +81,7 @@ class GitStore:
             except KeyboardInterrupt:  # a cancel waits for git to finish and release the store
                 process.communicate()
                 raise
-        if process.returncode:
-            lines = err.decode(errors="replace").strip().splitlines() or [f"exit status {process.returncode}"]
-            reason = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])
-            raise CheckpointError(f"the checkpoint store {self.git_dir} failed ({reason}).")
-        return out
+        return process.returncode, out, err
 
     def _ready(self) -> None:
         if (self.git_dir / "HEAD").exists():
@@ -80,6 +94,20 @@ class GitStore:
             (self.git_dir / "info" / "attributes").write_text(ATTRIBUTES)
         except OSError as e:  # a full or read-only disk: the store is off, the turn goes on
             raise CheckpointError(f"the checkpoint store {self.git_dir} cannot be created ({e.strerror}).") from None
+        self._refuse_too_large()
+
+    def _refuse_too_large(self) -> None:
+        """The first snapshot copies every file .gitignore leaves in: refuse when that is more than FIRST_LIMIT."""
+        out = self._git("ls-files", "-z", "--others", "--exclude-standard").decode(errors="surrogateescape")
+        names = [name for name in out.split("\0") if name]
+        size = sum(p.stat().st_size for name in names if (p := self.project / name).is_file() and not p.is_symlink())
+        if size > FIRST_LIMIT:
+            shutil.rmtree(self.git_dir)
+            raise CheckpointError(
+                f"the project holds {size / 2**30:.1f} GB in {len(names):,} files that .gitignore does not leave out,"
+                f" more than the {FIRST_LIMIT // 2**30} GB a first checkpoint would copy; list what need not be kept"
+                " in a .gitignore."
+            )
 
     def snapshot(self, touched: Sequence[Path]) -> str:
         with self.lock:
@@ -89,7 +117,11 @@ class GitStore:
             if forced:
                 paths = "\0".join(forced).encode()
                 self._git("add", "--force", "--pathspec-from-file=-", "--pathspec-file-nul", stdin=paths)
-            return self._git("write-tree").decode().strip()
+            tree = self._git("write-tree").decode().strip()
+        # git leaves an existing tree as it was: mark it as taken now, or a prune could count it as old
+        with contextlib.suppress(OSError):
+            os.utime(self.git_dir / "objects" / tree[:2] / tree[2:])
+        return tree
 
     def warm(self) -> None:
         """Take a first snapshot in the background: the first one hashes every file, and a large tree takes seconds."""

@@ -37,7 +37,8 @@ class _Output:
 
     def __init__(self, stream, spill: Path):
         self.stream, self.spill = stream, spill
-        self.head, self.tail, self.tail_size, self.total = bytearray(), deque(), 0, 0
+        self.head, self.tail_size, self.total = bytearray(), 0, 0
+        self.tail: deque[bytes] = deque()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
@@ -179,7 +180,7 @@ def run(args: dict, ws: Workspace) -> Result:
 
 def _check(command: str, ws: Workspace) -> None:
     """Refuse file operations and terminal programs; ask the user before anything that deletes."""
-    verdict = analyze(command)
+    verdict = analyze(command, cwd=ws.cwd)
     if verdict.file_ops:
         raise ToolError(f"not run — Bash is for running programs: {'; '.join(dict.fromkeys(verdict.file_ops))}.")
     if verdict.interactive:
@@ -200,7 +201,8 @@ TAIL = 8  # lines of output kept for the screen
 def _stages(command: str) -> list[Command]:
     """The stages of the last top-level pipeline: the one whose exit code the shell reports."""
     commands = [c for c in parse(command).commands if not c.consumed]
-    stages, stage = [], commands[-1] if commands else None
+    stages: list[Command] = []
+    stage = commands[-1] if commands else None
     while stage is not None:
         stages.insert(0, stage)
         stage = stage.upstream

@@ -6,8 +6,8 @@ from difflib import get_close_matches
 from narnat_agent.atomic import write_atomic
 from narnat_agent.tools.support.diffs import compact_diff
 from narnat_agent.tools.support.fuzzy import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
-from narnat_agent.tools.support.text import decode, line_ending, with_ending
-from narnat_agent.tools.workspace import Diff, Result, Tool, ToolError, Workspace
+from narnat_agent.tools.support.text import decode, line_count, line_ending, with_ending
+from narnat_agent.tools.workspace import Diff, Result, Tool, ToolError, Workspace, renumbered
 
 READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read numbers lines
 
@@ -35,21 +35,23 @@ def run(args: dict, ws: Workspace) -> Result:
     if ending:
         text, old, new = text.replace("\r\n", "\n"), with_ending(old, "\n"), with_ending(new, "\n")
     try:
-        edited, how, places = apply_edit(text, old, new, args.get("replace_all", False))
+        done = apply_edit(text, old, new, args.get("replace_all", False))
     except NotFound as miss:
         raise ToolError(explain_miss(miss.lines, old, new)) from None
-    diff, removed, added = compact_diff(text, edited, ws.show(path))
+    diff, removed, added = compact_diff(text, done.text, ws.show(path))
     try:
-        encoded = encoding.encode(with_ending(edited, ending))
+        encoded = encoding.encode(with_ending(done.text, ending))
     except UnicodeEncodeError:
         raise ToolError(
             f"new_string has characters that {ws.show(path)}'s encoding ({encoding.label}) cannot hold."
         ) from None
     write_atomic(path, encoded)
-    ws.remember(path, encoded, whole=ws.reads[path].whole, codec=encoding.codec)
-    where = f"{len(places)} places" if len(places) > 1 else f"line {places[0]}"
+    record = ws.reads[path]  # what the model had seen stays seen, renumbered: pages still add up after an edit
+    seen = renumbered(record.seen, done.changes), line_count(done.text)
+    ws.remember(path, encoded, whole=record.whole, lines=seen, codec=encoding.codec)
+    where = f"{len(done.places)} places" if len(done.places) > 1 else f"line {done.places[0]}"
     kept = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
-    text = f"Edited {ws.show(path)} at {where} ({how}).{kept}\n{diff}"
+    text = f"Edited {ws.show(path)} at {where} ({done.how}).{kept}\n{diff}"
     return Result(text, change_summary(removed, added), detail=Diff(diff))
 
 

@@ -40,8 +40,7 @@ def _folder(top: Path, ws: Workspace) -> None:
 def _matching(top: Path, pattern: str, ws: Workspace, ignore: bool = True) -> list[bytes] | None:
     """The files below top (relative to the root, as rg prints them) whose path below top matches the pattern,
     newest first; None when rg cannot run."""
-    rx = ripgrep.glob_regex(pattern)
-    cut = len(os.fsencode(ripgrep.target(top, ws.root)[-1])) + 1 if top != ws.root else 0
+    rx, cut = ripgrep.glob_regex(pattern), _cut(top, ws)
     unignored = [] if ignore else ["--no-ignore"]
     flags = [
         "--files",
@@ -56,15 +55,31 @@ def _matching(top: Path, pattern: str, ws: Workspace, ignore: bool = True) -> li
         raise ToolError(f"Glob failed: {e}.") from None
 
 
+def _cut(top: Path, ws: Workspace) -> int:
+    """How many bytes of rg's names are the folder's own path."""
+    return len(os.fsencode(ripgrep.target(top, ws.root)[-1])) + 1 if top != ws.root else 0
+
+
+def _matches(count: int) -> str:
+    return f"{count:,} file{'s match' if count != 1 else ' matches'}"
+
+
 def run(args: dict, ws: Workspace) -> Result:
     top, pattern = _split(args["pattern"], ws.resolve(args.get("path", ".")), ws.root)
     _folder(top, ws)
-    files, note = _matching(top, pattern, ws), ""
-    if files is None:
-        found = [os.fsencode(path) for path in ripgrep.walk_matching(pattern, top, ws.root)]
-        files, note = ripgrep.newest_first(found, ws.root), ripgrep.FALLBACK_NOTE
+    wide = "/" not in pattern and pattern != "**"  # a name: the walk also counts what '*' leaves out below
+    searched = f"**/{pattern}" if wide else pattern
+    found, note = _matching(top, searched, ws), ""
+    if found is None:
+        found = ripgrep.newest_first([os.fsencode(p) for p in ripgrep.walk_matching(searched, top, ws.root)], ws.root)
+        note = ripgrep.FALLBACK_NOTE
+    cut = _cut(top, ws)
+    files = [path for path in found if b"/" not in path[cut:]] if wide else found
+    below = f"{_matches(len(found) - len(files))} {searched!r} in subfolders" if len(found) > len(files) else ""
+    where = ws.show(top) if top != ws.root else "the working directory"
+    if not files and below:
+        return Result(f"No files match {args['pattern']!r} in {where}; {below}.{note}", "No files")
     if not files:
-        where = ws.show(top) if top != ws.root else "the working directory"
         ignored = len(_matching(top, pattern, ws, ignore=False) or []) if not note else 0
         skipped = ripgrep.skipped_note(ignored) or " Hidden files were included."
         return Result(f"No files match {args['pattern']!r} in {where}.{skipped}{note}", "No files")
@@ -72,6 +87,8 @@ def run(args: dict, ws: Workspace) -> Result:
     if len(files) > LIMIT:
         rest = len(files) - LIMIT
         shown += f"\n(showing the {LIMIT} newest of {len(files):,} files; {rest:,} more; narrow the pattern)"
+    if below:
+        shown += f"\n({below.replace(' file', ' more file', 1)})"
     summary = f"Found {len(files)} file{'s' if len(files) != 1 else ''}"
     return Result(f"{shown}{note}", summary)
 

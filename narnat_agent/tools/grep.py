@@ -20,7 +20,7 @@ BINARY = re.compile(
     re.DOTALL,
 )
 FILE_GLOB = re.compile(r"[\w.*?/{},\[\]-]*(\*\.|/\*|^\*)[\w.*?/{},\[\]-]*")
-Row = tuple[int, str, str]  # line number; ':' a match, '-' context, '' rg's sentence about a binary file; text
+Row = tuple[int, str, str]  # line number; ':' a match, '-' context, '--' a gap, '' rg's binary-file sentence; text
 
 
 def _flags(args: dict, mode: str) -> list[str]:
@@ -52,14 +52,23 @@ def _parse(out: bytes, mode: str) -> dict[bytes, list[Row] | int | None]:
     if mode == "files_with_matches":
         return dict.fromkeys(name for name in out.split(b"\0") if name)
     found: dict = {}
+    last, apart = b"", False
     for line in out.split(b"\n"):
         path, nul, rest = line.partition(b"\0")
         if mode == "count" and nul:
             found[path] = int(rest)
-        elif nul and (m := ROW.fullmatch(rest)):
-            found.setdefault(path, []).append((int(m[1]), m[2].decode(), ripgrep.shown(m[3])))
-        elif mode == "content" and (m := BINARY.fullmatch(line)):
-            found.setdefault(m[1], []).append((0, "", ripgrep.shown(line[len(m[1]) + 2 :])))
+            continue
+        if line == b"--":  # rg's group separator; between two files we place our own, as the files get sorted
+            apart = True
+            continue
+        if nul and (m := ROW.fullmatch(rest)):
+            row = (int(m[1]), m[2].decode(), ripgrep.shown(m[3]))
+        elif m := BINARY.fullmatch(line):
+            path, row = m[1], (0, "", ripgrep.shown(line[len(m[1]) + 2 :]))
+        else:
+            continue
+        found.setdefault(path, []).extend([(0, "--", ""), row] if apart and path == last else [row])
+        last, apart = path, False
     return found
 
 
@@ -101,20 +110,21 @@ def _python_search(args: dict, ws: Workspace, top: Path, mode: str) -> dict:
 
 
 def _content(found: dict[bytes, list[Row]], args: dict) -> list[str]:
-    """rg's lines (`path:line:text`, `path-line-text` for context) sorted by path; with context, '--' between
-    groups that do not touch, as rg prints them."""
+    """rg's lines (`path:line:text`, `path-line-text` for context) with the files sorted by path; with context,
+    '--' between groups, as rg prints them."""
     numbered, grouped = args.get("-n", True), any(args.get(key, 0) > 0 for key in ("-A", "-B", "-C"))
     lines: list[str] = []
     for path in sorted(found, key=lambda raw: (ripgrep.shown(raw), raw)):
-        name, last = ripgrep.shown(path), None
+        name = ripgrep.shown(path)
+        if grouped and lines:
+            lines.append("--")
         for number, sep, text in found[path]:
-            if grouped and lines and (last is None or (sep and number > last + 1)):
-                lines.append("--")
-            if not sep:
+            if sep == "--":
+                lines.append(sep)
+            elif not sep:
                 lines.append(f"{name}: {text}")
-                continue
-            lines.append(f"{name}{sep}{number}{sep}{text}" if numbered else f"{name}{sep}{text}")
-            last = number
+            else:
+                lines.append(f"{name}{sep}{number}{sep}{text}" if numbered else f"{name}{sep}{text}")
     return lines
 
 

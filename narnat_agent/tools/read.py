@@ -96,7 +96,7 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
     limit = args["limit"] if args.get("limit", 0) > 0 else None
     shown, last = _numbered(lines, start, min(limit or MAX_LINES, MAX_LINES))
-    ws.remember(path, data, whole=False, shown=(start, last, total), codec=encoding.codec)
+    ws.remember(path, data, whole=False, lines=(((start, last),), total), codec=encoding.codec)
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if any(line.startswith("\t") for line in lines[start - 1 : last]) else ""
     body = "\n".join(shown)

@@ -8,6 +8,7 @@ or fetched; a call whose arguments hold the key is refused before it runs.
 import dataclasses
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from narnat_agent.encodable import encodable
 from narnat_agent.logger import get_logger
@@ -20,7 +21,7 @@ class BadArguments(ValueError):
     pass
 
 
-def _from_string(value: object, kind: str | None) -> object:
+def _from_string(value: Any, kind: str | None) -> Any:
     """Numbers, booleans, arrays and objects that arrived as JSON text."""
     if not isinstance(value, str) or kind in (None, "string"):
         return value
@@ -32,13 +33,14 @@ def _from_string(value: object, kind: str | None) -> object:
         return value
 
 
-def _coerce(value: object, spec: dict, where: str) -> object:
+def _coerce(value: Any, spec: dict, where: str) -> Any:
     """The value checked against its schema."""
     kind = spec.get("type")
     value = _from_string(value, kind)
     if kind == "integer" and isinstance(value, float) and value.is_integer():
         value = int(value)
-    expected = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "array": list, "object": dict}
+    expected: dict[str, type | tuple[type, ...]] = {"string": str, "integer": int, "number": (int, float),
+                                                     "boolean": bool, "array": list, "object": dict}  # fmt: skip
     if kind in expected and (not isinstance(value, expected[kind]) or (kind != "boolean" and isinstance(value, bool))):
         raise BadArguments(f"'{where}' must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, not {json.dumps(value)}")
     if "enum" in spec and value not in spec["enum"]:

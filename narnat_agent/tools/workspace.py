@@ -3,6 +3,7 @@
 import difflib
 import os
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +74,9 @@ class Tool:
         }
 
 
+Ranges = tuple[tuple[int, int], ...]  # line ranges, first and last (1-based)
+
+
 @dataclass(frozen=True)
 class FileRecord:
     """What the model has seen of a file's current content: all of it, or these line ranges (merged, 1-based)."""
@@ -80,11 +84,27 @@ class FileRecord:
     sha: str
     mtime: float
     whole: bool
-    seen: tuple[tuple[int, int], ...] = ()
+    seen: Ranges = ()
     codec: str = "utf-8"  # the encoding the model was shown the text in
 
 
-def _merged(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+def renumbered(seen: Ranges, changes: list[tuple[int, int, int]]) -> Ranges:
+    """The lines the model had seen, numbered as they are after an edit that replaced, at each (first, old,
+    new), `old` lines by `new` ones; the lines written count as seen where the model had seen those replaced."""
+    out: list[tuple[int, int]] = []
+    kept, shift, cursor = [], 0, 1  # unchanged stretches of the old numbering, with their shift
+    for first, old, new in sorted(changes):
+        kept.append((cursor, first - 1, shift))
+        if all(any(a <= n <= b for a, b in seen) for n in range(first, first + old)):
+            out.append((first + shift, first + shift + new - 1))
+        cursor, shift = first + old, shift + new - old
+    kept.append((cursor, sys.maxsize, shift))
+    for a, b in seen:
+        out += [(max(a, lo) + s, min(b, hi) + s) for lo, hi, s in kept if max(a, lo) <= min(b, hi)]
+    return _merged([r for r in out if r[0] <= r[1]])
+
+
+def _merged(ranges: list[tuple[int, int]]) -> Ranges:
     out: list[tuple[int, int]] = []
     for first, last in sorted(tuple(r) for r in ranges):  # a restored record holds lists
         if out and first <= out[-1][1] + 1:
@@ -158,17 +178,17 @@ class Workspace:
             return printable(str(path))
 
     def remember(
-        self, path: Path, data: bytes, whole: bool, shown: tuple[int, int, int] | None = None, codec: str = "utf-8"
+        self, path: Path, data: bytes, whole: bool, lines: tuple[Ranges, int] | None = None, codec: str = "utf-8"
     ) -> None:
-        """Record what the model now knows of a file, decoded with codec: all of it, or lines `first`-`last` of
-        `total` (shown), added to what it saw before of this same content."""
+        """Record what the model now knows of a file, decoded with codec: all of it, or these line ranges of
+        the file's total (lines), added to what it saw before of this same content."""
         sha, previous = digest(data), self.reads.get(path)
-        seen: tuple[tuple[int, int], ...] = ()
-        if shown and not whole:
-            first, last, total = shown
+        seen: Ranges = ()
+        if lines and not whole:
+            ranges, total = lines
             before = previous if previous is not None and previous.sha == sha else None
             whole = before is not None and before.whole
-            seen = _merged([*(before.seen if before else ()), (first, last)])
+            seen = _merged([*(before.seen if before else ()), *ranges])
             whole = whole or seen == ((1, total),)
         self.reads[path] = FileRecord(sha, path.stat().st_mtime, whole, () if whole else seen, codec)
 

@@ -2,7 +2,7 @@
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.tools.support.diffs import compact_diff
-from narnat_agent.tools.support.text import UTF8, decode, line_ending, with_ending
+from narnat_agent.tools.support.text import UTF8, decode, line_count, line_ending, with_ending
 from narnat_agent.tools.workspace import Diff, Result, Tool, ToolError, Workspace
 
 
@@ -29,7 +29,7 @@ def run(args: dict, ws: Workspace) -> Result:
         encoding = UTF8
     write_atomic(path, encoded)
     ws.remember(path, encoded, whole=True, codec=encoding.codec)
-    count = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
+    count = line_count(content)
     lines = f"{count} line{'s' if count != 1 else ''}"
     diff = compact_diff(before, content, ws.show(path))[0]
     verb = "Updated" if existed else "Created"

@@ -146,8 +146,8 @@ class PlainUI:
         self.say("… Compression finished.")
 
     def give_back(self, question: str) -> None:
-        """A question that was not sent (plain input cannot pre-fill the line, so it is shown)."""
-        self.notice(f"Your question was not sent; here it is to send again:\n{question}")
+        """A question to edit and send again: not sent, or taken back by a rewind (plain input cannot pre-fill)."""
+        self.notice(f"Your question, to edit and send again:\n{question}")
 
     def error(self, text: str) -> None:
         self.say(f"✗ {text}")

@@ -224,7 +224,7 @@ class TerminalUI:
 
     def give_back(self, question: str) -> None:
         self.pending = question
-        self.notice("Your question was not sent; it is back on the input line.")
+        self.notice("Your question is back on the input line, to edit and send again.")
 
     def ask(self, question: str, default: str = "", secret: bool = False) -> str:
         answer = self.short.prompt(f"{question} [{default}]: " if default else f"{question}: ", is_password=secret)

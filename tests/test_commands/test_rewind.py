@@ -224,3 +224,33 @@ def test_a_turn_with_neither_files_nor_conversation_left_cannot_be_undone(harnes
     dispatch(h.agent, "/undo")
     assert "Turn 1 cannot be taken back: its conversation was compressed and checkpoints are off" in h.err.getvalue()
     assert [e.get("rewind") for e in h.agent.checkpoints.entries] == [None]
+
+
+def test_a_code_only_rewind_is_told_to_the_model_with_the_next_question(harness, fake_llm, tree):
+    h = harness("1\n3\n")
+    read_then_edit(fake_llm, "src/main.py", "hello", "changed")
+    h.agent.ask("change it")
+    dispatch(h.agent, "/rewind")  # turn 1, code only: the history still shows the edit
+    assert (tree / "src/main.py").read_text() == "print('hello')\n"
+    fake_llm.add(text_reply("noted"))
+    h.agent.ask("what does main.py print?")
+    question = fake_llm.requests[-1]["messages"][-1]["content"]
+    assert question.startswith("what does main.py print?") and "rewound files" in question and "src/main.py" in question
+    fake_llm.add(text_reply("again"))
+    h.agent.ask("and now?")
+    assert "rewound" not in fake_llm.requests[-1]["messages"][-1]["content"]  # said once
+
+
+def test_damaged_checkpoints_in_a_session_file_are_dropped_in_one_sentence(harness, fake_llm, tree):
+    h = harness()
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change it")
+    dispatch(h.agent, "/save work")
+    path = tree / ".narnat/sessions/work.json"
+    data = json.loads(path.read_text())
+    del data["checkpoints"][0]["steps"][0]["before"]
+    path.write_text(json.dumps(data))
+    dispatch(h.agent, "/enter work")
+    assert "The checkpoints saved with this conversation are damaged" in h.err.getvalue()
+    dispatch(h.agent, "/undo")
+    assert "Nothing to undo" in h.out.getvalue() and h.conversation.turns == 1

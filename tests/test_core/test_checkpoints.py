@@ -4,6 +4,7 @@ import json
 import os
 import shutil
 import subprocess
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -292,6 +293,19 @@ def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
     assert agent.conversation.turns == 1
 
 
+def test_a_project_too_large_to_copy_is_refused_in_one_sentence_until_gitignore_says_what_to_leave(tree):
+    with open(tree / "data.bin", "wb") as f:
+        f.truncate(2**30 + 1)  # sparse: large to git, nothing on disk
+    agent = Agent(tree)
+    agent.turn("edit", A_TURN[0])
+    assert len(agent.said) == 1 and "holds 1.0 GB in 7 files that .gitignore does not leave out" in agent.said[0]
+    assert not (tree / ".narnat/checkpoints/git").exists()
+    (tree / ".gitignore").write_text("data.bin\n")
+    agent = Agent(tree)
+    agent.turn("edit", ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    assert agent.said == [] and agent.rewind(0) == ["src/util.py"]
+
+
 def test_a_deleted_store_makes_the_listing_say_the_code_is_gone(tree):
     agent = Agent(tree)
     agent.turn("first", A_TURN[0])
@@ -323,6 +337,23 @@ def test_a_prune_keeps_the_conversations_snapshots_and_young_ones(tree):
     assert subprocess.run(["git", "cat-file", "-e", blob], env=store.env).returncode != 0
     young.rewind(0)
     assert (tree / "gen.py").read_text() == "2"  # the young snapshot's files survived with it
+
+
+def test_a_snapshot_just_taken_survives_a_prune_even_when_its_tree_is_old(tree):
+    hour_ago = time.time() - 3600
+    for path in tree.rglob("*"):
+        os.utime(path, (hour_ago, hour_ago))  # older than the store's index: git trusts the trees it cached
+    store = open_store(tree, tree / ".narnat")
+    first = store.snapshot([])
+    assert store.snapshot([]) == first
+    week_ago = time.time() - 8 * 86400
+    for path in (tree / ".narnat/checkpoints/git/objects").rglob("*"):
+        os.utime(path, (week_ago, week_ago))
+    assert store.snapshot([]) == first  # the same tree, taken again now
+    (tree / "out.txt").write_text("changed\n")
+    store.snapshot([])  # so that only the age of `first` can keep it
+    store.prune(set())
+    assert store.existing([first]) == {first}
 
 
 OPERATIONS = st.lists(
@@ -366,3 +397,23 @@ def test_snapshots_taken_at_once_wait_for_each_other(tree):
     with ThreadPoolExecutor(4) as pool:
         ids = list(pool.map(lambda n: store.snapshot([]), range(8)))
     assert len(set(ids)) == 1
+
+
+def test_every_restore_is_logged_with_its_checkpoint_and_files(tree, caplog):
+    agent = Agent(tree)
+    agent.turn("two files", A_TURN[0], ("Edit", ["out.txt"], write("out.txt", "agent\n")))
+    (tree / "out.txt").write_text("mine\n")
+    caplog.set_level("INFO", logger="narnat.core.checkpoints")
+    agent.rewind(0)
+    before = agent.checkpoints.entries[-1]["tail"][0]["steps"][0]["before"]
+    assert f"rewind to turn 1: restored from checkpoint {before}: src/main.py" in caplog.text
+    assert "rewind to turn 1: kept, as someone else changed them: out.txt" in caplog.text
+
+
+def test_a_snapshot_waits_for_another_narnat_holding_the_store(tree):
+    store = open_store(tree, tree / ".narnat")
+    first = store.snapshot([])
+    lock = tree / ".narnat/checkpoints/git/index.lock"
+    lock.write_text("")  # as another narnat in this project does while it takes its snapshot
+    threading.Timer(0.5, lock.unlink).start()
+    assert store.snapshot([]) == first and not lock.exists()

@@ -75,3 +75,43 @@ def test_write_after_an_edit_keeps_every_byte_it_did_not_change(tmp_path_factory
     result = execute("Write", {"file_path": "f.txt", "content": "\n".join(model) + ("\n" if final else "")}, ws)
     assert not result.is_error, result.text
     assert (root / "f.txt").read_bytes() == expected(codec, bom, lines, ending, final, {0, k})
+
+
+@st.composite
+def reads_and_edits(draw):
+    lines = draw(st.integers(1, 60))
+    steps = draw(st.lists(st.tuples(st.booleans(), st.integers(0, 10**6), st.integers(0, 3), st.integers(1, 40)),
+                          min_size=1, max_size=12))  # fmt: skip
+    return lines, steps
+
+
+@BOUNDED
+@given(case=reads_and_edits())
+def test_whole_read_status_follows_what_the_model_has_seen(tmp_path_factory, case):
+    """Pages and the model's own edits, in any order: the file counts as read whole exactly when every line of
+    its current content was shown by a Read, or written by an Edit over lines that had been shown."""
+    count, steps = case
+    root = tmp_path_factory.mktemp("p")
+    ws = Workspace(root, root / ".narnat", confirm=None)
+    path = root / "f.txt"
+    path.write_text("".join(f"line {n}\n" for n in range(count)))
+    current = [f"line {n}" for n in range(count)]
+    seen = [False] * count
+    execute("Read", {"file_path": "f.txt", "limit": 1}, ws)  # Edit needs a Read first
+    seen[0] = True
+    for n, (is_read, where, grow, limit) in enumerate(steps):
+        k = where % len(current)
+        if is_read:
+            execute("Read", {"file_path": "f.txt", "offset": k + 1, "limit": limit}, ws)
+            seen[k : k + limit] = [True] * len(seen[k : k + limit])
+            continue
+        new = [f"edit {n} {i}" for i in range(grow)]  # grow=0 deletes the line
+        old = current[k] + "\n"
+        result = execute(
+            "Edit", {"file_path": "f.txt", "old_string": old, "new_string": "".join(s + "\n" for s in new)}, ws
+        )
+        assert not result.is_error, result.text
+        current[k : k + 1], seen[k : k + 1] = new, [seen[k]] * len(new)
+        if not current:
+            return
+    assert ws.reads[path].whole == all(seen)

@@ -297,3 +297,12 @@ def test_dot_slash_and_absolute_globs(project, workspace):
         assert grep(workspace, "needle", glob=glob).text == "src/a.py", glob
     assert grep(workspace, "needle", glob="./*.py").text == "a.py"
     assert sorted(grep(workspace, "needle", glob="!./src/**").text.splitlines()) == ["a.py"]
+
+
+def test_context_around_a_match_past_a_nul_byte_is_grouped_as_rg_groups_it(project, workspace):
+    (project / "late.log").write_bytes(b"needle\nnext\n" + b"x\n" * 40_000 + b"\0needle\n")
+    said = 'late.log: binary file matches (found "\\0" byte around offset 80012)'
+    lines = grep(workspace, "needle", path="late.log", output_mode="content", **{"-C": 1}).text.splitlines()
+    assert lines == ["late.log:1:needle", "late.log-2-next", "--", "late.log-40002-x", said]
+    lines = grep(workspace, "needle", path="late.log", output_mode="content", **{"-A": 1}).text.splitlines()
+    assert lines == ["late.log:1:needle", "late.log-2-next", "--", said]

@@ -244,3 +244,25 @@ def test_a_file_replaced_from_outside_is_decoded_afresh(workspace, project):
     assert "cp1252" in read(workspace, "notes.txt").text
     path.write_bytes("这是一个用GBK编码的中文文件，内容足够长以便检测。\n".encode("gbk"))
     assert "这是一个用GBK编码的中文文件" in read(workspace, "notes.txt").text
+
+
+def test_pages_read_around_an_edit_still_add_up(workspace, project):
+    path = project / "big.txt"
+    path.write_text("".join(f"line {n}\n" for n in range(1, 3001)))
+    read(workspace, "big.txt", limit=1500)
+    execute("Edit", {"file_path": "big.txt", "old_string": "line 10\n", "new_string": "line 10\nline 10b\n"}, workspace)
+    assert not workspace.reads[path].whole
+    assert read(workspace, "big.txt", offset=1502).text.endswith("(End of file - 3001 lines)")
+    assert workspace.reads[path].whole
+
+
+def test_an_edit_of_lines_never_read_does_not_count_them_as_seen(workspace, project):
+    path = project / "big.txt"
+    path.write_text("".join(f"line {n}\n" for n in range(1, 3001)))
+    read(workspace, "big.txt", limit=100)
+    execute("Edit", {"file_path": "big.txt", "old_string": "line 2000\n", "new_string": "two thousand\n"}, workspace)
+    read(workspace, "big.txt", offset=101, limit=1899)  # lines 101-1999
+    read(workspace, "big.txt", offset=2001)
+    assert not workspace.reads[path].whole  # line 2000 was written, never shown
+    read(workspace, "big.txt", offset=2000, limit=1)
+    assert workspace.reads[path].whole

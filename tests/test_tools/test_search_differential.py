@@ -7,6 +7,7 @@ below, which spells out the stated semantics independently of the tool's own.
 
 import fnmatch
 import os
+import re
 import subprocess
 import tempfile
 from collections import Counter
@@ -129,9 +130,11 @@ def build(spec: dict, base: Path) -> Tree:
 
 
 def body(text: str) -> list[str]:
-    """A tool result's lines without the closing '(showing ...)' note."""
+    """A tool result's lines without its closing notes ('(showing ...)', '(2 more files ...)')."""
     lines = text.split("\n")
-    return lines[:-1] if lines[-1].startswith("(showing") else lines
+    while lines and lines[-1].startswith("("):
+        lines.pop()
+    return lines
 
 
 # ---- Grep ----
@@ -269,6 +272,10 @@ def test_glob_equals_rg_files_filtered_by_the_stated_semantics(spec, data):
             missing = result.is_error and "does not exist" in result.text  # a literal folder outside path, not there
             assert not result.is_error or missing, result.text
             got = set() if missing or result.text.startswith("No files match") else set(body(result.text))
+            if "/" not in pattern and pattern != "**" and not args["pattern"].startswith("/"):  # and how many below
+                deeper = glob_reference(tree, f"**/{pattern}", path) - glob_reference(tree, pattern, path)
+                said = re.search(r"(\d+) (?:more )?files? match", result.text)
+                assert (int(said[1]) if said else 0) == len(deeper), (args, result.text)
             if args["pattern"].startswith("/") and path and ".narnat" not in path:
                 pattern, path = f"{path}/{pattern}", None  # the folder is part of the pattern: ignore rules hold
             assert got == glob_reference(tree, pattern, path), args

@@ -66,6 +66,21 @@ class Span:
     replacement: Replacement  # made only once the matches are counted: making it may refuse
 
 
+@dataclass(frozen=True)
+class Edited:
+    text: str
+    how: str  # how it matched: "indentation match; new_string re-indented by +4 spaces"
+    places: list[int]  # the first line of each replaced place
+    changes: list[tuple[int, int, int]]  # per place: its first line, how many lines it had, how many it has now
+
+
+def _lines_in(text: str, gone_whole: bool = False) -> int:
+    """How many lines a piece of text touches; none for an empty replacement of whole lines."""
+    if not text:
+        return 0 if gone_whole else 1
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
 class Lines:
     """The file split into lines once, with each comparison form computed once."""
 
@@ -259,9 +274,8 @@ def _steps(old: str, new: str):
         yield name, lambda lines, norm=norm, typographic=typographic: _line_step(lines, old, new, norm, typographic)
 
 
-def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> tuple[str, str, list[int]]:
-    """The edited text, how it matched ("indentation match; new_string re-indented by +4 spaces"), and the first
-    line of each replaced place."""
+def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> Edited:
+    """The edited text, how it matched, and where."""
     lines = Lines(text)
     chain = list(_steps(old, new))
     if ESCAPE.search(old):
@@ -287,5 +301,10 @@ def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> tupl
         if edited == text:
             raise ToolError(f"old_string matched ({name} match), but new_string leaves the file as it is there.")
         moved = sorted({how for _, how in made if how})
-        return edited, f"{name} match" + "".join(f"; new_string re-indented {how}" for how in moved), places
+        how = f"{name} match" + "".join(f"; new_string re-indented {how}" for how in moved)
+        changes = []
+        for place, span, (replacement, _) in zip(places, spans, made, strict=True):
+            gone = text[span.start : span.end]
+            changes.append((place, _lines_in(gone), _lines_in(replacement, gone.endswith("\n"))))
+        return Edited(edited, how, places, changes)
     raise NotFound(lines)

@@ -95,7 +95,8 @@ def _family(name: str) -> str:
 def interpreter_code(name: str, argv: list) -> tuple[str, str | None]:
     """Where the program gets its code: ("code", text or None if computed), ("script", None) for a file or module,
     ("stdin", None) when it reads code from stdin, or ("none", None) when it runs none (--version)."""
-    family, codes, i = _family(name), [], 1
+    family, i = _family(name), 1
+    codes: list[str | None] = []
     while i < len(argv):
         word = argv[i]
         flag = (word or "").split("=", 1)[0]
@@ -121,7 +122,8 @@ def interpreter_code(name: str, argv: list) -> tuple[str, str | None]:
             return "script", None
         codes.append(rest[0] if rest else "")
     if codes:
-        return "code", None if None in codes else "\n".join(codes)
+        literal = [code for code in codes if code is not None]
+        return "code", "\n".join(literal) if len(literal) == len(codes) else None
     if rest and rest[0] is None:  # `python3 <(curl …)`: a script computed at run time
         return "code", None
     return ("stdin", None) if not rest or rest[0] in ("-", "/dev/stdin") else ("script", None)

@@ -1,5 +1,6 @@
 """git: the forms that throw away uncommitted work or delete files, and the settings that make git run shell text."""
 
+import os
 import re
 
 from narnat_agent.tools.support.shell_syntax import COMPUTED, Command, names
@@ -90,7 +91,8 @@ def _checkout(words: list[str], check) -> str | None:
         plain.append(word)
     if creates or not plain:
         return None
-    if len(plain) > 1 or FILE_LIKE.search(plain[0]):
+    names_a_file = check.cwd is not None and os.path.lexists(check.cwd / plain[0])  # `git checkout Makefile`
+    if len(plain) > 1 or FILE_LIKE.search(plain[0]) or names_a_file:
         return "git checkout <paths> overwrites uncommitted changes"
     return None
 

@@ -43,7 +43,8 @@ FOLLOW = re.compile(r"-[a-zA-Z]*f[a-zA-Z]*$|--follow$")
 def _plumbing(command: Command) -> bool:
     """The output feeds a program (not just a text filter) or is captured or saved: plumbing, not a read.
     Remembered per command, so a long pipeline is walked once."""
-    chain, after = [], command
+    chain: list[Command] = []
+    after: Command | None = command
     while after is not None and after.plumbing is None:
         chain.append(after)
         after = after.downstream
@@ -52,7 +53,7 @@ def _plumbing(command: Command) -> bool:
         saved = any(op in (">", ">>") and not (t or "").startswith("/dev/") for op, t in node.redirects)
         feeds = node.downstream is not None and (node.downstream.name not in FILTERS or known)
         node.plumbing = known = node.consumed or saved or feeds
-    return command.plumbing
+    return bool(command.plumbing)
 
 
 def file_op(name: str, argv: list, command: Command) -> str | None:

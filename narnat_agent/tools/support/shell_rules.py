@@ -5,6 +5,7 @@ options — counts as a deletion, so the user is asked.
 """
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from narnat_agent.tools.support.shell_code import INTERPRETERS, SHELLS, interpreter_code, scan
 from narnat_agent.tools.support.shell_deletions import deletions, silent
@@ -13,7 +14,7 @@ from narnat_agent.tools.support.shell_syntax import COMPUTED, Command, fed_code,
 from narnat_agent.tools.support.shell_wrappers import KNOWN, peel, risky
 
 MAX_DEPTH = 5
-MAX_NESTING = 20  # commands inside commands (find -exec, a runner's command) checked one within another
+MAX_NESTING = 10  # commands inside commands (find -exec, a runner's command) checked one within another
 MAX_LENGTH = 10_000  # characters of shell syntax; heredoc bodies are not counted
 MAX_TOTAL = 50_000
 
@@ -36,6 +37,7 @@ class Check:
 
     verdict: Verdict
     depth: int
+    cwd: Path | None = None  # where the command runs, when known: a word naming an existing file is a path there
     nesting: int = 0
 
     def script(self, code: str | None, source: str, remote: bool = False) -> None:
@@ -44,9 +46,9 @@ class Check:
         if code is None or COMPUTED in code:
             self.verdict.deletions.append(f"{source} runs shell code computed at run time")
         elif remote:
-            self.verdict.deletions += analyze(code, self.depth + 1).deletions
+            self.verdict.deletions += analyze(code, self.depth + 1, self.cwd).deletions
         else:
-            self.verdict.merge(analyze(code, self.depth + 1))
+            self.verdict.merge(analyze(code, self.depth + 1, self.cwd))
 
     def command(self, command: Command) -> None:
         """A command that another one runs (find -exec, a wrapper's): checked like a top-level one."""
@@ -58,7 +60,7 @@ class Check:
         self.nesting -= 1
 
 
-def analyze(source: str, depth: int = 0) -> Verdict:
+def analyze(source: str, depth: int = 0, cwd: Path | None = None) -> Verdict:
     """Everything Narnat must know about a command before it may run; it fails closed (asks) when unsure."""
     verdict = Verdict()
     if depth > MAX_DEPTH or len(source) > MAX_TOTAL or syntax_length(source) > MAX_LENGTH:
@@ -69,7 +71,7 @@ def analyze(source: str, depth: int = 0) -> Verdict:
         verdict.deletions.append("the command is too long to check")
     elif script.broken:
         verdict.deletions.append(f"part of the command cannot be parsed ({script.broken[:40]})")
-    check = Check(verdict, depth)
+    check = Check(verdict, depth, cwd)
     for command in script.commands:
         _check(command, check)
     return verdict
@@ -128,7 +130,9 @@ def _embedded(name: str, argv: list, command: Command, check: Check) -> None:
             if code is None:
                 check.verdict.deletions.append(f"{name} runs code computed at run time")
             else:
-                check.verdict.deletions += scan(name, code, lambda text: analyze(text, check.depth + 1).deletions)
+                check.verdict.deletions += scan(
+                    name, code, lambda text: analyze(text, check.depth + 1, check.cwd).deletions
+                )
 
 
 def _runs_another(name: str, argv: list, command: Command, check: Check) -> None:

@@ -88,7 +88,8 @@ def value(node, text: str | None = None) -> str | None:
         return IN_DOUBLE_QUOTES.sub(r"\1", text[text.index('"') + 1 : -1])
     if kind == "concatenation":
         parts = [value(child) for child in node.children]
-        return None if None in parts else "".join(parts)
+        literal = [part for part in parts if part is not None]
+        return "".join(literal) if len(literal) == len(parts) else None
     return text
 
 
@@ -115,11 +116,14 @@ def fed_code(command: Command) -> str | None:
     source = command.upstream
     if source is None:
         return ""
-    if source.argv[:1] == ["echo"] and None not in source.argv and not source.redirects:
-        return " ".join(a for a in source.argv[1:] if a not in ("-n", "-e"))
-    if source.argv[:1] == ["printf"] and None not in source.argv and "%" not in (source.argv[1:2] or [""])[0]:
-        return source.argv[1].encode("latin-1", "backslashreplace").decode("unicode_escape", "replace")
-    if source.argv == ["cat"] and source.stdin is not None and not source.stdin_dynamic:
+    words = [a for a in source.argv if a is not None]
+    if len(words) < len(source.argv):  # a word computed at run time: the text cannot be known
+        return None
+    if words[:1] == ["echo"] and not source.redirects:
+        return " ".join(a for a in words[1:] if a not in ("-n", "-e"))
+    if words[:1] == ["printf"] and len(words) > 1 and "%" not in words[1]:
+        return words[1].encode("latin-1", "backslashreplace").decode("unicode_escape", "replace")
+    if words == ["cat"] and source.stdin is not None and not source.stdin_dynamic:
         return source.stdin
     return None
 
@@ -236,7 +240,8 @@ def _unreadable(root) -> str:
 
 def syntax_length(source: str) -> int:
     """Characters outside heredoc bodies, found before parsing (bodies cost tree-sitter next to nothing)."""
-    length, lines, inside = 0, iter(source.split("\n")), []
+    length, lines = 0, iter(source.split("\n"))
+    inside: list[str] = []
     for line in lines:
         if inside:
             if line.lstrip("\t") == inside[0]:

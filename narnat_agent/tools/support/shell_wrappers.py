@@ -148,50 +148,61 @@ def risky(name: str) -> bool:
 
 def peel(command: Command, check) -> list | None:
     """The command under its wrappers; None when there is nothing more to check (a wrapper ran its command as
-    shell text, checked here already, or the command only looks a program up)."""
-    argv, unsure = command.argv, False
-    while argv and argv[0] is not None:
-        name = argv[0].rsplit("/", 1)[-1]
-        if name in LOOKUPS or name == "command" and argv[1:2] in (["-v"], ["-V"]):
+    shell text, checked here already, or the command only looks a program up). Walks one index along argv, so a
+    long run of wrappers costs one pass."""
+    argv, at, unsure = list(command.argv), 0, False
+    while at < len(argv) and (word := argv[at]) is not None:
+        name = word.rsplit("/", 1)[-1]
+        if name in LOOKUPS or name == "command" and argv[at + 1 : at + 2] in (["-v"], ["-V"]):
             return None
         if name in SPECIAL:
-            return SPECIAL[name](argv, command, check)
-        spec, start = _wrapper(name, argv)
+            return SPECIAL[name](argv[at:], command, check)
+        spec, skip = _wrapper(name, argv, at)
         if spec is None:
             break
-        inner, doubt = _unwrap(name, argv[start:], spec, check)
+        inner, doubt = _unwrap(name, argv, at + skip, spec, check)
         if inner is None:
             return None
-        if not inner or name == "exec" and all(a is not None and re.fullmatch(r"\{\w+\}", a) for a in inner):
-            return argv  # the wrapper alone: `env`, `exec 3> f`
-        if name in ("npx", "pnpx", "bunx", "uvx") or start:  # package runners name a version: rimraf@5
-            inner = [re.sub(r"(?<=.)@[^/]*$", "", inner[0]) if inner[0] else None, *inner[1:]]
-        argv, unsure = inner, unsure or doubt
+        if inner == len(argv) or name == "exec" and all(_descriptor(a) for a in argv[inner:]):
+            return argv[at:]  # the wrapper alone: `env`, `exec 3> f`
+        runner = name in ("npx", "pnpx", "bunx", "uvx") or skip
+        if runner and (program := argv[inner]):  # runners name a version: rimraf@5
+            argv[inner] = re.sub(r"(?<=.)@[^/]*$", "", program)
+        at, unsure = inner, unsure or doubt
     if unsure:  # not sure where the command starts: the first later word naming a program that can delete starts one
-        later = next((j for j in range(1, len(argv)) if argv[j] is not None and _starts(argv[j])), None)
+        later = next((j for j in range(at + 1, len(argv)) if _starts(argv[j])), None)
         if later is not None:
             check.command(Command(argv=argv[later:]))
-    return argv
+    return argv[at:]
 
 
-def _starts(word: str) -> bool:
+def _descriptor(word: str | None) -> bool:
+    return word is not None and re.fullmatch(r"\{\w+\}", word) is not None
+
+
+def _starts(word: str | None) -> bool:
+    if word is None:
+        return False
     name = word.rsplit("/", 1)[-1]
     return risky(name) and name not in WRAPPERS
 
 
-def _wrapper(name: str, argv: list) -> tuple[Wrapper | None, int]:
+def _wrapper(name: str, argv: list, at: int) -> tuple[Wrapper | None, int]:
+    """The wrapper's table, and how many words its name takes (`npm exec` two)."""
+    after = argv[at + 1] if at + 1 < len(argv) else None
     if name in WRAPPERS:
         return WRAPPERS[name], 0
-    if (name, argv[1] if len(argv) > 1 else None) in RUNNERS:
-        return RUNNERS[(name, argv[1])], 1
-    if name == "yarn" and len(argv) > 1 and argv[1] is not None and argv[1] not in YARN_OWN and argv[1][:1] != "-":
+    if after is not None and (name, after) in RUNNERS:
+        return RUNNERS[(name, after)], 1
+    if name == "yarn" and after is not None and after not in YARN_OWN and after[:1] != "-":
         return Wrapper(), 0
     return None, 0
 
 
-def _unwrap(name: str, argv: list, spec: Wrapper, check) -> tuple[list | None, bool]:
-    """argv after the wrapper's options and positional words, and whether an option was one the table lacks."""
-    i, unsure = 1, False
+def _unwrap(name: str, argv: list, at: int, spec: Wrapper, check) -> tuple[int | None, bool]:
+    """Where the command after the wrapper's options and positional words starts (argv[at] is the wrapper's last
+    name word), and whether an option was one the table lacks; None when the wrapper ran shell text."""
+    i, unsure = at + 1, False
     while i < len(argv) and argv[i] is not None and argv[i].startswith("-") and argv[i] != "-":
         word = argv[i]
         if word == "--":
@@ -210,14 +221,15 @@ def _unwrap(name: str, argv: list, spec: Wrapper, check) -> tuple[list | None, b
     while name == "env" and i < len(argv) and (argv[i] is None or "=" in argv[i] and argv[i][:1] != "="):
         if argv[i] is None:
             check.verdict.deletions.append("env gets a word computed at run time")
-            return [], False
+            return len(argv), False
         i += 1
-    rest = argv[i + spec.skip :]
-    for j, word in enumerate(rest[:4]):  # after a user or a lock file: `su root -c …`, `flock FILE -c …`
+    start = min(i + spec.skip, len(argv))
+    for j in range(start, min(start + 4, len(argv))):  # after a user or a lock file: `su root -c …`, `flock F -c …`
+        word = argv[j]
         if word is not None and spec.scripts and (word in spec.scripts or word.split("=", 1)[0] in spec.scripts):
-            check.script(word.split("=", 1)[1] if "=" in word else rest[j + 1] if j + 1 < len(rest) else "", name)
+            check.script(word.split("=", 1)[1] if "=" in word else argv[j + 1] if j + 1 < len(argv) else "", name)
             return None, False
-    return rest, unsure
+    return start, unsure
 
 
 KNOWN = (

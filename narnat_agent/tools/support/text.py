@@ -130,6 +130,11 @@ def decode(data: bytes, seen_as: str | None = None) -> tuple[str, Encoding]:
     raise AssertionError("latin-1 decodes any bytes")
 
 
+def line_count(text: str) -> int:
+    """Lines as Read numbers them: a final line break ends the last line, it does not start another."""
+    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+
+
 def line_ending(text: str) -> str | None:
     """The file's line ending: "\\r\\n" if every line ends so, "\\n" if none does, None for a mix."""
     crlf = text.count("\r\n")
