@@ -201,11 +201,11 @@ class HeadlessStream(PlainStream):
 class HeadlessUI(PlainUI):
     """narnat -p: stdout holds the final answer only; narration, reasoning, tool lines and notices go to stderr."""
 
+    session = ""  # the name this run is saved under, for the footer
+
     def create_stream(self) -> HeadlessStream:
         self.stream = HeadlessStream(self)
         return self.stream
-
-    session = ""  # the name this run is saved under, for the footer
 
     def begin(self, session: str, model: str) -> None:
         self.session = session
