@@ -113,6 +113,7 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, todos=todos)
     agent = Agent(config, ui, client, workspace, conversation, system_prompt)
     if prompt is None:
+        ui.banner(config.model, _banner(config, conversation, resume))
         client.preload()
         try:
             agent.run(dispatch)
@@ -129,6 +130,17 @@ def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: st
         if resume:
             agent.save()
     return 130 if ui.stream and ui.stream.cancelled else 0  # 130: stopped by Ctrl-C, as shells report it
+
+
+def _banner(config, conversation, resume: str | None) -> list[str]:
+    """Two lines at start: what answers (version, model, endpoint) and where (project, conversation)."""
+    from pathlib import Path
+    from urllib.parse import urlparse
+
+    host = urlparse(config.base_url).netloc or config.base_url
+    where = str(config.project).replace(str(Path.home()), "~", 1)
+    start = f"resumed '{resume}' ({conversation.turns} turns)" if resume else "new conversation"
+    return [f"narnat {__version__} · {config.model} · {host}", f"{where} · {start} · /help for commands and keys"]
 
 
 def _first_conversation(config, system_prompt: str, resume: str | None):

@@ -22,9 +22,12 @@ FULL = 0.9  # share of the context window that triggers the safety net
 
 @dataclass
 class TurnStats:
-    prompt: int = 0
+    context_window: int = 0
+    context: int = 0  # tokens of the latest request: how full the context is
+    sent: int = 0  # input tokens over the whole turn (every request resends the context)
+    cached: int = 0  # of those, served from the provider's cache
     completion: int = 0
-    cached: int = 0
+    requests: int = 0
     estimated: bool = False
     cost: float | None = None
     session_cost: float | None = None
@@ -32,7 +35,8 @@ class TurnStats:
 
     def add(self, reply: Reply, price: float | None) -> None:
         usage = reply.usage
-        self.prompt, self.cached = usage.prompt, usage.cached  # the latest request holds the whole context
+        self.context, self.requests = usage.prompt, self.requests + 1
+        self.sent, self.cached = self.sent + usage.prompt, self.cached + usage.cached
         self.completion += usage.completion
         self.estimated = self.estimated or usage.estimated
         if price is not None:
@@ -134,7 +138,7 @@ class Agent:
         """Answer one question, through as many model and tool steps as it takes."""
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
         self.conversation.add_user(with_mentions(question, self.workspace.root))
-        stream, stats = self.ui.create_stream(), TurnStats()
+        stream, stats = self.ui.create_stream(), TurnStats(self.config.context_window)
         try:
             self._steps(stream, stats)
         except TurnStopped as e:
@@ -148,7 +152,8 @@ class Agent:
                 self.session_cost = (self.session_cost or 0.0) + stats.cost
             stats.session_cost = self.session_cost
             stream.finish(stats)
-            log.info("turn done: tokens_in=%d, tokens_out=%d, cost=%s", stats.prompt, stats.completion, stats.cost)
+            log.info("turn done: context=%d, sent=%d, cached=%d, out=%d, requests=%d, cost=%s", stats.context,
+                     stats.sent, stats.cached, stats.completion, stats.requests, stats.cost)  # fmt: skip
         self._warn()
 
     def _warn(self) -> None:

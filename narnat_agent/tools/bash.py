@@ -182,8 +182,8 @@ def _result(reporter: str | None, text: str, code: int | None, timed_out: bool, 
 TOOL = Tool(
     name="Bash",
     description=(
-        "Run a bash command (tests, builds, git, package managers, scripts). Not for reading, searching or editing "
-        "files: use the file tools. No terminal: editors, pagers and REPLs are refused. The working directory "
+        "Run a bash command (tests, builds, git, package managers, scripts). No terminal: editors, pagers and "
+        "REPLs are refused. The working directory "
         "persists between calls; environment variables do not. Commands that delete files ask the user first. "
         "Output is cut at 30000 characters (the full text is saved to a file you can Read). "
         "Timeout in ms, default 120000, max 600000."
@@ -198,5 +198,5 @@ TOOL = Tool(
         "required": ["command"],
     },
     run=run,
-    target=lambda args: args.get("command", "").split("\n", 1)[0][:80],
+    target=lambda args: args.get("command", ""),  # the UI cuts it, visibly
 )

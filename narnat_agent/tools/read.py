@@ -91,7 +91,7 @@ TOOL = Tool(
     name="Read",
     description=(
         "Read a text file as numbered lines (number, tab, line), up to 2000 lines from offset; "
-        "a directory gives its listing. Read a file before you Edit it."
+        "a directory gives its listing."
     ),
     parameters={
         "type": "object",

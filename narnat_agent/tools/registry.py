@@ -86,22 +86,27 @@ def header(name: str, args: dict) -> str:
     return f"{name}({target})"
 
 
+def _error(text: str) -> Result:
+    """A failure: the user sees the same sentence the model gets (its first line)."""
+    return Result(f"Error: {text}", text.split("\n", 1)[0], True)
+
+
 def execute(name: str, args: dict, workspace: Workspace) -> Result:
     """Run one tool call; every failure becomes an error text the model can act on."""
     log = get_logger(f"tools.{name.lower()}")
     log.info("call: %s", json.dumps(args, ensure_ascii=False)[:2000])
     tool = TOOLS.get(name)
     if tool is None:
-        result = Result(f"Error: there is no tool named '{name}'. Tools: {', '.join(TOOLS)}.", "unknown tool", True)
+        result = _error(f"there is no tool named '{name}'. Tools: {', '.join(TOOLS)}.")
     else:
         try:
             result = tool.run(_validate(args, tool.parameters), workspace)
         except BadArguments as e:
-            result = Result(f"Error: {e}. Fix the arguments and call {name} again.", "bad arguments", True)
+            result = _error(f"{e}. Fix the arguments and call {name} again.")
         except ToolError as e:
-            result = Result(f"Error: {e}", str(e).split("\n", 1)[0], True)
+            result = _error(str(e))
         except Exception as e:  # a bug in a tool must not end the conversation
             log.exception("tool crashed")
-            result = Result(f"Error: {name} failed unexpectedly: {type(e).__name__}: {e}", "failed", True)
+            result = _error(f"{name} failed unexpectedly: {type(e).__name__}: {e}")
     log.info("result%s: %s", " (error)" if result.is_error else "", result.summary)
     return result

@@ -36,8 +36,7 @@ def run(args: dict, ws: Workspace) -> Result:
 TOOL = Tool(
     name="TodoWrite",
     description=(
-        "Replace the whole task list for this session (send every task each time). "
-        "Exactly one task is in_progress while any is unfinished; mark each completed as soon as it is done."
+        "Replace the whole task list for this session (send every task each time)."
     ),
     parameters={
         "type": "object",

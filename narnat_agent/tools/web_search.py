@@ -229,5 +229,5 @@ TOOL = Tool(
         "required": ["query"],
     },
     run=run,
-    target=lambda args: repr(args.get("query", "")),
+    target=lambda args: f'"{args.get("query", "")}"',
 )

@@ -35,8 +35,7 @@ def run(args: dict, ws: Workspace) -> Result:
 TOOL = Tool(
     name="Write",
     description=(
-        "Write a whole file (parent folders are created). To overwrite an existing file, Read all of it first; "
-        "prefer Edit for changes to existing files."
+        "Write a whole file (parent folders are created)."
     ),
     parameters={
         "type": "object",

@@ -4,19 +4,54 @@ import sys
 import time
 from typing import TextIO
 
-from narnat_agent.tools.workspace import Todos
+from narnat_agent.tools.workspace import Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
 
 
 def footer(stats) -> str:
-    """tokens in / out / cached, the turn's and the session's cost, elapsed time."""
+    """ctx 19.8k/128k · sent 266.7k (250k cached) · out 1.2k · 17 requests · cost … · 13.2s
+
+    The context is the last request's prompt (how full the window is); sent, cached and out are the turn's totals.
+    """
     approx = "~" if stats.estimated else ""
-    parts = [f"{approx}{stats.prompt:,} in", f"{approx}{stats.completion:,} out", f"{stats.cached:,} cached"]
+    parts = [context(stats), f"sent {approx}{tokens(stats.sent)}" + (f" ({tokens(stats.cached)} cached)" if stats.cached else ""),
+             f"out {approx}{tokens(stats.completion)}"]  # fmt: skip
+    if stats.requests > 1:
+        parts.append(f"{stats.requests} requests")
     if stats.cost is not None:
-        parts.append(f"{stats.cost:.4f} this turn / {stats.session_cost or 0:.4f} session")
+        parts.append(f"cost {stats.cost:.4f} (session {stats.session_cost or 0:.4f})")
     parts.append(f"{time.monotonic() - stats.started:.1f}s")
     return " · ".join(parts)
+
+
+def context(stats) -> str:
+    """How full the context window is after the turn: ctx 19.8k/128k."""
+    approx = "~" if stats.estimated else ""
+    return f"ctx {approx}{tokens(stats.context)}/{tokens(stats.context_window)}"
+
+
+def tokens(n: int) -> str:
+    """1234 -> 1.2k, 128000 -> 128k, 1500000 -> 1.5M: read at a glance."""
+    for size, unit in ((1_000_000, "M"), (1000, "k")):
+        if n >= size:
+            return f"{n / size:.1f}".removesuffix(".0") + unit
+    return str(n)
+
+
+def title_parts(title: str) -> tuple[str, str, int]:
+    """A tool header `Name(target)` as its name, the target's first line, and how many lines follow it."""
+    name, paren, target = title.partition("(")
+    if paren and target.endswith(")"):
+        target = target[:-1]
+    first, *rest = target.split("\n")
+    return name, first, len(rest)
+
+
+def plain_title(title: str) -> str:
+    """The header without a width: a long command shows its first line and how many lines follow."""
+    name, first, more = title_parts(title)
+    return f"{name}({first}{f' … +{more} lines' if more else ''})" if "(" in title else title
 
 
 def checklist(todos: list[dict]) -> list[str]:
@@ -95,15 +130,31 @@ class PlainUI:
         stream.write(f"{text}\n")
         stream.flush()
 
+    def banner(self, model: str, lines: list[str]) -> None:
+        """The start header (interactive runs only)."""
+        self.say("\n".join(lines))
+
+    def separator(self, title: str) -> None:
+        self.say(f"── {title} ──")
+
+    def table(self, columns: list[str], rows: list[list[str]]) -> None:
+        """Aligned columns on stdout; the last one is not padded."""
+        widths = [max(len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
+        lines = ["  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]) for row in [columns, *rows]]
+        self.say("\n".join(lines), self.out)
+
     def tool_start(self, header: str) -> None:
         if self.stream:
             self.stream.end_block()
-        self.say(f"● {header}")
+        self.say(f"● {plain_title(header)}")
 
     def tool_end(self, result) -> None:
-        self.say(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}")
-        if isinstance(result.detail, Todos):
-            self.say("\n".join(f"    {line}" for line in checklist(list(result.detail.items))))
+        detail, seen = result.detail, ""
+        if isinstance(detail, Output) and detail.shown_lines < detail.lines:
+            seen = f" ({detail.shown_lines} shown to the model)"
+        self.say(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}{seen}")
+        if isinstance(detail, Todos):
+            self.say("\n".join(f"    {line}" for line in checklist(list(detail.items))))
 
     def notice(self, text: str) -> None:
         self.say(f"! {text}")
