@@ -14,6 +14,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Fuzz
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.styles import Style
@@ -168,7 +169,9 @@ TWICE = 1.5  # seconds within which the second ESC must follow, with "escape-twi
 
 
 class Watcher:
-    """While the agent works: the interrupt key or Ctrl-C cancels (a SIGINT to the main thread); typed keys are kept.
+    """Owns the keyboard whenever the prompt does not, so no key falls into the terminal's line mode (where a
+    Ctrl-D is lost). While the agent is `busy` the interrupt key or Ctrl-C cancels (a SIGINT to the main thread)
+    and typed text is kept for the next prompt; otherwise every key is handed to the next prompt as if typed there.
 
     `key` is "escape" (one press), "escape-twice" (for vi users who press ESC by habit) or "ctrl-c" (ESC ignored).
     """
@@ -178,7 +181,7 @@ class Watcher:
         self.key = "escape"
         self.last_escape = 0.0
         self.typed: list[str] = []
-        self.fired = False
+        self.busy = self.fired = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._input = None
@@ -205,6 +208,10 @@ class Watcher:
         self._thread = None
         self._raw.__exit__(None, None, None)
 
+    def working(self, busy: bool) -> None:
+        """The agent starts (keys may cancel it, once) or stops working."""
+        self.busy, self.fired = busy, False
+
     def take_typed(self) -> str:
         text, self.typed = "".join(self.typed), []
         return text
@@ -214,13 +221,16 @@ class Watcher:
         while not self._stop.is_set():
             ready, _, _ = select.select([fd], [], [], POLL)
             keys = self._input.read_keys() if ready else self._input.flush_keys()
-            self.handle([k.key for k in keys])
+            if self.busy:
+                self.handle([k.key for k in keys])
+            elif keys:  # the prompt's own keys, early: Enter sends, Ctrl-D leaves, as if it had been there
+                store_typeahead(self._input, keys)
 
     def handle(self, keys: list) -> None:
         """One batch of parsed keys: ESC followed by another key in the same batch is Alt+key, not ESC."""
         for i, key in enumerate(keys):
             alt = key == Keys.Escape and i + 1 < len(keys) and keys[i + 1] != Keys.Escape
-            if key == Keys.ControlC or key == Keys.Escape and not alt and self._escape_cancels():
+            if (key == Keys.ControlC or key == Keys.Escape and not alt and self._escape_cancels()):
                 self._cancel()
                 return
             if key == Keys.Escape:

@@ -66,8 +66,8 @@ class TerminalStream:
         self.markdown = self._new_markdown()
 
     def finish(self, stats) -> None:
-        """The turn is over: the keyboard is released first, so no late cancel can interrupt the cleanup."""
-        self.ui.watcher.stop()
+        """The turn is over: keys stop cancelling first, so no late cancel can interrupt the cleanup."""
+        self.ui.watcher.working(False)
         try:
             self.end_block()
         except KeyboardInterrupt:  # a cancel that was already on its way: what is left is not drawn

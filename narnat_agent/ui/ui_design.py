@@ -75,6 +75,7 @@ class TerminalUI:
             self.stream.cancelled = True
 
     def read_input(self) -> str | None:
+        self.watcher.stop()
         default, self.pending = self.pending + self.watcher.take_typed(), ""
         try:
             text = self.session.prompt([("class:prompt", "❯ ")], default=default)
@@ -84,7 +85,8 @@ class TerminalUI:
                 self.notice(LEAVE_HINT)
             text = ""
         except EOFError:
-            text = None
+            return None
+        self.watcher.start()  # until the next prompt, keys go to the watcher, not to the terminal's line mode
         if (failure := getattr(self.history, "failure", "")) and not self.history_told:
             self.history_told = True
             self._history_lost(failure)
@@ -94,6 +96,7 @@ class TerminalUI:
         from narnat_agent.ui.terminal_stream import TerminalStream
 
         self.watcher.start()
+        self.watcher.working(True)
         self.stream = TerminalStream(self)
         return self.stream
 
@@ -127,7 +130,7 @@ class TerminalUI:
 
         from narnat_agent.ui.keys import yes_no
 
-        live = self.stream.live if self.stream else None
+        live = self.stream.live if self.stream and self.watcher.busy else None
         if live:
             live.stop()
         self.watcher.stop()
@@ -136,9 +139,9 @@ class TerminalUI:
         try:
             return yes_no("     Run it? [y/n] ")
         finally:
+            self.watcher.start()
             if live:
                 live.start()
-                self.watcher.start()
 
     def notice(self, text: str) -> None:
         from rich.text import Text
@@ -180,13 +183,14 @@ class TerminalUI:
         from narnat_agent.ui.terminal_stream import Elapsed
 
         self.watcher.start()
+        self.watcher.working(True)
         self.compressing = Live(Spinner("dots", text=Elapsed("Compressing the conversation", time.monotonic())),
                                 console=self.console, transient=True)  # fmt: skip
         self.compressing.start()
         return QuietSink()
 
     def end_compressing(self) -> None:
-        self.watcher.stop()
+        self.watcher.working(False)
         self.compressing.stop()
 
     def give_back(self, question: str) -> None:

@@ -93,7 +93,8 @@ def test_a_whole_session(session, fake_llm, project):
     child.send("half typed")
     child.expect("typed")
     child.send("\x03")
-    prompt(child)
+    prompt(child)  # the discarded line
+    prompt(child)  # the next prompt
     child.send("\x03")
     child.expect("Ctrl-D or /exit leaves")
     prompt(child)
@@ -165,3 +166,32 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert "narnat.json" in (project / ".narnat" / ".gitignore").read_text()
     assert fake_llm.requests[0]["model"] == "my-model"
+
+
+def test_ctrl_d_always_leaves(project, fake_llm):
+    """A stress run of what preceded Ctrl-D doing nothing: a refused command, keys typed while the agent was
+    busy (an Enter, a space), a discarded line, Ctrl-D sent before the prompt is drawn again."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
+               TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
+    for run in range(8):
+        fake_llm.add(slow_answer(15, 0.02))
+        child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env,
+                              dimensions=(30, 100), encoding="utf-8", timeout=10)  # fmt: skip
+        try:
+            prompt(child)
+            child.send("/save ../../escape\r")
+            child.expect("is not a session name")
+            if run % 2 == 0:
+                child.send("hi\r")
+                child.expect("word3")
+                child.send("\r " if run % 4 == 0 else " \r")  # typed while the answer streams
+                child.expect("ctx ")
+            else:
+                child.send("half\x03")
+            child.sendeof()
+            child.expect("Saved this conversation as" if run % 2 == 0 else pexpect.EOF)
+            child.expect(pexpect.EOF)
+        finally:
+            child.close(force=True)
+        assert child.exitstatus == 0, run

@@ -11,6 +11,7 @@ cancelled: list = []
 def watcher(key="escape"):
     w = Watcher(on_cancel=lambda: cancelled.append(True))
     w.key = key
+    w.working(True)
     return w
 
 
@@ -53,3 +54,4 @@ def test_ctrl_c_setting_ignores_escape():
     assert cancelled == []
     with pytest.raises(KeyboardInterrupt):
         w.handle([Keys.ControlC])
+
