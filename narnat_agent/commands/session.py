@@ -45,7 +45,7 @@ def enter(agent: Agent, arg: str) -> None:
     agent.workspace.todos = data.get("todos", [])
     agent.workspace.reads.clear()  # what this process read is not what that conversation saw
     kept = f"; the previous conversation was saved as '{saved}'" if saved else ""
-    agent.ui.separator(f"{arg} · {data['turns']} turns")
+    agent.ui.separator(f"{arg} · {data['turns']} turn{'s' if data['turns'] != 1 else ''}")
     for who, text in recap(agent.conversation.messages):
         agent.ui.notice(f"{who}: {text}")
     agent.ui.notice(f"Entered '{arg}'{kept}.")

@@ -32,7 +32,7 @@ CODE_THEME = ANSISyntaxTheme({
     Generic.Deleted: Style(color="red"), Generic.Inserted: Style(color="blue"), Generic.Heading: Style(bold=True),
     Error: Style(color="red"),
 })  # fmt: skip
-THEME = Theme({"markdown.code": "bold cyan", "markdown.code_block": "none", "markdown.kbd": "bold"})
+THEME = Theme({"markdown.code": "bold cyan", "markdown.code_block": "none", "markdown.kbd": "bold", "markdown.link": "blue"})
 
 
 class _Code(CodeBlock):
