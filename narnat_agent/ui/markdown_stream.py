@@ -16,7 +16,7 @@ from rich.theme import Theme
 
 LIVE_LINES = 6
 FRAME = 0.08  # seconds between redraws of the open block: smooth enough, and half the CPU of 20 fps
-HUGE = 32_000  # characters waiting to be drawn beyond which the rest of the answer is shown as plain text
+HUGE = 16_000  # characters waiting to be drawn beyond which the rest of the answer is shown as plain text
 TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
 STABLE = ("paragraph_open", "bullet_list_open", "ordered_list_open", "fence", "code_block", "blockquote_open",
           "heading_open")  # fmt: skip  # blocks whose rendering only grows at the end while they stream
@@ -32,7 +32,9 @@ CODE_THEME = ANSISyntaxTheme({
     Generic.Deleted: Style(color="red"), Generic.Inserted: Style(color="blue"), Generic.Heading: Style(bold=True),
     Error: Style(color="red"),
 })  # fmt: skip
-THEME = Theme({"markdown.code": "bold cyan", "markdown.code_block": "none", "markdown.kbd": "bold", "markdown.link": "blue"})
+THEME = Theme(
+    {"markdown.code": "bold cyan", "markdown.code_block": "none", "markdown.kbd": "bold", "markdown.link": "blue"}
+)
 
 
 class _Code(CodeBlock):
@@ -75,9 +77,12 @@ def render_lines(source: str, console: Console) -> list[str]:
     return [TRAILING.sub(r"\1", line) for line in scratch.file.getvalue().split("\n")[:-1]]
 
 
+CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def _inert(text: str) -> str:
-    """Plain text that cannot drive the terminal: escape characters are shown, not obeyed."""
-    return text.replace("\x1b", "␛")
+    """Plain text that cannot drive the terminal: control characters are shown as �, not obeyed."""
+    return CONTROLS.sub("�", text)
 
 
 class MarkdownStream:
@@ -90,8 +95,9 @@ class MarkdownStream:
     """
 
     def __init__(self, console: Console, emit: Callable[[list[str]], None], show: Callable[[Text | None], None],
-                 clock: Callable[[], float] = time.monotonic):  # fmt: skip
+                 clock: Callable[[], float] = time.monotonic, emit_plain: Callable[[str], None] | None = None):  # fmt: skip
         self.console, self.emit, self.show, self.clock = console, emit, show, clock
+        self.emit_plain = emit_plain or (lambda text: emit(text.split("\n")))  # plain text, printed as it is
         self.source, self.anchor, self.committed, self.tail_printed = "", 0, 0, 0
         self.arrived: list[str] = []  # text fed since the last flush (joined once per flush, not per token)
         self.head: list[str] | None = None  # the rendering of source[anchor:committed], cached
@@ -168,7 +174,7 @@ class MarkdownStream:
         if not final and len(text) - end > room:
             end = len(text) - self.console.width
         if end:
-            self._print(_inert(text[:end].removesuffix("\n")).split("\n"))
+            self.emit_plain(_inert(text[:end].removesuffix("\n")))
         self.committed = self.anchor = self.committed + end
         self.show(None if final or end == len(text) else Text(_inert(text[end:][-room:])))
 

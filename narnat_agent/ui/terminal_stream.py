@@ -3,6 +3,7 @@
 import time
 
 from rich.live import Live
+from rich.segment import Segment
 from rich.spinner import Spinner
 from rich.text import Text
 
@@ -21,6 +22,17 @@ class Elapsed:
         return Text(f"{self.label}… {time.monotonic() - self.started:.0f}s · esc to interrupt", style="dim")
 
 
+class _Raw:
+    """Text the terminal wraps itself, in one piece: rich's per-line work would cost seconds for megabytes."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __rich_console__(self, console, options):
+        yield Segment(self.text)
+        yield Segment.line()
+
+
 class TerminalStream:
     """The live region (spinner or the open markdown block) exists from create_stream() until finish()."""
 
@@ -34,10 +46,13 @@ class TerminalStream:
         self.spin("Thinking")
 
     def _new_markdown(self) -> MarkdownStream:
-        return MarkdownStream(self.ui.console, self._emit, self._show)
+        return MarkdownStream(self.ui.console, self._emit, self._show, emit_plain=self._emit_plain)
 
     def _emit(self, lines: list[str]) -> None:
         self.ui.console.print(Text.from_ansi("\n".join(lines)), soft_wrap=True)
+
+    def _emit_plain(self, text: str) -> None:
+        self.ui.console.print(_Raw(text), crop=False)
 
     def _show(self, renderable) -> None:
         self.live.update(renderable if renderable is not None else "")
