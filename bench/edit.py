@@ -14,11 +14,14 @@ FILE = "".join(f"    value_{n} = compute({n}, 'label {n}')\n" for n in range(LIN
 
 def main() -> None:
     exact = "    value_7000 = compute(7000, 'label 7000')\n"
+    indented = "value_7000 = compute(7000, 'label 7000')\nvalue_7001 = compute(7001, 'label 7001')\n"  # re-indented
     fuzzy = "value_7000 = compute(7000,  ‘label 7000’)\n"  # other indentation, blanks and quotes: the typography step
     miss = "absent_a = 1\nabsent_b = 2\nabsent_c = 3\nabsent_d = 4\n"  # every step, escapes included, then anchors
     baseline = median_seconds(lambda: FILE.replace(exact, "x\n", 1), 21)
     rows = []
-    for label, old in (("exact match", exact), ("typography match", fuzzy), ("no match (full chain + hint)", miss)):
+    cases = (("exact match", exact), ("indentation match, new_string re-indented", indented),
+             ("typography match", fuzzy), ("no match (full chain + hint)", miss))  # fmt: skip
+    for label, old in cases:
 
         def run(old=old):
             try:

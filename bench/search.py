@@ -11,7 +11,8 @@ from pathlib import Path
 
 from common import median_seconds, table
 
-from narnat_agent.tools import registry, ripgrep
+from narnat_agent import ripgrep
+from narnat_agent.tools import registry
 from narnat_agent.tools.workspace import Workspace
 
 CASES = [
@@ -19,8 +20,10 @@ CASES = [
     ("Grep content 'raise NotImplementedError'", "Grep", {"pattern": "raise NotImplementedError",
      "output_mode": "content"}, ["--heading", "-n", "-e", "raise NotImplementedError"]),
     ("Grep count 'import os'", "Grep", {"pattern": "import os", "output_mode": "count"}, ["-c", "-e", "import os"]),
+    ("Grep -l 'import os' glob '*.py'", "Grep", {"pattern": "import os", "glob": "*.py"},
+     ["-l", "--glob", "*.py", "-e", "import os"]),
     ("Glob '**/*.py'", "Glob", {"pattern": "**/*.py"}, ["--files", "--glob", "**/*.py"]),
-    ("Glob 'test_*.py'", "Glob", {"pattern": "test_*.py"}, ["--files", "--glob", "test_*.py"]),
+    ("Glob '**/test_*.py'", "Glob", {"pattern": "**/test_*.py"}, ["--files", "--glob", "test_*.py"]),
 ]  # fmt: skip
 
 

@@ -1,16 +1,61 @@
-"""Whole-file writes that never leave a half-written file behind."""
+"""Whole-file writes that never leave a half-written file behind, nor hidden litter after a crash."""
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
 
+# Our temporary files carry the writer's process id, so a later write can tell a crashed writer's leftover
+# from one still in progress. They sit beside the target: a rename is atomic only within one file system.
+TMP_PREFIX = ".narnat-tmp-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def clean_stale(directory: Path) -> None:
+    """Remove temporary files that a killed writer left in directory."""
+    try:
+        entries = [e.name for e in os.scandir(directory) if e.name.startswith(TMP_PREFIX)]
+    except OSError:
+        return
+    for name in entries:
+        pid = name[len(TMP_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                os.unlink(directory / name)
+
+
+def _overwrite(path: Path, data: bytes) -> None:
+    """In place, for a file with other hard links: a rename would give this name a new inode and leave the
+    other names on the old content. The price is that a crash mid-write can leave this one file torn."""
+    with open(path, "r+b") as f:
+        f.write(data)
+        f.truncate()
+        f.flush()
+        os.fsync(f.fileno())
+
 
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write data to a temporary file beside path, then rename it over path."""
+    """Write data to a temporary file beside the real file (through symlinks), then rename it over the file."""
+    path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_file() and path.stat().st_nlink > 1:
+        _overwrite(path, data)
+        if mode is not None:
+            os.chmod(path, mode)
+        return
     if mode is None and path.exists():
         mode = path.stat().st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    clean_stale(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{TMP_PREFIX}{os.getpid()}-")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -1,20 +1,37 @@
 """`narnat`: the REPL, or one headless request with -p. Heavy modules load only after the flags are read."""
 
 import argparse
+import io
 import sys
 
 from narnat_agent import __version__
 
 OLLAMA = "http://127.0.0.1:11434"
+# by Stop.kind; 3: the turn ended before doing all it was asked; 130: Ctrl-C, as shells report it
+EXIT_CODES = {"completed": 0, "failed": 1, "stopped": 3, "cancelled": 130}
+USAGE_ERROR = 2  # a configuration or command-line mistake: nothing was sent
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
+    return int(text)
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="narnat", description="A terminal coding agent for OpenAI-compatible models.")
     parser.add_argument("-p", "--print", dest="prompt", metavar="PROMPT",
                         help="answer one request and exit; '-' reads it from stdin")  # fmt: skip
+    parser.add_argument("--output-format", choices=("text", "json", "stream-json"),
+                        help="with -p: stdout is the answer (text, the default), one JSON object at the end (json) "
+                             "or one JSON event per line (stream-json)")  # fmt: skip
+    resume = parser.add_mutually_exclusive_group()
+    resume.add_argument("-c", "--continue", dest="latest", action="store_true",
+                        help="continue the most recent conversation of this project")  # fmt: skip
+    resume.add_argument("--resume", metavar="NAME", help="continue a saved session")
     parser.add_argument("--model", help="use this model instead of the configured one")
-    parser.add_argument("--resume", metavar="NAME", help="start from a saved session")
-    parser.add_argument("--yes", action="store_true", help="headless: run commands that would ask for confirmation")
+    parser.add_argument("--max-steps", type=_positive, metavar="N", help="tool steps per turn for this run")
+    parser.add_argument("--yes", action="store_true", help="with -p: run commands that would ask for confirmation")
     parser.add_argument("--version", action="version", version=f"narnat {__version__}")
     return parser
 
@@ -31,46 +48,75 @@ def ollama_models() -> list[str]:
         return []
 
 
-def first_run_setup(ui, project) -> None:
-    """Ask for the endpoint, key and model, and save them to ./.narnat/narnat.json."""
+def first_run_setup(ui, project, home) -> None:
+    """Ask for the endpoint, key and model, and save them for the user (in the project if it keeps its own key)."""
     from narnat_agent.config.defaults import DEFAULT_BASE_URL, DEFAULTS
-    from narnat_agent.config.loader import write_project_config
+    from narnat_agent.config.loader import write_setup
 
     models = ollama_models()
     base_url, model, key = DEFAULT_BASE_URL, str(DEFAULTS["model"]), ""
     if models:
         ui.notice(f"An Ollama server answers on {OLLAMA} with: {', '.join(models[:10])}")
         base_url, model, key = f"{OLLAMA}/v1", models[0], "ollama"
-    ui.notice("No API key configured yet; three questions, saved to .narnat/narnat.json.")
+    ui.notice("No API key configured yet; three questions, saved to ~/.narnat/narnat.json.")
     base_url = ui.ask("Base URL", base_url)
     key = ui.ask("API key (hidden)", key, secret=True)
     model = ui.ask("Model", model)
-    path = write_project_config(project, {"base_url": base_url, "api_key": key, "model": model})
-    ui.notice(f"Saved {path} (mode 0600; .narnat/.gitignore keeps it out of git).")
+    path = write_setup(project, home, {"base_url": base_url, "api_key": key, "model": model})
+    kept = "; .narnat/.gitignore keeps it out of git" if path.is_relative_to(project) else ""
+    ui.notice(f"Saved {path} (mode 0600{kept}).")
+
+
+def read_prompt(arg: str | None) -> str | None:
+    """The -p text as text the model can be sent: UTF-16 or UTF-8 on stdin; bytes that are neither escaped (\\xe9)."""
+    from narnat_agent.encodable import encodable
+
+    if arg != "-":
+        return None if arg is None else encodable(arg)  # argv holds undecodable bytes as surrogates
+    data = sys.stdin.buffer.read()
+    for bom, codec in ((b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig")):
+        if data.startswith(bom):
+            return data.decode(codec, errors="backslashreplace")
+    return data.decode("utf-8", errors="backslashreplace")
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.output_format and args.prompt is None:
+        parser.error("--output-format needs -p: the REPL writes for a person")
     try:
         return _start(args)
     except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it
-        return 130
+        return EXIT_CODES["cancelled"]
+
+
+def _leave_on_signals(agent) -> None:
+    """SIGTERM and SIGHUP stop the turn like Esc does, then the REPL ends and saves like Ctrl-D."""
+    import signal
+
+    def leave(signum: int, frame: object) -> None:
+        agent.leaving = signum
+        raise KeyboardInterrupt
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, leave)
 
 
 def _start(args: argparse.Namespace) -> int:
+    import dataclasses
     from pathlib import Path
 
-    from narnat_agent.commands.session import COMMANDS
-    from narnat_agent.config.loader import ConfigError, MissingApiKey, build_system_prompt, load_config
-    from narnat_agent.ui.ui_design import make_ui
+    from narnat_agent.config.loader import ConfigError, MissingApiKey, build_system_prompt, load_config, with_state_dir
 
-    prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
+    prompt = read_prompt(args.prompt)
+    if isinstance(sys.stdin, io.TextIOWrapper):  # the plain REPL's lines: a byte that is not UTF-8 is escaped
+        sys.stdin.reconfigure(errors="backslashreplace")
     headless = prompt is not None
-    help_lines = {name: (fn.__doc__ or "").split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
-    ui = make_ui(headless, Path.cwd(), help_lines)
-    if headless and not prompt.strip():
+    ui = _headless_ui(args.output_format or "text") if headless else _terminal_ui()
+    if prompt is not None and not prompt.strip():
         ui.error("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin.")
-        return 2
+        return USAGE_ERROR
     project, home = Path.cwd(), Path.home()
     try:
         try:
@@ -78,77 +124,182 @@ def _start(args: argparse.Namespace) -> int:
         except MissingApiKey:
             if headless or not sys.stdin.isatty():
                 raise
-            first_run_setup(ui, project)
+            first_run_setup(ui, project, home)
             config = load_config(project, home, model=args.model)
     except ConfigError as e:
         ui.error(str(e))
-        return 2
+        return USAGE_ERROR
+    config = with_state_dir(config)
+    if args.max_steps:
+        config = dataclasses.replace(config, max_steps=args.max_steps)
     for notice in config.notices:
         ui.notice(notice)
     ui.use_interrupt_key(config.interrupt_key)
-    confirm = ui.confirm if not headless else (lambda command, reason: True) if args.yes else None
-    return _run(config, ui, confirm, build_system_prompt(config), prompt, args.resume)
+    return _run(config, ui, args, prompt, build_system_prompt(config, ui.notice, headless, args.yes))
 
 
-def _run(config, ui, confirm, system_prompt: str, prompt: str | None, resume: str | None) -> int:
+def _terminal_ui():
+    from pathlib import Path
+
+    from narnat_agent.commands.session import COMMANDS
+    from narnat_agent.ui.ui_design import make_ui
+
+    help_lines = {name: (fn.__doc__ or "").split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
+    return make_ui(False, Path.cwd(), help_lines)
+
+
+def _headless_ui(output_format: str):
+    if output_format == "text":
+        from narnat_agent.ui.plain import HeadlessUI
+
+        return HeadlessUI(sys.stdout, sys.stderr, sys.stdin)
+    from narnat_agent.ui.events import EventUI
+
+    return EventUI(output_format == "stream-json", sys.stdout, sys.stderr)
+
+
+def _session(config, ui, args: argparse.Namespace, system_prompt: str):
+    """The conversation of this run: a saved one (-c, --resume) or a new one (named by the time and the process)."""
+    from narnat_agent.core import session as sessions
+    from narnat_agent.core.compressor import inherit_summary
+
+    if args.latest or args.resume:
+        return _saved_session(config, args.resume, system_prompt)
+    if summary := inherit_summary(config.state_dir):
+        ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
+    return sessions.new_session(system_prompt, summary)
+
+
+def _saved_session(config, name: str | None, system_prompt: str):
+    """A saved conversation (by name, else the most recent), going on in this run's environment (date, mode)."""
+    from narnat_agent.config import session_store
+    from narnat_agent.config.loader import with_environment
+    from narnat_agent.core import session as sessions
+
+    state = config.state_dir
+    if name is None or not session_store.exists(state, session_store.check_name(name)):
+        names = [row["name"] for row in session_store.listing(state) if not row["name"].startswith("compressed-")]
+        if name is not None:
+            recent = f"; the most recent are {', '.join(names[:3])}" if names else ""
+            raise session_store.SessionError(f"there is no session named '{name}' in {state / 'sessions'}{recent}.")
+        if not names:
+            raise session_store.SessionError("this project has no saved conversation yet.")
+        name = names[0]
+    session = sessions.load(state, name)
+    system = session.conversation.messages[0]
+    system["content"] = with_environment(system["content"], system_prompt)
+    return session
+
+
+def _run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt: str) -> int:
     from narnat_agent.commands.session import dispatch
     from narnat_agent.config import session_store
     from narnat_agent.core.agent import Agent
-    from narnat_agent.core.compressor import inherit_summary
-    from narnat_agent.core.context import Conversation
-    from narnat_agent.core.llm import Client, LLMError
+    from narnat_agent.core.headless import NobodyToAsk
     from narnat_agent.logger import start_log
+    from narnat_agent.tools.support.http import Web
     from narnat_agent.tools.workspace import Workspace
 
-    start_log(config.state_dir, [config.api_key])
+    start_log(config.state_dir, [config.api_key], ui.notice)
     try:
-        conversation, todos = _first_conversation(config, system_prompt, resume)
+        session = _session(config, ui, args, system_prompt)
     except session_store.SessionError as e:
-        ui.error(f"Cannot resume: {e}")
-        return 2
-    if summary := inherit_summary(config.state_dir):
-        conversation = Conversation(system_prompt, summary=summary)
-        ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
-    client = Client(config, ui.notice)
-    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, todos=todos)
-    agent = Agent(config, ui, client, workspace, conversation, system_prompt)
+        ui.error(f"Cannot {'continue' if args.latest else 'resume'}: {e}")
+        return USAGE_ERROR
+    nobody = NobodyToAsk() if prompt is not None and not args.yes else None
+    confirm = ui.confirm if prompt is None else nobody or _allow
+    web = Web(config.search_urls, config.web_timeout_s)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
+                          secret=config.api_key)  # fmt: skip
+    client = _client(config, ui)
+    agent = Agent(config, ui, client, workspace, session, system_prompt)
+    _leave_on_signals(agent)
     if prompt is None:
-        ui.banner(config.model, _banner(config, conversation, resume))
+        ui.banner(config.model, _banner(config, session, resumed=bool(args.latest or args.resume)))
         client.preload()
-        try:
-            agent.run(dispatch)
-        finally:
-            if saved := agent.save():
-                ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
-        return 0
-    try:
-        agent.ask(prompt)
-    except LLMError as e:
-        ui.error(str(e))
-        return 1
-    finally:
-        if resume:
-            agent.save()
-    return 130 if ui.stream and ui.stream.cancelled else 0  # 130: stopped by Ctrl-C, as shells report it
+        agent.checkpoints.warm()
+        _repl(agent, ui, dispatch)
+        return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
+    return _headless(agent, ui, prompt, nobody, resumed=bool(args.latest or args.resume))
 
 
-def _banner(config, conversation, resume: str | None) -> list[str]:
+def _banner(config, session, resumed: bool) -> list[str]:
     """Two lines at start: what answers (version, model, endpoint) and where (project, conversation)."""
     from pathlib import Path
     from urllib.parse import urlparse
 
     host = urlparse(config.base_url).netloc or config.base_url
     where = str(config.project).replace(str(Path.home()), "~", 1)
-    start = f"resumed '{resume}' ({conversation.turns} turns)" if resume else "new conversation"
+    turns = session.conversation.turns
+    start = f"resumed '{session.name}' ({turns} turn{'s' if turns != 1 else ''})" if resumed else "new conversation"
     return [f"narnat {__version__} · {config.model} · {host}", f"{where} · {start} · /help for commands and keys"]
 
 
-def _first_conversation(config, system_prompt: str, resume: str | None):
-    """A new conversation, or the saved one named by --resume, with its todo list."""
-    from narnat_agent.config import session_store
-    from narnat_agent.core.context import Conversation
+def _allow(command: str, reason: str) -> bool:
+    """--yes: every command that would ask runs."""
+    return True
 
-    if not resume:
-        return Conversation(system_prompt), []
-    data = session_store.load(config.state_dir, session_store.check_name(resume))
-    return Conversation.from_session(resume, data), data.get("todos", [])
+
+def _client(config, ui):
+    """JSON output hears of each request of the turn (its usage, its calls); the other UIs need only notices."""
+    from narnat_agent.core.llm import Client
+    from narnat_agent.ui.events import EventUI, ReportingClient
+
+    return ReportingClient(config, ui) if isinstance(ui, EventUI) else Client(config, ui.notice)
+
+
+def _headless(agent, ui, prompt: str, nobody, resumed: bool) -> int:
+    """One request, saved as a session whatever happens; the exit code says how it ended."""
+    ui.begin(agent.session.name, agent.config.model)
+    try:
+        outcome = _ask(agent, ui, prompt, nobody)
+    finally:
+        saved = _saved(agent, ui, quiet=True)
+    code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
+    code = 128 + agent.leaving if agent.leaving else code
+    ui.report(outcome, agent.session.name if saved else None, code)
+    return code
+
+
+def _ask(agent, ui, prompt: str, nobody):
+    """The turn's outcome; a confirmation refused for want of anybody to ask means it did not do all it was asked."""
+    from narnat_agent.config.session_store import SessionError
+    from narnat_agent.core.llm import LLMError
+    from narnat_agent.core.turn import Stop, TurnOutcome
+
+    try:
+        outcome = agent.ask(prompt)
+    except (SessionError, LLMError) as e:  # a compression's archive not written; still too long after compressing
+        ui.error(str(e))
+        return TurnOutcome(Stop.FAILED if isinstance(e, SessionError) else Stop.PROVIDER_ERROR, str(e))
+    if nobody and (judged := nobody.judge(outcome)) is not outcome:
+        ui.notice(judged.message)
+        return judged
+    return outcome
+
+
+def _saved(agent, ui, quiet: bool = False) -> bool:
+    """The autosave; a failure is its one sentence, and the conversation stays in memory."""
+    from narnat_agent.config.session_store import SessionError
+
+    try:
+        saved = agent.save()
+    except SessionError as e:
+        ui.error(str(e))
+        return False
+    if saved and not quiet:
+        ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
+    return True
+
+
+def _repl(agent, ui, dispatch) -> None:
+    """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
+    for last_chance in (False, True):
+        try:
+            agent.run(dispatch)
+        finally:
+            saved = _saved(agent, ui)
+            agent.checkpoints.prune()
+        if saved or last_chance or agent.leaving:
+            return
+        ui.notice("The conversation is still here: /save it once there is room, or leave again to quit without it.")

@@ -1,9 +1,16 @@
-"""One log file per start under .narnat/logs/, with secrets masked."""
+"""One log file per run under .narnat/logs/; it never holds the key, and a failing disk costs one notice."""
 
+import contextlib
 import logging
+import os
 import re
+import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+
+from narnat_agent.encodable import encodable
+from narnat_agent.redact import redact
 
 ROOT = "narnat"
 FORMAT = "%(asctime)s [%(area)s] %(levelname)s %(message)s"
@@ -16,30 +23,49 @@ def get_logger(area: str) -> logging.Logger:
 
 
 class _Redact(logging.Filter):
+    """A second line of defence: the key and headers are never formatted into a log line in the first place."""
+
     def __init__(self, secrets: list[str]):
         super().__init__()
-        self.secrets = [s for s in secrets if s]
+        self.secrets = secrets
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.area = record.name.removeprefix(f"{ROOT}.")
-        message = AUTH_HEADER.sub(r"\1***", record.getMessage())
+        message = AUTH_HEADER.sub(r"\1***", encodable(record.getMessage()))
         for secret in self.secrets:
-            message = message.replace(secret, "***")
+            message = redact(message, secret, "***")
         record.msg, record.args = message, None
         return True
 
 
-def start_log(state_dir: Path, secrets: list[str]) -> Path:
-    """Open .narnat/logs/YYYY-MM-DD_HH-MM-SS.log for this run; the secrets never reach it."""
-    logs = state_dir / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
-    path = logs / f"{stamp}.log"
-    n = 1
-    while path.exists():
-        n += 1
-        path = logs / f"{stamp}-{n}.log"
-    handler = logging.FileHandler(path, encoding="utf-8")
+class _LogFile(logging.FileHandler):
+    """The file is made at the first line; the first failure to write ends logging with one notice."""
+
+    def __init__(self, path: Path, notify: Callable[[str], None]):
+        super().__init__(path, encoding="utf-8", delay=True)
+        self.notify = notify
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            super().emit(record)
+        except Exception:  # opening the file happens outside the base class's own error handling
+            self.handleError(record)
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        error = sys.exc_info()[1]
+        root = logging.getLogger(ROOT)
+        root.removeHandler(self)
+        root.addHandler(logging.NullHandler())  # not the last-resort handler, which would print every warning
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else type(error).__name__
+        self.notify(f"Cannot write the log {self.baseFilename} ({reason}); logging is off for this run.")
+
+
+def start_log(state_dir: Path, secrets: list[str], notify: Callable[[str], None]) -> Path:
+    """Log this run to .narnat/logs/<time>-<pid>.log: processes started in the same second get their own file."""
+    path = state_dir / "logs" / f"{datetime.now():%Y-%m-%d_%H-%M-%S}-{os.getpid()}.log"
+    with contextlib.suppress(OSError):  # then the first line fails to open the file, and says so once
+        path.parent.mkdir(parents=True, exist_ok=True)
+    handler = _LogFile(path, notify)
     handler.setFormatter(logging.Formatter(FORMAT, datefmt="%Y-%m-%d %H:%M:%S"))
     handler.addFilter(_Redact(secrets))
     root = logging.getLogger(ROOT)

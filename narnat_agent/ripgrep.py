@@ -1,18 +1,23 @@
 """The rg binary shipped in the ripgrep wheel, run for Glob and Grep; a plain walk when it cannot run."""
 
 import functools
+import io
 import os
 import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 # .gitignore applies even outside a git repository; hidden files are searched; .git never is.
 COMMON = ["--hidden", "--glob", "!.git", "--no-require-git", "--no-config", "--color", "never"]
+STATE = ".narnat"  # Narnat's own folder: its logs record every search, so searching them would find itself
 TIMEOUT = 120
-_fallback_told = False
+PLAIN_NAME = re.compile(r"[\w.*?,-]*(?:\{[\w.*?,-]*\}[\w.*?,-]*)*")  # no classes, escapes or nested braces
+FALLBACK_NOTE = "\n(ripgrep could not run here; a slower walk answered, and it ignores .gitignore rules.)"
 
 
 @functools.cache
@@ -22,31 +27,68 @@ def binary() -> str | None:
 
     try:
         files = distribution("ripgrep").files or []
-        path = next((distribution("ripgrep").locate_file(f) for f in files if f.name in ("rg", "rg.exe")), None)
+        found = next((distribution("ripgrep").locate_file(f) for f in files if f.name in ("rg", "rg.exe")), None)
     except PackageNotFoundError:
-        path = None
-    return str(Path(path).resolve()) if path and Path(path).exists() else shutil.which("rg")
+        found = None
+    path = Path(str(found)) if found else None
+    return str(path.resolve()) if path and path.exists() else shutil.which("rg")
 
 
-def rg(args: list[str], cwd: Path) -> subprocess.CompletedProcess | None:
-    """Run rg with the common flags; None when it cannot run at all."""
+class RgFailed(Exception):
+    """rg refused the search (a bad pattern, glob or type) or ran out of time; `stderr` says why."""
+
+    def __init__(self, stderr: str):
+        super().__init__(error_line(stderr))
+        self.stderr = stderr
+
+
+@dataclass(frozen=True)
+class Done:
+    code: int
+    out: bytes  # raw: file names need not be UTF-8
+    err: str
+
+
+def run(args: list[str], cwd: Path) -> Done | None:
+    """rg with the common flags; None when it cannot run at all. A cancel or a timeout kills it."""
     exe = binary()
     if exe is None:
         return None
     try:
-        return subprocess.run(
-            [exe, *COMMON, *args], cwd=cwd, capture_output=True, text=True, errors="replace",
-            timeout=TIMEOUT, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+        process = subprocess.Popen([exe, *COMMON, *args], cwd=cwd, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     except OSError:
         return None
+    try:
+        out, err = process.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise RgFailed(f"error: the search took longer than {TIMEOUT} s; narrow it with path, glob or type") from None
+    finally:  # a KeyboardInterrupt (the user's cancel) lands here too: rg must not outlive the call
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return Done(process.returncode, out, err.decode("utf-8", "replace"))
 
 
-def fallback_note() -> str:
-    """Said once per run: the searches work without rg, but slower and without .gitignore rules."""
-    global _fallback_told
-    told, _fallback_told = _fallback_told, True
-    return "" if told else "\n(ripgrep could not run here; searches use a slower walk that ignores .gitignore rules.)"
+def rg(args: list[str], cwd: Path) -> subprocess.CompletedProcess | None:
+    """rg's answer as text, for callers that only list files; None when it cannot run."""
+    done = run(args, cwd)
+    return None if done is None else subprocess.CompletedProcess(args, done.code, shown(done.out), done.err)
+
+
+def shown(raw: bytes) -> str:
+    """rg's bytes (a name or a line) as the model and the user see them: bytes that are not UTF-8 escaped, as in
+    caf\\xe9.py (the form Workspace.show gives names)."""
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def in_state(path: Path, root: Path) -> bool:
+    return STATE in (path.relative_to(root) if path.is_relative_to(root) else path).parts
+
+
+def scope(top: Path, root: Path) -> list[str]:
+    """Narnat's own folder is left out, unless the search points into it; then all of it is searched."""
+    return ["--no-ignore"] if in_state(top, root) else ["--glob", f"!{STATE}"]
 
 
 def target(path: Path, root: Path) -> list[str]:
@@ -56,13 +98,27 @@ def target(path: Path, root: Path) -> list[str]:
     return ["--", str(path.relative_to(root)) if path.is_relative_to(root) else str(path)]
 
 
-def skipped_note(args: list[str], root: Path) -> str:
-    """After an empty result: how many files the same listing finds once .gitignore rules are off."""
-    done = rg(["--no-ignore", *args], root)
-    count = len(done.stdout.splitlines()) if done else 0
-    if not count:
-        return " Hidden files were included; binary files are skipped."
-    return f" {count} file{'s' if count != 1 else ''} ignored by .gitignore rules would match; they were skipped."
+def files(top: Path, root: Path, ignore: bool = True) -> list[bytes] | None:
+    """Every file rg would search below top (ignore rules applied unless ignore=False); None when rg cannot run."""
+    done = run(["--files", "--null", *scope(top, root), *([] if ignore else ["--no-ignore"]), *target(top, root)], root)
+    if done is not None and done.code > 1 and not done.out:
+        raise RgFailed(done.err)
+    return None if done is None else [name for name in done.out.split(b"\0") if name]
+
+
+def name_filter(name: str) -> list[str]:
+    """rg's flags to keep the files called `name` (a glob), when rg reads it as we do; else none. A file type,
+    unlike --glob, never overrides .gitignore."""
+    if not name or "**" in name or not PLAIN_NAME.fullmatch(name):
+        return []
+    return ["--type-add", f"narnatglob:{name}", "--type", "narnatglob"]
+
+
+def skipped_note(ignored: int) -> str:
+    """After an empty result: how many files were left out because .gitignore rules exclude them."""
+    if not ignored:
+        return ""
+    return f" {ignored} file{'s' if ignored != 1 else ''} ignored by .gitignore rules would match; they were skipped."
 
 
 def error_line(stderr: str) -> str:
@@ -72,86 +128,124 @@ def error_line(stderr: str) -> str:
     return said[-1] if said else (lines[-1].removeprefix("rg: ") if lines else "ripgrep failed")
 
 
-def walk(top: Path) -> Iterator[Path]:
-    """Every file below top except inside .git folders."""
+def glob_regex(pattern: str) -> re.Pattern:
+    """A glob over '/'-separated paths: '*', '?' and [...] within one segment, a '**' segment any number of them."""
+    return re.compile(_translate(pattern), re.DOTALL)
+
+
+def _translate(pattern: str) -> str:
+    out, i = [], 0
+    while i < len(pattern):
+        whole = pattern.startswith("**", i) and pattern[i - 1 : i] in ("", "/") and pattern[i + 2 : i + 3] in ("", "/")
+        if whole:  # '**' as a whole segment: any number of segments
+            out.append("(?:[^/]+/)*" if i + 2 < len(pattern) else ".*")
+            i += 3
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            while pattern[i : i + 1] == "*":  # '**' inside a segment is one '*'
+                i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] in "[{" and (end := _closing(pattern, i)):
+            inner = pattern[i + 1 : end]
+            if pattern[i] == "[":
+                negate = inner[:1] in ("!", "^")
+                chars = "".join("\\" + c if c in "\\[]^&~|" else c for c in inner[negate:])  # '-' stays a range
+                out.append(f"(?!/)[{'^' if negate else ''}{chars}]")
+            else:
+                out.append("(?:" + "|".join(_translate(alt) for alt in _alternatives(inner)) + ")")
+            i = end + 1
+        else:
+            if pattern[i] == "\\" and i + 1 < len(pattern):  # an escaped character stands for itself
+                i += 1
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return "".join(out)
+
+
+def _closing(pattern: str, start: int) -> int:
+    """Where the bracket or brace opened at start closes (0 if it does not): braces nest, brackets do not."""
+    close, depth = "]" if pattern[start] == "[" else "}", 0
+    for i in range(start + 1 + (pattern[start] == "["), len(pattern)):
+        if pattern[i] == close and depth == 0:
+            return i
+        depth += {"{": 1, "}": -1}.get(pattern[i], 0) if close == "}" else 0
+    return 0
+
+
+def _alternatives(inner: str) -> list[str]:
+    """The comma-separated choices of a brace group, nested groups kept whole."""
+    parts, depth, current = [], 0, ""
+    for char in inner:
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        current += char
+    return [*parts, current]
+
+
+def walk(top: Path, root: Path) -> Iterator[Path]:
+    """Every regular file below top except inside .git folders (and Narnat's own, unless top is inside it)."""
     if top.is_file():
         yield top
         return
-    for folder, dirs, files in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if d != ".git")
-        for name in sorted(files):
-            yield Path(folder) / name
-
-
-def glob_regex(pattern: str) -> re.Pattern:
-    """A glob ('**' crosses folders, '*' and '?' do not) as a regex over '/'-separated paths."""
-    out, i = [], 0
-    while i < len(pattern):
-        for token, rx in (("**/", "(?:.*/)?"), ("**", ".*"), ("*", "[^/]*"), ("?", "[^/]")):
-            if pattern.startswith(token, i):
-                out.append(rx)
-                i += len(token)
-                break
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
+    skip = {".git"} if in_state(top, root) else {".git", STATE}
+    for folder, dirs, names in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if d not in skip)
+        yield from (Path(folder) / name for name in sorted(names) if (Path(folder) / name).is_file())
 
 
 def walk_matching(pattern: str, top: Path, root: Path) -> list[str]:
-    """The fallback walk's files (relative to root) matching a glob; a glob without '/' matches names."""
+    """The fallback walk's files (relative to root) whose path below top matches a glob."""
     rx = glob_regex(pattern)
     found = []
-    for path in walk(top):
-        shown = os.path.relpath(path, root)
-        if rx.fullmatch(shown if "/" in pattern else path.name):
-            found.append(shown)
+    for path in walk(top, root):
+        if rx.fullmatch(os.path.relpath(path, top) if path != top else path.name):
+            found.append(os.path.relpath(path, root))
     return found
 
 
-class RgFailed(Exception):
-    """rg refused the search (a bad pattern, glob or type); `stderr` says why."""
-
-    def __init__(self, stderr: str):
-        super().__init__(error_line(stderr))
-        self.stderr = stderr
-
-
-def _mtime(path: str) -> float:
+def _age(base: bytes, path: bytes) -> tuple[float, bytes]:
+    """The sort key for newest first; equal times by name, so pages stay stable."""
     try:
-        return os.stat(path).st_mtime
+        return -os.stat(os.path.join(base, path)).st_mtime, path
     except OSError:  # vanished meanwhile: sorts last
-        return 0.0
+        return 0.0, path
 
 
-def by_newest(paths: list[str], root: Path) -> list[str]:
-    base = str(root)
-    return sorted(paths, key=lambda p: _mtime(os.path.join(base, p)), reverse=True)
+def newest_first(paths: list[bytes], root: Path) -> list[bytes]:
+    """Paths (relative to root) by modification time, newest first."""
+    base = os.fsencode(root)
+    return sorted(paths, key=lambda path: _age(base, path))
 
 
-def newest_files(args: list[str], root: Path) -> list[str] | None:
-    """The paths rg prints, newest first, each stat'ed while rg is still walking; None when rg cannot run."""
+def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> list[bytes] | None:
+    """The names rg lists that `keep` accepts, newest first; None when rg cannot run. Each name is checked and
+    stat'ed while rg is still walking on the other core; a cancel kills rg."""
     exe = binary()
     if exe is None:
         return None
+    base, stamped, rest, listed = os.fsencode(root), [], b"", False
     with tempfile.TemporaryFile() as errors:
         try:
-            # line-buffered: each path is stat'ed here while rg is still walking on the other core
-            process = subprocess.Popen([exe, *COMMON, "--line-buffered", *args], cwd=root, stdout=subprocess.PIPE,
-                                       stderr=errors,
-                                       stdin=subprocess.DEVNULL, text=True, errors="replace")  # fmt: skip
+            process = subprocess.Popen([exe, *COMMON, "--null", *args], cwd=root, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=errors)  # fmt: skip
         except OSError:
             return None
         with process:
-            base = str(root)  # plain strings: building Path objects would cost more than the stat calls
-            stamped = [(_mtime(os.path.join(base, line[:-1])), line[:-1]) for line in process.stdout]
             try:
-                code = process.wait(timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
+                while chunk := cast(io.BufferedReader, process.stdout).read1(1 << 16):
+                    *names, rest = (rest + chunk).split(b"\0")
+                    stamped += [_age(base, name) for name in names if keep(name)]
+                    listed = listed or bool(names)
+            except BaseException:  # a cancel (KeyboardInterrupt) included: rg must not outlive the call
                 process.kill()
-                raise RgFailed(f"error: the search took longer than {TIMEOUT} s") from None
-        if code > 1 and not stamped:
+                process.wait()
+                raise
+        if process.returncode > 1 and not listed:
             errors.seek(0)
             raise RgFailed(errors.read().decode("utf-8", "replace"))
-    stamped.sort(key=lambda pair: pair[0], reverse=True)
-    return [path for _, path in stamped]
+    return [path for _, path in sorted(stamped)]

@@ -3,14 +3,19 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from narnat_agent.config.loader import build_system_prompt, load_config
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.context import Conversation
 from narnat_agent.core.llm import Client
+from narnat_agent.core.session import new_session
 from narnat_agent.tools.workspace import Workspace
 from narnat_agent.ui.plain import PlainUI
 from tests.fake_llm import FakeLLM
+
+# Generated cases are the same on every run of a commit: CI never turns red on a draw, and a failure reproduces.
+settings.register_profile("narnat", derandomize=True, print_blob=True)
+settings.load_profile("narnat")
 
 
 @pytest.fixture
@@ -54,9 +59,21 @@ class Harness:
         self.ui = PlainUI(self.out, self.err, io.StringIO(answers))
         self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm)
         prompt = build_system_prompt(self.config)
-        self.conversation = Conversation(prompt)
         client = Client(self.config, self.ui.notice)
-        self.agent = Agent(self.config, self.ui, client, self.workspace, self.conversation, prompt)
+        self.agent = Agent(self.config, self.ui, client, self.workspace, new_session(prompt), prompt)
+
+    @property
+    def conversation(self):
+        return self.agent.conversation
+
+
+def assert_failed(outcome, pattern: str) -> None:
+    """The turn failed on the provider's side, with a sentence matching the pattern."""
+    import re
+
+    from narnat_agent.core.turn import Stop
+
+    assert outcome.stop is Stop.PROVIDER_ERROR and re.search(pattern, outcome.message), outcome
 
 
 @pytest.fixture

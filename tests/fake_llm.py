@@ -1,6 +1,7 @@
 """A scripted OpenAI-compatible server on 127.0.0.1 that streams real SSE and records every request."""
 
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
@@ -17,6 +18,7 @@ class SSE:
     drop: bool = False  # close the connection after the chunks, without [DONE]
     headers: dict = field(default_factory=dict)
     delay: float = 0.0  # seconds between chunks, like a model generating
+    gate: threading.Event | None = None  # the chunks wait for it: a test orders processes without timing
 
 
 @dataclass
@@ -73,6 +75,7 @@ class FakeLLM:
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self.arrivals: list[float] = []  # time.perf_counter() when each request arrived
+        self.respond = None  # when set: the response chosen from each request's body, whatever the arrival order
         self.loopback = LoopbackServer(self._handler())
 
     @property
@@ -85,6 +88,11 @@ class FakeLLM:
 
     def close(self) -> None:
         self.loopback.close()
+
+    def answer(self, request: dict):
+        if self.respond:
+            return self.respond(request)
+        return self.script.pop(0) if self.script else Status(500, {"error": {"message": "no script"}})
 
     def _handler(self):
         fake = self
@@ -101,10 +109,10 @@ class FakeLLM:
             def do_POST(self) -> None:
                 fake.arrivals.append(time.perf_counter())
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                fake.requests.append(json.loads(body))
+                request = json.loads(body)
+                fake.requests.append(request)
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})
-                response = fake.script.pop(0) if fake.script else Status(500, {"error": {"message": "no script"}})
-                self._send(response)
+                self._send(fake.answer(request))
 
             def _send(self, response) -> None:
                 if isinstance(response, Status):
@@ -123,6 +131,8 @@ class FakeLLM:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 self.close_connection = True
+                if response.gate:
+                    response.gate.wait(60)
                 try:
                     for item in response.chunks:
                         line = item if isinstance(item, str) else json.dumps(item)

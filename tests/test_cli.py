@@ -5,10 +5,10 @@ import os
 import subprocess
 import sys
 
-from tests.fake_llm import Status, text_reply, tool_reply
+from tests.fake_llm import Status, chunk, text_reply, tool_reply
 
 
-def narnat(project, *args, stdin="", base_url=None, key="sk-test-key"):
+def narnat(project, *args, stdin="", base_url=None, key="sk-test-key", **popen):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_"))}
     env.update(HOME=str(project.parent / "home"), NO_COLOR="1")
     if base_url:
@@ -17,20 +17,29 @@ def narnat(project, *args, stdin="", base_url=None, key="sk-test-key"):
         env["NARNAT_API_KEY"] = key
     return subprocess.run(
         [sys.executable, "-m", "narnat_agent", *args],
-        cwd=project, env=env, input=stdin, capture_output=True, text=True, timeout=60,
+        cwd=project, env=env, input=stdin, capture_output=True, text=True, timeout=60, **popen,
     )  # fmt: skip
 
 
-def test_headless_answer_goes_to_stdout_and_activity_to_stderr(project, fake_llm):
+def test_headless_stdout_is_the_final_answer_and_the_rest_goes_to_stderr(project, fake_llm):
     (project / "notes.txt").write_text("remember the milk\n")
-    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("You must remember the milk."))
+    thinking = [
+        chunk({"role": "assistant", "reasoning_content": "The user wants"}),
+        chunk({"reasoning_content": " notes."}),
+    ]
+    read = tool_reply(("Read", {"file_path": "notes.txt"}), text="Checking the notes…")
+    read.chunks[:0] = thinking
+    fake_llm.add(read, text_reply("You must remember the milk."))
     done = narnat(project, "-p", "what do my notes say?", base_url=fake_llm.base_url)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "You must remember the milk.\n"
-    assert "● Read(notes.txt)" in done.stderr and "Read 1 line" in done.stderr
+    assert "The user wants notes.\nChecking the notes…\n● Read(notes.txt)\n" in done.stderr
+    assert "Read 1 line" in done.stderr and "You must remember" not in done.stderr
     results = [m for m in fake_llm.requests[1]["messages"] if m["role"] == "tool"]
     assert len(results) == 1 and "remember the milk" in results[0]["content"]
     assert fake_llm.headers[0]["authorization"] == "Bearer sk-test-key"
+    [session] = (project / ".narnat" / "sessions").glob("*.json")
+    assert done.stderr.endswith(f" · session {session.stem}\n")  # the footer names it: --resume NAME continues it
 
 
 def test_prompt_from_stdin(project, fake_llm):
@@ -86,13 +95,18 @@ def test_version_imports_nothing_heavy(project):
     assert json.loads(done.stdout.splitlines()[-1]) == []
 
 
-def test_headless_refuses_deletion_unless_yes(project, fake_llm):
+def test_headless_refuses_deletion_unless_yes_and_exits_3(project, fake_llm):
     (project / "junk.txt").write_text("x")
     rm = tool_reply(("Bash", {"command": "rm junk.txt"}))
     fake_llm.add(rm, text_reply("refused"))
     done = narnat(project, "-p", "delete junk", base_url=fake_llm.base_url)
-    assert done.returncode == 0 and (project / "junk.txt").exists()
-    assert "cannot ask" in fake_llm.requests[1]["messages"][-1]["content"]
+    assert done.returncode == 3 and (project / "junk.txt").exists()
+    told = fake_llm.requests[1]["messages"][-1]["content"]
+    assert told.startswith("Error: not run — it needs the user's confirmation (")
+    assert told.endswith("), and this headless run cannot ask (the user can allow it with --yes).")
+    assert "was refused: rm junk.txt (run with --yes" in done.stderr
     fake_llm.add(tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("deleted"))
     done = narnat(project, "-p", "delete junk", "--yes", base_url=fake_llm.base_url)
     assert done.returncode == 0 and not (project / "junk.txt").exists()
+    environment = fake_llm.requests[-1]["messages"][0]["content"].split("# Environment\n")[1]
+    assert "- Mode: headless" in environment and "deleting files) are allowed in this run (--yes)." in environment

@@ -1,12 +1,17 @@
-"""Slash commands: /save /show /enter /delete /clear /help /exit. Each docstring is its help line."""
+"""Slash commands: /save /show /enter /delete /clear /help /exit, and /rewind /undo /redo from commands/rewind.py.
+
+Each docstring is its help line.
+"""
 
 import difflib
 from collections.abc import Callable
 
+from narnat_agent.commands import rewind
 from narnat_agent.config import session_store
 from narnat_agent.config.session_store import SessionError
+from narnat_agent.core import session as sessions
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.context import Conversation
+from narnat_agent.core.snapshot_store import CheckpointError
 
 
 def save(agent: Agent, arg: str) -> None:
@@ -19,9 +24,10 @@ def save(agent: Agent, arg: str) -> None:
     if exists and not agent.ui.confirm(f"/save {name}", f"a session named '{name}' exists; overwrite it"):
         agent.ui.notice("Not saved.")
         return
+    if exists:
+        session_store.claim(agent.config.state_dir, name)
     agent.conversation.name = name
-    agent.save(name)
-    agent.ui.notice(f"Saved as '{name}'.")
+    agent.ui.notice(f"Saved as '{agent.save()}'.")
 
 
 def show(agent: Agent, arg: str) -> None:
@@ -39,13 +45,11 @@ def enter(agent: Agent, arg: str) -> None:
     """/enter <name> — continue a saved session (the current one is saved first)."""
     if not arg:
         raise SessionError("say which session: /enter <name> (see /show).")
-    data = session_store.load(agent.config.state_dir, session_store.check_name(arg))
+    entered = sessions.load(agent.config.state_dir, arg)
     saved = agent.save()
-    agent.conversation = Conversation.from_session(arg, data)
-    agent.workspace.todos = data.get("todos", [])
-    agent.workspace.reads.clear()  # what this process read is not what that conversation saw
+    agent.switch(entered)
     kept = f"; the previous conversation was saved as '{saved}'" if saved else ""
-    agent.ui.separator(f"{arg} · {data['turns']} turn{'s' if data['turns'] != 1 else ''}")
+    agent.ui.separator(f"{arg} · {entered.turns} turn{'s' if entered.turns != 1 else ''}")
     for who, text in recap(agent.conversation.messages):
         agent.ui.notice(f"{who}: {text}")
     agent.ui.notice(f"Entered '{arg}'{kept}.")
@@ -67,8 +71,7 @@ def delete(agent: Agent, arg: str) -> None:
 def clear(agent: Agent, arg: str) -> None:
     """/clear — start a new conversation (the current one is saved first)."""
     saved = agent.save()
-    agent.conversation = Conversation(agent.system_prompt)
-    agent.workspace.todos = []
+    agent.switch(sessions.new_session(agent.system_prompt))
     agent.ui.separator("new conversation")
     if saved:
         agent.ui.notice(f"The previous one was saved as '{saved}'.")
@@ -118,7 +121,8 @@ def exit_(agent: Agent, arg: str) -> bool:
 
 
 COMMANDS: dict[str, Callable[[Agent, str], bool | None]] = {
-    "save": save, "show": show, "enter": enter, "delete": delete, "clear": clear, "help": help_, "exit": exit_,
+    "save": save, "show": show, "enter": enter, "delete": delete, "clear": clear,
+    "rewind": rewind.rewind, "undo": rewind.undo, "redo": rewind.redo, "help": help_, "exit": exit_,
 }  # fmt: skip
 
 
@@ -133,6 +137,6 @@ def dispatch(agent: Agent, text: str) -> bool:
         return True
     try:
         return command(agent, arg.strip()) is not False
-    except SessionError as e:
+    except (SessionError, CheckpointError) as e:
         agent.ui.error(str(e)[0].upper() + str(e)[1:])
         return True

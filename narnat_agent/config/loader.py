@@ -1,18 +1,33 @@
 """Configuration: one merge of defaults, user and project files, environment and flags."""
 
+import contextlib
+import hashlib
 import json
 import os
 import platform
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import re
+import stat
+import tempfile
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.config.defaults import BASE_PROMPT, DEFAULTS, IRON_LAWS
+from narnat_agent.encodable import encodable
 
 CONFIG_NAME = "narnat.json"
+SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a mirror or a proxy)
+    "baidu": "NARNAT_BAIDU_URL",
+    "bing": "NARNAT_BING_URL",
+    "duckduckgo": "NARNAT_DDG_URL",
+    "duckduckgo-lite": "NARNAT_DDG_LITE_URL",
+}
 INSTRUCTIONS_NAME = "narnat.md"
+MAX_INSTRUCTIONS = 32_000  # characters of one instruction file in the system prompt, which every request carries
 
 # Runtime data and secrets that must stay out of the project's git history.
 GITIGNORE = """\
@@ -46,14 +61,18 @@ class Config:
     pricing: Mapping[str, float]
     max_steps: int
     interrupt_key: str
+    web_timeout_s: float
+    stream_idle_timeout_s: float
     project: Path
     home: Path
+    search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
     notices: tuple[str, ...] = field(default=(), compare=False)
+    elsewhere: Path | None = None  # where state goes when the project's .narnat/ cannot be written
 
     @property
     def state_dir(self) -> Path:
-        """The project's `.narnat/` folder."""
-        return self.project / ".narnat"
+        """The project's `.narnat/` folder, or the per-user one that stands in for it."""
+        return self.elsewhere or self.project / ".narnat"
 
 
 def _is_int(value: object) -> bool:
@@ -86,31 +105,48 @@ CHECKS = {
     ),
     "max_steps": (lambda v: _is_int(v) and v > 0, "a positive integer"),
     "interrupt_key": (lambda v: v in ("escape", "escape-twice", "ctrl-c"), '"escape", "escape-twice" or "ctrl-c"'),
+    "web_timeout_s": (lambda v: _is_number(v) and 0 < v <= 120, "a number of seconds from 1 to 120"),
+    "stream_idle_timeout_s": (lambda v: _is_number(v) and 1 <= v <= 3600, "a number of seconds from 1 to 3600"),
 }
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _regular_text(path: Path) -> str | None:
+    """The text of a regular file, None when there is none; a FIFO or device is never opened (it could block)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise ConfigError(f"{path}: is not a regular file; remove it or replace it with one.")
+        return path.read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot be read ({e}).") from None
 
 
 def _read_file(path: Path, notices: list[str]) -> dict:
     """The validated settings of one narnat.json, or {} when it does not exist."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    text = _regular_text(path)
+    if text is None:
         return {}
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{path}: cannot be read ({e}).") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ConfigError(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}.") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a settings file.") from None
     if not isinstance(data, dict):
         raise ConfigError(f'{path}: must hold a JSON object like {{"model": "..."}}.')
     settings = {}
     for key, value in data.items():
         if key not in CHECKS:
-            notices.append(f"{path}: unknown key '{key}' ignored (known keys: {', '.join(CHECKS)}).")
+            notices.append(f"{path}: unknown key '{_short(key)}' ignored (known keys: {', '.join(CHECKS)}).")
             continue
         check, expected = CHECKS[key]
         if not check(value):
-            raise ConfigError(f"{path}: '{key}' must be {expected}, not {json.dumps(value)}.")
+            raise ConfigError(f"{path}: '{key}' must be {expected}, not {_short(json.dumps(value), 200)}.")
         settings[key] = value
     return settings
 
@@ -128,20 +164,32 @@ def _from_environment(env: Mapping[str, str], have_key: bool) -> dict:
     for key, value in settings.items():
         check, expected = CHECKS[key]
         if not check(value):
-            raise ConfigError(f"environment: {key} must be {expected}, not {value!r}.")
+            raise ConfigError(f"environment: {key} must be {expected}, not {_short(repr(value), 200)}.")
     return settings
+
+
+def _clean_key(key: str) -> str:
+    """The key without the whitespace a copy-paste brings; a character no key has is named (the key never is)."""
+    key = key.strip()
+    for i, char in enumerate(key, 1):
+        if not ("!" <= char <= "~"):
+            what = f"U+{ord(char):04X} {unicodedata.name(char, 'control character')}"
+            raise ConfigError(
+                f"The API key contains {what} (character {i} of {len(key)}), which no key has: copy the key again."
+            )
+    return key
 
 
 def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, model: str | None = None) -> Config:
     """Merge defaults < ~/.narnat < ./.narnat < environment < flags, key by key."""
     notices: list[str] = []
-    merged = dict(DEFAULTS)
+    merged: dict[str, Any] = dict(DEFAULTS)  # every value is checked against CHECKS as it is read
     for path in (home / ".narnat" / CONFIG_NAME, project / ".narnat" / CONFIG_NAME):
         merged.update(_read_file(path, notices))
     merged.update(_from_environment(env, have_key=bool(merged["api_key"])))
     if model:
         merged["model"] = model
-    if not merged["api_key"]:
+    if not merged["api_key"].strip():
         raise MissingApiKey(
             'No API key: set NARNAT_API_KEY or add "api_key" to .narnat/narnat.json (run narnat once to be asked).'
         )
@@ -150,7 +198,7 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
         base_url = base_url.removesuffix("/anthropic")
         notices.append(f"base_url ends in /anthropic (an Anthropic-format endpoint); using {base_url} instead.")
     return Config(
-        api_key=merged["api_key"],
+        api_key=_clean_key(merged["api_key"]),
         base_url=base_url,
         model=merged["model"],
         context_window=merged["context_window"],
@@ -160,26 +208,76 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
         pricing=dict(merged["pricing"]),
         max_steps=merged["max_steps"],
         interrupt_key=merged["interrupt_key"],
+        web_timeout_s=merged["web_timeout_s"],
+        stream_idle_timeout_s=merged["stream_idle_timeout_s"],
+        search_urls={engine: env[name] for engine, name in SEARCH_URLS.items() if env.get(name)},
         project=project,
         home=home,
         notices=tuple(notices),
     )
 
 
-def write_project_config(project: Path, settings: dict) -> Path:
-    """Save settings to ./.narnat/narnat.json (mode 0600) and keep secrets out of git."""
-    state = project / ".narnat"
-    path = state / CONFIG_NAME
+def write_setup(project: Path, home: Path, settings: dict) -> Path:
+    """Save the first-start answers (mode 0600) for the user, ~/.narnat/, unless this project keeps its own key."""
+    local = project / ".narnat" / CONFIG_NAME
+    path = local if "api_key" in _read_file(local, []) else home / ".narnat" / CONFIG_NAME
     existing = _read_file(path, [])
     data = json.dumps({**existing, **settings}, indent=2, ensure_ascii=False) + "\n"
-    write_atomic(path, data.encode(), mode=0o600)
-    gitignore = state / ".gitignore"
-    if not gitignore.exists():
-        write_atomic(gitignore, GITIGNORE.encode())
+    try:
+        write_atomic(path, data.encode(), mode=0o600)
+    except OSError as e:
+        raise ConfigError(f"Cannot save {path} ({e.strerror}); set NARNAT_API_KEY instead.") from None
+    if path == local:
+        ignore_runtime_files(local.parent)
     return path
 
 
-def _environment_block(project: Path) -> str:
+def ignore_runtime_files(state: Path) -> None:
+    """Keep secrets and runtime data out of the project's git history, once .narnat/ holds anything."""
+    gitignore = state / ".gitignore"
+    if not gitignore.exists():
+        with contextlib.suppress(OSError):  # a full disk: the next start that can write it does
+            write_atomic(gitignore, GITIGNORE.encode())
+
+
+def _writable(folder: Path) -> bool:
+    """Whether files can be made in folder (created if missing); tried, since root passes every permission check."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def with_state_dir(config: Config, env: Mapping[str, str] = os.environ) -> Config:
+    """The config with a state folder this process can write: .narnat/, else one per user and project."""
+    own = config.project / ".narnat"
+    if _writable(own):
+        ignore_runtime_files(own)
+        return config
+    base = Path(env.get("XDG_STATE_HOME") or config.home / ".local" / "state")
+    project_id = hashlib.sha256(os.fsencode(config.project)).hexdigest()[:12]
+    elsewhere = base / "narnat" / f"{config.project.name}-{project_id}"
+    if _writable(elsewhere):
+        notice = f"{own} cannot be written; this project's sessions and logs go to {elsewhere}."
+    else:
+        notice = f"Neither {own} nor {elsewhere} can be written; sessions and logs cannot be saved."
+    return replace(config, elsewhere=elsewhere, notices=(*config.notices, notice))
+
+
+HEADLESS = (
+    "- Mode: headless (one request from a script, a CI job or another agent): nobody reads questions or can answer "
+    "them during this run, so do not end with one; finish the task on your own and end with the result. "
+)
+CONFIRMATION = {
+    False: "Commands that need the user's confirmation (deleting files) will be refused.\n",
+    True: "Commands that would need the user's confirmation (deleting files) are allowed in this run (--yes).\n",
+}
+ENVIRONMENT = re.compile(r"^# Environment\n(?:- .*\n)*", re.MULTILINE)
+
+
+def _environment_block(project: Path, headless: bool, yes: bool) -> str:
     git = any((d / ".git").exists() for d in (project, *project.parents))
     return (
         "# Environment\n"
@@ -188,22 +286,42 @@ def _environment_block(project: Path) -> str:
         f"- Shell: {os.environ.get('SHELL', '/bin/sh')} (the Bash tool runs bash)\n"
         f"- Date: {date.today().isoformat()}\n"
         f"- Git repository: {'yes' if git else 'no'}\n"
-    )
+    ) + (HEADLESS + CONFIRMATION[yes] if headless else "")
 
 
-def build_system_prompt(config: Config) -> str:
-    """Base prompt + iron laws + environment + user instructions, computed once per session."""
-    parts = [BASE_PROMPT.replace("{model}", config.model), IRON_LAWS, _environment_block(config.project)]
+def with_environment(saved_prompt: str, system_prompt: str) -> str:
+    """A saved conversation's system prompt with this run's environment block (date, mode) in place of its own."""
+    block = ENVIRONMENT.findall(system_prompt)[0]  # the first: instructions quoted after it may look alike
+    return ENVIRONMENT.sub(lambda _: block, saved_prompt, count=1)
+
+
+def _instructions(path: Path, notify: Callable[[str], None]) -> str:
+    """One instruction file's text, capped; a FIFO or device is never opened (it could block the start)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return ""
+        with path.open("rb") as f:
+            data = f.read(MAX_INSTRUCTIONS * 4 + 4)
+    except OSError:
+        return ""
+    text = data.decode("utf-8", errors="backslashreplace").strip()
+    if len(text) <= MAX_INSTRUCTIONS:
+        return text
+    notify(f"{path} is longer than {MAX_INSTRUCTIONS:,} characters; only its beginning is in the system prompt.")
+    return f"{text[:MAX_INSTRUCTIONS]}\n[The rest of {path.name} is left out: it is longer than this limit.]"
+
+
+def build_system_prompt(
+    config: Config, notify: Callable[[str], None] = lambda text: None, headless: bool = False, yes: bool = False
+) -> str:
+    """Base prompt + iron laws + environment (headless or not) + user instructions, computed once per run."""
+    parts = [BASE_PROMPT.replace("{model}", config.model), IRON_LAWS, _environment_block(config.project, headless, yes)]
     sources = (
         ("User instructions (~/.narnat/narnat.md)", config.home / ".narnat" / INSTRUCTIONS_NAME),
         ("Project instructions (.narnat/narnat.md)", config.project / ".narnat" / INSTRUCTIONS_NAME),
         ("Project instructions (AGENTS.md)", config.project / "AGENTS.md"),
     )
     for title, path in sources:
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace").strip()
-        except OSError:
-            continue
-        if text:
+        if text := _instructions(path, notify):
             parts.append(f"# {title}\n{text}\n")
-    return "\n".join(parts)
+    return encodable("\n".join(parts))  # a project path that is not UTF-8

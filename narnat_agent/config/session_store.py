@@ -1,18 +1,36 @@
-"""Saved conversations: .narnat/sessions/<name>.json, written atomically, read defensively."""
+"""Saved conversations: .narnat/sessions/<name>.json, written atomically, read defensively.
 
+A save never silently replaces a file another process wrote since this process last read or wrote it: the session
+is then saved beside it under a free name, and the caller is told.
+"""
+
+import errno
 import json
+import os
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from narnat_agent.atomic import write_atomic
+from narnat_agent.encodable import encodable_data
 
 FORMAT = "narnat-session"
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
+FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+# What this process last read or wrote of each session file: (device, inode, mtime, size). Every save is a rename
+# of a new file, so any other process's save changes the inode.
+_known: dict[Path, tuple[int, int, int, int]] = {}
 
 
 class SessionError(Exception):
     """A session that cannot be used, in one sentence naming it."""
+
+
+@dataclass(frozen=True)
+class Saved:
+    name: str  # the name it was saved under
+    note: str | None = None  # why that is not the name asked for
 
 
 def check_name(name: str) -> str:
@@ -22,43 +40,97 @@ def check_name(name: str) -> str:
 
 
 def stamp(moment: datetime | None = None) -> str:
-    return (moment or datetime.now()).strftime("%Y-%m-%d_%H-%M-%S")
+    """A default name: the time, and this process's id, so processes started in the same second differ."""
+    return f"{(moment or datetime.now()):%Y-%m-%d_%H-%M-%S}-{os.getpid()}"
 
 
 def path_of(state_dir: Path, name: str) -> Path:
     return state_dir / "sessions" / f"{check_name(name)}.json"
 
 
-def save(state_dir: Path, name: str, session: dict) -> Path:
-    """Write one session (messages, turns, todos, model, created) with its updated time."""
+def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:
+    return stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size
+
+
+def _changed_elsewhere(path: Path) -> bool:
+    try:
+        return _known.get(path) != _identity(path.stat())
+    except OSError:  # nothing there (or nowhere to look): the write says why it fails, if it does
+        return False
+
+
+def claim(state_dir: Path, name: str) -> None:
+    """The next save may replace the session as it is now (the user chose to overwrite it)."""
     path = path_of(state_dir, name)
-    data = {"format": FORMAT, "version": 1, "name": name, **session, "updated": datetime.now().isoformat()}
-    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1).encode())
-    return path
+    if path.exists():
+        _known[path] = _identity(path.stat())
+
+
+def save(state_dir: Path, name: str, session: dict) -> Saved:
+    """Write one session (messages, turns, todos, model, created) with its updated time; never fails on content."""
+    path, note = path_of(state_dir, name), None
+    if _changed_elsewhere(path):
+        n = 2
+        while path_of(state_dir, f"{name}-{n}").exists():
+            n += 1
+        path = path_of(state_dir, f"{name}-{n}")
+        note = f"'{name}' was changed by another process or conversation since this one last read or saved it"
+        note += f"; saved this conversation beside it as '{path.stem}'."
+    data = {"format": FORMAT, "version": 1, "name": path.stem, **session, "updated": datetime.now().isoformat()}
+    try:
+        body = json.dumps(data, ensure_ascii=False, indent=1).encode()
+    except UnicodeEncodeError:  # a lone surrogate from anywhere: saved in its escaped form
+        body = json.dumps(encodable_data(data), ensure_ascii=False, indent=1).encode()
+    try:
+        write_atomic(path, body)
+    except OSError as e:
+        raise SessionError(_cannot_save(path, e)) from None
+    _known[path] = _identity(path.stat())
+    return Saved(path.stem, note)
+
+
+def _cannot_save(path: Path, error: OSError) -> str:
+    where = path.parent
+    if error.errno in FULL:
+        return f"Cannot save '{path.stem}': the disk holding {where} is full; free some space, then save again."
+    return f"Cannot save '{path.stem}' in {where} ({error.strerror}); make it writable or free space, then save again."
+
+
+def _read(path: Path) -> tuple[dict, tuple[int, int, int, int]]:
+    try:
+        with path.open("rb") as f:
+            identity, raw = _identity(os.fstat(f.fileno())), f.read()
+    except FileNotFoundError:
+        raise SessionError(f"there is no session named '{path.stem}' (see /show).") from None
+    except OSError as e:
+        raise SessionError(f"{path} cannot be read ({e.strerror}).") from None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as e:
+        raise SessionError(f"{path} is damaged and cannot be loaded ({e.__class__.__name__}).") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not _valid(data):
+        raise SessionError(f"{path} is not a Narnat session file.")
+    return encodable_data(data), identity
 
 
 def load(state_dir: Path, name: str) -> dict:
     path = path_of(state_dir, name)
-    if not path.exists():
-        raise SessionError(f"there is no session named '{name}' (see /show).")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise SessionError(f"{path} is damaged and cannot be loaded ({e.__class__.__name__}).") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not _valid(data):
-        raise SessionError(f"{path} is not a Narnat session file.")
+    data, _known[path] = _read(path)
     return data
 
 
 def _valid(data: dict) -> bool:
-    messages = data.get("messages")
+    messages, todos = data.get("messages"), data.get("todos", [])
     return (
         isinstance(messages, list)
         and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in messages)
         and bool(messages)
         and messages[0]["role"] == "system"
+        and isinstance(messages[0].get("content"), str)
         and isinstance(data.get("turns"), int)
-        and isinstance(data.get("todos", []), list)
+        and isinstance(todos, list)
+        and all(isinstance(t, dict) for t in todos)
+        and all(isinstance(data.get(key, ""), str) for key in ("created", "updated", "model", "name"))
     )
 
 
@@ -71,6 +143,7 @@ def delete(state_dir: Path, name: str) -> None:
     if not path.exists():
         raise SessionError(f"there is no session named '{name}' (see /show).")
     path.unlink()
+    _known.pop(path, None)
 
 
 def listing(state_dir: Path) -> list[dict]:
@@ -78,11 +151,11 @@ def listing(state_dir: Path) -> list[dict]:
     rows = []
     for path in (state_dir / "sessions").glob("*.json"):
         try:
-            data = load(state_dir, path.stem)
+            data, _ = _read(path)
         except SessionError as e:
             rows.append({"name": path.stem, "turns": 0, "updated": "", "first": f"(unreadable: {e})"})
             continue
-        first = next((m["content"] for m in data["messages"] if m["role"] == "user"), "")
+        first = next((m.get("content") for m in data["messages"] if m["role"] == "user"), "")
         rows.append({"name": path.stem, "turns": data["turns"], "updated": data.get("updated", ""),
                      "first": first if isinstance(first, str) else ""})  # fmt: skip
     return sorted(rows, key=lambda r: r["updated"], reverse=True)

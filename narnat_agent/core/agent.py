@@ -1,46 +1,37 @@
 """The blocking main loop: a question in, model and tools in turns, an answer out."""
 
 import json
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from pathlib import Path
 
 from narnat_agent.config import session_store
 from narnat_agent.config.loader import Config
+from narnat_agent.core import session as sessions
+from narnat_agent.core.checkpoints import Checkpoints, open_store
 from narnat_agent.core.compressor import clear_summary, summarise
-from narnat_agent.core.context import Conversation, with_mentions
+from narnat_agent.core.context import with_mentions, with_reminder
 from narnat_agent.core.llm import Client, ContextTooLong, LLMError, cost
-from narnat_agent.core.reply import Reply, ToolCall
+from narnat_agent.core.reply import Ending, Reply, ToolCall
+from narnat_agent.core.session import Session
+from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, TurnStopped
+from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.workspace import Result, Workspace
+from narnat_agent.tools.workspace import Interrupted, Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
+CHANGES_FILES = ("Write", "Edit", "Bash")  # a checkpoint is taken before and after each of their calls
 FULL = 0.9  # share of the context window that triggers the safety net
-
-
-@dataclass
-class TurnStats:
-    context_window: int = 0
-    context: int = 0  # tokens of the latest request: how full the context is
-    sent: int = 0  # input tokens over the whole turn (every request resends the context)
-    cached: int = 0  # of those, served from the provider's cache
-    completion: int = 0
-    requests: int = 0
-    estimated: bool = False
-    cost: float | None = None
-    session_cost: float | None = None
-    started: float = field(default_factory=time.monotonic)
-
-    def add(self, reply: Reply, price: float | None) -> None:
-        usage = reply.usage
-        self.context, self.requests = usage.prompt, self.requests + 1
-        self.sent, self.cached = self.sent + usage.prompt, self.cached + usage.cached
-        self.completion += usage.completion
-        self.estimated = self.estimated or usage.estimated
-        if price is not None:
-            self.cost = (self.cost or 0.0) + price
+ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user is told
+    Ending.ERROR: (Stop.PROVIDER_ERROR, "The answer was cut off: the provider reported an error mid-stream ({error})."),
+    Ending.DISCONNECTED: (Stop.PROVIDER_ERROR, "The answer was cut off: the connection ended before it was complete."),
+    Ending.LENGTH: (
+        Stop.CUT_OFF,
+        "The answer hit the model's output limit and was cut off; its tool calls were not run.",
+    ),
+    Ending.FILTERED: (Stop.CUT_OFF, "The provider stopped the answer ({finish})."),
+}
 
 
 def _repeated(call: ToolCall, recent: list[str]) -> bool:
@@ -49,29 +40,41 @@ def _repeated(call: ToolCall, recent: list[str]) -> bool:
     return len(recent) >= REPEATS and len(set(recent[-REPEATS:])) == 1
 
 
-class TurnStopped(Exception):
-    """The turn ends early with a notice for the user (repeated calls, step limit, cut-off answer)."""
-
-
 class Agent:
-    def __init__(self, config: Config, ui, client: Client, workspace: Workspace, conversation: Conversation,
+    def __init__(self, config: Config, ui: UI, client: Client, workspace: Workspace, session: Session,
                  system_prompt: str):  # fmt: skip
-        self.config, self.ui, self.client = config, ui, client
-        self.workspace, self.conversation = workspace, conversation
+        self.config, self.ui, self.client, self.workspace = config, ui, client, workspace
         self.system_prompt = system_prompt  # without any inherited summary
-        self.session_cost: float | None = None
+        self.leaving = 0  # the signal asking the process to end, once one has
+        self.checkpoints = Checkpoints(open_store(config.project, config.state_dir), session.checkpoints, ui.notice)
+        if (user_confirm := workspace.confirm) is not None:
+            workspace.confirm = lambda command, reason: user_confirm(command, self._undoable(reason))
+        self.switch(session)
+
+    def switch(self, session: Session) -> None:
+        """Continue in another conversation: the only way /clear, /enter, compression and --resume replace it."""
+        self.session = session
+        self.workspace.memory = session.memory
+        self.checkpoints.use(session.checkpoints)
+
+    def _undoable(self, reason: str) -> str:
+        """Why a command needs the user's yes, and whether a rewind could bring the files back."""
+        undo = "; all but git-ignored files can be undone with /undo" if self.checkpoints.covers_commands() else ""
+        return reason + undo
+
+    @property
+    def conversation(self):
+        return self.session.conversation
 
     def run(self, command: Callable[["Agent", str], bool]) -> None:
         """The REPL: questions and slash commands until the user leaves; `command` returns False to leave."""
-        while (text := self.ui.read_input()) is not None:
+        while not self.leaving and (text := self.ui.read_input()) is not None:
             if text.strip().startswith("/"):
                 if not command(self, text.strip()):
                     return
             elif text.strip():
                 try:
                     self.ask(text)
-                except LLMError as e:
-                    self.ui.error(str(e))
                 except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over
                     self.conversation.answer_open_calls()
                 except Exception as e:  # a bug must not end the session; the history stays valid
@@ -79,19 +82,20 @@ class Agent:
                     self.conversation.answer_open_calls(f"Failed: {type(e).__name__}")
                     self.ui.error(f"Unexpected error ({type(e).__name__}: {e}); the conversation is kept.")
 
-    def ask(self, question: str) -> None:
+    def ask(self, question: str) -> TurnOutcome:
         """A question from the user: compress first when the conversation is full, then answer it."""
         if self._full() and not self.compress():
             self.ui.give_back(question)
-            return
+            return TurnOutcome(Stop.FAILED, "The conversation is full and could not be compressed.")
         try:
-            self.turn(question)
+            outcome = self.turn(question)
         except ContextTooLong:
             self.ui.notice("The provider says the conversation no longer fits its context window; compressing.")
-            if self.compress():
-                self.turn(question)
-            else:
+            if not self.compress():
                 self.ui.give_back(question)
+                return TurnOutcome(Stop.FAILED, "The conversation no longer fits and could not be compressed.")
+            outcome = self.turn(question)
+        return outcome
 
     def _full(self) -> bool:
         return (
@@ -100,26 +104,37 @@ class Agent:
         )
 
     def compress(self) -> bool:
-        """Summarise, archive the old conversation and continue in a new one that inherits the summary."""
-        old = self.conversation
-        log.info("compression started: turns=%d, prompt_tokens=%d", old.turns, old.last_prompt_tokens)
+        """Summarise, archive the old conversation and continue in a new one (same name) that inherits the summary."""
+        old = self.session
+        log.info("compression started: turns=%d, prompt_tokens=%d", old.turns, old.conversation.last_prompt_tokens)
         sink = self.ui.begin_compressing()
         try:
-            summary = summarise(self.client, old.messages, self.config.state_dir, sink)
+            summary = summarise(self.client, old.conversation.messages, self.config.state_dir, sink)
         except LLMError as e:
             log.warning("compression request failed: %s", e)
             summary = ""
         except KeyboardInterrupt:
             log.info("compression cancelled by the user")
             summary = ""
+        except OSError as e:  # the summary file could not be written (a full disk)
+            self.ui.error(f"Compression failed: the summary could not be saved ({e.strerror}); free some space. "
+                          "The conversation is unchanged.")  # fmt: skip
+            return False
         finally:
             self.ui.end_compressing()
         if not summary:
-            self.ui.error("Compression failed: no summary came back; the conversation is unchanged.")
+            self.ui.error("Compression failed: no complete summary came back; the conversation is unchanged.")
             return False
         archive = f"compressed-{session_store.stamp()}"
-        session_store.save(self.config.state_dir, archive, old.to_session(self.config.model, self.workspace.todos))
-        self.conversation = Conversation(self.system_prompt, summary=summary)
+        try:
+            sessions.save(self.config.state_dir, old, self.config.model, archive)
+        except session_store.SessionError as e:
+            self.ui.error(f"Compression failed: {e} The conversation is unchanged.")
+            return False
+        successor = sessions.new_session(self.system_prompt, summary, name=old.name)
+        successor.checkpoints, successor.cost = old.checkpoints, old.cost
+        self.switch(successor)
+        self.checkpoints.forget_conversation()
         clear_summary(self.config.state_dir)
         log.info("compression done: archived as %s, summary %d characters", archive, len(summary))
         self.ui.notice(f"Compressed: the old conversation is saved as '{archive}'; this one starts from its summary.")
@@ -127,34 +142,48 @@ class Agent:
 
     def save(self, name: str | None = None) -> str | None:
         """Save the conversation (under its own name by default); an empty one is not saved."""
-        if not self.conversation.turns:
+        if not self.session.turns:
             return None
-        name = name or self.conversation.name
-        data = self.conversation.to_session(self.config.model, self.workspace.todos)
-        session_store.save(self.config.state_dir, name, data)
-        return name
+        saved = sessions.save(self.config.state_dir, self.session, self.config.model, name)
+        if saved.note:  # another process saved under this name meanwhile: this conversation goes on beside it
+            self.ui.notice(saved.note)
+        return saved.name
 
-    def turn(self, question: str) -> None:
+    def turn(self, question: str) -> TurnOutcome:
         """Answer one question, through as many model and tool steps as it takes."""
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
-        self.conversation.add_user(with_mentions(question, self.workspace.root))
-        stream, stats = self.ui.create_stream(), TurnStats(self.config.context_window)
+        self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
+        self.conversation.add_user(with_reminder(with_mentions(question, self.workspace.root), self.session.notes))
+        self.session.notes = []
+        view, stats = self.ui.create_stream(), TurnStats(self.config.context_window)
+        stop, message = Stop.COMPLETED, ""
         try:
-            self._steps(stream, stats)
+            self._steps(view, stats)
         except TurnStopped as e:
             self.conversation.answer_open_calls(f"Not run: {e}")
-            self.ui.notice(str(e))
-        except KeyboardInterrupt:
-            stream.cancelled = True
+            stop, message = e.stop, str(e)
+        except (Cancelled, KeyboardInterrupt):
+            stop = Stop.CANCELLED
+        except ContextTooLong:
+            stop, message = Stop.PROVIDER_ERROR, "The conversation no longer fits the model's context window."
+            raise
+        except LLMError as e:
+            stop, message = Stop.PROVIDER_ERROR, str(e)
         finally:
             self.conversation.answer_open_calls()
             if stats.cost is not None:
-                self.session_cost = (self.session_cost or 0.0) + stats.cost
-            stats.session_cost = self.session_cost
-            stream.finish(stats)
-            log.info("turn done: context=%d, sent=%d, cached=%d, out=%d, requests=%d, cost=%s", stats.context,
-                     stats.sent, stats.cached, stats.completion, stats.requests, stats.cost)  # fmt: skip
+                self.session.cost = (self.session.cost or 0.0) + stats.cost
+            stats.session_cost = self.session.cost
+            outcome = TurnOutcome(stop, message, self.conversation.last_answer(), stats)
+            view.finish(outcome)
+            log.info("turn done: %s; context=%d, sent=%d, cached=%d, out=%d, requests=%d, cost=%s", stop.value,
+                     stats.context, stats.sent, stats.cached, stats.completion, stats.requests, stats.cost)  # fmt: skip
+        if stop.kind == "failed":
+            self.ui.error(message)
+        elif stop.kind == "stopped":
+            self.ui.notice(message)
         self._warn()
+        return outcome
 
     def _warn(self) -> None:
         turns, thresholds = self.conversation.turns, self.config.warn_turns
@@ -163,40 +192,52 @@ class Agent:
             limit = f" At {self.config.compress_turns} it will be compressed."
             self.ui.warning(f"This conversation has reached {turns} turns.{limit}{advice}")
 
-    def _steps(self, stream, stats: TurnStats) -> None:
+    def _steps(self, view: TurnView, stats: TurnStats) -> None:
         recent: list[str] = []  # the calls made so far this turn, for the doom-loop guard
         for _ in range(self.config.max_steps):
-            reply = self.client.stream(self.conversation.messages, registry.schemas(), stream)
+            reply = self.client.stream(self.conversation.messages, registry.schemas(), view)
             stats.add(reply, cost(reply.usage, self.config.pricing))
             self.conversation.add_reply(reply)
-            if reply.cancelled:
-                raise KeyboardInterrupt
             self._check_ending(reply)
             if not reply.tool_calls:
                 return
             for call in reply.tool_calls:
                 if _repeated(call, recent):
-                    raise TurnStopped(f"{call.name} was called {REPEATS} times in a row with the same arguments.")
+                    message = f"{call.name} was called {REPEATS} times in a row with the same arguments."
+                    raise TurnStopped(Stop.REPEATED_CALLS, message)
                 self.conversation.add_tool_result(call.id, self._call(call))
-        raise TurnStopped(f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on.")
+        message = f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on."
+        raise TurnStopped(Stop.STEP_LIMIT, message)
 
     @staticmethod
     def _check_ending(reply: Reply) -> None:
-        if reply.error is not None:
-            raise LLMError(f"The answer was cut off: the provider reported an error mid-stream ({reply.error}).")
-        if reply.finish_reason is None:
-            raise LLMError("The answer was cut off: the connection ended before the reply was complete.")
-        if reply.finish_reason == "length":
-            raise TurnStopped("The answer hit the model's output limit and was cut off; its tool calls were not run.")
-        if reply.finish_reason in ("content_filter", "insufficient_system_resource", "error"):
-            raise TurnStopped(f"The provider stopped the answer ({reply.finish_reason}).")
+        if reply.ending is Ending.CANCELLED:
+            raise Cancelled
+        if reply.ending in ENDINGS:
+            stop, text = ENDINGS[reply.ending]
+            raise TurnStopped(stop, text.format(error=reply.error, finish=reply.finish_reason))
 
     def _call(self, call: ToolCall) -> str:
         """Run one call and show it; the text goes back to the model."""
-        self.ui.tool_start(registry.header(call.name, call.args or {}))
-        if call.error:
-            result = Result(f"Error: {call.error}. Call {call.name} again with a JSON object.", "bad arguments", True)
-        else:
-            result = registry.execute(call.name, call.args, self.workspace)
+        checked = registry.prepare(call.name, call.args, call.error, self.workspace.secret)
+        self.ui.tool_start(checked.header)
+        pending = None
+        try:
+            if checked.tool is not None and call.name in CHANGES_FILES:
+                pending = self.checkpoints.before(call.name, checked.header, self._touched(checked.args))
+            result = checked.run(self.workspace)
+        except Interrupted as stopped:  # what the tool did before the user stopped it goes on record
+            self.ui.tool_end(stopped.result)
+            self.conversation.add_tool_result(call.id, stopped.result.text)
+            raise Cancelled from None
+        except KeyboardInterrupt:
+            raise Cancelled from None
+        finally:
+            self.checkpoints.after(pending)
         self.ui.tool_end(result)
         return result.text
+
+    def _touched(self, args: dict) -> list[Path]:
+        """The file a Write or Edit call names, kept in its checkpoints even if .gitignore leaves it out."""
+        path = args.get("file_path")
+        return [self.workspace.resolve(path)] if isinstance(path, str) and path.strip() else []

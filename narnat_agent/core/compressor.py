@@ -5,6 +5,7 @@ from pathlib import Path
 from narnat_agent.atomic import write_atomic
 from narnat_agent.config.defaults import COMPRESSION_PROMPT
 from narnat_agent.core.llm import Client, ContextTooLong, Sink
+from narnat_agent.core.reply import Ending
 from narnat_agent.logger import get_logger
 
 SUMMARY_FILE = "last_session_summary.md"
@@ -18,7 +19,7 @@ def summary_path(state_dir: Path) -> Path:
 
 def read_summary(state_dir: Path) -> str:
     try:
-        return summary_path(state_dir).read_text(encoding="utf-8").strip()
+        return summary_path(state_dir).read_text(encoding="utf-8", errors="backslashreplace").strip()
     except OSError:
         return ""
 
@@ -42,8 +43,8 @@ def summarise(client: Client, messages: list[dict], state_dir: Path, sink: Sink)
             for m in remaining[: max(1, len(remaining) // 4)]:  # the oldest first; pairs stay valid
                 m["content"] = ELIDED
             log.info("summary request too long; left out %d old tool outputs", max(1, len(remaining) // 4))
-    if reply.cancelled or reply.error or reply.finish_reason is None:
-        log.warning("summary request did not finish (%s)", reply.error or "cancelled or cut")
+    if reply.ending is not Ending.COMPLETE:  # a cut-off summary would destroy what it left out
+        log.warning("summary request did not finish: %s (%s)", reply.ending.value, reply.error or reply.finish_reason)
         return ""
     write_atomic(summary_path(state_dir), reply.content.encode("utf-8"))
     summary = read_summary(state_dir)

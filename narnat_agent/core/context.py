@@ -1,6 +1,5 @@
 """The conversation: OpenAI message dicts appended to only, so every request extends the last one."""
 
-import contextlib
 import re
 from datetime import datetime
 from pathlib import Path
@@ -66,18 +65,12 @@ class Conversation:
             if call["id"] not in answered:
                 self.add_tool_result(call["id"], text)
 
-    def to_session(self, model: str, todos: list[dict]) -> dict:
-        return {"model": model, "created": self.created.isoformat(), "turns": self.turns, "todos": todos,
-                "messages": self.messages}  # fmt: skip
-
-    @classmethod
-    def from_session(cls, name: str, data: dict) -> "Conversation":
-        conversation = cls(data["messages"][0]["content"], name)
-        conversation.messages = data["messages"]
-        conversation.turns = data["turns"]
-        with contextlib.suppress(ValueError):
-            conversation.created = datetime.fromisoformat(data.get("created", ""))
-        return conversation
+    def last_answer(self) -> str:
+        """The final answer: the text of the last message when the model wrote it and called no tool after it."""
+        last = self.messages[-1]
+        if last["role"] != "assistant" or last.get("tool_calls"):
+            return ""
+        return last["content"] or ""
 
 
 def with_mentions(text: str, root: Path) -> str:
@@ -91,7 +84,13 @@ def with_mentions(text: str, root: Path) -> str:
         return text
     named = ", ".join(f"@{p}" for p in paths[:MAX_MENTIONS])
     more = f" (and {len(paths) - MAX_MENTIONS} more)" if len(paths) > MAX_MENTIONS else ""
-    return (
-        f"{text}\n\n<system-reminder>\nThe user mentioned {named}{more}.\n"
-        "You MUST read these files with the Read tool before answering.\n</system-reminder>"
-    )
+    return with_reminder(text, [f"The user mentioned {named}{more}.",
+                                "You MUST read these files with the Read tool before answering."])  # fmt: skip
+
+
+def with_reminder(text: str, lines: list[str]) -> str:
+    """Facts the model must know with this message, set apart from what the user typed."""
+    if not lines:
+        return text
+    body = "\n".join(lines)
+    return f"{text}\n\n<system-reminder>\n{body}\n</system-reminder>"

@@ -5,12 +5,14 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from narnat_agent.config.loader import Config
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
+from narnat_agent.core.silence import Silence
 from narnat_agent.logger import get_logger
+from narnat_agent.redact import redact
 
 MAX_TRIES = 4
 MAX_RETRY_AFTER = 60.0
@@ -33,7 +35,9 @@ class ContextTooLong(LLMError):
 
 
 class Sink(Protocol):
-    cancelled: bool
+    """Where a reply streams: a turn's view, or the silent sink of a compression."""
+
+    cancelled: bool  # set by the UI when the user presses the interrupt key; the client stops reading
 
     def feed(self, text: str) -> None: ...
     def feed_reasoning(self, text: str) -> None: ...
@@ -45,9 +49,9 @@ class _Retry(Exception):
         self.wait = wait
 
 
-def cost(usage: Usage, pricing: dict) -> float | None:
+def cost(usage: Usage | None, pricing: Mapping[str, float]) -> float | None:
     """The price of one request in the pricing's currency, or None without pricing."""
-    if not pricing:
+    if not pricing or usage is None:
         return None
     fresh = usage.prompt - usage.cached
     cached_price = pricing.get("cached_input", pricing.get("input", 0))
@@ -63,14 +67,26 @@ def _message(error: Exception) -> str:
     return str(getattr(error, "message", "") or error)
 
 
-def _retry_after(headers: object) -> float | None:
+def _retry_after(headers: Mapping[str, str] | None) -> float | None:
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
         value = headers.get(name) if headers else None
         try:
-            return float(value) * scale
-        except (TypeError, ValueError):
+            return float(value or "") * scale
+        except ValueError:
             continue
     return None
+
+
+def _chunks(stream):
+    """The stream's chunks; a data line that is not JSON is the provider's fault, said as such."""
+    chunks = iter(stream)
+    while True:
+        try:
+            yield next(chunks)
+        except StopIteration:
+            return
+        except json.JSONDecodeError as e:
+            raise StreamError(f"malformed stream: a data line is not JSON ({e.msg})") from None
 
 
 class Client:
@@ -95,15 +111,18 @@ class Client:
                     api_key=self.config.api_key,
                     base_url=self.config.base_url,
                     max_retries=0,  # retries are ours: one policy, visible to the user
-                    timeout=openai.Timeout(600.0, connect=15.0),
+                    # the read timeout is the longest silence allowed between two bytes of the stream
+                    timeout=openai.Timeout(self.config.stream_idle_timeout_s, connect=15.0),
                 )
             return self._sdk
 
     def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
         """Send one request and stream its reply into sink, retrying what may be retried."""
+        self._client().chat.completions  # noqa: B018 -- the SDK loads first: silence is timed at the provider only
         for attempt in range(1, MAX_TRIES + 1):
             try:
-                return self._attempt(messages, tools, sink)
+                with Silence(self.notify) as silence:
+                    return self._attempt(messages, tools, sink, silence)
             except _Retry as retry:
                 if attempt == MAX_TRIES:
                     raise LLMError(f"{retry}; gave up after {MAX_TRIES} tries.") from None
@@ -114,14 +133,15 @@ class Client:
                 time.sleep(wait)
         raise AssertionError("unreachable")
 
-    def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
+    def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink, silence: Silence) -> Reply:
         import openai
 
         started = time.monotonic()
         stream = self._open(messages, tools)
         builder, shown = ReplyBuilder(), False
         try:
-            for chunk in stream:
+            for chunk in _chunks(stream):
+                silence.heard()
                 text, thought = builder.add(chunk)
                 if thought:
                     sink.feed_reasoning(thought)
@@ -133,10 +153,15 @@ class Client:
                     break
         except KeyboardInterrupt:
             builder.reply.cancelled = True
+        except openai.APITimeoutError:
+            idle = f"The provider sent nothing for {self.config.stream_idle_timeout_s:g} s (stream_idle_timeout_s)"
+            if not shown:
+                raise _Retry(idle) from None
+            self.notify(f"{idle}; the answer stops there.")  # without a finish reason the reply counts as cut off
         except (StreamError, openai.APIError) as e:
             if not shown:
-                raise _Retry(f"The provider failed before answering ({_message(e)})") from None
-            builder.reply.error = _message(e)
+                raise _Retry(f"The provider failed before answering ({self._message(e)})") from None
+            builder.reply.error = self._message(e)
         finally:
             stream.close()
         reply = builder.finish()
@@ -168,11 +193,11 @@ class Client:
             except openai.APIStatusError as e:
                 self._classify(e)
             except openai.APIConnectionError as e:
-                raise _Retry(f"Cannot reach {self.config.base_url} ({e})") from None
+                raise _Retry(f"Cannot reach {self.config.base_url} ({redact(str(e), self.config.api_key)})") from None
 
     def _classify(self, e) -> None:
         """Decide what a status error means: returns only when the request should be sent again now."""
-        status, message = e.status_code, _message(e)
+        status, message = e.status_code, self._message(e)
         log.warning("status %d: %s", status, message)
         if status in (400, 422) and self.use_stream_options and "stream_options" in message:
             self.use_stream_options = False
@@ -191,6 +216,10 @@ class Client:
                 raise LLMError(f"The provider is busy (status {status}) and asks to wait {wait:.0f}s; try later.")
             raise _Retry(f"The provider answered status {status} ({message[:200]})", wait)
         raise LLMError(self._explain(status, message))
+
+    def _message(self, error: Exception) -> str:
+        """The provider's words about an error; a provider that echoes the key does not get it shown."""
+        return redact(_message(error), self.config.api_key)
 
     def _explain(self, status: int, message: str) -> str:
         if status == 401:

@@ -4,8 +4,22 @@ import json
 import random
 import string
 from dataclasses import dataclass, field
+from enum import Enum
 
-INCOMPLETE = (None, "length", "error", "model_context_window_exceeded", "insufficient_system_resource")
+from narnat_agent.encodable import encodable
+
+FILTERED = ("content_filter", "insufficient_system_resource", "error", "model_context_window_exceeded")
+
+
+class Ending(Enum):
+    """How a reply's stream ended; only COMPLETE lets its tool calls run or its text count as whole."""
+
+    COMPLETE = "complete"
+    CANCELLED = "cancelled"
+    ERROR = "error"  # an error event inside the stream
+    DISCONNECTED = "disconnected"  # the stream ended without a finish reason
+    LENGTH = "length"  # the model's output limit
+    FILTERED = "filtered"  # the provider stopped the answer
 
 
 @dataclass
@@ -42,9 +56,23 @@ class Reply:
     cancelled: bool = False
 
     @property
+    def ending(self) -> Ending:
+        if self.cancelled:
+            return Ending.CANCELLED
+        if self.error is not None:
+            return Ending.ERROR
+        if self.finish_reason is None:
+            return Ending.DISCONNECTED
+        if self.finish_reason == "length":
+            return Ending.LENGTH
+        if self.finish_reason in FILTERED:
+            return Ending.FILTERED
+        return Ending.COMPLETE
+
+    @property
     def cut_off(self) -> bool:
         """The reply did not end normally: its tool calls must not run."""
-        return self.cancelled or self.error is not None or self.finish_reason in INCOMPLETE
+        return self.ending is not Ending.COMPLETE
 
 
 def _new_id() -> str:
@@ -56,6 +84,30 @@ def _get(obj: object, name: str) -> object:
     if isinstance(obj, dict):
         return obj.get(name)
     return getattr(obj, name, None)
+
+
+def _kind(value: object) -> str:
+    kinds = {list: "a list", dict: "an object", bool: "a boolean", int: "a number", float: "a number"}
+    return kinds.get(type(value), f"a {type(value).__name__}")
+
+
+def _text(obj: object, name: str) -> str:
+    """A text field ("" when absent); any other type means the stream is malformed."""
+    value = _get(obj, name)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise StreamError(f"malformed stream: '{name}' is {_kind(value)}, not text")
+    return encodable(value)  # a JSON "\ud800" would make every later request unencodable
+
+
+def _list(obj: object, name: str) -> list:
+    value = _get(obj, name)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise StreamError(f"malformed stream: '{name}' is {_kind(value)}, not a list")
+    return value
 
 
 class _Slot:
@@ -90,22 +142,22 @@ class ReplyBuilder:
             raise StreamError(_error_text(error or chunk))
         usage = _get(chunk, "usage")
         text, thought = [], []
-        for choice in _get(chunk, "choices") or []:
+        for choice in _list(chunk, "choices"):
             usage = _get(choice, "usage") or usage
             delta = _get(choice, "delta") or {}
-            if piece := _get(delta, "content"):
+            if piece := _text(delta, "content"):
                 text.append(piece)
             for name in ("reasoning_content", "reasoning"):
-                if piece := _get(delta, name):
+                if piece := _text(delta, name):
                     thought.append(piece)
                     self.reply.reasoning_field = name
             calls = _get(delta, "tool_calls") or []
-            for fragment in calls if isinstance(calls, list) else [calls]:
+            for fragment in calls if isinstance(calls, list) else [calls]:  # TGI sends one object
                 self._merge(fragment)
-            if finish := _get(choice, "finish_reason"):
+            if finish := _text(choice, "finish_reason"):
                 self.reply.finish_reason = finish
         if usage:
-            self.reply.usage = _usage(usage)
+            self.reply.usage = _usage(usage) or self.reply.usage
         self.reply.content += "".join(text)
         self.reply.reasoning += "".join(thought)
         return "".join(text), "".join(thought)
@@ -134,8 +186,8 @@ class ReplyBuilder:
         function = _get(fragment, "function") or {}
         index = _get(fragment, "index")
         index = index if isinstance(index, int) else None
-        call_id = _get(fragment, "id") or ""
-        name = _get(function, "name") or ""
+        call_id = _text(fragment, "id")
+        name = _text(function, "name")
         slot = self._slot_for(index, call_id, name)
         if call_id and not slot.id:
             slot.id = call_id
@@ -144,7 +196,7 @@ class ReplyBuilder:
             slot.name = name
         arguments = _get(function, "arguments")
         if arguments:
-            slot.arguments += arguments if isinstance(arguments, str) else json.dumps(arguments)
+            slot.arguments += encodable(arguments) if isinstance(arguments, str) else json.dumps(arguments)
         self.current = slot
 
     def finish(self) -> Reply:
@@ -173,10 +225,18 @@ def _parse(slot: _Slot) -> ToolCall:
     return call
 
 
-def _usage(raw: object) -> Usage:
+def _count(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _usage(raw: object) -> Usage | None:
+    """The token counts, or None (then estimated) when the provider's counts are not numbers."""
     details = _get(raw, "prompt_tokens_details") or {}
-    cached = _get(details, "cached_tokens") or _get(raw, "prompt_cache_hit_tokens") or 0
-    return Usage(_get(raw, "prompt_tokens") or 0, _get(raw, "completion_tokens") or 0, cached)
+    cached = _count(_get(details, "cached_tokens") or _get(raw, "prompt_cache_hit_tokens") or 0)
+    prompt, completion = _count(_get(raw, "prompt_tokens") or 0), _count(_get(raw, "completion_tokens") or 0)
+    if prompt is None or completion is None or cached is None:
+        return None
+    return Usage(prompt, completion, cached)
 
 
 def _error_text(error: object) -> str:

@@ -8,14 +8,16 @@ import tempfile
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from narnat_agent.tools.support.shell_rules import analyze
-from narnat_agent.tools.support.shell_syntax import parse
-from narnat_agent.tools.workspace import Output, Result, Tool, ToolError, Workspace
+from narnat_agent.tools.support.shell_syntax import Command, parse
+from narnat_agent.tools.workspace import Interrupted, Output, Result, Tool, ToolError, Workspace
 
 MAX_TIMEOUT_MS = 600_000
+KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where Narnat's configuration reads the API key
 LIMIT = 30_000  # characters the model sees
 KEEP = 4 * LIMIT  # raw bytes held in memory at each end; the spill file has everything
 DRAIN_SECONDS = 1.5
@@ -35,7 +37,8 @@ class _Output:
 
     def __init__(self, stream, spill: Path):
         self.stream, self.spill = stream, spill
-        self.head, self.tail, self.tail_size, self.total = bytearray(), deque(), 0, 0
+        self.head, self.tail_size, self.total = bytearray(), 0, 0
+        self.tail: deque[bytes] = deque()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
@@ -88,57 +91,96 @@ def _stop(process: subprocess.Popen, output: _Output) -> None:
         output.thread.join(wait)
 
 
-def execute(command: str, ws: Workspace, timeout_s: float) -> tuple[str, int | None, bool]:
-    """Run command in its own session; returns output, exit code (None if killed) and whether it timed out."""
+@dataclass(frozen=True)
+class Finished:
+    text: str
+    code: int | None  # None when the command was stopped at its timeout
+    pipeline: tuple[int, ...]  # the exit status of each stage of the last pipeline
+
+
+def environment(secret: str = "") -> dict[str, str]:
+    """The command's environment: Narnat's, without the API key under any name, quietened for no terminal."""
+    secrets = {os.environ[name] for name in KEY_VARIABLES if os.environ.get(name)} | ({secret} if secret else set())
+    kept = {k: v for k, v in os.environ.items() if k not in KEY_VARIABLES and v not in secrets}
+    return {**kept, **QUIET}
+
+
+def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
+    """Run command in its own session, with its whole process group stopped at the timeout or on Ctrl-C."""
     spills = ws.state_dir / "spills"
     spills.mkdir(parents=True, exist_ok=True)
     spill = spills / f"bash-{datetime.now():%Y%m%d-%H%M%S-%f}.log"
-    fd, cwd_file = tempfile.mkstemp(prefix="narnat-cwd-")
+    fd, state = tempfile.mkstemp(prefix="narnat-cwd-")
     os.close(fd)
-    script = f'{command}\n__narnat_status=$?\npwd -P > "{cwd_file}"\nexit $__narnat_status\n'
+    # PIPESTATUS and $? are read in one assignment, before anything else can change them
+    script = (f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
+              f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{state}"\nexit $__narnat_status\n')  # fmt: skip
     process = subprocess.Popen(
-        ["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env={**os.environ, **QUIET},
+        ["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env=environment(ws.secret),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     output = _Output(process.stdout, spill)
     deadline = time.monotonic() + timeout_s
-    timed_out = False
+    timed_out = finished = cancelled = False
     try:
         # poll rather than Popen.wait(): on Ctrl-C that waits another 0.25 s for the child before raising
         while process.poll() is None and not timed_out:
             time.sleep(0.02)
             timed_out = time.monotonic() > deadline
-    finally:  # also on Ctrl-C: nothing of the command outlives the call
+        finished = True
+    except KeyboardInterrupt:
+        cancelled = True
+    finally:  # also on Ctrl-C: nothing of the command outlives the call, and no file is left that nobody names
         if timed_out or process.poll() is None:
             _stop(process, output)
         output.thread.join(DRAIN_SECONDS)
         if output.thread.is_alive():  # a background child still holds the pipe
             _stop(process, output)
         process.wait()
-        _follow_cwd(ws, Path(cwd_file))
+        pipeline = _follow(ws, Path(state))
+        if not finished and not cancelled:
+            spill.unlink(missing_ok=True)
     text, partial = output.text()
-    if len(text) > LIMIT or partial:
-        text = cut(text, spill, ws.show(spill)) if len(text) > LIMIT else text
-    else:
+    if len(text) > LIMIT:
+        text = cut(text, spill, ws.show(spill))
+    elif not partial:
         spill.unlink(missing_ok=True)
-    return text, None if timed_out else process.returncode, timed_out
+    if cancelled:
+        raise Interrupted(_stopped(text, "cancelled by the user", "cancelled"))
+    return Finished(text, None if timed_out else process.returncode, pipeline)
 
 
-def _follow_cwd(ws: Workspace, cwd_file: Path) -> None:
-    """The working directory the command ended in becomes the next call's."""
+def _follow(ws: Workspace, state: Path) -> tuple[int, ...]:
+    """The working directory the command ended in becomes the next call's; returns the last pipeline's statuses."""
     try:
-        final = cwd_file.read_text().strip()
+        final, _, statuses = state.read_text().partition("\n")
     finally:
-        cwd_file.unlink(missing_ok=True)
+        state.unlink(missing_ok=True)
     if final and Path(final).is_dir():
         ws.cwd = Path(final)
+    return tuple(int(s) for s in statuses.split() if s.isdigit())
 
 
 def run(args: dict, ws: Workspace) -> Result:
     command = args["command"]
     if not command.strip():
         raise ToolError("the command is empty.")
-    verdict = analyze(command)
+    _check(command, ws)
+    if not ws.cwd.is_dir():
+        ws.cwd = ws.root
+    asked = args.get("timeout") or ws.bash_timeout_ms
+    timeout_ms = min(asked, MAX_TIMEOUT_MS)
+    finished = execute(command, ws, timeout_ms / 1000)
+    notes = [f"timeout {asked} ms is above the maximum; it ran with {MAX_TIMEOUT_MS} ms"] if asked > timeout_ms else []
+    if ws.cwd != ws.root:
+        notes.append(f"Bash's working directory: {ws.cwd} — file paths in the other tools still start at the "
+                     "project root")  # fmt: skip
+    return _result(command, finished, timeout_ms, notes)
+
+
+def _check(command: str, ws: Workspace) -> None:
+    """Refuse file operations and terminal programs; ask the user before anything that deletes."""
+    verdict = analyze(command, cwd=ws.cwd)
     if verdict.file_ops:
         raise ToolError(f"not run — Bash is for running programs: {'; '.join(dict.fromkeys(verdict.file_ops))}.")
     if verdict.interactive:
@@ -151,40 +193,62 @@ def run(args: dict, ws: Workspace) -> Result:
         if not ws.confirm(command, reason):
             raise ToolError(f"the user declined to run it ({reason}). Do not delete these files another way; "
                             "ask the user what they want.")  # fmt: skip
-    if not ws.cwd.is_dir():
-        ws.cwd = ws.root
-    timeout_ms = min(args.get("timeout") or ws.bash_timeout_ms, MAX_TIMEOUT_MS)
-    text, code, timed_out = execute(command, ws, timeout_ms / 1000)
-    return _result(_reporter(command), text, code, timed_out, timeout_ms)
 
 
 TAIL = 8  # lines of output kept for the screen
 
 
-def _reporter(command: str) -> str | None:
-    """The program whose exit code the shell reports: the last top-level command."""
+def _stages(command: str) -> list[Command]:
+    """The stages of the last top-level pipeline: the one whose exit code the shell reports."""
     commands = [c for c in parse(command).commands if not c.consumed]
-    return commands[-1].name if commands else None
+    stages: list[Command] = []
+    stage = commands[-1] if commands else None
+    while stage is not None:
+        stages.insert(0, stage)
+        stage = stage.upstream
+    return stages
 
 
-def _result(reporter: str | None, text: str, code: int | None, timed_out: bool, timeout_ms: int) -> Result:
+def _failed_stages(stages: list[Command], pipeline: tuple[int, ...]) -> list[str]:
+    """Stages before the last that failed: the pipeline's exit code only tells about the last one. A stage stopped
+    by SIGPIPE (141, its reader had enough) or a grep/diff answering "no" (1) did not fail."""
+    if len(pipeline) != len(stages) or len(stages) < 2:
+        return []
+    return [f"stage {n} of the pipeline ({stage.argv[0] if stage.argv and stage.argv[0] else '…'}) exited {status}"
+            for n, (stage, status) in enumerate(zip(stages[:-1], pipeline, strict=False), 1)
+            if status not in (0, 141) and not (status == 1 and stage.name in NOT_FAILURES)]  # fmt: skip
+
+
+def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str]) -> Result:
+    text, code = finished.text, finished.code
     lines = text.count("\n") + bool(text and not text.endswith("\n"))
-    if timed_out:
-        status = f"timed out after {timeout_ms / 1000:g} s; the command and its children were stopped; partial output"
-        return Result(f"{text}\n({status})", f"timed out · {lines} lines", True)
-    benign = code == 1 and reporter in NOT_FAILURES
-    note = " — no match / a difference, not an error" if benign else ""
+    if code is None:
+        return _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
+    stages = _stages(command)
+    benign = code == 1 and bool(stages) and stages[-1].name in NOT_FAILURES
+    status = "; ".join([f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""),
+                        *_failed_stages(stages, finished.pipeline), *notes])  # fmt: skip
     body = f"{text.rstrip()}\n" if text.strip() else "(no output)\n"
     output = Output(tuple(text.splitlines()[-TAIL:]), lines, lines)
-    return Result(f"{body}(exit code {code}{note})", f"exit {code} · {lines} lines", bool(code) and not benign, output)
+    return Result(f"{body}({status})", f"exit {code} · {lines} lines", bool(code) and not benign, output)
+
+
+def _stopped(text: str, why: str, summary: str, notes: tuple[str, ...] | list[str] = ()) -> Result:
+    """A command stopped before it ended (timeout or cancel): the output it had printed, and that it was stopped."""
+    lines = text.count("\n") + bool(text and not text.endswith("\n"))
+    shown = "the output so far is above" if text.strip() else "no output"
+    status = "; ".join([f"{why}; the command and its children were stopped; {shown}", *notes])
+    output = Output(tuple(text.splitlines()[-TAIL:]), lines, lines)
+    return Result(f"{text.rstrip()}\n({status})".lstrip("\n"), f"{summary} · {lines} lines", True, output)
 
 
 TOOL = Tool(
     name="Bash",
     description=(
         "Run a bash command (tests, builds, git, package managers, scripts). No terminal: editors, pagers and "
-        "REPLs are refused. The working directory "
-        "persists between calls; environment variables do not. Commands that delete files ask the user first. "
+        "REPLs are refused. Its working directory "
+        "persists between calls (a result names it when it is not the project root); environment variables do not. "
+        "Commands that delete files ask the user first. "
         "Output is cut at 30000 characters (the full text is saved to a file you can Read). "
         "Timeout in ms, default 120000, max 600000."
     ),

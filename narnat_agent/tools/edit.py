@@ -6,8 +6,10 @@ from difflib import get_close_matches
 from narnat_agent.atomic import write_atomic
 from narnat_agent.tools.support.diffs import compact_diff
 from narnat_agent.tools.support.fuzzy import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
-from narnat_agent.tools.support.text import decode
-from narnat_agent.tools.workspace import Diff, Result, Tool, ToolError, Workspace
+from narnat_agent.tools.support.text import decode, line_count, line_ending, with_ending
+from narnat_agent.tools.workspace import Diff, Result, Tool, ToolError, Workspace, renumbered
+
+READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read numbers lines
 
 
 def change_summary(removed: int, added: int) -> str:
@@ -28,28 +30,38 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ws.missing(path)
     data = path.read_bytes()
     ws.require_fresh(path, data, whole=False)
-    text, encoding = decode(data)
-    crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
-    if crlf:
-        text, old, new = (s.replace("\r\n", "\n") for s in (text, old, new))
+    text, encoding = decode(data, ws.seen_as(path, data))
+    ending = line_ending(text)  # the model's line endings become the file's (a mixed file is matched as it is)
+    if ending:
+        text, old, new = text.replace("\r\n", "\n"), with_ending(old, "\n"), with_ending(new, "\n")
     try:
-        edited, step, places = apply_edit(text, old, new, args.get("replace_all", False))
+        done = apply_edit(text, old, new, args.get("replace_all", False))
     except NotFound as miss:
         raise ToolError(explain_miss(miss.lines, old, new)) from None
-    diff, removed, added = compact_diff(text, edited, ws.show(path))
-    if crlf:
-        edited = edited.replace("\n", "\r\n")
+    diff, removed, added = compact_diff(text, done.text, ws.show(path))
     try:
-        encoded = edited.encode(encoding)
+        encoded = encoding.encode(with_ending(done.text, ending))
     except UnicodeEncodeError:
         raise ToolError(
-            f"new_string has characters that {ws.show(path)}'s encoding ({encoding}) cannot hold."
+            f"new_string has characters that {ws.show(path)}'s encoding ({encoding.label}) cannot hold."
         ) from None
     write_atomic(path, encoded)
-    ws.remember(path, encoded, whole=ws.reads[path].whole)
-    where = f"{len(places)} places" if len(places) > 1 else f"line {places[0]}"
-    text = f"Edited {ws.show(path)} at {where} ({step} match).\n{diff}"
+    record = ws.reads[path]  # what the model had seen stays seen, renumbered: pages still add up after an edit
+    seen = renumbered(record.seen, done.changes), line_count(done.text)
+    ws.remember(path, encoded, whole=record.whole, lines=seen, codec=encoding.codec)
+    where = f"{len(done.places)} places" if len(done.places) > 1 else f"line {done.places[0]}"
+    kept = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
+    text = f"Edited {ws.show(path)} at {where} ({done.how}).{kept}\n{diff}"
     return Result(text, change_summary(removed, added), detail=Diff(diff))
+
+
+def _numbered(old_lines: list[str]) -> bool:
+    """Whether old_string carries Read's line numbers: every line starts with one, counting up by one."""
+    numbers = [READ_PREFIX.match(line) for line in old_lines if line.strip()]
+    values = [int(n.group(1)) for n in numbers if n]
+    if not values or len(values) < len(numbers):
+        return False
+    return values == list(range(values[0], values[0] + len(values)))
 
 
 def explain_miss(lines: Lines, old: str, new: str) -> str:
@@ -58,17 +70,30 @@ def explain_miss(lines: Lines, old: str, new: str) -> str:
         line = lines.line_of(lines.text.find(new))
         return f"old_string was not found, but new_string is already present at line {line}; the edit may be done."
     old_lines = whole_lines(old, new)[0]
+    numbered = _numbered(old_lines)
+    if numbered:
+        old_lines = [READ_PREFIX.sub("", line, count=1) for line in old_lines]
     key = next((indentless(line) for line in old_lines if line.strip()), "")
     stripped = lines.form(indentless)
     words = re.findall(r"\w{3,}", key) or [key]
     sharing = [line for line in stripped if any(w in line for w in words)]  # cheap filter before difflib
     close = get_close_matches(key, sharing, n=1, cutoff=0.6) if key else []
     if not close:
+        if numbered:
+            return "old_string was not found: its lines start with line numbers copied from Read; leave them out."
         return "old_string was not found in the file, and no line resembles its first line; Read the file again."
     start = stripped.index(close[0])
     window = lines.lines[start : start + len(old_lines)]
-    shown = "\n".join(f"{start + 1 + k}\t{line}" for k, line in enumerate(window))
-    return f"old_string was not found. {_cause(window, old_lines)} The closest lines:\n{shown}"
+    span = f"line {start + 1}" if len(window) == 1 else f"lines {start + 1}-{start + len(window)}"
+    if numbered:
+        cause = (
+            "Cause: its lines start with the line numbers that Read puts in front (number, tab); "
+            "old_string must be the file's text alone."
+        )
+    else:
+        cause = _cause(window, old_lines)
+    shown = "\n".join(window)
+    return f"old_string was not found. {cause} The closest text ({span}) follows, exactly as in the file.\n{shown}"
 
 
 def _cause(window: list[str], old_lines: list[str]) -> str:

@@ -1,31 +1,94 @@
 """Glob: files whose path matches a pattern, newest first."""
 
+import os
+from pathlib import Path
+
 from narnat_agent import ripgrep
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
 LIMIT = 100
+META = set("*?[{\\")
+
+
+def _split(pattern: str, top: Path, root: Path) -> tuple[Path, str]:
+    """The folder to walk and the pattern below it. A literal start outside top ('/abs/dir/', '../') or into
+    .narnat moves the folder there; inside top ('./', 'src/') it stays part of the pattern, so .gitignore rules
+    still apply to it."""
+    segments = pattern.split("/")
+    literal = 0
+    while literal < len(segments) - 1 and not META & set(segments[literal]):
+        literal += 1
+    top = Path(os.path.normpath(top))
+    base = Path(os.path.normpath(top / "/".join(segments[:literal]))) if literal else top
+    rest = "/".join(segments[literal:])
+    if not base.is_relative_to(top) or ripgrep.in_state(base, root):
+        return base, rest
+    inside = base.relative_to(top).as_posix()
+    return top, rest if inside == "." else f"{inside}/{rest}"
+
+
+def _folder(top: Path, ws: Workspace) -> None:
+    name = ws.show(top)
+    if not top.exists():
+        raise ws.missing(top)
+    if top.is_file():
+        raise ToolError(f"{name} is a file, not a folder; Glob searches folders.")
+    if not top.is_dir():
+        raise ToolError(f"{name} is not a folder (a FIFO, socket or device); Glob searches folders.")
+
+
+def _matching(top: Path, pattern: str, ws: Workspace, ignore: bool = True) -> list[bytes] | None:
+    """The files below top (relative to the root, as rg prints them) whose path below top matches the pattern,
+    newest first; None when rg cannot run."""
+    rx, cut = ripgrep.glob_regex(pattern), _cut(top, ws)
+    unignored = [] if ignore else ["--no-ignore"]
+    flags = [
+        "--files",
+        *ripgrep.name_filter(pattern.rsplit("/", 1)[-1]),
+        *ripgrep.scope(top, ws.root),
+        *unignored,
+        *ripgrep.target(top, ws.root),
+    ]
+    try:
+        return ripgrep.newest_files(flags, ws.root, lambda path: bool(rx.fullmatch(os.fsdecode(path[cut:]))))
+    except ripgrep.RgFailed as e:
+        raise ToolError(f"Glob failed: {e}.") from None
+
+
+def _cut(top: Path, ws: Workspace) -> int:
+    """How many bytes of rg's names are the folder's own path."""
+    return len(os.fsencode(ripgrep.target(top, ws.root)[-1])) + 1 if top != ws.root else 0
+
+
+def _matches(count: int) -> str:
+    return f"{count:,} file{'s match' if count != 1 else ' matches'}"
 
 
 def run(args: dict, ws: Workspace) -> Result:
-    pattern = args["pattern"]
-    top = ws.resolve(args.get("path", "."))
-    if not top.exists():
-        raise ws.missing(top)
-    try:
-        files = ripgrep.newest_files(["--files", "--glob", pattern, *ripgrep.target(top, ws.root)], ws.root)
-    except ripgrep.RgFailed as e:
-        raise ToolError(f"invalid pattern {pattern!r}: {e}") from None
-    note = "" if files is not None else ripgrep.fallback_note()
-    if files is None:
-        files = ripgrep.by_newest(ripgrep.walk_matching(pattern, top, ws.root), ws.root)
+    top, pattern = _split(args["pattern"], ws.resolve(args.get("path", ".")), ws.root)
+    _folder(top, ws)
+    wide = "/" not in pattern and pattern != "**"  # a name: the walk also counts what '*' leaves out below
+    searched = f"**/{pattern}" if wide else pattern
+    found, note = _matching(top, searched, ws), ""
+    if found is None:
+        found = ripgrep.newest_first([os.fsencode(p) for p in ripgrep.walk_matching(searched, top, ws.root)], ws.root)
+        note = ripgrep.FALLBACK_NOTE
+    cut = _cut(top, ws)
+    files = [path for path in found if b"/" not in path[cut:]] if wide else found
+    below = f"{_matches(len(found) - len(files))} {searched!r} in subfolders" if len(found) > len(files) else ""
     where = ws.show(top) if top != ws.root else "the working directory"
+    if not files and below:
+        return Result(f"No files match {args['pattern']!r} in {where}; {below}.{note}", "No files")
     if not files:
-        skipped = ripgrep.skipped_note(["--files", "--glob", pattern, *ripgrep.target(top, ws.root)], ws.root)
-        return Result(f"No files match {pattern!r} in {where}.{skipped}{note}", "No files")
-    shown = "\n".join(files[:LIMIT])
+        ignored = len(_matching(top, pattern, ws, ignore=False) or []) if not note else 0
+        skipped = ripgrep.skipped_note(ignored) or " Hidden files were included."
+        return Result(f"No files match {args['pattern']!r} in {where}.{skipped}{note}", "No files")
+    shown = "\n".join(ripgrep.shown(path) for path in files[:LIMIT])
     if len(files) > LIMIT:
         rest = len(files) - LIMIT
         shown += f"\n(showing the {LIMIT} newest of {len(files):,} files; {rest:,} more; narrow the pattern)"
+    if below:
+        shown += f"\n({below.replace(' file', ' more file', 1)})"
     summary = f"Found {len(files)} file{'s' if len(files) != 1 else ''}"
     return Result(f"{shown}{note}", summary)
 
@@ -33,8 +96,10 @@ def run(args: dict, ws: Workspace) -> Result:
 TOOL = Tool(
     name="Glob",
     description=(
-        "Find files by path pattern, e.g. '**/*.py' or 'src/**/*.ts' (a pattern without '/' matches file names "
-        "at any depth). Respects .gitignore; includes hidden files; newest first, at most 100."
+        "Find files by path pattern, relative to path (default: the working directory). '*' and '?' match within "
+        "one path segment and a '**' segment matches any number of folders: '*.py' is the top level only, "
+        "'**/*.py' every depth, 'src/**/*.{ts,tsx}' below src. Respects .gitignore, also outside git; includes "
+        "hidden files; skips .git and .narnat (unless path points there); newest first, at most 100."
     ),
     parameters={
         "type": "object",

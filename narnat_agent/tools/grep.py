@@ -1,5 +1,6 @@
 """Grep: search file contents with a regex, through ripgrep."""
 
+import os
 import re
 from pathlib import Path
 
@@ -7,79 +8,130 @@ from narnat_agent import ripgrep
 from narnat_agent.tools.support.text import binary_kind
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
-ROW = re.compile(r"(\d+)([:-])(.*)", re.DOTALL)
 MODES = ["files_with_matches", "content", "count"]
+MODE_FLAGS = {
+    "files_with_matches": ["-l"],
+    "count": ["-c"],
+    "content": ["-n", "--no-heading", "--max-columns", "500", "--max-columns-preview"],
+}
+ROW = re.compile(rb"(\d+)([:-])(.*)", re.DOTALL)
+BINARY = re.compile(
+    rb'(.*): (?:binary file matches|WARNING: stopped searching binary file after match) \(found "\\0" byte .*\)',
+    re.DOTALL,
+)
+FILE_GLOB = re.compile(r"[\w.*?/{},\[\]-]*(\*\.|/\*|^\*)[\w.*?/{},\[\]-]*")
+Row = tuple[int, str, str]  # line number; ':' a match, '-' context, '--' a gap, '' rg's binary-file sentence; text
 
 
-def _flags(args: dict) -> list[str]:
-    mode = args.get("output_mode", "files_with_matches")
-    flags = {"files_with_matches": ["-l"], "count": ["-c", "--with-filename"]}.get(mode, [])
+def _flags(args: dict, mode: str) -> list[str]:
+    """rg's flags for the request: file names always (a single file too), each followed by a NUL."""
+    flags = ["--with-filename", "--null", *MODE_FLAGS[mode]]
     if mode == "content":
-        flags = ["--heading", "-n", "--max-columns", "500", "--max-columns-preview"]
         for key in ("-A", "-B", "-C"):
             if key in args:
                 flags += [key, str(args[key])]
     for key, flag in (("-i", ["-i"]), ("multiline", ["-U", "--multiline-dotall"]), ("fixed_strings", ["-F"])):
         if args.get(key):
             flags += flag
-    for key, flag in (("glob", "--glob"), ("type", "--type")):
-        if args.get(key):
-            flags += [flag, args[key]]
+    if args.get("type"):
+        flags += ["--type", args["type"]]
+    if args.get("glob"):
+        flags += ["--glob", args["glob"]] if _listed_glob(args) else ripgrep.name_filter(args["glob"])
     return flags
 
 
-def _content(out: str, numbered: bool) -> tuple[list[str], int]:
-    """rg's per-file blocks as `path:line:text` rows sorted by path, and how many files matched."""
-    blocks = {}
-    for block in out.strip("\n").split("\n\n"):
-        path, *rows = block.split("\n")
-        blocks[path] = rows
-    lines = []
-    for path in sorted(blocks):
-        for row in blocks[path]:
-            m = ROW.fullmatch(row)
-            if not m:
-                lines.append(row)
-            else:
-                number, sep, text = m.groups()
-                lines.append(f"{path}{sep}{number}{sep}{text}" if numbered else f"{path}{sep}{text}")
-    return lines, len(blocks)
+def _listed_glob(args: dict) -> bool:
+    """Whether the glob goes to rg's --glob, whose results then keep only the files rg lists (--glob outranks
+    .gitignore); a plain name pattern without a type goes to rg's name filter instead, which does not."""
+    glob = args.get("glob", "")
+    return bool(glob) and ("/" in glob or bool(args.get("type")) or not ripgrep.name_filter(glob))
 
 
-def _python_search(args: dict, ws: Workspace, top: Path) -> str:
-    """The fallback: a plain regex search line by line (no context, multiline or type filters), in rg's format."""
+def _parse(out: bytes, mode: str) -> dict[bytes, list[Row] | int | None]:
+    """rg's output by file: the rows (content), the number of matching lines (count), or nothing (file names)."""
+    if mode == "files_with_matches":
+        return dict.fromkeys(name for name in out.split(b"\0") if name)
+    found: dict = {}
+    last, apart = b"", False
+    for line in out.split(b"\n"):
+        path, nul, rest = line.partition(b"\0")
+        if mode == "count" and nul:
+            found[path] = int(rest)
+            continue
+        if line == b"--":  # rg's group separator; between two files we place our own, as the files get sorted
+            apart = True
+            continue
+        if nul and (m := ROW.fullmatch(rest)):
+            row = (int(m[1]), m[2].decode(), ripgrep.shown(m[3]))
+        elif m := BINARY.fullmatch(line):
+            path, row = m[1], (0, "", ripgrep.shown(line[len(m[1]) + 2 :]))
+        else:
+            continue
+        found.setdefault(path, []).extend([(0, "--", ""), row] if apart and path == last else [row])
+        last, apart = path, False
+    return found
+
+
+def _search(args: dict, ws: Workspace, top: Path, mode: str) -> tuple[dict, str]:
+    """The matches by file, and a note when the fallback had to answer instead of rg."""
+    scope = [*ripgrep.scope(top, ws.root), "-e", args["pattern"], *ripgrep.target(top, ws.root)]
+    done = ripgrep.run([*_flags(args, mode), *scope], ws.root)
+    if done is None:
+        return _python_search(args, ws, top, mode), ripgrep.FALLBACK_NOTE
+    if done.code > 1 and not done.out and "No files were searched" not in done.err:
+        raise _failure(done.err, args["pattern"])
+    found = _parse(done.out, mode)
+    if _listed_glob(args):
+        listed = set(ripgrep.files(top, ws.root) or [])
+        found = {path: hits for path, hits in found.items() if path in listed}
+    unread = f"\n(Some paths could not be read: {ripgrep.error_line(done.err)})" if done.code > 1 and done.out else ""
+    return found, unread
+
+
+def _python_search(args: dict, ws: Workspace, top: Path, mode: str) -> dict:
+    """The fallback: a plain regex search line by line (no context, multiline or type filters)."""
     flags = re.IGNORECASE if args.get("-i") else 0
     try:
         rx = re.compile(re.escape(args["pattern"]) if args.get("fixed_strings") else args["pattern"], flags)
     except re.error as e:
         raise ToolError(f"invalid regex: {e}.") from None
-    blocks = {}
-    for path in ripgrep.walk_matching(args.get("glob") or "**", top, ws.root):
+    glob = args.get("glob", "").removeprefix("!")  # as rg reads it: a name at any depth, or a path from the root
+    wanted = ripgrep.glob_regex(glob if "/" in glob else f"**/{glob}")
+    found = {}
+    for path in ripgrep.walk_matching("**", top, ws.root):
+        if glob and bool(wanted.fullmatch(path)) == args["glob"].startswith("!"):
+            continue
         data = (ws.root / path).read_bytes()
         if not binary_kind(data[:4096], ws.root / path):
             lines = data.decode("utf-8", "replace").splitlines()
-            if rows := [f"{n}:{line[:500]}" for n, line in enumerate(lines, 1) if rx.search(line)]:
-                blocks[path] = rows
-    mode = args.get("output_mode", "files_with_matches")
-    if mode == "files_with_matches":
-        return "\n".join(blocks)
-    if mode == "count":
-        return "\n".join(f"{path}:{len(rows)}" for path, rows in blocks.items())
-    return "\n\n".join("\n".join([path, *rows]) for path, rows in blocks.items())
+            if rows := [(n, ":", line[:500]) for n, line in enumerate(lines, 1) if rx.search(line)]:
+                found[os.fsencode(path)] = rows
+    return {path: len(rows) if mode == "count" else rows for path, rows in found.items()}
 
 
-def _search(args: dict, ws: Workspace, top: Path) -> tuple[str, str]:
-    """rg's output for the requested mode, and a note when the fallback had to answer instead."""
-    done = ripgrep.rg([*_flags(args), "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
-    if done is None:
-        return _python_search(args, ws, top), ripgrep.fallback_note()
-    if done.returncode > 1 and not done.stdout:
-        raise _failure(done.stderr)
-    return done.stdout, ""
+def _content(found: dict[bytes, list[Row]], args: dict) -> list[str]:
+    """rg's lines (`path:line:text`, `path-line-text` for context) with the files sorted by path; with context,
+    '--' between groups, as rg prints them."""
+    numbered, grouped = args.get("-n", True), any(args.get(key, 0) > 0 for key in ("-A", "-B", "-C"))
+    lines: list[str] = []
+    for path in sorted(found, key=lambda raw: (ripgrep.shown(raw), raw)):
+        name = ripgrep.shown(path)
+        if grouped and lines:
+            lines.append("--")
+        for number, sep, text in found[path]:
+            if sep == "--":
+                lines.append(sep)
+            elif not sep:
+                lines.append(f"{name}: {text}")
+            else:
+                lines.append(f"{name}{sep}{number}{sep}{text}" if numbered else f"{name}{sep}{text}")
+    return lines
 
 
 def _page(entries: list[str], args: dict, noun: str) -> str:
     offset, limit = args.get("offset", 0), args.get("head_limit", 250)
+    if offset >= len(entries):
+        return f"(offset {offset} is past the end: there are {len(entries):,} {noun})"
     page = entries[offset : offset + limit] if limit > 0 else entries[offset:]
     text = "\n".join(page)
     if len(page) < len(entries):
@@ -89,51 +141,88 @@ def _page(entries: list[str], args: dict, noun: str) -> str:
     return text
 
 
-def run(args: dict, ws: Workspace) -> Result:
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'s' if count != 1 else ''}"
+
+
+def _report(found: dict, args: dict, mode: str, ws: Workspace) -> tuple[str, str]:
+    """The page of results the model sees, and the one-line summary."""
+    if mode == "files_with_matches":
+        names = [ripgrep.shown(path) for path in ripgrep.newest_first(list(found), ws.root)]
+        return _page(names, args, "files"), f"Found {_plural(len(found), 'file')}"
+    if mode == "count":
+        lines = sorted(f"{ripgrep.shown(path)}:{count}" for path, count in found.items())
+        total = _plural(sum(found.values()), "matching line")
+        return _page(lines, args, "files"), f"Counted {total} in {_plural(len(found), 'file')}"
+    rows = [row for hits in found.values() for row in hits]
+    matched, binary = sum(sep == ":" for _, sep, _ in rows), sum(not sep for _, sep, _ in rows)
+    summary = f"Found {_plural(matched, 'line')} in {_plural(len(found), 'file')}"
+    if binary:
+        summary += f"; {_plural(binary, 'binary file')} matched (lines not shown)"
+    return _page(_content(found, args), args, "lines"), summary
+
+
+def _top(args: dict, ws: Workspace) -> Path:
     top = ws.resolve(args.get("path", "."))
     if not top.exists():
         raise ws.missing(top)
+    if not (top.is_file() or top.is_dir()):
+        raise ToolError(f"{ws.show(top)} is not a regular file or folder (a FIFO, socket or device); "
+                        "Grep searches files only.")  # fmt: skip
+    for key in ("offset", "head_limit"):
+        if args.get(key, 0) < 0:
+            raise ToolError(f"{key} must be 0 or more, not {args[key]}.")
+    return top
+
+
+def _anchored(glob: str, root: Path) -> str:
+    """A glob as rg reads it, from the root: './x' and '<root>/x' become '/x' (rg matches neither as written)."""
+    exclude, body = glob[:1] == "!", glob.removeprefix("!")
+    if body.startswith(f"{root}/"):
+        body = body[len(str(root)) :]
+    elif body.startswith("./"):
+        body = body[1:]
+    return "!" * exclude + body
+
+
+def run(args: dict, ws: Workspace) -> Result:
+    top = _top(args, ws)
+    if args.get("glob"):
+        args = {**args, "glob": _anchored(args["glob"], ws.root)}
     mode = args.get("output_mode", "files_with_matches")
-    if mode == "files_with_matches":
-        return _files(args, ws, top)
-    out, note = _search(args, ws, top)
-    if not out.strip():
-        return _no_matches(args, ws, top, note)
-    if mode == "content":
-        lines, files = _content(out, args.get("-n", True))
-        matched = sum(line != "--" for line in lines)
-        text, summary = _page(lines, args, "lines"), f"Found {matched} lines in {files} files"
-    else:
-        lines = sorted(out.splitlines())
-        text, summary = _page(lines, args, "files"), f"Counted matches in {len(lines)} files"
-    return Result(text + note, summary)
-
-
-def _files(args: dict, ws: Workspace, top: Path) -> Result:
-    """files_with_matches: the matching files, newest first."""
     try:
-        files = ripgrep.newest_files([*_flags(args), "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
-    except ripgrep.RgFailed as e:
-        raise _failure(e.stderr) from None
-    note = "" if files is not None else ripgrep.fallback_note()
-    if files is None:
-        files = ripgrep.by_newest(_python_search(args, ws, top).splitlines(), ws.root)
-    if not files:
-        return _no_matches(args, ws, top, note)
-    return Result(_page(files, args, "files") + note, f"Found {len(files)} file{'s' if len(files) != 1 else ''}")
+        found, note = _search(args, ws, top, mode)
+        if not found:
+            return _no_matches(args, ws, top, note)
+    except ripgrep.RgFailed as e:  # a timeout
+        raise _failure(e.stderr, args["pattern"]) from None
+    text, summary = _report(found, args, mode, ws)
+    return Result(text + note, summary)
 
 
 def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
     where = ws.show(top) if top != ws.root else "the working directory"
-    flags = _flags({**args, "output_mode": "files_with_matches"})
-    skipped = ripgrep.skipped_note([*flags, "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
-    return Result(f"No matches for {args['pattern']!r} in {where}.{skipped}{note}", "No matches")
+    said = f"No matches for {args['pattern']!r} in {where}."
+    if top.is_dir() and not note:
+        flags = [*_flags(args, "files_with_matches"), *ripgrep.scope(top, ws.root), "--no-ignore"]
+        done = ripgrep.run([*flags, "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
+        ignored = len([name for name in done.out.split(b"\0") if name]) if done else 0
+        said += ripgrep.skipped_note(ignored) or " Hidden files were searched; binary files were skipped."
+    return Result(said + _glob_hint(args["pattern"]) + note, "No matches")
 
 
-def _failure(stderr: str) -> ToolError:
+def _glob_hint(pattern: str) -> str:
+    if not FILE_GLOB.fullmatch(pattern):
+        return ""
+    return (f" {pattern!r} looks like a file name pattern: to find files by name use Glob; to search only such "
+            f"files, pass glob={pattern!r} and a regex for the text.")  # fmt: skip
+
+
+def _failure(stderr: str, pattern: str) -> ToolError:
     reason = ripgrep.error_line(stderr)
     if "regex parse error" in stderr:
-        return ToolError(f"invalid regex: {reason}. Escape special characters, or set fixed_strings=true.")
+        hint = _glob_hint(pattern) or " Escape special characters, or set fixed_strings=true."
+        return ToolError(f"invalid regex: {reason}.{hint}")
     return ToolError(f"Grep failed: {reason}.")
 
 
@@ -141,9 +230,11 @@ TOOL = Tool(
     name="Grep",
     description=(
         "Search file contents with a regex (ripgrep syntax). output_mode: files_with_matches (default, newest "
-        "first), content (path:line:text; -A/-B/-C context, -n line numbers) or count. Filter with glob "
-        "('*.py') or type ('py'). Respects .gitignore; searches hidden files; at most head_limit results "
-        "from offset."
+        "first), content (path:line:text; -A/-B/-C context, -n line numbers) or count. Filter with type ('py') or "
+        "glob: a name pattern ('*.py', '!*.min.js' to exclude) matches at any depth, one with '/' "
+        "('src/**/*.ts') is matched from the working directory. Respects .gitignore, also outside git; searches "
+        "hidden files; skips binary files, .git and .narnat (unless path points there); at most head_limit "
+        "results from offset."
     ),
     parameters={
         "type": "object",

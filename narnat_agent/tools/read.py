@@ -3,18 +3,19 @@
 from pathlib import Path
 
 from narnat_agent.tools.support.text import binary_kind, decode, digest, size_text
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, printable
 
 MAX_LINES = 2000
 MAX_LINE_CHARS = 2000
 MAX_CHARS = 100_000  # a page of a file never floods the context, whatever its line lengths
+LIMIT = f"up to {MAX_LINES} lines or {MAX_CHARS:,} characters, whichever comes first"  # said alike everywhere
 MAX_ENTRIES = 500
 MAX_FILE = 256 * 1024 * 1024
 
 
 def _listing(path: Path, ws: Workspace) -> Result:
     entries = sorted(path.iterdir(), key=lambda p: (not p.is_dir(), p.name))
-    lines = [f"{p.name}/" if p.is_dir() else p.name for p in entries[:MAX_ENTRIES]]
+    lines = [printable(p.name) + ("/" if p.is_dir() else "") for p in entries[:MAX_ENTRIES]]
     rest = len(entries) - MAX_ENTRIES
     more = f"\n... {rest} more entries; use Glob to narrow" if rest > 0 else ""
     body = "\n".join(lines) or "(empty directory)"
@@ -25,7 +26,8 @@ def _listing(path: Path, ws: Workspace) -> Result:
 
 def _numbered(lines: list[str], start: int, count: int) -> tuple[list[str], int]:
     """Up to `count` numbered lines from `start` (1-based) within the character budget, and the last one shown."""
-    out, used, last = [], 0, start - 1
+    out: list[str] = []
+    used, last = 0, start - 1
     for n in range(start, min(len(lines), start + count - 1) + 1):
         line = lines[n - 1]
         if len(line) > MAX_LINE_CHARS:
@@ -39,10 +41,20 @@ def _numbered(lines: list[str], start: int, count: int) -> tuple[list[str], int]
     return out, last
 
 
-def run(args: dict, ws: Workspace) -> Result:
-    path = ws.resolve(args["file_path"])
-    if path.is_dir():
-        return _listing(path, ws)
+def _tail(start: int, last: int, total: int, limit: int | None) -> str:
+    """How the page ends, and which limit ended it."""
+    if last == total:
+        return f"(End of file - {total} lines)"
+    if last - start + 1 == limit:
+        why = f", as limit={limit} asked"
+    elif last - start + 1 == MAX_LINES:
+        why = f": the {MAX_LINES}-line limit of one Read"
+    else:
+        why = f": the {MAX_CHARS:,}-character limit of one Read"
+    return f"(Showing lines {start}-{last} of {total}{why}; use offset={last + 1} to continue.)"
+
+
+def _load(path: Path, ws: Workspace) -> bytes:
     if not path.exists():
         raise ws.missing(path)
     if not path.is_file():  # a device, pipe or socket could block or never end
@@ -58,12 +70,22 @@ def run(args: dict, ws: Workspace) -> Result:
     kind = binary_kind(data[:4096], path)
     if kind:
         raise ToolError(f"{ws.show(path)} is a {kind} ({size_text(len(data))}); Read shows text files only.")
+    return data
+
+
+def run(args: dict, ws: Workspace) -> Result:
+    path = ws.resolve(args["file_path"])
+    if path.is_dir():
+        return _listing(path, ws)
+    data = _load(path, ws)
     previous = ws.reads.get(path)
     note = f"Note: {ws.show(path)} was modified externally.\n" if previous and previous.sha != digest(data) else ""
     if not data:
         ws.remember(path, data, whole=True)
         return Result(f"{note}{ws.show(path)} is empty (0 bytes).", "Read 0 lines (empty file)")
-    text, _ = decode(data)
+    text, encoding = decode(data, ws.seen_as(path, data))
+    if encoding.codec != "utf-8":
+        note += f"(This file is not UTF-8: it is shown as {encoding.label}; Edit and Write keep its encoding.)\n"
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
@@ -72,26 +94,22 @@ def run(args: dict, ws: Workspace) -> Result:
     start = max(args.get("offset", 1), 1)
     if start > total:
         raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
-    shown, last = _numbered(lines, start, args["limit"] if args.get("limit", 0) > 0 else MAX_LINES)
-    whole = start == 1 and last == total
-    ws.remember(path, data, whole)
-    if last == total:
-        tail = f"(End of file - {total} lines)"
-    else:
-        tail = f"(Showing lines {start}-{last} of {total}; use offset={last + 1} to continue.)"
+    limit = args["limit"] if args.get("limit", 0) > 0 else None
+    shown, last = _numbered(lines, start, min(limit or MAX_LINES, MAX_LINES))
+    ws.remember(path, data, whole=False, lines=(((start, last),), total), codec=encoding.codec)
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if any(line.startswith("\t") for line in lines[start - 1 : last]) else ""
     body = "\n".join(shown)
     count = last - start + 1
-    summary = f"Read {count} line{'s' if count != 1 else ''}" + ("" if whole else f" of {total}")
-    return Result(f"{note}{tabs}{body}\n{tail}", summary)
+    summary = f"Read {count} line{'s' if count != 1 else ''}" + ("" if count == total else f" of {total}")
+    return Result(f"{note}{tabs}{body}\n{_tail(start, last, total, limit)}", summary)
 
 
 TOOL = Tool(
     name="Read",
     description=(
-        "Read a text file as numbered lines (number, tab, line), up to 2000 lines from offset; "
-        "a directory gives its listing."
+        f"Read a text file as numbered lines (number, tab, line) from offset: one Read shows {LIMIT}, "
+        "and says where to continue. A directory gives its listing."
     ),
     parameters={
         "type": "object",

@@ -1,17 +1,27 @@
-"""The nine tools by name: their schemas for the model, and execute(), which never raises."""
+"""The nine tools by name: their schemas for the model, and execute(), which never raises.
 
+This is the boundary between the tools and everything else: what leaves it (header, result, summary, diff, output)
+is always encodable text and never holds the API key's value (a marker stands in for it), whatever a tool read, ran
+or fetched; a call whose arguments hold the key is refused before it runs.
+"""
+
+import dataclasses
 import json
+from dataclasses import dataclass, field
+from typing import Any
 
+from narnat_agent.encodable import encodable
 from narnat_agent.logger import get_logger
+from narnat_agent.redact import can_be_key, redact
 from narnat_agent.tools import bash, edit, glob, grep, read, todo_write, web_fetch, web_search, write
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Diff, Output, Result, Tool, ToolError, Workspace
 
 
 class BadArguments(ValueError):
     pass
 
 
-def _from_string(value: object, kind: str | None) -> object:
+def _from_string(value: Any, kind: str | None) -> Any:
     """Numbers, booleans, arrays and objects that arrived as JSON text."""
     if not isinstance(value, str) or kind in (None, "string"):
         return value
@@ -23,13 +33,14 @@ def _from_string(value: object, kind: str | None) -> object:
         return value
 
 
-def _coerce(value: object, spec: dict, where: str) -> object:
+def _coerce(value: Any, spec: dict, where: str) -> Any:
     """The value checked against its schema."""
     kind = spec.get("type")
     value = _from_string(value, kind)
     if kind == "integer" and isinstance(value, float) and value.is_integer():
         value = int(value)
-    expected = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "array": list, "object": dict}
+    expected: dict[str, type | tuple[type, ...]] = {"string": str, "integer": int, "number": (int, float),
+                                                     "boolean": bool, "array": list, "object": dict}  # fmt: skip
     if kind in expected and (not isinstance(value, expected[kind]) or (kind != "boolean" and isinstance(value, bool))):
         raise BadArguments(f"'{where}' must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, not {json.dumps(value)}")
     if "enum" in spec and value not in spec["enum"]:
@@ -49,7 +60,9 @@ def _validate(args: dict, schema: dict, prefix: str = "") -> dict:
     missing = [k for k in schema.get("required", []) if args.get(k) is None]
     if missing:
         raise BadArguments(f"missing required parameter '{prefix}{missing[0]}'")
-    return {k: _coerce(v, properties[k], prefix + k) for k, v in args.items() if v is not None}
+    checked = {k: _coerce(v, properties[k], prefix + k) for k, v in args.items() if v is not None}
+    defaults = {k: spec["default"] for k, spec in properties.items() if "default" in spec and k not in checked}
+    return checked | defaults
 
 
 TOOLS: dict[str, Tool] = {
@@ -76,37 +89,71 @@ def schemas() -> list[dict]:
     return SCHEMAS
 
 
-def header(name: str, args: dict) -> str:
-    """The UI's one-line name for a call: Read(src/app.py)."""
+@dataclass(frozen=True)
+class Call:
+    """A tool call checked against its schema (defaults filled in), ready to show and to run."""
+
+    name: str
+    header: str  # the UI's one line for it: Read(src/app.py)
+    tool: Tool | None = None
+    args: dict = field(default_factory=dict)
+    error: str = ""  # why it cannot run, for the model
+
+    def run(self, workspace: Workspace) -> Result:
+        """Run it; every failure becomes an error text the model can act on."""
+        log = get_logger(f"tools.{self.name.lower()}")
+        log.info("call: %s", json.dumps(self.args, ensure_ascii=False)[:2000])
+        if self.tool is None:
+            result = Result(f"Error: {self.error}", self.error.split(";")[0], True)
+        else:
+            result = _safe_result(_guarded(self.tool, self.args, workspace, log), workspace.secret)
+        log.info("result%s: %s", " (error)" if result.is_error else "", result.summary)
+        return result
+
+
+def prepare(name: str, args: dict | None, error: str | None = None, secret: str = "") -> Call:
+    """Check a call before anything shows or runs it; `error` says why its arguments could not be read."""
     tool = TOOLS.get(name)
+    if tool is None:
+        return Call(name, name, error=f"there is no tool named '{name}'; the tools are {', '.join(TOOLS)}.")
+    if error or args is None:
+        return Call(name, f"{name}(…)", error=f"{error}. Call {name} again with a JSON object.")
     try:
-        target = tool.target(args) if tool else ""
-    except Exception:
-        target = ""
-    return f"{name}({target})"
+        checked = _validate(args, tool.parameters)
+    except BadArguments as e:
+        return Call(name, f"{name}(…)", error=f"{e}. Fix the arguments and call {name} again.")
+    header = _safe(f"{name}({tool.target(checked)})", secret)
+    if can_be_key(secret) and secret in json.dumps(checked, ensure_ascii=False):
+        return Call(name, header, error=f"the arguments hold the API key; Narnat never sends or writes it anywhere. "
+                                        f"Call {name} without it.")  # fmt: skip
+    return Call(name, header, tool, checked)
 
 
-def _error(text: str) -> Result:
-    """A failure: the user sees the same sentence the model gets (its first line)."""
-    return Result(f"Error: {text}", text.split("\n", 1)[0], True)
+def _safe(text: str, secret: str) -> str:
+    return redact(encodable(text), secret)
+
+
+def _safe_result(result: Result, secret: str) -> Result:
+    detail = result.detail
+    if isinstance(detail, Diff):
+        detail = Diff(_safe(detail.text, secret))
+    elif isinstance(detail, Output):
+        detail = dataclasses.replace(detail, tail=tuple(_safe(line, secret) for line in detail.tail))
+    text, summary = _safe(result.text, secret), _safe(result.summary, secret)
+    return dataclasses.replace(result, text=text, summary=summary, detail=detail)
+
+
+def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:
+    try:
+        return tool.run(args, workspace)
+    except ToolError as e:
+        return Result(f"Error: {e}", str(e).split("\n", 1)[0], True)
+    except Exception as e:  # a bug in a tool must not end the conversation
+        log.exception("tool crashed")
+        sentence = f"{tool.name} failed unexpectedly: {type(e).__name__}: {e}"
+        return Result(f"Error: {sentence}", sentence.split("\n", 1)[0], True)  # the user sees what the model sees
 
 
 def execute(name: str, args: dict, workspace: Workspace) -> Result:
-    """Run one tool call; every failure becomes an error text the model can act on."""
-    log = get_logger(f"tools.{name.lower()}")
-    log.info("call: %s", json.dumps(args, ensure_ascii=False)[:2000])
-    tool = TOOLS.get(name)
-    if tool is None:
-        result = _error(f"there is no tool named '{name}'. Tools: {', '.join(TOOLS)}.")
-    else:
-        try:
-            result = tool.run(_validate(args, tool.parameters), workspace)
-        except BadArguments as e:
-            result = _error(f"{e}. Fix the arguments and call {name} again.")
-        except ToolError as e:
-            result = _error(str(e))
-        except Exception as e:  # a bug in a tool must not end the conversation
-            log.exception("tool crashed")
-            result = _error(f"{name} failed unexpectedly: {type(e).__name__}: {e}")
-    log.info("result%s: %s", " (error)" if result.is_error else "", result.summary)
-    return result
+    """Check and run one call, as the model makes it."""
+    return prepare(name, args, secret=workspace.secret).run(workspace)

@@ -14,29 +14,40 @@ def _check(todos: list[dict]) -> None:
             raise ToolError(f"the task '{todo['content']}' appears twice; list each task once.")
         seen.add(todo["content"])
     active = [t["content"] for t in todos if t["status"] == "in_progress"]
-    unfinished = any(t["status"] != "completed" for t in todos)
-    if unfinished and len(active) != 1:
-        found = f"{len(active)} are ({', '.join(active)})" if active else "none is"
+    if len(active) > 1:
         raise ToolError(
-            f"exactly one task must be in_progress while any is unfinished, but {found}. "
+            f"only one task may be in_progress, but {len(active)} are ({', '.join(active)}). "
             "Send the whole list again with one task in_progress."
         )
+
+
+def _start_first(todos: list[dict]) -> bool:
+    """With work left and nothing in progress, the first pending task starts (saves the model a round trip)."""
+    if any(t["status"] == "in_progress" for t in todos):
+        return False
+    first = next((t for t in todos if t["status"] == "pending"), None)
+    if first is not None:
+        first["status"] = "in_progress"
+    return first is not None
 
 
 def run(args: dict, ws: Workspace) -> Result:
     todos = [{"content": t["content"], "activeForm": t["activeForm"], "status": t["status"]} for t in args["todos"]]
     _check(todos)
+    started = _start_first(todos)
     ws.todos = todos
-    counts = {s: sum(t["status"] == s for t in todos) for s in ("completed", "in_progress", "pending")}
+    done = sum(t["status"] == "completed" for t in todos)
     current = next((t["activeForm"] for t in todos if t["status"] == "in_progress"), None)
-    recap = f"{counts['completed']}/{len(todos)} done" + (f"; now: {current}" if current else "")
-    return Result(f"Todo list updated: {recap}.", recap, detail=Todos(tuple(todos)))
+    recap = f"{done}/{len(todos)} done" + (f"; now: {current}" if current else "")
+    note = " (marked in_progress: the first unfinished task)" if started else ""
+    return Result(f"Todo list updated: {recap}{note}.", recap, detail=Todos(tuple(todos)))
 
 
 TOOL = Tool(
     name="TodoWrite",
     description=(
-        "Replace the whole task list for this session (send every task each time)."
+        "Replace the whole task list for this session (send every task each time). "
+        "With no task in_progress, the first pending one is started."
     ),
     parameters={
         "type": "object",
@@ -57,5 +68,5 @@ TOOL = Tool(
         "required": ["todos"],
     },
     run=run,
-    target=lambda args: f"{len(args.get('todos') or [])} tasks",
+    target=lambda args: f"{len(args['todos'])} tasks",
 )

@@ -1,23 +1,20 @@
 """WebSearch: Baidu, then Bing, then DuckDuckGo; every answer is classified before it is parsed."""
 
 import base64
-import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode, urlparse
 
-from narnat_agent.tools.support.http import accept_language, session
+from narnat_agent.tools.support.http import Web, accept_language, unreachable
 from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
 
-TIMEOUT = 10
 CJK = re.compile(r"[\u3400-\u9fff]+")
-# Each engine's address can be pointed elsewhere (a mirror, or a local server in tests).
-BASES = {
-    "baidu": ("NARNAT_BAIDU_URL", "https://www.baidu.com"),
-    "bing": ("NARNAT_BING_URL", "https://www.bing.com"),
-    "duckduckgo": ("NARNAT_DDG_URL", "https://html.duckduckgo.com"),
-    "duckduckgo-lite": ("NARNAT_DDG_LITE_URL", "https://lite.duckduckgo.com"),
+BASES = {  # each can be pointed elsewhere (a mirror, or a local server in tests): Config.search_urls
+    "baidu": "https://www.baidu.com",
+    "bing": "https://www.bing.com",
+    "duckduckgo": "https://html.duckduckgo.com",
+    "duckduckgo-lite": "https://lite.duckduckgo.com",
 }
 NAMES = {"baidu": "Baidu", "bing": "Bing", "duckduckgo": "DuckDuckGo", "duckduckgo-lite": "DuckDuckGo lite"}
 BLOCK_STATUSES = {202, 403, 418, 429}
@@ -33,10 +30,13 @@ class Hit:
 class EngineFailed(Exception):
     """Why one engine gave no usable results: blocked, failed, empty, layout changed or irrelevant."""
 
+    def __init__(self, reason: str, offline: bool = False):
+        super().__init__(reason)
+        self.offline = offline  # the request never reached the engine
 
-def base(engine: str) -> str:
-    variable, default = BASES[engine]
-    return os.environ.get(variable, default).rstrip("/")
+
+def base(web: Web, engine: str) -> str:
+    return web.url(engine, BASES[engine])
 
 
 def _soup(text: str):
@@ -49,13 +49,14 @@ def _text(node) -> str:
     return " ".join(node.get_text().split()) if node is not None else ""
 
 
-def _get(url: str, **kwargs):
+def _request(web: Web, url: str, **kwargs):
     import requests
 
     try:
-        return session().request(kwargs.pop("method", "GET"), url, timeout=TIMEOUT, **kwargs)
+        return web.session().request(kwargs.pop("method", "GET"), url, timeout=web.timeout, **kwargs)
     except requests.exceptions.RequestException as e:
-        raise EngineFailed(f"request failed ({e.__class__.__name__})") from None
+        reason = unreachable(e)
+        raise EngineFailed(reason or f"request failed ({e.__class__.__name__})", offline=reason is not None) from None
 
 
 def _check_status(response) -> None:
@@ -65,12 +66,12 @@ def _check_status(response) -> None:
         raise EngineFailed(f"HTTP {response.status_code}")
 
 
-def baidu(query: str, num: int, lr: str | None) -> list[Hit]:
-    root = base("baidu")
-    if not any(c.name == "BAIDUID" for c in session().cookies):
-        _get(root + "/")  # Baidu serves its captcha to sessions without the cookie the home page sets
+def baidu(web: Web, query: str, num: int, lr: str | None) -> list[Hit]:
+    root = base(web, "baidu")
+    if not any(c.name == "BAIDUID" for c in web.session().cookies):
+        _request(web, root + "/")  # Baidu serves its captcha to sessions without the cookie the home page sets
     params = {"wd": query, "rn": max(num, 10), "ie": "utf-8"}
-    response = _get(f"{root}/s?{urlencode(params)}", allow_redirects=False, headers=accept_language(lr))
+    response = _request(web, f"{root}/s?{urlencode(params)}", allow_redirects=False, headers=accept_language(lr))
     if "wappass.baidu.com" in response.headers.get("Location", ""):
         raise EngineFailed("blocked (captcha redirect to wappass)")
     _check_status(response)
@@ -87,10 +88,10 @@ def baidu(query: str, num: int, lr: str | None) -> list[Hit]:
             continue
         snippet = item.select_one(".c-abstract, [class^='content-right_'], .c-span-last")
         hits.append(Hit(_text(link), item.get("mu") or link["href"], _text(snippet)))
-    return _resolve_baidu(hits[:num], root)
+    return _resolve_baidu(web, hits[:num], root)
 
 
-def _resolve_baidu(hits: list[Hit], root: str) -> list[Hit]:
+def _resolve_baidu(web: Web, hits: list[Hit], root: str) -> list[Hit]:
     """Baidu's /link?url= redirects, resolved in parallel; a link that will not resolve stays as it is."""
 
     def resolve(hit: Hit) -> Hit:
@@ -98,7 +99,7 @@ def _resolve_baidu(hits: list[Hit], root: str) -> list[Hit]:
         if parsed.path != "/link" or "url=" not in parsed.query:
             return hit
         try:
-            response = _get(f"{root}/link?{parsed.query}", allow_redirects=False)
+            response = _request(web, f"{root}/link?{parsed.query}", allow_redirects=False)
         except EngineFailed:
             return hit
         target = response.headers.get("Location") or next(
@@ -109,9 +110,9 @@ def _resolve_baidu(hits: list[Hit], root: str) -> list[Hit]:
         return list(pool.map(resolve, hits))
 
 
-def bing(query: str, num: int, lr: str | None) -> list[Hit]:
+def bing(web: Web, query: str, num: int, lr: str | None) -> list[Hit]:
     params = {"q": query, **({"mkt": "zh-CN" if lr == "lang_zh-CN" else "en-US"} if lr else {})}
-    response = _get(f"{base('bing')}/search?{urlencode(params)}", headers=accept_language(lr))
+    response = _request(web, f"{base(web, 'bing')}/search?{urlencode(params)}", headers=accept_language(lr))
     _check_status(response)
     page = response.text
     if any(m in page for m in ('class="captcha"', "One last step", "turnstile-widget", "/turing/captcha")):
@@ -141,13 +142,13 @@ def _unwrap_bing(href: str) -> str:
     return target if target.startswith(("http://", "https://")) else href
 
 
-def duckduckgo(query: str, num: int, lr: str | None, lite: bool = False) -> list[Hit]:
+def duckduckgo(web: Web, query: str, num: int, lr: str | None, lite: bool = False) -> list[Hit]:
     engine = "duckduckgo-lite" if lite else "duckduckgo"
     region = {"lang_en": "us-en", "lang_zh-CN": "cn-zh"}.get(lr or "", "wt-wt")
-    root = base(engine)
+    root = base(web, engine)
     form = {"q": query, "b": "", "kl": region}
     headers = {"Referer": root + "/", "Sec-Fetch-Site": "same-origin", **accept_language(lr)}
-    response = _get(f"{root}/{'lite' if lite else 'html'}/", method="POST", data=form, headers=headers)
+    response = _request(web, f"{root}/{'lite' if lite else 'html'}/", method="POST", data=form, headers=headers)
     _check_status(response)
     page = response.text
     if any(m in page for m in ('id="challenge-form"', "anomaly-modal", "bots use DuckDuckGo too", "cf-turnstile")):
@@ -183,7 +184,7 @@ ENGINES = (
     ("baidu", baidu),
     ("bing", bing),
     ("duckduckgo", duckduckgo),
-    ("duckduckgo-lite", lambda q, n, lr: duckduckgo(q, n, lr, lite=True)),
+    ("duckduckgo-lite", lambda web, q, n, lr: duckduckgo(web, q, n, lr, lite=True)),
 )
 
 
@@ -191,14 +192,15 @@ def run(args: dict, ws: Workspace) -> Result:
     query = " ".join(args["query"].split())
     if not query:
         raise ToolError("the query is empty.")
-    num = min(max(args.get("num", 5), 1), 20)
+    num = min(max(args["num"], 1), 20)
     lr = args.get("lr")
-    failures = []
+    failures, unreached = [], []  # unreached: why each engine the request never reached failed
     for engine, search in ENGINES:
         try:
-            hits = search(query, num, lr)
+            hits = search(ws.web, query, num, lr)
         except EngineFailed as e:
             failures.append(f"{NAMES[engine]}: {e}")
+            unreached += [str(e)] if e.offline else []
             continue
         if not hits:
             failures.append(f"{NAMES[engine]}: layout changed (a page with no results parsed)")
@@ -206,6 +208,10 @@ def run(args: dict, ws: Workspace) -> Result:
             failures.append(f"{NAMES[engine]}: results unrelated to the query")
         else:
             return Result(_format(query, NAMES[engine], hits), f"{len(hits)} results from {NAMES[engine]}")
+    if len(unreached) == len(ENGINES):
+        why = f"every engine: {unreached[0]}" if len(set(unreached)) == 1 else "; ".join(failures)
+        raise ToolError(f"this machine cannot reach the internet ({why}). Retrying will not help; answer from what "
+                        "you know and the project's files, and tell the user the web is out of reach.")  # fmt: skip
     raise ToolError(f"no search engine gave results for {query!r}: {'; '.join(failures)}.")
 
 
@@ -223,11 +229,11 @@ TOOL = Tool(
         "type": "object",
         "properties": {
             "query": {"type": "string"},
-            "num": {"type": "integer", "description": "Results, default 5, max 20"},
+            "num": {"type": "integer", "default": 5, "description": "Results, max 20"},
             "lr": {"type": "string", "enum": ["lang_en", "lang_zh-CN"], "description": "Result language"},
         },
         "required": ["query"],
     },
     run=run,
-    target=lambda args: f'"{args.get("query", "")}"',
+    target=lambda args: args["query"],
 )

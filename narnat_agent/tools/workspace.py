@@ -2,10 +2,13 @@
 
 import difflib
 import os
+import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from narnat_agent.tools.support.http import Web
 from narnat_agent.tools.support.text import digest
 
 Confirm = Callable[[str, str], bool]
@@ -47,6 +50,14 @@ class Result:
     detail: Detail = None  # what the UI draws under the result line
 
 
+class Interrupted(KeyboardInterrupt):
+    """The user stopped a tool midway: `result` says what it had done by then, so the model does not guess."""
+
+    def __init__(self, result: Result):
+        super().__init__(result.summary)
+        self.result = result
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
@@ -63,11 +74,65 @@ class Tool:
         }
 
 
+Ranges = tuple[tuple[int, int], ...]  # line ranges, first and last (1-based)
+
+
 @dataclass(frozen=True)
 class FileRecord:
+    """What the model has seen of a file's current content: all of it, or these line ranges (merged, 1-based)."""
+
     sha: str
     mtime: float
     whole: bool
+    seen: Ranges = ()
+    codec: str = "utf-8"  # the encoding the model was shown the text in
+
+
+def renumbered(seen: Ranges, changes: list[tuple[int, int, int]]) -> Ranges:
+    """The lines the model had seen, numbered as they are after an edit that replaced, at each (first, old,
+    new), `old` lines by `new` ones; the lines written count as seen where the model had seen those replaced."""
+    out: list[tuple[int, int]] = []
+    kept, shift, cursor = [], 0, 1  # unchanged stretches of the old numbering, with their shift
+    for first, old, new in sorted(changes):
+        kept.append((cursor, first - 1, shift))
+        if all(any(a <= n <= b for a, b in seen) for n in range(first, first + old)):
+            out.append((first + shift, first + shift + new - 1))
+        cursor, shift = first + old, shift + new - old
+    kept.append((cursor, sys.maxsize, shift))
+    for a, b in seen:
+        out += [(max(a, lo) + s, min(b, hi) + s) for lo, hi, s in kept if max(a, lo) <= min(b, hi)]
+    return _merged([r for r in out if r[0] <= r[1]])
+
+
+def _merged(ranges: list[tuple[int, int]]) -> Ranges:
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(tuple(r) for r in ranges):  # a restored record holds lists
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return tuple(out)
+
+
+def printable(name: str) -> str:
+    """A file name as valid UTF-8 text: bytes that are not UTF-8 appear escaped, as in caf\\xe9.py."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+def _unescaped(name: str) -> str:
+    """The name printable() showed, back as the file system spells it."""
+    return re.sub(r"\\x([89a-f][0-9a-f])", lambda m: chr(0xDC00 + int(m[1], 16)), name)
+
+
+@dataclass
+class Memory:
+    """What the tools keep for one conversation: the files the model has read and its todo list.
+
+    It belongs to the conversation (saved, restored and dropped with it), so the tools only borrow it.
+    """
+
+    reads: dict[Path, FileRecord] = field(default_factory=dict)
+    todos: list[dict] = field(default_factory=list)
 
 
 @dataclass
@@ -76,29 +141,61 @@ class Workspace:
     state_dir: Path
     confirm: Confirm | None  # None: nobody can answer (a headless run without --yes)
     bash_timeout_ms: int = 120000
-    reads: dict[Path, FileRecord] = field(default_factory=dict)
-    todos: list[dict] = field(default_factory=list)
-    cwd: Path = field(init=False)  # Bash's working directory: it persists between calls
+    memory: Memory = field(default_factory=Memory)
+    web: Web = field(default_factory=Web)
+    secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
+    cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
 
     def __post_init__(self) -> None:
         self.cwd = self.root
 
+    @property
+    def reads(self) -> dict[Path, FileRecord]:
+        return self.memory.reads
+
+    @property
+    def todos(self) -> list[dict]:
+        return self.memory.todos
+
+    @todos.setter
+    def todos(self, todos: list[dict]) -> None:
+        self.memory.todos = todos
+
     def resolve(self, path: str) -> Path:
-        """An absolute path; relative ones are taken from the project root."""
+        """An absolute path; relative ones are taken from the project root, wherever Bash has moved: every path a
+        tool prints is relative to the root, so a path shown once stays valid for the whole conversation."""
         p = Path(os.path.expanduser(path.strip()))
-        return p if p.is_absolute() else self.root / p
+        p = p if p.is_absolute() else self.root / p
+        if "\\x" in path and not os.path.lexists(p) and os.path.lexists(raw := _unescaped(str(p))):
+            return Path(raw)
+        return p
 
     def show(self, path: Path) -> str:
-        """A path as the user and the model see it: relative to the root when inside it."""
+        """A path as the user and the model see it: relative to the root when inside it, always valid UTF-8."""
         try:
-            return str(path.relative_to(self.root))
+            return printable(str(path.relative_to(self.root)))
         except ValueError:
-            return str(path)
+            return printable(str(path))
 
-    def remember(self, path: Path, data: bytes, whole: bool) -> None:
-        """Record what the model now knows of a file (after a Read, Write or Edit)."""
-        mtime = path.stat().st_mtime
-        self.reads[path] = FileRecord(digest(data), mtime, whole)
+    def remember(
+        self, path: Path, data: bytes, whole: bool, lines: tuple[Ranges, int] | None = None, codec: str = "utf-8"
+    ) -> None:
+        """Record what the model now knows of a file, decoded with codec: all of it, or these line ranges of
+        the file's total (lines), added to what it saw before of this same content."""
+        sha, previous = digest(data), self.reads.get(path)
+        seen: Ranges = ()
+        if lines and not whole:
+            ranges, total = lines
+            before = previous if previous is not None and previous.sha == sha else None
+            whole = before is not None and before.whole
+            seen = _merged([*(before.seen if before else ()), *ranges])
+            whole = whole or seen == ((1, total),)
+        self.reads[path] = FileRecord(sha, path.stat().st_mtime, whole, () if whole else seen, codec)
+
+    def seen_as(self, path: Path, data: bytes) -> str | None:
+        """The encoding the model has seen this content of a file in, if it has."""
+        record = self.reads.get(path)
+        return record.codec if record and record.sha == digest(data) else None
 
     def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
         """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
@@ -112,7 +209,7 @@ class Workspace:
             raise ToolError(f"{name} was modified since you read it; Read it again, then retry.")
 
     def missing(self, path: Path) -> ToolError:
-        """'does not exist', with the closest existing names."""
+        """'does not exist', with the closest existing names, and where relative paths start."""
         parent = path.parent
         while not parent.is_dir() and parent != parent.parent:
             parent = parent.parent
@@ -120,6 +217,11 @@ class Workspace:
             names = [p.name for p in parent.iterdir()]
         except OSError:
             names = []
-        close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)
-        hint = f" Did you mean: {', '.join(self.show(parent / n) for n in close)}?" if close else ""
-        return ToolError(f"{self.show(path)} does not exist (working directory: {self.root}).{hint}")
+        close = [parent / n for n in difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)]
+        where = f"relative paths start at the project root, {printable(str(self.root))}"
+        if self.cwd != self.root:
+            where += f"; Bash is in {printable(str(self.cwd))}, which does not move them"
+            if path.is_relative_to(self.root) and (beside := self.cwd / path.relative_to(self.root)).exists():
+                close.insert(0, beside)
+        hint = f" Did you mean: {', '.join(self.show(p) for p in close)}?" if close else ""
+        return ToolError(f"{self.show(path)} does not exist ({where}).{hint}")

@@ -2,40 +2,44 @@
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.tools.support.diffs import compact_diff
-from narnat_agent.tools.support.text import decode
+from narnat_agent.tools.support.text import UTF8, decode, line_count, line_ending, with_ending
 from narnat_agent.tools.workspace import Diff, Result, Tool, ToolError, Workspace
 
 
 def run(args: dict, ws: Workspace) -> Result:
     path = ws.resolve(args["file_path"])
-    content = args["content"]
     if path.is_dir():
         raise ToolError(f"{ws.show(path)} is a directory; give a file path.")
     if path.exists() and not path.is_file():
         raise ToolError(f"{ws.show(path)} is not a regular file (a device, pipe or socket); Write writes files only.")
     existed = path.exists()
-    before, encoding = "", "utf-8"
+    before, encoding = "", UTF8
+    ending: str | None = "\n"  # a new file gets LF
     if existed:
         data = path.read_bytes()
         ws.require_fresh(path, data, whole=True)
-        before, encoding = decode(data)
+        before, encoding = decode(data, ws.seen_as(path, data))
+        ending = line_ending(before)
+    content = with_ending(args["content"], ending)  # a replaced file keeps its line endings (a mix: as sent)
+    note = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
     try:
-        encoded = content.encode(encoding)
+        encoded = encoding.encode(content)
     except UnicodeEncodeError:
-        encoded = content.encode("utf-8")
+        encoded, note = content.encode("utf-8"), f" It was {encoding.label}, which cannot hold the new text; now UTF-8."
+        encoding = UTF8
     write_atomic(path, encoded)
-    ws.remember(path, encoded, whole=True)
-    count = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
+    ws.remember(path, encoded, whole=True, codec=encoding.codec)
+    count = line_count(content)
     lines = f"{count} line{'s' if count != 1 else ''}"
     diff = compact_diff(before, content, ws.show(path))[0]
     verb = "Updated" if existed else "Created"
-    return Result(f"{verb} {ws.show(path)} ({lines}).", f"{verb} ({lines})", detail=Diff(diff))
+    return Result(f"{verb} {ws.show(path)} ({lines}).{note}", f"{verb} ({lines})", detail=Diff(diff))
 
 
 TOOL = Tool(
     name="Write",
     description=(
-        "Write a whole file (parent folders are created)."
+        "Write a whole file (parent folders are created); an existing file keeps its line endings and encoding."
     ),
     parameters={
         "type": "object",

@@ -1,5 +1,6 @@
 """Keys: the prompt (prompt_toolkit) and the watcher that turns ESC or Ctrl-C into a cancel while the agent works."""
 
+import contextlib
 import os
 import select
 import signal
@@ -200,13 +201,15 @@ class Watcher:
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
+    def stop(self) -> bool:
+        """Give the keyboard back; True if the watcher was running."""
         if self._thread is None:
-            return
+            return False
         self._stop.set()
         self._thread.join(1)
         self._thread = None
         self._raw.__exit__(None, None, None)
+        return True
 
     def working(self, busy: bool) -> None:
         """The agent starts (keys may cancel it, once) or stops working."""
@@ -230,7 +233,7 @@ class Watcher:
         """One batch of parsed keys: ESC followed by another key in the same batch is Alt+key, not ESC."""
         for i, key in enumerate(keys):
             alt = key == Keys.Escape and i + 1 < len(keys) and keys[i + 1] != Keys.Escape
-            if (key == Keys.ControlC or key == Keys.Escape and not alt and self._escape_cancels()):
+            if key == Keys.ControlC or key == Keys.Escape and not alt and self._escape_cancels():
                 self._cancel()
                 return
             if key == Keys.Escape:
@@ -267,10 +270,8 @@ def restore_terminal_on_signals() -> None:
     saved = termios.tcgetattr(0)
 
     def restore(*_args) -> None:
-        try:
+        with contextlib.suppress(termios.error, OSError):  # the terminal is gone (closed window, hung-up ssh)
             termios.tcsetattr(0, termios.TCSANOW, saved)
-        except (termios.error, OSError):  # the terminal is gone (closed window, hung-up ssh): nothing to restore
-            pass
 
     atexit.register(restore)
     for sig in (signal.SIGTERM, signal.SIGHUP):

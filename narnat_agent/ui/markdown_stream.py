@@ -95,7 +95,8 @@ class MarkdownStream:
     """
 
     def __init__(self, console: Console, emit: Callable[[list[str]], None], show: Callable[[Text | None], None],
-                 clock: Callable[[], float] = time.monotonic, emit_plain: Callable[[str], None] | None = None):  # fmt: skip
+                 clock: Callable[[], float] = time.monotonic,
+                 emit_plain: Callable[[str], None] | None = None):  # fmt: skip
         self.console, self.emit, self.show, self.clock = console, emit, show, clock
         self.emit_plain = emit_plain or (lambda text: emit(text.split("\n")))  # plain text, printed as it is
         self.source, self.anchor, self.committed, self.tail_printed = "", 0, 0, 0

@@ -1,27 +1,27 @@
 """Plain-text terminal I/O: headless runs, pipes, NO_COLOR and dumb terminals."""
 
 import sys
-import time
 from typing import TextIO
 
+from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
 from narnat_agent.tools.workspace import Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
 
 
-def footer(stats) -> str:
+def footer(stats: TurnStats) -> str:
     """ctx 19.8k/128k · sent 266.7k (250k cached) · out 1.2k · 17 requests · cost … · 13.2s
 
     The context is the last request's prompt (how full the window is); sent, cached and out are the turn's totals.
     """
     approx = "~" if stats.estimated else ""
-    parts = [context(stats), f"sent {approx}{tokens(stats.sent)}" + (f" ({tokens(stats.cached)} cached)" if stats.cached else ""),
-             f"out {approx}{tokens(stats.completion)}"]  # fmt: skip
+    cached = f" ({tokens(stats.cached)} cached)" if stats.cached else ""
+    parts = [context(stats), f"sent {approx}{tokens(stats.sent)}{cached}", f"out {approx}{tokens(stats.completion)}"]
     if stats.requests > 1:
         parts.append(f"{stats.requests} requests")
     if stats.cost is not None:
         parts.append(f"cost {stats.cost:.4f} (session {stats.session_cost or 0:.4f})")
-    parts.append(f"{time.monotonic() - stats.started:.1f}s")
+    parts.append(f"{stats.seconds:.1f}s")
     return " · ".join(parts)
 
 
@@ -65,13 +65,13 @@ class PlainStream:
         self.at_line_start = True
 
     def feed(self, text: str) -> None:
+        self.ui.end_reasoning()
         self.ui.out.write(text)
         self.ui.out.flush()
         self.at_line_start = text.endswith("\n")
 
     def feed_reasoning(self, text: str) -> None:
-        self.ui.err.write(text)
-        self.ui.err.flush()
+        self.ui.reason(text)
 
     def end_block(self) -> None:
         if not self.at_line_start:
@@ -79,11 +79,14 @@ class PlainStream:
             self.ui.out.flush()
             self.at_line_start = True
 
-    def finish(self, stats) -> None:
+    def finish(self, outcome: TurnOutcome) -> None:
         self.end_block()
-        if self.cancelled:
+        if outcome.stop is Stop.CANCELLED:
             self.ui.notice("Cancelled.")
-        self.ui.say(f"  {footer(stats)}")
+        self.ui.say(f"  {self.footer(outcome.stats)}")
+
+    def footer(self, stats: TurnStats) -> str:
+        return footer(stats)
 
 
 class QuietSink:
@@ -105,6 +108,7 @@ class PlainUI:
     def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, inp: TextIO = sys.stdin):
         self.out, self.err, self.inp = out, err, inp
         self.stream: PlainStream | None = None
+        self.reasoning = False  # a line of reasoning is open on err
 
     def use_interrupt_key(self, key: str) -> None:
         """Without a terminal there are no keys to watch: Ctrl-C (SIGINT) is the interrupt."""
@@ -126,6 +130,7 @@ class PlainUI:
 
     def say(self, text: str, stream: TextIO | None = None) -> None:
         """One or more whole lines, shown at once (stderr unless the user asked for them)."""
+        self.end_reasoning()
         stream = stream or self.err
         stream.write(f"{text}\n")
         stream.flush()
@@ -140,8 +145,23 @@ class PlainUI:
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """Aligned columns on stdout; the last one is not padded."""
         widths = [max(len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
-        lines = ["  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]) for row in [columns, *rows]]
+        lines = [
+            "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[-1]])
+            for row in [columns, *rows]
+        ]
         self.say("\n".join(lines), self.out)
+
+    def reason(self, text: str) -> None:
+        """Reasoning streams to err as it comes; whatever is shown next starts on a line of its own."""
+        self.err.write(text)
+        self.err.flush()
+        self.reasoning = not text.endswith("\n")
+
+    def end_reasoning(self) -> None:
+        if self.reasoning:
+            self.err.write("\n")
+            self.err.flush()
+            self.reasoning = False
 
     def tool_start(self, header: str) -> None:
         if self.stream:
@@ -174,8 +194,8 @@ class PlainUI:
         self.say("… Compression finished.")
 
     def give_back(self, question: str) -> None:
-        """A question that was not sent (plain input cannot pre-fill the line, so it is shown)."""
-        self.notice(f"Your question was not sent; here it is to send again:\n{question}")
+        """A question to edit and send again: not sent, or taken back by a rewind (plain input cannot pre-fill)."""
+        self.notice(f"Your question, to edit and send again:\n{question}")
 
     def error(self, text: str) -> None:
         self.say(f"✗ {text}")
@@ -197,3 +217,49 @@ class PlainUI:
         else:
             answer = self.inp.readline().strip()
         return answer or default
+
+
+class HeadlessStream(PlainStream):
+    """A reply's text waits: narration goes to err when a tool call follows it; the final answer is the report's."""
+
+    ui: "HeadlessUI"
+
+    def __init__(self, ui: "HeadlessUI"):
+        super().__init__(ui)
+        self.text = ""
+
+    def feed(self, text: str) -> None:
+        self.text += text
+
+    def end_block(self) -> None:
+        if self.text.strip():
+            self.ui.say(self.text.strip("\n"))
+        self.text = ""
+
+    def finish(self, outcome: TurnOutcome) -> None:
+        if outcome.answer:  # this text is the answer, printed once the run is over
+            self.text = ""
+        super().finish(outcome)
+
+    def footer(self, stats: TurnStats) -> str:
+        """The figures, and the session the run is saved as (--resume NAME, or -c, continues it)."""
+        return f"{footer(stats)} · session {self.ui.session}"
+
+
+class HeadlessUI(PlainUI):
+    """narnat -p: stdout holds the final answer only; narration, reasoning, tool lines and notices go to stderr."""
+
+    def create_stream(self) -> HeadlessStream:
+        self.stream = HeadlessStream(self)
+        return self.stream
+
+    session = ""  # the name this run is saved under, for the footer
+
+    def begin(self, session: str, model: str) -> None:
+        self.session = session
+
+    def report(self, outcome: TurnOutcome, session: str | None, code: int) -> None:
+        """The end of the run: the answer on stdout."""
+        if outcome.answer:
+            self.out.write(outcome.answer if outcome.answer.endswith("\n") else f"{outcome.answer}\n")
+            self.out.flush()

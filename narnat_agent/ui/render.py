@@ -6,8 +6,10 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
+from narnat_agent.core.turn import TurnStats
 from narnat_agent.tools.workspace import Output
-from narnat_agent.ui.plain import TODO_MARKS, footer as footer_text, title_parts
+from narnat_agent.ui.plain import TODO_MARKS, title_parts
+from narnat_agent.ui.plain import footer as footer_text
 
 TODO_STYLES = {"completed": "dim strike", "in_progress": "bold", "pending": ""}
 FOLDED = re.compile(r"… \+(\d+) lines")
@@ -109,7 +111,7 @@ def todos(items: list[dict]) -> Group:
                    for t in items))  # fmt: skip
 
 
-def footer(stats) -> Text:
+def footer(stats: TurnStats) -> Text:
     """── ctx 19.8k/128k · sent 266.7k (250k cached) · out 1.2k · 17 requests · cost … · 13.2s ──"""
     return Text(f"── {footer_text(stats)} ──", style="dim")
 

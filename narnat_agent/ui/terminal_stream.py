@@ -7,6 +7,7 @@ from rich.segment import Segment
 from rich.spinner import Spinner
 from rich.text import Text
 
+from narnat_agent.core.turn import Stop, TurnOutcome
 from narnat_agent.ui import render
 from narnat_agent.ui.markdown_stream import MarkdownStream
 from narnat_agent.ui.plain import context
@@ -80,7 +81,7 @@ class TerminalStream:
         self.markdown.finish(self.cancelled)
         self.markdown = self._new_markdown()
 
-    def finish(self, stats) -> None:
+    def finish(self, outcome: TurnOutcome) -> None:
         """The turn is over: keys stop cancelling first, so no late cancel can interrupt the cleanup."""
         self.ui.watcher.working(False)
         try:
@@ -89,7 +90,7 @@ class TerminalStream:
             self.cancelled = True
         finally:
             self.live.stop()
-        if self.cancelled:
+        if outcome.stop is Stop.CANCELLED:
             self.ui.console.print("  ⎿  Interrupted by user", style="dim red")
-        self.ui.console.print(render.footer(stats))
-        self.ui.context = context(stats)
+        self.ui.console.print(render.footer(outcome.stats))
+        self.ui.context = context(outcome.stats)

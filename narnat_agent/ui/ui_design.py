@@ -6,13 +6,14 @@ import threading
 import time
 from pathlib import Path
 
+from narnat_agent.core.ui import UI
 from narnat_agent.tools.workspace import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
 LEAVE_HINT = "Ctrl-C clears the line; Ctrl-D or /exit leaves (the conversation is saved)."
 
 
-def make_ui(headless: bool, root: Path, commands: dict[str, str]):
+def make_ui(headless: bool, root: Path, commands: dict[str, str]) -> UI:
     """A rich terminal UI when both ends are a terminal (without colours under NO_COLOR); plain text otherwise."""
     plain = headless or not (sys.stdin.isatty() and sys.stdout.isatty())
     if plain or os.environ.get("TERM", "dumb") == "dumb":
@@ -133,13 +134,14 @@ class TerminalUI:
         live = self.stream.live if self.stream and self.watcher.busy else None
         if live:
             live.stop()
-        self.watcher.stop()
+        running = self.watcher.stop()
         self.console.print(Text.assemble(("  ⎿  ⚠ ", "magenta"), (reason, "magenta")))
         self.console.print(Text(f"     {command}", style="bold"))
         try:
             return yes_no("     Run it? [y/n] ")
         finally:
-            self.watcher.start()
+            if running:
+                self.watcher.start()
             if live:
                 live.start()
 
@@ -195,10 +197,16 @@ class TerminalUI:
 
     def give_back(self, question: str) -> None:
         self.pending = question
-        self.notice("Your question was not sent; it is back on the input line.")
+        self.notice("Your question is back on the input line, to edit and send again.")
 
     def ask(self, question: str, default: str = "", secret: bool = False) -> str:
-        answer = self.short.prompt(f"{question} [{default}]: " if default else f"{question}: ", is_password=secret)
+        """One answer typed at its own prompt; the watcher lets go of the keyboard meanwhile."""
+        running = self.watcher.stop()
+        try:
+            answer = self.short.prompt(f"{question} [{default}]: " if default else f"{question}: ", is_password=secret)
+        finally:
+            if running:
+                self.watcher.start()
         return answer.strip() or default
 
 

@@ -218,3 +218,34 @@ def test_show_fits_a_narrow_terminal(talked, project, fake_llm):
     dispatch(h.agent, "/show")
     lines = console.export_text().splitlines()
     assert len(lines) == 2 and all(len(line) <= 50 for line in lines) and lines[1].endswith("…")
+
+
+def test_what_the_model_read_belongs_to_the_conversation(harness, fake_llm, project):
+    (project / "a.txt").write_text("one\n")
+    h = harness()
+    fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"})), text_reply("read it"))
+    h.agent.ask("read a.txt")
+    dispatch(h.agent, "/save with-read")
+    dispatch(h.agent, "/clear")
+    edit = {"file_path": "a.txt", "old_string": "one", "new_string": "two"}
+    fake_llm.add(tool_reply(("Edit", edit)), text_reply("tried"))
+    h.agent.ask("edit it without reading")
+    assert "has not been read" in fake_llm.requests[-1]["messages"][-1]["content"]
+    assert (project / "a.txt").read_text() == "one\n"
+    dispatch(h.agent, "/enter with-read")
+    fake_llm.add(tool_reply(("Edit", edit)), text_reply("edited"))
+    h.agent.ask("now edit it")
+    assert (project / "a.txt").read_text() == "two\n"
+
+
+def test_resuming_by_name_follows_the_conversation_through_compression(project, fake_llm):
+    (project / ".narnat").mkdir()
+    (project / ".narnat" / "narnat.json").write_text('{"compress_turns": 1}')
+    fake_llm.add(text_reply("first"))
+    run_repl(project, fake_llm, "one\n/save work\n")
+    fake_llm.add(text_reply("We talked about one."), text_reply("second"))
+    done = run_repl(project, fake_llm, "", "--resume", "work", "-p", "two")
+    assert done.returncode == 0, done.stderr
+    saved = json.loads((project / ".narnat/sessions/work.json").read_text())
+    assert [m["content"] for m in saved["messages"] if m["role"] == "user"] == ["two"]
+    assert "We talked about one." in saved["messages"][0]["content"]

@@ -1,4 +1,5 @@
 import json
+import os
 import stat
 
 import pytest
@@ -9,7 +10,8 @@ from narnat_agent.config.loader import (
     MissingApiKey,
     build_system_prompt,
     load_config,
-    write_project_config,
+    with_state_dir,
+    write_setup,
 )
 
 
@@ -112,13 +114,80 @@ def test_the_example_file_is_valid_and_documents_every_key(dirs):
     assert config.notices == ()
 
 
-def test_setup_writes_a_private_config_and_a_gitignore(dirs):
+def test_setup_keeps_the_key_for_the_user_not_in_the_project(dirs):
     project, home = dirs
-    path = write_project_config(project, {"api_key": "k", "base_url": "http://127.0.0.1:1/v1", "model": "m"})
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path = write_setup(project, home, {"api_key": "k", "base_url": "http://127.0.0.1:1/v1", "model": "m"})
+    assert path == home / ".narnat/narnat.json" and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert not (project / ".narnat").exists()
+    assert load_config(project, home, env={}).model == "m"
+
+
+def test_setup_writes_to_the_project_when_it_already_keeps_its_key_there(dirs):
+    project, home = dirs
+    write(project / ".narnat/narnat.json", {"api_key": "", "max_steps": 9})
+    path = write_setup(project, home, {"api_key": "k", "base_url": "http://127.0.0.1:1/v1", "model": "m"})
+    assert path == project / ".narnat/narnat.json" and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(path.read_text())["max_steps"] == 9 and not (home / ".narnat").exists()
     ignored = (project / ".narnat/.gitignore").read_text().split()
     assert {"narnat.json", "sessions/", "logs/", "history", "last_session_summary.md"} <= set(ignored)
-    assert load_config(project, home, env={}).model == "m"
+
+
+def test_a_start_that_writes_state_creates_the_gitignore(dirs):
+    project, home = dirs
+    project.mkdir()
+    config = with_state_dir(load_config(project, home, env={"NARNAT_API_KEY": "k"}))
+    assert config.state_dir == project / ".narnat" and config.notices == ()
+    assert "narnat.json" in (project / ".narnat/.gitignore").read_text().split()
+
+
+def test_an_unwritable_state_folder_is_replaced_by_a_per_user_one_with_one_notice(dirs, tmp_path):
+    project, home = dirs
+    write(project / ".narnat", "a file where the folder should be")  # refused even to root
+    config = with_state_dir(load_config(project, home, env={"NARNAT_API_KEY": "k"}), env={})
+    assert config.state_dir.parent == home / ".local/state/narnat" and config.state_dir.is_dir()
+    assert config.state_dir.name.startswith("project-") and len(config.notices) == 1
+    other = with_state_dir(load_config(project, home, env={"NARNAT_API_KEY": "k"}), {"XDG_STATE_HOME": str(tmp_path)})
+    assert other.state_dir.parent == tmp_path / "narnat" and other.state_dir.name == config.state_dir.name
+
+
+@pytest.mark.parametrize("pasted", ["sk-abc123 ", "sk-abc123\n", "\tsk-abc123\u00a0", "\u3000sk-abc123\r\n"])
+def test_whitespace_around_a_pasted_key_is_trimmed(dirs, pasted):
+    project, home = dirs
+    assert load_config(project, home, env={"NARNAT_API_KEY": pasted}).api_key == "sk-abc123"
+
+
+@pytest.mark.parametrize(
+    ("pasted", "named"),
+    [
+        ("sk-abc\u200b123", "U+200B ZERO WIDTH SPACE (character 7 of 10)"),
+        ("\u201csk-abc123\u201d", "U+201C LEFT DOUBLE QUOTATION MARK (character 1 of 11)"),
+        ("sk-abc 123", "U+0020 SPACE"),
+        ("sk-abc\x07", "U+0007 control character"),
+    ],
+)
+def test_a_character_no_key_has_is_named_without_showing_the_key(dirs, pasted, named):
+    project, home = dirs
+    with pytest.raises(ConfigError) as e:
+        load_config(project, home, env={"NARNAT_API_KEY": pasted})
+    assert str(e.value).startswith(f"The API key contains {named}") and "abc" not in str(e.value)
+
+
+def test_a_settings_file_that_is_a_fifo_is_refused_without_blocking(dirs):
+    project, home = dirs
+    (project / ".narnat").mkdir(parents=True)
+    os.mkfifo(project / ".narnat/narnat.json")
+    with pytest.raises(ConfigError, match="is not a regular file"):
+        load_config(project, home, env={"NARNAT_API_KEY": "k"})
+
+
+def test_deep_nesting_and_huge_unknown_keys_are_one_short_sentence(dirs):
+    project, home = dirs
+    write(project / ".narnat/narnat.json", "[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        load_config(project, home, env={"NARNAT_API_KEY": "k"})
+    write(project / ".narnat/narnat.json", {"x" * 10_000_000: 1})
+    [notice] = load_config(project, home, env={"NARNAT_API_KEY": "k"}).notices
+    assert len(notice) < 500 and "10,000,000 characters" in notice
 
 
 def test_system_prompt_layers_in_order_and_is_stable(dirs):
@@ -133,3 +202,24 @@ def test_system_prompt_layers_in_order_and_is_stable(dirs):
     assert "Iron Laws" in prompt and f"Working directory: {project}" in prompt and "Git repository: yes" in prompt
     assert prompt.index("USER RULES") < prompt.index("PROJECT RULES") < prompt.index("AGENT RULES")
     assert build_system_prompt(config) == prompt
+
+
+def test_instruction_files_are_capped_and_fifos_skipped(dirs):
+    project, home = dirs
+    write(project / "AGENTS.md", "RULE " * 3_000_000)
+    (project / ".narnat").mkdir()
+    os.mkfifo(project / ".narnat/narnat.md")
+    notices = []
+    config = load_config(project, home, env={"NARNAT_API_KEY": "k"})
+    prompt = build_system_prompt(config, notices.append)
+    assert len(prompt) < 50_000 and "The rest of AGENTS.md is left out" in prompt
+    assert len(notices) == 1 and "AGENTS.md is longer than 32,000 characters" in notices[0]
+
+
+def test_instruction_files_in_another_encoding_are_escaped_not_dropped(dirs):
+    project, home = dirs
+    write(project / "AGENTS.md", "")
+    (project / "AGENTS.md").write_bytes("Use caf\u00e9 names".encode("latin-1"))
+    prompt = build_system_prompt(load_config(project, home, env={"NARNAT_API_KEY": "k"}))
+    assert "Use caf\\xe9 names" in prompt
+    prompt.encode("utf-8")

@@ -51,3 +51,25 @@ def test_ctrl_c_during_a_tool_answers_every_call(harness, fake_llm, project):
     tools = [m for m in h.conversation.messages if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tools] == ["call_0_Read", "call_1_Read"]
     assert "1\ta" in tools[0]["content"] and tools[1]["content"].startswith("Cancelled by the user")
+
+
+def test_a_command_stopped_midway_reports_what_it_printed(harness, fake_llm, project):
+    import signal
+    import threading
+    import time
+
+    h = harness()
+    mark = project / "started.mark"
+    main = threading.main_thread().ident
+
+    def press_escape_once_it_printed() -> None:  # what the interrupt watcher does on Esc
+        while not mark.exists():
+            time.sleep(0.02)
+        signal.pthread_kill(main, signal.SIGINT)
+
+    threading.Thread(target=press_escape_once_it_printed, daemon=True).start()
+    fake_llm.add(tool_reply(("Bash", {"command": "echo started; touch started.mark; sleep 30; echo done"})))
+    outcome = h.agent.turn("go")
+    [result] = [m["content"] for m in h.conversation.messages if m["role"] == "tool"]
+    assert outcome.stop.value == "cancelled"
+    assert result.startswith("started\n") and "cancelled by the user" in result and "done" not in result

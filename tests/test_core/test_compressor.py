@@ -3,6 +3,7 @@
 import json
 
 from narnat_agent.config.defaults import COMPRESSION_PROMPT, SUMMARY_HEADING
+from narnat_agent.core.compressor import read_summary
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 
 SUMMARY = "## Summary\nWe fixed the parser; tests pass."
@@ -92,3 +93,15 @@ def test_a_cancelled_or_broken_summary_counts_as_failed(harness, fake_llm):
     fake_llm.add(SSE([chunk({"content": "partial summ"})], drop=True))
     h.agent.ask("again")
     assert "Compression failed" in h.err.getvalue() and h.agent.conversation.turns == 1
+
+
+def test_a_summary_cut_off_at_the_length_limit_is_a_failed_compression(harness, fake_llm, project):
+    h = harness(compress_turns=1)
+    chat(h, fake_llm, 1)
+    before = list(h.agent.conversation.messages)
+    fake_llm.add(SSE([chunk({"content": "## Summary\nWe fixed the"}), chunk(finish="length"), usage()]))
+    h.agent.ask("the held question")
+    assert h.agent.conversation.messages == before
+    assert "Compression failed" in h.err.getvalue()
+    assert not read_summary(project / ".narnat")
+    assert not (project / ".narnat" / "sessions").exists()

@@ -2,9 +2,10 @@
 
 import pytest
 
-from narnat_agent.core.llm import ContextTooLong, LLMError, cost
+from narnat_agent.core.llm import ContextTooLong, cost
 from narnat_agent.core.reply import Usage
-from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply
+from tests.conftest import assert_failed
+from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 
 
 def fail(code, message, **headers):
@@ -25,8 +26,7 @@ def fail(code, message, **headers):
 def test_errors_that_retrying_cannot_fix_are_one_sentence_and_sent_once(harness, fake_llm, status, message, expected):
     h = harness()
     fake_llm.add(fail(status, message))
-    with pytest.raises(LLMError, match=expected):
-        h.agent.turn("hi")
+    assert_failed(h.agent.turn("hi"), expected)
     assert len(fake_llm.requests) == 1
 
 
@@ -47,8 +47,7 @@ def test_glm_context_window_finish_reason_is_a_context_error(harness, fake_llm):
 def test_retry_after_is_honoured_and_gives_up_after_four_tries(harness, fake_llm):
     h = harness()
     fake_llm.add(*[fail(429, "slow down", **{"Retry-After": "0"})] * 4)
-    with pytest.raises(LLMError, match="gave up after 4 tries"):
-        h.agent.turn("hi")
+    assert_failed(h.agent.turn("hi"), "gave up after 4 tries")
     assert len(fake_llm.requests) == 4
     assert h.err.getvalue().count("retrying") == 3
 
@@ -56,8 +55,7 @@ def test_retry_after_is_honoured_and_gives_up_after_four_tries(harness, fake_llm
 def test_a_long_retry_after_is_not_waited_for(harness, fake_llm):
     h = harness()
     fake_llm.add(fail(503, "busy", **{"Retry-After": "3600"}))
-    with pytest.raises(LLMError, match="asks to wait 3600s"):
-        h.agent.turn("hi")
+    assert_failed(h.agent.turn("hi"), "asks to wait 3600s")
 
 
 def test_rejected_stream_options_are_dropped_once_and_remembered(harness, fake_llm):
@@ -99,9 +97,21 @@ def test_cost_uses_cached_input_price():
     assert cost(Usage(10, 10), {}) is None
 
 
-def test_footer_shows_tokens_and_cost(harness, fake_llm):
-    h = harness(pricing={"input": 1.0, "output": 2.0})
-    fake_llm.add(tool_reply(("Glob", {"pattern": "*.nothing"})), text_reply("hi"))
-    h.agent.turn("x")
-    footer = h.err.getvalue().splitlines()[-1].strip()  # the context is the last request's; the rest add up
-    assert footer.startswith("ctx 10/128k · sent 20 · out 10 · 2 requests · cost 0.0000 (session 0.0000) · ")
+def test_footer_tells_the_context_from_the_turns_totals(harness, fake_llm, project):
+    (project / "a.txt").write_text("x\n")
+    h = harness(pricing={"input": 1000.0, "output": 2000.0, "cached_input": 100.0})
+    first, second = tool_reply(("Read", {"file_path": "a.txt"})), text_reply("done")
+    first.chunks[-1] = usage(prompt=1000, completion=50, cached=0)
+    second.chunks[-1] = usage(prompt=1500, completion=20, cached=1000)
+    fake_llm.add(first, second)
+    outcome = h.agent.turn("x")
+    assert (outcome.stats.context, outcome.stats.sent, outcome.stats.cached, outcome.stats.completion) == (
+        1500,
+        2500,
+        1000,
+        70,
+    )
+    footer = h.err.getvalue().strip().splitlines()[-1]
+    assert "ctx 1.5k/128k · sent 2.5k (1k cached) · out 70 · 2 requests" in footer
+    # per million tokens: 1,500 fresh at 1000 + 1,000 cached at 100 + 70 out at 2000
+    assert "cost 1.7400 (session 1.7400)" in footer

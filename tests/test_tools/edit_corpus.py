@@ -358,7 +358,7 @@ CASES = [
         "alpha = compute(1)\nbeta = 2\n",
         "alpha = compute(10)\n",
         "alpha = 3\n",
-        error="1\talpha = compute(1)",
+        error="The closest text (line 1) follows, exactly as in the file.\nalpha = compute(1)",
     ),
     case("not_found_nothing_similar", "alpha\n", "zzzz qqqq\n", "x\n", error="no line resembles"),
     # the file keeps its own form
@@ -380,5 +380,81 @@ CASES = [
         "  x = 2\n",
         "if a:\n    x = 2\nif b:\n        x = 2\n",
         replace_all=True,
+    ),
+    # found in use: each of these wrote wrong bytes or refused needlessly
+    case(
+        "indent_new_string_already_right",
+        "def f():\n    a = 1\n    b = 2\n    return a + b\n",
+        "  a = 1\n  b = 2",
+        "    a = 10\n    b = 2",
+        "def f():\n    a = 10\n    b = 2\n    return a + b\n",
+        strategy="indentation",
+    ),
+    case(
+        "indent_new_string_already_right_with_typography",
+        "def f():\n    s = “a”\n    t = 2\n",
+        '  s = "a"\n  t = 2',
+        '    s = "b"\n    t = 2',
+        "def f():\n    s = “b”\n    t = 2\n",
+        strategy="typography",
+    ),
+    case(
+        "indent_old_and_new_disagree_refused",
+        "def f():\n    a = 1\n    b = 2\n",
+        "  a = 1\n  b = 2",
+        "  a = 10\n    b = 2",
+        error="new_string's indentation",
+    ),
+    case(
+        "crlf_from_model_into_lf_file", "a = 1\nb = 2\n", "a = 1\r\nb = 2\r\n", "a = 1\r\nb = 3\r\n", "a = 1\nb = 3\n"
+    ),
+    case(
+        "crlf_mixed_from_model_into_lf_file", "a = 1\nb = 2\n", "a = 1\r\nb = 2\n", "a = 1\nb = 3\r\n", "a = 1\nb = 3\n"
+    ),
+    case(
+        "crlf_from_model_through_blank_step",
+        "x  =  f( a )\ny = 2\n",
+        "x = f( a )\r\ny = 2\r\n",
+        "x = f(a)\r\ny = 2\r\n",
+        "x = f(a)\ny = 2\n",
+    ),
+    case(
+        "trailing_newline_never_inside_a_line",
+        "total = price * qty\n",
+        "total = price\n",
+        "total = cost\n",
+        error="not found",
+    ),
+    case(
+        "anchor_typo_with_a_closing_brace_last_line",
+        "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price;\n  }\n  return sum;\n}\n",
+        "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.prise;\n  }\n  return sum;\n}\n",
+        "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n",
+        "function total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n",
+        strategy="block anchors",
+    ),
+    case(
+        "ambiguity_counted_before_an_unmappable_indentation",
+        "def f():\n    a()\n        b()\ndef g():\n    a()\n    b()\n",
+        "a()\nb()\n",
+        "a()\nc()\n",
+        error="matches 2 places (indentation match) at lines 2, 5",
+    ),
+    # found by the properties
+    case(
+        "exact_from_inside_the_indentation_with_a_whole_new_line",
+        "def f():\n    x = 1\n",
+        "x = 1",
+        "    x = 2",
+        "def f():\n    x = 2\n",
+        strategy="exact",
+    ),
+    case("lines_deleted_through_a_fuzzy_step_leave_no_blank", "a\n    b\nc\n", "  b\n", "", "a\nc\n"),
+    case(
+        "an_edit_that_changes_nothing_is_refused",
+        "def f():\n    x = 1\n",
+        "x = 1",
+        "    x = 1",
+        error="leaves the file",
     ),
 ]

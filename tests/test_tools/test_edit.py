@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from narnat_agent.tools.registry import execute
@@ -34,7 +36,7 @@ def test_corpus(project, workspace, case):
     expected = case["expect"] if isinstance(case["expect"], bytes) else case["expect"].encode()
     assert path.read_bytes() == expected
     if case["strategy"]:
-        assert f"({case['strategy']} match)" in result.text
+        assert f"({case['strategy']} match" in result.text
 
 
 def test_edit_needs_a_prior_read(project, workspace):
@@ -84,3 +86,60 @@ def test_file_mode_is_kept(project, workspace):
 def test_missing_file(project, workspace):
     result = execute("Edit", {"file_path": "nope.py", "old_string": "a", "new_string": "b"}, workspace)
     assert result.is_error and "does not exist" in result.text
+
+
+def test_a_reindented_new_string_says_by_how_much(project, workspace):
+    prepare(project, workspace, "class A:\n    def f(self):\n        return 1\n")
+    result = edit(workspace, "def f(self):\n    return 1\n", "def f(self):\n    return 2\n")
+    assert "(indentation match; new_string re-indented by +4 spaces)" in result.text
+
+
+def test_a_new_string_already_in_the_file_frame_is_not_said_reindented(project, workspace):
+    prepare(project, workspace, "def f():\n    a = 1\n    b = 2\n")
+    result = edit(workspace, "  a = 1\n  b = 2", "    a = 10\n    b = 2")
+    assert "(indentation match)" in result.text and "re-indented" not in result.text
+
+
+def test_line_number_prefixes_copied_from_read_are_named_as_the_cause(project, workspace):
+    prepare(project, workspace, "def f():\n    x = 1\n    return x\n")
+    result = edit(workspace, "2\t    x = 1\n3\t    return x", "2\t    x = 2\n3\t    return x")
+    assert result.is_error and "line numbers" in result.text
+    shown = result.text.split("\n", 1)[1]
+    assert shown == "    x = 1\n    return x"  # copyable as it is: no numbers in front
+
+
+def test_the_diff_of_a_huge_single_line_edit_is_bounded_and_says_so(project, workspace):
+    prepare(project, workspace, "start " + "x" * 5_000_000 + " end\n")
+    result = edit(workspace, "start", "begin")
+    assert not result.is_error and len(result.text) < 20_000
+    assert "line cut: 5,000,010 characters" in result.text and len(result.detail.text) < 20_000
+
+
+def test_edit_through_a_symlink_changes_the_target_and_keeps_the_link(project, workspace):
+    (project / "real.txt").write_text("a = 1\n")
+    (project / "target.txt").symlink_to("real.txt")
+    execute("Read", {"file_path": "target.txt"}, workspace)
+    assert not edit(workspace, "a = 1", "a = 2").is_error
+    assert (project / "target.txt").is_symlink() and (project / "real.txt").read_text() == "a = 2\n"
+
+
+def test_edit_through_a_hard_link_keeps_the_shared_inode(project, workspace):
+    (project / "other.txt").write_text("a = 1\n")
+    os.link(project / "other.txt", project / "target.txt")
+    execute("Read", {"file_path": "target.txt"}, workspace)
+    edit(workspace, "a = 1", "a = 2")
+    assert (project / "other.txt").read_text() == "a = 2\n"
+
+
+def test_utf16_with_bom_is_edited_in_place_keeping_encoding_bom_and_crlf(project, workspace):
+    data = b"\xff\xfe" + "a = 1\r\nb = 'é'\r\n".encode("utf-16-le")
+    path = prepare(project, workspace, data)
+    result = edit(workspace, "b = 'é'", "b = 'è'")
+    assert path.read_bytes() == b"\xff\xfe" + "a = 1\r\nb = 'è'\r\n".encode("utf-16-le")
+    assert "UTF-16 LE with BOM" in result.text
+
+
+def test_an_edit_leaves_no_temporary_file(project, workspace):
+    prepare(project, workspace, "a\n")
+    edit(workspace, "a", "b")
+    assert sorted(os.listdir(project)) == ["target.txt"]

@@ -1,5 +1,7 @@
 import os
 
+import pytest
+
 from narnat_agent.tools import grep as grep_tool
 from narnat_agent.tools.registry import execute
 
@@ -105,6 +107,202 @@ def test_ignored_and_hidden_paths(project, workspace):
 
 def test_fallback_search_answers_in_the_same_shape(project, workspace):
     files(project, {"a.py": "foo\nbar\nfoo\n", "b.txt": "foo\n", "c.bin": "foo\x00"})
-    args = {"pattern": "foo", "output_mode": "content"}
-    assert grep_tool._python_search(args, workspace, project) == "a.py\n1:foo\n3:foo\n\nb.txt\n1:foo"
-    assert grep_tool._python_search({**args, "output_mode": "count", "glob": "*.py"}, workspace, project) == "a.py:2"
+    args = {"pattern": "foo"}
+    found = grep_tool._python_search(args, workspace, project, "content")
+    assert found == {b"a.py": [(1, ":", "foo"), (3, ":", "foo")], b"b.txt": [(1, ":", "foo")]}
+    assert grep_tool._python_search({**args, "glob": "*.py"}, workspace, project, "count") == {b"a.py": 2}
+    assert grep_tool._python_search({**args, "glob": "!*.py"}, workspace, project, "count") == {b"b.txt": 1}
+
+
+def test_narnat_state_is_searched_only_when_path_points_into_it(project, workspace):
+    files(project, {"a.py": "needle\n", ".narnat/logs/run.log": "needle\n", ".narnat/sessions/s.json": "needle\n"})
+    for mode in ("files_with_matches", "content", "count"):
+        assert ".narnat" not in grep(workspace, "needle", output_mode=mode).text
+    assert grep(workspace, "needle", glob="*.log").text.startswith("No matches")
+    assert grep(workspace, "needle", path=".narnat").text.splitlines() == [
+        ".narnat/sessions/s.json",
+        ".narnat/logs/run.log",
+    ]
+    assert grep(workspace, "needle", path=".narnat/logs/run.log", output_mode="count").text == ".narnat/logs/run.log:1"
+
+
+def test_a_glob_never_overrides_gitignore_nested_negation_included(project, workspace):
+    files(project, {".gitignore": "*.log\n", "a.log": "needle\n", "src/.gitignore": "!keep.log\nx.py\n",
+                    "src/keep.log": "needle\n", "src/x.py": "needle\n", "src/y.py": "needle\n"})  # fmt: skip
+    assert grep(workspace, "needle", glob="*.log").text == "src/keep.log"
+    assert grep(workspace, "needle", glob="**/*.py").text == "src/y.py"
+    assert grep(workspace, "needle", glob="src/*.py", output_mode="count").text == "src/y.py:1"
+    assert grep(workspace, "needle", glob="!*.log").text.splitlines() == ["src/y.py"]
+
+
+def test_gitignore_is_honoured_with_and_without_git(project, workspace):
+    import subprocess
+
+    files(project, {".gitignore": "gen/\n", "gen/out.py": "needle\n", "a.py": "needle\n"})
+    assert grep(workspace, "needle").text == "a.py"
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    assert grep(workspace, "needle").text == "a.py"
+    assert "Respects .gitignore, also outside git" in grep_tool.TOOL.description
+
+
+def test_a_single_file_path_is_not_garbled_in_content_and_count(project, workspace):
+    files(project, {"doc.txt": ">>> x\nmid\n>>> y\n"})
+    assert grep(workspace, ">>>", path="doc.txt", output_mode="content").text.splitlines() == [
+        "doc.txt:1:>>> x",
+        "doc.txt:3:>>> y",
+    ]
+    assert grep(workspace, "y", path="doc.txt", output_mode="content", **{"-B": 1}).text.splitlines() == [
+        "doc.txt-2-mid",
+        "doc.txt:3:>>> y",
+    ]
+    assert grep(workspace, ">>>", path=str(project / "doc.txt"), output_mode="count").text == "doc.txt:2"
+
+
+def test_a_match_deep_in_a_sparse_binary_file_is_reported(project, workspace):
+    with open(project / "disk.img", "wb") as f:
+        f.seek(1 << 30)
+        f.write(b"needle here\n")
+        f.truncate(2 << 30)
+    result = grep(workspace, "needle", path="disk.img", output_mode="content")
+    assert result.text == 'disk.img: binary file matches (found "\\0" byte around offset 0)'
+    assert result.summary == "Found 0 lines in 1 file; 1 binary file matched (lines not shown)"
+    assert grep(workspace, "needle", path="disk.img").text == "disk.img"
+
+
+def test_non_utf8_names_are_shown_escaped(project, workspace):
+    (project / os.fsdecode(b"caf\xe9.py")).write_bytes(b"needle\n")
+    for mode, shown in (("files_with_matches", "caf\\xe9.py"), ("content", "caf\\xe9.py:1:needle"),
+                        ("count", "caf\\xe9.py:1")):  # fmt: skip
+        result = grep(workspace, "needle", output_mode=mode)
+        assert result.text == shown
+        result.text.encode("utf-8")
+
+
+def test_a_file_glob_as_pattern_points_to_glob(project, workspace):
+    files(project, {"a.py": "x\n"})
+    for pattern in ("*.py", "src/**/*.ts"):
+        result = grep(workspace, pattern)
+        assert "looks like a file name pattern" in result.text and "Glob" in result.text, result.text
+        assert "glob=" in result.text
+
+
+def test_pages_join_up_to_the_whole_result(project, workspace):
+    files(project, {f"f{n}.txt": "hit\nmiss\nhit\n" for n in range(12)})
+    for name in project.iterdir():
+        os.utime(name, (1_000_000, 1_000_000))  # equal times: the order must still be stable
+    for mode in ("files_with_matches", "content", "count"):
+        whole = grep(workspace, "hit", output_mode=mode, head_limit=0).text.splitlines()
+        pages = []
+        for offset in range(0, len(whole), 5):
+            page = grep(workspace, "hit", output_mode=mode, head_limit=5, offset=offset).text.splitlines()
+            pages += [line for line in page if not line.startswith("(showing")]
+        assert pages == whole
+    past = grep(workspace, "hit", offset=50)
+    assert "offset 50 is past the end: there are 12 files" in past.text
+    assert grep(workspace, "hit", offset=-1).is_error
+
+
+def test_a_fifo_is_skipped_not_read(project, workspace):
+    os.mkfifo(project / "pipe")
+    files(project, {"a.txt": "needle\n"})
+    assert grep(workspace, "needle").text == "a.txt"
+    out = in_child(project, "Grep", {"pattern": "needle", "path": "pipe"}, timeout=20)
+    assert "pipe is not a regular file or folder" in out
+
+
+def in_child(project, tool, args, timeout):
+    """A tool call in a separate Python process (its own session), killed with its group after `timeout`."""
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys; from pathlib import Path; from narnat_agent.tools.registry import execute;"
+        "from narnat_agent.tools.workspace import Workspace;"
+        "print(execute(sys.argv[1], json.loads(sys.argv[2]), Workspace(Path.cwd(), Path.cwd() / '.narnat', None)).text)"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code, tool, json.dumps(args)], cwd=project, text=True,
+                             stdout=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    try:
+        return child.communicate(timeout=timeout)[0]
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        raise AssertionError(f"{tool} did not finish in {timeout} s") from None
+
+
+def rg_children(pid):
+    """The rg processes whose parent is pid."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid and os.readlink(f"/proc/{entry}/exe").endswith("/rg"):
+                found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds rg's process through /proc")
+def test_a_cancelled_search_leaves_no_rg_behind(project):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    with open(project / "huge.img", "wb") as f:
+        f.truncate(1 << 38)  # sparse: rg reads zeros for a minute or more
+    for mode in ("files_with_matches", "content", "count"):
+        code = (
+            "import sys; from pathlib import Path; from narnat_agent.tools.registry import execute;"
+            "from narnat_agent.tools.workspace import Workspace;"
+            "execute('Grep', {'pattern': 'x', 'path': 'huge.img', 'output_mode': sys.argv[1]},"
+            " Workspace(Path.cwd(), Path.cwd() / '.narnat', None))"
+        )
+        child = subprocess.Popen([sys.executable, "-c", code, mode], cwd=project, stderr=subprocess.DEVNULL,
+                                 start_new_session=True)  # fmt: skip
+        searches = []
+        try:
+            deadline = time.monotonic() + 30
+            while not (searches := rg_children(child.pid)) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert searches, "rg never started"
+            os.kill(child.pid, signal.SIGINT)  # as the key watcher does: to Python only, not to its children
+            child.wait(timeout=30)
+            deadline = time.monotonic() + 10
+            while any(alive(pid) for pid in searches) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert not any(alive(pid) for pid in searches), f"rg left running after a cancel in {mode} mode"
+        finally:  # whatever happened, nothing of this test keeps running
+            for pid in [child.pid, *searches]:
+                if alive(pid):
+                    os.kill(pid, signal.SIGKILL)
+            child.wait()
+
+
+def test_dot_slash_and_absolute_globs(project, workspace):
+    files(project, {"src/a.py": "needle\n", "a.py": "needle\n", "src/deep/b.py": "needle\n"})
+    for glob in ("./src/*.py", f"{project}/src/*.py"):
+        assert grep(workspace, "needle", glob=glob).text == "src/a.py", glob
+    assert grep(workspace, "needle", glob="./*.py").text == "a.py"
+    assert sorted(grep(workspace, "needle", glob="!./src/**").text.splitlines()) == ["a.py"]
+
+
+def test_context_around_a_match_past_a_nul_byte_is_grouped_as_rg_groups_it(project, workspace):
+    (project / "late.log").write_bytes(b"needle\nnext\n" + b"x\n" * 40_000 + b"\0needle\n")
+    said = 'late.log: binary file matches (found "\\0" byte around offset 80012)'
+    lines = grep(workspace, "needle", path="late.log", output_mode="content", **{"-C": 1}).text.splitlines()
+    assert lines == ["late.log:1:needle", "late.log-2-next", "--", "late.log-40002-x", said]
+    lines = grep(workspace, "needle", path="late.log", output_mode="content", **{"-A": 1}).text.splitlines()
+    assert lines == ["late.log:1:needle", "late.log-2-next", "--", said]

@@ -32,7 +32,6 @@ def test_empty_list_clears(workspace):
 @pytest.mark.parametrize(
     ("todos", "message"),
     [
-        ([todo("A", "pending"), todo("B", "pending")], "but none is"),
         ([todo("A", "in_progress"), todo("B", "in_progress")], "but 2 are (A, B)"),
         ([todo("A", "in_progress"), todo("A", "pending")], "appears twice"),
         ([{"content": " ", "activeForm": "x", "status": "in_progress"}], "todos[0].content is empty"),
@@ -49,3 +48,11 @@ def test_invalid_lists_are_refused_with_a_fixable_message(workspace, todos, mess
 def test_a_list_sent_as_a_json_string_is_accepted(workspace):
     result = execute("TodoWrite", {"todos": json.dumps([todo("A", "in_progress")])}, workspace)
     assert not result.is_error and workspace.todos[0]["content"] == "A"
+
+
+def test_a_plan_with_nothing_in_progress_starts_its_first_unfinished_task(workspace):
+    result = execute("TodoWrite", {"todos": [todo("Read", "pending"), todo("Fix", "pending")]}, workspace)
+    assert not result.is_error and [t["status"] for t in workspace.todos] == ["in_progress", "pending"]
+    assert result.text == "Todo list updated: 0/2 done; now: Reading (marked in_progress: the first unfinished task)."
+    later = [todo("Read", "completed"), todo("Fix", "pending")]
+    assert execute("TodoWrite", {"todos": later}, workspace).summary.startswith("1/2 done; now: Fixing")

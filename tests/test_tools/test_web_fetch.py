@@ -5,6 +5,7 @@ import json
 import pytest
 
 from narnat_agent.tools.registry import execute
+from narnat_agent.tools.support.http import Web
 from tests.web_quality import expected_text, plain, token_f1
 from tests.web_server import FIXTURES, Page, fixture
 
@@ -95,10 +96,11 @@ def test_unreachable_host(workspace):
     assert result.is_error and "could not connect" in result.text
 
 
-def test_timeout_after_ten_seconds(web, workspace):
-    web.route("/slow", Page("late", delay=10.5))
+def test_a_page_that_does_not_answer_in_time(web, workspace):
+    workspace.web = Web(timeout=0.5)
+    web.route("/slow", Page("late", delay=2))
     result = fetch(workspace, f"{web.url}/slow")
-    assert result.is_error and "did not answer within 10 s" in result.text
+    assert result.is_error and "did not answer within 0.5 s" in result.text
 
 
 def test_oversized_bodies_are_not_read(web, workspace):

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from narnat_agent.tools.registry import execute
-from narnat_agent.tools.support.http import session
+from narnat_agent.tools.support.http import Web
 from tests.web_server import FIXTURES, Page, fixture
 
 BAIDU_2018 = "baidu/baidu_2018-09-18_serp_from-aql-warc.html"
@@ -21,10 +21,8 @@ DDG_ANOMALY = "duckduckgo/ddg-anomaly-challenge_2026-06.html"
 
 
 @pytest.fixture
-def engines(web, project, monkeypatch):
-    for variable in ("NARNAT_BAIDU_URL", "NARNAT_BING_URL", "NARNAT_DDG_URL", "NARNAT_DDG_LITE_URL"):
-        monkeypatch.setenv(variable, web.url)
-    session().cookies.clear()
+def engines(web, workspace):
+    workspace.web = Web(dict.fromkeys(("baidu", "bing", "duckduckgo", "duckduckgo-lite"), web.url))
     web.route("/", Page("home", headers={"Set-Cookie": "BAIDUID=abc; Path=/"}))
     return web
 

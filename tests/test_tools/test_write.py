@@ -77,3 +77,89 @@ def test_a_failed_write_leaves_neither_a_partial_file_nor_a_temporary_one(tmp_pa
         write_atomic(target, b"data")
     assert sorted(os.listdir(tmp_path)) == ["out"]
     assert os.listdir(target) == ["keep"]
+
+
+def test_overwriting_a_crlf_file_keeps_crlf_and_new_files_get_lf(project, workspace):
+    (project / "win.txt").write_bytes(b"one\r\ntwo\r\n")
+    execute("Read", {"file_path": "win.txt"}, workspace)
+    write(workspace, "win.txt", "one\nthree\n")
+    assert (project / "win.txt").read_bytes() == b"one\r\nthree\r\n"
+    write(workspace, "new.txt", "a\r\nb\n")
+    assert (project / "new.txt").read_bytes() == b"a\nb\n"
+
+
+def test_overwriting_keeps_utf16_with_its_bom_and_a_legacy_encoding(project, workspace):
+    (project / "w16.txt").write_bytes(b"\xff\xfe" + "x = 1\r\n".encode("utf-16-le"))
+    (project / "fr.txt").write_bytes(b"caf\xe9\n")
+    for name in ("w16.txt", "fr.txt"):
+        execute("Read", {"file_path": name}, workspace)
+    assert "UTF-16 LE with BOM" in write(workspace, "w16.txt", "x = 2\n").text
+    assert (project / "w16.txt").read_bytes() == b"\xff\xfe" + "x = 2\r\n".encode("utf-16-le")
+    write(workspace, "fr.txt", "déjà\n")
+    assert (project / "fr.txt").read_bytes() == b"d\xe9j\xe0\n"
+
+
+def test_text_the_old_encoding_cannot_hold_is_written_as_utf8_and_said(project, workspace):
+    (project / "fr.txt").write_bytes(b"caf\xe9\n")
+    execute("Read", {"file_path": "fr.txt"}, workspace)
+    result = write(workspace, "fr.txt", "café ✓\n")
+    assert "now UTF-8" in result.text
+    assert (project / "fr.txt").read_bytes() == "café ✓\n".encode()
+
+
+def test_write_through_a_symlink_changes_the_target_and_keeps_the_link(project, workspace):
+    (project / "real.txt").write_text("old\n")
+    (project / "link.txt").symlink_to("real.txt")
+    execute("Read", {"file_path": "link.txt"}, workspace)
+    assert not write(workspace, "link.txt", "new\n").is_error
+    assert (project / "link.txt").is_symlink() and (project / "real.txt").read_text() == "new\n"
+
+
+def test_write_through_a_hard_link_keeps_the_shared_inode(project, workspace):
+    (project / "a.txt").write_text("old\n")
+    os.link(project / "a.txt", project / "b.txt")
+    execute("Read", {"file_path": "b.txt"}, workspace)
+    write(workspace, "b.txt", "new\n")
+    assert (project / "a.txt").read_text() == "new\n"
+    assert os.path.samefile(project / "a.txt", project / "b.txt")
+
+
+def test_temporary_files_are_named_as_ours_and_stale_ones_are_removed(tmp_path):
+    import subprocess
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = tmp_path / f".narnat-tmp-{dead.pid}-abc"
+    stale.write_bytes(b"left by a killed process")
+    alive = tmp_path / f".narnat-tmp-{os.getppid()}-def"
+    alive.write_bytes(b"another process is still writing this")
+    write_atomic(tmp_path / "out.txt", b"data")
+    assert sorted(os.listdir(tmp_path)) == [alive.name, "out.txt"]
+
+
+def test_a_writer_killed_mid_write_leaves_only_a_temporary_file_we_recognise_and_remove(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    target = tmp_path / "big.bin"
+    target.write_bytes(b"old")
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path; from narnat_agent.atomic import write_atomic; "
+            "write_atomic(Path(sys.argv[1]), b'x' * 200_000_000)",
+            str(target),
+        ],  # fmt: skip
+    )
+    while len(os.listdir(tmp_path)) < 2 and child.poll() is None:
+        time.sleep(0.01)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    left = sorted(set(os.listdir(tmp_path)) - {"big.bin"})
+    assert len(left) == 1 and left[0].startswith(f".narnat-tmp-{child.pid}-")
+    assert target.read_bytes() == b"old"
+    write_atomic(tmp_path / "other.txt", b"next write")
+    assert sorted(os.listdir(tmp_path)) == ["big.bin", "other.txt"]

@@ -35,9 +35,9 @@ def save(self, path: str = "out.txt") -> int:  # write it
 
 # Two real palettes, as terminals ship them: the 8 ANSI colours, the default foreground and background.
 NAMES = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]
-DARK = dict(zip(NAMES, ["000000", "cd3131", "0dbc79", "e5e510", "2472c8", "bc3fbc", "11a8cd", "e5e5e5"]),
+DARK = dict(zip(NAMES, ["000000", "cd3131", "0dbc79", "e5e510", "2472c8", "bc3fbc", "11a8cd", "e5e5e5"], strict=True),
             default="cccccc", background="1e1e1e")  # fmt: skip
-LIGHT = dict(zip(NAMES, ["000000", "cd3131", "00bc00", "949800", "0451a5", "bc05bc", "0598bc", "555555"]),
+LIGHT = dict(zip(NAMES, ["000000", "cd3131", "00bc00", "949800", "0451a5", "bc05bc", "0598bc", "555555"], strict=True),
              default="000000", background="ffffff")  # fmt: skip
 
 

@@ -85,6 +85,8 @@ def test_a_whole_session(session, fake_llm, project):
     prompt(child)
     assert not (project / "junk.txt").exists()
     history = fake_llm.requests[-1]["messages"]
+    interrupted = next(m["content"] for m in history if m["role"] == "assistant" and "word0" in (m["content"] or ""))
+    assert "word399" not in interrupted  # the stream stopped at the key, long before its end (timing: bench/)
     interrupted = history[history.index({"role": "user", "content": "write a lot"}) + 1]
     assert interrupted["content"].startswith("word0 word1") and interrupted["content"].endswith(
         "[interrupted by the user]"
@@ -144,6 +146,7 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
     fake_llm.add(text_reply("configured and answering"))
     child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
                           encoding="utf-8", timeout=20)  # fmt: skip
+    child.logfile_read = screen = io.StringIO()  # everything the terminal showed, from the first byte
     try:
         child.expect("Base URL")
         child.send(fake_llm.base_url + "\r")
@@ -154,13 +157,14 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
         child.expect("❯")
         child.send("hello\r")
         child.expect("configured and answering")
-        assert "sk-secret-typed" not in child.before
         child.expect("❯")
         child.sendeof()
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
-    path = project / ".narnat" / "narnat.json"
+    assert "my-model" in screen.getvalue() and "sk-secret-typed" not in screen.getvalue()
+    path = project.parent / "home" / ".narnat" / "narnat.json"  # the key is the user's, not the project's
+    assert not (project / ".narnat" / "narnat.json").exists()
     assert json.loads(path.read_text()) == {"base_url": fake_llm.base_url, "api_key": "sk-secret-typed",
                                             "model": "my-model"}  # fmt: skip
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -193,3 +197,38 @@ def test_ctrl_d_always_leaves(project, fake_llm):
         finally:
             child.close(force=True)
         assert child.exitstatus == 0, run
+
+
+def test_rewind_redo_and_undo_in_a_real_terminal(session, fake_llm, project):
+    child, app = session, project / "app.py"
+    app.write_text("x = 1\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "app.py"})),
+                 tool_reply(("Edit", {"file_path": "app.py", "old_string": "x = 1", "new_string": "x = 2"})),
+                 text_reply("Changed it."), text_reply("Asked again."))  # fmt: skip
+    prompt(child)
+    child.send("make x two\r")
+    child.expect("Changed it")
+    prompt(child)
+    child.send("/rewind\r")
+    child.expect(r"1 +\d\d:\d\d +1 +\+1 -1 +make x two")
+    child.expect("Rewind to before turn")
+    child.send("1\r")
+    child.expect(r"Restore 1\) code and conversation")
+    child.send("3\r")
+    child.expect("Rewound to before turn 1: code. Restored 1 file: app.py.")
+    assert app.read_text() == "x = 1\n"
+    prompt(child)
+    child.send("/redo\r")
+    child.expect("Redone")
+    assert app.read_text() == "x = 2\n"
+    prompt(child)
+    child.send("/undo\r")
+    child.expect("Rewound to before turn 1: code and conversation.")
+    child.expect("❯ make x two")  # the question is back on the input line
+    assert app.read_text() == "x = 1\n"
+    child.send("\r")
+    child.expect("Asked again")
+    assert [m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "user"] == ["make x two"]
+    prompt(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)

@@ -2,11 +2,11 @@
 
 import io
 import time
-from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
 
+from narnat_agent.core.turn import TurnStats
 from narnat_agent.tools.support.diffs import compact_diff
 from narnat_agent.tools.workspace import Output
 from narnat_agent.ui import render
@@ -100,9 +100,18 @@ def test_todo_checklist_wraps_under_each_task():
 
 
 def test_footer_shows_the_context_against_the_window_and_the_turns_totals():
-    stats = SimpleNamespace(context=19800, context_window=128000, sent=266725, cached=250100, completion=1200,
-                            requests=17, estimated=False, cost=0.042, session_cost=0.31,
-                            started=time.monotonic() - 13.2)  # fmt: skip
+    stats = TurnStats(
+        context=19800,
+        context_window=128000,
+        sent=266725,
+        cached=250100,
+        completion=1200,
+        requests=17,
+        estimated=False,
+        cost=0.042,
+        session_cost=0.31,
+        started=time.monotonic() - 13.2,
+    )
     assert shown(render.footer(stats), 120) == (
         "── ctx 19.8k/128k · sent 266.7k (250.1k cached) · out 1.2k · 17 requests · cost 0.0420 (session 0.3100)"
         " · 13.2s ──"

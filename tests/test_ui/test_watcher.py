@@ -54,4 +54,3 @@ def test_ctrl_c_setting_ignores_escape():
     assert cancelled == []
     with pytest.raises(KeyboardInterrupt):
         w.handle([Keys.ControlC])
-

@@ -3,6 +3,13 @@
 import difflib
 
 DIFF_LINES = 60
+DIFF_LINE_CHARS = 400  # one edit of a minified or generated line must not flood the context
+
+
+def _cut(line: str) -> str:
+    if len(line) <= DIFF_LINE_CHARS:
+        return line
+    return f"{line[:DIFF_LINE_CHARS]}… [line cut: {len(line) - 1:,} characters]"
 
 
 def compact_diff(before: str, after: str, name: str) -> tuple[str, int, int]:
@@ -12,4 +19,4 @@ def compact_diff(before: str, after: str, name: str) -> tuple[str, int, int]:
     added = sum(1 for line in lines if line.startswith("+"))
     if len(lines) > DIFF_LINES:
         lines = lines[:DIFF_LINES] + [f"… +{len(lines) - DIFF_LINES} lines"]
-    return "\n".join(lines), removed, added
+    return "\n".join(_cut(line) for line in lines), removed, added

@@ -5,13 +5,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from narnat_agent.tools.support.reindent import indent, new_string_frame
 from narnat_agent.tools.workspace import ToolError
 
-TYPOGRAPHY = str.maketrans({
+TYPOGRAPHIC = {
     "‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"',
     "–": "-", "‒": "-", "‐": "-", "‑": "-", "−": "-", "—": "--", "―": "--", "…": "...",
     "\u00a0": " ", "\u202f": " ", "\u2007": " ", "\u2009": " ", "\u200a": " ", "\u3000": " ",
-})  # fmt: skip
+}  # fmt: skip
+TYPOGRAPHY = str.maketrans(TYPOGRAPHIC)
 BLANKS = re.compile(r"[ \t]+")
 ESCAPE = re.compile(r"\\([nt\"'\\])")
 UNESCAPED = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\"}
@@ -54,11 +56,29 @@ class NotFound(ToolError):
         self.lines = lines
 
 
+Replacement = Callable[[], tuple[str, str]]  # the new text, and how new_string was re-indented ("" if not)
+
+
 @dataclass(frozen=True)
 class Span:
     start: int
     end: int
+    replacement: Replacement  # made only once the matches are counted: making it may refuse
+
+
+@dataclass(frozen=True)
+class Edited:
     text: str
+    how: str  # how it matched: "indentation match; new_string re-indented by +4 spaces"
+    places: list[int]  # the first line of each replaced place
+    changes: list[tuple[int, int, int]]  # per place: its first line, how many lines it had, how many it has now
+
+
+def _lines_in(text: str, gone_whole: bool = False) -> int:
+    """How many lines a piece of text touches; none for an empty replacement of whole lines."""
+    if not text:
+        return 0 if gone_whole else 1
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
 class Lines:
@@ -93,63 +113,14 @@ class Lines:
             yield i
             i += 1
 
-    def span(self, i: int, count: int, text: str) -> Span:
+    def span(self, i: int, count: int, replacement: Replacement, newline: bool = False) -> Span:
+        """Lines i to i+count-1; with newline, the line break after them too (the lines go away)."""
         last = i + count - 1
-        return Span(self.starts[i], self.starts[last] + len(self.lines[last]), text)
+        end = self.starts[last] + len(self.lines[last])
+        return Span(self.starts[i], min(end + newline, len(self.text)), replacement)
 
     def line_of(self, offset: int) -> int:
         return self.text.count("\n", 0, offset) + 1
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip(" \t"))]
-
-
-def _indent_map(file_block: list[str], old_lines: list[str]) -> Callable[[str], str]:
-    """How old_string's indentation maps onto the file's: a constant shift, or spaces <-> tabs; else refuse."""
-    pairs = [(_indent(f), _indent(o)) for f, o in zip(file_block, old_lines, strict=True) if f.strip() and o.strip()]
-    if all(f == o for f, o in pairs):
-        return lambda line: line
-    for char in " \t":
-        shifts = {len(f) - len(o) for f, o in pairs if set(f + o) <= {char}}
-        if len(shifts) == 1 and all(set(f + o) <= {char} for f, o in pairs):
-            return _shifter(char, shifts.pop())
-    for unit in (4, 2, 8):
-        if all(set(o) <= {" "} and set(f) <= {"\t"} and len(o) % unit == 0 for f, o in pairs):
-            levels = {len(f) - len(o) // unit for f, o in pairs}
-            if len(levels) == 1:
-                return _converter(" ", unit, "\t", 1, levels.pop())
-        if all(set(o) <= {"\t"} and set(f) <= {" "} and len(f) % unit == 0 for f, o in pairs):
-            levels = {len(f) // unit - len(o) for f, o in pairs}
-            if len(levels) == 1:
-                return _converter("\t", 1, " ", unit, levels.pop())
-    raise ToolError(
-        "old_string matched only when ignoring indentation, and its indentation does not map consistently onto "
-        "the file's; copy the lines exactly as Read shows them (tabs stay tabs)."
-    )
-
-
-def _shifter(char: str, shift: int) -> Callable[[str], str]:
-    def apply(line: str) -> str:
-        if not line.strip():
-            return line
-        if shift >= 0:
-            return char * shift + line
-        drop = min(-shift, len(line) - len(line.lstrip(char)))
-        return line[drop:]
-
-    return apply
-
-
-def _converter(src: str, src_unit: int, dst: str, dst_unit: int, offset: int) -> Callable[[str], str]:
-    def apply(line: str) -> str:
-        if not line.strip():
-            return line
-        body = line.lstrip(src)
-        levels, rest = divmod(len(line) - len(body), src_unit)
-        return dst * (max(levels + offset, 0) * dst_unit) + src * rest + body
-
-    return apply
 
 
 def _indexed_fold(line: str) -> tuple[str, list[int]]:
@@ -183,33 +154,58 @@ def _keep_typography(file_line: str, new_line: str) -> str:
     return "".join(out)
 
 
-def _merge(file_block: list[str], old_lines: list[str], new_lines: list[str], typographic: bool) -> str:
-    """new_string laid over the matched lines: unchanged lines keep the file's text, new ones are re-indented."""
-    reindent = _indent_map(file_block, old_lines)
+def _merge(block: list[str], old_lines: list[str], new_lines: list[str], norm: Callable, typographic: bool):
+    """new_string laid over the matched lines: unchanged lines keep the file's text, changed ones are
+    re-indented only if new_string carries old_string's indentation slip, and take the file's typography."""
+    place = new_string_frame(block, old_lines, new_lines, norm)
+    # old_string's lines as new_string would spell them unchanged: as they are, or at the file's indentation
+    at_file = [indent(f) + o[len(indent(o)) :] for f, o in zip(block, old_lines, strict=True)]
+    view = old_lines if place.how else at_file
+    slip = "".join(old_lines)  # typographic characters old_string used but the file does not: folded in new too
+    fold = str.maketrans({c: TYPOGRAPHIC[c] for c in set(slip) & TYPOGRAPHIC.keys() if c not in "".join(block)})
     out: list[str] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, view, new_lines, autojunk=False).get_opcodes():
         if tag == "equal":
-            out += file_block[i1:i2]
-        elif tag == "replace" and typographic and i2 - i1 == j2 - j1:
-            out += [_keep_typography(f, reindent(n)) for f, n in zip(file_block[i1:i2], new_lines[j1:j2], strict=True)]
-        else:
-            out += [reindent(n) for n in new_lines[j1:j2]]
-    return "\n".join(out)
+            out += block[i1:i2]
+            continue
+        made = [place.apply(n).translate(fold) if typographic else place.apply(n) for n in new_lines[j1:j2]]
+        if tag == "replace" and typographic and i2 - i1 == j2 - j1:
+            made = [_keep_typography(f, n) for f, n in zip(block[i1:i2], made, strict=True)]
+        out += made
+    return "\n".join(out), place.how
 
 
 def whole_lines(old: str, new: str) -> tuple[list[str], list[str]]:
-    """Both strings as whole lines; a final newline on old_string (and then on new_string) ends its last line."""
+    """Both strings as whole lines; a final newline on old_string (and then on new_string) ends its last line,
+    so an empty new_string then has no lines at all."""
     if old.endswith("\n"):
+        if not new:
+            return old[:-1].split("\n"), []
         old, new = old[:-1], new.removesuffix("\n")
     return old.split("\n"), new.split("\n")
 
 
-def _exact(lines: Lines, old: str, new: str) -> list[Span]:
-    spans, i = [], lines.text.find(old)
+def _exact(lines: Lines, old: str, new: str, line_end: bool = False) -> list[Span]:
+    """Every place of old, or with line_end only those where a line ends right after it."""
+    spans: list[Span] = []
+    i, text = lines.text.find(old), lines.text
     while i != -1:
-        spans.append(Span(i, i + len(old), new))
-        i = lines.text.find(old, i + len(old))
+        end = i + len(old)
+        if not line_end or end == len(text) or text[end] == "\n":
+            start = max(_line_start(text, i, old, new), spans[-1].end if spans else 0)
+            spans.append(Span(start, end, lambda: (new, "")))
+        i = text.find(old, end)
     return spans
+
+
+def _line_start(text: str, i: int, old: str, new: str) -> int:
+    """Where the replacement starts: at i, or at the line's start when old_string's first line left out part
+    of the line's indentation and new_string's first line has all of it, or whole lines go away."""
+    start = text.rfind("\n", 0, i) + 1
+    before = text[start:i]
+    blank = not new.split("\n", 1)[0].strip() and old.endswith("\n")  # no line would keep that indentation
+    whole = indent(new) == before + indent(old) or blank
+    return start if before and not before.strip(" \t") and whole else i
 
 
 def _line_step(lines: Lines, old: str, new: str, norm: Callable[[str], str], typographic: bool) -> list[Span]:
@@ -221,7 +217,8 @@ def _line_step(lines: Lines, old: str, new: str, norm: Callable[[str], str], typ
     for i in lines.candidates(form, target[0], m):
         if i >= taken and form[i : i + m] == target:
             block = lines.lines[i : i + m]
-            spans.append(lines.span(i, m, _merge(block, old_lines, new_lines, typographic)))
+            make = lambda b=block: _merge(b, old_lines, new_lines, norm, typographic)  # noqa: E731
+            spans.append(lines.span(i, m, make, newline=not new_lines))
             taken = i + m  # matches never overlap
     return spans
 
@@ -250,7 +247,7 @@ def _anchors(lines: Lines, old: str, new: str) -> list[Span]:
     old_lines, new_lines = whole_lines(old, new)
     target = [_fold(line) for line in old_lines]
     m = len(target)
-    if m < 4 or not (_strong(target[0]) and _strong(target[-1])):
+    if m < 4 or not (_strong(target[0]) or _strong(target[-1])):  # a lone "}" may close a fixed-size window
         return []
     rewritten = {_fold(line) for line in new_lines}
     form, spans = lines.form(_fold), []
@@ -262,7 +259,9 @@ def _anchors(lines: Lines, old: str, new: str) -> list[Span]:
         if 2 * len(drift) > len(pairs):
             continue
         if all(o not in rewritten and _similarity(f, o) >= SIMILAR for f, o in drift):
-            spans.append(lines.span(i, m, _merge(lines.lines[i : i + m], old_lines, new_lines, True)))
+            block = lines.lines[i : i + m]
+            make = lambda b=block: _merge(b, old_lines, new_lines, _fold, True)  # noqa: E731
+            spans.append(lines.span(i, m, make, newline=not new_lines))
     return spans
 
 
@@ -270,13 +269,13 @@ def _steps(old: str, new: str):
     """(name, finder) in the order they are tried."""
     yield "exact", lambda lines: _exact(lines, old, new)
     if old.endswith("\n") and new.endswith("\n"):
-        yield "trailing newline", lambda lines: _exact(lines, old[:-1], new[:-1])
+        yield "trailing newline", lambda lines: _exact(lines, old[:-1], new[:-1], line_end=True)
     for name, norm, typographic in LINE_STEPS:
         yield name, lambda lines, norm=norm, typographic=typographic: _line_step(lines, old, new, norm, typographic)
 
 
-def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> tuple[str, str, list[int]]:
-    """The edited text, the step that matched, and the first line of each replaced place."""
+def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> Edited:
+    """The edited text, how it matched, and where."""
     lines = Lines(text)
     chain = list(_steps(old, new))
     if ESCAPE.search(old):
@@ -295,7 +294,17 @@ def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> tupl
                 f"ambiguous: old_string matches {len(spans)} places ({name} match) at lines {where}. "
                 "Include more surrounding lines to pick one, or set replace_all=true to change every one."
             )
-        for span in reversed(spans):
-            text = text[: span.start] + span.text + text[span.end :]
-        return text, name, places
+        made = [span.replacement() for span in spans]
+        edited = text
+        for span, (replacement, _) in zip(reversed(spans), reversed(made), strict=True):
+            edited = edited[: span.start] + replacement + edited[span.end :]
+        if edited == text:
+            raise ToolError(f"old_string matched ({name} match), but new_string leaves the file as it is there.")
+        moved = sorted({how for _, how in made if how})
+        how = f"{name} match" + "".join(f"; new_string re-indented {how}" for how in moved)
+        changes = []
+        for place, span, (replacement, _) in zip(places, spans, made, strict=True):
+            gone = text[span.start : span.end]
+            changes.append((place, _lines_in(gone), _lines_in(replacement, gone.endswith("\n"))))
+        return Edited(edited, how, places, changes)
     raise NotFound(lines)

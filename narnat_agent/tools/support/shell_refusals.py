@@ -2,57 +2,99 @@
 
 import re
 
-from narnat_agent.tools.support.shell_syntax import Command, operands
+from narnat_agent.tools.support.shell_code import INTERPRETERS, interpreter_code
+from narnat_agent.tools.support.shell_syntax import Command, names, operands
 
-FILTERS = {"grep", "egrep", "fgrep", "head", "tail", "sort", "uniq", "cut", "tr", "nl", "cat", "column", "less",
-           "more", "wc", "rg"}  # fmt: skip
-EDITORS = {"vi", "vim", "nvim", "nano", "pico", "emacs", "joe", "micro", "mcedit", "ed"}
-TUIS = {"htop", "btop", "atop", "iotop", "ncdu", "tig", "lazygit", "ranger", "mc", "watch", "less", "more", "most",
-        "visudo", "passwd", "vipw", "mutt", "links", "lynx", "w3m"}  # fmt: skip
-REPLS = {"ipython", "bpython", "irb", "ghci", "R", "redis-cli", "mongosh", "mongo", "sftp", "ftp", "telnet"}
+FILTERS = names("grep egrep fgrep head tail sort uniq cut tr nl cat column less more wc rg")
+EDITORS = names(
+    "vi vim nvim view vimdiff nvimdiff gvimdiff rview rvim ex nano pico emacs emacsclient joe micro mcedit ed kak "
+    "helix hx jed ne mg"
+)
+TUIS = names(
+    "htop btop bpytop atop iotop nvtop glances ncdu tig lazygit lazydocker k9s ranger nnn vifm broot mc less more "
+    "most visudo vipw vigr passwd mutt neomutt links lynx w3m elinks fzf sk peco zellij byobu dialog whiptail nmtui "
+    "alsamixer cmus weechat irssi"
+)
+REPLS = names("ipython R sbcl guile racket julia scala ocaml swipl")  # without a script to run
+ALWAYS_REPLS = names("bpython ptpython irb pry ghci iex erl jshell utop clj")  # a file only preloads the session
+DATABASES = {
+    "psql": {"-c", "-f", "--command", "--file"},
+    "mysql": {"-e", "--execute"},
+    "mariadb": {"-e", "--execute"},
+    "mongosh": {"--eval", "-f", "--file"},
+    "mongo": {"--eval"},
+    "sqlcmd": {"-Q", "-q", "-i"},
+    "clickhouse-client": {"-q", "--query"},
+    "cqlsh": {"-e", "--execute", "-f"},
+    "sqlite3": set(),
+    "pgcli": set(),
+    "mycli": {"-e", "--execute"},
+    "litecli": {"-e"},
+    "usql": {"-c", "--command", "-f"},
+}
+NO_WAIT = {"--version", "-V", "--help", "-h", "-v"}
+# -m/-F/-C anywhere in a short-option cluster (-qm, -am), or a long option that settles the message
+COMMIT_MESSAGE = re.compile(r"-[a-zA-Z]*[mFC]|--(message|file|reuse-message|fixup|squash|no-edit|amend)\b")
+# an awk program that only picks lines by number: NR==5, NR>=10 && NR<=20, optionally { print }
+LINE_RANGE = re.compile(r"NR\s*[<>=!]=?\s*\d+(\s*&&\s*NR\s*[<>=!]=?\s*\d+)?\s*(\{\s*print\s*;?\s*\})?")
+FOLLOW = re.compile(r"-[a-zA-Z]*f[a-zA-Z]*$|--follow$")
 
 
-INTERPRETERS = re.compile(r"(python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl|ruby|php|Rscript|lua)$")
-
-
-def _consumed(command: Command) -> bool:
-    """The output feeds another program (not just a text filter) or is captured: plumbing, not a read."""
-    if command.consumed:
-        return True
-    after = command.downstream
-    while after is not None:
-        if after.name not in FILTERS:
-            return True
+def _plumbing(command: Command) -> bool:
+    """The output feeds a program (not just a text filter) or is captured or saved: plumbing, not a read.
+    Remembered per command, so a long pipeline is walked once."""
+    chain: list[Command] = []
+    after: Command | None = command
+    while after is not None and after.plumbing is None:
+        chain.append(after)
         after = after.downstream
-    return any(op in (">", ">>") and not (t or "").startswith("/dev/") for op, t in command.redirects)
+    known = after.plumbing if after is not None else False
+    for node in reversed(chain):
+        saved = any(op in (">", ">>") and not (t or "").startswith("/dev/") for op, t in node.redirects)
+        feeds = node.downstream is not None and (node.downstream.name not in FILTERS or known)
+        node.plumbing = known = node.consumed or saved or feeds
+    return bool(command.plumbing)
 
 
 def file_op(name: str, argv: list, command: Command) -> str | None:
     """Why a dedicated tool should do this instead, or None."""
+    if name not in FILE_TOOLS_DO:
+        return None
     files = [a for a in operands(argv) if a != "-"]
     flags = {a for a in argv[1:] if a and a.startswith("-")}
-    reason = None
-    if name == "sed" and any(f.startswith(("-i", "--in-place")) for f in flags):
-        reason = "editing files with sed -i: use Edit"
-    elif name == "perl" and any(re.fullmatch(r"-[pnlae0-9]*i\S*", f) for f in flags):
-        reason = "editing files with perl -i: use Edit"
-    elif name == "tail" and flags & {"-f", "-F", "--follow"}:
-        reason = "tail -f never ends: use Read to see the file"
-    elif _consumed(command) or command.stdin is not None or command.upstream is not None:
+    if name in ("sed", "gsed") and any(re.fullmatch(r"-[nErsuz]*i.*", f) or f.startswith("--in-place") for f in flags):
+        return "editing files with sed -i: use Edit"
+    if name == "perl" and any(re.fullmatch(r"-[pnlae0-9]*i\S*", f) for f in flags):
+        return "editing files with perl -i: use Edit"
+    if name in ("awk", "gawk") and "inplace" in argv and "-i" in argv:
+        return "editing files with awk -i inplace: use Edit"
+    if name in ("tail", "less") and flags & {"-f", "-F", "--follow", "+F"}:
+        return f"{name} -f never ends: use Read to see the file"
+    if name == "tee" and files and command.stdin is not None and not command.stdin_dynamic:
+        return "writing files with tee: use Write (or Edit)"
+    if _plumbing(command) or command.stdin is not None or command.upstream is not None or command.stdin_file:
         return None
-    elif name in ("cat", "tac", "nl", "bat", "batcat", "head", "tail", "less", "more") and files:
-        reason = f"reading files with {name}: use Read (offset/limit for a part)"
-    elif name == "sed" and "-n" in flags and files:
-        reason = "printing lines with sed -n: use Read with offset and limit"
-    elif name in ("grep", "egrep", "fgrep") and (_grep_files(argv, flags) or flags & {"-r", "-R", "--recursive"}):
-        reason = f"searching files with {name}: use Grep"
-    elif name in ("rg", "ag", "ack", "ripgrep"):
-        reason = f"searching with {name}: use Grep (or Glob for file names)"
-    elif name in ("fd", "fdfind", "locate") or name == "find" and not _find_acts(argv):
-        reason = f"finding files with {name}: use Glob (names) or Grep (contents)"
-    elif name == "ls" and flags & {"-R", "--recursive"}:
-        reason = "listing a tree with ls -R: use Glob"
-    return reason
+    return _read_or_search(name, argv, flags, files)
+
+
+def _read_or_search(name: str, argv: list, flags: set[str], files: list) -> str | None:
+    if name in ("cat", "tac", "nl", "bat", "batcat", "head", "tail", "less", "more") and files:
+        return f"reading files with {name}: use Read (offset/limit for a part)"
+    if name in ("sed", "gsed") and "-n" in flags and len(files) > 1:
+        return "printing lines with sed -n: use Read with offset and limit"
+    if name in ("awk", "gawk", "mawk") and len(files) > 1 and files[0] and LINE_RANGE.fullmatch(files[0].strip()):
+        return f"printing lines with {name}: use Read with offset and limit"
+    if name in ("grep", "egrep", "fgrep") and (_grep_files(argv, flags) or flags & {"-r", "-R", "--recursive"}):
+        return f"searching files with {name}: use Grep"
+    if name in ("rg", "ag", "ack", "ripgrep"):
+        return f"searching with {name}: use Grep (or Glob for file names)"
+    if name in ("fd", "fdfind", "locate") or name == "find" and not _find_acts(argv):
+        return f"finding files with {name}: use Glob (names) or Grep (contents)"
+    if name == "ls" and ("--recursive" in flags or any(re.fullmatch(r"-[a-zA-Z1]*R[a-zA-Z1]*", f) for f in flags)):
+        return f"listing a tree with {name}: use Glob"
+    if name == "tree":
+        return f"listing a tree with {name}: use Glob"
+    return None
 
 
 def _grep_files(argv: list, flags: set[str]) -> list[str]:
@@ -69,55 +111,128 @@ def _find_acts(argv: list) -> bool:
 
 def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
     """Why this would wait for a human at a terminal, or None."""
+    if name not in WAITERS and not INTERPRETERS.match(name):
+        return None
     args = [a for a in argv[1:] if a is not None]
-    fed = command.stdin is not None or command.stdin_dynamic or command.upstream is not None
-    reason = None
+    fed = command.stdin is not None or command.stdin_dynamic or command.upstream is not None or command.stdin_file
+    if name in FOLLOWERS:
+        return FOLLOWERS[name](args, bool(fed))
+    if len(args) == 1 and args[0] in NO_WAIT:
+        return None
     if name in EDITORS and not {"--batch", "-batch", "--script", "-s", "-es", "-Es"} & set(args):
-        reason = f"{name} is an interactive editor: use Edit or Write"
-    elif name in TUIS or name in ("tmux", "screen") and not {"ls", "list-sessions", "-ls"} & set(args):
-        reason = f"{name} needs a terminal: drop it (pipe output directly) or use a non-interactive form"
-    elif name == "top" and "-b" not in "".join(args):
-        reason = "top is interactive: use top -bn1"
-    elif name in ("crontab",) and "-e" in args:
-        reason = "crontab -e opens an editor: use crontab FILE"
-    elif not fed and _repl(name, args):
-        reason = f"{name} without code waits for input: pass code with -c/-e or a script file"
-    elif name == "git":
-        reason = _git_interactive(args)
-    elif name in ("docker", "podman", "kubectl") and {"-it", "-ti", "-t", "--tty"} & set(args):
-        reason = f"{name} with a TTY flag waits for a terminal: drop -t/-it"
-    elif name == "npm" and args[:1] == ["init"] and not {"-y", "--yes"} & set(args):
-        reason = "npm init asks questions: use npm init -y"
-    return reason
+        return f"{name} is an interactive editor: use Edit or Write"
+    if name in TUIS and not (name in ("fzf", "sk") and any(a.startswith(("-f", "--filter")) for a in args)):
+        return f"{name} needs a terminal: drop it (pipe output directly) or use a non-interactive form"
+    if name in ("tmux", "screen") and not {"ls", "list-sessions", "-ls", "kill-server", "kill-session"} & set(args):
+        return f"{name} needs a terminal: run the command directly"
+    if name == "top" and "-b" not in "".join(args):
+        return "top is interactive: use top -bn1"
+    if name == "crontab" and "-e" in args:
+        return "crontab -e opens an editor: use crontab FILE"
+    return None if fed else _repl(name, argv, args)
 
 
-def _repl(name: str, args: list[str]) -> bool:
-    if INTERPRETERS.match(name) and name != "perl":
-        return not args or args == ["-i"] or args[:1] == ["-i"] and len(args) == 1
-    if name in ("sqlite3",):
-        return len([a for a in args if not a.startswith("-")]) <= 1
-    if name in ("psql", "mysql"):
-        return not {"-c", "-f", "-e", "--command", "--file", "--execute"} & set(args)
-    if name == "ssh":
-        return "-t" in args or len([a for a in args if not a.startswith("-")]) <= 1
-    return name in REPLS and not args
+def _repl(name: str, argv: list, args: list[str]) -> str | None:
+    if INTERPRETERS.match(name):
+        kind, _ = interpreter_code(name, argv)
+        asked = {"-i", "--interactive"} if name != "perl" else set()
+        waits = kind == "stdin" or asked & set(args) or name.startswith("php") and "-a" in args
+        waits = waits or args[:1] == ["repl"] or _app_shell(name, args)
+    elif name in DATABASES:
+        waits = not DATABASES[name] & {a.split("=", 1)[0] for a in args} and not _sql_operand(name, args)
+    elif name == "redis-cli":
+        waits = not _positional(args, {"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})
+    elif name == "ssh":
+        waits = "-t" in args or len(_positional(args, {"-i", "-p", "-o", "-l", "-F", "-J", "-L", "-R", "-D"})) <= 1
+    elif name in REPLS or name in ALWAYS_REPLS:
+        waits = name in ALWAYS_REPLS or not [a for a in args if not a.startswith("-")]
+    else:
+        waits = name in ("sftp", "ftp", "telnet") or _app_shell(name, args)
+    return f"{name} waits for input: pass code with -c/-e, a script file, or feed it on stdin" if waits else None
 
 
-# -m/-F/-C anywhere in a short-option cluster (-qm, -am), or a long option that settles the message
-COMMIT_MESSAGE = re.compile(r"-[a-zA-Z]*[mFC]|--(message|file|reuse-message|fixup|squash|no-edit|amend)\b")
+def _app_shell(name: str, args: list[str]) -> bool:
+    """A framework's console: manage.py shell, flask shell, rails console, artisan tinker."""
+    if name == "rails":
+        return args[:1] in (["console"], ["c"], ["dbconsole"], ["db"])
+    runs_app = name == "flask" or any(a.endswith(("manage.py", "artisan")) for a in args)
+    return runs_app and args[-1:] in (["shell"], ["dbshell"], ["tinker"], ["shell_plus"])
 
 
-def _git_interactive(args: list[str]) -> str | None:
-    sub = next((a for a in args if not a.startswith("-")), "")
-    flags = set(args)
+def _positional(args: list[str], values: set[str]) -> list[str]:
+    words, skip = [], False
+    for word in args:
+        if skip or word.startswith("-"):
+            skip = word in values
+            continue
+        words.append(word)
+    return words
+
+
+def _sql_operand(name: str, args: list[str]) -> bool:
+    return name == "sqlite3" and len(_positional(args, {"-cmd", "-separator"})) >= 2
+
+
+def _git_interactive(args: list[str], fed: bool) -> str | None:
+    words = [a for a in args if not a.startswith("-")]
+    sub, flags = (words[:1] or [""])[0], set(args)
     if sub == "commit" and not any(COMMIT_MESSAGE.match(a) for a in args):
         return "git commit without -m opens an editor: use git commit -m 'message'"
     if sub == "rebase" and flags & {"-i", "--interactive"}:
         return "git rebase -i opens an editor: rebase without -i"
-    if sub in ("add", "checkout", "reset", "restore", "stash") and flags & {"-p", "--patch", "-i", "--interactive"}:
+    patch = flags & {"-p", "--patch", "-i", "--interactive"}
+    if patch and (sub in ("add", "checkout", "reset", "restore") or sub == "stash" and words[1:2] in ([], ["push"])):
         return f"git {sub} -p/-i asks questions: name the paths instead"
     if sub == "mergetool":
         return "git mergetool needs a terminal: resolve conflicts with Edit"
     if sub == "tag" and flags & {"-a", "-s"} and not any(a.startswith("-m") for a in args):
         return "git tag -a without -m opens an editor: add -m 'message'"
     return None
+
+
+def _containers(args: list[str], fed: bool) -> str | None:
+    words = [a for a in args if not a.startswith("-")]
+    sub = words[1] if words[:1] == ["compose"] and len(words) > 1 else (words[:1] or [""])[0]
+    interactive = (
+        any(re.fullmatch(r"-[a-zA-Z]*i[a-zA-Z]*", a) and "d" not in a for a in args) or "--interactive" in args
+    )
+    if sub in ("run", "exec", "attach") and (interactive or sub == "attach" or "--stdin" in args) and not fed:
+        return "it waits for a terminal: drop -i/-it (or run the command non-interactively)"
+    if sub == "logs" and any(FOLLOW.match(a) for a in args) or sub == "get" and {"-w", "--watch"} & set(args):
+        return "following logs never ends: drop -f (use --tail N)"
+    if sub == "stats" and "--no-stream" not in args or sub == "events":
+        return f"{sub} never ends: use --no-stream or a one-shot command"
+    return None
+
+
+FOLLOWERS = {
+    "git": _git_interactive,
+    "docker": _containers,
+    "podman": _containers,
+    "kubectl": _containers,
+    "docker-compose": lambda a, fed: _containers(["compose", *a], fed),
+    "journalctl": lambda a, fed: "journalctl -f never ends: use -n N" if any(FOLLOW.match(x) for x in a) else None,
+    "dmesg": lambda a, fed: "dmesg -w never ends" if {"-w", "--follow", "-W"} & set(a) else None,
+    "npm": lambda a, fed: (
+        "npm init asks questions: use npm init -y" if a[:1] == ["init"] and not {"-y", "--yes"} & set(a) else None
+    ),
+    "gh": lambda a, fed: (
+        "gh auth login asks questions: use --with-token"
+        if a[:2] == ["auth", "login"] and "--with-token" not in a
+        else None
+    ),
+}
+# the programs each check is about, so that every other command is passed over at once
+FILE_TOOLS_DO = names(
+    "cat tac nl bat batcat head tail less more sed gsed perl awk gawk mawk grep egrep fgrep rg ripgrep ag ack fd "
+    "fdfind locate find ls tree tee"
+)
+WAITERS = (
+    EDITORS
+    | TUIS
+    | REPLS
+    | ALWAYS_REPLS
+    | DATABASES.keys()
+    | FOLLOWERS.keys()
+    | names("tmux screen top crontab redis-cli ssh sftp ftp telnet rails flask")
+)

@@ -14,8 +14,15 @@ DYNAMIC_TYPES = {
 WORD_TYPES = DYNAMIC_TYPES | {"word", "string", "raw_string", "concatenation", "number", "ansi_c_string",
                               "translated_string"}  # fmt: skip
 NESTING = {"command_substitution", "process_substitution"}
+LEAVES = {"word", "raw_string", "number", "ansi_c_string", "command_name", "file_descriptor", "variable_name",
+          "special_variable_name", "heredoc_start", "heredoc_end", "regex", "test_operator", "comment"}  # fmt: skip
 BACKSLASH = re.compile(r"\\(.)", re.DOTALL)
 IN_DOUBLE_QUOTES = re.compile(r'\\([$`"\\\n])')
+ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+EXPANDS = re.compile(r"[?*[{]")  # globs and braces: bash rewrites the word before running it
+COMPUTED = "\0"  # stands in an assignment word for the value computed at run time: NAME=\0
+CONTINUATION = re.compile(r"(?<!\\)((?:\\\\)*)\\\n")  # backslash-newline: bash joins the lines, even mid-word
+HEREDOC = re.compile(r"<<-?\s*(['\"]?)([^\s'\"<>|&;()]+)\1")
 
 
 @dataclass
@@ -25,10 +32,13 @@ class Command:
     argv: list[str | None] = field(default_factory=list)
     redirects: list[tuple[str, str | None]] = field(default_factory=list)
     stdin: str | None = None  # literal heredoc or herestring text
-    stdin_dynamic: bool = False
+    stdin_dynamic: bool = False  # stdin is text computed at run time (a process, an expanding heredoc)
+    stdin_file: str | None = None  # the file redirected into stdin
+    splits: int = 0  # unquoted expansions: each may become several words, options among them
     upstream: "Command | None" = None  # the command piped into this one
     downstream: "Command | None" = None  # the command this one pipes into
     consumed: bool = False  # stdout captured by $( ) or <( )
+    plumbing: bool | None = None  # output feeds a program or a file (worked out once, by shell_refusals)
 
     @property
     def name(self) -> str | None:
@@ -38,7 +48,8 @@ class Command:
 @dataclass
 class Script:
     commands: list[Command]
-    broken: bool  # the parser found syntax it could not read
+    broken: str  # the text the parser could not read ("" when it read everything)
+    heredocs: int  # characters of heredoc bodies
 
 
 @functools.cache
@@ -49,18 +60,24 @@ def _parser():
     return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
 
 
+def names(text: str) -> frozenset[str]:
+    """A set of names written as one string, so long tables stay readable."""
+    return frozenset(text.split())
+
+
 def operands(argv: list[str | None]) -> list[str | None]:
     """The words after the program name that are not options."""
     return [a for a in argv[1:] if a is None or not a.startswith("-") or a == "-"]
 
 
-def value(node) -> str | None:
+def value(node, text: str | None = None) -> str | None:
     """The literal text of a word after quote removal, or None when it expands at run time."""
-    kind, text = node.type, node.text.decode("utf-8", "replace")
+    kind = node.type
     if kind in DYNAMIC_TYPES:
         return None
+    text = text if text is not None else node.text.decode("utf-8", "replace")
     if kind == "word":
-        return BACKSLASH.sub(r"\1", text)
+        return BACKSLASH.sub(r"\1", text.replace("\\\n", "")) if "\\" in text else text
     if kind == "raw_string":
         return text[1:-1]
     if kind == "ansi_c_string":
@@ -71,34 +88,85 @@ def value(node) -> str | None:
         return IN_DOUBLE_QUOTES.sub(r"\1", text[text.index('"') + 1 : -1])
     if kind == "concatenation":
         parts = [value(child) for child in node.children]
-        return None if None in parts else "".join(parts)
+        literal = [part for part in parts if part is not None]
+        return "".join(literal) if len(literal) == len(parts) else None
     return text
 
 
-def _redirect(node) -> tuple[str, str | None]:
+def _argument(node) -> str | None:
+    """value(), except that an assignment keeps its literal name (`PATH="$PATH"` is PATH=\\0, not unknown)."""
+    word = value(node)
+    if word is None and (name := ASSIGNMENT.match(node.text.decode("utf-8", "replace"))):
+        return name.group() + COMPUTED
+    return word
+
+
+def _name(node) -> str | None:
+    """The program: unknown when bash would rewrite it first (`/bin/r?`, `r{m,}`, `$CMD`)."""
+    if node.type not in ("word", "concatenation"):
+        return value(node)
+    text = node.text.decode("utf-8", "replace")
+    return None if EXPANDS.search(text.strip("[")) else value(node, text)
+
+
+def fed_code(command: Command) -> str | None:
+    """The literal code a program reads on stdin: a heredoc, or echo/printf/cat-heredoc upstream; else None."""
+    if command.stdin is not None or command.stdin_dynamic:
+        return None if command.stdin_dynamic else command.stdin
+    source = command.upstream
+    if source is None:
+        return ""
+    words = [a for a in source.argv if a is not None]
+    if len(words) < len(source.argv):  # a word computed at run time: the text cannot be known
+        return None
+    if words[:1] == ["echo"] and not source.redirects:
+        return " ".join(a for a in words[1:] if a not in ("-n", "-e"))
+    if words[:1] == ["printf"] and len(words) > 1 and "%" not in words[1]:
+        return words[1].encode("latin-1", "backslashreplace").decode("unicode_escape", "replace")
+    if words == ["cat"] and source.stdin is not None and not source.stdin_dynamic:
+        return source.stdin
+    return None
+
+
+def _redirect(node, command: Command) -> None:
     operator = next((c.text.decode() for c in node.children if c.type not in WORD_TYPES | {"file_descriptor"}), ">")
     target = next((c for c in reversed(node.children) if c.type in WORD_TYPES), None)
-    return operator, value(target) if target is not None else None
+    if target is not None and target.type == "process_substitution":  # bash passes a pipe: /dev/fd/N
+        command.stdin_dynamic |= operator == "<"
+        command.redirects.append((operator, "/dev/fd"))
+    elif operator == "<":
+        command.stdin_file = value(target) if target is not None else None
+        command.stdin_dynamic |= command.stdin_file is None
+    else:
+        command.redirects.append((operator, value(target) if target is not None else None))
 
 
-def _simple(node, consumed: bool) -> Command:
+def _splits(node) -> bool:
+    if node.type in ("simple_expansion", "expansion", "command_substitution"):
+        return True
+    return node.type == "concatenation" and any(_splits(c) for c in node.children)
+
+
+def _simple(children: list, consumed: bool) -> Command:
     command = Command(consumed=consumed)
-    for child in node.children:
+    for child in children:
         if child.type == "command_name":
-            command.argv.append(value(child.children[0]))
+            command.argv.append(_name(child.children[0]))
         elif child.type in WORD_TYPES:
-            command.argv.append(value(child))
+            command.argv.append(_argument(child))
+            command.splits += _splits(child)
         elif child.type == "herestring_redirect":
             command.stdin = value(child.children[-1])
             command.stdin_dynamic = command.stdin is None
         elif child.type == "file_redirect":
-            command.redirects.append(_redirect(child))
+            _redirect(child, command)
     return command
 
 
 class _Walker:
     def __init__(self) -> None:
         self.commands: list[Command] = []
+        self.heredocs = 0
 
     def collect(self, root, consumed: bool = False) -> list[Command]:
         """Every simple command under root, in source order; iterative, so deep chains cannot overflow."""
@@ -107,14 +175,14 @@ class _Walker:
         while stack:
             node, inside = stack.pop()
             if node.type == "command":
-                self.commands.append(_simple(node, inside))
-                nested = [(c, True) for c in node.children if c.type not in ("command_name",)]
-                stack.extend(reversed(nested))
+                children = node.children
+                self.commands.append(_simple(children, inside))
+                stack.extend((c, True) for c in reversed(children) if c.is_named and c.type not in LEAVES)
             elif node.type == "pipeline":
                 self._pipeline([c for c in node.named_children], inside)
             elif node.type == "redirected_statement":
                 self._redirected(node, inside)
-            else:
+            elif node.type not in LEAVES:
                 stack.extend((c, inside or node.type in NESTING) for c in reversed(node.named_children))
         return self.commands[start:]
 
@@ -132,14 +200,16 @@ class _Walker:
             found = [Command(consumed=consumed)]
             self.commands.append(found[0])
         last = found[-1]
-        for redirect in (c for c in node.named_children if c.type.endswith("_redirect")):
+        for redirect in node.named_children[1:] if body else node.named_children:
             if redirect.type == "file_redirect":
-                last.redirects.append(_redirect(redirect))
+                _redirect(redirect, last)
             elif redirect.type == "herestring_redirect":
                 last.stdin = value(redirect.named_children[-1])
                 last.stdin_dynamic = last.stdin is None
-            elif redirect.type == "heredoc_redirect":
+            if redirect.type == "heredoc_redirect":
                 self._heredoc(redirect, last, consumed)
+            else:  # commands in redirect targets run too: `> "$(…)"`, `> >(…)`
+                self.collect(redirect, True)
 
     def _heredoc(self, node, owner: Command, consumed: bool) -> None:
         """tree-sitter hangs the rest of a pipeline (`cat <<EOF | sh`) and extra redirects under the heredoc."""
@@ -147,15 +217,44 @@ class _Walker:
             if child.type == "heredoc_body":
                 owner.stdin = child.text.decode("utf-8", "replace")
                 owner.stdin_dynamic = any(c.type in DYNAMIC_TYPES for c in child.named_children)
+                self.heredocs += len(owner.stdin)
+                self.collect(child, True)
             elif child.type == "file_redirect":
-                owner.redirects.append(_redirect(child))
+                _redirect(child, owner)
+                self.collect(child, True)
             elif child.type == "pipeline":
                 self._pipeline(child.named_children, consumed, upstream=owner)
 
 
+def _unreadable(root) -> str:
+    """The text of the parts tree-sitter could not read."""
+    texts, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR":
+            texts.append(node.text.decode("utf-8", "replace"))
+        elif node.has_error:
+            stack.extend(node.children)
+    return " ".join(texts).strip()
+
+
+def syntax_length(source: str) -> int:
+    """Characters outside heredoc bodies, found before parsing (bodies cost tree-sitter next to nothing)."""
+    length, lines = 0, iter(source.split("\n"))
+    inside: list[str] = []
+    for line in lines:
+        if inside:
+            if line.lstrip("\t") == inside[0]:
+                inside.pop(0)
+            continue
+        length += len(line) + 1
+        inside = [m.group(2) for m in HEREDOC.finditer(line)]
+    return length - 1  # no newline after the last line
+
+
 def parse(source: str) -> Script:
     """The simple commands a shell would run for source."""
-    tree = _parser().parse(source.encode("utf-8"))
+    tree = _parser().parse(CONTINUATION.sub(r"\1", source).encode("utf-8"))
     walker = _Walker()
     walker.collect(tree.root_node)
-    return Script(walker.commands, tree.root_node.has_error)
+    return Script(walker.commands, _unreadable(tree.root_node) if tree.root_node.has_error else "", walker.heredocs)

@@ -1,0 +1,87 @@
+"""Bash's safety analysis: what it decides on each corpus, and how long the slowest commands take to analyse.
+
+The figures: destructive commands that ask, benign commands that run untouched, terminal programs and plain file
+operations that are refused. The timings are set against parsing alone (tree-sitter on the same text).
+"""
+
+import time
+
+from common import median_seconds, table
+
+from narnat_agent.tools.support.shell_rules import MAX_LENGTH, MAX_TOTAL, analyze
+from narnat_agent.tools.support.shell_syntax import _parser
+from tests.test_tools import bash_corpus as own
+
+try:
+    from tests.test_tools import bash_corpus_categories as categories
+except ImportError:  # the independent corpus lives on its own branch until it is merged
+    categories = None
+
+
+def figures(ask: list[str], run: list[str], refuse: list[str]) -> list[tuple]:
+    verdicts = {command: analyze(command) for command in ask + run + refuse}
+    asked = sum(bool(verdicts[c].deletions) for c in ask)
+    ran = sum(verdicts[c].deletions == verdicts[c].file_ops == verdicts[c].interactive == [] for c in run)
+    refused = sum(bool(verdicts[c].file_ops or verdicts[c].interactive) for c in refuse)
+    return [
+        ("destructive commands that ask", f"{asked}/{len(ask)}", f"{asked / len(ask):.1%}", "≥ 95%"),
+        ("benign commands that run", f"{ran}/{len(run)}", f"{ran / len(run):.1%}", "≥ 97%"),
+        ("terminal programs and file ops refused", f"{refused}/{len(refuse)}", f"{refused / len(refuse):.1%}", "≥ 90%"),
+    ]
+
+
+def slowest(commands: list[str]) -> tuple[float, str]:
+    """The longest analysis among commands, each taken as the best of three runs so that a moment the machine
+    spends elsewhere is not counted against one command."""
+    worst = (0.0, "")
+    for command in commands:
+        spent = []
+        for _ in range(3):
+            started = time.perf_counter()
+            analyze(command)
+            spent.append(time.perf_counter() - started)
+        worst = max(worst, (min(spent), command))
+    return worst
+
+
+def timings() -> list[tuple]:
+    cases = {
+        "3,333-stage pipeline of filters": "|".join(["wc"] * 3333),
+        "pipeline of filters at the cap": " | ".join(["grep -v x"] * 3333)[:MAX_LENGTH],
+        "&& chain at the cap": " && ".join(["git status"] * 3000)[:MAX_LENGTH],
+        "heredoc at the cap": "python3 - <<'EOF'\n" + "print('x')\n" * ((MAX_TOTAL - 40) // 11) + "EOF",
+        "60 nested $( )": "echo " + "$(echo " * 60 + "hi" + ")" * 60,
+        "1,200 wrappers with unknown options": "sudo -X " * 1200 + "ls",
+        "700 nested find -exec": "find . -exec " * 700 + "ls",
+    }
+    parser = _parser()
+    rows = []
+    for label, command in cases.items():
+        spent = median_seconds(lambda c=command: analyze(c))
+        baseline = median_seconds(lambda c=command: parser.parse(c.encode()))
+        size = f"{label} ({len(command):,} chars)"
+        ratio = f"{spent / baseline:.1f}×"
+        rows.append((size, f"{spent * 1000:.1f} ms", f"{baseline * 1000:.1f} ms", ratio, "< 50 ms"))
+    return rows
+
+
+def main() -> None:
+    own_refuse = own.REFUSE_FILE_OP + own.REFUSE_TERMINAL
+    table("Own corpus (new cases)", figures(own.ASK, own.RUN, own_refuse), ("measure", "count", "share", "target"))
+    old_refuse = own.FILE_OPS + own.INTERACTIVE
+    old_run = own.BENIGN + own.ALLOWED_NEAR_FILE_OPS
+    table("First corpus", figures(own.DELETING, old_run, old_refuse), ("measure", "count", "share", "target"))
+    every = own.ASK + own.RUN + own_refuse + own.DELETING + old_run + old_refuse
+    if categories is not None:
+        sets = [[c for c, _ in group] for group in (categories.ASK, categories.RUN)]
+        refuse = [c for c, _ in categories.REFUSE_FILE_OP + categories.REFUSE_TERMINAL]
+        table("Corpus from categories", figures(*sets, refuse), ("measure", "count", "share", "target"))
+        every += sets[0] + sets[1] + refuse
+    worst, command = slowest(every)
+    rows = timings() + [("slowest corpus command", f"{worst * 1000:.1f} ms", "", "", "< 50 ms")]
+    table("Analysis time (median of 5) against tree-sitter parsing alone", rows)
+    print(f"\nslowest corpus command: {command[:100]!r}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""/rewind /undo /redo: back to before a turn (its code, its conversation or both) and forward again."""
+
+from narnat_agent.core.agent import Agent
+from narnat_agent.core.checkpoints import Plan, TurnSummary
+from narnat_agent.core.snapshot_store import AGE_DAYS, CheckpointError, FileChange
+
+MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)
+SHOWN = 6  # file names listed in a report before "and N more"
+
+
+def rewind(agent: Agent, arg: str) -> None:
+    """/rewind [N or N.S] — go back to before turn N (or its step S): code, conversation or both."""
+    turns = agent.checkpoints.turns()
+    if not turns:
+        agent.ui.info("Nothing to rewind: this conversation has no turns yet.")
+        return
+    if not arg:
+        agent.ui.info(_listing(turns))
+        arg = _ask(agent, "Rewind to before turn (N, or N.S for a step inside it; empty to cancel)")
+        if not arg:
+            agent.ui.notice("Nothing rewound.")
+            return
+    summary, step = _choose(turns, arg)
+    code, conversation = _mode(agent, summary, step)
+    if code or conversation:
+        _go_back(agent, summary, step, code, conversation)
+
+
+def undo(agent: Agent, arg: str) -> None:
+    """/undo — take back the last turn: its code and its conversation (/redo brings them back)."""
+    turns = agent.checkpoints.turns()
+    if not turns:
+        agent.ui.info("Nothing to undo: this conversation has no turns yet.")
+        return
+    last = turns[-1]
+    if not (last.code or last.conversation):
+        raise CheckpointError(f"turn {len(turns)} cannot be taken back: its conversation was compressed and "
+                              f"{_why_not(agent)}.")  # fmt: skip
+    if not last.code:
+        agent.ui.notice(f"The files of turn {len(turns)} cannot be restored ({_why_not(agent)}); "
+                        "only its conversation is taken back.")  # fmt: skip
+    _go_back(agent, last, 0, last.code, last.conversation)
+
+
+def redo(agent: Agent, arg: str) -> None:
+    """/redo — undo the last /rewind or /undo: its code and conversation come back."""
+    checkpoints = agent.checkpoints
+    plan = checkpoints.plan_redo()
+    overwrite = _overwrite(agent, plan) if plan else False
+    what, restored = checkpoints.redo(plan, agent.conversation, overwrite)
+    agent.ui.notice(f"Redone: the rewind to before {what} is taken back.{_files(restored, plan, overwrite)}")
+    if restored:
+        _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
+
+
+def _tell_model(agent: Agent, what: str, files: list[str]) -> None:
+    agent.session.notes.append(f"{what}: {', '.join(files)}. Their content on disk may differ from what this "
+                               "conversation shows; Read a file again before relying on it.")  # fmt: skip
+
+
+def _listing(turns: list[TurnSummary]) -> str:
+    lines = ["   #  time   files  lines        question"]
+    for n, turn in enumerate(turns, 1):
+        first = " ".join(turn.question.strip().split("\n", 1)[0].split())[:50]
+        added, removed = _totals(turn.files)
+        changes = f"{len(turn.files):5}  {f'+{added} -{removed}':11}" if turn.files else f"{'':5}  {'':11}"
+        gone = "" if turn.code else "  (its files can no longer be restored)"
+        gone += "" if turn.conversation else "  (compressed: code only)"
+        lines.append(f"{n:4}  {turn.time[11:16]}  {changes}  {first}{gone}")
+        if len(turn.calls) > 1:
+            lines += [f"{'':13}{n}.{s}  {call}" for s, call in enumerate(turn.calls, 1)]
+    return "\n".join(lines)
+
+
+def _ask(agent: Agent, question: str, default: str = "") -> str:
+    """An answer from the user; Ctrl-C or Ctrl-D is no answer."""
+    try:
+        return agent.ui.ask(question, default).strip()
+    except (KeyboardInterrupt, EOFError):
+        return ""
+
+
+def _choose(turns: list[TurnSummary], arg: str) -> tuple[TurnSummary, int]:
+    number, _, step = arg.partition(".")
+    if not number.isdigit() or not 1 <= int(number) <= len(turns) or (step and not step.isdigit()):
+        raise CheckpointError(f"'{arg}' is not a turn: give a number from 1 to {len(turns)}, or N.S for a step.")
+    return turns[int(number) - 1], max(int(step or 1) - 1, 0)
+
+
+def _mode(agent: Agent, turn: TurnSummary, step: int) -> tuple[bool, bool]:
+    """What to rewind, asked when there is a choice."""
+    if step or not turn.conversation:
+        if not turn.code:
+            raise CheckpointError(f"the files of that turn cannot be restored ({_why_not(agent)}).")
+        return True, False
+    if not turn.code:
+        agent.ui.notice(f"The files of that turn cannot be restored ({_why_not(agent)}); only the conversation can.")
+        return False, True
+    answer = _ask(agent, "Restore 1) code and conversation  2) conversation only  3) code only", "1")
+    if answer not in MODES:
+        agent.ui.notice("Nothing rewound.")
+        return False, False
+    return MODES[answer]
+
+
+def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversation: bool) -> None:
+    checkpoints = agent.checkpoints
+    plan = checkpoints.plan(turn.index, step) if code else None
+    overwrite = _overwrite(agent, plan) if plan else False
+    restored = checkpoints.rewind(turn.index, plan, agent.conversation if conversation else None, overwrite)
+    what = checkpoints.entries[-1]["rewind"]
+    parts = " and ".join(part for part, done in (("code", plan), ("conversation", conversation)) if done)
+    agent.ui.notice(f"Rewound to before {what}: {parts}.{_files(restored, plan, overwrite)} /redo takes it back.")
+    if restored and not conversation:  # the history still shows the changes: the model must hear they are gone
+        _tell_model(agent, f"The user rewound files to how they were before {what}", restored)
+    if conversation:
+        agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
+        agent.ui.give_back(turn.question)
+
+
+def _overwrite(agent: Agent, plan: Plan) -> bool:
+    """Whether to overwrite the files someone else changed after the agent; asked, and no unless said."""
+    if not plan.conflicts:
+        return False
+    agent.ui.warning(f"Changed since the agent's last change (by you or another program): {_names(plan.conflicts)}")
+    return _ask(agent, "Overwrite them with the checkpoint? y/N", "n").lower() in ("y", "yes")
+
+
+def _files(restored: list[str], plan: Plan | None, overwrite: bool) -> str:
+    """What a restore did to the files, in a sentence or two."""
+    if plan is None:
+        return ""
+    plural = "s" if len(restored) != 1 else ""
+    text = f" Restored {len(restored)} file{plural}: {_names(restored)}." if restored else " No file needed restoring."
+    kept = [] if overwrite else plan.conflicts
+    return text + (f" Kept as changed since: {_names(kept)}." if kept else "")
+
+
+def _names(paths: list[str]) -> str:
+    more = f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
+    return ", ".join(paths[:SHOWN]) + more
+
+
+def _why_not(agent: Agent) -> str:
+    if agent.checkpoints.broken:
+        return "checkpoints are off for this run"
+    return f"its checkpoints were pruned: the store keeps this conversation's and those of the last {AGE_DAYS} days"
+
+
+def _totals(files: list[FileChange]) -> tuple[int, int]:
+    return sum(f.added or 0 for f in files), sum(f.removed or 0 for f in files)

@@ -1,0 +1,26 @@
+"""A headless run without --yes: nobody can confirm a command, so each one that needs it is refused and counted."""
+
+from dataclasses import replace
+
+from narnat_agent.core.turn import Stop, TurnOutcome
+from narnat_agent.tools.workspace import ToolError
+
+
+class NobodyToAsk:
+    """The confirmation callback when nobody is there: it refuses, remembers the command, and tells the model why."""
+
+    def __init__(self) -> None:
+        self.refused: list[str] = []
+
+    def __call__(self, command: str, reason: str) -> bool:
+        self.refused.append(command)
+        raise ToolError(f"not run — it needs the user's confirmation ({reason}), and this headless run "
+                        "cannot ask (the user can allow it with --yes).")  # fmt: skip
+
+    def judge(self, outcome: TurnOutcome) -> TurnOutcome:
+        """A turn that completed around a refused command did not do all it was asked: it stopped."""
+        if not self.refused or not outcome.completed:
+            return outcome
+        commands = "; ".join(self.refused)
+        message = f"A command that needs confirmation was refused: {commands} (run with --yes to allow it)."
+        return replace(outcome, stop=Stop.CONFIRMATION_REFUSED, message=message)

@@ -1,0 +1,169 @@
+"""What a checkpoint store does, and the store used when git is not installed: copies of the files a tool changes.
+
+A snapshot id names a state of the project's files. Paths are relative to the project, with forward slashes.
+A content id says what a file holds (mode and hash); None means the file does not exist.
+"""
+
+import difflib
+import hashlib
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from narnat_agent.atomic import write_atomic
+
+CAP = 10 * 2**20  # a file a tool touches is kept in a checkpoint up to this size, even when .gitignore names it
+AGE_DAYS = 7  # a prune keeps the snapshots the current conversation names, and all younger than this
+
+
+class CheckpointError(Exception):
+    """The checkpoint store cannot do what was asked, in one sentence."""
+
+
+@dataclass(frozen=True)
+class FileChange:
+    path: str
+    added: int | None  # lines; None for a binary file
+    removed: int | None
+
+
+class Store(Protocol):
+    project: Path
+    covers_commands: bool  # False: what Bash changes is not in the snapshots
+
+    def snapshot(self, touched: Sequence[Path]) -> str:
+        """The project's state, with the touched paths in it even when .gitignore names them."""
+
+    def warm(self) -> None:
+        """Start on the first snapshot in the background, if that is slow."""
+
+    def changed(self, a: str, b: str) -> list[str]: ...
+    def numstat(self, a: str, b: str) -> list[FileChange]: ...
+    def contents(self, snapshot: str, paths: Iterable[str]) -> dict[str, str | None]: ...
+    def restore(self, snapshot: str, paths: Sequence[str]) -> None: ...
+    def existing(self, ids: Iterable[str]) -> set[str]: ...
+    def prune(self, keep: set[str]) -> None: ...
+
+
+def relative(project: Path, path: Path) -> str | None:
+    """The path as the store names it, or None when it lies outside the project or in its .narnat folder."""
+    try:  # resolved, so neither "../" nor a symbolic link leads git outside the project
+        rel = path.resolve().relative_to(project.resolve()).as_posix()
+    except ValueError:
+        return None
+    return None if rel == "." or rel.split("/", 1)[0] == ".narnat" else rel
+
+
+def keepable(path: Path) -> bool:
+    """Whether a touched path can be kept: a file under the size cap, or nothing (yet)."""
+    return not path.exists() or (path.is_file() and path.stat().st_size <= CAP)
+
+
+def hide_from_git(root: Path) -> None:
+    """Keep the store out of the project's own git status."""
+    root.mkdir(parents=True, exist_ok=True)
+    if not (root / ".gitignore").exists():
+        (root / ".gitignore").write_text("*\n")
+
+
+def remove_file(project: Path, rel: str) -> None:
+    """Delete a file the snapshot does not have, and the folders it leaves empty (as git does)."""
+    path = project / rel
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    parent = path.parent
+    while parent != project and parent.is_dir() and not any(parent.iterdir()):
+        parent.rmdir()
+        parent = parent.parent
+
+
+class CopyStore:
+    """Without git: each snapshot is a manifest of the touched files only, their bytes kept once by hash."""
+
+    covers_commands = False
+
+    def __init__(self, project: Path, root: Path):
+        self.project, self.root, self.blobs, self.manifests = project, root, root / "blobs", root / "snapshots"
+
+    def snapshot(self, touched: Sequence[Path]) -> str:
+        try:
+            hide_from_git(self.root.parent)
+            manifest = {rel: self._keep(path) for path in touched if (rel := relative(self.project, path))}
+            data = json.dumps(manifest, sort_keys=True).encode()
+            snapshot = hashlib.sha256(data).hexdigest()[:40]
+            if not (self.manifests / f"{snapshot}.json").exists():
+                write_atomic(self.manifests / f"{snapshot}.json", data)
+        except OSError as e:
+            raise CheckpointError(f"the checkpoint store {self.root} failed ({e}).") from None
+        return snapshot
+
+    def _keep(self, path: Path) -> str | None:
+        if not path.exists():
+            return None
+        data = path.read_bytes()
+        sha = hashlib.sha256(data).hexdigest()
+        if not (self.blobs / sha).exists():
+            write_atomic(self.blobs / sha, data)
+        return f"{path.stat().st_mode & 0o777:o} {sha}"
+
+    def _manifest(self, snapshot: str) -> dict[str, str | None]:
+        try:
+            return json.loads((self.manifests / f"{snapshot}.json").read_text())
+        except (OSError, ValueError):
+            raise CheckpointError(f"checkpoint {snapshot[:12]} is missing from {self.manifests}.") from None
+
+    def warm(self) -> None:
+        """Nothing to do ahead: a snapshot holds only the touched files."""
+
+    def changed(self, a: str, b: str) -> list[str]:
+        before, after = self._manifest(a), self._manifest(b)
+        return sorted(p for p in before.keys() & after.keys() if before[p] != after[p])
+
+    def numstat(self, a: str, b: str) -> list[FileChange]:
+        before, after = self._manifest(a), self._manifest(b)
+        return [self._count(p, before[p], after[p]) for p in self.changed(a, b)]
+
+    def _count(self, path: str, old: str | None, new: str | None) -> FileChange:
+        texts = [self._bytes(c) for c in (old, new)]
+        if any(b"\0" in t for t in texts):
+            return FileChange(path, None, None)
+        old_lines, new_lines = (t.decode("utf-8", "replace").splitlines() for t in texts)
+        added = removed = 0
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+            if tag != "equal":
+                removed, added = removed + i2 - i1, added + j2 - j1
+        return FileChange(path, added, removed)
+
+    def _bytes(self, content: str | None) -> bytes:
+        return b"" if content is None else (self.blobs / content.split()[1]).read_bytes()
+
+    def contents(self, snapshot: str, paths: Iterable[str]) -> dict[str, str | None]:
+        manifest = self._manifest(snapshot)
+        return {p: manifest.get(p) for p in paths}
+
+    def restore(self, snapshot: str, paths: Sequence[str]) -> None:
+        manifest = self._manifest(snapshot)
+        for rel in paths:
+            content = manifest.get(rel)
+            if content is None:
+                remove_file(self.project, rel)
+            else:
+                write_atomic(self.project / rel, self._bytes(content), int(content.split()[0], 8))
+
+    def existing(self, ids: Iterable[str]) -> set[str]:
+        return {i for i in ids if (self.manifests / f"{i}.json").exists()}
+
+    def prune(self, keep: set[str]) -> None:
+        old = time.time() - AGE_DAYS * 86400
+        used = set()
+        for path in self.manifests.glob("*.json"):
+            if path.stem in keep or path.stat().st_mtime > old:
+                used |= {c.split()[1] for c in self._manifest(path.stem).values() if c}
+            else:
+                path.unlink()
+        for blob in self.blobs.glob("*"):
+            if blob.name not in used and blob.stat().st_mtime <= old:
+                blob.unlink()

@@ -1,0 +1,84 @@
+"""How a turn went: its figures while it runs, and its outcome, which the REPL, headless mode and exit codes read."""
+
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+
+from narnat_agent.core.reply import Reply
+
+
+class Cancelled(Exception):
+    """The user stopped the turn (Esc or Ctrl-C): the one way a cancel travels inside the core."""
+
+
+class Stop(Enum):
+    """Why a turn ended; the value is the stable, machine-readable name."""
+
+    COMPLETED = "completed"
+    CANCELLED = "cancelled"
+    STEP_LIMIT = "step_limit"
+    REPEATED_CALLS = "repeated_calls"
+    CUT_OFF = "cut_off"
+    CONFIRMATION_REFUSED = "confirmation_refused"
+    PROVIDER_ERROR = "provider_error"
+    FAILED = "failed"
+
+    @property
+    def kind(self) -> str:
+        """completed, cancelled, stopped (ended early on purpose) or failed (something broke)."""
+        if self in (Stop.COMPLETED, Stop.CANCELLED):
+            return self.value
+        return "failed" if self in (Stop.PROVIDER_ERROR, Stop.FAILED) else "stopped"
+
+
+class TurnStopped(Exception):
+    """The turn ends early with a sentence for the user (repeated calls, step limit, cut-off answer)."""
+
+    def __init__(self, stop: Stop, message: str):
+        super().__init__(message)
+        self.stop = stop
+
+
+@dataclass
+class TurnStats:
+    """Token figures of one turn: the context it ended with and what it sent and received in all."""
+
+    context_window: int = 0
+    context: int = 0  # prompt tokens of the latest request: how full the context is
+    sent: int = 0  # prompt tokens over all the turn's requests
+    cached: int = 0  # of which the provider had cached
+    completion: int = 0
+    requests: int = 0
+    estimated: bool = False
+    cost: float | None = None
+    session_cost: float | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    def add(self, reply: Reply, price: float | None) -> None:
+        usage = reply.usage
+        if usage is None:
+            return
+        self.requests += 1
+        self.context = usage.prompt
+        self.sent += usage.prompt
+        self.cached += usage.cached
+        self.completion += usage.completion
+        self.estimated = self.estimated or usage.estimated
+        if price is not None:
+            self.cost = (self.cost or 0.0) + price
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    stop: Stop
+    message: str = ""  # one sentence saying why, when the turn did not complete
+    answer: str = ""  # the turn's last assistant text
+    stats: TurnStats = field(default_factory=TurnStats)
+
+    @property
+    def completed(self) -> bool:
+        return self.stop is Stop.COMPLETED

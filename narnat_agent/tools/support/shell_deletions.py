@@ -1,0 +1,167 @@
+"""Which programs delete files, empty or replace them, or throw away uncommitted work — and with which arguments.
+
+Each rule gets the whole argv (None where a word is computed at run time), the command, and the check in progress
+(for shell text a program will run). A reason is a short phrase; Bash joins them into its question to the user.
+"""
+
+import re
+from collections.abc import Callable
+
+from narnat_agent.tools.support.shell_git import git
+from narnat_agent.tools.support.shell_syntax import Command, names, operands
+
+DELETERS = names("rm rmdir unlink shred srm wipe trash trash-put trash-rm rimraf del-cli wipefs truncate")
+FIND_ACTIONS = ("-exec", "-execdir", "-ok", "-okdir")
+
+
+def deletions(name: str, argv: list, command: Command, check) -> list[str]:
+    """Why running argv would delete or replace files, or discard work; empty when it would not."""
+    if name in DELETERS or name.startswith("mkfs"):
+        args = argv[1:]
+        if args and set(args) <= {"--help", "--version"}:
+            return []
+        targets = " ".join(a or "$…" for a in operands(argv)) or "(no operands)"
+        return [f"{name} deletes files: {targets}"]
+    rule = RULES.get(name)
+    reason = rule(argv, command, check) if rule else None
+    return [reason] if reason else []
+
+
+def silent(argv: list, command: Command) -> bool:
+    """The command prints nothing, so redirecting it over a file only empties the file."""
+    if not argv or argv[0] in (":", "true", "false"):
+        return True
+    name, args = argv[0], argv[1:]
+    if name == "exec":  # redirections of the shell itself: `exec 3> f`, `exec {fd}> f`
+        return all(a is not None and re.fullmatch(r"\{\w+\}", a) for a in args)
+    if name == "cat":
+        return args == ["/dev/null"] or not args and command.stdin_file == "/dev/null"
+    if name == "echo":
+        return all(a in ("-n", "-e", "-E", "") for a in args)
+    return name == "printf" and args == [""]
+
+
+def _short(args: list, letter: str) -> bool:
+    """A short-option cluster among args holds letter (-avn has n)."""
+    return any(a and re.fullmatch(rf"-[a-zA-Z0-9]*{letter}[a-zA-Z0-9]*", a) for a in args)
+
+
+def _find(argv: list, command: Command, check) -> str | None:
+    i = 0
+    while i < len(argv):  # each -exec command once: the next one starts after its terminator
+        if argv[i] in FIND_ACTIONS:
+            end = next((j for j in range(i + 1, len(argv)) if argv[j] in (";", "+")), len(argv))
+            check.command(Command(argv=argv[i + 1 : end], splits=command.splits))
+            i = end
+        i += 1
+    if "-delete" in argv:
+        return "find -delete deletes the files it finds"
+    return "find gets words computed at run time, which may be actions" if command.splits else None
+
+
+def _rsync(argv: list, command: Command, check) -> str | None:
+    if "--dry-run" in argv or _short(argv[1:], "n"):
+        return None
+    if any(a and a.startswith(("--del", "--remove-source-files")) for a in argv):
+        return "rsync deletes files (--delete / --remove-source-files)"
+    return "rsync gets words computed at run time, which may be options" if command.splits else None
+
+
+def _sort(argv: list, command: Command, check) -> str | None:
+    out = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("-o", "--output")), None)
+    out = out or next((a.split("=", 1)[1] for a in argv if a and a.startswith("--output=")), None)
+    out = out or next((a[2:] for a in argv[1:] if a and a.startswith("-o") and len(a) > 2), None)
+    inputs = [
+        a for i, a in enumerate(argv[1:], 1) if a is None or a[:1] != "-" and argv[i - 1] not in ("-o", "--output")
+    ]
+    empty = inputs == ["/dev/null"] or not inputs and command.stdin_file == "/dev/null"
+    return f"sort -o replaces {out}" if out and (out in inputs or empty) else None
+
+
+def _tee(argv: list, command: Command, check) -> str | None:
+    upstream = command.upstream
+    empty = command.stdin_file == "/dev/null" or upstream is not None and silent(upstream.argv, upstream)
+    files = [a or "$…" for a in operands(argv)]
+    return f"tee empties {' '.join(files)}" if empty and files else None
+
+
+def _ln(argv: list, command: Command, check) -> str | None:
+    if "--force" in argv or _short(argv[1:], "f"):
+        return f"ln -f replaces {(operands(argv) or ['its target'])[-1] or '$…'}"
+    return None
+
+
+def _containers(argv: list, command: Command, check) -> str | None:
+    args = [a for a in argv[1:] if a is not None]
+    words = [a for a in args if not a.startswith("-")]
+    if words[:2] in (["volume", "rm"], ["volume", "prune"]) or words[:2] == ["system", "prune"] and "--volumes" in args:
+        return "it deletes container volumes (persistent data)"
+    if "down" in words and {"-v", "--volumes"} & set(args):
+        return "compose down -v deletes container volumes"
+    return None
+
+
+def _words(argv: list) -> list:
+    return [a for a in argv[1:] if a is None or not a.startswith("-")]
+
+
+def _dd(argv: list, command: Command, check) -> str | None:
+    out = [a for a in argv[1:] if a is None or a.startswith("of=")]
+    return "dd of= overwrites its output file" if any(a is None or a not in ("of=/dev/null",) for a in out) else None
+
+
+def _archive(argv: list, command: Command, check) -> str | None:
+    name = argv[0].rsplit("/", 1)[-1]
+    if name == "tar" and "--remove-files" in argv or name == "zip" and ("--move" in argv or _short(argv[1:], "m")):
+        return f"{name} deletes what it archives"
+    if name.startswith("7z") and "-sdel" in argv:
+        return "7z -sdel deletes what it archives"
+    return f"{name} gets words computed at run time, which may be options" if command.splits else None
+
+
+def _remote(argv: list, command: Command, check) -> str | None:
+    """Cloud storage: removing objects, or syncing with deletion of what the source lacks."""
+    words, flags = [w for w in _words(argv) if w], set(argv[1:])
+    name = argv[0].rsplit("/", 1)[-1]
+    removes = {"aws": (["s3", "rm"], ["s3", "rb"]), "gsutil": (["rm"], ["rb"])}.get(name, ())
+    if words[:2] in removes or words[:1] in removes:
+        return f"{name} deletes remote objects"
+    if name == "rclone" and words[:1] in (["purge"], ["delete"], ["deletefile"], ["rmdir"], ["rmdirs"], ["sync"]):
+        return f"rclone {words[0]} deletes files"
+    if words[1:2] in (["sync"], ["rsync"]) and flags & {"--delete", "-d"} or name == "gsutil" and "-d" in flags:
+        return f"{name} sync --delete deletes what the source lacks"
+    return None
+
+
+Rule = Callable[[list, Command, object], str | None]
+RULES: dict[str, Rule] = {
+    "find": _find,
+    "rsync": _rsync,
+    "sort": _sort,
+    "tee": _tee,
+    "ln": _ln,
+    "dd": _dd,
+    "tar": _archive,
+    "zip": _archive,
+    "7z": _archive,
+    "7za": _archive,
+    "7zr": _archive,
+    "git": git,
+    "docker": _containers,
+    "podman": _containers,
+    "docker-compose": _containers,
+    "mv": lambda a, c, k: "mv to /dev/null destroys the file" if a[-1:] == ["/dev/null"] else None,
+    "cp": lambda a, c, k: "cp from /dev/null empties the file" if "/dev/null" in operands(a)[:-1] else None,
+    "install": lambda a, c, k: "install from /dev/null empties the file" if "/dev/null" in operands(a)[:-1] else None,
+    "sponge": lambda a, c, k: f"sponge replaces {' '.join(x or '$…' for x in operands(a))}" if operands(a) else None,
+    "gio": lambda a, c, k: "gio deletes files" if _words(a)[:1] in (["trash"], ["remove"], ["rm"]) else None,
+    "cmake": lambda a, c, k: (
+        "cmake -E deletes files" if a[1:3] in (["-E", "rm"], ["-E", "remove"], ["-E", "remove_directory"]) else None
+    ),
+    "aws": _remote,
+    "gsutil": _remote,
+    "rclone": _remote,
+    "gcloud": lambda a, c, k: (
+        "gcloud storage rm deletes remote objects" if _words(a)[:2] == ["storage", "rm"] else None
+    ),
+}

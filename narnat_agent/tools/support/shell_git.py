@@ -1,0 +1,168 @@
+"""git: the forms that throw away uncommitted work or delete files, and the settings that make git run shell text."""
+
+import os
+import re
+
+from narnat_agent.tools.support.shell_syntax import COMPUTED, Command, names
+
+GLOBAL_VALUES = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"}
+SHELL_SETTINGS = names(
+    "core.fsmonitor core.sshcommand core.editor core.pager core.askpass sequence.editor diff.external "
+    "credential.helper gpg.program core.hookspath pager.log pager.diff"
+)
+SHELL_SETTING_ENDS = (".textconv", ".clean", ".smudge", ".process", ".driver", ".command", ".cmd", ".program")
+FILTERS = {
+    "--env-filter",
+    "--tree-filter",
+    "--index-filter",
+    "--parent-filter",
+    "--msg-filter",
+    "--commit-filter",
+    "--tag-name-filter",
+}
+DISCARDS = names("clean rm reset checkout switch restore checkout-index read-tree stash worktree")
+FILE_LIKE = re.compile(r"^(\.{1,2}|[~/:]|\./|\.\./)|/$|[*?[]|\.[A-Za-z][A-Za-z0-9]{0,9}$")
+
+
+def git(argv: list, command: Command, check) -> str | None:
+    i = 1
+    while i < len(argv) and (argv[i] is None or argv[i].startswith("-")):
+        word = argv[i]
+        if word is None:
+            return "git gets an option computed at run time"
+        if word == "-c" and i + 1 < len(argv):
+            _setting(argv[i + 1], check)
+        i += 2 if word in GLOBAL_VALUES else 1
+    if i >= len(argv):
+        return None
+    sub, rest = argv[i], argv[i + 1 :]
+    if sub is None:
+        return "the git subcommand is computed at run time"
+    if sub in DISCARDS and any(a is None or COMPUTED in a for a in rest):
+        return f"git {sub} gets words computed at run time, which may discard work"
+    words = [a for a in rest if a is not None]
+    if sub in SUBCOMMANDS:
+        return SUBCOMMANDS[sub](words, check)
+    return None
+
+
+def _setting(assignment: str | None, check) -> None:
+    """`git -c key=value`: an alias starting with ! or a setting git runs as a command is shell text."""
+    if assignment is None:
+        check.verdict.deletions.append("git -c sets a value computed at run time")
+        return
+    key, _, value = assignment.partition("=")
+    key = key.lower()
+    if key.startswith("alias."):
+        check.script(value[1:] if value.startswith("!") else f"git {value}", f"the git alias {key[6:]}")
+    elif key in SHELL_SETTINGS or key.endswith(SHELL_SETTING_ENDS):
+        check.script(value.lstrip("!"), f"git's {key}")
+
+
+def _short(words: list[str], letter: str) -> bool:
+    return any(re.fullmatch(rf"-[a-zA-Z]*{letter}[a-zA-Z]*", w) for w in words)
+
+
+def _value(words: list[str], *options: str) -> list[str]:
+    """The values given to options, as `--opt value`, `--opt=value` or `-xvalue`."""
+    found = []
+    for i, word in enumerate(words):
+        for option in options:
+            if word == option and i + 1 < len(words):
+                found.append(words[i + 1])
+            elif word.startswith(option + "=") or len(option) == 2 and word.startswith(option) and word != option:
+                found.append(word[len(option) + (word[len(option) : len(option) + 1] == "=") :])
+    return found
+
+
+def _checkout(words: list[str], check) -> str | None:
+    if "--force" in words or _short(words, "f"):
+        return "git checkout -f discards uncommitted work"
+    if {"-p", "--patch"} & set(words):
+        return None  # refused: it asks questions
+    if "--" in words:
+        return "git checkout <paths> overwrites uncommitted changes" if words[words.index("--") + 1 :] else None
+    creates = {"-b", "-B", "--orphan"} & set(words)
+    plain, skip = [], False
+    for word in words:
+        if skip or word.startswith("-") and word != "-":
+            skip = word in ("-b", "-B", "--orphan", "--conflict")
+            continue
+        plain.append(word)
+    if creates or not plain:
+        return None
+    names_a_file = check.cwd is not None and os.path.lexists(check.cwd / plain[0])  # `git checkout Makefile`
+    if len(plain) > 1 or FILE_LIKE.search(plain[0]) or names_a_file:
+        return "git checkout <paths> overwrites uncommitted changes"
+    return None
+
+
+def _restore(words: list[str], check) -> str | None:
+    staged_only = ("--staged" in words or _short(words, "S")) and not ("--worktree" in words or _short(words, "W"))
+    return None if staged_only else "git restore overwrites uncommitted changes"
+
+
+def _run(words: list[str], check, source: str, options: set[str]) -> None:
+    for code in _value(words, *options):
+        check.script(code, source)
+
+
+def _rebase(words: list[str], check) -> None:
+    _run(words, check, "git rebase --exec", {"--exec", "-x"})
+
+
+def _filter_branch(words: list[str], check) -> None:
+    _run(words, check, "git filter-branch", FILTERS)
+
+
+def _submodule(words: list[str], check) -> None:
+    if "foreach" in words:
+        rest = [w for w in words[words.index("foreach") + 1 :] if w not in ("--recursive", "-q", "--quiet")]
+        check.script(" ".join(rest), "git submodule foreach")
+
+
+def _bisect(words: list[str], check) -> None:
+    if words[:1] == ["run"]:
+        check.command(Command(argv=list(words[1:])))
+
+
+def _config(words: list[str], check) -> None:
+    """`git config alias.x '!…'` stores shell text that a later git command runs: checked now."""
+    plain = [w for w in words if not w.startswith("-")]
+    if len(plain) >= 2:
+        _setting(f"{plain[0]}={plain[1]}", check)
+
+
+def _dry(words: list[str]) -> bool:
+    return "--dry-run" in words or _short(words, "n")
+
+
+SUBCOMMANDS = {
+    "clean": lambda w, c: None if _dry(w) or {"-i", "--interactive"} & set(w) else "git clean deletes untracked files",
+    "rm": lambda w, c: None if _dry(w) or "--cached" in w else "git rm deletes the files from the working tree",
+    "reset": lambda w, c: "git reset discards uncommitted work" if {"--hard", "--merge", "--keep"} & set(w) else None,
+    "checkout": _checkout,
+    "switch": lambda w, c: (
+        "git switch discards uncommitted work" if {"-f", "--force", "--discard-changes"} & set(w) else None
+    ),
+    "restore": _restore,
+    "checkout-index": lambda w, c: (
+        "git checkout-index -f overwrites files" if "--force" in w or _short(w, "f") else None
+    ),
+    "read-tree": lambda w, c: "git read-tree -u overwrites the working tree" if "-u" in w else None,
+    "stash": lambda w, c: (
+        "git stash drop/clear deletes stashed work"
+        if [x for x in w if not x.startswith("-")][:1] in (["drop"], ["clear"])
+        else None
+    ),
+    "worktree": lambda w, c: (
+        "git worktree remove --force deletes a working tree"
+        if "remove" in w and ({"--force"} & set(w) or _short(w, "f"))
+        else None
+    ),
+    "rebase": _rebase,
+    "filter-branch": _filter_branch,
+    "submodule": _submodule,
+    "bisect": _bisect,
+    "config": _config,
+}

@@ -1,0 +1,121 @@
+"""Headless output as JSON: one result object at the end (json), or one event per line as it happens (stream-json).
+
+The shapes are documented in the README under "Headless use"; VERSION changes whenever a field changes meaning.
+"""
+
+import json
+import sys
+import threading
+import time
+from typing import TextIO
+
+from narnat_agent.config.loader import Config
+from narnat_agent.core.llm import Client, Sink, cost
+from narnat_agent.core.reply import Reply, ToolCall
+from narnat_agent.core.turn import TurnOutcome
+from narnat_agent.redact import redact
+from narnat_agent.tools.workspace import Result
+from narnat_agent.ui.plain import HeadlessStream, HeadlessUI
+
+VERSION = 1
+
+
+class EventStream(HeadlessStream):
+    ui: "EventUI"
+
+    def feed(self, text: str) -> None:
+        super().feed(text)
+        self.ui.emit("text", text=text)
+
+    def feed_reasoning(self, text: str) -> None:
+        super().feed_reasoning(text)
+        self.ui.emit("reasoning", text=text)
+
+
+class EventUI(HeadlessUI):
+    """stdout carries JSON only; stderr shows the run as the text output does."""
+
+    def __init__(self, live: bool, out: TextIO = sys.stdout, err: TextIO = sys.stderr):
+        super().__init__(out, err, sys.stdin)
+        self.live = live  # stream-json: every event, not only the result
+        self.lock = threading.Lock()  # notices of provider silence come from another thread
+        self.started = time.monotonic()
+        self.waiting: list[ToolCall] = []  # the calls of the latest reply, in the order they run
+        self.running = ("", "")  # id and name of the call running now
+        self.tool_calls = 0
+        self.secret = ""  # the API key: stdout never shows it, not even in arguments the model wrote
+
+    def emit(self, kind: str, **fields: object) -> None:
+        if self.live:
+            self._write({"type": kind, **fields})
+
+    def _write(self, event: dict) -> None:
+        with self.lock:
+            self.out.write(redact(json.dumps(event, ensure_ascii=False), self.secret) + "\n")
+            self.out.flush()
+
+    def create_stream(self) -> EventStream:
+        self.stream = EventStream(self)
+        return self.stream
+
+    def begin(self, session: str, model: str) -> None:
+        super().begin(session, model)
+        self.emit("start", version=VERSION, session=session, model=model)
+
+    def replied(self, reply: Reply, price: float | None) -> None:
+        """One model request of the turn is over: its usage, and the calls about to run."""
+        if reply.usage is not None:  # as TurnStats counts it
+            usage = reply.usage
+            self.emit("usage", sent=usage.prompt, cached=usage.cached, out=usage.completion,
+                      estimated=usage.estimated, cost=price)  # fmt: skip
+        self.waiting = [] if reply.cut_off else list(reply.tool_calls)
+
+    def tool_start(self, header: str) -> None:
+        super().tool_start(header)
+        call = self.waiting.pop(0)
+        self.running = (call.id, call.name)
+        self.emit("tool_call", id=call.id, name=call.name, arguments=call.args, header=header)
+
+    def tool_end(self, result: Result) -> None:
+        super().tool_end(result)
+        self.tool_calls += 1
+        call_id, name = self.running
+        self.emit("tool_result", id=call_id, name=name, summary=result.summary, is_error=result.is_error)
+
+    def notice(self, text: str) -> None:
+        super().notice(text)
+        self.emit("notice", level="notice", text=text)
+
+    def warning(self, text: str) -> None:
+        super().warning(text)
+        self.emit("notice", level="warning", text=text)
+
+    def error(self, text: str) -> None:
+        super().error(text)
+        self.emit("notice", level="error", text=text)
+
+    def report(self, outcome: TurnOutcome, session: str | None, code: int) -> None:
+        stats = outcome.stats
+        self._write({
+            "type": "result", "version": VERSION, "answer": outcome.answer, "is_error": code != 0,
+            "stop": outcome.stop.value, "message": outcome.message, "exit_code": code, "session": session,
+            "requests": stats.requests, "tool_calls": self.tool_calls, "cost": stats.cost,
+            "usage": {"sent": stats.sent, "cached": stats.cached, "out": stats.completion,
+                      "estimated": stats.estimated},
+            "duration_s": round(time.monotonic() - self.started, 3),
+        })  # fmt: skip
+
+
+class ReportingClient(Client):
+    """The client of a JSON run: every reply streamed into the turn tells the UI its usage and its calls."""
+
+    def __init__(self, config: Config, ui: EventUI):
+        super().__init__(config, ui.notice)
+        self.ui = ui
+        ui.secret = config.api_key
+
+    def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
+        reply = super().stream(messages, tools, sink)
+        if sink is self.ui.stream:  # a compression's summary is not part of the turn
+            self.ui.replied(reply, cost(reply.usage, self.config.pricing) if reply.usage else None)
+        return reply

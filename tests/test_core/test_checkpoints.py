@@ -1,0 +1,419 @@
+"""Checkpoints on real files with real git: what a rewind brings back, what it leaves alone, and the user's .git."""
+
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from narnat_agent.core.checkpoints import NO_COMMANDS, Checkpoints, open_store
+from narnat_agent.core.context import Conversation
+from narnat_agent.core.snapshot_store import CAP, CheckpointError, CopyStore
+
+
+class Agent:
+    """Plays the agent's part: a turn, then tool steps that change files between their two snapshots."""
+
+    def __init__(self, project: Path):
+        self.project, self.said = project, []
+        self.conversation = Conversation("system")
+        self.checkpoints = Checkpoints(open_store(project, project / ".narnat"), [], self.said.append)
+
+    def turn(self, question: str, *steps) -> None:
+        self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
+        self.conversation.add_user(question)
+        for step in steps:
+            self.step(*step)
+        self.conversation.messages.append({"role": "assistant", "content": f"done: {question}"})
+
+    def step(self, tool: str, touched: list[str], change) -> None:
+        paths = [self.project / p for p in touched]
+        pending = self.checkpoints.before(tool, f"{tool}({', '.join(touched)})", paths)
+        change(self.project)
+        self.checkpoints.after(pending)
+
+    def rewind(self, index: int, code: bool = True, conversation: bool = True, overwrite: bool = False, step=0):
+        plan = self.checkpoints.plan(index, step) if code else None
+        return self.checkpoints.rewind(index, plan, self.conversation if conversation else None, overwrite)
+
+
+def files(root: Path) -> dict[str, bytes]:
+    """Every file under root but .narnat and .git, with its bytes."""
+    found = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_file() and not rel.startswith((".narnat/", ".git/")):
+            found[rel] = path.read_bytes()
+    return found
+
+
+def git(project: Path, *args: str) -> str:
+    env = dict(os.environ, GIT_OPTIONAL_LOCKS="0")  # `git status` must not refresh the index it is compared on
+    return subprocess.run(["git", *args], cwd=project, env=env, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture
+def tree(project) -> Path:
+    (project / "src").mkdir()
+    (project / "src" / "main.py").write_text("print('hello')\n")
+    (project / "src" / "util.py").write_text("def f():\n    return 1\n")
+    (project / "gen.py").write_text("open('out.txt', 'w').write('generated 2\\n')\n")
+    (project / "out.txt").write_text("generated 1\n")
+    (project / "notes.txt").write_bytes(b"line one\r\nline two\r\n")
+    (project / ".gitattributes").write_text("* text=auto\n")  # the store must still give back CRLF as it was
+    return project
+
+
+def edit(path: str, old: str, new: str):
+    return lambda root: (root / path).write_text((root / path).read_text().replace(old, new))
+
+
+def write(path: str, text: str):
+    return lambda root: (root / path).parent.mkdir(parents=True, exist_ok=True) or (root / path).write_text(text)
+
+
+def bash(command: str):
+    return lambda root: subprocess.run(command, shell=True, cwd=root, check=True)
+
+
+A_TURN = (
+    ("Edit", ["src/main.py"], edit("src/main.py", "hello", "bye")),
+    ("Write", ["lib/new.py"], write("lib/new.py", "x = 1\n")),
+    ("Bash", [], bash("rm -rf src")),
+    ("Bash", [], bash("python3 gen.py && printf 'a\\nb\\n' > notes.txt")),
+)
+
+
+def test_a_rewind_gives_back_every_byte_and_removes_what_the_agent_created(tree):
+    original = files(tree)
+    agent = Agent(tree)
+    agent.turn("change everything", *A_TURN)
+    assert files(tree) != original and not (tree / "src").exists()
+    restored = agent.rewind(0)
+    assert files(tree) == original
+    assert not (tree / "lib").exists()  # the folder the agent made goes with its file
+    assert sorted(restored) == ["lib/new.py", "notes.txt", "out.txt", "src/main.py", "src/util.py"]
+    assert agent.conversation.messages == [{"role": "system", "content": "system"}] and agent.conversation.turns == 0
+
+
+def test_the_listing_shows_each_turns_files_and_lines(tree):
+    agent = Agent(tree)
+    agent.turn("first", *A_TURN[:2])
+    agent.turn("second\nwith more lines", ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    first, second = agent.checkpoints.turns()
+    assert [(f.path, f.added, f.removed) for f in first.files] == [("lib/new.py", 1, 0), ("src/main.py", 1, 1)]
+    assert [(f.path, f.added, f.removed) for f in second.files] == [("src/util.py", 1, 1)]
+    assert (second.index, second.question, second.code) == (1, "second\nwith more lines", True)
+
+
+def test_a_rewind_to_the_middle_of_a_turn_keeps_the_steps_before(tree):
+    agent = Agent(tree)
+    agent.turn("three steps", *A_TURN[:3])
+    agent.rewind(0, conversation=False, step=2)
+    assert (tree / "src" / "util.py").exists() and (tree / "lib" / "new.py").exists()
+    assert (tree / "src" / "main.py").read_text() == "print('bye')\n"
+    assert agent.conversation.turns == 1 and agent.checkpoints.entries[-1]["rewind"] == "turn 1, step 3"
+
+
+def test_conversation_only_keeps_the_code_and_code_only_keeps_the_conversation(tree):
+    agent = Agent(tree)
+    agent.turn("edit", A_TURN[0])
+    changed = files(tree)
+    agent.rewind(0, code=False)
+    assert files(tree) == changed and agent.conversation.turns == 0 and len(agent.conversation.messages) == 1
+    agent.turn("edit again", ("Edit", ["src/util.py"], edit("src/util.py", "1", "3")))
+    agent.rewind(len(agent.checkpoints.entries) - 1, conversation=False)
+    assert agent.conversation.turns == 1 and "return 1" in (tree / "src/util.py").read_text()
+    assert "bye" in (tree / "src/main.py").read_text()  # the first turn's code stayed, as asked
+
+
+def test_a_file_the_user_changed_after_the_agent_is_asked_about_and_kept_when_declined(tree):
+    agent = Agent(tree)
+    agent.turn("edit two files", A_TURN[0], ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    (tree / "src/util.py").write_text("my own work\n")
+    plan = agent.checkpoints.plan(0)
+    assert plan.conflicts == ["src/util.py"]
+    agent.checkpoints.rewind(0, plan, agent.conversation, overwrite=False)
+    assert (tree / "src/util.py").read_text() == "my own work\n"
+    assert (tree / "src/main.py").read_text() == "print('hello')\n"
+
+
+def test_a_file_only_the_user_changed_is_never_touched(tree):
+    agent = Agent(tree)
+    agent.turn("edit", A_TURN[0])
+    (tree / "mine.txt").write_text("mine\n")
+    (tree / "out.txt").write_text("mine too\n")
+    agent.rewind(0)
+    assert (tree / "mine.txt").read_text() == "mine\n" and (tree / "out.txt").read_text() == "mine too\n"
+
+
+def test_redo_undoes_a_rewind_of_code_and_conversation(tree):
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    agent.turn("second", *A_TURN[1:])
+    done, messages = files(tree), list(agent.conversation.messages)
+    agent.rewind(1)
+    agent.rewind(0)
+    assert agent.conversation.turns == 0
+    for _ in range(2):
+        agent.checkpoints.redo(agent.checkpoints.plan_redo(), agent.conversation, overwrite=False)
+    assert files(tree) == done and agent.conversation.messages == messages and agent.conversation.turns == 2
+    assert [e["question"] for e in agent.checkpoints.entries] == ["first", "second"]
+    with pytest.raises(CheckpointError, match="nothing to redo"):
+        agent.checkpoints.plan_redo()
+
+
+def test_a_rewind_after_an_undo_and_a_new_turn_knows_what_the_undo_restored(tree):
+    agent = Agent(tree)
+    original = files(tree)
+    agent.turn("first", A_TURN[0])
+    agent.turn("second", ("Edit", ["src/main.py"], edit("src/main.py", "bye", "ciao")))
+    agent.rewind(1)
+    agent.turn("third", ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    plan = agent.checkpoints.plan(0)
+    assert plan.conflicts == []  # main.py holds what the undo put there, not someone else's work
+    agent.checkpoints.rewind(0, plan, agent.conversation, overwrite=False)
+    assert files(tree) == original
+
+
+def test_a_second_rewind_does_not_bring_back_what_the_first_took_away(tree):
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    agent.turn("second", ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    original = files(tree)
+    agent.rewind(0, conversation=False)
+    agent.rewind(1, conversation=False)
+    assert (tree / "src/main.py").read_text() == "print('hello')\n" and files(tree) != original
+
+
+def test_the_entries_survive_a_json_round_trip(tree):
+    agent = Agent(tree)
+    agent.turn("edit", *A_TURN)
+    agent.rewind(0, conversation=False)
+    entries = json.loads(json.dumps(agent.checkpoints.entries))
+    again = Checkpoints(open_store(tree, tree / ".narnat"), entries, print)
+    again.redo(again.plan_redo(), agent.conversation, overwrite=False)
+    assert not (tree / "src").exists() and (tree / "lib/new.py").exists()
+
+
+def test_the_users_git_repository_is_untouched(tree, tmp_path):
+    git(tree, "init", "-q")
+    (tree / ".gitignore").write_text("out.txt\n")
+    git(tree, "add", ".")
+    git(tree, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "init")
+    (tree / "src/util.py").write_text("staged\n")
+    git(tree, "add", "src/util.py")
+    (tree / "notes.txt").write_text("unstaged\n")
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "post-checkout").write_text(f"#!/bin/sh\ntouch {tmp_path}/hook-ran\n")
+    (hooks / "post-checkout").chmod(0o755)
+    git(tree, "config", "core.hooksPath", str(hooks))
+    (tmp_path / "home" / ".gitconfig").write_text(f"[core]\n\thooksPath = {hooks}\n")
+    before = (git(tree, "status", "--porcelain"), git(tree, "stash", "list"), (tree / ".git/index").read_bytes(),
+              git(tree, "for-each-ref"), (tree / ".git/config").read_text())  # fmt: skip
+    agent = Agent(tree)
+    agent.turn("edit", *A_TURN[:3], ("Edit", ["out.txt"], write("out.txt", "ignored, touched\n")))
+    agent.rewind(0)
+    assert (tree / "out.txt").read_text() == "generated 1\n"  # ignored, but the agent touched it
+    after = (git(tree, "status", "--porcelain"), git(tree, "stash", "list"), (tree / ".git/index").read_bytes(),
+             git(tree, "for-each-ref"), (tree / ".git/config").read_text())  # fmt: skip
+    assert after == before and not (tmp_path / "hook-ran").exists()
+
+
+def test_ignored_files_are_left_out_unless_a_tool_touched_them_under_the_size_cap(tree):
+    (tree / ".gitignore").write_text("build/\n")
+    (tree / "build").mkdir()
+    (tree / "build" / "cache").write_text("cache\n")
+    (tree / "build" / "big").write_bytes(b"b" * (CAP + 1))
+    agent = Agent(tree)
+    agent.turn("touch ignored files", ("Write", ["build/small"], write("build/small", "s\n")),
+               ("Bash", [], bash("rm build/cache")),
+               ("Edit", ["build/big"], write("build/big", "small now\n")))  # fmt: skip
+    agent.rewind(0)
+    assert not (tree / "build/small").exists()  # created by Write: removed
+    assert not (tree / "build/cache").exists()  # ignored and untouched by Write/Edit: not in the checkpoints
+    assert (tree / "build/big").read_text() == "small now\n"  # over the cap before the Edit: left alone
+
+
+def test_paths_that_lead_outside_the_project_are_left_out(tree, tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    (tree / "link").symlink_to(tmp_path / "elsewhere")
+    agent = Agent(tree)
+    agent.turn("write outside", ("Write", ["../outside.txt"], write("../outside.txt", "x\n")),
+               ("Write", ["link/x.txt"], write("link/x.txt", "y\n")), A_TURN[0])  # fmt: skip
+    assert agent.said == [] and len(agent.checkpoints.entries[0]["steps"]) == 3
+    agent.rewind(0)
+    assert (tree / "src/main.py").read_text() == "print('hello')\n"
+    assert (tmp_path / "outside.txt").exists() and (tmp_path / "elsewhere/x.txt").exists()
+
+
+def test_modes_and_symlinks_come_back(tree):
+    (tree / "run.sh").write_text("#!/bin/sh\n")
+    (tree / "run.sh").chmod(0o755)
+    (tree / "link").symlink_to("src/main.py")
+    agent = Agent(tree)
+    agent.turn("break them", ("Bash", [], bash("chmod -x run.sh && rm link && ln -s gen.py link")))
+    agent.rewind(0)
+    assert os.access(tree / "run.sh", os.X_OK) and os.readlink(tree / "link") == "src/main.py"
+
+
+def test_without_git_write_and_edit_are_covered_and_bash_is_said_once(tree, monkeypatch, tmp_path):
+    (tmp_path / "bin").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    original = files(tree)
+    agent = Agent(tree)
+    assert isinstance(agent.checkpoints.store, CopyStore) and not agent.checkpoints.covers_commands()
+    agent.turn("change", A_TURN[0], A_TURN[1], ("Bash", [], lambda root: (root / "out.txt").unlink()),
+               ("Bash", [], lambda root: None))  # fmt: skip
+    assert agent.said == [NO_COMMANDS]
+    [summary] = agent.checkpoints.turns()
+    assert [(f.path, f.added, f.removed) for f in summary.files] == [("lib/new.py", 1, 0), ("src/main.py", 1, 1)]
+    agent.rewind(0)
+    assert files(tree) == {k: v for k, v in original.items() if k != "out.txt"}
+
+
+def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    (tree / ".narnat/checkpoints/git/index").write_bytes(b"garbage")
+    agent.turn("second", A_TURN[1], ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    assert len(agent.said) == 1 and agent.said[0].startswith("Checkpoints are off for this run: the checkpoint")
+    assert "\n" not in agent.said[0] and (tree / "lib/new.py").exists()
+    with pytest.raises(CheckpointError, match="only the conversation can be rewound"):
+        agent.checkpoints.plan(0)
+    agent.rewind(1, code=False)  # the conversation still can
+    assert agent.conversation.turns == 1
+
+
+def test_a_project_too_large_to_copy_is_refused_in_one_sentence_until_gitignore_says_what_to_leave(tree):
+    with open(tree / "data.bin", "wb") as f:
+        f.truncate(2**30 + 1)  # sparse: large to git, nothing on disk
+    agent = Agent(tree)
+    agent.turn("edit", A_TURN[0])
+    assert len(agent.said) == 1 and "holds 1.0 GB in 7 files that .gitignore does not leave out" in agent.said[0]
+    assert not (tree / ".narnat/checkpoints/git").exists()
+    (tree / ".gitignore").write_text("data.bin\n")
+    agent = Agent(tree)
+    agent.turn("edit", ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    assert agent.said == [] and agent.rewind(0) == ["src/util.py"]
+
+
+def test_a_deleted_store_makes_the_listing_say_the_code_is_gone(tree):
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    shutil.rmtree(tree / ".narnat/checkpoints")
+    again = Checkpoints(open_store(tree, tree / ".narnat"), agent.checkpoints.entries, print)
+    [summary] = again.turns()
+    assert not summary.code and summary.conversation
+    with pytest.raises(CheckpointError, match="no longer in the store"):
+        again.plan(0)
+
+
+def test_a_prune_keeps_the_conversations_snapshots_and_young_ones(tree):
+    agent = Agent(tree)
+    agent.turn("kept", A_TURN[0])
+    other = Agent(tree)
+    other.turn("old", ("Edit", ["gen.py"], write("gen.py", "only here\n")), ("Edit", ["gen.py"], write("gen.py", "2")))
+    store = other.checkpoints.store
+    only_here = other.checkpoints.entries[0]["steps"][0]["after"]
+    blob = store.contents(only_here, ["gen.py"])["gen.py"].split()[1]
+    week_ago = time.time() - 8 * 86400
+    for path in (tree / ".narnat/checkpoints/git/objects").rglob("*"):
+        os.utime(path, (week_ago, week_ago))
+    young = Agent(tree)
+    young.turn("young", ("Edit", ["gen.py"], write("gen.py", "young\n")))
+    agent.checkpoints.prune()
+    steps = [s for a in (agent, young) for e in a.checkpoints.entries for s in e["steps"]]
+    named = {s["before"] for s in steps} | {s["after"] for s in steps}
+    assert store.existing(named | {only_here}) == named
+    assert subprocess.run(["git", "cat-file", "-e", blob], env=store.env).returncode != 0
+    young.rewind(0)
+    assert (tree / "gen.py").read_text() == "2"  # the young snapshot's files survived with it
+
+
+def test_a_snapshot_just_taken_survives_a_prune_even_when_its_tree_is_old(tree):
+    hour_ago = time.time() - 3600
+    for path in tree.rglob("*"):
+        os.utime(path, (hour_ago, hour_ago))  # older than the store's index: git trusts the trees it cached
+    store = open_store(tree, tree / ".narnat")
+    first = store.snapshot([])
+    assert store.snapshot([]) == first
+    week_ago = time.time() - 8 * 86400
+    for path in (tree / ".narnat/checkpoints/git/objects").rglob("*"):
+        os.utime(path, (week_ago, week_ago))
+    assert store.snapshot([]) == first  # the same tree, taken again now
+    (tree / "out.txt").write_text("changed\n")
+    store.snapshot([])  # so that only the age of `first` can keep it
+    store.prune(set())
+    assert store.existing([first]) == {first}
+
+
+OPERATIONS = st.lists(
+    st.tuples(st.sampled_from(["Write", "Edit", "Bash"]), st.sampled_from(["a", "b", "d/c"]),
+              st.one_of(st.none(), st.binary(max_size=20))),  # fmt: skip
+    min_size=1, max_size=4,
+)  # fmt: skip
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(turns=st.lists(OPERATIONS, min_size=1, max_size=3), back=st.integers(0, 2))
+def test_a_rewind_to_any_turn_gives_back_the_files_as_that_turn_found_them(tmp_path_factory, turns, back):
+    """Differential: the project after a rewind equals a copy of it taken when the turn began."""
+    project = tmp_path_factory.mktemp("project")
+    agent, seen = Agent(project), []
+    for n, operations in enumerate(turns):
+        seen.append(files(project))
+        steps = [(tool, [] if tool == "Bash" else [name], _put(name, data)) for tool, name, data in operations]
+        agent.turn(f"turn {n}", *steps)
+    index = min(back, len(turns) - 1)
+    agent.rewind(index)
+    assert files(project) == seen[index]
+
+
+def _put(name: str, data: bytes | None):
+    def change(root: Path) -> None:
+        path = root / name
+        if data is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.parent.mkdir(exist_ok=True)
+            path.write_bytes(data)
+
+    return change
+
+
+def test_snapshots_taken_at_once_wait_for_each_other(tree):
+    """The REPL's background first snapshot may meet the first tool call's: neither may fail on git's lock."""
+    store = open_store(tree, tree / ".narnat")
+    store.warm()
+    with ThreadPoolExecutor(4) as pool:
+        ids = list(pool.map(lambda n: store.snapshot([]), range(8)))
+    assert len(set(ids)) == 1
+
+
+def test_every_restore_is_logged_with_its_checkpoint_and_files(tree, caplog):
+    agent = Agent(tree)
+    agent.turn("two files", A_TURN[0], ("Edit", ["out.txt"], write("out.txt", "agent\n")))
+    (tree / "out.txt").write_text("mine\n")
+    caplog.set_level("INFO", logger="narnat.core.checkpoints")
+    agent.rewind(0)
+    before = agent.checkpoints.entries[-1]["tail"][0]["steps"][0]["before"]
+    assert f"rewind to turn 1: restored from checkpoint {before}: src/main.py" in caplog.text
+    assert "rewind to turn 1: kept, as someone else changed them: out.txt" in caplog.text
+
+
+def test_a_snapshot_waits_for_another_narnat_holding_the_store(tree):
+    store = open_store(tree, tree / ".narnat")
+    first = store.snapshot([])
+    lock = tree / ".narnat/checkpoints/git/index.lock"
+    lock.write_text("")  # as another narnat in this project does while it takes its snapshot
+    threading.Timer(0.5, lock.unlink).start()
+    assert store.snapshot([]) == first and not lock.exists()

@@ -1,0 +1,44 @@
+"""A provider that stalls: the silence is said as it lasts, and a stream idle too long is retried or cut off."""
+
+import re
+import time
+
+from narnat_agent.core.silence import Silence
+from tests.conftest import assert_failed
+from tests.fake_llm import SSE, chunk, text_reply, usage
+from tests.test_cli import narnat
+from tests.test_headless import settings
+
+
+def test_silence_is_said_every_period_and_counted_afresh_after_a_byte():
+    said: list[str] = []
+    with Silence(said.append, every=0.5) as silence:
+        while len(said) < 2:
+            time.sleep(0.05)
+        silence.heard()
+        before = len(said)
+        while len(said) == before:
+            time.sleep(0.05)
+    seconds = [float(re.fullmatch(r"waiting for the provider \(([\d.]+) s\)…", text)[1]) for text in said]
+    assert seconds[:2] == [0.5, 1.0] and seconds[-1] < seconds[-2]
+
+
+def test_a_provider_silent_before_answering_is_left_and_asked_again(project, fake_llm):
+    settings(project, stream_idle_timeout_s=1)
+    silent = SSE([chunk({"role": "assistant", "content": ""}), chunk({"content": "late"}), chunk(finish="stop")],
+                 delay=5)  # fmt: skip
+    fake_llm.add(silent, text_reply("Here it is."))
+    done = narnat(project, "-p", "hi", base_url=fake_llm.base_url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Here it is.\n" and len(fake_llm.requests) == 2
+    assert "The provider sent nothing for 1 s (stream_idle_timeout_s); retrying in" in done.stderr
+
+
+def test_a_provider_silent_mid_answer_cuts_the_answer_off(harness, fake_llm):
+    h = harness(stream_idle_timeout_s=1)
+    fake_llm.add(SSE([chunk({"role": "assistant", "content": "The first half"}), chunk({"content": " and more"}),
+                      chunk(finish="stop"), usage()], delay=5))  # fmt: skip
+    outcome = h.agent.ask("hi")
+    assert_failed(outcome, "cut off")
+    assert "sent nothing for 1 s (stream_idle_timeout_s); the answer stops there." in h.err.getvalue()
+    assert len(fake_llm.requests) == 1 and h.conversation.messages[-1]["content"] == "The first half"
