@@ -232,3 +232,34 @@ def test_rewind_redo_and_undo_in_a_real_terminal(session, fake_llm, project):
     prompt(child)
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+def test_esc_stops_a_huge_answer_and_the_prompt_is_usable_at_once(session, fake_llm):
+    child = session
+    child.searchwindowsize = 4000  # the answer is megabytes: look only at the newest output
+    flood = [chunk({"content": "word " * 200 + "\n\n"}) for _ in range(5000)]  # 5 MB, paragraphs
+    fake_llm.add(SSE([*flood, chunk(finish="stop"), usage()], delay=0.001), text_reply("next answer"))
+    prompt(child)
+    child.send("flood\r")
+    child.expect("word word")
+    child.send("\x1b")
+    child.expect("Interrupted by user")
+    prompt(child)
+    child.send("typed after")
+    child.expect("typed after")  # keys reach the prompt: no leftover watcher eats them
+    child.expect(pexpect.TIMEOUT, timeout=0.5)
+    assert "esc to interrupt" not in child.before  # no spinner left drawing over the prompt
+    child.send("\r")
+    child.expect("next answer")
+
+
+def test_closing_the_terminal_prints_no_traceback(project, fake_llm):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
+               TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
+    err = project.parent / "stderr.txt"
+    child = pexpect.spawn("bash", ["-c", f"exec {sys.executable} -m narnat_agent 2>{err}"], cwd=str(project),
+                          env=env, dimensions=(30, 100), encoding="utf-8", timeout=20)  # fmt: skip
+    prompt(child)
+    child.close()  # the window goes away: the terminal hangs up
+    assert "Traceback" not in err.read_text() and "termios" not in err.read_text()
