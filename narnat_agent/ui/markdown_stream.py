@@ -65,7 +65,7 @@ class _Markdown(Markdown):
 
     def __init__(self, markup: str):  # rich's own fields (rich is pinned to one major version)
         self.markup, self.parsed = markup, parser().parse(markup)
-        self.code_theme = self.inline_code_theme = CODE_THEME
+        self.code_theme = self.inline_code_theme = CODE_THEME  # type: ignore[assignment]  # rich takes a theme too
         self.justify, self.style, self.hyperlinks, self.inline_code_lexer = None, "none", False, None
 
 

@@ -72,7 +72,8 @@ def output_tail(output: Output, failed: bool) -> Group | None:
     shown = lines[-(TAIL_FAILED if failed else TAIL_OK) :]
     if not shown:
         return None
-    rows = [Hanging(INDENT, Text(line[:TAIL_WIDTH], style="red dim" if failed else "dim")) for line in shown]
+    rows: list[Hanging | Text] = [Hanging(INDENT, Text(line[:TAIL_WIDTH], style="red dim" if failed else "dim"))
+                                  for line in shown]  # fmt: skip
     above = output.lines - len(shown)
     if above > 0:
         rows.insert(0, Text(f"{INDENT}… +{above} lines above", style="dim"))
