@@ -6,7 +6,7 @@ import re
 import time
 from collections.abc import Callable
 
-from pygments.token import Comment, Error, Generic, Keyword, Name, Number, Operator, String, Token
+from pygments.token import Comment, Error, Generic, Keyword, Name, Number, Operator, String, Token  # type: ignore[import-untyped]
 from rich.console import Console
 from rich.markdown import CodeBlock, Heading, Markdown
 from rich.style import Style
