@@ -257,5 +257,5 @@ TOOL = Tool(
         "required": ["pattern"],
     },
     run=run,
-    target=lambda args: repr(args.get("pattern", "")) + (f" in {args['path']}" if args.get("path") else ""),
+    target=lambda args: f'"{args.get("pattern", "")}"' + (f" in {args['path']}" if args.get("path") else ""),
 )

@@ -109,7 +109,7 @@ TOOL = Tool(
     name="Read",
     description=(
         f"Read a text file as numbered lines (number, tab, line) from offset: one Read shows {LIMIT}, "
-        "and says where to continue. A directory gives its listing. Read a file before you Edit it."
+        "and says where to continue. A directory gives its listing."
     ),
     parameters={
         "type": "object",
