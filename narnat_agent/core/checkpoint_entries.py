@@ -11,7 +11,7 @@ Two kinds of entry:
 OPTIONAL_ID = (str, type(None))
 
 
-def well_formed(entries: list) -> bool:
+def well_formed(entries: object) -> bool:
     """Whether a list read from a session file has the shape described above (files can be edited or damaged)."""
     return isinstance(entries, list) and all(isinstance(e, dict) and _entry(e) for e in entries)
 

@@ -257,7 +257,7 @@ class Watcher:
         self.fired = True
         if self.on_cancel:
             self.on_cancel()
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)  # the main thread has an ident
 
 
 def restore_terminal_on_signals() -> None:

@@ -71,10 +71,12 @@ class _Markdown(Markdown):
 
 def render_lines(source: str, console: Console) -> list[str]:
     """source rendered as markdown for console's width and colours, lines without trailing blanks."""
-    scratch = Console(file=io.StringIO(), width=console.width, color_system=console.color_system, theme=THEME,
+    out = io.StringIO()
+    system = console.color_system  # one of the names the constructor takes, typed as a plain str
+    scratch = Console(file=out, width=console.width, color_system=system, theme=THEME,  # type: ignore[arg-type]
                       force_terminal=console.is_terminal, no_color=console.no_color, legacy_windows=False)  # fmt: skip
     scratch.print(_Markdown(source))
-    return [TRAILING.sub(r"\1", line) for line in scratch.file.getvalue().split("\n")[:-1]]
+    return [TRAILING.sub(r"\1", line) for line in out.getvalue().split("\n")[:-1]]
 
 
 CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")

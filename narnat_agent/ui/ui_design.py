@@ -5,10 +5,14 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from narnat_agent.core.ui import UI
 from narnat_agent.tools.workspace import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
+
+if TYPE_CHECKING:
+    from rich.live import Live
 
 LEAVE_HINT = "Ctrl-C clears the line; Ctrl-D or /exit leaves (the conversation is saved)."
 
@@ -43,12 +47,12 @@ class TerminalUI:
         self.history, problem = input_history(state_dir / "history")
         completer = MergedCompleter(CommandCompleter(commands), PathCompleter(root))
         self.session = prompt_session(self.history, completer, self._toolbar)
-        self.short = PromptSession()  # setup answers: no history, no completion
+        self.short: PromptSession[str] = PromptSession()  # setup answers: no history, no completion
         self.watcher = Watcher(on_cancel=self._cancelled)
         restore_terminal_on_signals()
         self.stream = None
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
-        self.compressing = None
+        self.compressing: Live | None = None
         self.model, self.context, self.hinted, self.history_told = "", "", False, bool(problem)
         if problem:
             self._history_lost(problem)
@@ -193,7 +197,8 @@ class TerminalUI:
 
     def end_compressing(self) -> None:
         self.watcher.working(False)
-        self.compressing.stop()
+        if self.compressing is not None:
+            self.compressing.stop()
 
     def give_back(self, question: str) -> None:
         self.pending = question
