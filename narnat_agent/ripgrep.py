@@ -1,5 +1,6 @@
 """The rg binary shipped in the ripgrep wheel, run for Glob and Grep; a plain walk when it cannot run."""
 
+import fnmatch
 import functools
 import io
 import os
@@ -15,6 +16,7 @@ from typing import cast
 # .gitignore applies even outside a git repository; hidden files are searched; .git never is.
 COMMON = ["--hidden", "--glob", "!.git", "--no-require-git", "--no-config", "--color", "never"]
 STATE = ".narnat"  # Narnat's own folder: its logs record every search, so searching them would find itself
+WRITING = ".narnat-tmp-*"  # a file Edit or Write is replacing this very moment: never a result
 TIMEOUT = 120
 PLAIN_NAME = re.compile(r"[\w.*?,-]*(?:\{[\w.*?,-]*\}[\w.*?,-]*)*")  # no classes, escapes or nested braces
 FALLBACK_NOTE = "\n(ripgrep could not run here; a slower walk answered, and it ignores .gitignore rules.)"
@@ -88,7 +90,7 @@ def in_state(path: Path, root: Path) -> bool:
 
 def scope(top: Path, root: Path) -> list[str]:
     """Narnat's own folder is left out, unless the search points into it; then all of it is searched."""
-    return ["--no-ignore"] if in_state(top, root) else ["--glob", f"!{STATE}"]
+    return ["--no-ignore"] if in_state(top, root) else ["--glob", f"!{STATE}", "--glob", f"!{WRITING}"]
 
 
 def target(path: Path, root: Path) -> list[str]:
@@ -195,7 +197,8 @@ def walk(top: Path, root: Path) -> Iterator[Path]:
     skip = {".git"} if in_state(top, root) else {".git", STATE}
     for folder, dirs, names in os.walk(top):
         dirs[:] = sorted(d for d in dirs if d not in skip)
-        yield from (Path(folder) / name for name in sorted(names) if (Path(folder) / name).is_file())
+        names = [name for name in sorted(names) if not fnmatch.fnmatch(name, WRITING)]
+        yield from (Path(folder) / name for name in names if (Path(folder) / name).is_file())
 
 
 def walk_matching(pattern: str, top: Path, root: Path) -> list[str]:

@@ -3,7 +3,7 @@
 from dataclasses import replace
 
 from narnat_agent.core.turn import Stop, TurnOutcome
-from narnat_agent.tools.workspace import ToolError
+from narnat_agent.tools.workspace import nobody_to_ask
 
 
 class NobodyToAsk:
@@ -14,8 +14,7 @@ class NobodyToAsk:
 
     def __call__(self, command: str, reason: str) -> bool:
         self.refused.append(command)
-        raise ToolError(f"not run — it needs the user's confirmation ({reason}), and this headless run "
-                        "cannot ask (the user can allow it with --yes).")  # fmt: skip
+        raise nobody_to_ask(reason)
 
     def judge(self, outcome: TurnOutcome) -> TurnOutcome:
         """A turn that completed around a refused command did not do all it was asked: it stopped."""

@@ -27,7 +27,7 @@ SETTINGS = {
     "add.ignoreErrors": "true",  # an unreadable file must not stop the snapshot of the others
     "advice.addEmbeddedRepo": "false",
 }
-EXCLUDE = "/.narnat/\n"
+EXCLUDE = "/.narnat/\n.narnat-tmp-*\n"  # our state, and our atomic writes caught half-way
 ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"  # overrides the project's .gitattributes
 KEPT = "refs/narnat/kept"
 LOCK_WAIT = 10.0  # seconds to wait for another narnat's snapshot in the same project before giving up

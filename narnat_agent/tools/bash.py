@@ -14,7 +14,7 @@ from pathlib import Path
 
 from narnat_agent.tools.support.shell_rules import analyze
 from narnat_agent.tools.support.shell_syntax import Command, parse
-from narnat_agent.tools.workspace import Interrupted, Output, Result, Tool, ToolError, Workspace
+from narnat_agent.tools.workspace import Interrupted, Output, Result, Tool, ToolError, Workspace, nobody_to_ask
 
 MAX_TIMEOUT_MS = 600_000
 KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where Narnat's configuration reads the API key
@@ -188,8 +188,7 @@ def _check(command: str, ws: Workspace) -> None:
     if verdict.deletions:
         reason = "; ".join(dict.fromkeys(verdict.deletions))
         if ws.confirm is None:
-            raise ToolError(f"not run — it needs the user's confirmation ({reason}), and this headless run "
-                            "cannot ask (the user can allow it with --yes).")  # fmt: skip
+            raise nobody_to_ask(reason)
         if not ws.confirm(command, reason):
             raise ToolError(f"the user declined to run it ({reason}). Do not delete these files another way; "
                             "ask the user what they want.")  # fmt: skip

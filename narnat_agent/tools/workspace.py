@@ -18,6 +18,12 @@ class ToolError(Exception):
     """A failure the model can act on; its text goes back as the tool result."""
 
 
+def nobody_to_ask(reason: str) -> ToolError:
+    """What a command that needs the user's yes gets when nobody can answer (a headless run without --yes)."""
+    return ToolError(f"not run — it needs the user's confirmation ({reason}), and this headless run cannot ask "
+                     "(the user can allow it with --yes).")  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Diff:
     """A file change, as a compact unified diff."""

@@ -153,3 +153,10 @@ def test_a_name_pattern_says_how_many_more_match_in_subfolders(project, workspac
     assert glob(workspace, "*.txt", path="src").text.startswith(
         "No files match '*.txt' in src; 1 file matches '**/*.txt' in subfolders."
     )
+
+
+def test_a_file_being_replaced_by_edit_or_write_is_never_listed(workspace, project):
+    (project / "app.py").write_text("x = 1\n")
+    (project / ".narnat-tmp-4242-abc").write_text("x = 2\n")  # what an atomic write looks like half-way
+    assert execute("Glob", {"pattern": "**/*"}, workspace).text.splitlines() == ["app.py"]
+    assert ".narnat-tmp" not in execute("Grep", {"pattern": "x =", "output_mode": "content"}, workspace).text
