@@ -65,6 +65,22 @@ def render_cpu(text: str) -> float:
     return time.process_time() - started
 
 
+def flood_cpu(text: str, cancel: bool) -> float:
+    """CPU seconds for an answer that arrives faster than it can be drawn (all at once), or its finish after Esc."""
+    from narnat_agent.ui.terminal_stream import _Raw
+
+    console = Console(file=io.StringIO(), width=100, height=40, force_terminal=True, color_system="truecolor")
+    stream = MarkdownStream(console, lambda lines: console.print(Text.from_ansi("\n".join(lines)), soft_wrap=True),
+                            lambda r: None, emit_plain=lambda t: console.print(_Raw(t), crop=False))  # fmt: skip
+    started = time.process_time()
+    for i in range(0, len(text), 200):
+        stream.feed(text[i : i + 200])
+    if cancel:
+        started = time.process_time()
+    stream.finish(cancelled=cancel)
+    return time.process_time() - started
+
+
 def raw_cpu(text: str) -> float:
     out = io.StringIO()
     started = time.process_time()
@@ -94,6 +110,12 @@ def main() -> None:
     for kb in (4, 16, 64):
         rows.append((f"render CPU per token, {kb} kB", f"{per_token[kb]:.2f} ms", f"{per_token[4]:.2f} ms (4 kB)",
                      f"{per_token[kb] / per_token[4]:.2f}x", "flat, <= 1.5x"))  # fmt: skip
+    flood = answer(5_000_000)
+    raw = raw_cpu(flood)
+    for cancel in (False, True):
+        spent = flood_cpu(flood, cancel)
+        label = "finish after Esc, 5 MB flood" if cancel else "render CPU, 5 MB flood"
+        rows.append((label, f"{spent:.2f} s", f"{raw * 1000:.0f} ms raw write", f"{spent / raw:.0f}x", "bounded"))
     table("Streaming", rows)
 
 

@@ -215,11 +215,24 @@ def _run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt
     agent = Agent(config, ui, client, workspace, session, system_prompt)
     _leave_on_signals(agent)
     if prompt is None:
+        ui.banner(config.model, _banner(config, session, resumed=bool(args.latest or args.resume)))
         client.preload()
         agent.checkpoints.warm()
         _repl(agent, ui, dispatch)
         return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
     return _headless(agent, ui, prompt, nobody, resumed=bool(args.latest or args.resume))
+
+
+def _banner(config, session, resumed: bool) -> list[str]:
+    """Two lines at start: what answers (version, model, endpoint) and where (project, conversation)."""
+    from pathlib import Path
+    from urllib.parse import urlparse
+
+    host = urlparse(config.base_url).netloc or config.base_url
+    where = str(config.project).replace(str(Path.home()), "~", 1)
+    turns = session.conversation.turns
+    start = f"resumed '{session.name}' ({turns} turn{'s' if turns != 1 else ''})" if resumed else "new conversation"
+    return [f"narnat {__version__} · {config.model} · {host}", f"{where} · {start} · /help for commands and keys"]
 
 
 def _allow(command: str, reason: str) -> bool:

@@ -36,11 +36,9 @@ def show(agent: Agent, arg: str) -> None:
     if not rows:
         agent.ui.info("No saved sessions yet (/save keeps one).")
         return
-    lines = [f"{'name':28} {'turns':>5}  {'last activity':19}  first question"]
-    for row in rows:
-        first = " ".join(row["first"].split())[:60]
-        lines.append(f"{row['name'][:28]:28} {row['turns']:>5}  {row['updated'][:19].replace('T', ' '):19}  {first}")
-    agent.ui.info("\n".join(lines))
+    table = [[row["name"], str(row["turns"]), row["updated"][:19].replace("T", " "), " ".join(row["first"].split())]
+             for row in rows]  # fmt: skip
+    agent.ui.table(["name", "turns", "last activity", "first question"], table)
 
 
 def enter(agent: Agent, arg: str) -> None:
@@ -51,7 +49,10 @@ def enter(agent: Agent, arg: str) -> None:
     saved = agent.save()
     agent.switch(entered)
     kept = f"; the previous conversation was saved as '{saved}'" if saved else ""
-    agent.ui.notice(f"Entered '{arg}' ({entered.turns} turns){kept}.")
+    agent.ui.separator(f"{arg} · {entered.turns} turn{'s' if entered.turns != 1 else ''}")
+    for who, text in recap(agent.conversation.messages):
+        agent.ui.notice(f"{who}: {text}")
+    agent.ui.notice(f"Entered '{arg}'{kept}.")
 
 
 def delete(agent: Agent, arg: str) -> None:
@@ -71,12 +72,47 @@ def clear(agent: Agent, arg: str) -> None:
     """/clear — start a new conversation (the current one is saved first)."""
     saved = agent.save()
     agent.switch(sessions.new_session(agent.system_prompt))
-    agent.ui.notice("New conversation." + (f" The previous one was saved as '{saved}'." if saved else ""))
+    agent.ui.separator("new conversation")
+    if saved:
+        agent.ui.notice(f"The previous one was saved as '{saved}'.")
+
+
+KEYS = (
+    ("Enter", "send"),
+    ("Alt-Enter, Ctrl-J", "new line (pasted text stays one message)"),
+    ("Esc", "stop the answer or the running tool (interrupt_key in the config)"),
+    ("Ctrl-C", "clear the line; while the agent works, stop it"),
+    ("Ctrl-D", "leave, saving the conversation (like /exit)"),
+    ("Tab", "complete /commands and @paths"),
+    ("Up, Down", "earlier questions"),
+    ("@path", "mention a file: the model is asked to Read it"),
+)
 
 
 def help_(agent: Agent, arg: str) -> None:
-    """/help — list the commands."""
-    agent.ui.info("\n".join(f"  {fn.__doc__}" for fn in COMMANDS.values()))
+    """/help — the commands, the keys, and where the config and the logs are."""
+    state = agent.config.state_dir
+    rows = [doc.split(" — ", 1) for doc in (fn.__doc__ or "" for fn in COMMANDS.values())]
+    files = (
+        ("config", f"~/.narnat/narnat.json, then {state / 'narnat.json'} (NARNAT_* variables win)"),
+        ("instructions", f"~/.narnat/narnat.md, {state / 'narnat.md'}, AGENTS.md"),
+        ("sessions", str(state / "sessions")),
+        ("logs", f"{state / 'logs'} (one file per start)"),
+    )
+    sections = (("Commands", rows), ("Keys", KEYS), ("Files", files))
+    agent.ui.info("\n".join(f"{title}\n" + "\n".join(f"  {a:<18} {b}" for a, b in lines) for title, lines in sections))
+
+
+def recap(messages: list[dict], width: int = 160) -> list[tuple[str, str]]:
+    """Where a conversation stopped: its last question and the start of the last answer, one line each."""
+    said = [(m["role"], m["content"]) for m in messages if m["role"] in ("user", "assistant") and m.get("content")]
+    last = {role: text for role, text in said}
+    lines = []
+    for role, who in (("user", "you"), ("assistant", "model")):
+        if role in last:
+            text = " ".join(last[role].split("<system-reminder>", 1)[0].split())
+            lines.append((who, text if len(text) <= width else text[: width - 1] + "…"))
+    return lines
 
 
 def exit_(agent: Agent, arg: str) -> bool:

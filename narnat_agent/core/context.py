@@ -9,6 +9,7 @@ from narnat_agent.config.session_store import stamp
 from narnat_agent.core.reply import Reply
 
 CANCELLED = "Cancelled by the user; if it was running, its effects are unknown."
+INTERRUPTED = "[interrupted by the user]"  # ends an answer cut short, so the model does not take it as finished
 MENTION = re.compile(r"(?<![\w@])@([\w/.~-]+[\w/])")
 MAX_MENTIONS = 5
 
@@ -32,9 +33,12 @@ class Conversation:
         if reply.usage:
             self.last_prompt_tokens = reply.usage.prompt
         calls = [] if reply.cut_off else reply.tool_calls
-        if not calls and not reply.content:
+        content = reply.content
+        if reply.cancelled:
+            content = f"{content}\n\n{INTERRUPTED}" if content else INTERRUPTED
+        if not calls and not content:
             return
-        message: dict = {"role": "assistant", "content": reply.content or None}
+        message: dict = {"role": "assistant", "content": content or None}
         if reply.reasoning and calls:  # thinking providers need it back on tool-call turns
             message[reply.reasoning_field] = reply.reasoning
         if calls:
@@ -43,7 +47,7 @@ class Conversation:
                 for c in calls
             ]
         else:
-            message["content"] = reply.content
+            message["content"] = content
         self.messages.append(message)
 
     def add_tool_result(self, call_id: str, text: str) -> None:

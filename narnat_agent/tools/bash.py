@@ -245,8 +245,8 @@ def _stopped(text: str, why: str, summary: str, notes: tuple[str, ...] | list[st
 TOOL = Tool(
     name="Bash",
     description=(
-        "Run a bash command (tests, builds, git, package managers, scripts). Not for reading, searching or editing "
-        "files: use the file tools. No terminal: editors, pagers and REPLs are refused. Its working directory "
+        "Run a bash command (tests, builds, git, package managers, scripts). No terminal: editors, pagers and "
+        "REPLs are refused. Its working directory "
         "persists between calls (a result names it when it is not the project root); environment variables do not. "
         "Commands that delete files ask the user first. "
         "Output is cut at 30000 characters (the full text is saved to a file you can Read). "
@@ -262,5 +262,5 @@ TOOL = Tool(
         "required": ["command"],
     },
     run=run,
-    target=lambda args: args.get("command", "").split("\n", 1)[0][:80],
+    target=lambda args: args.get("command", ""),  # the UI cuts it, visibly
 )

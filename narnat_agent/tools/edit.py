@@ -110,7 +110,7 @@ def _cause(window: list[str], old_lines: list[str]) -> str:
 TOOL = Tool(
     name="Edit",
     description=(
-        "Replace old_string with new_string in a file you have Read. old_string must match one place "
+        "Replace old_string with new_string in a file. old_string must match one place "
         "(copy it from Read without the line-number prefix; include enough lines to be unique) "
         "unless replace_all is true. Small whitespace, indentation, quote and escaping slips are tolerated."
     ),

@@ -76,7 +76,7 @@ def run(args: dict, ws: Workspace) -> Result:
     cut = _cut(top, ws)
     files = [path for path in found if b"/" not in path[cut:]] if wide else found
     below = f"{_matches(len(found) - len(files))} {searched!r} in subfolders" if len(found) > len(files) else ""
-    where = ws.show(top) if top != ws.root else "the working directory"
+    where = ws.show(top) if top != ws.root else "the project root"
     if not files and below:
         return Result(f"No files match {args['pattern']!r} in {where}; {below}.{note}", "No files")
     if not files:
@@ -96,7 +96,7 @@ def run(args: dict, ws: Workspace) -> Result:
 TOOL = Tool(
     name="Glob",
     description=(
-        "Find files by path pattern, relative to path (default: the working directory). '*' and '?' match within "
+        "Find files by path pattern, relative to path (default: the project root). '*' and '?' match within "
         "one path segment and a '**' segment matches any number of folders: '*.py' is the top level only, "
         "'**/*.py' every depth, 'src/**/*.{ts,tsx}' below src. Respects .gitignore, also outside git; includes "
         "hidden files; skips .git and .narnat (unless path points there); newest first, at most 100."
@@ -105,7 +105,7 @@ TOOL = Tool(
         "type": "object",
         "properties": {
             "pattern": {"type": "string"},
-            "path": {"type": "string", "description": "Folder to search (default: the working directory)"},
+            "path": {"type": "string", "description": "Folder to search (default: the project root)"},
         },
         "required": ["pattern"],
     },

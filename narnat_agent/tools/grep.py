@@ -201,7 +201,7 @@ def run(args: dict, ws: Workspace) -> Result:
 
 
 def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
-    where = ws.show(top) if top != ws.root else "the working directory"
+    where = ws.show(top) if top != ws.root else "the project root"
     said = f"No matches for {args['pattern']!r} in {where}."
     if top.is_dir() and not note:
         flags = [*_flags(args, "files_with_matches"), *ripgrep.scope(top, ws.root), "--no-ignore"]
@@ -232,15 +232,15 @@ TOOL = Tool(
         "Search file contents with a regex (ripgrep syntax). output_mode: files_with_matches (default, newest "
         "first), content (path:line:text; -A/-B/-C context, -n line numbers) or count. Filter with type ('py') or "
         "glob: a name pattern ('*.py', '!*.min.js' to exclude) matches at any depth, one with '/' "
-        "('src/**/*.ts') is matched from the working directory. Respects .gitignore, also outside git; searches "
-        "hidden files; skips binary files, .git and .narnat (unless path points there); at most head_limit "
-        "results from offset."
+        "('src/**/*.ts') is matched from the project root. Respects .gitignore, also outside git; searches "
+        "hidden files; skips binary files (text before a late NUL byte still counts), .git and .narnat (unless "
+        "path points there); at most head_limit results from offset."
     ),
     parameters={
         "type": "object",
         "properties": {
             "pattern": {"type": "string"},
-            "path": {"type": "string", "description": "File or folder (default: the working directory)"},
+            "path": {"type": "string", "description": "File or folder (default: the project root)"},
             "glob": {"type": "string"},
             "type": {"type": "string"},
             "output_mode": {"type": "string", "enum": MODES},
@@ -257,5 +257,5 @@ TOOL = Tool(
         "required": ["pattern"],
     },
     run=run,
-    target=lambda args: repr(args.get("pattern", "")) + (f" in {args['path']}" if args.get("path") else ""),
+    target=lambda args: f'"{args.get("pattern", "")}"' + (f" in {args['path']}" if args.get("path") else ""),
 )

@@ -109,12 +109,12 @@ TOOL = Tool(
     name="Read",
     description=(
         f"Read a text file as numbered lines (number, tab, line) from offset: one Read shows {LIMIT}, "
-        "and says where to continue. A directory gives its listing. Read a file before you Edit it."
+        "and says where to continue. A directory gives its listing."
     ),
     parameters={
         "type": "object",
         "properties": {
-            "file_path": {"type": "string", "description": "Absolute path, or relative to the working directory"},
+            "file_path": {"type": "string", "description": "Absolute path, or relative to the project root"},
             "offset": {"type": "integer", "description": "First line to read (1-based)"},
             "limit": {"type": "integer", "description": "How many lines to read"},
         },

@@ -150,7 +150,8 @@ def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:
         return Result(f"Error: {e}", str(e).split("\n", 1)[0], True)
     except Exception as e:  # a bug in a tool must not end the conversation
         log.exception("tool crashed")
-        return Result(f"Error: {tool.name} failed unexpectedly: {type(e).__name__}: {e}", "failed", True)
+        sentence = f"{tool.name} failed unexpectedly: {type(e).__name__}: {e}"
+        return Result(f"Error: {sentence}", sentence.split("\n", 1)[0], True)  # the user sees what the model sees
 
 
 def execute(name: str, args: dict, workspace: Workspace) -> Result:

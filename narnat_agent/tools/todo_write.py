@@ -47,8 +47,7 @@ TOOL = Tool(
     name="TodoWrite",
     description=(
         "Replace the whole task list for this session (send every task each time). "
-        "Keep exactly one task in_progress while any is unfinished (with none, the first pending one is started); "
-        "mark each completed as soon as it is done."
+        "With no task in_progress, the first pending one is started."
     ),
     parameters={
         "type": "object",

@@ -39,8 +39,7 @@ def run(args: dict, ws: Workspace) -> Result:
 TOOL = Tool(
     name="Write",
     description=(
-        "Write a whole file (parent folders are created). To overwrite an existing file, Read all of it first; "
-        "it keeps its line endings and encoding. Prefer Edit for changes to existing files."
+        "Write a whole file (parent folders are created); an existing file keeps its line endings and encoding."
     ),
     parameters={
         "type": "object",

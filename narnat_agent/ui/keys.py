@@ -1,5 +1,6 @@
 """Keys: the prompt (prompt_toolkit) and the watcher that turns ESC or Ctrl-C into a cancel while the agent works."""
 
+import contextlib
 import os
 import select
 import signal
@@ -9,11 +10,15 @@ import time
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, FuzzyCompleter, WordCompleter
 from prompt_toolkit.document import Document
-from prompt_toolkit.history import FileHistory
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
+from prompt_toolkit.styles import Style
 
 POLL = 0.05
 
@@ -64,9 +69,29 @@ class MergedCompleter(Completer):
             yield from completer.get_completions(document, event)
 
 
+STYLE = Style.from_dict({
+    "discarded": "strike fg:ansibrightblack",  # a line given up with Ctrl-C must not look sent
+    "bottom-toolbar": "noreverse fg:ansibrightblack",
+})  # fmt: skip
+
+
+@Condition
+def _blank() -> bool:
+    return not get_app().current_buffer.text.strip()
+
+
 def bindings() -> KeyBindings:
-    """Enter sends; Alt-Enter, Esc-Enter and Ctrl-J insert a newline."""
+    """Enter sends; Alt-Enter, Esc-Enter and Ctrl-J insert a newline; Ctrl-C discards; Ctrl-D on a blank line leaves."""
     keys = KeyBindings()
+
+    @keys.add("c-c")
+    def _discard(event) -> None:
+        discarded = "class:aborting" if _blank() else "class:discarded"
+        event.app.exit(exception=KeyboardInterrupt(), style=discarded)
+
+    @keys.add("c-d", filter=_blank)  # also when only whitespace is there, e.g. an Enter typed while busy
+    def _leave(event) -> None:
+        event.app.exit(exception=EOFError(), style="class:exiting")
 
     @keys.add("enter")
     def _send(event) -> None:
@@ -80,10 +105,64 @@ def bindings() -> KeyBindings:
     return keys
 
 
-def prompt_session(history: Path, completer: Completer) -> PromptSession:
-    """The one input session: persistent history, completion, multi-line editing."""
-    return PromptSession(history=FileHistory(str(history)), completer=completer, key_bindings=bindings(),
-                         multiline=True, complete_while_typing=True, prompt_continuation="  ")  # fmt: skip
+def prompt_session(history: History, completer: Completer, toolbar) -> PromptSession:
+    """The one input session: persistent history, completion, multi-line editing, a status line below."""
+    return PromptSession(history=history, completer=completer, key_bindings=bindings(), style=STYLE,
+                         multiline=True, complete_while_typing=True, prompt_continuation="  ",
+                         bottom_toolbar=toolbar)  # fmt: skip
+
+
+class KeptHistory(FileHistory):
+    """The input history file; once it cannot be read or written, it is left alone and `failure` says why."""
+
+    def __init__(self, path: Path):
+        super().__init__(str(path))
+        self.failure = ""
+
+    def load_history_strings(self):
+        try:
+            yield from super().load_history_strings()
+        except OSError as e:
+            self.failure = self.failure or f"{type(e).__name__}: {e.strerror or e}"
+
+    def store_string(self, string: str) -> None:
+        if self.failure:
+            return
+        try:
+            super().store_string(string)
+        except OSError as e:
+            self.failure = f"{type(e).__name__}: {e.strerror or e}"
+
+
+def input_history(path: Path) -> tuple[History, str]:
+    """The history for the prompt, and why it is not kept ("" when it is)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        return InMemoryHistory(), f"{type(e).__name__}: {e.strerror or e}"
+    return KeptHistory(path), ""
+
+
+def yes_no(message) -> bool:
+    """One key answers: y is yes; n, Esc, Ctrl-C and Ctrl-D are no; any other key keeps asking."""
+    keys = KeyBindings()
+    keys.add(Keys.Any)(lambda event: None)
+    keys.add("enter")(lambda event: None)
+
+    def answer(value: bool):
+        def handler(event) -> None:
+            event.current_buffer.text = "yes" if value else "no"
+            event.app.exit(result=value)
+
+        return handler
+
+    for key in ("y", "Y"):
+        keys.add(key)(answer(True))
+    for key in ("n", "N", "escape", "c-c", "c-d"):
+        keys.add(key, eager=True)(answer(False))
+    return PromptSession(message, key_bindings=keys).prompt()
 
 
 INTERRUPT_KEYS = ("escape", "escape-twice", "ctrl-c")
@@ -91,7 +170,9 @@ TWICE = 1.5  # seconds within which the second ESC must follow, with "escape-twi
 
 
 class Watcher:
-    """While the agent works: the interrupt key or Ctrl-C cancels (a SIGINT to the main thread); typed keys are kept.
+    """Owns the keyboard whenever the prompt does not, so no key falls into the terminal's line mode (where a
+    Ctrl-D is lost). While the agent is `busy` the interrupt key or Ctrl-C cancels (a SIGINT to the main thread)
+    and typed text is kept for the next prompt; otherwise every key is handed to the next prompt as if typed there.
 
     `key` is "escape" (one press), "escape-twice" (for vi users who press ESC by habit) or "ctrl-c" (ESC ignored).
     """
@@ -101,6 +182,7 @@ class Watcher:
         self.key = "escape"
         self.last_escape = 0.0
         self.typed: list[str] = []
+        self.busy = self.fired = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._input = None
@@ -115,16 +197,23 @@ class Watcher:
         self._raw = self._input.raw_mode()
         self._raw.__enter__()
         self._stop.clear()
+        self.fired = False
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
+    def stop(self) -> bool:
+        """Give the keyboard back; True if the watcher was running."""
         if self._thread is None:
-            return
+            return False
         self._stop.set()
         self._thread.join(1)
         self._thread = None
         self._raw.__exit__(None, None, None)
+        return True
+
+    def working(self, busy: bool) -> None:
+        """The agent starts (keys may cancel it, once) or stops working."""
+        self.busy, self.fired = busy, False
 
     def take_typed(self) -> str:
         text, self.typed = "".join(self.typed), []
@@ -135,7 +224,10 @@ class Watcher:
         while not self._stop.is_set():
             ready, _, _ = select.select([fd], [], [], POLL)
             keys = self._input.read_keys() if ready else self._input.flush_keys()
-            self.handle([k.key for k in keys])
+            if self.busy:
+                self.handle([k.key for k in keys])
+            elif keys:  # the prompt's own keys, early: Enter sends, Ctrl-D leaves, as if it had been there
+                store_typeahead(self._input, keys)
 
     def handle(self, keys: list) -> None:
         """One batch of parsed keys: ESC followed by another key in the same batch is Alt+key, not ESC."""
@@ -159,6 +251,10 @@ class Watcher:
         return twice
 
     def _cancel(self) -> None:
+        """Once per turn: a second SIGINT could land anywhere, even in the code that cleans up after the first."""
+        if self.fired:
+            return
+        self.fired = True
         if self.on_cancel:
             self.on_cancel()
         signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
@@ -174,7 +270,8 @@ def restore_terminal_on_signals() -> None:
     saved = termios.tcgetattr(0)
 
     def restore(*_args) -> None:
-        termios.tcsetattr(0, termios.TCSANOW, saved)
+        with contextlib.suppress(termios.error, OSError):  # the terminal is gone (closed window, hung-up ssh)
+            termios.tcsetattr(0, termios.TCSANOW, saved)
 
     atexit.register(restore)
     for sig in (signal.SIGTERM, signal.SIGHUP):

@@ -4,25 +4,54 @@ import sys
 from typing import TextIO
 
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
-from narnat_agent.tools.workspace import Todos
+from narnat_agent.tools.workspace import Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
 
 
 def footer(stats: TurnStats) -> str:
-    """ctx 19.8k/128k · sent 266.7k (201.3k cached) · out 1.2k · cost · session cost · 13.2s"""
+    """ctx 19.8k/128k · sent 266.7k (250k cached) · out 1.2k · 17 requests · cost … · 13.2s
+
+    The context is the last request's prompt (how full the window is); sent, cached and out are the turn's totals.
+    """
     approx = "~" if stats.estimated else ""
-    cached = f" ({_k(stats.cached)} cached)" if stats.cached else ""
-    parts = [f"ctx {approx}{_k(stats.context)}/{_k(stats.context_window)}",
-             f"sent {approx}{_k(stats.sent)}{cached}", f"out {approx}{_k(stats.completion)}"]  # fmt: skip
+    cached = f" ({tokens(stats.cached)} cached)" if stats.cached else ""
+    parts = [context(stats), f"sent {approx}{tokens(stats.sent)}{cached}", f"out {approx}{tokens(stats.completion)}"]
+    if stats.requests > 1:
+        parts.append(f"{stats.requests} requests")
     if stats.cost is not None:
-        parts.append(f"{stats.cost:.4f} · session {stats.session_cost or 0:.4f}")
+        parts.append(f"cost {stats.cost:.4f} (session {stats.session_cost or 0:.4f})")
     parts.append(f"{stats.seconds:.1f}s")
     return " · ".join(parts)
 
 
-def _k(n: int) -> str:
-    return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
+def context(stats) -> str:
+    """How full the context window is after the turn: ctx 19.8k/128k."""
+    approx = "~" if stats.estimated else ""
+    return f"ctx {approx}{tokens(stats.context)}/{tokens(stats.context_window)}"
+
+
+def tokens(n: int) -> str:
+    """1234 -> 1.2k, 128000 -> 128k, 1500000 -> 1.5M: read at a glance."""
+    for size, unit in ((1_000_000, "M"), (1000, "k")):
+        if n >= size:
+            return f"{n / size:.1f}".removesuffix(".0") + unit
+    return str(n)
+
+
+def title_parts(title: str) -> tuple[str, str, int]:
+    """A tool header `Name(target)` as its name, the target's first line, and how many lines follow it."""
+    name, paren, target = title.partition("(")
+    if paren and target.endswith(")"):
+        target = target[:-1]
+    first, *rest = target.split("\n")
+    return name, first, len(rest)
+
+
+def plain_title(title: str) -> str:
+    """The header without a width: a long command shows its first line and how many lines follow."""
+    name, first, more = title_parts(title)
+    return f"{name}({first}{f' … +{more} lines' if more else ''})" if "(" in title else title
 
 
 def checklist(todos: list[dict]) -> list[str]:
@@ -106,6 +135,22 @@ class PlainUI:
         stream.write(f"{text}\n")
         stream.flush()
 
+    def banner(self, model: str, lines: list[str]) -> None:
+        """The start header (interactive runs only)."""
+        self.say("\n".join(lines))
+
+    def separator(self, title: str) -> None:
+        self.say(f"── {title} ──")
+
+    def table(self, columns: list[str], rows: list[list[str]]) -> None:
+        """Aligned columns on stdout; the last one is not padded."""
+        widths = [max(len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
+        lines = [
+            "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[-1]])
+            for row in [columns, *rows]
+        ]
+        self.say("\n".join(lines), self.out)
+
     def reason(self, text: str) -> None:
         """Reasoning streams to err as it comes; whatever is shown next starts on a line of its own."""
         self.err.write(text)
@@ -121,12 +166,15 @@ class PlainUI:
     def tool_start(self, header: str) -> None:
         if self.stream:
             self.stream.end_block()
-        self.say(f"● {header}")
+        self.say(f"● {plain_title(header)}")
 
     def tool_end(self, result) -> None:
-        self.say(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}")
-        if isinstance(result.detail, Todos):
-            self.say("\n".join(f"    {line}" for line in checklist(list(result.detail.items))))
+        detail, seen = result.detail, ""
+        if isinstance(detail, Output) and detail.shown_lines < detail.lines:
+            seen = f" ({detail.shown_lines} shown to the model)"
+        self.say(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}{seen}")
+        if isinstance(detail, Todos):
+            self.say("\n".join(f"    {line}" for line in checklist(list(detail.items))))
 
     def notice(self, text: str) -> None:
         self.say(f"! {text}")
@@ -201,11 +249,11 @@ class HeadlessStream(PlainStream):
 class HeadlessUI(PlainUI):
     """narnat -p: stdout holds the final answer only; narration, reasoning, tool lines and notices go to stderr."""
 
+    session = ""  # the name this run is saved under, for the footer
+
     def create_stream(self) -> HeadlessStream:
         self.stream = HeadlessStream(self)
         return self.stream
-
-    session = ""  # the name this run is saved under, for the footer
 
     def begin(self, session: str, model: str) -> None:
         self.session = session

@@ -2,29 +2,82 @@
 
 import re
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
 from narnat_agent.core.turn import TurnStats
 from narnat_agent.tools.workspace import Output
-from narnat_agent.ui import plain
-from narnat_agent.ui.plain import TODO_MARKS
+from narnat_agent.ui.plain import TODO_MARKS, title_parts
+from narnat_agent.ui.plain import footer as footer_text
 
 TODO_STYLES = {"completed": "dim strike", "in_progress": "bold", "pending": ""}
 FOLDED = re.compile(r"… \+(\d+) lines")
 HUNK = re.compile(r"@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 BODY_LINES = 40
+RESULT = "  ⎿  "
+INDENT = " " * len(RESULT)
+TAIL_OK, TAIL_FAILED = 3, 6  # output lines shown under a command's result
+TAIL_WIDTH = 400  # characters of one output line, at most (minified files have megabyte lines)
+
+
+class Hanging:
+    """A prefix, then text whose wrapped lines continue under the text, not at column 0."""
+
+    def __init__(self, prefix: Text | str, body: Text):
+        self.prefix = Text(prefix) if isinstance(prefix, str) else prefix
+        self.body = body
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        indent = self.prefix.cell_len
+        for i, line in enumerate(self.body.wrap(console, max(options.max_width - indent, 10))):
+            line.rstrip()
+            yield (self.prefix if i == 0 else Text(" " * indent)) + line
 
 
 def header(title: str, width: int) -> Text:
-    """`● Edit(src/app.py)`, cut by display width (CJK counts double)."""
+    """`● Bash(git stash push … +2 lines)`: one line; anything cut says how much more there is."""
+    name, first, more_lines = title_parts(title)
     line = Text("● ", style="green")
-    line.append(title, style="bold")
-    line.truncate(max(width - 1, 10), overflow="ellipsis")
-    return line
+    line.append(name, style="bold")
+    if "(" not in title:
+        return line
+    lines_note = f"+{more_lines} lines" if more_lines else ""
+    fixed = cell_len(f"● {name}()")
+    target = Text(first, style="bold")
+    notes = [lines_note] if more_lines else []
+    if fixed + cell_len(first) + len(f" {lines_note}") > width:
+        target.truncate(max(width - fixed - len(f" +{len(first)} chars, {lines_note}") - 1, 10))
+        notes.insert(0, f"+{len(first) - len(target.plain)} chars")
+        target.append("…")
+    line.append("(", style="bold").append_text(target)
+    if notes:
+        line.append(f" {', '.join(notes)}", style="magenta")
+    return line.append(")", style="bold")
 
 
-def result(summary: str, error: bool) -> Text:
-    return Text.assemble(("  ⎿  ", "dim"), (summary, "red" if error else ""))
+def result(summary: str, error: bool, output: Output | None = None) -> Hanging:
+    """`⎿  exit 1 · 792 lines (328 shown to the model)`, wrapped under its own text."""
+    body = Text(summary, style="red" if error else "")
+    if output and output.shown_lines < output.lines:
+        body.append(f" ({output.shown_lines} shown to the model)", style="magenta")
+    return Hanging(Text(RESULT, style="dim"), body)
+
+
+def output_tail(output: Output, failed: bool) -> Group | None:
+    """The last lines of a command's output, dimmed: where errors and summaries are."""
+    lines = list(output.tail)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    shown = lines[-(TAIL_FAILED if failed else TAIL_OK) :]
+    if not shown:
+        return None
+    rows: list[Hanging | Text] = [Hanging(INDENT, Text(line[:TAIL_WIDTH], style="red dim" if failed else "dim"))
+                                  for line in shown]  # fmt: skip
+    above = output.lines - len(shown)
+    if above > 0:
+        rows.insert(0, Text(f"{INDENT}… +{above} lines above", style="dim"))
+    return Group(*rows)
 
 
 def diff(text: str, limit: int = BODY_LINES) -> Text:
@@ -54,23 +107,17 @@ def diff(text: str, limit: int = BODY_LINES) -> Text:
     return out
 
 
-def todos(items: list[dict]) -> Text:
-    out = Text()
-    for i, item in enumerate(items):
-        out.append(f"     {TODO_MARKS[item['status']]} {item['content']}", style=TODO_STYLES[item["status"]])
-        if i < len(items) - 1:
-            out.append("\n")
-    return out
-
-
-def output_preview(output: Output, lines: int = 4) -> Text | None:
-    """The first lines of a failed command's output, so errors are seen without asking."""
-    body = [line for line in output.tail if line.strip()][:lines]
-    if not body:
-        return None
-    return Text("\n".join(f"     {line[:200]}" for line in body), style="dim red")
+def todos(items: list[dict]) -> Group:
+    return Group(*(Hanging(f"{INDENT}{TODO_MARKS[t['status']]} ", Text(t["content"], style=TODO_STYLES[t["status"]]))
+                   for t in items))  # fmt: skip
 
 
 def footer(stats: TurnStats) -> Text:
-    """── ctx 19.8k/128k · sent 266.7k (201.3k cached) · out 1.2k · 0.0420 · session 0.3100 · 8.2s ──"""
-    return Text(f"── {plain.footer(stats)} ──", style="dim")
+    """── ctx 19.8k/128k · sent 266.7k (250k cached) · out 1.2k · 17 requests · cost … · 13.2s ──"""
+    return Text(f"── {footer_text(stats)} ──", style="dim")
+
+
+def separator(title: str, width: int) -> Text:
+    """A rule across the screen with a title: where a new conversation starts."""
+    head = f"── {title} "
+    return Text(head + "─" * max(width - cell_len(head), 3), style="dim")

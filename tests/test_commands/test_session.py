@@ -181,6 +181,45 @@ def test_a_summary_left_by_a_crash_is_inherited_at_start(project, fake_llm):
     assert (project / ".narnat" / "last_session_summary.md").read_text() == ""
 
 
+def test_help_lists_keys_mentions_and_where_config_and_logs_are(talked, project):
+    h = talked()
+    dispatch(h.agent, "/help")
+    shown = h.out.getvalue()
+    for key in ("Enter", "Alt-Enter", "Ctrl-J", "Esc", "Ctrl-C", "Ctrl-D", "Tab", "@path"):
+        assert key in shown, key
+    assert "~/.narnat/narnat.json" in shown and str(project / ".narnat" / "narnat.json") in shown
+    assert str(project / ".narnat" / "logs") in shown
+
+
+def test_clear_draws_a_separator_and_enter_recaps_where_it_stopped(talked, project, fake_llm):
+    h = talked()
+    dispatch(h.agent, "/save first")
+    dispatch(h.agent, "/clear")
+    assert "── new conversation ──" in h.err.getvalue()
+    dispatch(h.agent, "/enter first")
+    err = h.err.getvalue()
+    assert "── first · 1 turn ──" in err
+    assert "you: the first question" in err and "model: first answer" in err
+
+
+def test_show_fits_a_narrow_terminal(talked, project, fake_llm):
+    import io
+
+    from rich.console import Console
+
+    from narnat_agent.ui.ui_design import TerminalUI
+
+    h = talked()
+    fake_llm.add(text_reply("x"))
+    h.agent.ask("a very long first question " * 10)
+    dispatch(h.agent, "/save long")
+    console = Console(file=io.StringIO(), width=50, record=True)
+    h.agent.ui = TerminalUI(console, project / ".narnat", project, {})
+    dispatch(h.agent, "/show")
+    lines = console.export_text().splitlines()
+    assert len(lines) == 2 and all(len(line) <= 50 for line in lines) and lines[1].endswith("…")
+
+
 def test_what_the_model_read_belongs_to_the_conversation(harness, fake_llm, project):
     (project / "a.txt").write_text("one\n")
     h = harness()

@@ -24,15 +24,13 @@ def test_cancel_while_streaming_keeps_partial_text_and_drops_unfinished_calls(ha
     fragment = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "Read", "arguments": "{"}}
     fake_llm.add(SSE([chunk({"content": "Looking"}), chunk({"tool_calls": [fragment]}), chunk({"content": " more"})]))
     h.agent.turn("go")
-    assert h.conversation.messages[-1] == {"role": "assistant", "content": "Looking"}
+    interrupted = {"role": "assistant", "content": "Looking\n\n[interrupted by the user]"}
+    assert h.conversation.messages[-1] == interrupted
     assert "Cancelled" in h.err.getvalue()
     fake_llm.add(text_reply("fresh"))
     h.ui.create_stream = lambda: PlainStream(h.ui)
     h.agent.turn("next")
-    assert fake_llm.requests[-1]["messages"][-2:] == [
-        {"role": "assistant", "content": "Looking"},
-        {"role": "user", "content": "next"},
-    ]
+    assert fake_llm.requests[-1]["messages"][-2:] == [interrupted, {"role": "user", "content": "next"}]
 
 
 def test_ctrl_c_during_a_tool_answers_every_call(harness, fake_llm, project):

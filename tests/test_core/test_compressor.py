@@ -42,7 +42,7 @@ def test_an_empty_summary_keeps_everything_and_gives_the_question_back(harness, 
     h.agent.ask("the held question")
     assert h.agent.conversation.messages == before and h.agent.conversation.turns == 1
     assert "Compression failed" in h.err.getvalue()
-    assert "the held question" in h.err.getvalue().split("send again")[1]
+    assert "the held question" in h.err.getvalue().split("to edit and send again")[1]
     assert not (project / ".narnat" / "sessions").exists()
     assert len(fake_llm.requests) == 2
 

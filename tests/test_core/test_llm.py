@@ -112,6 +112,6 @@ def test_footer_tells_the_context_from_the_turns_totals(harness, fake_llm, proje
         70,
     )
     footer = h.err.getvalue().strip().splitlines()[-1]
-    assert "ctx 1.5k/128.0k · sent 2.5k (1.0k cached) · out 70" in footer
+    assert "ctx 1.5k/128k · sent 2.5k (1k cached) · out 70 · 2 requests" in footer
     # per million tokens: 1,500 fresh at 1000 + 1,000 cached at 100 + 70 out at 2000
-    assert "1.7400 · session 1.7400" in footer
+    assert "cost 1.7400 (session 1.7400)" in footer

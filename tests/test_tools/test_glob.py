@@ -40,7 +40,7 @@ def test_gitignore_is_respected_hidden_files_included_and_git_skipped(project, w
 def test_no_match_says_what_was_skipped(project, workspace):
     tree(project, ["build/out.log"], ignore="build/\n")
     result = glob(workspace, "**/*.log")
-    assert result.text.startswith("No files match '**/*.log' in the working directory.")
+    assert result.text.startswith("No files match '**/*.log' in the project root.")
     assert "1 file ignored by .gitignore rules would match; they were skipped" in result.text
     assert "Hidden files were included" in glob(workspace, "*.nothing").text
 
@@ -149,7 +149,7 @@ def test_a_name_pattern_says_how_many_more_match_in_subfolders(project, workspac
     assert glob(workspace, "**/*.py").text.splitlines() == ["src/c/d.py", "src/b.py", "a.py"]
     (project / "a.py").unlink()
     result = glob(workspace, "*.py")
-    assert result.text == "No files match '*.py' in the working directory; 2 files match '**/*.py' in subfolders."
+    assert result.text == "No files match '*.py' in the project root; 2 files match '**/*.py' in subfolders."
     assert glob(workspace, "*.txt", path="src").text.startswith(
         "No files match '*.txt' in src; 1 file matches '**/*.txt' in subfolders."
     )

@@ -1,6 +1,7 @@
 """The prompt through prompt_toolkit pipe input; completers called directly."""
 
 import io
+import os
 
 import pytest
 from prompt_toolkit.application import create_app_session
@@ -54,6 +55,48 @@ def test_ctrl_c_clears_and_ctrl_d_leaves(terminal):
     assert ui.read_input() is None
 
 
+def test_ctrl_d_leaves_when_only_blanks_are_on_the_line(terminal):
+    ui, keys = terminal
+    ui.give_back("\n  ")  # e.g. an Enter typed while the agent was busy
+    keys.send_text("\x04")
+    assert ui.read_input() is None
+
+
+def test_ctrl_c_at_an_empty_prompt_says_once_how_to_leave(terminal):
+    ui, keys = terminal
+    for _ in range(3):
+        keys.send_text("\x03")
+        assert ui.read_input() == ""
+    keys.send_text("typed\x03")
+    ui.read_input()
+    assert ui.console.export_text().count("Ctrl-D or /exit leaves") == 1
+
+
+@pytest.mark.parametrize("kind", ["directory", "read-only", "broken later"])
+def test_history_that_cannot_be_written_is_skipped_with_one_notice(project, kind):
+    history = project / ".narnat" / "history"
+    history.parent.mkdir()
+    if kind == "directory":
+        history.mkdir()
+    elif kind == "broken later":
+        history.write_text("")
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes read-only files")
+        history.write_text("")
+        history.chmod(0o400)
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        ui = TerminalUI(Console(file=io.StringIO(), width=80, record=True), project / ".narnat", project, COMMANDS)
+        for text in ("one", "two", "three"):
+            if kind == "broken later" and text == "two":  # the file turns into something it cannot write to
+                history.unlink()
+                history.mkdir()
+            keys.send_text(text + "\r")
+            assert ui.read_input() == text
+    shown = ui.console.export_text()
+    assert shown.count("Input history is not kept") == 1 and "Traceback" not in shown
+
+
 def test_a_question_given_back_is_prefilled(terminal):
     ui, keys = terminal
     ui.give_back("the held question")
@@ -61,16 +104,18 @@ def test_a_question_given_back_is_prefilled(terminal):
     assert ui.read_input() == "the held question again"
 
 
-def test_confirmation_defaults_to_no(terminal):
+def test_confirmation_takes_one_key(terminal):
     ui, keys = terminal
-    keys.send_text("y\r")
+    keys.send_text("y")
     assert ui.confirm("rm -rf build", "rm deletes files: build") is True
-    keys.send_text("\r")
+    keys.send_text("n")
     assert ui.confirm("rm x", "rm deletes files: x") is False
-    keys.send_text("n\r")
+    keys.send_text("\x1b")
+    assert ui.confirm("rm x", "rm deletes files: x") is False
+    keys.send_text("x\r q\x03")  # other keys, Enter included, keep asking; Ctrl-C is no
     assert ui.confirm("rm x", "rm deletes files: x") is False
     text = ui.console.export_text()
-    assert "rm deletes files: build" in text and "rm -rf build" in text and "Declined" in text
+    assert "rm deletes files: build" in text and "rm -rf build" in text
 
 
 def completions(completer, text):

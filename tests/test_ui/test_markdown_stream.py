@@ -91,3 +91,34 @@ def test_rendered_lines_copy_cleanly():
     plain = [Text.from_ansi(line).plain for line in lines]
     assert "x = 1" in plain and "    y = 2" in plain
     assert not any(line.endswith(" ") for line in plain)
+
+
+def flooded(source: str, cancel: bool = False) -> str:
+    """An answer that arrives faster than it is drawn: every piece within one frame."""
+    console = terminal(80, 24)
+    stream = MarkdownStream(console, lambda lines: console.print(Text.from_ansi("\n".join(lines)), soft_wrap=True),
+                            lambda renderable: None, clock=lambda: 0.0)  # fmt: skip
+    for i in range(0, len(source), 500):
+        stream.feed(source[i : i + 500])
+    stream.finish(cancelled=cancel)
+    return console.file.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["paragraphs", "one line", "one code block"])
+def test_a_huge_answer_is_drawn_once_as_plain_text_past_the_limit(kind):
+    source = {"paragraphs": "Some **bold** words here.\n\n" * 40_000, "one line": "word " * 200_000,
+              "one code block": "```python\n" + "x = 1\n" * 150_000 + "```\n"}[kind]  # fmt: skip
+    shown = flooded(source)
+    plain = Text.from_ansi(shown).plain
+    assert len(shown) < 1.2 * len(source)  # nothing drawn twice: the cost follows the answer's size
+    assert plain.rstrip().endswith(source.rstrip().splitlines()[-1])  # the rest as the model wrote it
+
+
+def test_after_a_cancel_a_flood_is_counted_not_drawn():
+    shown = Text.from_ansi(flooded("Some words here.\n\n" * 100_000, cancel=True)).plain
+    assert shown.strip() == "… 1,800,000 more characters of the interrupted answer are not shown"
+
+
+def test_plain_text_cannot_drive_the_terminal():
+    shown = flooded("x" * 20_000 + "\x1b[2J\x1b]0;title\x07 done\n")
+    assert "\x1b[2J" not in shown and "\x07" not in shown and "done" in shown

@@ -5,6 +5,7 @@ import os
 import sys
 
 import pexpect
+import pyte
 import pytest
 
 from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
@@ -20,7 +21,7 @@ def slow_answer(words: int, delay: float) -> SSE:
 def session(project, fake_llm):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
-               TERM="xterm-256color", COLUMNS="100", LINES="30")  # fmt: skip
+               TERM="xterm-256color", COLUMNS="100", LINES="30", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
     child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
                           encoding="utf-8", timeout=20)  # fmt: skip
     yield child
@@ -31,15 +32,30 @@ def prompt(child):
     child.expect("❯")
 
 
+def screen(transcript: str, width: int = 100, height: int = 30) -> list[list]:
+    """The terminal after the whole session, scrollback included: rows of pyte characters."""
+    shown = pyte.HistoryScreen(width, height, history=10_000)
+    pyte.ByteStream(shown).feed(transcript.encode())
+    rows = [[row[x] for x in range(width)] for row in shown.history.top]
+    return rows + [[shown.buffer[y][x] for x in range(width)] for y in range(height)]
+
+
+def text(row) -> str:
+    return "".join(c.data for c in row).rstrip()
+
+
 def test_a_whole_session(session, fake_llm, project):
     child = session
+    child.logfile_read = transcript = io.StringIO()
     (project / "junk.txt").write_text("x")
     todo = [{"content": "Clean up", "activeForm": "Cleaning up", "status": "in_progress"},
             {"content": "Report", "activeForm": "Reporting", "status": "pending"}]  # fmt: skip
+    long_command = "echo start; echo '" + "a" * 150 + "'\necho second line"
+    failing = "printf 'l1\\nl2\\nl3\\nl4\\nl5\\nl6\\nl7\\nboom: it failed\\n'; exit 2"
     fake_llm.add(
         text_reply("Hello **there**, streaming works."),
         slow_answer(400, 0.02),
-        tool_reply(("TodoWrite", {"todos": todo})),
+        tool_reply(("TodoWrite", {"todos": todo}), ("Bash", {"command": long_command}), ("Bash", {"command": failing})),
         tool_reply(("Bash", {"command": "rm junk.txt"})),
         tool_reply(("Bash", {"command": "rm junk.txt"})),
         text_reply("All done."),
@@ -47,7 +63,7 @@ def test_a_whole_session(session, fake_llm, project):
     prompt(child)
     child.send("say hello\r")
     child.expect("streaming works")
-    child.expect("ctx .* · sent ")  # the footer
+    child.expect("ctx 10/128k")  # the footer
     prompt(child)
 
     child.send("write a lot\r")
@@ -58,14 +74,13 @@ def test_a_whole_session(session, fake_llm, project):
     assert fake_llm.requests[1]["messages"][-1]["content"] == "write a lot"
 
     child.send("clean up\r")
-    child.expect("◼ Clean up")
-    child.expect("◻ Report")
-    child.expect(r"Run it\? \[y/N\]")
-    child.send("n\r")
-    child.expect("Declined")
-    child.expect(r"Run it\? \[y/N\]")
+    child.expect("Clean up")
+    child.expect(r"Run it\? \[y/n\]")
+    child.send("n")  # one key, no Enter
+    child.expect(r"Run it\? \[y/n\] no")
+    child.expect(r"Run it\? \[y/n\]")
     assert (project / "junk.txt").exists()
-    child.send("y\r")
+    child.send("y")
     child.expect("All done")
     prompt(child)
     assert not (project / "junk.txt").exists()
@@ -73,13 +88,40 @@ def test_a_whole_session(session, fake_llm, project):
     interrupted = next(m["content"] for m in history if m["role"] == "assistant" and "word0" in (m["content"] or ""))
     assert "word399" not in interrupted  # the stream stopped at the key, long before its end (timing: bench/)
     interrupted = history[history.index({"role": "user", "content": "write a lot"}) + 1]
-    assert interrupted["role"] == "assistant" and interrupted["content"].startswith("word0 word1")
-    assert any("the user declined" in m["content"] for m in history if m["role"] == "tool")
+    assert interrupted["content"].startswith("word0 word1") and interrupted["content"].endswith(
+        "[interrupted by the user]"
+    )
 
+    child.send("half typed")
+    child.expect("typed")
+    child.send("\x03")
+    prompt(child)  # the discarded line
+    prompt(child)  # the next prompt
+    child.send("\x03")
+    child.expect("Ctrl-D or /exit leaves")
+    prompt(child)
     child.sendeof()
     child.expect("Saved this conversation as")
     child.expect(pexpect.EOF)
     assert list((project / ".narnat" / "sessions").glob("*.json"))
+
+    rows = screen(transcript.getvalue())
+    lines = [text(row) for row in rows]
+    assert lines[0].startswith("narnat ") and "· 127.0.0.1:" in lines[0]  # the start header
+    assert lines[1].startswith(str(project)) and "new conversation · /help" in lines[1]
+    assert any(line.startswith("── ctx 10/128k · sent 10 · out 5 · ") for line in lines)  # the footer
+    header = next(line for line in lines if line.startswith("● Bash(echo start"))
+    assert header.endswith("chars, +1 lines)") and "…" in header and len(header) <= 100  # a long command
+    failed = lines.index(next(line for line in lines if line.startswith("  ⎿  exit 2 · 8 lines")))
+    assert lines[failed + 1 : failed + 4] == ["     … +2 lines above", "     l3", "     l4"]  # the tail
+    assert "     boom: it failed" in lines and "(exit code 2)" not in "\n".join(lines)
+    declined = lines.index(next(line for line in lines if "the user declined" in line))
+    assert lines[declined].startswith("  ⎿  the user declined") and lines[declined + 1].startswith("     ")
+    assert lines[declined + 1].strip() and "Declined" not in lines  # a wrapped result, one line of refusal
+    assert any(line.endswith("Run it? [y/n] no") for line in lines)
+    assert any(line.endswith("Run it? [y/n] yes") for line in lines)
+    discarded = next(row for row in rows if text(row).endswith("half typed"))
+    assert all(c.strikethrough for c in discarded[2 : len(text(discarded))] if c.data != " ")
 
 
 def test_arrow_keys_do_not_interrupt(session, fake_llm):
@@ -91,7 +133,7 @@ def test_arrow_keys_do_not_interrupt(session, fake_llm):
     child.send("\x1b[A")
     child.send("\x1b[B")
     child.expect("word59")
-    child.expect("ctx .* · sent ")
+    child.expect("ctx ")
     assert "Interrupted" not in child.before
 
 
@@ -130,6 +172,33 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
     assert fake_llm.requests[0]["model"] == "my-model"
 
 
+def test_ctrl_d_always_leaves(project, fake_llm):
+    """A stress run of what preceded Ctrl-D doing nothing: refused commands, keys typed while the agent was busy
+    (an Enter, a space), and keys sent while a command is still printing its error, before the prompt is back."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
+               TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
+    for run in range(4):
+        child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env,
+                              dimensions=(30, 100), encoding="utf-8", timeout=10)  # fmt: skip
+        try:
+            prompt(child)
+            fake_llm.add(slow_answer(15, 0.02))
+            child.send("hi\r")
+            child.expect("word3")
+            child.send(["", "\r ", " ", "\r"][run])  # typed while the answer streams
+            child.expect("ctx ")  # the footer: the prompt is not back yet
+            refused = 3 * (run % 2 == 0)
+            child.send("/save ../../escape\r" * refused + "\x04")
+            for _ in range(refused):
+                child.expect("is not a session name")
+            child.expect("Saved this conversation")
+            child.expect(pexpect.EOF)
+        finally:
+            child.close(force=True)
+        assert child.exitstatus == 0, run
+
+
 def test_rewind_redo_and_undo_in_a_real_terminal(session, fake_llm, project):
     child, app = session, project / "app.py"
     app.write_text("x = 1\n")
@@ -159,8 +228,39 @@ def test_rewind_redo_and_undo_in_a_real_terminal(session, fake_llm, project):
     assert app.read_text() == "x = 1\n"
     child.send("\r")
     child.expect("Asked again")
-    questions = [m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "user"]
-    assert [q.split("\n\n<system-reminder>")[0] for q in questions] == ["make x two"]  # sent again, alone
+    asked = [m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "user"]
+    assert len(asked) == 1 and asked[0].startswith("make x two\n\n<system-reminder>\nThe user rewound files")
     prompt(child)
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+def test_esc_stops_a_huge_answer_and_the_prompt_is_usable_at_once(session, fake_llm):
+    child = session
+    child.searchwindowsize = 4000  # the answer is megabytes: look only at the newest output
+    flood = [chunk({"content": "word " * 200 + "\n\n"}) for _ in range(5000)]  # 5 MB, paragraphs
+    fake_llm.add(SSE([*flood, chunk(finish="stop"), usage()], delay=0.001), text_reply("next answer"))
+    prompt(child)
+    child.send("flood\r")
+    child.expect("word word")
+    child.send("\x1b")
+    child.expect("Interrupted by user")
+    prompt(child)
+    child.send("typed after")
+    child.expect("typed after")  # keys reach the prompt: no leftover watcher eats them
+    child.expect(pexpect.TIMEOUT, timeout=0.5)
+    assert "esc to interrupt" not in child.before  # no spinner left drawing over the prompt
+    child.send("\r")
+    child.expect("next answer")
+
+
+def test_closing_the_terminal_prints_no_traceback(project, fake_llm):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
+               TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
+    err = project.parent / "stderr.txt"
+    child = pexpect.spawn("bash", ["-c", f"exec {sys.executable} -m narnat_agent 2>{err}"], cwd=str(project),
+                          env=env, dimensions=(30, 100), encoding="utf-8", timeout=20)  # fmt: skip
+    prompt(child)
+    child.close()  # the window goes away: the terminal hangs up
+    assert "Traceback" not in err.read_text() and "termios" not in err.read_text()

@@ -11,6 +11,7 @@ cancelled: list = []
 def watcher(key="escape"):
     w = Watcher(on_cancel=lambda: cancelled.append(True))
     w.key = key
+    w.working(True)
     return w
 
 

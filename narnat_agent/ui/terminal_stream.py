@@ -1,0 +1,96 @@
+"""One turn on a terminal: spinner, streamed markdown, dimmed reasoning, and the footer."""
+
+import time
+
+from rich.live import Live
+from rich.segment import Segment
+from rich.spinner import Spinner
+from rich.text import Text
+
+from narnat_agent.core.turn import Stop, TurnOutcome
+from narnat_agent.ui import render
+from narnat_agent.ui.markdown_stream import MarkdownStream
+from narnat_agent.ui.plain import context
+
+
+class Elapsed:
+    """Spinner text that shows the seconds waited and how to interrupt."""
+
+    def __init__(self, label: str, started: float):
+        self.label, self.started = label, started
+
+    def __rich__(self) -> Text:
+        return Text(f"{self.label}… {time.monotonic() - self.started:.0f}s · esc to interrupt", style="dim")
+
+
+class _Raw:
+    """Text the terminal wraps itself, in one piece: rich's per-line work would cost seconds for megabytes."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __rich_console__(self, console, options):
+        yield Segment(self.text)
+        yield Segment.line()
+
+
+class TerminalStream:
+    """The live region (spinner or the open markdown block) exists from create_stream() until finish()."""
+
+    def __init__(self, ui):
+        self.ui, self.cancelled = ui, False
+        self.live = Live(console=ui.console, transient=True, auto_refresh=True, refresh_per_second=10,
+                         vertical_overflow="crop")  # fmt: skip
+        self.markdown = self._new_markdown()
+        self.thinking = ""
+        self.live.start()
+        self.spin("Thinking")
+
+    def _new_markdown(self) -> MarkdownStream:
+        return MarkdownStream(self.ui.console, self._emit, self._show, emit_plain=self._emit_plain)
+
+    def _emit(self, lines: list[str]) -> None:
+        self.ui.console.print(Text.from_ansi("\n".join(lines)), soft_wrap=True)
+
+    def _emit_plain(self, text: str) -> None:
+        self.ui.console.print(_Raw(text), crop=False)
+
+    def _show(self, renderable) -> None:
+        self.live.update(renderable if renderable is not None else "")
+
+    def spin(self, label: str) -> None:
+        self.live.update(Spinner("dots", text=Elapsed(label, time.monotonic()), style="cyan"))
+
+    def feed(self, text: str) -> None:
+        self._end_thinking()
+        self.markdown.feed(text)
+
+    def feed_reasoning(self, text: str) -> None:
+        self.thinking += text
+        *done, self.thinking = self.thinking.split("\n")
+        for line in done:
+            self.ui.console.print(Text(f"│ {line}", style="dim italic"), soft_wrap=True)
+
+    def _end_thinking(self) -> None:
+        if self.thinking:
+            self.feed_reasoning("\n")
+
+    def end_block(self) -> None:
+        """Before tool lines: what has streamed is printed and the live region freed."""
+        self._end_thinking()
+        self.markdown.finish(self.cancelled)
+        self.markdown = self._new_markdown()
+
+    def finish(self, outcome: TurnOutcome) -> None:
+        """The turn is over: keys stop cancelling first, so no late cancel can interrupt the cleanup."""
+        self.ui.watcher.working(False)
+        try:
+            self.end_block()
+        except KeyboardInterrupt:  # a cancel that was already on its way: what is left is not drawn
+            self.cancelled = True
+        finally:
+            self.live.stop()
+        if outcome.stop is Stop.CANCELLED:
+            self.ui.console.print("  ⎿  Interrupted by user", style="dim red")
+        self.ui.console.print(render.footer(outcome.stats))
+        self.ui.context = context(outcome.stats)
