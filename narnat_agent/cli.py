@@ -97,7 +97,8 @@ def _leave_on_signals(agent) -> None:
 
     def leave(signum: int, frame: object) -> None:
         agent.leaving = signum
-        raise KeyboardInterrupt
+        if not agent.ui.stop_reading():  # a waiting prompt ends like Ctrl-D; anything else stops like Esc
+            raise KeyboardInterrupt
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, leave)

@@ -193,6 +193,9 @@ class PlainUI:
     def end_compressing(self) -> None:
         self.say("… Compression finished.")
 
+    def stop_reading(self) -> bool:
+        return False  # a blocking line read: the signal's KeyboardInterrupt ends it
+
     def give_back(self, question: str) -> None:
         """A question to edit and send again: not sent, or taken back by a rewind (plain input cannot pre-fill)."""
         self.notice(f"Your question, to edit and send again:\n{question}")

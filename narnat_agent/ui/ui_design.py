@@ -89,7 +89,7 @@ class TerminalUI:
                 self.hinted = True
                 self.notice(LEAVE_HINT)
             text = ""
-        except EOFError:
+        except (EOFError, OSError):  # Ctrl-D, or the terminal went away (a closed window: EIO)
             return None
         self.watcher.start()  # until the next prompt, keys go to the watcher, not to the terminal's line mode
         if (failure := getattr(self.history, "failure", "")) and not self.history_told:
@@ -199,6 +199,16 @@ class TerminalUI:
         self.watcher.working(False)
         if self.compressing is not None:
             self.compressing.stop()
+
+    def stop_reading(self) -> bool:
+        from prompt_toolkit.application import get_app_or_none
+
+        app = get_app_or_none()
+        if app is None or not app.is_running or app.loop is None:
+            return False
+        # the loop may be asleep in select(): wake it rather than raise in the middle of prompt_toolkit's code
+        app.loop.call_soon_threadsafe(lambda: app.is_done or app.exit(exception=EOFError))
+        return True
 
     def give_back(self, question: str) -> None:
         self.pending = question
