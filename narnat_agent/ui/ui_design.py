@@ -89,7 +89,7 @@ class TerminalUI:
                 self.hinted = True
                 self.notice(LEAVE_HINT)
             text = ""
-        except (EOFError, OSError):  # Ctrl-D, or the terminal went away (a closed window: EIO)
+        except (EOFError, OSError):  # OSError: the terminal went away (a closed window, a hung-up ssh)
             return None
         self.watcher.start()  # until the next prompt, keys go to the watcher, not to the terminal's line mode
         if (failure := getattr(self.history, "failure", "")) and not self.history_told:
