@@ -37,7 +37,7 @@ class _Output:
 
     def __init__(self, stream, spill: Path):
         self.stream, self.spill = stream, spill
-        self.head, self.tail_size, self.total = bytearray(), 0, 0
+        self.head, self.tail_size, self.total, self.newlines, self.last = bytearray(), 0, 0, 0, b"\n"
         self.tail: deque[bytes] = deque()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -47,6 +47,7 @@ class _Output:
             while chunk := self.stream.read1(65536):
                 spill.write(chunk)
                 self.total += len(chunk)
+                self.newlines, self.last = self.newlines + chunk.count(b"\n"), chunk[-1:]
                 if len(self.head) < KEEP:
                     room = KEEP - len(self.head)
                     self.head += chunk[:room]
@@ -56,6 +57,11 @@ class _Output:
                     self.tail_size += len(chunk)
                     while self.tail_size - len(self.tail[0]) >= KEEP:
                         self.tail_size -= len(self.tail.popleft())
+
+    @property
+    def lines(self) -> int:
+        """Lines the command printed, whether or not all of them are kept."""
+        return self.newlines + (self.last != b"\n")
 
     def text(self) -> tuple[str, bool]:
         """The cleaned output and whether part of it exists only in the spill file."""
@@ -96,6 +102,7 @@ class Finished:
     text: str
     code: int | None  # None when the command was stopped at its timeout
     pipeline: tuple[int, ...]  # the exit status of each stage of the last pipeline
+    lines: int  # all the lines it printed; `text` may keep fewer
 
 
 def environment(secret: str = "") -> dict[str, str]:
@@ -147,7 +154,7 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
         spill.unlink(missing_ok=True)
     if cancelled:
         raise Interrupted(_stopped(text, "cancelled by the user", "cancelled"))
-    return Finished(text, None if timed_out else process.returncode, pipeline)
+    return Finished(text, None if timed_out else process.returncode, pipeline, output.lines)
 
 
 def _follow(ws: Workspace, state: Path) -> tuple[int, ...]:
@@ -220,16 +227,22 @@ def _failed_stages(stages: list[Command], pipeline: tuple[int, ...]) -> list[str
 
 def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str]) -> Result:
     text, code = finished.text, finished.code
-    lines = text.count("\n") + bool(text and not text.endswith("\n"))
     if code is None:
         return _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
     stages = _stages(command)
     benign = code == 1 and bool(stages) and stages[-1].name in NOT_FAILURES
+    failed = _failed_stages(stages, finished.pipeline)
     status = "; ".join([f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""),
-                        *_failed_stages(stages, finished.pipeline), *notes])  # fmt: skip
+                        *failed, *notes])  # fmt: skip
     body = f"{text.rstrip()}\n" if text.strip() else "(no output)\n"
-    output = Output(tuple(text.splitlines()[-TAIL:]), lines, lines)
-    return Result(f"{body}({status})", f"exit {code} · {lines} lines", bool(code) and not benign, output)
+    shown = text.count("\n") + bool(text and not text.endswith("\n"))
+    output = Output(tuple(text.splitlines()[-TAIL:]), finished.lines, min(shown, finished.lines))
+    summary = f"exit {code}" + (" · a pipeline stage failed" if failed else "") + f" · {_count(finished.lines)}"
+    return Result(f"{body}({status})", summary, bool(failed) or (bool(code) and not benign), output)
+
+
+def _count(lines: int) -> str:
+    return f"{lines} line" + ("" if lines == 1 else "s")
 
 
 def _stopped(text: str, why: str, summary: str, notes: tuple[str, ...] | list[str] = ()) -> Result:
@@ -238,7 +251,7 @@ def _stopped(text: str, why: str, summary: str, notes: tuple[str, ...] | list[st
     shown = "the output so far is above" if text.strip() else "no output"
     status = "; ".join([f"{why}; the command and its children were stopped; {shown}", *notes])
     output = Output(tuple(text.splitlines()[-TAIL:]), lines, lines)
-    return Result(f"{text.rstrip()}\n({status})".lstrip("\n"), f"{summary} · {lines} lines", True, output)
+    return Result(f"{text.rstrip()}\n({status})".lstrip("\n"), f"{summary} · {_count(lines)}", True, output)
 
 
 TOOL = Tool(

@@ -202,3 +202,11 @@ def test_git_checkout_of_a_file_without_an_extension_asks_and_of_a_branch_runs(p
     assert asked == ["git checkout Makefile", "git checkout src"]
     bash(ws, "git checkout main")  # not a path here: git answers for itself, nobody is asked
     assert len(asked) == 2
+
+
+def test_the_users_line_counts_every_line_and_a_failed_stage(workspace):
+    long = bash(workspace, "seq 1 30000")
+    assert long.summary == "exit 0 · 30000 lines" and long.detail.lines == 30000
+    assert long.detail.shown_lines < 30000 and "omitted" in long.text  # the model saw a cut, and the user is told
+    piped = bash(workspace, "(echo 'FAILED test_x'; exit 1) | tail -3")
+    assert piped.summary == "exit 0 · a pipeline stage failed · 1 line" and piped.is_error
