@@ -22,6 +22,9 @@ def run(args: dict, ws: Workspace) -> Result:
         ending = line_ending(before)
     content = with_ending(args["content"], ending)  # a replaced file keeps its line endings (a mix: as sent)
     note = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
+    if content != args["content"]:  # say it: the model sent other line endings than were written
+        kind = "CRLF" if ending == "\r\n" else "LF"
+        note += f" Line endings written as {kind}, " + ("the file's own." if existed else "as for every new file.")
     try:
         encoded = encoding.encode(content)
     except UnicodeEncodeError:
@@ -39,7 +42,8 @@ def run(args: dict, ws: Workspace) -> Result:
 TOOL = Tool(
     name="Write",
     description=(
-        "Write a whole file (parent folders are created); an existing file keeps its line endings and encoding."
+        "Write a whole file (parent folders are created); an existing file keeps its line endings and encoding, "
+        "a new one gets LF."
     ),
     parameters={
         "type": "object",

@@ -163,3 +163,10 @@ def test_a_writer_killed_mid_write_leaves_only_a_temporary_file_we_recognise_and
     assert target.read_bytes() == b"old"
     write_atomic(tmp_path / "other.txt", b"next write")
     assert sorted(os.listdir(tmp_path)) == ["big.bin", "other.txt"]
+
+
+def test_line_endings_other_than_those_sent_are_said(workspace, project):
+    created = execute("Write", {"file_path": "new.txt", "content": "a\r\nb\r\n"}, workspace)
+    assert (project / "new.txt").read_bytes() == b"a\nb\n" and "Line endings written as LF" in created.text
+    plain = execute("Write", {"file_path": "plain.txt", "content": "a\nb\n"}, workspace)
+    assert "Line endings" not in plain.text
