@@ -214,6 +214,17 @@ class Workspace:
         if record.sha != digest(data):
             raise ToolError(f"{name} was modified since you read it; Read it again, then retry.")
 
+    def bash_elsewhere(self) -> str:
+        """Where Bash's cd has gone, for results whose paths a model might read from there ("" at the root)."""
+        if self.cwd == self.root:
+            return ""
+        return f"Bash is in {printable(str(self.cwd))}, which does not move them"
+
+    def nothing_found_note(self) -> str:
+        """For a search that found nothing: the paths it took may have been meant from Bash's directory."""
+        elsewhere = self.bash_elsewhere()
+        return f" (Paths and patterns start at the project root; {elsewhere}.)" if elsewhere else ""
+
     def missing(self, path: Path) -> ToolError:
         """'does not exist', with the closest existing names, and where relative paths start."""
         parent = path.parent
@@ -226,7 +237,7 @@ class Workspace:
         close = [parent / n for n in difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)]
         where = f"relative paths start at the project root, {printable(str(self.root))}"
         if self.cwd != self.root:
-            where += f"; Bash is in {printable(str(self.cwd))}, which does not move them"
+            where += f"; {self.bash_elsewhere()}"
             if path.is_relative_to(self.root) and (beside := self.cwd / path.relative_to(self.root)).exists():
                 close.insert(0, beside)
         hint = f" Did you mean: {', '.join(self.show(p) for p in close)}?" if close else ""

@@ -160,3 +160,13 @@ def test_a_file_being_replaced_by_edit_or_write_is_never_listed(workspace, proje
     (project / ".narnat-tmp-4242-abc").write_text("x = 2\n")  # what an atomic write looks like half-way
     assert execute("Glob", {"pattern": "**/*"}, workspace).text.splitlines() == ["app.py"]
     assert ".narnat-tmp" not in execute("Grep", {"pattern": "x =", "output_mode": "content"}, workspace).text
+
+
+def test_nothing_found_after_a_cd_says_where_patterns_start(workspace, project):
+    (project / "doc" / "source").mkdir(parents=True)
+    (project / "doc" / "source" / "conf.py").write_text("project = 'x'\n")
+    execute("Bash", {"command": "cd doc"}, workspace)
+    glob = execute("Glob", {"pattern": "source/*.py"}, workspace)
+    grep = execute("Grep", {"pattern": "project", "glob": "source/*.py"}, workspace)
+    for result in (glob, grep):
+        assert "start at the project root" in result.text and f"Bash is in {project / 'doc'}" in result.text
