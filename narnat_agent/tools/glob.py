@@ -82,9 +82,7 @@ def run(args: dict, ws: Workspace) -> Result:
     if not files:
         ignored = len(_matching(top, pattern, ws, ignore=False) or []) if not note else 0
         skipped = ripgrep.skipped_note(ignored) or " Hidden files were included."
-        moved = (
-            f" (Paths and patterns start at the project root; {ws.bash_elsewhere()}.)" if ws.bash_elsewhere() else ""
-        )
+        moved = ws.nothing_found_note()
         return Result(f"No files match {args['pattern']!r} in {where}.{skipped}{moved}{note}", "No files")
     shown = "\n".join(ripgrep.shown(path) for path in files[:LIMIT])
     if len(files) > LIMIT:

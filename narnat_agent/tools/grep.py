@@ -208,8 +208,7 @@ def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
         done = ripgrep.run([*flags, "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
         ignored = len([name for name in done.out.split(b"\0") if name]) if done else 0
         said += ripgrep.skipped_note(ignored) or " Hidden files were searched; binary files were skipped."
-    moved = f" (Paths and globs start at the project root; {ws.bash_elsewhere()}.)" if ws.bash_elsewhere() else ""
-    return Result(said + _glob_hint(args["pattern"]) + moved + note, "No matches")
+    return Result(said + _glob_hint(args["pattern"]) + ws.nothing_found_note() + note, "No matches")
 
 
 def _glob_hint(pattern: str) -> str:
