@@ -236,6 +236,7 @@ def _run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt
     agent = Agent(config, ui, client, workspace, session, system_prompt)
     _leave_on_signals(agent)
     if prompt is None:
+        workspace.confirm = agent.ask_with_undo(ui.confirm)
         ui.banner(config.model, _banner(config, session, resumed=bool(args.latest or args.resume)))
         client.preload()
         agent.checkpoints.warm()

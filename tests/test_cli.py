@@ -104,6 +104,7 @@ def test_headless_refuses_deletion_unless_yes_and_exits_3(project, fake_llm):
     told = fake_llm.requests[1]["messages"][-1]["content"]
     assert told.startswith("Error: not run — it needs the user's confirmation (")
     assert told.endswith("), and this headless run cannot ask (the user can allow it with --yes).")
+    assert "/undo" not in told  # there is no /undo in a headless run
     assert "was refused: rm junk.txt (run with --yes" in done.stderr
     fake_llm.add(tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("deleted"))
     done = narnat(project, "-p", "delete junk", "--yes", base_url=fake_llm.base_url)

@@ -17,7 +17,7 @@ from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, Turn
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.workspace import Interrupted, Workspace
+from narnat_agent.tools.workspace import Confirm, Interrupted, Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
@@ -47,8 +47,6 @@ class Agent:
         self.system_prompt = system_prompt  # without any inherited summary
         self.leaving = 0  # the signal asking the process to end, once one has
         self.checkpoints = Checkpoints(open_store(config.project, config.state_dir), session.checkpoints, ui.notice)
-        if (user_confirm := workspace.confirm) is not None:
-            workspace.confirm = lambda command, reason: user_confirm(command, self._undoable(reason))
         self.switch(session)
 
     def switch(self, session: Session) -> None:
@@ -57,10 +55,14 @@ class Agent:
         self.workspace.memory = session.memory
         self.checkpoints.use(session.checkpoints)
 
-    def _undoable(self, reason: str) -> str:
-        """Why a command needs the user's yes, and whether a rewind could bring the files back."""
-        undo = "; all but git-ignored files can be undone with /undo" if self.checkpoints.covers_commands() else ""
-        return reason + undo
+    def ask_with_undo(self, confirm: Confirm) -> Confirm:
+        """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
+
+        def ask(command: str, reason: str) -> bool:
+            undo = "; all but git-ignored files can be undone with /undo" if self.checkpoints.covers_commands() else ""
+            return confirm(command, reason + undo)
+
+        return ask
 
     @property
     def conversation(self):

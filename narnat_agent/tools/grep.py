@@ -226,6 +226,13 @@ def _failure(stderr: str, pattern: str) -> ToolError:
     return ToolError(f"Grep failed: {reason}.")
 
 
+def _header(args: dict) -> str:
+    """What was searched, filters included, so that a "No matches" under it reads right: "x" in src, glob *.py."""
+    where = f" in {args['path']}" if args.get("path") else ""
+    filters = ", ".join(f"{key} {args[key]}" for key in ("glob", "type") if args.get(key))
+    return f'"{args["pattern"]}"{where}' + (f", {filters}" if filters else "")
+
+
 TOOL = Tool(
     name="Grep",
     description=(
@@ -257,5 +264,5 @@ TOOL = Tool(
         "required": ["pattern"],
     },
     run=run,
-    target=lambda args: f'"{args.get("pattern", "")}"' + (f" in {args['path']}" if args.get("path") else ""),
+    target=_header,
 )

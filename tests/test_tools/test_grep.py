@@ -306,3 +306,10 @@ def test_context_around_a_match_past_a_nul_byte_is_grouped_as_rg_groups_it(proje
     assert lines == ["late.log:1:needle", "late.log-2-next", "--", "late.log-40002-x", said]
     lines = grep(workspace, "needle", path="late.log", output_mode="content", **{"-A": 1}).text.splitlines()
     assert lines == ["late.log:1:needle", "late.log-2-next", "--", said]
+
+
+def test_the_header_names_the_filters():
+    from narnat_agent.tools import registry
+
+    call = registry.prepare("Grep", {"pattern": "project", "path": "doc", "glob": "source/*.py"})
+    assert call.header == 'Grep("project" in doc, glob source/*.py)'
