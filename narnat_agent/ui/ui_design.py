@@ -133,13 +133,14 @@ class TerminalUI:
         """y/n before a deleting command, one key press; the watcher and the live region pause meanwhile."""
         from rich.text import Text
 
+        from narnat_agent.ui import render
         from narnat_agent.ui.keys import yes_no
 
         live = self.stream.live if self.stream and self.watcher.busy else None
         if live:
             live.stop()
         running = self.watcher.stop()
-        self.console.print(Text.assemble(("  ⎿  ⚠ ", "magenta"), (reason, "magenta")))
+        self.console.print(render.Hanging(Text("  ⎿  ⚠ ", style="magenta"), Text(reason, style="magenta")))
         self.console.print(Text(f"     {command}", style="bold"))
         try:
             return yes_no("     Run it? [y/n] ")
