@@ -1,5 +1,6 @@
 import io
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,10 @@ from tests.fake_llm import FakeLLM
 # Generated cases are the same on every run of a commit: CI never turns red on a draw, and a failure reproduces.
 settings.register_profile("narnat", derandomize=True, print_blob=True)
 settings.load_profile("narnat")
+
+# The interrupt key reaches the core as SIGINT; a runner started in the background by a script has it ignored
+# (and passes that on to every narnat it starts), so the tests take it back.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
