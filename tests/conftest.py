@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from narnat_agent.config.loader import build_system_prompt, load_config
+from narnat_agent.config.loader import load_config
+from narnat_agent.config.system_prompt import build_system_prompt
 from narnat_agent.core.agent import Agent
 from narnat_agent.core.llm import Client
 from narnat_agent.core.session import new_session

@@ -4,20 +4,16 @@ import contextlib
 import hashlib
 import json
 import os
-import platform
-import re
 import stat
 import tempfile
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.config.defaults import BASE_PROMPT, DEFAULTS, IRON_LAWS
-from narnat_agent.encodable import encodable
+from narnat_agent.config.defaults import DEFAULTS
 
 CONFIG_NAME = "narnat.json"
 SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a mirror or a proxy)
@@ -26,8 +22,6 @@ SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a
     "duckduckgo": "NARNAT_DDG_URL",
     "duckduckgo-lite": "NARNAT_DDG_LITE_URL",
 }
-INSTRUCTIONS_NAME = "narnat.md"
-MAX_INSTRUCTIONS = 32_000  # characters of one instruction file in the system prompt, which every request carries
 
 # Runtime data and secrets that must stay out of the project's git history.
 GITIGNORE = """\
@@ -264,64 +258,3 @@ def with_state_dir(config: Config, env: Mapping[str, str] = os.environ) -> Confi
     else:
         notice = f"Neither {own} nor {elsewhere} can be written; sessions and logs cannot be saved."
     return replace(config, elsewhere=elsewhere, notices=(*config.notices, notice))
-
-
-HEADLESS = (
-    "- Mode: headless (one request from a script, a CI job or another agent): nobody reads questions or can answer "
-    "them during this run, so do not end with one; finish the task on your own and end with the result. "
-)
-CONFIRMATION = {
-    False: "Commands that need the user's confirmation (deleting files) will be refused.\n",
-    True: "Commands that would need the user's confirmation (deleting files) are allowed in this run (--yes).\n",
-}
-ENVIRONMENT = re.compile(r"^# Environment\n(?:- .*\n)*", re.MULTILINE)
-
-
-def _environment_block(project: Path, headless: bool, yes: bool) -> str:
-    git = any((d / ".git").exists() for d in (project, *project.parents))
-    return (
-        "# Environment\n"
-        f"- Working directory: {project}\n"
-        f"- Platform: {platform.system()} {platform.release()} ({platform.machine()})\n"
-        f"- Shell: {os.environ.get('SHELL', '/bin/sh')} (the Bash tool runs bash)\n"
-        f"- Date: {date.today().isoformat()}\n"
-        f"- Git repository: {'yes' if git else 'no'}\n"
-    ) + (HEADLESS + CONFIRMATION[yes] if headless else "")
-
-
-def with_environment(saved_prompt: str, system_prompt: str) -> str:
-    """A saved conversation's system prompt with this run's environment block (date, mode) in place of its own."""
-    block = ENVIRONMENT.findall(system_prompt)[0]  # the first: instructions quoted after it may look alike
-    return ENVIRONMENT.sub(lambda _: block, saved_prompt, count=1)
-
-
-def _instructions(path: Path, notify: Callable[[str], None]) -> str:
-    """One instruction file's text, capped; a FIFO or device is never opened (it could block the start)."""
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            return ""
-        with path.open("rb") as f:
-            data = f.read(MAX_INSTRUCTIONS * 4 + 4)
-    except OSError:
-        return ""
-    text = data.decode("utf-8", errors="backslashreplace").strip()
-    if len(text) <= MAX_INSTRUCTIONS:
-        return text
-    notify(f"{path} is longer than {MAX_INSTRUCTIONS:,} characters; only its beginning is in the system prompt.")
-    return f"{text[:MAX_INSTRUCTIONS]}\n[The rest of {path.name} is left out: it is longer than this limit.]"
-
-
-def build_system_prompt(
-    config: Config, notify: Callable[[str], None] = lambda text: None, headless: bool = False, yes: bool = False
-) -> str:
-    """Base prompt + iron laws + environment (headless or not) + user instructions, computed once per run."""
-    parts = [BASE_PROMPT.replace("{model}", config.model), IRON_LAWS, _environment_block(config.project, headless, yes)]
-    sources = (
-        ("User instructions (~/.narnat/narnat.md)", config.home / ".narnat" / INSTRUCTIONS_NAME),
-        ("Project instructions (.narnat/narnat.md)", config.project / ".narnat" / INSTRUCTIONS_NAME),
-        ("Project instructions (AGENTS.md)", config.project / "AGENTS.md"),
-    )
-    for title, path in sources:
-        if text := _instructions(path, notify):
-            parts.append(f"# {title}\n{text}\n")
-    return encodable("\n".join(parts))  # a project path that is not UTF-8

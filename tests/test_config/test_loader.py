@@ -8,11 +8,11 @@ from narnat_agent.config.defaults import BASE_PROMPT
 from narnat_agent.config.loader import (
     ConfigError,
     MissingApiKey,
-    build_system_prompt,
     load_config,
     with_state_dir,
     write_setup,
 )
+from narnat_agent.config.system_prompt import build_system_prompt
 
 
 def write(path, data):

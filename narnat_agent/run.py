@@ -1,0 +1,191 @@
+"""One run of Narnat once it is configured: the conversation chosen, the agent built, the REPL or one headless turn,
+and the conversation saved on the way out, whatever ends it (a signal included)."""
+
+import argparse
+
+from narnat_agent import __version__
+
+# by Stop.kind; 3: the turn ended before doing all it was asked; 130: Ctrl-C, as shells report it
+EXIT_CODES = {"completed": 0, "failed": 1, "stopped": 3, "cancelled": 130}
+USAGE_ERROR = 2  # a configuration or command-line mistake: nothing was sent
+
+
+def _leave_on_signals(agent) -> None:
+    """SIGTERM and SIGHUP stop the turn like Esc does, then the REPL ends and saves like Ctrl-D."""
+    import signal
+
+    def leave(signum: int, frame: object) -> None:
+        if signum == signal.SIGHUP:
+            _mute_hung_up_terminal()
+        agent.leaving = signum
+        if not agent.ui.stop_reading():  # a waiting prompt ends like Ctrl-D; anything else stops like Esc
+            raise KeyboardInterrupt
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, leave)
+
+
+def _mute_hung_up_terminal() -> None:
+    """After a hangup nothing written to the terminal arrives and every write fails with a traceback: the
+    standard streams that were that terminal go to /dev/null instead (a stream redirected to a file is kept)."""
+    import logging
+    import os
+    import select
+
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        if any(event & select.POLLHUP for _, event in poller.poll(0)):  # (isatty is False after a hangup)
+            os.dup2(devnull, fd)
+    os.close(devnull)
+    for name in ("asyncio", "prompt_toolkit"):  # their reports of the dead terminal itself
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _session(config, ui, args: argparse.Namespace, system_prompt: str):
+    """The conversation of this run: a saved one (-c, --resume) or a new one (named by the time and the process)."""
+    from narnat_agent.core import session as sessions
+    from narnat_agent.core.compressor import inherit_summary
+
+    if args.latest or args.resume:
+        return _saved_session(config, args.resume, system_prompt)
+    if summary := inherit_summary(config.state_dir):
+        ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
+    return sessions.new_session(system_prompt, summary)
+
+
+def _saved_session(config, name: str | None, system_prompt: str):
+    """A saved conversation (by name, else the most recent), going on in this run's environment (date, mode)."""
+    from narnat_agent.config import session_store
+    from narnat_agent.config.system_prompt import with_environment
+    from narnat_agent.core import session as sessions
+
+    state = config.state_dir
+    if name is None or not session_store.exists(state, session_store.check_name(name)):
+        names = [row["name"] for row in session_store.listing(state) if not row["name"].startswith("compressed-")]
+        if name is not None:
+            recent = f"; the most recent are {', '.join(names[:3])}" if names else ""
+            raise session_store.SessionError(f"there is no session named '{name}' in {state / 'sessions'}{recent}.")
+        if not names:
+            raise session_store.SessionError("this project has no saved conversation yet.")
+        name = names[0]
+    session = sessions.load(state, name)
+    system = session.conversation.messages[0]
+    system["content"] = with_environment(system["content"], system_prompt)
+    return session
+
+
+def run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt: str) -> int:
+    from narnat_agent.commands.session import dispatch
+    from narnat_agent.config import session_store
+    from narnat_agent.core.agent import Agent
+    from narnat_agent.core.headless import NobodyToAsk
+    from narnat_agent.logger import start_log
+    from narnat_agent.tools.support.http import Web
+    from narnat_agent.tools.workspace import Workspace
+
+    start_log(config.state_dir, [config.api_key], ui.notice)
+    try:
+        session = _session(config, ui, args, system_prompt)
+    except session_store.SessionError as e:
+        ui.error(f"Cannot {'continue' if args.latest else 'resume'}: {e}")
+        return USAGE_ERROR
+    nobody = NobodyToAsk() if prompt is not None and not args.yes else None
+    confirm = ui.confirm if prompt is None else nobody or _allow
+    web = Web(config.search_urls, config.web_timeout_s)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
+                          secret=config.api_key)  # fmt: skip
+    client = _client(config, ui)
+    agent = Agent(config, ui, client, workspace, session, system_prompt)
+    _leave_on_signals(agent)
+    if prompt is None:
+        workspace.confirm = agent.ask_with_undo(ui.confirm)
+        ui.banner(config.model, _banner(config, session, resumed=bool(args.latest or args.resume)))
+        client.preload()
+        agent.checkpoints.warm()
+        _repl(agent, ui, dispatch)
+        return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
+    return _headless(agent, ui, prompt, nobody, resumed=bool(args.latest or args.resume))
+
+
+def _banner(config, session, resumed: bool) -> list[str]:
+    """Two lines at start: what answers (version, model, endpoint) and where (project, conversation)."""
+    from pathlib import Path
+    from urllib.parse import urlparse
+
+    host = urlparse(config.base_url).netloc or config.base_url
+    where = str(config.project).replace(str(Path.home()), "~", 1)
+    turns = session.conversation.turns
+    start = f"resumed '{session.name}' ({turns} turn{'s' if turns != 1 else ''})" if resumed else "new conversation"
+    return [f"narnat {__version__} · {config.model} · {host}", f"{where} · {start} · /help for commands and keys"]
+
+
+def _allow(command: str, reason: str) -> bool:
+    """--yes: every command that would ask runs."""
+    return True
+
+
+def _client(config, ui):
+    """JSON output hears of each request of the turn (its usage, its calls); the other UIs need only notices."""
+    from narnat_agent.core.llm import Client
+    from narnat_agent.ui.events import EventUI, ReportingClient
+
+    return ReportingClient(config, ui) if isinstance(ui, EventUI) else Client(config, ui.notice)
+
+
+def _headless(agent, ui, prompt: str, nobody, resumed: bool) -> int:
+    """One request, saved as a session whatever happens; the exit code says how it ended."""
+    ui.begin(agent.session.name, agent.config.model)
+    try:
+        outcome = _ask(agent, ui, prompt, nobody)
+    finally:
+        saved = _saved(agent, ui, quiet=True)
+    code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
+    code = 128 + agent.leaving if agent.leaving else code
+    ui.report(outcome, agent.session.name if saved else None, code)
+    return code
+
+
+def _ask(agent, ui, prompt: str, nobody):
+    """The turn's outcome; a confirmation refused for want of anybody to ask means it did not do all it was asked."""
+    from narnat_agent.config.session_store import SessionError
+    from narnat_agent.core.llm import LLMError
+    from narnat_agent.core.turn import Stop, TurnOutcome
+
+    try:
+        outcome = agent.ask(prompt)
+    except (SessionError, LLMError) as e:  # a compression's archive not written; still too long after compressing
+        ui.error(str(e))
+        return TurnOutcome(Stop.FAILED if isinstance(e, SessionError) else Stop.PROVIDER_ERROR, str(e))
+    if nobody and (judged := nobody.judge(outcome)) is not outcome:
+        ui.notice(judged.message)
+        return judged
+    return outcome
+
+
+def _saved(agent, ui, quiet: bool = False) -> bool:
+    """The autosave; a failure is its one sentence, and the conversation stays in memory."""
+    from narnat_agent.config.session_store import SessionError
+
+    try:
+        saved = agent.save()
+    except SessionError as e:
+        ui.error(str(e))
+        return False
+    if saved and not quiet:
+        ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
+    return True
+
+
+def _repl(agent, ui, dispatch) -> None:
+    """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
+    for last_chance in (False, True):
+        try:
+            agent.run(dispatch)
+        finally:
+            saved = _saved(agent, ui)
+            agent.checkpoints.prune()
+        if saved or last_chance or agent.leaving:
+            return
+        ui.notice("The conversation is still here: /save it once there is room, or leave again to quit without it.")
