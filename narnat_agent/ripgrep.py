@@ -211,18 +211,22 @@ def walk_matching(pattern: str, top: Path, root: Path) -> list[str]:
     return found
 
 
-def _age(base: bytes, path: bytes) -> tuple[float, bytes]:
-    """The sort key for newest first; equal times by name, so pages stay stable."""
+def _age(base: int, path: bytes) -> tuple[float, bytes]:
+    """The sort key for newest first (path relative to the open folder `base`); equal times by name, so pages stay
+    stable."""
     try:
-        return -os.stat(os.path.join(base, path)).st_mtime, path
+        return -os.stat(path, dir_fd=base).st_mtime, path
     except OSError:  # vanished meanwhile: sorts last
         return 0.0, path
 
 
 def newest_first(paths: list[bytes], root: Path) -> list[bytes]:
     """Paths (relative to root) by modification time, newest first."""
-    base = os.fsencode(root)
-    return sorted(paths, key=lambda path: _age(base, path))
+    base = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        return sorted(paths, key=lambda path: _age(base, path))
+    finally:
+        os.close(base)
 
 
 def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> list[bytes] | None:
@@ -231,7 +235,16 @@ def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> 
     exe = binary()
     if exe is None:
         return None
-    base, stamped, rest, listed = os.fsencode(root), [], b"", False
+    base = os.open(root, os.O_RDONLY | os.O_DIRECTORY)  # names are stat'ed in it: no joined paths to build
+    try:
+        stamped = _stamped(exe, args, root, base, keep)
+    finally:
+        os.close(base)
+    return None if stamped is None else [path for _, path in sorted(stamped)]
+
+
+def _stamped(exe: str, args: list[str], root: Path, base: int, keep: Callable[[bytes], bool]):
+    stamped, rest, listed = [], b"", False
     with tempfile.TemporaryFile() as errors:
         try:
             process = subprocess.Popen([exe, *COMMON, "--null", *args], cwd=root, stdin=subprocess.DEVNULL,
@@ -251,4 +264,4 @@ def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> 
         if process.returncode > 1 and not listed:
             errors.seek(0)
             raise RgFailed(errors.read().decode("utf-8", "replace"))
-    return [path for _, path in sorted(stamped)]
+    return stamped

@@ -42,15 +42,16 @@ def _matching(top: Path, pattern: str, ws: Workspace, ignore: bool = True) -> li
     newest first; None when rg cannot run."""
     rx, cut = ripgrep.glob_regex(pattern), _cut(top, ws)
     unignored = [] if ignore else ["--no-ignore"]
-    flags = [
-        "--files",
-        *ripgrep.name_filter(pattern.rsplit("/", 1)[-1]),
-        *ripgrep.scope(top, ws.root),
-        *unignored,
-        *ripgrep.target(top, ws.root),
-    ]
+    by_name = ripgrep.name_filter(pattern.rsplit("/", 1)[-1])
+    flags = ["--files", *by_name, *ripgrep.scope(top, ws.root), *unignored, *ripgrep.target(top, ws.root)]
+    if by_name and pattern.count("/") == 1 and pattern.startswith("**/"):  # rg's name filter says it all
+        return _listed(flags, ws, lambda path: True)
+    return _listed(flags, ws, lambda path: bool(rx.fullmatch(os.fsdecode(path[cut:]))))
+
+
+def _listed(flags: list[str], ws: Workspace, keep) -> list[bytes] | None:
     try:
-        return ripgrep.newest_files(flags, ws.root, lambda path: bool(rx.fullmatch(os.fsdecode(path[cut:]))))
+        return ripgrep.newest_files(flags, ws.root, keep)
     except ripgrep.RgFailed as e:
         raise ToolError(f"Glob failed: {e}.") from None
 
