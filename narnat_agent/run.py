@@ -81,9 +81,11 @@ def run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt:
     from narnat_agent.config import session_store
     from narnat_agent.core.agent import Agent
     from narnat_agent.core.headless import NobodyToAsk
+    from narnat_agent.core.llm import Client
     from narnat_agent.logger import start_log
     from narnat_agent.tools.support.http import Web
     from narnat_agent.tools.workspace import Workspace
+    from narnat_agent.ui.events import EventUI
 
     start_log(config.state_dir, [config.api_key], ui.notice)
     try:
@@ -96,7 +98,9 @@ def run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt:
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
                           secret=config.api_key)  # fmt: skip
-    client = _client(config, ui)
+    client = Client(config, ui.notice)
+    if isinstance(ui, EventUI):  # JSON on stdout quotes the model's own arguments: the key is masked there too
+        ui.secret = config.api_key
     agent = Agent(config, ui, client, workspace, session, system_prompt)
     _leave_on_signals(agent)
     if prompt is None:
@@ -124,14 +128,6 @@ def _banner(config, session, resumed: bool) -> list[str]:
 def _allow(command: str, reason: str) -> bool:
     """--yes: every command that would ask runs."""
     return True
-
-
-def _client(config, ui):
-    """JSON output hears of each request of the turn (its usage, its calls); the other UIs need only notices."""
-    from narnat_agent.core.llm import Client
-    from narnat_agent.ui.events import EventUI, ReportingClient
-
-    return ReportingClient(config, ui) if isinstance(ui, EventUI) else Client(config, ui.notice)
 
 
 def _headless(agent, ui, prompt: str, nobody, resumed: bool) -> int:

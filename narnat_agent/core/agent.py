@@ -198,7 +198,9 @@ class Agent:
         recent: list[str] = []  # the calls made so far this turn, for the doom-loop guard
         for _ in range(self.config.max_steps):
             reply = self.client.stream(self.conversation.messages, registry.schemas(), view)
-            stats.add(reply, cost(reply.usage, self.config.pricing))
+            price = cost(reply.usage, self.config.pricing)
+            stats.add(reply, price)
+            view.replied(reply.usage, price)
             self.conversation.add_reply(reply)
             self._check_ending(reply)
             if not reply.tool_calls:
@@ -222,7 +224,7 @@ class Agent:
     def _call(self, call: ToolCall) -> str:
         """Run one call and show it; the text goes back to the model."""
         checked = registry.prepare(call.name, call.args, call.error, self.workspace.secret)
-        self.ui.tool_start(checked.header)
+        self.ui.tool_start(checked.header, call)
         pending = None
         try:
             if checked.tool is not None and call.name in CHANGES_FILES:

@@ -6,6 +6,7 @@ The core never imports a UI: the CLI builds one and hands it in, and the type ch
 from typing import TYPE_CHECKING, Protocol
 
 from narnat_agent.core.llm import Sink
+from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.tools.workspace import Result
 
 if TYPE_CHECKING:
@@ -13,7 +14,11 @@ if TYPE_CHECKING:
 
 
 class TurnView(Sink, Protocol):
-    """One turn on screen: the streamed answer and reasoning (a Sink), then how the turn ended."""
+    """One turn on screen: the streamed answer and reasoning (a Sink), each request's usage, how the turn ended."""
+
+    def replied(self, usage: Usage | None, price: float | None) -> None:
+        """One model request of the turn is over (its usage as the provider reported it, and its price)."""
+        ...
 
     def finish(self, outcome: "TurnOutcome") -> None: ...
 
@@ -35,7 +40,7 @@ class UI(Protocol):
 
     def use_interrupt_key(self, key: str) -> None: ...
     def create_stream(self) -> TurnView: ...
-    def tool_start(self, header: str) -> None: ...
+    def tool_start(self, header: str, call: ToolCall) -> None: ...
     def tool_end(self, result: Result) -> None: ...
     def notice(self, text: str) -> None: ...
     def warning(self, text: str) -> None: ...

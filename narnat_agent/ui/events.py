@@ -9,9 +9,7 @@ import threading
 import time
 from typing import TextIO
 
-from narnat_agent.config.loader import Config
-from narnat_agent.core.llm import Client, Sink, cost
-from narnat_agent.core.reply import Reply, ToolCall
+from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import TurnOutcome
 from narnat_agent.redact import redact
 from narnat_agent.tools.workspace import Result
@@ -31,6 +29,11 @@ class EventStream(HeadlessStream):
         super().feed_reasoning(text)
         self.ui.emit("reasoning", text=text)
 
+    def replied(self, usage: Usage | None, price: float | None) -> None:
+        if usage is not None:  # as TurnStats counts it
+            self.ui.emit("usage", sent=usage.prompt, cached=usage.cached, out=usage.completion,
+                         estimated=usage.estimated, cost=price)  # fmt: skip
+
 
 class EventUI(HeadlessUI):
     """stdout carries JSON only; stderr shows the run as the text output does."""
@@ -40,7 +43,6 @@ class EventUI(HeadlessUI):
         self.live = live  # stream-json: every event, not only the result
         self.lock = threading.Lock()  # notices of provider silence come from another thread
         self.started = time.monotonic()
-        self.waiting: list[ToolCall] = []  # the calls of the latest reply, in the order they run
         self.running = ("", "")  # id and name of the call running now
         self.tool_calls = 0
         self.secret = ""  # the API key: stdout never shows it, not even in arguments the model wrote
@@ -62,17 +64,8 @@ class EventUI(HeadlessUI):
         super().begin(session, model)
         self.emit("start", version=VERSION, session=session, model=model)
 
-    def replied(self, reply: Reply, price: float | None) -> None:
-        """One model request of the turn is over: its usage, and the calls about to run."""
-        if reply.usage is not None:  # as TurnStats counts it
-            usage = reply.usage
-            self.emit("usage", sent=usage.prompt, cached=usage.cached, out=usage.completion,
-                      estimated=usage.estimated, cost=price)  # fmt: skip
-        self.waiting = [] if reply.cut_off else list(reply.tool_calls)
-
-    def tool_start(self, header: str) -> None:
-        super().tool_start(header)
-        call = self.waiting.pop(0)
+    def tool_start(self, header: str, call: ToolCall) -> None:
+        super().tool_start(header, call)
         self.running = (call.id, call.name)
         self.emit("tool_call", id=call.id, name=call.name, arguments=call.args, header=header)
 
@@ -104,18 +97,3 @@ class EventUI(HeadlessUI):
                       "estimated": stats.estimated},
             "duration_s": round(time.monotonic() - self.started, 3),
         })  # fmt: skip
-
-
-class ReportingClient(Client):
-    """The client of a JSON run: every reply streamed into the turn tells the UI its usage and its calls."""
-
-    def __init__(self, config: Config, ui: EventUI):
-        super().__init__(config, ui.notice)
-        self.ui = ui
-        ui.secret = config.api_key
-
-    def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
-        reply = super().stream(messages, tools, sink)
-        if sink is self.ui.stream:  # a compression's summary is not part of the turn
-            self.ui.replied(reply, cost(reply.usage, self.config.pricing) if reply.usage else None)
-        return reply

@@ -3,6 +3,7 @@
 import sys
 from typing import TextIO
 
+from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
 from narnat_agent.tools.workspace import Output, Todos
 
@@ -78,6 +79,9 @@ class PlainStream:
             self.ui.out.write("\n")
             self.ui.out.flush()
             self.at_line_start = True
+
+    def replied(self, usage: Usage | None, price: float | None) -> None:
+        """Usage is shown once, in the footer."""
 
     def finish(self, outcome: TurnOutcome) -> None:
         self.end_block()
@@ -163,7 +167,7 @@ class PlainUI:
             self.err.flush()
             self.reasoning = False
 
-    def tool_start(self, header: str) -> None:
+    def tool_start(self, header: str, call: ToolCall) -> None:
         if self.stream:
             self.stream.end_block()
         self.say(f"● {plain_title(header)}")

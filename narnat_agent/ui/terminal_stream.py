@@ -7,6 +7,7 @@ from rich.segment import Segment
 from rich.spinner import Spinner
 from rich.text import Text
 
+from narnat_agent.core.reply import Usage
 from narnat_agent.core.turn import Stop, TurnOutcome
 from narnat_agent.ui import render
 from narnat_agent.ui.markdown_stream import MarkdownStream
@@ -80,6 +81,9 @@ class TerminalStream:
         self._end_thinking()
         self.markdown.finish(self.cancelled)
         self.markdown = self._new_markdown()
+
+    def replied(self, usage: Usage | None, price: float | None) -> None:
+        """Usage is shown once, in the footer."""
 
     def finish(self, outcome: TurnOutcome) -> None:
         """The turn is over: keys stop cancelling first, so no late cancel can interrupt the cleanup."""

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from narnat_agent.core.reply import ToolCall
 from narnat_agent.core.ui import UI
 from narnat_agent.tools.workspace import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
@@ -105,7 +106,7 @@ class TerminalUI:
         self.stream = TerminalStream(self)
         return self.stream
 
-    def tool_start(self, title: str) -> None:
+    def tool_start(self, title: str, call: ToolCall) -> None:
         from narnat_agent.ui import render
 
         if self.stream:

@@ -39,11 +39,11 @@ def test_ctrl_c_during_a_tool_answers_every_call(harness, fake_llm, project):
     starts = []
     original = h.ui.tool_start
 
-    def tool_start(header):
+    def tool_start(header, call):
         starts.append(header)
         if len(starts) == 2:
             raise KeyboardInterrupt
-        original(header)
+        original(header, call)
 
     h.ui.tool_start = tool_start
     fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"}), ("Read", {"file_path": "a.txt", "limit": 1})))
