@@ -165,7 +165,6 @@ def yes_no(message) -> bool:
     return PromptSession(message, key_bindings=keys).prompt()
 
 
-INTERRUPT_KEYS = ("escape", "escape-twice", "ctrl-c")
 TWICE = 1.5  # seconds within which the second ESC must follow, with "escape-twice"
 
 
