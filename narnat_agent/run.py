@@ -88,6 +88,7 @@ def run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt:
     from narnat_agent.ui.events import EventUI
 
     start_log(config.state_dir, [config.api_key], ui.notice)
+    resumed = bool(args.latest or args.resume)
     try:
         session = _session(config, ui, args, system_prompt)
     except session_store.SessionError as e:
@@ -105,12 +106,12 @@ def run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt:
     _leave_on_signals(agent)
     if prompt is None:
         workspace.confirm = agent.ask_with_undo(ui.confirm)
-        ui.banner(config.model, _banner(config, session, resumed=bool(args.latest or args.resume)))
+        ui.banner(config.model, _banner(config, session, resumed))
         client.preload()
         agent.checkpoints.warm()
         _repl(agent, ui, dispatch)
         return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
-    return _headless(agent, ui, prompt, nobody, resumed=bool(args.latest or args.resume))
+    return _headless(agent, ui, prompt, nobody, resumed)
 
 
 def _banner(config, session, resumed: bool) -> list[str]:
