@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -15,12 +16,12 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:  # someone else's process
-        return True
+    except PermissionError:  # someone else's process: alive
+        pass
     return True
 
 
-def clean_stale(directory: Path) -> None:
+def _clean_stale(directory: Path) -> None:
     """Remove temporary files that a killed writer left in directory."""
     try:
         entries = [e.name for e in os.scandir(directory) if e.name.startswith(TMP_PREFIX)]
@@ -47,14 +48,18 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write data to a temporary file beside the real file (through symlinks), then rename it over the file."""
     path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_file() and path.stat().st_nlink > 1:
+    try:
+        old = path.stat()
+    except FileNotFoundError:
+        old = None
+    if old is not None and stat.S_ISREG(old.st_mode) and old.st_nlink > 1:
         _overwrite(path, data)
         if mode is not None:
             os.chmod(path, mode)
         return
-    if mode is None and path.exists():
-        mode = path.stat().st_mode & 0o7777
-    clean_stale(path.parent)
+    if mode is None and old is not None:
+        mode = old.st_mode & 0o7777
+    _clean_stale(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{TMP_PREFIX}{os.getpid()}-")
     try:
         with os.fdopen(fd, "wb") as f:
