@@ -8,8 +8,8 @@ import time
 
 from common import median_seconds, table
 
-from narnat_agent.tools.support.shell_rules import MAX_LENGTH, MAX_TOTAL, analyze
-from narnat_agent.tools.support.shell_syntax import _parser
+from narnat_agent.safety.rules import MAX_LENGTH, MAX_TOTAL, analyze
+from narnat_agent.safety.syntax import _parser
 from tests.test_tools import bash_corpus as own
 
 try:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from common import median_seconds, table
 
-from narnat_agent.core.shadow_git import GitStore
+from narnat_agent.checkpoints.git_store import GitStore
 
 FILES = 10_000
 BUDGET_RATIO, BUDGET_MS = 1.5, 150

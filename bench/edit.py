@@ -6,7 +6,7 @@ Run: python bench/edit.py   (baseline: str.replace of the same text)
 from common import median_seconds, table
 
 from narnat_agent.tools.edit import explain_miss
-from narnat_agent.tools.support.fuzzy import NotFound, apply_edit
+from narnat_agent.tools.edit.matcher import NotFound, apply_edit
 
 LINES = 10_000
 FILE = "".join(f"    value_{n} = compute({n}, 'label {n}')\n" for n in range(LINES))

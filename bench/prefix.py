@@ -10,7 +10,7 @@ from pathlib import Path
 from common import table
 
 from narnat_agent.config.loader import load_config
-from narnat_agent.config.system_prompt import build_system_prompt
+from narnat_agent.prompts.system_prompt import build_system_prompt
 from narnat_agent.tools import registry
 
 PEERS = [  # published or measured elsewhere: the prefix each sends with comparable tools

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from narnat_agent.tools.web_fetch import _markdown, main_content  # noqa: E402
+from narnat_agent.tools.web.fetch import _markdown, main_content  # noqa: E402
 from tests.web_quality import expected_text, plain, token_f1  # noqa: E402
 
 PAGES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "web" / "readability"

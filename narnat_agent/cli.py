@@ -48,8 +48,8 @@ def ollama_models() -> list[str]:
 
 def first_run_setup(ui, project, home) -> None:
     """Ask for the endpoint, key and model, and save them for the user (in the project if it keeps its own key)."""
-    from narnat_agent.config.defaults import DEFAULT_BASE_URL, DEFAULTS
     from narnat_agent.config.loader import write_setup
+    from narnat_agent.config.settings import DEFAULT_BASE_URL, DEFAULTS
 
     models = ollama_models()
     base_url, model, key = DEFAULT_BASE_URL, str(DEFAULTS["model"]), ""
@@ -94,7 +94,7 @@ def _start(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from narnat_agent.config.loader import ConfigError, MissingApiKey, load_config, with_state_dir
-    from narnat_agent.config.system_prompt import build_system_prompt
+    from narnat_agent.prompts.system_prompt import build_system_prompt
 
     prompt = read_prompt(args.prompt)
     if isinstance(sys.stdin, io.TextIOWrapper):  # the plain REPL's lines: a byte that is not UTF-8 is escaped
@@ -129,7 +129,7 @@ def _terminal_ui():
     from pathlib import Path
 
     from narnat_agent.commands.session import COMMANDS
-    from narnat_agent.ui.ui_design import make_ui
+    from narnat_agent.ui.terminal import make_ui
 
     help_lines = {name: (fn.__doc__ or "").split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
     return make_ui(False, Path.cwd(), help_lines)

@@ -57,9 +57,9 @@ def _session(config, ui, args: argparse.Namespace, system_prompt: str):
 
 def _saved_session(config, name: str | None, system_prompt: str):
     """A saved conversation (by name, else the most recent), going on in this run's environment (date, mode)."""
-    from narnat_agent.config import session_store
-    from narnat_agent.config.system_prompt import with_environment
     from narnat_agent.core import session as sessions
+    from narnat_agent.core import session_store
+    from narnat_agent.prompts.system_prompt import with_environment
 
     state = config.state_dir
     if name is None or not session_store.exists(state, session_store.check_name(name)):
@@ -78,12 +78,12 @@ def _saved_session(config, name: str | None, system_prompt: str):
 
 def run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt: str) -> int:
     from narnat_agent.commands.session import dispatch
-    from narnat_agent.config import session_store
+    from narnat_agent.core import session_store
     from narnat_agent.core.agent import Agent
     from narnat_agent.core.headless import NobodyToAsk
     from narnat_agent.core.llm import Client
     from narnat_agent.logger import start_log
-    from narnat_agent.tools.support.http import Web
+    from narnat_agent.tools.web.http import Web
     from narnat_agent.tools.workspace import Workspace
     from narnat_agent.ui.events import EventUI
 
@@ -146,8 +146,8 @@ def _headless(agent, ui, prompt: str, nobody, resumed: bool) -> int:
 
 def _ask(agent, ui, prompt: str, nobody):
     """The turn's outcome; a confirmation refused for want of anybody to ask means it did not do all it was asked."""
-    from narnat_agent.config.session_store import SessionError
     from narnat_agent.core.llm import LLMError
+    from narnat_agent.core.session_store import SessionError
     from narnat_agent.core.turn import Stop, TurnOutcome
 
     try:
@@ -163,7 +163,7 @@ def _ask(agent, ui, prompt: str, nobody):
 
 def _saved(agent, ui, quiet: bool = False) -> bool:
     """The autosave; a failure is its one sentence, and the conversation stays in memory."""
-    from narnat_agent.config.session_store import SessionError
+    from narnat_agent.core.session_store import SessionError
 
     try:
         saved = agent.save()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from narnat_agent.config import session_store
+from narnat_agent.core import session_store
 from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
 
 LATIN1 = "Explique caf\u00e9.py".encode("latin-1")

@@ -1,8 +1,8 @@
 """/rewind /undo /redo: back to before a turn (its code, its conversation or both) and forward again."""
 
+from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, FileChange
+from narnat_agent.checkpoints.turns import Plan, TurnSummary
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.checkpoints import Plan, TurnSummary
-from narnat_agent.core.snapshot_store import AGE_DAYS, CheckpointError, FileChange
 
 MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)
 SHOWN = 6  # file names listed in a report before "and N more"

@@ -6,12 +6,12 @@ Each docstring is its help line.
 import difflib
 from collections.abc import Callable
 
+from narnat_agent.checkpoints.store import CheckpointError
 from narnat_agent.commands import rewind
-from narnat_agent.config import session_store
-from narnat_agent.config.session_store import SessionError
 from narnat_agent.core import session as sessions
+from narnat_agent.core import session_store
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.snapshot_store import CheckpointError
+from narnat_agent.core.session_store import SessionError
 
 
 def save(agent: Agent, arg: str) -> None:

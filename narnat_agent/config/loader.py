@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.config.defaults import DEFAULTS
+from narnat_agent.config.settings import DEFAULTS
 
 CONFIG_NAME = "narnat.json"
 SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a mirror or a proxy)

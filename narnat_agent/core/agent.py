@@ -4,10 +4,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from narnat_agent.config import session_store
+from narnat_agent.checkpoints.turns import Checkpoints, open_store
 from narnat_agent.config.loader import Config
 from narnat_agent.core import session as sessions
-from narnat_agent.core.checkpoints import Checkpoints, open_store
+from narnat_agent.core import session_store
 from narnat_agent.core.compressor import clear_summary, summarise
 from narnat_agent.core.context import with_mentions, with_reminder
 from narnat_agent.core.llm import Client, ContextTooLong, LLMError, cost
@@ -17,7 +17,8 @@ from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, Turn
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.workspace import Confirm, Interrupted, Workspace
+from narnat_agent.tools.base import Confirm, Interrupted
+from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3

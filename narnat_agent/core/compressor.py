@@ -3,10 +3,10 @@
 from pathlib import Path
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.config.defaults import COMPRESSION_PROMPT
 from narnat_agent.core.llm import Client, ContextTooLong, Sink
 from narnat_agent.core.reply import Ending
 from narnat_agent.logger import get_logger
+from narnat_agent.prompts.texts import COMPRESSION_PROMPT
 
 SUMMARY_FILE = "last_session_summary.md"
 ELIDED = "[tool output left out of the summary request]"

@@ -4,9 +4,9 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-from narnat_agent.config.defaults import SUMMARY_HEADING
-from narnat_agent.config.session_store import stamp
 from narnat_agent.core.reply import Reply
+from narnat_agent.core.session_store import stamp
+from narnat_agent.prompts.texts import SUMMARY_HEADING
 
 CANCELLED = "Cancelled by the user; if it was running, its effects are unknown."
 INTERRUPTED = "[interrupted by the user]"  # ends an answer cut short, so the model does not take it as finished

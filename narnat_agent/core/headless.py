@@ -3,7 +3,7 @@
 from dataclasses import replace
 
 from narnat_agent.core.turn import Stop, TurnOutcome
-from narnat_agent.tools.workspace import nobody_to_ask
+from narnat_agent.tools.base import nobody_to_ask
 
 
 class NobodyToAsk:

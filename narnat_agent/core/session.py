@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from narnat_agent.config import session_store
+from narnat_agent.core import session_store
 from narnat_agent.core.context import Conversation
 from narnat_agent.tools.workspace import FileRecord, Memory
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from narnat_agent.core.llm import Sink
 from narnat_agent.core.reply import ToolCall, Usage
-from narnat_agent.tools.workspace import Result
+from narnat_agent.tools.base import Result
 
 if TYPE_CHECKING:
     from narnat_agent.core.turn import TurnOutcome

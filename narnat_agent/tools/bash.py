@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from narnat_agent.tools.support.shell_rules import analyze
-from narnat_agent.tools.support.shell_syntax import Command, parse
-from narnat_agent.tools.workspace import Interrupted, Output, Result, Tool, ToolError, Workspace, nobody_to_ask
+from narnat_agent.safety.rules import analyze
+from narnat_agent.safety.syntax import Command, parse
+from narnat_agent.tools.base import Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
+from narnat_agent.tools.workspace import Workspace
 
 MAX_TIMEOUT_MS = 600_000
 KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where Narnat's configuration reads the API key

@@ -4,7 +4,8 @@ import os
 from pathlib import Path
 
 from narnat_agent import ripgrep
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.workspace import Workspace
 
 LIMIT = 100
 META = set("*?[{\\")

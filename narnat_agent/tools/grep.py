@@ -5,8 +5,9 @@ import re
 from pathlib import Path
 
 from narnat_agent import ripgrep
-from narnat_agent.tools.support.text import binary_kind
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.textfile import binary_kind
+from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.workspace import Workspace
 
 MODES = ["files_with_matches", "content", "count"]
 MODE_FLAGS = {

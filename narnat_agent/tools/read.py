@@ -2,8 +2,9 @@
 
 from pathlib import Path
 
-from narnat_agent.tools.support.text import binary_kind, decode, digest, size_text
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace, printable
+from narnat_agent.textfile import binary_kind, decode, digest, size_text
+from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.workspace import Workspace, printable
 
 MAX_LINES = 2000
 MAX_LINE_CHARS = 2000

@@ -1,6 +1,7 @@
 """TodoWrite: the session's task list, replaced whole on every call."""
 
-from narnat_agent.tools.workspace import Result, Todos, Tool, ToolError, Workspace
+from narnat_agent.tools.base import Result, Todos, Tool, ToolError
+from narnat_agent.tools.workspace import Workspace
 
 
 def _check(todos: list[dict]) -> None:

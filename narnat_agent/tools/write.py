@@ -1,9 +1,10 @@
 """Write: create a file, or replace one the model has read whole."""
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.tools.support.diffs import compact_diff
-from narnat_agent.tools.support.text import UTF8, decode, line_count, line_ending, with_ending
-from narnat_agent.tools.workspace import Diff, Result, Tool, ToolError, Workspace
+from narnat_agent.diffs import compact_diff
+from narnat_agent.textfile import UTF8, decode, line_count, line_ending, with_ending
+from narnat_agent.tools.base import Diff, Result, Tool, ToolError
+from narnat_agent.tools.workspace import Workspace
 
 
 def run(args: dict, ws: Workspace) -> Result:

@@ -5,7 +5,7 @@ from typing import TextIO
 
 from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
-from narnat_agent.tools.workspace import Output, Todos
+from narnat_agent.tools.base import Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
 

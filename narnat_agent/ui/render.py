@@ -7,7 +7,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
 from narnat_agent.core.turn import TurnStats
-from narnat_agent.tools.workspace import Output
+from narnat_agent.tools.base import Output
 from narnat_agent.ui.plain import TODO_MARKS, title_parts
 from narnat_agent.ui.plain import footer as footer_text
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from narnat_agent.checkpoints.turns import NO_COMMANDS
 from narnat_agent.commands.session import dispatch
-from narnat_agent.core.checkpoints import NO_COMMANDS
 from tests.fake_llm import text_reply, tool_reply
 from tests.test_commands.test_session import run_repl
 

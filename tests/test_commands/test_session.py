@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from narnat_agent.commands.session import dispatch
-from narnat_agent.config import session_store
+from narnat_agent.core import session_store
 from tests.fake_llm import text_reply, tool_reply
 
 
@@ -207,7 +207,7 @@ def test_show_fits_a_narrow_terminal(talked, project, fake_llm):
 
     from rich.console import Console
 
-    from narnat_agent.ui.ui_design import TerminalUI
+    from narnat_agent.ui.terminal import TerminalUI
 
     h = talked()
     fake_llm.add(text_reply("x"))

@@ -4,7 +4,6 @@ import stat
 
 import pytest
 
-from narnat_agent.config.defaults import BASE_PROMPT
 from narnat_agent.config.loader import (
     ConfigError,
     MissingApiKey,
@@ -12,7 +11,8 @@ from narnat_agent.config.loader import (
     with_state_dir,
     write_setup,
 )
-from narnat_agent.config.system_prompt import build_system_prompt
+from narnat_agent.prompts.system_prompt import build_system_prompt
+from narnat_agent.prompts.texts import BASE_PROMPT
 
 
 def write(path, data):

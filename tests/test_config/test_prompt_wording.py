@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from narnat_agent.config.defaults import BASE_PROMPT, IRON_LAWS
+from narnat_agent.prompts.texts import BASE_PROMPT, IRON_LAWS
 from narnat_agent.tools import registry
 
 PREFIX = BASE_PROMPT + IRON_LAWS + json.dumps(registry.schemas())

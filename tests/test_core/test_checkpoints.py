@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from narnat_agent.core.checkpoints import NO_COMMANDS, Checkpoints, open_store
+from narnat_agent.checkpoints.store import CAP, CheckpointError, CopyStore
+from narnat_agent.checkpoints.turns import NO_COMMANDS, Checkpoints, open_store
 from narnat_agent.core.context import Conversation
-from narnat_agent.core.snapshot_store import CAP, CheckpointError, CopyStore
 
 
 class Agent:

@@ -2,8 +2,8 @@
 
 import json
 
-from narnat_agent.config.defaults import COMPRESSION_PROMPT, SUMMARY_HEADING
 from narnat_agent.core.compressor import read_summary
+from narnat_agent.prompts.texts import COMPRESSION_PROMPT, SUMMARY_HEADING
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 
 SUMMARY = "## Summary\nWe fixed the parser; tests pass."

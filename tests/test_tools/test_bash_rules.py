@@ -3,7 +3,7 @@ operation and terminal program is refused — except the known misses below, eac
 
 import pytest
 
-from narnat_agent.tools.support.shell_rules import MAX_LENGTH, analyze
+from narnat_agent.safety.rules import MAX_LENGTH, analyze
 from tests.test_tools import bash_corpus as own
 from tests.test_tools.bash_corpus import ALLOWED_NEAR_FILE_OPS, BENIGN, DELETING, FILE_OPS, INTERACTIVE
 

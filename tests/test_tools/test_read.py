@@ -159,7 +159,7 @@ def test_the_result_names_the_limit_that_applied(workspace, project):
 
 
 def test_one_read_limit_stated_alike_in_prompt_schema_and_result(workspace, project):
-    from narnat_agent.config.defaults import BASE_PROMPT
+    from narnat_agent.prompts.texts import BASE_PROMPT
     from narnat_agent.tools.read import LIMIT, TOOL
 
     assert LIMIT == "up to 2000 lines or 100,000 characters, whichever comes first"

@@ -7,8 +7,9 @@ import os
 import pytest
 
 from narnat_agent.tools import registry
+from narnat_agent.tools.base import Diff, Output
 from narnat_agent.tools.registry import execute
-from narnat_agent.tools.workspace import Diff, Output, Workspace
+from narnat_agent.tools.workspace import Workspace
 from tests.fake_llm import text_reply, tool_reply
 from tests.test_cli import narnat
 from tests.web_server import Page

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from narnat_agent.tools.registry import execute
-from narnat_agent.tools.support.http import Web
+from narnat_agent.tools.web.http import Web
 from tests.web_quality import expected_text, plain, token_f1
 from tests.web_server import FIXTURES, Page, fixture
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from narnat_agent.tools.registry import execute
-from narnat_agent.tools.support.http import Web
+from narnat_agent.tools.web.http import Web
 
 ENGINES = ("baidu", "bing", "duckduckgo", "duckduckgo-lite")
 OFFLINE_RUN = """

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from narnat_agent.tools.registry import execute
-from narnat_agent.tools.support.http import Web
+from narnat_agent.tools.web.http import Web
 from tests.web_server import FIXTURES, Page, fixture
 
 BAIDU_2018 = "baidu/baidu_2018-09-18_serp_from-aql-warc.html"

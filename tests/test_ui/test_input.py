@@ -12,7 +12,7 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from narnat_agent.ui.keys import CommandCompleter, PathCompleter
-from narnat_agent.ui.ui_design import TerminalUI
+from narnat_agent.ui.terminal import TerminalUI
 
 COMMANDS = {"save": "save", "show": "list", "enter": "enter", "exit": "leave"}
 

@@ -7,8 +7,8 @@ import pytest
 from rich.console import Console
 
 from narnat_agent.core.turn import TurnStats
-from narnat_agent.tools.support.diffs import compact_diff
-from narnat_agent.tools.workspace import Output
+from narnat_agent.diffs import compact_diff
+from narnat_agent.tools.base import Output
 from narnat_agent.ui import render
 
 

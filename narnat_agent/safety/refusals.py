@@ -2,8 +2,8 @@
 
 import re
 
-from narnat_agent.tools.support.shell_code import INTERPRETERS, interpreter_code
-from narnat_agent.tools.support.shell_syntax import Command, names, operands
+from narnat_agent.safety.code import INTERPRETERS, interpreter_code
+from narnat_agent.safety.syntax import Command, names, operands
 
 FILTERS = names("grep egrep fgrep head tail sort uniq cut tr nl cat column less more wc rg")
 EDITORS = names(

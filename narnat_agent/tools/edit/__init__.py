@@ -4,10 +4,11 @@ import re
 from difflib import get_close_matches
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.tools.support.diffs import compact_diff
-from narnat_agent.tools.support.fuzzy import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
-from narnat_agent.tools.support.text import decode, line_count, line_ending, with_ending
-from narnat_agent.tools.workspace import Diff, Result, Tool, ToolError, Workspace, renumbered
+from narnat_agent.diffs import compact_diff
+from narnat_agent.textfile import decode, line_count, line_ending, with_ending
+from narnat_agent.tools.base import Diff, Result, Tool, ToolError
+from narnat_agent.tools.edit.matcher import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
+from narnat_agent.tools.workspace import Workspace, renumbered
 
 READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read numbers lines
 

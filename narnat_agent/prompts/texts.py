@@ -1,23 +1,6 @@
-"""Built-in defaults and the fixed texts of the system prompt."""
+"""The fixed texts the model receives: the base prompt, the iron laws, the compression instruction."""
 
 from narnat_agent.tools.read import LIMIT as READ_LIMIT
-
-DEFAULT_BASE_URL = "https://api.deepseek.com"
-
-DEFAULTS: dict[str, object] = {
-    "api_key": "",
-    "base_url": DEFAULT_BASE_URL,
-    "model": "deepseek-v4-pro",
-    "context_window": 128000,
-    "warn_turns": [50, 100],
-    "compress_turns": 120,
-    "bash_timeout_ms": 120000,
-    "pricing": {},
-    "max_steps": 200,
-    "interrupt_key": "escape",
-    "web_timeout_s": 10,
-    "stream_idle_timeout_s": 120,
-}
 
 # From the design (§5.1), with Read's limit as the tool applies it; only {model} is filled in. A rule the iron
 # laws state is said there only (once in the whole prefix), the TodoWrite rule matches the tool's check, and the

@@ -6,8 +6,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode, urlparse
 
-from narnat_agent.tools.support.http import Web, accept_language, unreachable
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.web.http import Web, accept_language, unreachable
+from narnat_agent.tools.workspace import Workspace
 
 CJK = re.compile(r"[\u3400-\u9fff]+")
 BASES = {  # each can be pointed elsewhere (a mirror, or a local server in tests): Config.search_urls

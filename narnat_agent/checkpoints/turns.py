@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from narnat_agent.core.checkpoint_entries import ids_of, steps_of, well_formed
+from narnat_agent.checkpoints.git_store import GitStore
+from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Store, keepable
+from narnat_agent.checkpoints.timeline import ids_of, steps_of, well_formed
 from narnat_agent.core.context import Conversation
-from narnat_agent.core.shadow_git import GitStore
-from narnat_agent.core.snapshot_store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Store, keepable
 from narnat_agent.logger import get_logger
 
 log = get_logger("core.checkpoints")

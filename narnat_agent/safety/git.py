@@ -3,7 +3,7 @@
 import os
 import re
 
-from narnat_agent.tools.support.shell_syntax import COMPUTED, Command, names
+from narnat_agent.safety.syntax import COMPUTED, Command, names
 
 GLOBAL_VALUES = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"}
 SHELL_SETTINGS = names(

@@ -7,11 +7,11 @@ options — counts as a deletion, so the user is asked.
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from narnat_agent.tools.support.shell_code import INTERPRETERS, SHELLS, interpreter_code, scan
-from narnat_agent.tools.support.shell_deletions import deletions, silent
-from narnat_agent.tools.support.shell_refusals import file_op, waits_for_terminal
-from narnat_agent.tools.support.shell_syntax import COMPUTED, Command, fed_code, parse, syntax_length
-from narnat_agent.tools.support.shell_wrappers import KNOWN, peel, risky
+from narnat_agent.safety.code import INTERPRETERS, SHELLS, interpreter_code, scan
+from narnat_agent.safety.deletions import deletions, silent
+from narnat_agent.safety.refusals import file_op, waits_for_terminal
+from narnat_agent.safety.syntax import COMPUTED, Command, fed_code, parse, syntax_length
+from narnat_agent.safety.wrappers import KNOWN, peel, risky
 
 MAX_DEPTH = 5
 MAX_NESTING = 10  # commands inside commands (find -exec, a runner's command) checked one within another

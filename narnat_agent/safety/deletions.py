@@ -7,8 +7,8 @@ Each rule gets the whole argv (None where a word is computed at run time), the c
 import re
 from collections.abc import Callable
 
-from narnat_agent.tools.support.shell_git import git
-from narnat_agent.tools.support.shell_syntax import Command, names, operands
+from narnat_agent.safety.git import git
+from narnat_agent.safety.syntax import Command, names, operands
 
 DELETERS = names("rm rmdir unlink shred srm wipe trash trash-put trash-rm rimraf del-cli wipefs truncate")
 FIND_ACTIONS = ("-exec", "-execdir", "-ok", "-okdir")

@@ -4,7 +4,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from narnat_agent.tools.workspace import ToolError
+from narnat_agent.tools.base import ToolError
 
 
 def indent(line: str) -> str:

@@ -5,7 +5,7 @@ nothing, while the literals handed to a shell (`system("rm -rf x")`, backticks, 
 import re
 from collections.abc import Callable
 
-from narnat_agent.tools.support.shell_syntax import names
+from narnat_agent.safety.syntax import names
 
 SHELLS = names("bash sh zsh dash ksh mksh ash fish busybox-sh rbash")
 INTERPRETERS = re.compile(r"(python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl|ruby|php[\d.]*|Rscript|lua[\d.]*)$")

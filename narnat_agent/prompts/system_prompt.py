@@ -8,9 +8,9 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-from narnat_agent.config.defaults import BASE_PROMPT, IRON_LAWS
 from narnat_agent.config.loader import Config
 from narnat_agent.encodable import encodable
+from narnat_agent.prompts.texts import BASE_PROMPT, IRON_LAWS
 
 INSTRUCTIONS_NAME = "narnat.md"
 MAX_INSTRUCTIONS = 32_000  # characters of one instruction file in the system prompt, which every request carries

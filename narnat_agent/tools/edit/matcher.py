@@ -5,8 +5,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from narnat_agent.tools.support.reindent import indent, new_string_frame
-from narnat_agent.tools.workspace import ToolError
+from narnat_agent.tools.base import ToolError
+from narnat_agent.tools.edit.reindent import indent, new_string_frame
 
 TYPOGRAPHIC = {
     "‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"',

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from subprocess import PIPE
 
-from narnat_agent.core.snapshot_store import AGE_DAYS, CheckpointError, FileChange, hide_from_git, relative, remove_file
+from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, FileChange, hide_from_git, relative, remove_file
 
 SETTINGS = {
     "core.hooksPath": os.devnull,

@@ -8,10 +8,10 @@ program that can delete (a deleter, a shell, an interpreter, git, …) is checke
 import re
 from dataclasses import dataclass
 
-from narnat_agent.tools.support.shell_code import INTERPRETERS, SHELLS
-from narnat_agent.tools.support.shell_deletions import DELETERS, RULES
-from narnat_agent.tools.support.shell_runners import SPECIAL
-from narnat_agent.tools.support.shell_syntax import Command, names
+from narnat_agent.safety.code import INTERPRETERS, SHELLS
+from narnat_agent.safety.deletions import DELETERS, RULES
+from narnat_agent.safety.runners import SPECIAL
+from narnat_agent.safety.syntax import Command, names
 
 
 @dataclass(frozen=True)

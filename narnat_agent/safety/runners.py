@@ -2,7 +2,7 @@
 and ssh (whose remote command counts for what it deletes). Each handler checks what will run and returns the argv
 still to check as a command, or None when nothing is left."""
 
-from narnat_agent.tools.support.shell_syntax import COMPUTED, Command, fed_code
+from narnat_agent.safety.syntax import COMPUTED, Command, fed_code
 
 
 def _shell_text(argv: list, source: str, check, remote: bool = False) -> None:

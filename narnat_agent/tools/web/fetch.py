@@ -3,10 +3,11 @@
 import html
 import re
 
-from narnat_agent.tools.support.http import Web, unreachable
-from narnat_agent.tools.support.text import decode as decode_file
-from narnat_agent.tools.support.text import size_text
-from narnat_agent.tools.workspace import Result, Tool, ToolError, Workspace
+from narnat_agent.textfile import decode as decode_file
+from narnat_agent.textfile import size_text
+from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.web.http import Web, unreachable
+from narnat_agent.tools.workspace import Workspace
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_CHARS = 100_000

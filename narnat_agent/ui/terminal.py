@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from narnat_agent.core.reply import ToolCall
 from narnat_agent.core.ui import UI
-from narnat_agent.tools.workspace import Diff, Output, Todos
+from narnat_agent.tools.base import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
 if TYPE_CHECKING:

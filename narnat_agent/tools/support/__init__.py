@@ -1,1 +1,0 @@
-"""Pieces the tools share (text files, diffs, fuzzy matching, HTTP, the shell analysis); no tool lives here."""
