@@ -53,7 +53,7 @@ class Agent:
     def switch(self, session: Session) -> None:
         """Continue in another conversation: the only way /clear, /enter, compression and --resume replace it."""
         self.session = session
-        self.workspace.memory = session.memory
+        self.workspace.tool_state = session.tool_state
         self.checkpoints.use(session.checkpoints)
 
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
@@ -158,7 +158,7 @@ class Agent:
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
         self.conversation.add_user(with_reminder(with_mentions(question, self.workspace.root), self.session.notes))
         self.session.notes = []
-        view, stats = self.ui.create_stream(), TurnStats(self.config.context_window)
+        view, stats = self.ui.turn_view(), TurnStats(self.config.context_window)
         stop, message = Stop.COMPLETED, ""
         try:
             self._steps(view, stats)

@@ -12,13 +12,13 @@ from pathlib import Path
 
 from narnat_agent.core import session_store
 from narnat_agent.core.context import Conversation
-from narnat_agent.tools.workspace import FileRecord, Memory
+from narnat_agent.tools.workspace import FileRecord, ToolState
 
 
 @dataclass
 class Session:
     conversation: Conversation
-    memory: Memory = field(default_factory=Memory)
+    tool_state: ToolState = field(default_factory=ToolState)
     checkpoints: list[dict] = field(default_factory=list)  # the checkpoint store's own JSON-able records
     cost: float | None = None
     notes: list[str] = field(default_factory=list)  # told to the model with the next question (e.g. files rewound)
@@ -38,9 +38,9 @@ def new_session(system_prompt: str, summary: str = "", name: str | None = None) 
 
 def to_dict(session: Session, model: str) -> dict:
     conversation = session.conversation
-    reads = {str(path): dataclasses.asdict(record) for path, record in session.memory.reads.items()}
+    reads = {str(path): dataclasses.asdict(record) for path, record in session.tool_state.reads.items()}
     return {"model": model, "created": conversation.created.isoformat(), "turns": conversation.turns,
-            "todos": session.memory.todos, "reads": reads, "checkpoints": session.checkpoints,
+            "todos": session.tool_state.todos, "reads": reads, "checkpoints": session.checkpoints,
             "cost": session.cost, "messages": conversation.messages}  # fmt: skip
 
 
@@ -56,7 +56,7 @@ def from_dict(name: str, data: dict) -> Session:
         with contextlib.suppress(TypeError):
             reads[Path(path)] = FileRecord(**record)
     cost = data.get("cost")
-    return Session(conversation, Memory(reads, list(data.get("todos") or [])), list(data.get("checkpoints") or []),
+    return Session(conversation, ToolState(reads, list(data.get("todos") or [])), list(data.get("checkpoints") or []),
                    cost if isinstance(cost, (int, float)) else None)  # fmt: skip
 
 

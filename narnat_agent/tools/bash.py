@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from narnat_agent.safety.rules import analyze
+from narnat_agent.safety import analyze
 from narnat_agent.safety.syntax import Command, parse
 from narnat_agent.tools.base import Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
 from narnat_agent.tools.workspace import Workspace

@@ -62,7 +62,7 @@ def _unescaped(name: str) -> str:
 
 
 @dataclass
-class Memory:
+class ToolState:
     """What the tools keep for one conversation: the files the model has read and its todo list.
 
     It belongs to the conversation (saved, restored and dropped with it), so the tools only borrow it.
@@ -78,7 +78,7 @@ class Workspace:
     state_dir: Path
     confirm: Confirm | None  # None: nobody can answer (a headless run without --yes)
     bash_timeout_ms: int = 120000
-    memory: Memory = field(default_factory=Memory)
+    tool_state: ToolState = field(default_factory=ToolState)
     web: Web = field(default_factory=Web)
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
     cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
@@ -88,15 +88,15 @@ class Workspace:
 
     @property
     def reads(self) -> dict[Path, FileRecord]:
-        return self.memory.reads
+        return self.tool_state.reads
 
     @property
     def todos(self) -> list[dict]:
-        return self.memory.todos
+        return self.tool_state.todos
 
     @todos.setter
     def todos(self, todos: list[dict]) -> None:
-        self.memory.todos = todos
+        self.tool_state.todos = todos
 
     def resolve(self, path: str) -> Path:
         """An absolute path; relative ones are taken from the project root, wherever Bash has moved: every path a

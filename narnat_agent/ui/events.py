@@ -56,7 +56,7 @@ class EventUI(HeadlessUI):
             self.out.write(redact(json.dumps(event, ensure_ascii=False), self.secret) + "\n")
             self.out.flush()
 
-    def create_stream(self) -> EventStream:
+    def turn_view(self) -> EventStream:
         self.stream = EventStream(self)
         return self.stream
 

@@ -128,7 +128,7 @@ class PlainUI:
             return ""
         return line.rstrip("\n") if line else None
 
-    def create_stream(self) -> PlainStream:
+    def turn_view(self) -> PlainStream:
         self.stream = PlainStream(self)
         return self.stream
 
@@ -258,7 +258,7 @@ class HeadlessUI(PlainUI):
 
     session = ""  # the name this run is saved under, for the footer
 
-    def create_stream(self) -> HeadlessStream:
+    def turn_view(self) -> HeadlessStream:
         self.stream = HeadlessStream(self)
         return self.stream
 

@@ -98,7 +98,7 @@ class TerminalUI:
             self._history_lost(failure)
         return text
 
-    def create_stream(self):
+    def turn_view(self):
         from narnat_agent.ui.terminal_stream import TerminalStream
 
         self.watcher.start()

@@ -36,7 +36,7 @@ class _Raw:
 
 
 class TerminalStream:
-    """The live region (spinner or the open markdown block) exists from create_stream() until finish()."""
+    """The live region (spinner or the open markdown block) exists from turn_view() until finish()."""
 
     def __init__(self, ui):
         self.ui, self.cancelled = ui, False

@@ -20,7 +20,7 @@ class CancelAfter(PlainStream):
 
 def test_cancel_while_streaming_keeps_partial_text_and_drops_unfinished_calls(harness, fake_llm):
     h = harness()
-    h.ui.create_stream = lambda: CancelAfter(h.ui, 1)
+    h.ui.turn_view = lambda: CancelAfter(h.ui, 1)
     fragment = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "Read", "arguments": "{"}}
     fake_llm.add(SSE([chunk({"content": "Looking"}), chunk({"tool_calls": [fragment]}), chunk({"content": " more"})]))
     h.agent.turn("go")
@@ -28,7 +28,7 @@ def test_cancel_while_streaming_keeps_partial_text_and_drops_unfinished_calls(ha
     assert h.conversation.messages[-1] == interrupted
     assert "Cancelled" in h.err.getvalue()
     fake_llm.add(text_reply("fresh"))
-    h.ui.create_stream = lambda: PlainStream(h.ui)
+    h.ui.turn_view = lambda: PlainStream(h.ui)
     h.agent.turn("next")
     assert fake_llm.requests[-1]["messages"][-2:] == [interrupted, {"role": "user", "content": "next"}]
 

@@ -1,0 +1,1 @@
+"""The web tools, WebSearch and WebFetch, with the HTTP they share."""
