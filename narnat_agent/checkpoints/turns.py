@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.checkpoints.git_store import GitStore
 from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Store, keepable
 from narnat_agent.checkpoints.timeline import ids_of, steps_of, well_formed
@@ -25,7 +26,7 @@ NO_COMMANDS = "git is not installed: checkpoints keep the files Write and Edit c
 
 def open_store(project: Path, state_dir: Path) -> Store:
     """The shadow git store, or copies of the touched files when git is not installed."""
-    root = state_dir / "checkpoints"
+    root = state.checkpoints(state_dir)
     return GitStore(project, root / "git") if shutil.which("git") else CopyStore(project, root / "files")
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.safety import analyze
 from narnat_agent.safety.syntax import Command, parse
 from narnat_agent.tools.base import Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
@@ -115,14 +116,14 @@ def environment(secret: str = "") -> dict[str, str]:
 
 def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
     """Run command in its own session, with its whole process group stopped at the timeout or on Ctrl-C."""
-    spills = ws.state_dir / "spills"
+    spills = state.spills(ws.state_dir)
     spills.mkdir(parents=True, exist_ok=True)
     spill = spills / f"bash-{datetime.now():%Y%m%d-%H%M%S-%f}.log"
-    fd, state = tempfile.mkstemp(prefix="narnat-cwd-")
+    fd, after = tempfile.mkstemp(prefix="narnat-cwd-")
     os.close(fd)
     # PIPESTATUS and $? are read in one assignment, before anything else can change them
     script = (f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
-              f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{state}"\nexit $__narnat_status\n')  # fmt: skip
+              f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\nexit $__narnat_status\n')  # fmt: skip
     process = subprocess.Popen(
         ["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env=environment(ws.secret),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
@@ -145,7 +146,7 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
         if output.thread.is_alive():  # a background child still holds the pipe
             _stop(process, output)
         process.wait()
-        pipeline = _follow(ws, Path(state))
+        pipeline = _follow(ws, Path(after))
         if not finished and not cancelled:
             spill.unlink(missing_ok=True)
     text, partial = output.text()
@@ -158,12 +159,12 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
     return Finished(text, None if timed_out else process.returncode, pipeline, output.lines)
 
 
-def _follow(ws: Workspace, state: Path) -> tuple[int, ...]:
+def _follow(ws: Workspace, after: Path) -> tuple[int, ...]:
     """The working directory the command ended in becomes the next call's; returns the last pipeline's statuses."""
     try:
-        final, _, statuses = state.read_text().partition("\n")
+        final, _, statuses = after.read_text().partition("\n")
     finally:
-        state.unlink(missing_ok=True)
+        after.unlink(missing_ok=True)
     if final and Path(final).is_dir():
         ws.cwd = Path(final)
     return tuple(int(s) for s in statuses.split() if s.isdigit())

@@ -1,0 +1,99 @@
+"""Where Narnat keeps what it writes: the project's `.narnat/` folder, or a per-user folder standing in for it.
+
+This module alone knows the layout; everything else asks it for a path.
+"""
+
+import contextlib
+import hashlib
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from narnat_agent.atomic import write_atomic
+
+FOLDER = ".narnat"
+CONFIG = "narnat.json"
+INSTRUCTIONS = "narnat.md"
+
+# Runtime data and secrets that must stay out of the project's git history.
+GITIGNORE = """\
+# Narnat: secrets and runtime data
+narnat.json
+sessions/
+logs/
+spills/
+history
+last_session_summary.md
+"""
+
+
+def project_folder(project: Path) -> Path:
+    return project / FOLDER
+
+
+def user_folder(home: Path) -> Path:
+    return home / FOLDER
+
+
+def fallback_folder(project: Path, home: Path, env: Mapping[str, str]) -> Path:
+    """The per-user folder that stands in for a project's `.narnat/` that cannot be written."""
+    base = Path(env.get("XDG_STATE_HOME") or home / ".local" / "state")
+    project_id = hashlib.sha256(os.fsencode(project)).hexdigest()[:12]
+    return base / "narnat" / f"{project.name}-{project_id}"
+
+
+def choose_folder(project: Path, home: Path, env: Mapping[str, str]) -> tuple[Path, str]:
+    """The folder this process can write, `.narnat/` else the per-user one, and a notice when it is not `.narnat/`."""
+    own = project_folder(project)
+    if writable(own):
+        ignore_runtime_files(own)
+        return own, ""
+    elsewhere = fallback_folder(project, home, env)
+    if writable(elsewhere):
+        return elsewhere, f"{own} cannot be written; this project's sessions and logs go to {elsewhere}."
+    return elsewhere, f"Neither {own} nor {elsewhere} can be written; sessions and logs cannot be saved."
+
+
+def sessions(state_dir: Path) -> Path:
+    return state_dir / "sessions"
+
+
+def logs(state_dir: Path) -> Path:
+    return state_dir / "logs"
+
+
+def spills(state_dir: Path) -> Path:
+    """Long command output, kept for Read."""
+    return state_dir / "spills"
+
+
+def checkpoints(state_dir: Path) -> Path:
+    return state_dir / "checkpoints"
+
+
+def input_history(state_dir: Path) -> Path:
+    return state_dir / "history"
+
+
+def summary(state_dir: Path) -> Path:
+    """The summary a compression hands to the next conversation."""
+    return state_dir / "last_session_summary.md"
+
+
+def writable(folder: Path) -> bool:
+    """Whether files can be made in folder (created if missing); tried, since root passes every permission check."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def ignore_runtime_files(state_dir: Path) -> None:
+    """Keep secrets and runtime data out of the project's git history, once the folder holds anything."""
+    gitignore = state_dir / ".gitignore"
+    if not gitignore.exists():
+        with contextlib.suppress(OSError):  # a full disk: the next start that can write it does
+            write_atomic(gitignore, GITIGNORE.encode())
