@@ -128,9 +128,10 @@ class Checkpoints:
                  "question": question, "messages": messages, "steps": []}  # fmt: skip
         self.entries.append(entry)
 
-    def before(self, tool: str, label: str, touched: Sequence[Path]) -> Pending | None:
-        """The snapshot before a tool call that may change files (touched ones even if ignored); None if none."""
-        if tool == "Bash" and not self.store.covers_commands and not self.said_commands:
+    def before(self, label: str, touched: Sequence[Path], anything: bool) -> Pending | None:
+        """The snapshot before a tool call that may change the touched files (even if ignored), or anything (a
+        command); None if none."""
+        if anything and not self.store.covers_commands and not self.said_commands:
             self.said_commands = True
             self.say(NO_COMMANDS)
         # a file over the size cap is left out of both snapshots, or the rewind would take it for a new file

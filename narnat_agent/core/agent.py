@@ -2,7 +2,6 @@
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 
 from narnat_agent.checkpoints.turns import Checkpoints, open_store
 from narnat_agent.config.loader import Config
@@ -22,7 +21,6 @@ from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
-CHANGES_FILES = ("Write", "Edit", "Bash")  # a checkpoint is taken before and after each of their calls
 FULL = 0.9  # share of the context window that triggers the safety net
 ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user is told
     Ending.ERROR: (Stop.PROVIDER_ERROR, "The answer was cut off: the provider reported an error mid-stream ({error})."),
@@ -228,8 +226,10 @@ class Agent:
         self.ui.tool_start(checked.header, call)
         pending = None
         try:
-            if checked.tool is not None and call.name in CHANGES_FILES:
-                pending = self.checkpoints.before(call.name, checked.header, self._touched(checked.args))
+            if checked.tool is not None and checked.tool.changes is not None:
+                changes = checked.tool.changes(checked.args)  # the files named are kept even if .gitignore says no
+                touched = [self.workspace.resolve(path) for path in changes.files]
+                pending = self.checkpoints.before(checked.header, touched, changes.anything)
             result = checked.run(self.workspace)
         except Interrupted as stopped:  # what the tool did before the user stopped it goes on record
             self.ui.tool_end(stopped.result)
@@ -241,8 +241,3 @@ class Agent:
             self.checkpoints.after(pending)
         self.ui.tool_end(result)
         return result.text
-
-    def _touched(self, args: dict) -> list[Path]:
-        """The file a Write or Edit call names, kept in its checkpoints even if .gitignore leaves it out."""
-        path = args.get("file_path")
-        return [self.workspace.resolve(path)] if isinstance(path, str) and path.strip() else []

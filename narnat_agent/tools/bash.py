@@ -15,7 +15,7 @@ from pathlib import Path
 from narnat_agent import state
 from narnat_agent.safety import analyze
 from narnat_agent.safety.syntax import Command, parse
-from narnat_agent.tools.base import Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
+from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
 from narnat_agent.tools.workspace import Workspace
 
 MAX_TIMEOUT_MS = 600_000
@@ -277,4 +277,5 @@ TOOL = Tool(
     },
     run=run,
     target=lambda args: args.get("command", ""),  # the UI cuts it, visibly
+    changes=lambda args: Changes(anything=True),
 )
