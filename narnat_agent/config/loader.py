@@ -20,6 +20,7 @@ SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a
     "duckduckgo-lite": "NARNAT_DDG_LITE_URL",
 }
 
+
 class ConfigError(Exception):
     """A configuration problem, worded as one sentence for the user."""
 

@@ -174,7 +174,6 @@ def test_an_unwritable_state_folder_is_replaced_by_a_per_user_one_with_one_notic
     assert other.parent == tmp_path / "narnat" and other.name == state_dir.name
 
 
-
 @pytest.mark.parametrize("pasted", ["sk-abc123 ", "sk-abc123\n", "\tsk-abc123\u00a0", "\u3000sk-abc123\r\n"])
 def test_whitespace_around_a_pasted_key_is_trimmed(dirs, pasted):
     project, home = dirs
