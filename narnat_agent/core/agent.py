@@ -175,6 +175,7 @@ class Agent:
             if stats.cost is not None:
                 self.session.cost = (self.session.cost or 0.0) + stats.cost
             stats.session_cost = self.session.cost
+            stats.end()
             outcome = TurnOutcome(stop, message, self.conversation.last_answer(), stats)
             view.finish(outcome)
             log.info("turn done: %s; context=%d, sent=%d, cached=%d, out=%d, requests=%d, cost=%s", stop.value,
