@@ -23,9 +23,11 @@ SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a
     "duckduckgo-lite": "NARNAT_DDG_LITE_URL",
 }
 
-# Runtime data and secrets that must stay out of the project's git history.
-GITIGNORE = """\
-# Narnat: secrets and runtime data
+# Runtime data and secrets that must stay out of the project's git history; the file names itself, so that
+# `git status` does not list .narnat/ and `git add -A` does not commit it.
+GITIGNORE_HEADER = "# Narnat: secrets and runtime data\n"
+GITIGNORE = GITIGNORE_HEADER + """\
+.gitignore
 narnat.json
 sessions/
 logs/
@@ -229,9 +231,12 @@ def write_setup(project: Path, home: Path, settings: dict) -> Path:
 def ignore_runtime_files(state: Path) -> None:
     """Keep secrets and runtime data out of the project's git history, once .narnat/ holds anything."""
     gitignore = state / ".gitignore"
-    if not gitignore.exists():
-        with contextlib.suppress(OSError):  # a full disk: the next start that can write it does
+    with contextlib.suppress(OSError):  # a full disk: the next start that can write it does
+        current = gitignore.read_text(errors="replace") if gitignore.exists() else ""
+        if not current:
             write_atomic(gitignore, GITIGNORE.encode())
+        elif current.startswith(GITIGNORE_HEADER) and ".gitignore" not in current.split():  # written by an older one
+            write_atomic(gitignore, (current.rstrip("\n") + "\n.gitignore\n").encode())
 
 
 def _writable(folder: Path) -> bool:
