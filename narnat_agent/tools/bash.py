@@ -78,12 +78,14 @@ def clean(text: str) -> str:
     return "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
 
 
-def cut(text: str, spill: Path, shown: str) -> str:
-    """At most LIMIT characters: 30% head and 70% tail on line boundaries, with a marker naming the spill file."""
+def cut(text: str, lines: int, shown: str) -> str:
+    """At most LIMIT characters: 30% head and 70% tail on line boundaries, with a marker naming the lines left
+    out of the `lines` the command printed, and the Read call that pages through them in the spill file (shown)."""
     head = text[: int(LIMIT * 0.3)].rsplit("\n", 1)[0]
     tail = text[-int(LIMIT * 0.7) :].split("\n", 1)[-1]
-    omitted = len(text) - len(head) - len(tail)
-    return f"{head}\n[… {omitted:,} characters omitted; full output: {shown} — Read it with offset/limit]\n{tail}"
+    first, last = head.count("\n") + 2, lines - tail.count("\n") - (not tail.endswith("\n"))
+    call = f'Read(file_path="{shown}", offset={first})'
+    return f"{head}\n[… lines {first:,}–{last:,} of {lines:,} omitted; {call} pages through them]\n{tail}"
 
 
 def _stop(process: subprocess.Popen, output: _Output) -> None:
@@ -150,7 +152,7 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
             spill.unlink(missing_ok=True)
     text, partial = output.text()
     if len(text) > LIMIT:
-        text = cut(text, spill, ws.show(spill))
+        text = cut(text, output.lines, ws.show(spill))
     elif not partial:
         spill.unlink(missing_ok=True)
     if cancelled:
