@@ -2,12 +2,15 @@
 
 import argparse
 import io
+import os
 import sys
 
 from narnat_agent import __version__
 from narnat_agent.run import EXIT_CODES, USAGE_ERROR, run
 
 OLLAMA = "http://127.0.0.1:11434"
+# Narnat needs what POSIX gives (termios, process groups, SIGHUP, bash); Windows has them inside WSL2
+UNSUPPORTED = "Narnat runs on Linux and macOS only; on Windows, run it inside WSL2 (wsl --install, then install it).\n"
 
 
 def _positive(text: str) -> int:
@@ -83,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.output_format and args.prompt is None:
         parser.error("--output-format needs -p: the REPL writes for a person")
+    if os.name != "posix":  # before any part that needs it: one sentence, not a traceback
+        sys.stderr.write(UNSUPPORTED)
+        return USAGE_ERROR
     try:
         return _start(args)
     except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it
