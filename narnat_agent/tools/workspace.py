@@ -4,7 +4,7 @@ import difflib
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from narnat_agent.textfile import digest
@@ -23,6 +23,7 @@ class FileRecord:
     whole: bool
     seen: Ranges = ()
     codec: str = "utf-8"  # the encoding the model was shown the text in
+    rewound: bool = False  # /rewind or /redo has put other content in the file since
 
 
 def renumbered(seen: Ranges, changes: list[tuple[int, int, int]]) -> Ranges:
@@ -143,7 +144,15 @@ class Workspace:
         if whole and not record.whole:
             raise ToolError(f"only part of {name} has been read; Read all of it before overwriting it with Write.")
         if record.sha != digest(data):
-            raise ToolError(f"{name} was modified since you read it; Read it again, then retry.")
+            how = "restored by /rewind after you last read it" if record.rewound else "modified since you read it"
+            raise ToolError(f"{name} was {how}; Read it again, then retry.")
+
+    def restored(self, paths: list[Path]) -> None:
+        """Files a rewind has put back: a record of other content says so to the next Edit or Write."""
+        for path in paths:
+            record = self.reads.get(path)
+            if record and not (path.is_file() and digest(path.read_bytes()) == record.sha):
+                self.reads[path] = replace(record, rewound=True)
 
     def bash_elsewhere(self) -> str:
         """Where Bash's cd has gone, for results whose paths a model might read from there ("" at the root)."""
