@@ -135,6 +135,14 @@ class Workspace:
         record = self.reads.get(path)
         return record.codec if record and record.sha == digest(data) else None
 
+    def knows(self, path: Path) -> bool:
+        """Whether the model has read this file (all or part of it) as it is now."""
+        record = self.reads.get(path)
+        try:
+            return record is not None and path.is_file() and record.sha == digest(path.read_bytes())
+        except OSError:
+            return False
+
     def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
         """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
         record = self.reads.get(path)
@@ -151,7 +159,7 @@ class Workspace:
         """Files a rewind has put back: a record of other content says so to the next Edit or Write."""
         for path in paths:
             record = self.reads.get(path)
-            if record and not (path.is_file() and digest(path.read_bytes()) == record.sha):
+            if record and not self.knows(path):
                 self.reads[path] = replace(record, rewound=True)
 
     def bash_elsewhere(self) -> str:
