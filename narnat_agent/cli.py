@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
     from narnat_agent.core.ui import UI, Reporter
 
 OLLAMA = "http://127.0.0.1:11434"
+# Narnat needs what POSIX gives (termios, process groups, SIGHUP, bash); Windows has them inside WSL2
+UNSUPPORTED = "Narnat runs on Linux and macOS only; on Windows, run it inside WSL2 (wsl --install, then install it).\n"
 
 
 def _positive(text: str) -> int:
@@ -91,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.output_format and args.prompt is None:
         parser.error("--output-format needs -p: the REPL writes for a person")
+    if os.name != "posix":  # before any part that needs it: one sentence, not a traceback
+        sys.stderr.write(UNSUPPORTED)
+        return USAGE_ERROR
     try:
         return _start(args)
     except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it

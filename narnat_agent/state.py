@@ -16,9 +16,13 @@ FOLDER = ".narnat"
 CONFIG = "narnat.json"
 INSTRUCTIONS = "narnat.md"
 
-# Runtime data and secrets that must stay out of the project's git history.
-GITIGNORE = """\
-# Narnat: secrets and runtime data
+# Runtime data and secrets that must stay out of the project's git history; the file names itself, so that
+# `git status` does not list .narnat/ and `git add -A` does not commit it.
+GITIGNORE_HEADER = "# Narnat: secrets and runtime data\n"
+GITIGNORE = (
+    GITIGNORE_HEADER
+    + """\
+.gitignore
 narnat.json
 sessions/
 logs/
@@ -26,6 +30,7 @@ spills/
 history
 last_session_summary.md
 """
+)
 
 
 def project_folder(project: Path) -> Path:
@@ -94,6 +99,9 @@ def writable(folder: Path) -> bool:
 def ignore_runtime_files(state_dir: Path) -> None:
     """Keep secrets and runtime data out of the project's git history, once the folder holds anything."""
     gitignore = state_dir / ".gitignore"
-    if not gitignore.exists():
-        with contextlib.suppress(OSError):  # a full disk: the next start that can write it does
+    with contextlib.suppress(OSError):  # a full disk: the next start that can write it does
+        current = gitignore.read_text(errors="replace") if gitignore.exists() else ""
+        if not current:
             write_atomic(gitignore, GITIGNORE.encode())
+        elif current.startswith(GITIGNORE_HEADER) and ".gitignore" not in current.split():  # written by an older one
+            write_atomic(gitignore, (current.rstrip("\n") + "\n.gitignore\n").encode())

@@ -140,9 +140,9 @@ class Checkpoints:
         return Pending(label[:80], before, kept) if before else None
 
     def after(self, pending: Pending | None) -> None:
-        """Record the step once the tool has run."""
+        """Record the step once the tool has run; a call that changed nothing (a refused one) is no step."""
         after = self._snapshot(pending.touched) if pending else None
-        if pending and after and self.entries and "turn" in self.entries[-1]:
+        if pending and after and after != pending.before and self.entries and "turn" in self.entries[-1]:
             self.entries[-1]["steps"].append({"call": pending.label, "before": pending.before, "after": after})
 
     def covers_commands(self) -> bool:
@@ -186,7 +186,7 @@ class Checkpoints:
         """What undoing the last rewind would restore (None: it did not touch the code); it must be the last."""
         last = self.entries[-1] if self.entries else {}
         if "rewind" not in last:
-            raise CheckpointError("there is nothing to redo: no rewind since the last turn.")
+            raise CheckpointError("there is nothing to redo: /redo takes back a rewind only until the next question.")
         return self._plan(0, [(True, last["before"], last["after"])]) if last["before"] else None
 
     def _plan(self, step: int, steps: list[tuple[bool, str, str]]) -> Plan:

@@ -154,7 +154,8 @@ class Agent:
         """Answer one question, through as many model and tool steps as it takes."""
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
-        self.conversation.add_user(with_reminder(with_mentions(question, self.workspace.root), self.session.notes))
+        mentioned = with_mentions(question, self.workspace.root, self.workspace.knows)
+        self.conversation.add_user(with_reminder(mentioned, self.session.notes))
         self.session.notes = []
         view, stats = self.ui.turn_view(), TurnStats(self.config.context_window)
         stop, message = Stop.COMPLETED, ""

@@ -4,10 +4,12 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -79,12 +81,14 @@ def clean(text: str) -> str:
     return "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
 
 
-def cut(text: str, spill: Path, shown: str) -> str:
-    """At most LIMIT characters: 30% head and 70% tail on line boundaries, with a marker naming the spill file."""
+def cut(text: str, lines: int, shown: str) -> str:
+    """At most LIMIT characters: 30% head and 70% tail on line boundaries, with a marker naming the lines left
+    out of the `lines` the command printed, and the Read call that pages through them in the spill file (shown)."""
     head = text[: int(LIMIT * 0.3)].rsplit("\n", 1)[0]
     tail = text[-int(LIMIT * 0.7) :].split("\n", 1)[-1]
-    omitted = len(text) - len(head) - len(tail)
-    return f"{head}\n[… {omitted:,} characters omitted; full output: {shown} — Read it with offset/limit]\n{tail}"
+    first, last = head.count("\n") + 2, lines - tail.count("\n") - (not tail.endswith("\n"))
+    call = f'Read(file_path="{shown}", offset={first})'
+    return f"{head}\n[… lines {first:,}–{last:,} of {lines:,} omitted; {call} pages through them]\n{tail}"
 
 
 def _stop(process: subprocess.Popen, output: _Output) -> None:
@@ -107,11 +111,25 @@ class Finished:
     lines: int  # all the lines it printed; `text` may keep fewer
 
 
-def environment(secret: str = "") -> dict[str, str]:
-    """The command's environment: Narnat's, without the API key under any name, quietened for no terminal."""
+def environment(secret: str = "", root: Path | None = None) -> dict[str, str]:
+    """The command's environment: the user's (Narnat's, without its own virtualenv unless that is the project's),
+    without the API key under any name, quietened for no terminal."""
     secrets = {os.environ[name] for name in KEY_VARIABLES if os.environ.get(name)} | ({secret} if secret else set())
-    kept = {k: v for k, v in os.environ.items() if k not in KEY_VARIABLES and v not in secrets}
+    user = _without_own_virtualenv(os.environ, root)
+    kept = {k: v for k, v in user.items() if k not in KEY_VARIABLES and v not in secrets}
     return {**kept, **QUIET}
+
+
+def _without_own_virtualenv(env: Mapping[str, str], root: Path | None) -> dict[str, str]:
+    """Run from the virtualenv it was installed in, Narnat has that one's bin/ on PATH (and in VIRTUAL_ENV when
+    activated); a command would find Narnat's python and pip there instead of the project's."""
+    own = os.path.realpath(sys.prefix)
+    if sys.prefix == sys.base_prefix or (root and Path(own).is_relative_to(os.path.realpath(root))):
+        return dict(env)
+    activated = os.path.realpath(env.get("VIRTUAL_ENV", "")) == own
+    kept = {k: v for k, v in env.items() if not (activated and k in ("VIRTUAL_ENV", "VIRTUAL_ENV_PROMPT"))}
+    path = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.realpath(d) != os.path.join(own, "bin")]
+    return {**kept, "PATH": os.pathsep.join(path)} if "PATH" in env else kept
 
 
 def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
@@ -125,7 +143,7 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
     script = (f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
               f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\nexit $__narnat_status\n')  # fmt: skip
     process = subprocess.Popen(
-        ["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env=environment(ws.secret),
+        ["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env=environment(ws.secret, ws.root),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     output = _Output(process.stdout, spill)
@@ -151,7 +169,7 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
             spill.unlink(missing_ok=True)
     text, partial = output.text()
     if len(text) > LIMIT:
-        text = cut(text, spill, ws.show(spill))
+        text = cut(text, output.lines, ws.show(spill))
     elif not partial:
         spill.unlink(missing_ok=True)
     if cancelled:

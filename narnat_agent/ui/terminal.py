@@ -172,13 +172,15 @@ class TerminalUI:
         self.console.print(text, markup=False)
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
-        """A listing that fits the width: the last column is cut with … rather than wrapped."""
+        """A listing that fits the width: the other columns whole, the last one cut with … rather than wrapped."""
         from rich.table import Table
 
         table = Table(box=None, header_style="dim", pad_edge=False, show_edge=False)
-        for i, name in enumerate(columns):
-            last = i == len(columns) - 1
-            table.add_column(name, no_wrap=True, overflow="ellipsis", ratio=1 if last else None)
+        widths = [max(len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
+        for name, width in zip(columns, widths, strict=False):
+            table.add_column(name, no_wrap=True, width=width)
+        room = self.console.width - sum(widths) - 2 * len(widths)  # two spaces between columns
+        table.add_column(columns[-1], no_wrap=True, overflow="ellipsis", max_width=max(room, 1))
         for row in rows:
             table.add_row(*row)
         self.console.print(table)

@@ -247,3 +247,29 @@ def test_instruction_files_in_another_encoding_are_escaped_not_dropped(dirs):
     prompt = build_system_prompt(load_config(project, home, env={"NARNAT_API_KEY": "k"}))
     assert "Use caf\\xe9 names" in prompt
     prompt.encode("utf-8")
+
+
+def test_git_status_does_not_show_the_state_folder_it_ignores(dirs):
+    import subprocess
+
+    project, home = dirs
+    project.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    (project / ".narnat").mkdir()
+    (project / ".narnat/.gitignore").write_text(OLD_GITIGNORE)  # as earlier versions wrote it
+    state.choose_folder(project, home, {})
+    (project / ".narnat/history").write_text("a question\n")
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=project,
+                            capture_output=True, text=True, check=True)  # fmt: skip
+    assert status.stdout == ""
+
+
+OLD_GITIGNORE = """\
+# Narnat: secrets and runtime data
+narnat.json
+sessions/
+logs/
+spills/
+history
+last_session_summary.md
+"""
