@@ -2,6 +2,7 @@
 
 import argparse
 import io
+import os
 import sys
 
 from narnat_agent import __version__
@@ -94,8 +95,10 @@ def _start(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from narnat_agent.config.loader import ConfigError, MissingApiKey, load_config, with_state_dir
+    from narnat_agent.keyguard import forget_key_variables, seal_process
     from narnat_agent.prompts.system_prompt import build_system_prompt
 
+    seal_process()  # before the key is read: no moment when another process could read it from this one
     prompt = read_prompt(args.prompt)
     if isinstance(sys.stdin, io.TextIOWrapper):  # the plain REPL's lines: a byte that is not UTF-8 is escaped
         sys.stdin.reconfigure(errors="backslashreplace")
@@ -116,6 +119,7 @@ def _start(args: argparse.Namespace) -> int:
     except ConfigError as e:
         ui.error(str(e))
         return USAGE_ERROR
+    forget_key_variables(os.environ)
     config = with_state_dir(config)
     if args.max_steps:
         config = dataclasses.replace(config, max_steps=args.max_steps)

@@ -64,9 +64,18 @@ class Config:
     elsewhere: Path | None = None  # where state goes when the project's .narnat/ cannot be written
 
     @property
+    def files(self) -> tuple[Path, ...]:
+        """The settings files, in the order they are read; either may hold the API key."""
+        return settings_files(self.project, self.home)
+
+    @property
     def state_dir(self) -> Path:
         """The project's `.narnat/` folder, or the per-user one that stands in for it."""
         return self.elsewhere or self.project / ".narnat"
+
+
+def settings_files(project: Path, home: Path) -> tuple[Path, ...]:
+    return home / ".narnat" / CONFIG_NAME, project / ".narnat" / CONFIG_NAME
 
 
 def _is_int(value: object) -> bool:
@@ -178,7 +187,7 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
     """Merge defaults < ~/.narnat < ./.narnat < environment < flags, key by key."""
     notices: list[str] = []
     merged: dict[str, Any] = dict(DEFAULTS)  # every value is checked against CHECKS as it is read
-    for path in (home / ".narnat" / CONFIG_NAME, project / ".narnat" / CONFIG_NAME):
+    for path in settings_files(project, home):
         merged.update(_read_file(path, notices))
     merged.update(_from_environment(env, have_key=bool(merged["api_key"])))
     if model:
