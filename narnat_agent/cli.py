@@ -110,9 +110,11 @@ def _start(args: argparse.Namespace) -> int:
 
     from narnat_agent import state
     from narnat_agent.config.loader import ConfigError, MissingApiKey, load_config
+    from narnat_agent.keyguard import forget_key_variables, seal_process
     from narnat_agent.prompts.system_prompt import build_system_prompt
     from narnat_agent.run import run_headless, run_repl
 
+    seal_process()  # before the key is read: no moment when another process could read it from this one
     prompt = read_prompt(args.prompt)
     if isinstance(sys.stdin, io.TextIOWrapper):  # the plain REPL's lines: a byte that is not UTF-8 is escaped
         sys.stdin.reconfigure(errors="backslashreplace")
@@ -135,6 +137,7 @@ def _start(args: argparse.Namespace) -> int:
     except ConfigError as e:
         ui.error(str(e))
         return USAGE_ERROR
+    forget_key_variables(os.environ)
     state_dir, moved = folder or state.choose_folder(project, home, os.environ)
     config = dataclasses.replace(config, state_dir=state_dir, max_steps=args.max_steps or config.max_steps)
     for notice in (*config.notices, moved) if moved else config.notices:

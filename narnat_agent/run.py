@@ -139,7 +139,7 @@ def _agent(
         return None
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
-                          secret=config.api_key)  # fmt: skip
+                          secret=config.api_key, hidden=config.files)  # fmt: skip
     agent = Agent(config, ui, Client(config, ui.notice), workspace, session, system_prompt)
     _leave_on_signals(agent)
     return agent

@@ -41,6 +41,11 @@ def user_folder(home: Path) -> Path:
     return home / FOLDER
 
 
+def settings_files(project: Path, home: Path) -> tuple[Path, ...]:
+    """The settings files, in the order they are read: the user's, then the project's."""
+    return user_folder(home) / CONFIG, project_folder(project) / CONFIG
+
+
 def fallback_folder(project: Path, home: Path, env: Mapping[str, str]) -> Path:
     """The per-user folder that stands in for a project's `.narnat/` that cannot be written."""
     base = Path(env.get("XDG_STATE_HOME") or home / ".local" / "state")

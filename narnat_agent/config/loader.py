@@ -49,6 +49,11 @@ class Config:
     search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
     notices: tuple[str, ...] = field(default=(), compare=False)
 
+    @property
+    def files(self) -> tuple[Path, ...]:
+        """The settings files, in the order they are read; either may hold the API key."""
+        return state.settings_files(self.project, self.home)
+
 
 def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
@@ -123,7 +128,7 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
     """Merge defaults < ~/.narnat < ./.narnat < environment < flags, key by key."""
     notices: list[str] = []
     merged: dict[str, Any] = dict(DEFAULTS)  # every value is checked against its Setting as it is read
-    for path in (state.user_folder(home) / state.CONFIG, state.project_folder(project) / state.CONFIG):
+    for path in state.settings_files(project, home):
         merged.update(_read_file(path, notices))
     merged.update(_from_environment(env, have_key=bool(merged["api_key"])))
     if model:

@@ -1,13 +1,14 @@
 """The tool contract: what a tool is, what it returns, and how it fails."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from narnat_agent.tools.workspace import Workspace
 
 Confirm = Callable[[str, str], bool]
+Clean = Callable[[str], str]  # what every text leaving a tool passes through (the key masked, made encodable)
 
 
 class ToolError(Exception):
@@ -26,6 +27,9 @@ class Diff:
 
     text: str
 
+    def cleaned(self, clean: Clean) -> "Diff":
+        return Diff(clean(self.text))
+
 
 @dataclass(frozen=True)
 class Output:
@@ -35,13 +39,22 @@ class Output:
     lines: int
     shown_lines: int  # equal to lines unless the output was cut for the model
 
+    def cleaned(self, clean: Clean) -> "Output":
+        return replace(self, tail=tuple(clean(line) for line in self.tail))
+
 
 @dataclass(frozen=True)
 class Todos:
     items: tuple[dict, ...]
 
+    def cleaned(self, clean: Clean) -> "Todos":
+        return Todos(tuple({k: clean(v) if isinstance(v, str) else v for k, v in item.items()} for item in self.items))
 
-Detail = Diff | Output | Todos | None
+
+class Detail(Protocol):
+    """What the UI draws under a result line; every text in it can be cleaned, so none can skip the cleaning."""
+
+    def cleaned(self, clean: Clean) -> "Detail": ...
 
 
 @dataclass(frozen=True)
@@ -49,7 +62,12 @@ class Result:
     text: str  # what the model receives
     summary: str  # the one line the user sees
     is_error: bool = False
-    detail: Detail = None  # what the UI draws under the result line
+    detail: Detail | None = None  # what the UI draws under the result line
+
+    def cleaned(self, clean: Clean) -> "Result":
+        """The same result with every text it carries passed through clean."""
+        detail = self.detail.cleaned(clean) if self.detail is not None else None
+        return replace(self, text=clean(self.text), summary=clean(self.summary), detail=detail)
 
 
 class Interrupted(KeyboardInterrupt):

@@ -15,13 +15,13 @@ from datetime import datetime
 from pathlib import Path
 
 from narnat_agent import state
+from narnat_agent.keyguard import KEY_VARIABLES, confined
 from narnat_agent.safety import analyze
 from narnat_agent.safety.syntax import Command, parse
 from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
 from narnat_agent.tools.workspace import Workspace
 
 MAX_TIMEOUT_MS = 600_000
-KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where Narnat's configuration reads the API key
 LIMIT = 30_000  # characters the model sees
 KEEP = 4 * LIMIT  # raw bytes held in memory at each end; the spill file has everything
 DRAIN_SECONDS = 1.5
@@ -143,7 +143,7 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
     script = (f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
               f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\nexit $__narnat_status\n')  # fmt: skip
     process = subprocess.Popen(
-        ["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env=environment(ws.secret, ws.root),
+        confined(script, ws.hidden), cwd=ws.cwd, env=environment(ws.secret, ws.root),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     output = _Output(process.stdout, spill)
