@@ -22,9 +22,10 @@ def nobody_to_ask(reason: str) -> ToolError:
 
 @dataclass(frozen=True)
 class Diff:
-    """A file change, as a compact unified diff."""
+    """A file change, as a compact unified diff, and the syntax errors it introduced ("" when none)."""
 
     text: str
+    syntax: str = ""
 
 
 @dataclass(frozen=True)

@@ -139,7 +139,7 @@ def _safe(text: str, secret: str) -> str:
 def _safe_result(result: Result, secret: str) -> Result:
     detail = result.detail
     if isinstance(detail, Diff):
-        detail = Diff(_safe(detail.text, secret))
+        detail = Diff(_safe(detail.text, secret), _safe(detail.syntax, secret))
     elif isinstance(detail, Output):
         detail = dataclasses.replace(detail, tail=tuple(_safe(line, secret) for line in detail.tail))
     text, summary = _safe(result.text, secret), _safe(result.summary, secret)
