@@ -9,7 +9,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -21,6 +21,7 @@ from narnat_agent.safety.syntax import Command, parse
 from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
 from narnat_agent.tools.workspace import Workspace
 
+Spawn = Callable[..., subprocess.Popen]  # subprocess.Popen, or a test's wrapper of it
 MAX_TIMEOUT_MS = 600_000
 LIMIT = 30_000  # characters the model sees
 KEEP = 4 * LIMIT  # raw bytes held in memory at each end; the spill file has everything
@@ -103,6 +104,30 @@ def _stop(process: subprocess.Popen, output: _Output) -> None:
         output.thread.join(wait)
 
 
+class HeldInterrupt:
+    """Holds back a Ctrl-C while a child starts, so it cannot land between the start and the code that stops the
+    child: release() raises it where that code is in place. Only the main thread receives signals."""
+
+    def __init__(self) -> None:
+        self.caught = False
+        self.previous: object = None
+
+    def __enter__(self) -> "HeldInterrupt":
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, lambda signum, frame: setattr(self, "caught", True))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)  # type: ignore[arg-type]
+
+    def release(self) -> None:
+        """The held Ctrl-C, handled now as it would have been (KeyboardInterrupt, or the handler Narnat set)."""
+        if self.caught and callable(self.previous):
+            self.caught = False
+            self.previous(signal.SIGINT, None)
+
+
 @dataclass(frozen=True)
 class Finished:
     text: str
@@ -132,7 +157,7 @@ def _without_own_virtualenv(env: Mapping[str, str], root: Path | None) -> dict[s
     return {**kept, "PATH": os.pathsep.join(path)} if "PATH" in env else kept
 
 
-def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
+def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subprocess.Popen) -> Finished:
     """Run command in its own session, with its whole process group stopped at the timeout or on Ctrl-C."""
     spills = state.spills(ws.state_dir)
     spills.mkdir(parents=True, exist_ok=True)
@@ -142,14 +167,17 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
     # PIPESTATUS and $? are read in one assignment, before anything else can change them
     script = (f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
               f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\nexit $__narnat_status\n')  # fmt: skip
-    process = subprocess.Popen(
-        confined(script, ws.hidden), cwd=ws.cwd, env=environment(ws.secret, ws.root),
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    output = _Output(process.stdout, spill)
+    held = HeldInterrupt()
+    with held:
+        process = spawn(
+            confined(script, ws.hidden), cwd=ws.cwd, env=environment(ws.secret, ws.root),
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        output = _Output(process.stdout, spill)
     deadline = time.monotonic() + timeout_s
     timed_out = finished = cancelled = False
     try:
+        held.release()
         # poll rather than Popen.wait(): on Ctrl-C that waits another 0.25 s for the child before raising
         while process.poll() is None and not timed_out:
             time.sleep(0.02)

@@ -129,6 +129,8 @@ class TerminalUI:
             self.console.print(render.todos(list(detail.items)))
         elif isinstance(detail, Diff) and detail.text:
             self.console.print(render.diff(detail.text))
+            if detail.syntax:
+                self.console.print(render.syntax_finding(detail.syntax))
         elif output and (tail := render.output_tail(output, result.is_error)):
             self.console.print(tail)
         if self.stream:

@@ -1,5 +1,6 @@
 """Bash as the model uses it: real processes in a temporary project."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -8,6 +9,7 @@ import time
 
 import pytest
 
+from narnat_agent.tools import bash as bash_tool
 from narnat_agent.tools.registry import execute
 from narnat_agent.tools.workspace import Workspace
 
@@ -218,3 +220,22 @@ def test_the_users_line_counts_every_line_and_a_failed_stage(workspace):
     assert long.detail.shown_lines < 30000 and "omitted" in long.text  # the model saw a cut, and the user is told
     piped = bash(workspace, "(echo 'FAILED test_x'; exit 1) | tail -3")
     assert piped.summary == "exit 0 · a pipeline stage failed · 1 line" and piped.is_error
+
+
+def test_a_ctrl_c_right_after_the_command_starts_still_stops_it(workspace):
+    started: list[subprocess.Popen] = []
+
+    def spawn_then_ctrl_c(*args, **kwargs) -> subprocess.Popen:
+        process = subprocess.Popen(*args, **kwargs)
+        started.append(process)
+        os.kill(os.getpid(), signal.SIGINT)  # lands before execute() has anything in place to stop the command
+        return process
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            bash_tool.execute("sleep 30", workspace, 60, spawn=spawn_then_ctrl_c)
+        assert started[0].poll() is not None, "the command outlived the Ctrl-C"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(started[0].pid, signal.SIGKILL)
+        started[0].wait()
