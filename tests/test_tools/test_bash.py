@@ -70,9 +70,8 @@ def test_timeout_kills_the_whole_process_group(workspace, project):
 
 
 def test_background_children_cannot_block_the_tool(workspace, project):
-    result = bash(
-        workspace, "sleep 303 & jobs -p > pids; echo started", timeout=5000
-    )  # a blocking child would time it out
+    # a child that held the output open would make the call time out
+    result = bash(workspace, "sleep 303 & jobs -p > pids; echo started", timeout=5000)
     assert "started" in result.text and "timed out" not in result.text
     assert ended(project / "pids")
 
