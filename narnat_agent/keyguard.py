@@ -24,8 +24,8 @@ PR_SET_DUMPABLE = 4
 # locked: no namespace it can make may unmount them). From a user namespace of its own, no process outside it can be
 # inspected either: /proc/<pid>/environ, /proc/<pid>/root and memory need CAP_SYS_PTRACE in the host's namespace.
 _COVER = (
-    's=$1; shift; for f; do mount --bind /dev/null "$f" || exit 125; done; '
-    'exec unshare --user --map-user={uid} --map-group={gid} -- bash --noprofile --norc -c "$s"'
+    's=$1; shift; for f; do {mount} --bind /dev/null "$f" || exit 125; done; '
+    'exec {unshare} --user --map-user={uid} --map-group={gid} -- bash --noprofile --norc -c "$s"'
 )
 _NAMESPACES = ["--user", "--map-root-user", "--mount", "--propagation", "private"]
 
@@ -47,21 +47,29 @@ def forget_key_variables(environ: MutableMapping[str, str]) -> None:
 
 
 @functools.cache
+def _confiner() -> list[str] | None:
+    """The argv prefix that runs a cover script in namespaces of its own, or None where that cannot be done here
+    (no `unshare`, or user namespaces not allowed). Programs are found once, so a later PATH cannot lose them."""
+    found = {name: shutil.which(name) for name in ("unshare", "sh", "mount")}
+    if None in found.values():
+        return None
+    cover = _COVER.format(mount=found["mount"], unshare=found["unshare"], uid=os.getuid(), gid=os.getgid())
+    prefix = [str(found["unshare"]), *_NAMESPACES, str(found["sh"]), "-c", cover, "sh"]
+    try:
+        done = subprocess.run([*prefix, "true"], stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return prefix if done.returncode == 0 else None
+
+
 def can_confine() -> bool:
     """Whether commands can run in namespaces of their own here (the `unshare` program, user namespaces allowed)."""
-    if shutil.which("unshare") is None:
-        return False
-    probe = ["unshare", *_NAMESPACES, "sh", "-c", _COVER.format(uid=os.getuid(), gid=os.getgid()), "sh", "true"]
-    try:
-        return subprocess.run(probe, stdin=subprocess.DEVNULL, capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
+    return _confiner() is not None
 
 
 def confined(script: str, hidden: Sequence[Path]) -> list[str]:
     """The argv that runs a bash script with the key files read as empty, where that is possible."""
-    bash = ["bash", "--noprofile", "--norc", "-c", script]
-    if not can_confine():
-        return bash
-    cover = _COVER.format(uid=os.getuid(), gid=os.getgid())
-    return ["unshare", *_NAMESPACES, "sh", "-c", cover, "sh", script, *(str(p) for p in hidden if p.is_file())]
+    prefix = _confiner()
+    if prefix is None:
+        return ["bash", "--noprofile", "--norc", "-c", script]
+    return [*prefix, script, *(str(p) for p in hidden if p.is_file())]
