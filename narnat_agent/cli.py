@@ -34,6 +34,12 @@ class _HelpFormatter(argparse.HelpFormatter):
     def add_usage(self, usage, actions, groups, prefix=None) -> None:  # type: ignore[no-untyped-def]
         super().add_usage(usage, actions, groups, prefix or _("usage: "))
 
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        """Help text wrapped by the columns it takes: a Chinese line is twice as wide as its length."""
+        from narnat_agent import cells
+
+        return cells.wrap(" ".join(text.split()), width)
+
 
 def _parser() -> argparse.ArgumentParser:
     about = _("A terminal coding agent for OpenAI-compatible models.")

@@ -3,6 +3,7 @@
 import sys
 from typing import TextIO
 
+from narnat_agent import cells
 from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
 from narnat_agent.i18n import _
@@ -162,9 +163,9 @@ class PlainUI:
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """Aligned columns on stdout; the last one is not padded."""
-        widths = [max(len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
+        widths = [max(cells.width(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
         lines = [
-            "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[-1]])
+            "  ".join([*(cells.ljust(cell, w) for cell, w in zip(row, widths, strict=False)), row[-1]])
             for row in [columns, *rows]
         ]
         self.say("\n".join(lines), self.out)

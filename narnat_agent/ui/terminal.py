@@ -178,10 +178,11 @@ class TerminalUI:
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """A listing that fits the width: the other columns whole, the last one cut with … rather than wrapped."""
+        from rich.cells import cell_len
         from rich.table import Table
 
         table = Table(box=None, header_style="dim", pad_edge=False, show_edge=False)
-        widths = [max(len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
+        widths = [max(cell_len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
         for name, width in zip(columns, widths, strict=False):
             table.add_column(name, no_wrap=True, width=width)
         room = self.console.width - sum(widths) - 2 * len(widths)  # two spaces between columns
