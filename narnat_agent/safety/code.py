@@ -5,6 +5,7 @@ nothing, while the literals handed to a shell (`system("rm -rf x")`, backticks, 
 import re
 from collections.abc import Callable
 
+from narnat_agent.safety.sql import in_code
 from narnat_agent.safety.syntax import names
 
 SHELLS = names("bash sh zsh dash ksh mksh ash fish busybox-sh rbash")
@@ -145,6 +146,8 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
         return _sed(code)
     if family == "awk":
         return _awk(code, shell)
+    if queries := in_code(code):
+        return [f"the {name} code {query}" for query in queries]
     present = {i for i in set(IDENTIFIER.findall(code)) if i in TRIGGERS or i.startswith(TRIGGER_PREFIXES)}
     if not present and "`" not in code and "%x" not in code:
         return []

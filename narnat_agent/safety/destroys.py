@@ -25,6 +25,8 @@ def destroys(name: str, argv: list[str | None]) -> list[str]:
     if family is None:
         return []
     args = [a for a in argv[1:] if a is not None]
+    if "--help" in args or args in (["-h"], ["--version"], ["-V"]):
+        return []  # it prints how to use it
     words = " ".join(_positional(args, family))
     if not _any_form(family).match(words):
         return []  # one test for the common case: none of the family's forms

@@ -10,10 +10,8 @@ for what it cannot.
 
 from dataclasses import dataclass
 
+from narnat_agent.safety.check import NOT_UNDOABLE, REGENERABLE
 from narnat_agent.safety.syntax import names
-
-NOT_UNDOABLE = "/undo cannot restore it"
-REGENERABLE = "regenerable: its tool downloads or builds it again, /undo does not restore it"
 
 
 @dataclass(frozen=True)
@@ -162,6 +160,9 @@ FAMILIES = (
         "dropdb dropuser",
         "PostgreSQL client applications: dropdb(1), dropuser(1)",
         _f("", "drops a PostgreSQL database or role"),
+    ),
+    _family(
+        "pg_restore", "pg_restore(1): --clean", _f("", "drops database objects before restoring them", "-c --clean")
     ),
     _family("mysqladmin", "mysqladmin(1)", _f(ANY + r"drop\b", "drops a database")),
     _family(

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from narnat_agent.safety.check import NOT_UNDOABLE
 from narnat_agent.safety.syntax import Command, fed_code, names
 
 if TYPE_CHECKING:
@@ -51,12 +52,12 @@ CLIENTS = {
 }
 VALUES = names("-U -d -h -p -u -P -S -D -W --host --port --user --username --dbname --database --password -v --set")
 DESTRUCTIVE = re.compile(r"\b(drop|truncate|delete|update|alter)\b", re.IGNORECASE)
+SQL_LITERAL = re.compile(r"[\"']\s*((?:drop|truncate|delete|update|alter)\s[^\"'\n]*)[\"']", re.IGNORECASE)
 META = re.compile(r"^\s*[\\.].*$", re.MULTILINE)  # psql's \dt, sqlite's .tables: the client's own commands
 MONGO = re.compile(
     r"\.\s*(drop|dropDatabase|dropIndex|dropIndexes|deleteOne|deleteMany|remove|findOneAndDelete|updateOne|updateMany"
     r"|replaceOne|findOneAndReplace|findOneAndUpdate|renameCollection|bulkWrite)\s*\("
 )
-NOT_UNDOABLE = "/undo cannot restore it"
 
 
 def sql_destroys(name: str, argv: list[str | None], command: Command, cwd: Path | None) -> list[str]:
@@ -137,8 +138,19 @@ def judge(code: str, dialect: str | None = None) -> str:
     sql = META.sub("", code)
     if not DESTRUCTIVE.search(sql):
         return ""
-    if len(sql) > MAX_SQL:
-        return f"runs SQL too long to read that mentions {_keyword(sql)}"
+    found = _parsed(sql, dialect) if len(sql) <= MAX_SQL else None
+    return f"runs SQL it cannot read that mentions {_keyword(sql)}" if found is None else found
+
+
+def in_code(code: str) -> list[str]:
+    """What the SQL statements written as string literals in a program's code destroy (sqlite3's execute('…')):
+    only literals that parse as SQL count, so `print("Update done")` is text."""
+    found = (_parsed(text) for text in SQL_LITERAL.findall(code))
+    return [f"{reason} — {NOT_UNDOABLE}" for reason in found if reason]
+
+
+def _parsed(sql: str, dialect: str | None = None) -> str | None:
+    """What parsed SQL destroys ("" when nothing), or None when it cannot be parsed."""
     import sqlglot
     from sqlglot import exp
 
@@ -146,10 +158,10 @@ def judge(code: str, dialect: str | None = None) -> str:
     try:
         statements = sqlglot.parse(sql, dialect=dialect)
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
-        return f"runs SQL it cannot read that mentions {_keyword(sql)}"
+        return None
     for statement in statements:
         if isinstance(statement, exp.Command) and DESTRUCTIVE.search(statement.sql()):
-            return f"runs SQL it cannot read that mentions {_keyword(statement.sql())}"
+            return None
         if statement is not None and (found := _destroys(statement)):
             return found
     return ""
