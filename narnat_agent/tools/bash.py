@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from narnat_agent.safety import analyze, last_pipeline
-from narnat_agent.tools.base import Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
+from narnat_agent.tools.base import Interrupted, Output, Result, Tool, ToolError
 from narnat_agent.tools.workspace import Workspace
 
 MAX_TIMEOUT_MS = 600_000
@@ -194,11 +194,7 @@ def _check(command: str, ws: Workspace) -> None:
         raise ToolError(f"not run — it would wait for a terminal: {'; '.join(dict.fromkeys(verdict.interactive))}.")
     if verdict.deletions:
         reason = "; ".join(dict.fromkeys(verdict.deletions))
-        if ws.confirm is None:
-            raise nobody_to_ask(reason)
-        if not ws.confirm(command, reason):
-            raise ToolError(f"the user declined to run it ({reason}). Do not delete these files another way; "
-                            "ask the user what they want.")  # fmt: skip
+        ws.ask(command, reason, "Do not destroy it another way; ask the user what they want.")
 
 
 TAIL = 8  # lines of output kept for the screen
