@@ -7,12 +7,11 @@ from narnat_agent.safety.code import INTERPRETERS, SHELLS
 from narnat_agent.safety.syntax import Command
 
 OUTPUTS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document")}
+FETCHERS = OUTPUTS.keys()
 
 
 def fetched(name: str, argv: list[str | None], command: Command) -> set[str]:
     """The files a curl or wget command writes (by option, by the URL's name, or by redirect)."""
-    if name not in OUTPUTS:
-        return set()
     short, long = OUTPUTS[name]
     files: set[str] = {target for op, target in command.redirects if op in (">", ">|") and target}
     words = [a for a in argv[1:] if a is not None]

@@ -19,11 +19,14 @@ SUBCOMMANDS = {  # program → subcommands that never end or ask questions
     "npm": names("login adduser"),
 }
 SHORT_WATCH = names("tsc vite webpack rollup esbuild tailwindcss sass")  # -w is their watch mode
+NAMES = ALWAYS | SUBCOMMANDS.keys() | SHORT_WATCH | names("ping ping6 read aws az gcloud")
 PING_ENDS = re.compile(r"-[a-zA-Z]*[cw]")  # a count or a deadline
 
 
 def never_ends(name: str, argv: list[str | None], command: Command) -> str | None:
     """Why this command would never end or would wait for a person, or None."""
+    if name not in NAMES and WATCH_OPTIONS.isdisjoint(argv):
+        return None  # the common case, settled at once
     args = [a for a in argv[1:] if a is not None]
     words = [a for a in args if not a.startswith("-")]
     if WATCH_OPTIONS & set(args) or name in SHORT_WATCH and "-w" in args or name in ALWAYS:

@@ -12,7 +12,7 @@ from pathlib import Path
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Verdict
 from narnat_agent.safety.deletions import deletions, silent
 from narnat_agent.safety.destroys import destroys
-from narnat_agent.safety.downloads import fetched, runs_fetched
+from narnat_agent.safety.downloads import FETCHERS, fetched, runs_fetched
 from narnat_agent.safety.embedded import embedded
 from narnat_agent.safety.endless import never_ends
 from narnat_agent.safety.overwrites import copied_over, redirected
@@ -110,11 +110,16 @@ def _check(command: Command, check: Analysis) -> None:
 
 def _destroying(name: str, argv: Argv, command: Command, check: Analysis) -> None:
     """Everything the command itself would destroy, by every rule that knows the program."""
-    found = [runs_fetched(name, argv, check.downloaded), copied_over(name, argv, check.cwd)]
-    check.downloaded |= fetched(name, argv, command)
-    check.verdict.deletions += [reason for reason in found if reason]
-    check.verdict.deletions += deletions(name, argv, command, check) + destroys(name, argv)
-    check.verdict.deletions += sql_destroys(name, argv, command, check.cwd)
+    lost = check.verdict.deletions
+    if check.downloaded and (reason := runs_fetched(name, argv, check.downloaded)):
+        lost.append(reason)
+    if name in FETCHERS:
+        check.downloaded |= fetched(name, argv, command)
+    if reason := copied_over(name, argv, check.cwd):
+        lost.append(reason)
+    lost += deletions(name, argv, command, check)
+    lost += destroys(name, argv)
+    lost += sql_destroys(name, argv, command, check.cwd)
 
 
 def _redirects(command: Command, argv: Argv, check: Analysis) -> None:
