@@ -42,6 +42,12 @@ NAMED_BY_STRING = re.compile(
 API_NAMES = names(
     "rmtree remove unlink rmdir removedirs rm rmSync unlinkSync rmdirSync rm_rf rm_r remove_dir remove_entry delete"
 )
+# a file named by a literal that the code writes whole: open(f, 'w'), Path(f).write_text, writeFileSync(f, …), …
+WRITTEN = re.compile(
+    r"""\bopen\(\s*(['"])([^'"\n]+)\1\s*,\s*(?:mode\s*=\s*)?['"][wx]"""
+    r"""|\bPath\(\s*(['"])([^'"\n]+)\3\s*\)\s*\.\s*write_(?:text|bytes)\b"""
+    r"""|\b(?:writeFileSync|writeFile|file_put_contents|File\.write|Deno\.writeTextFile)\(\s*(['"])([^'"\n]+)\5"""
+)
 IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # identifiers without which none of the checks above can match: long benign code is passed over in one pass
 TRIGGERS = names(
@@ -221,3 +227,8 @@ def _awk(program: str, shell: Callable[[str], list[str]]) -> list[str]:
         else:
             reasons += shell(target)
     return reasons
+
+
+def written(code: str) -> list[str]:
+    """The files, named by literals, that the code replaces whole."""
+    return [m.group(2) or m.group(4) or m.group(6) for m in WRITTEN.finditer(code)]

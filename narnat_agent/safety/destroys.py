@@ -8,6 +8,12 @@ from narnat_agent.safety.families import BY_PROGRAM, Family, Form
 SCRIPTS = ("manage.py", "artisan")  # run by an interpreter, they are the program: `python manage.py flush`
 
 
+ANY_FORM = {  # per program, one test for the common case: none of its family's forms
+    program: re.compile("|".join(f"(?:{form.words})" for form in family.forms), re.IGNORECASE)
+    for program, family in BY_PROGRAM.items()
+}
+
+
 def program(name: str, argv: list[str | None]) -> tuple[str, list[str | None]]:
     """The program a command runs and its argv: a framework's script, or a jar named after its tool (bfg.jar)."""
     first = argv[1] if len(argv) > 1 else None
@@ -28,8 +34,8 @@ def destroys(name: str, argv: list[str | None]) -> list[str]:
     if "--help" in args or args in (["-h"], ["--version"], ["-V"]):
         return []  # it prints how to use it
     words = " ".join(_positional(args, family))
-    if not _any_form(family).match(words):
-        return []  # one test for the common case: none of the family's forms
+    if not ANY_FORM[name].match(words):
+        return []
     if any(_has(args, option) for option in family.dry):
         return []
     for form in family.forms:
@@ -42,11 +48,6 @@ def _matches(form: Form, words: str, args: list[str]) -> bool:
     if not _pattern(form.words).match(words):
         return False
     return all(not group or any(_has(args, option) for option in group) for group in (form.needs, form.also))
-
-
-@functools.cache
-def _any_form(family: Family) -> re.Pattern[str]:
-    return _pattern("|".join(f"(?:{form.words})" for form in family.forms))
 
 
 @functools.cache

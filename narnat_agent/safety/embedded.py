@@ -2,7 +2,8 @@
 interpreter code, and Windows shells' code strings."""
 
 from narnat_agent.safety.check import Argv, Check
-from narnat_agent.safety.code import INTERPRETERS, SHELLS, interpreter_code, scan
+from narnat_agent.safety.code import INTERPRETERS, SHELLS, interpreter_code, scan, written
+from narnat_agent.safety.overwrites import existing_file
 from narnat_agent.safety.syntax import Command, fed_code
 from narnat_agent.safety.windows import CMDS, POWERSHELLS, windows_code
 
@@ -43,8 +44,11 @@ def _interpreter(name: str, argv: Argv, command: Command, check: Check) -> None:
         return
     if code is None:
         check.verdict.deletions.append(f"{name} runs code computed at run time")
-    else:
-        check.verdict.deletions += scan(name, code, check.deletions_in)
+        return
+    check.verdict.deletions += scan(name, code, check.deletions_in)
+    for path in written(code):
+        if existing_file(path, check.cwd):
+            check.verdict.deletions.append(f"the {name} code replaces {path}, which exists")
 
 
 def _shell(name: str, argv: Argv, command: Command, check: Check) -> None:

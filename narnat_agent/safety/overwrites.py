@@ -19,7 +19,7 @@ def redirected(command: Command, operator: str, target: str | None, cwd: Path | 
         return None
     if target in _read_by_pipeline(command):
         return f"the redirection empties {target} before the pipeline reads it"
-    if _existing_file(target, cwd):
+    if existing_file(target, cwd):
         return f"the redirection replaces {target}, which exists"
     return None
 
@@ -35,7 +35,9 @@ def _read_by_pipeline(command: Command) -> set[str | None]:
 
 
 def copied_over(name: str, argv: list[str | None], cwd: Path | None) -> str | None:
-    """Why cp, mv or install would replace an existing file, or None."""
+    """Why cp, mv, install or tee would replace an existing file, or None."""
+    if name == "tee" and not {"-a", "--append"} & set(argv):
+        return next((f"tee replaces {f}, which exists" for f in operands(argv) if f and existing_file(f, cwd)), None)
     if name not in COPIERS or cwd is None or any(a in KEEPS or (a or "").startswith("--backup") for a in argv[1:]):
         return None
     files = _operands(argv)
@@ -46,7 +48,7 @@ def copied_over(name: str, argv: list[str | None], cwd: Path | None) -> str | No
         if source is None or into is None:
             continue  # a name computed at run time: nothing to look at
         target = os.path.join(into, os.path.basename(source)) if _path(into, cwd).is_dir() else into
-        if _existing_file(target, cwd) and not _same(source, target, cwd):
+        if existing_file(target, cwd) and not _same(source, target, cwd):
             return f"{name} replaces {target}, which exists"
     return None
 
@@ -67,7 +69,7 @@ def _path(name: str, cwd: Path) -> Path:
     return Path(os.path.expanduser(name)) if name.startswith(("/", "~")) else cwd / name
 
 
-def _existing_file(name: str, cwd: Path | None) -> bool:
+def existing_file(name: str, cwd: Path | None) -> bool:
     return cwd is not None and _path(name, cwd).is_file()
 
 

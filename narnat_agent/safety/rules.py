@@ -15,7 +15,7 @@ from narnat_agent.safety.destroys import destroys
 from narnat_agent.safety.downloads import FETCHERS, fetched, runs_fetched
 from narnat_agent.safety.embedded import embedded
 from narnat_agent.safety.endless import never_ends
-from narnat_agent.safety.overwrites import copied_over, redirected
+from narnat_agent.safety.overwrites import copied_over, existing_file, redirected
 from narnat_agent.safety.refusals import file_op, waits_for_terminal
 from narnat_agent.safety.sql import sql_destroys
 from narnat_agent.safety.syntax import COMPUTED, Command, parse, syntax_length
@@ -113,8 +113,11 @@ def _destroying(name: str, argv: Argv, command: Command, check: Analysis) -> Non
     lost = check.verdict.deletions
     if check.downloaded and (reason := runs_fetched(name, argv, check.downloaded)):
         lost.append(reason)
-    if name in FETCHERS:
-        check.downloaded |= fetched(name, argv, command)
+    if name in FETCHERS:  # `curl -o README.md URL`: what it saves replaces the file
+        files = fetched(name, argv, command)
+        check.downloaded |= files
+        redirected_to = {target for _, target in command.redirects}
+        lost += [f"{name} replaces {f}, which exists" for f in files - redirected_to if existing_file(f, check.cwd)]
     if reason := copied_over(name, argv, check.cwd):
         lost.append(reason)
     lost += deletions(name, argv, command, check)

@@ -45,6 +45,7 @@ class Command:
     downstream: "Command | None" = None  # the command this one pipes into
     consumed: bool = False  # stdout captured by $( ) or <( )
     plumbing: bool | None = None  # output feeds a program or a file (worked out once, by shell_refusals)
+    background: bool = False  # started with `&`: the shell goes on without waiting for it
 
     @property
     def name(self) -> str | None:
@@ -180,34 +181,37 @@ class _Walker:
         self.commands: list[Command] = []
         self.heredocs = 0
 
-    def collect(self, root: "Node", consumed: bool = False) -> list[Command]:
+    def collect(self, root: "Node", consumed: bool = False, background: bool = False) -> list[Command]:
         """Every simple command under root, in source order; iterative, so deep chains cannot overflow."""
         start = len(self.commands)
-        stack = [(root, consumed)]
+        stack = [(root, consumed, background)]
         while stack:
-            node, inside = stack.pop()
+            node, inside, behind = stack.pop()
             if node.type == "command":
                 children = node.children
                 self.commands.append(_simple(children, inside))
-                stack.extend((c, True) for c in reversed(children) if c.is_named and c.type not in LEAVES)
+                self.commands[-1].background = behind
+                stack.extend((c, True, False) for c in reversed(children) if c.is_named and c.type not in LEAVES)
             elif node.type == "pipeline":
-                self._pipeline([c for c in node.named_children], inside)
+                self._pipeline([c for c in node.named_children], inside, behind)
             elif node.type == "redirected_statement":
-                self._redirected(node, inside)
+                self._redirected(node, inside, behind)
             elif node.type not in LEAVES:
-                stack.extend((c, inside or node.type in NESTING) for c in reversed(node.named_children))
+                nested = inside or node.type in NESTING
+                stack.extend((c, nested, behind or after) for c, after in reversed(_statements(node)))
         return self.commands[start:]
 
-    def _pipeline(self, parts: list["Node"], consumed: bool, upstream: Command | None = None) -> None:
+    def _pipeline(self, parts: list["Node"], consumed: bool, background: bool, upstream: Command | None = None) -> None:
         for part in parts:
-            found = [c for c in self.collect(part, consumed) if not c.consumed] or [Command(consumed=consumed)]
+            found = [c for c in self.collect(part, consumed, background) if not c.consumed]
+            found = found or [Command(consumed=consumed)]
             if upstream is not None:
                 found[0].upstream, upstream.downstream = upstream, found[0]
             upstream = found[-1]
 
-    def _redirected(self, node: "Node", consumed: bool) -> None:
+    def _redirected(self, node: "Node", consumed: bool, background: bool) -> None:
         body = [c for c in node.named_children if not c.type.endswith("_redirect")]
-        found = [c for c in self.collect(body[0], consumed) if not c.consumed] if body else []
+        found = [c for c in self.collect(body[0], consumed, background) if not c.consumed] if body else []
         if not found:
             found = [Command(consumed=consumed)]
             self.commands.append(found[0])
@@ -238,7 +242,7 @@ class _Walker:
                 _redirect(child, owner)
                 self.collect(child, True)
             elif child.type == "pipeline":
-                self._pipeline(child.named_children, consumed, upstream=owner)
+                self._pipeline(child.named_children, consumed, owner.background, upstream=owner)
 
     def _backquotes(self, owner: Command) -> None:
         """Backquotes in an unquoted heredoc body run before the command, as `$( )` does; tree-sitter leaves
@@ -247,6 +251,12 @@ class _Walker:
         for code in BACKQUOTED.findall(owner.stdin):
             owner.stdin_dynamic = True
             self.collect(_parser().parse(code.replace("\\`", "`").encode("utf-8")).root_node, True)
+
+
+def _statements(node: "Node") -> list[tuple["Node", bool]]:
+    """The named children of node, each with whether `&` follows it (the shell starts it and goes on)."""
+    children = node.children
+    return [(c, i + 1 < len(children) and children[i + 1].type == "&") for i, c in enumerate(children) if c.is_named]
 
 
 def _unreadable(root: "Node") -> str:
