@@ -249,7 +249,7 @@ TOOL = Tool(
         "Run a bash command (tests, builds, git, package managers, scripts). No terminal: editors, pagers and "
         "REPLs are refused. Its working directory "
         "persists between calls (a result names it when it is not the project root); environment variables do not. "
-        "Commands that delete files ask the user first. "
+        "Commands that delete files or destroy data ask the user first. "
         "Output is cut at 30000 characters (the full text is saved to a file you can Read). "
         "Timeout in ms, default 120000, max 600000."
     ),
