@@ -21,7 +21,8 @@ HEADLESS = (
 )
 CONFIRMATION = {
     False: "Commands that need the user's confirmation (deleting files, destroying data) will be refused.\n",
-    True: "Commands that would need the user's confirmation (deleting files, destroying data) are allowed in this run (--yes).\n",
+    True: "Commands that would need the user's confirmation (deleting files, destroying data) are allowed in this run "
+    "(--yes).\n",
 }
 ENVIRONMENT = re.compile(r"^# Environment\n(?:- .*\n)*", re.MULTILINE)
 
