@@ -5,7 +5,6 @@ user; it also reads `last_pipeline` to tell which stage of a pipeline failed.
 """
 
 from narnat_agent.safety.check import Verdict
-from narnat_agent.safety.rules import analyze
-from narnat_agent.safety.syntax import last_pipeline
+from narnat_agent.safety.rules import analyze, last_pipeline
 
 __all__ = ["Verdict", "analyze", "last_pipeline"]

@@ -152,3 +152,15 @@ def _runs_another(name: str, argv: Argv, command: Command, check: Analysis) -> N
         if (word := argv[j]) is not None and not word.startswith("-") and risky(word.rsplit("/", 1)[-1]):
             check.command(replace(command, argv=argv[j:]))  # with its stdin: `docker exec -i db psql <<SQL`
             return
+
+
+def last_pipeline(source: str) -> list[str | None]:
+    """The program of each stage of the last top-level pipeline (the one whose exit code the shell reports), None
+    where it is computed at run time."""
+    commands = [c for c in parse(source).commands if not c.consumed]
+    stages: list[str | None] = []
+    stage = commands[-1] if commands else None
+    while stage is not None:
+        stages.insert(0, stage.argv[0] if stage.argv else None)
+        stage = stage.upstream
+    return stages

@@ -291,15 +291,3 @@ def parse(source: str) -> Script:
     walker = _Walker()
     walker.collect(tree.root_node)
     return Script(walker.commands, _unreadable(tree.root_node) if tree.root_node.has_error else "", walker.heredocs)
-
-
-def last_pipeline(source: str) -> list[str | None]:
-    """The program of each stage of the last top-level pipeline (the one whose exit code the shell reports), None
-    where it is computed at run time."""
-    commands = [c for c in parse(source).commands if not c.consumed]
-    stages: list[str | None] = []
-    stage = commands[-1] if commands else None
-    while stage is not None:
-        stages.insert(0, stage.argv[0] if stage.argv else None)
-        stage = stage.upstream
-    return stages
