@@ -124,6 +124,7 @@ RUNNERS = {  # `<tool> <subcommand>` that runs the words after it as a command
     ("nix", "develop"): _w(scripts="-c --command"),
     ("bundle", "exec"): _w(),
 }
+RUNNING_TOOLS = {tool for tool, _ in RUNNERS}
 YARN_OWN = names(
     "add audit autoclean bin cache check config create dedupe dlx exec explain generate-lock-entry global help "
     "import info init install licenses link list login logout node npm outdated owner pack patch patch-commit "
@@ -201,7 +202,7 @@ def _wrapper(name: str, argv: Argv, at: int) -> tuple[Wrapper | None, int]:
     after = argv[at + 1] if at + 1 < len(argv) else None
     if name in WRAPPERS:
         return WRAPPERS[name], 0
-    for j in range(at + 1, min(at + 5, len(argv))):  # past the tool's own options: `pnpm -r --filter web exec`
+    for j in range(at + 1, min(at + 5, len(argv)) if name in RUNNING_TOOLS else 0):  # `pnpm -r --filter web exec`
         if (subcommand := argv[j]) is not None and (name, subcommand) in RUNNERS:
             return RUNNERS[(name, subcommand)], j - at
     if name == "yarn" and after is not None and after not in YARN_OWN and after[:1] != "-":
