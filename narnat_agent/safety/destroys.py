@@ -3,7 +3,9 @@
 import functools
 import re
 
+from narnat_agent.safety.check import NOT_UNDOABLE
 from narnat_agent.safety.families import BY_PROGRAM, Family, Form
+from narnat_agent.safety.syntax import Command, fed_code
 
 SCRIPTS = ("manage.py", "artisan")  # run by an interpreter, they are the program: `python manage.py flush`
 
@@ -22,6 +24,17 @@ def program(name: str, argv: list[str | None]) -> tuple[str, list[str | None]]:
     if name == "java" and first == "-jar" and len(argv) > 2 and argv[2] is not None:
         return re.split(r"[-.]", argv[2].rsplit("/", 1)[-1])[0], argv[2:]
     return name, argv
+
+
+def fed_commands(name: str, argv: list[str | None], command: Command) -> list[str]:
+    """What the commands a client reads on its stdin would destroy (`echo FLUSHALL | redis-cli`): each line is
+    checked as if it were the client's words."""
+    family = BY_PROGRAM.get(name)
+    if family is None or not family.reads_stdin or _positional([a for a in argv[1:] if a], family):
+        return []
+    if (text := fed_code(command)) is None:
+        return [f"{name} runs commands from its stdin that cannot be read here — {NOT_UNDOABLE}"]
+    return [reason for line in text.splitlines() for reason in destroys(name, [*argv, *line.split()])]
 
 
 def destroys(name: str, argv: list[str | None]) -> list[str]:

@@ -30,14 +30,17 @@ class Family:
     forms: tuple[Form, ...]
     values: frozenset[str] = frozenset()  # options that take the next word as their value
     dry: frozenset[str] = frozenset()  # options that make the command a rehearsal
+    reads_stdin: bool = False  # without a command in its words, it runs the lines of its stdin (redis-cli)
 
 
 def _f(words: str, lost: str, needs: str = "", also: str = "", undo: str = NOT_UNDOABLE) -> Form:
     return Form(words, lost, names(needs), names(also), undo)
 
 
-def _family(programs: str, source: str, *forms: Form, values: str = "", dry: str = "") -> Family:
-    return Family(names(programs), source, forms, names(values), names(dry))
+def _family(
+    programs: str, source: str, *forms: Form, values: str = "", dry: str = "", reads_stdin: bool = False
+) -> Family:
+    return Family(names(programs), source, forms, names(values), names(dry), reads_stdin)
 
 
 ANY = r"(?:\S+ )*?"  # any words before the one that matters: `gcloud compute instances delete`
@@ -79,7 +82,13 @@ FAMILIES = (
         values="-n --namespace --context --cluster --kubeconfig -l --selector -f --filename -o --output -c",
         dry="--dry-run",
     ),
-    _family("helm", "helm uninstall", _f(r"(uninstall|delete|del|un)\b", "uninstalls a release"), dry="--dry-run"),
+    _family(
+        "helm",
+        "helm uninstall",
+        _f(r"(uninstall|delete|del|un)\b", "uninstalls a release"),
+        values="-n --namespace --kube-context --kubeconfig",
+        dry="--dry-run",
+    ),
     _family(
         "terraform tofu terragrunt",
         "Terraform CLI documentation: destroy, apply -destroy, state rm, workspace delete",
@@ -170,6 +179,7 @@ FAMILIES = (
         "Redis commands: FLUSHALL, FLUSHDB, DEL, UNLINK",
         _f(r"(flushall|flushdb|del|unlink|getdel|hdel|srem|zrem|lrem|ltrim|xdel|xtrim|swapdb)\b", "deletes keys"),
         values="-h -p -n -a -u --user --pass --pattern --scan-pattern -c --cert --key",
+        reads_stdin=True,
     ),
     _family(
         "manage.py django-admin",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Verdict
 from narnat_agent.safety.deletions import deletions, silent
-from narnat_agent.safety.destroys import destroys
+from narnat_agent.safety.destroys import destroys, fed_commands
 from narnat_agent.safety.downloads import FETCHERS, fetched, runs_fetched
 from narnat_agent.safety.embedded import embedded
 from narnat_agent.safety.endless import never_ends
@@ -121,7 +121,7 @@ def _destroying(name: str, argv: Argv, command: Command, check: Analysis) -> Non
     if reason := copied_over(name, argv, check.cwd):
         lost.append(reason)
     lost += deletions(name, argv, command, check)
-    lost += destroys(name, argv)
+    lost += destroys(name, argv) + fed_commands(name, argv, command)
     lost += sql_destroys(name, argv, command, check.cwd)
 
 

@@ -116,3 +116,17 @@ def test_deep_nesting_under_the_length_cap_gets_an_honest_verdict(command):
     verdict = analyze(command)
     assert ("rm" in command) <= bool(verdict.deletions)
     assert all("Recursion" not in reason for reason in verdict.deletions)
+
+
+@pytest.mark.parametrize(
+    ("command", "asks"),
+    [
+        ("echo FLUSHALL | redis-cli", True),
+        ("redis-cli -n 2 <<EOF\nDEL session:1\nEOF", True),
+        ("echo PING | redis-cli", False),
+        ("helm -n monitoring uninstall grafana", True),
+        ("kubectl --context prod -n web delete deploy api", True),
+    ],
+)
+def test_commands_a_client_reads_on_stdin_and_options_before_the_subcommand_are_seen(command, asks):
+    assert bool(analyze(command).deletions) is asks
