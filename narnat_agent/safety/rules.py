@@ -15,12 +15,15 @@ from narnat_agent.safety.destroys import destroys, fed_commands
 from narnat_agent.safety.downloads import FETCHERS, fetched, runs_fetched
 from narnat_agent.safety.embedded import embedded
 from narnat_agent.safety.endless import never_ends
-from narnat_agent.safety.overwrites import copied_over, existing_file, redirected
+from narnat_agent.safety.families import BY_PROGRAM
+from narnat_agent.safety.overwrites import COPIERS, copied_over, existing_file, redirected
 from narnat_agent.safety.refusals import file_op, waits_for_terminal
-from narnat_agent.safety.sql import sql_destroys
+from narnat_agent.safety.sql import CLIENTS, sql_destroys
 from narnat_agent.safety.syntax import COMPUTED, Command, parse, syntax_length
 from narnat_agent.safety.wrappers import KNOWN, peel, risky
 
+OWNERS = COPIERS | {"tee"} | BY_PROGRAM.keys() | CLIENTS.keys()
+RUN_BY_INTERPRETER = ("python", "php", "java")  # `python manage.py flush`, `java -jar bfg.jar`
 MAX_DEPTH = 5
 MAX_NESTING = 10  # commands inside commands (find -exec, a runner's command) checked one within another
 MAX_LENGTH = 10_000  # characters of shell syntax; heredoc bodies are not counted
@@ -118,11 +121,12 @@ def _destroying(name: str, argv: Argv, command: Command, check: Analysis) -> Non
         check.downloaded |= files
         redirected_to = {target for _, target in command.redirects}
         lost += [f"{name} replaces {f}, which exists" for f in files - redirected_to if existing_file(f, check.cwd)]
-    if reason := copied_over(name, argv, check.cwd):
-        lost.append(reason)
     lost += deletions(name, argv, command, check)
-    lost += destroys(name, argv) + fed_commands(name, argv, command)
-    lost += sql_destroys(name, argv, command, check.cwd)
+    if name in OWNERS or name.startswith(RUN_BY_INTERPRETER):  # the other rules know only these programs
+        if reason := copied_over(name, argv, check.cwd):
+            lost.append(reason)
+        lost += destroys(name, argv) + fed_commands(name, argv, command)
+        lost += sql_destroys(name, argv, command, check.cwd)
 
 
 def _redirects(command: Command, argv: Argv, check: Analysis) -> None:
