@@ -4,8 +4,10 @@ Each rule gets the whole argv (None where a word is computed at run time), the c
 (for shell text a program will run). A reason is a short phrase; Bash joins them into its question to the user.
 """
 
+import os
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from narnat_agent.safety.check import Argv, Check
 from narnat_agent.safety.git import git
@@ -13,6 +15,7 @@ from narnat_agent.safety.syntax import Command, names, operands
 
 DELETERS = names("rm rmdir unlink shred srm wipe trash trash-put trash-rm rimraf del-cli wipefs truncate")
 FIND_ACTIONS = ("-exec", "-execdir", "-ok", "-okdir")
+ONLY_THE_PROJECT = " — /undo restores only the project's files"
 
 
 def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str]:
@@ -22,10 +25,19 @@ def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str
         if args and set(args) <= {"--help", "--version"}:
             return []
         targets = " ".join(a or "$…" for a in operands(argv)) or "(no operands)"
-        return [f"{name} deletes files: {targets}"]
+        elsewhere = any(_outside(a, check.cwd) for a in operands(argv))
+        return [f"{name} deletes files: {targets}" + (ONLY_THE_PROJECT if elsewhere else "")]
     rule = RULES.get(name)
     reason = rule(argv, command, check) if rule else None
     return [reason] if reason else []
+
+
+def _outside(path: str | None, cwd: Path | None) -> bool:
+    """An absolute or home path that is not under the directory the command runs in: /undo does not reach it."""
+    if path is None or not path.startswith(("/", "~")):
+        return False
+    full = os.path.normpath(os.path.expanduser(path))
+    return cwd is None or os.path.commonpath([full, str(cwd)]) != str(cwd)
 
 
 def silent(argv: Argv, command: Command) -> bool:
