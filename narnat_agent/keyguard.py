@@ -23,8 +23,10 @@ PR_SET_DUMPABLE = 4
 # namespace maps the command back to the user's own ids and leaves it no capability over those mounts (they are
 # locked: no namespace it can make may unmount them). From a user namespace of its own, no process outside it can be
 # inspected either: /proc/<pid>/environ, /proc/<pid>/root and memory need CAP_SYS_PTRACE in the host's namespace.
-_COVER = ('s=$1; shift; for f; do mount --bind /dev/null "$f" || exit 125; done; '
-          'exec unshare --user --map-user={uid} --map-group={gid} -- bash --noprofile --norc -c "$s"')
+_COVER = (
+    's=$1; shift; for f; do mount --bind /dev/null "$f" || exit 125; done; '
+    'exec unshare --user --map-user={uid} --map-group={gid} -- bash --noprofile --norc -c "$s"'
+)
 _NAMESPACES = ["--user", "--map-root-user", "--mount", "--propagation", "private"]
 
 
