@@ -75,6 +75,7 @@ class FakeLLM:
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self.arrivals: list[float] = []  # time.perf_counter() when each request arrived
+        self.asked = threading.Event()  # set when a request has arrived: a test waits for it instead of polling
         self.respond = None  # when set: the response chosen from each request's body, whatever the arrival order
         self.loopback = LoopbackServer(self._handler())
 
@@ -112,6 +113,7 @@ class FakeLLM:
                 request = json.loads(body)
                 fake.requests.append(request)
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})
+                fake.asked.set()
                 self._send(fake.answer(request))
 
             def _send(self, response) -> None:
