@@ -79,12 +79,27 @@ class Interrupted(KeyboardInterrupt):
 
 
 @dataclass(frozen=True)
+class Changes:
+    """What one call may change on disk, as its tool declares it: the files its arguments name, or anything."""
+
+    files: tuple[str, ...] = ()  # paths as the model gave them
+    anything: bool = False  # a command: whatever it runs may change any file
+
+
+def changes_file_path(args: dict) -> Changes:
+    """A tool that changes the one file its `file_path` argument names."""
+    path = args.get("file_path")
+    return Changes(files=(path,) if isinstance(path, str) and path.strip() else ())
+
+
+@dataclass(frozen=True)
 class Tool:
     name: str
     description: str
-    parameters: dict
+    parameters: dict  # the JSON schema of its arguments, defaults included
     run: "Callable[[dict, Workspace], Result]"
     target: Callable[[dict], str]  # what the UI shows in the header line: Read(<target>)
+    changes: Callable[[dict], Changes] | None = None  # None: it changes no file, so no checkpoint is taken
 
     @property
     def schema(self) -> dict:

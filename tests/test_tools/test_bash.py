@@ -63,9 +63,17 @@ def test_long_output_keeps_head_and_tail_and_spills_the_rest(workspace, project)
     result = bash(workspace, "for i in $(seq 1 20000); do echo line $i; done; echo FINAL ERROR")
     assert len(result.text) < 31_000
     assert result.text.startswith("line 1\n") and "FINAL ERROR" in result.text
-    marker = next(line for line in result.text.splitlines() if "characters omitted" in line)
-    spill = project / marker.split("full output: ")[1].split(" — ")[0]
-    assert spill.read_text().count("\n") == 20001 and ".narnat/spills/" in str(spill)
+    lines = result.text.splitlines()
+    marker = next(line for line in lines if "omitted" in line)
+    first, last = (int(n.replace(",", "")) for n in marker.split("lines ")[1].split(" of")[0].split("–"))
+    assert "of 20,001 omitted" in marker and 1 < first < last < 20_001  # counted as Read pages them, in lines
+    before, after = lines[lines.index(marker) - 1], lines[lines.index(marker) + 1]
+    assert (before, after) == (f"line {first - 1}", f"line {last + 1}")
+    spill = marker.split('file_path="')[1].split('"')[0]
+    assert spill.startswith(".narnat/spills/") and (project / spill).read_text().count("\n") == 20001
+    assert f"offset={first})" in marker
+    omitted = execute("Read", {"file_path": spill, "offset": first}, workspace).text
+    assert omitted.splitlines()[0] == f"{first}\tline {first}"
 
 
 def test_huge_output_stays_bounded_in_memory(workspace):

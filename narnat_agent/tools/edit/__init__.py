@@ -6,7 +6,7 @@ from difflib import get_close_matches
 from narnat_agent.atomic import write_atomic
 from narnat_agent.diffs import compact_diff
 from narnat_agent.textfile import decode, line_count, line_ending, with_ending
-from narnat_agent.tools.base import Diff, Result, Tool, ToolError
+from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
 from narnat_agent.tools.edit.matcher import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
 from narnat_agent.tools.workspace import Workspace, renumbered
 
@@ -127,4 +127,5 @@ TOOL = Tool(
     },
     run=run,
     target=lambda args: args.get("file_path", ""),
+    changes=changes_file_path,
 )
