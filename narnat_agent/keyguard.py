@@ -24,8 +24,8 @@ PR_SET_DUMPABLE = 4
 # locked: no namespace it can make may unmount them). From a user namespace of its own, no process outside it can be
 # inspected either: /proc/<pid>/environ, /proc/<pid>/root and memory need CAP_SYS_PTRACE in the host's namespace.
 _COVER = (
-    's=$1; shift; for f; do mount --bind /dev/null "$f" || exit 125; done; '
-    'exec unshare --user --map-user={uid} --map-group={gid} -- bash --noprofile --norc -c "$s"'
+    's=$1; shift; for f; do {mount} --bind /dev/null "$f" || exit 125; done; '
+    'exec {unshare} --user --map-user={uid} --map-group={gid} -- bash --noprofile --norc -c "$s"'
 )
 _NAMESPACES = ["--user", "--map-root-user", "--mount", "--propagation", "private"]
 
@@ -46,22 +46,29 @@ def forget_key_variables(environ: MutableMapping[str, str]) -> None:
         environ.pop(name, None)
 
 
-@functools.cache
 def can_confine() -> bool:
-    """Whether commands can run in namespaces of their own here (the `unshare` program, user namespaces allowed)."""
-    if shutil.which("unshare") is None:
-        return False
-    probe = ["unshare", *_NAMESPACES, "sh", "-c", _COVER.format(uid=os.getuid(), gid=os.getgid()), "sh", "true"]
+    """Whether commands can run in namespaces of their own here (util-linux's `unshare`, user namespaces allowed)."""
+    return _confining_argv() is not None
+
+
+@functools.cache
+def _confining_argv() -> tuple[str, ...] | None:
+    """What runs a script confined, found once by absolute path (a command may change PATH for its own children)."""
+    unshare, mount, sh = (shutil.which(name) for name in ("unshare", "mount", "sh"))
+    if not (unshare and mount and sh):
+        return None
+    cover = _COVER.format(mount=mount, unshare=unshare, uid=os.getuid(), gid=os.getgid())
+    argv = (unshare, *_NAMESPACES, sh, "-c", cover, "sh")
     try:
-        return subprocess.run(probe, stdin=subprocess.DEVNULL, capture_output=True, timeout=10).returncode == 0
+        probe = subprocess.run([*argv, "true"], stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
-        return False
+        return None
+    return argv if probe.returncode == 0 else None
 
 
 def confined(script: str, hidden: Sequence[Path]) -> list[str]:
     """The argv that runs a bash script with the key files read as empty, where that is possible."""
-    bash = ["bash", "--noprofile", "--norc", "-c", script]
-    if not can_confine():
-        return bash
-    cover = _COVER.format(uid=os.getuid(), gid=os.getgid())
-    return ["unshare", *_NAMESPACES, "sh", "-c", cover, "sh", script, *(str(p) for p in hidden if p.is_file())]
+    argv = _confining_argv()
+    if argv is None:
+        return ["bash", "--noprofile", "--norc", "-c", script]
+    return [*argv, script, *(str(p) for p in hidden if p.is_file())]
