@@ -216,11 +216,33 @@ def test_a_session_with_wrongly_typed_fields_is_one_sentence_everywhere(project,
     good = {"format": "narnat-session", "version": 1, "turns": 1, "messages": [{"role": "system", "content": "x"}]}
     (sessions / "odd.json").write_text(json.dumps({**good, "created": 12345, "updated": 5}))
     done = run(project, fake_llm.base_url, "--resume", "odd", "-p", "hi")
-    assert done.returncode == 2 and "is not a Narnat session file" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "cannot be loaded: 'created' must be text" in done.stderr
+    assert "Traceback" not in done.stderr
     fake_llm.add(text_reply("still here"))
     done = run(project, fake_llm.base_url, stdin=b"/enter odd\n/show\nhello\n")
     assert done.returncode == 0 and "Traceback" not in done.stderr and "still here" in done.stdout
-    assert "odd" in done.stdout and "is not a Narnat session file" in done.stderr
+    assert "odd" in done.stdout and "cannot be loaded: 'created' must be text" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ({"role": "user", "content": 5}, "message 2 (user) has content 5; it must be text"),
+        ({"role": "wizard", "content": "hi"}, "message 2 must be an object whose role is one of"),
+        ({"role": "assistant", "content": None, "tool_calls": [{"id": 1}]}, "message 2 (assistant) has tool calls"),
+        ({"role": "tool", "content": "x", "tool_call_id": 7}, "message 2 (tool) has a 'tool_call_id' that is not text"),
+    ],
+)
+def test_a_hand_edited_message_is_named_in_one_sentence_and_the_repl_goes_on(project, fake_llm, message, said):
+    sessions = project / ".narnat/sessions"
+    sessions.mkdir(parents=True)
+    system = {"role": "system", "content": "x"}
+    edited = {"format": "narnat-session", "version": 1, "turns": 1, "messages": [system, message]}
+    (sessions / "edited.json").write_text(json.dumps(edited))
+    fake_llm.add(text_reply("still here"))
+    done = run(project, fake_llm.base_url, stdin=b"/enter edited\n/show\nhello\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "still here" in done.stdout
+    assert f"edited.json cannot be loaded: {said}" in done.stderr
 
 
 def test_an_unreadable_session_is_not_called_damaged(project, fake_llm):
