@@ -94,6 +94,18 @@ def _saved_session(config: Config, name: str | None, system_prompt: str) -> Sess
     return session
 
 
+def sweep_leftovers(config: Config) -> None:
+    """Temporary files of writers killed mid-write, in the project, the state folder and the user's settings."""
+    from narnat_agent import state
+    from narnat_agent.atomic import clean_leftovers
+    from narnat_agent.ripgrep import folders_with_writes
+
+    folders = folders_with_writes(config.project) | {state.user_folder(config.home)}
+    if not config.state_dir.is_relative_to(config.project):
+        folders |= folders_with_writes(config.state_dir)
+    clean_leftovers(folders)
+
+
 def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: str) -> int:
     """The interactive conversation, until the user leaves."""
     from narnat_agent.commands.session import dispatch

@@ -324,3 +324,19 @@ def test_nowhere_to_write_still_answers_with_one_notice_per_kind(project, fake_l
     done = run(project, fake_llm.base_url, stdin=b"explain app.py\n")
     assert done.returncode == 0 and "explained" in done.stdout and "Traceback" not in done.stderr
     assert done.stderr.count("can be written") == 1 and done.stderr.count("Cannot write the log") == 1
+
+
+def test_temporary_files_of_writers_killed_mid_write_are_cleaned_at_start(project, fake_llm):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    home_settings = project.parent / "home" / ".narnat"
+    folders = [project / "src" / "deep", project / "build", project / ".narnat" / "sessions", home_settings]
+    (project / ".gitignore").write_text("build/\n")
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f".narnat-tmp-{dead.stdout.strip()}-x1y2").write_bytes(b"half of a file")
+    alive = project / "src" / f".narnat-tmp-{os.getpid()}-a1b2"  # a writer still at work: left alone
+    alive.write_bytes(b"being written")
+    fake_llm.add(text_reply("ok"))
+    done = run(project, fake_llm.base_url, "-p", "hi")
+    assert done.returncode == 0, done.stderr
+    assert [p for folder in folders for p in folder.glob(".narnat-tmp-*")] == [] and alive.exists()
