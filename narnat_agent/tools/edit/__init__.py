@@ -32,6 +32,7 @@ def run(args: dict, ws: Workspace) -> Result:
     data = path.read_bytes()
     ws.require_fresh(path, data, whole=False)
     text, encoding = decode(data, ws.seen_as(path, data))
+    del data  # a large file is held once as text, not also as bytes, while the edit is made
     ending = line_ending(text)  # the model's line endings become the file's (a mixed file is matched as it is)
     if ending:
         text, old, new = text.replace("\r\n", "\n"), with_ending(old, "\n"), with_ending(new, "\n")
@@ -40,6 +41,7 @@ def run(args: dict, ws: Workspace) -> Result:
     except NotFound as miss:
         raise ToolError(explain_miss(miss.lines, old, new)) from None
     diff, removed, added = compact_diff(text, done.text, ws.show(path))
+    del text  # the same: the old text goes before the new one is encoded
     try:
         encoded = encoding.encode(with_ending(done.text, ending))
     except UnicodeEncodeError:
