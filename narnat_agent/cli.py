@@ -15,6 +15,7 @@ from narnat_agent.run import EXIT_CODES, USAGE_ERROR
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from narnat_agent.config.loader import Config
     from narnat_agent.core.ui import UI, Reporter
 
 OLLAMA = "http://127.0.0.1:11434"
@@ -131,13 +132,13 @@ def main(argv: list[str] | None = None) -> int:
 def _start(args: argparse.Namespace) -> int:
     import dataclasses
     import os
+    import threading
     from pathlib import Path
 
     from narnat_agent import state
-    from narnat_agent.config.loader import ConfigError, MissingApiKey, load_config
-    from narnat_agent.keyguard import forget_key_variables, seal_process
+    from narnat_agent.keyguard import seal_process
     from narnat_agent.prompts.system_prompt import build_system_prompt
-    from narnat_agent.run import run_headless, run_repl
+    from narnat_agent.run import run_headless, run_repl, sweep_leftovers
 
     seal_process()  # before the key is read: no moment when another process could read it from this one
     prompt = read_prompt(args.prompt)
@@ -151,18 +152,9 @@ def _start(args: argparse.Namespace) -> int:
     if prompt is not None and not prompt.strip():
         ui.error(_("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin."))
         return USAGE_ERROR
-    try:
-        try:
-            config = load_config(project, home, model=args.model)
-        except MissingApiKey:
-            if headless or not sys.stdin.isatty():
-                raise
-            first_run_setup(ui, project, home)
-            config = load_config(project, home, model=args.model)
-    except ConfigError as e:
-        ui.error(str(e))
+    config = _configuration(ui, project, home, args.model, ask=not headless and sys.stdin.isatty())
+    if config is None:
         return USAGE_ERROR
-    forget_key_variables(os.environ)
     state_dir, moved = folder or state.choose_folder(project, home, os.environ)
     config = dataclasses.replace(config, state_dir=state_dir, max_steps=args.max_steps or config.max_steps)
     if config.language:
@@ -171,9 +163,37 @@ def _start(args: argparse.Namespace) -> int:
         ui.notice(notice)
     ui.use_interrupt_key(config.interrupt_key)
     system_prompt = build_system_prompt(config, ui.notice, headless, args.yes)
-    if reporter is not None and prompt is not None:
-        return run_headless(config, reporter, args, prompt, system_prompt)
-    return run_repl(config, ui, args, system_prompt)
+    sweeper = threading.Thread(target=sweep_leftovers, args=(config,), daemon=True)
+    sweeper.start()
+    try:
+        if reporter is not None and prompt is not None:
+            return run_headless(config, reporter, args, prompt, system_prompt)
+        return run_repl(config, ui, args, system_prompt)
+    finally:
+        sweeper.join()
+
+
+def _configuration(ui: UI, project: Path, home: Path, model: str | None, ask: bool) -> Config | None:
+    """The merged settings (after the first-start questions, when `ask` and there is no key), the key then gone
+    from the environment; None once a mistake is said."""
+    import os
+
+    from narnat_agent.config.loader import ConfigError, MissingApiKey, load_config
+    from narnat_agent.keyguard import forget_key_variables
+
+    try:
+        try:
+            config = load_config(project, home, model=model)
+        except MissingApiKey:
+            if not ask:
+                raise
+            first_run_setup(ui, project, home)
+            config = load_config(project, home, model=model)
+    except ConfigError as e:
+        ui.error(str(e))
+        return None
+    forget_key_variables(os.environ)
+    return config
 
 
 def _terminal_ui(project: Path, state_dir: Path) -> UI:

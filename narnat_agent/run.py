@@ -24,15 +24,18 @@ EXIT_CODES = {"completed": 0, "failed": 1, "stopped": 3, "cancelled": 130}
 USAGE_ERROR = 2  # a configuration or command-line mistake: nothing was sent
 
 
-def _leave_on_signals(agent: Agent) -> None:
-    """SIGTERM and SIGHUP stop the turn like Esc does, then the REPL ends and saves like Ctrl-D."""
+def _leave_on_signals(agent: Agent, stop: bool = True) -> None:
+    """SIGTERM and SIGHUP stop the turn like Esc does (`stop`), then the REPL ends and saves like Ctrl-D. Only the
+    first one counts: closing a terminal delivers several, and none may interrupt the exit save."""
     import signal
 
     def leave(signum: int, frame: object) -> None:
         if signum == signal.SIGHUP:
             _mute_hung_up_terminal()
+        if agent.leaving:
+            return
         agent.leaving = signum
-        if not agent.ui.stop_reading():  # a waiting prompt ends like Ctrl-D; anything else stops like Esc
+        if stop and not agent.ui.stop_reading():  # a waiting prompt ends like Ctrl-D; anything else stops like Esc
             raise KeyboardInterrupt
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
@@ -94,6 +97,18 @@ def _saved_session(config: Config, name: str | None, system_prompt: str) -> Sess
     system = session.conversation.messages[0]
     system["content"] = with_environment(system["content"], system_prompt)
     return session
+
+
+def sweep_leftovers(config: Config) -> None:
+    """Temporary files of writers killed mid-write, in the project, the state folder and the user's settings."""
+    from narnat_agent import state
+    from narnat_agent.atomic import clean_leftovers
+    from narnat_agent.ripgrep import folders_with_writes
+
+    folders = folders_with_writes(config.project) | {state.user_folder(config.home)}
+    if not config.state_dir.is_relative_to(config.project):
+        folders |= folders_with_writes(config.state_dir)
+    clean_leftovers(folders)
 
 
 def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: str) -> int:
@@ -174,6 +189,7 @@ def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | Non
     try:
         outcome = _ask(agent, ui, prompt, nobody)
     finally:
+        _leave_on_signals(agent, stop=False)  # from here on a signal only sets the exit code
         saved = _saved(agent, ui, quiet=True)
     code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
     code = 128 + agent.leaving if agent.leaving else code
@@ -189,6 +205,9 @@ def _ask(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None) ->
 
     try:
         outcome = agent.ask(prompt)
+    except KeyboardInterrupt:  # a signal that landed between the turn's own steps: the turn is over all the same
+        agent.conversation.answer_open_calls()
+        return TurnOutcome(Stop.CANCELLED, "interrupted")
     except (SessionError, LLMError) as e:  # a compression's archive not written; still too long after compressing
         ui.error(str(e))
         return TurnOutcome(Stop.FAILED if isinstance(e, SessionError) else Stop.PROVIDER_ERROR, str(e))
@@ -215,9 +234,11 @@ def _saved(agent: Agent, ui: UI, quiet: bool = False) -> bool:
 def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool]) -> None:
     """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
     for last_chance in (False, True):
+        _leave_on_signals(agent)
         try:
             agent.run(dispatch)
         finally:
+            _leave_on_signals(agent, stop=False)
             saved = _saved(agent, ui)
             agent.checkpoints.prune()
         if saved or last_chance or agent.leaving:

@@ -72,8 +72,11 @@ SETTINGS = (
             '`LC_MESSAGES`, `LANG`). What the model receives is the same in every language'),
     Setting("stream_idle_timeout_s", 120, lambda v: _is_number(v) and 1 <= v <= 3600,
             "a number of seconds from 1 to 3600",
-            "seconds a provider's stream may stay silent before it is dropped (and asked again if nothing had "
-            "arrived)"),
+            "seconds a request may go without any part of the answer arriving (keep-alives do not count) before it "
+            "is dropped (and asked again if nothing had arrived)"),
+    Setting("request_timeout_s", 1800, lambda v: _is_number(v) and 1 <= v <= 86400,
+            "a number of seconds from 1 to 86400",
+            "seconds one request to the provider may take in all, however steadily it streams"),
 )  # fmt: skip
 
 BY_NAME = {setting.name: setting for setting in SETTINGS}

@@ -134,6 +134,7 @@ class ReplyBuilder:
         self.by_index: dict[int, _Slot] = {}
         self.by_id: dict[str, _Slot] = {}
         self.current: _Slot | None = None
+        self.parts = 0  # chunks that carried part of the answer: text, reasoning, a tool call or how it ended
 
     def add(self, chunk: object) -> tuple[str, str]:
         """Take one chunk; returns the (text, reasoning) it added, for the screen."""
@@ -141,7 +142,7 @@ class ReplyBuilder:
         if error or _get(chunk, "object") == "error":
             raise StreamError(_error_text(error or chunk))
         usage = _get(chunk, "usage")
-        text, thought = [], []
+        text, thought, ended = [], [], False  # ended: this chunk carried a tool call or the answer's end
         for choice in _list(chunk, "choices"):
             usage = _get(choice, "usage") or usage
             delta = _get(choice, "delta") or {}
@@ -156,10 +157,12 @@ class ReplyBuilder:
                 self._merge(fragment)
             if finish := _text(choice, "finish_reason"):
                 self.reply.finish_reason = finish
+            ended = ended or bool(calls or finish)
         if usage:
             self.reply.usage = _usage(usage) or self.reply.usage
         self.reply.content += "".join(text)
         self.reply.reasoning += "".join(thought)
+        self.parts += bool(text or thought or ended)
         return "".join(text), "".join(thought)
 
     def _slot_for(self, index: int | None, call_id: str, name: str) -> _Slot:
