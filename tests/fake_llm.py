@@ -56,6 +56,15 @@ def text_reply(text: str, pieces: int = 3) -> SSE:
     return SSE([*chunks, chunk(finish="stop"), usage()])
 
 
+def raw_reply(text: str, cuts: tuple[int, ...] = (), finish: str = "stop") -> SSE:
+    """A reply whose content is exactly `text`, streamed in pieces cut at the given positions, as a server sends
+    what its parser did not recognise."""
+    edges = [0, *cuts, len(text)]
+    pieces = [text[a:b] for a, b in zip(edges, edges[1:], strict=False) if b > a]
+    chunks = [chunk({"role": "assistant", "content": ""}), *(chunk({"content": p}) for p in pieces)]
+    return SSE([*chunks, chunk(finish=finish), usage()])
+
+
 def tool_reply(*calls: tuple[str, dict], text: str = "") -> SSE:
     """Tool calls in the OpenAI shape: id and name in the first fragment, arguments in two pieces."""
     chunks = [chunk({"role": "assistant", "content": text or None})]

@@ -167,17 +167,24 @@ class Client:
             builder.reply.error = self._message(e)
         finally:
             stream.close()
-        reply = builder.finish()
-        if reply.finish_reason == "model_context_window_exceeded":
-            raise ContextTooLong("The conversation no longer fits the model's context window.")
-        if reply.usage is None:
-            reply.usage = self._estimate(messages, reply)
+        reply = self._finish(builder, messages, sink)
         log.info(
             "reply: tokens_in=%s%d, tokens_out=%d, cached=%d, finish=%s, time=%.2fs, cost=%s",
             "~" if reply.usage.estimated else "", reply.usage.prompt, reply.usage.completion,
             reply.usage.cached, reply.finish_reason, time.monotonic() - started,
             cost(reply.usage, self.config.pricing),
         )  # fmt: skip
+        return reply
+
+    def _finish(self, builder: ReplyBuilder, messages: list[dict], sink: Sink) -> Reply:
+        """The complete reply; text held back as a possible tool call that was none is shown now."""
+        reply = builder.finish()
+        if builder.unshown:
+            sink.feed(builder.unshown)
+        if reply.finish_reason == "model_context_window_exceeded":
+            raise ContextTooLong("The conversation no longer fits the model's context window.")
+        if reply.usage is None:
+            reply.usage = self._estimate(messages, reply)
         return reply
 
     def _open(self, messages: list[dict], tools: list[dict]):
