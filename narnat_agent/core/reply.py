@@ -80,6 +80,11 @@ class Reply:
         return Ending.COMPLETE
 
     @property
+    def empty(self) -> bool:
+        """It ended normally with no text and no call: nothing to show as an answer or to run."""
+        return self.ending is Ending.COMPLETE and not self.content.strip() and not self.tool_calls
+
+    @property
     def cut_off(self) -> bool:
         """The reply did not end normally: its tool calls must not run."""
         return self.ending is not Ending.COMPLETE
