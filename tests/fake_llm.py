@@ -78,6 +78,16 @@ def tool_reply(*calls: tuple[str, dict], text: str = "") -> SSE:
     return SSE([*chunks, chunk(finish="tool_calls"), usage()])
 
 
+def _send_status(handler: BaseHTTPRequestHandler, response: Status) -> None:
+    data = response.body if isinstance(response.body, str) else json.dumps(response.body)
+    handler.send_response(response.code)
+    for k, v in {"Content-Type": "application/json", **response.headers}.items():
+        handler.send_header(k, v)
+    handler.send_header("Content-Length", str(len(data.encode())))
+    handler.end_headers()
+    handler.wfile.write(data.encode())
+
+
 class FakeLLM:
     def __init__(self) -> None:
         self.script: list = []
@@ -85,6 +95,8 @@ class FakeLLM:
         self.headers: list[dict] = []
         self.arrivals: list[float] = []  # time.perf_counter() when each request arrived
         self.respond = None  # when set: the response chosen from each request's body, whatever the arrival order
+        self.pages: dict[str, dict] = {}  # path -> JSON answered there (a server's own API, such as Ollama's)
+        self.probes: list[tuple[str, dict | None]] = []  # (path, body) of each request to those pages
         self.loopback = LoopbackServer(self._handler())
 
     @property
@@ -103,6 +115,12 @@ class FakeLLM:
             return self.respond(request)
         return self.script.pop(0) if self.script else Status(500, {"error": {"message": "no script"}})
 
+    def page(self, path: str, body: dict | None) -> Status:
+        """What a request outside chat completions gets: a page of the server's own API, or 404."""
+        self.probes.append((path, body))
+        page = self.pages.get(path)
+        return Status(200, page) if page is not None else Status(404, {"error": {"message": "not found"}})
+
     def _handler(self):
         fake = self
 
@@ -113,26 +131,21 @@ class FakeLLM:
                 pass
 
             def do_GET(self) -> None:
-                self._send(Status(404, {"error": {"message": "not found"}}))
+                _send_status(self, fake.page(self.path, None))
 
             def do_POST(self) -> None:
-                fake.arrivals.append(time.perf_counter())
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 request = json.loads(body)
+                if not self.path.endswith("/chat/completions"):
+                    return _send_status(self, fake.page(self.path, request))
+                fake.arrivals.append(time.perf_counter())
                 fake.requests.append(request)
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                 self._send(fake.answer(request))
 
             def _send(self, response) -> None:
                 if isinstance(response, Status):
-                    data = response.body if isinstance(response.body, str) else json.dumps(response.body)
-                    self.send_response(response.code)
-                    for k, v in {"Content-Type": "application/json", **response.headers}.items():
-                        self.send_header(k, v)
-                    self.send_header("Content-Length", str(len(data.encode())))
-                    self.end_headers()
-                    self.wfile.write(data.encode())
-                    return
+                    return _send_status(self, response)
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 for k, v in response.headers.items():
