@@ -113,11 +113,11 @@ def learn(base_url: str, model: str, key: str) -> Server | None:
     return server
 
 
-def local_servers(host: str = "127.0.0.1", servers: tuple = LOCAL_SERVERS) -> list[tuple[str, str, list[str]]]:
+def local_servers(servers: tuple = LOCAL_SERVERS) -> list[tuple[str, str, list[str]]]:
     """The servers answering on their usual ports here: (name, base_url, models), for the first start."""
     found = []
     for name, port in servers:
-        base_url = f"http://{host}:{port}/v1"
+        base_url = f"http://127.0.0.1:{port}/v1"
         listing = get_json(f"{base_url}/models", timeout=0.5)
         if listing is not None:
             models = [m.get("id") for m in listing.get("data") or [] if isinstance(m, dict)]
@@ -137,8 +137,8 @@ def check_model(base_url: str, key: str, model: str) -> str | None:
         detail = redact(e.read(500).decode(errors="replace").strip(), key)
         if e.code in (401, 403):
             return f"{base_url} refused the API key ({e.code}): check the key."
-        if e.code == 404:
-            return f"{base_url} does not know the model '{model}' (404): check its name. {detail}"
-        return f"{base_url} answered {e.code}: {detail}"
+        if e.code == 404 or "model" in detail.lower():
+            return f"{base_url} does not know the model '{model}' ({e.code}): check its name. {detail}"
+        return None if e.code in (400, 422) else f"{base_url} answered {e.code}: {detail}"  # 400: a field it refuses
     except (OSError, ValueError) as e:
         return f"Cannot reach {base_url} ({getattr(e, 'reason', e)}): check the address and that the server runs."
