@@ -220,7 +220,7 @@ class ReplyBuilder:
         """The reply with its named calls parsed, or recovered from its text; cut-off replies keep no calls."""
         self.reply.content, thought = self.content.finish()
         self.reply.reasoning += thought
-        if self.content.thought_until:
+        if self.content.thought:
             self.reply.reasoning_field = ""
         if not self.reply.cut_off:
             self.reply.tool_calls = [_parse(slot) for slot in self.slots if slot.name] or self._recovered()

@@ -225,10 +225,11 @@ def marker_at(text: str, at: int) -> str | None:
     return None
 
 
-def may_start(text: str, at: int) -> bool:
-    """Whether the text from `at` (a line start) is, or may still become, the start of a call."""
+def may_start(text: str, at: int, first: bool) -> bool:
+    """Whether the text from `at` (a line start) is, or may still become, the start of a call; `first`: nothing
+    but whitespace comes before it, so bare JSON may begin there."""
     head = text[at : at + 30]  # longer than any marker
-    return any(head.startswith(m) or m.startswith(head) for m in MARKERS if m != "{" or _opens(text, at))
+    return any(head.startswith(m) or m.startswith(head) for m in MARKERS if m != "{" or first)
 
 
 def _opens(text: str, at: int) -> bool:

@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from narnat_agent.core.reply import ReplyBuilder
 from tests.fake_llm import chunk, raw_reply, text_reply, tool_reply
@@ -135,3 +137,15 @@ def test_structured_calls_still_run_as_before(harness, fake_llm, project):
     fake_llm.add(tool_reply(("Read", ARGS)), text_reply("done"))
     h.agent.turn("read")
     assert "recovered" not in h.err.getvalue()
+
+
+@example("  <thi", None)
+@example("<thinking>is a tag</thinking>", None)
+@example('\n{"name": "Read"}\n', None)
+@given(st.text(alphabet=st.sampled_from(list('ab {}\n`<>|[]_:=/"')) | st.characters(), max_size=80), st.data())
+def test_any_text_that_is_no_call_reaches_the_screen_whole_and_in_order(text, data):
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=6))) if data else [3]
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    reply, screen, _ = build(*pieces)
+    if not reply.tool_calls and not text.lstrip().startswith("<think>"):
+        assert screen == text == reply.content
