@@ -143,7 +143,7 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
     env.update(HOME=str(project.parent / "home"), TERM="xterm-256color")
-    fake_llm.add(text_reply("configured and answering"))
+    fake_llm.add(text_reply("OK"), text_reply("configured and answering"))  # the setup's check, then the question
     child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
                           encoding="utf-8", timeout=20)  # fmt: skip
     child.logfile_read = screen = io.StringIO()  # everything the terminal showed, from the first byte
@@ -169,7 +169,7 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
                                             "model": "my-model"}  # fmt: skip
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert "narnat.json" in (project / ".narnat" / ".gitignore").read_text()
-    assert fake_llm.requests[0]["model"] == "my-model"
+    assert fake_llm.requests[0]["max_tokens"] == 1 and fake_llm.requests[1]["model"] == "my-model"
 
 
 def test_ctrl_d_always_leaves(project, fake_llm):
