@@ -5,16 +5,14 @@ is learned from its own API (/api/version, /api/show, /api/ps); vLLM, llama.cpp 
 Only hosts on this machine or a private network are asked: a cloud provider is never probed.
 """
 
-import ipaddress
 import json
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 from narnat_agent.logger import get_logger
 from narnat_agent.redact import redact
 
+CHECK_TIMEOUT_S = 60  # the setup's check: a local server loads the model on the first request
 LOCAL_SERVERS = (("Ollama", 11434), ("llama.cpp", 8080), ("LM Studio", 1234), ("vLLM", 8000))
 FIXES = {
     "Ollama": "set OLLAMA_CONTEXT_LENGTH=32768 in the environment of `ollama serve` (or PARAMETER num_ctx 32768 "
@@ -38,6 +36,8 @@ class Server:
 
 def is_local(base_url: str) -> bool:
     """Whether base_url names this machine or a private network, where people run their own servers."""
+    import ipaddress
+
     host = urlsplit(base_url).hostname or ""
     if host == "localhost" or host.endswith(".local"):
         return True
@@ -49,6 +49,7 @@ def is_local(base_url: str) -> bool:
 
 def get_json(url: str, key: str = "", body: dict | None = None, timeout: float = 1.0) -> dict | None:
     """The JSON object a server answers, or None when it does not answer that way quickly."""
+    import urllib.request  # here: a cloud provider's start never pays for it
     data = json.dumps(body).encode() if body is not None else None
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
     try:
@@ -127,11 +128,13 @@ def local_servers(servers: tuple = LOCAL_SERVERS) -> list[tuple[str, str, list[s
 
 def check_model(base_url: str, key: str, model: str) -> str | None:
     """One cheap request (one token) to the chosen model; None when it answers, else a sentence saying why not."""
+    import urllib.error
+    import urllib.request
     body = {"model": model, "messages": [{"role": "user", "content": "Say OK."}], "max_tokens": 1}
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
     request = urllib.request.Request(f"{base_url}/chat/completions", json.dumps(body).encode(), headers)
     try:
-        with urllib.request.urlopen(request, timeout=60):
+        with urllib.request.urlopen(request, timeout=CHECK_TIMEOUT_S):
             return None
     except urllib.error.HTTPError as e:
         detail = redact(e.read(500).decode(errors="replace").strip(), key)
@@ -140,5 +143,7 @@ def check_model(base_url: str, key: str, model: str) -> str | None:
         if e.code == 404 or "model" in detail.lower():
             return f"{base_url} does not know the model '{model}' ({e.code}): check its name. {detail}"
         return None if e.code in (400, 422) else f"{base_url} answered {e.code}: {detail}"  # 400: a field it refuses
+    except TimeoutError:
+        return f"{model} did not answer within {CHECK_TIMEOUT_S} s at {base_url} (a large model may still be loading)."
     except (OSError, ValueError) as e:
         return f"Cannot reach {base_url} ({getattr(e, 'reason', e)}): check the address and that the server runs."
