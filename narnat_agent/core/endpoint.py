@@ -50,6 +50,7 @@ def is_local(base_url: str) -> bool:
 def get_json(url: str, key: str = "", body: dict | None = None, timeout: float = 1.0) -> dict | None:
     """The JSON object a server answers, or None when it does not answer that way quickly."""
     import urllib.request  # here: a cloud provider's start never pays for it
+
     data = json.dumps(body).encode() if body is not None else None
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
     try:
@@ -130,6 +131,7 @@ def check_model(base_url: str, key: str, model: str) -> str | None:
     """One cheap request (one token) to the chosen model; None when it answers, else a sentence saying why not."""
     import urllib.error
     import urllib.request
+
     body = {"model": model, "messages": [{"role": "user", "content": "Say OK."}], "max_tokens": 1}
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
     request = urllib.request.Request(f"{base_url}/chat/completions", json.dumps(body).encode(), headers)

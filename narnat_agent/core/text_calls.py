@@ -10,11 +10,14 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from narnat_agent.tools import registry
 
 Calls = list[tuple[str, dict]]
+T = TypeVar("T")
 DECODER = json.JSONDecoder()
+NAME = re.compile(r"[\w.-]+")
 DS = "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>"
 KIMI = re.compile(
     r"\s*<\|tool_call_begin\|>\s*(?:functions\.)?([\w.-]+?)(?::\d+)?\s*<\|tool_call_argument_begin\|>(.*?)"
@@ -73,33 +76,26 @@ def _json_calls(text: str, separator: str = "") -> Calls | None:
     return calls or None
 
 
-def _repeated(pattern: re.Pattern, text: str, build: Callable[[re.Match], tuple[str, dict] | None]) -> Calls | None:
-    """Calls matched back to back by pattern, filling the whole text."""
-    calls: Calls = []
+def _back_to_back(pattern: re.Pattern, text: str, build: Callable[[re.Match], T | None]) -> list[T] | None:
+    """What pattern matches back to back, filling the whole text (whitespace between); None if anything else is
+    there or build refuses a match."""
+    found: list[T] = []
     at = 0
     while text[at:].strip():
         match = pattern.match(text, at)
-        call = build(match) if match else None
-        if match is None or call is None:
+        item = build(match) if match else None
+        if match is None or item is None:
             return None
-        calls.append(call)
+        found.append(item)
         at = match.end()
-    return calls or None
+    return found
 
 
 def _pairs(pattern: re.Pattern, text: str) -> dict | None:
-    """Named values written back to back (XML parameters, GLM's key/value tags) filling the text.
-
-    Values stay text: these formats write strings raw, and the schema check reads numbers, booleans and lists
-    from text as it does for any call."""
-    pairs, at = {}, 0
-    while text[at:].strip():
-        match = pattern.match(text, at)
-        if match is None:
-            return None
-        pairs[match.group(1).strip()] = match.group(2)
-        at = match.end()
-    return pairs
+    """Named values (XML parameters, GLM's key/value tags). They stay text: these formats write strings raw, and
+    the schema check reads numbers, booleans and lists from text as it does for any call."""
+    pairs = _back_to_back(pattern, text, lambda m: (m.group(1).strip(), m.group(2)))
+    return None if pairs is None else dict(pairs)
 
 
 def _qwen_xml(match: re.Match) -> tuple[str, dict] | None:
@@ -110,7 +106,7 @@ def _qwen_xml(match: re.Match) -> tuple[str, dict] | None:
 def _glm(body: str) -> tuple[str, dict] | None:
     name, tag, rest = body.strip().partition("<arg_key>")
     args = _pairs(GLM_ARG, tag + rest)
-    if args is None or not re.fullmatch(r"[\w.-]+", name.strip()):
+    if args is None or not NAME.fullmatch(name.strip()):
         return None
     return name.strip(), {key: value.strip() for key, value in args.items()}
 
@@ -127,7 +123,7 @@ def _tagged(text: str) -> Calls | None:
         if inner.startswith("{"):
             found = _json_calls(inner)
         elif inner.startswith("<function="):
-            found = _repeated(QWEN_XML, inner, _qwen_xml)
+            found = _function_xml(inner)
         else:
             glm = _glm(inner)
             found = [glm] if glm else None
@@ -138,36 +134,32 @@ def _tagged(text: str) -> Calls | None:
 
 
 def _deepseek_call(body: str) -> tuple[str, dict] | None:
-    name, sep, args = body.partition(DS[2])
-    if not sep:
-        return None
+    name, sep, args = body.removeprefix(DS[1]).partition(DS[2])
     if name.strip() == "function":  # V3: function<sep>NAME, then the arguments in a ```json fence
         name, _, fenced = args.partition("\n")
         match = FENCE.match(fenced.strip() + "\n")
         args = match.group(1) if match else fenced
-    value = _json(args.strip())
-    return (name.strip(), value) if isinstance(value, dict) else None
+    return _named_json(name, args) if sep and body.startswith(DS[1]) else None
 
 
 def _deepseek(text: str) -> Calls | None:
     body = text.strip().removeprefix(DS[0]).removesuffix("<｜end▁of▁sentence｜>").strip().removesuffix(DS[4])
-    parts = [p.strip() for p in body.split(DS[3])]
-    if parts[-1]:
-        return None
-    calls = [_deepseek_call(p.removeprefix(DS[1])) if p.startswith(DS[1]) else None for p in parts[:-1]]
-    return calls if calls and None not in calls else None  # type: ignore[return-value]
+    *calls, rest = [p.strip() for p in body.split(DS[3])]
+    found = [_deepseek_call(call) for call in calls]
+    valid = [call for call in found if call]
+    return valid if valid and len(valid) == len(found) and not rest else None
 
 
 def _kimi(text: str) -> Calls | None:
     body = re.sub(r"^<\|tool_calls?_section_begin\|>", "", text.strip())
     body = re.sub(r"<\|tool_calls?_section_end\|>$", "", body.strip())
-    return _repeated(KIMI, body, lambda m: _call_object({"name": m.group(1), "arguments": m.group(2)}))
+    return _back_to_back(KIMI, body, lambda m: _named_json(m.group(1), m.group(2))) or None
 
 
 def _named_json(name: str, text: str) -> tuple[str, dict] | None:
     """NAME followed by its arguments as one JSON object filling the text."""
     value = _json(text.strip())
-    return (name.strip(), value) if isinstance(value, dict) and re.fullmatch(r"[\w.-]+", name.strip()) else None
+    return (name.strip(), value) if isinstance(value, dict) and NAME.fullmatch(name.strip()) else None
 
 
 def _mistral(text: str) -> Calls | None:
@@ -199,7 +191,7 @@ def _fenced(text: str) -> Calls | None:
 
 
 def _function_xml(text: str) -> Calls | None:
-    return _repeated(QWEN_XML, text, _qwen_xml)
+    return _back_to_back(QWEN_XML, text, _qwen_xml) or None
 
 
 FORMATS: dict[str, tuple[str, Callable[[str], Calls | None]]] = {  # where a call may begin -> (its name, parser)

@@ -72,6 +72,35 @@ def test_several_calls_in_one_reply_are_all_recovered():
     assert [(c.name, c.args) for c in reply.tool_calls] == [("Read", ARGS), ("Glob", {"pattern": "*.py"})]
 
 
+TWO_CALLS = {  # a Read then a Glob, as each format writes several calls in one reply
+    "deepseek_v31": f'{DS}Read<｜tool▁sep｜>{{"file_path": "notes.txt"}}<｜tool▁call▁end｜><｜tool▁call▁begin｜>Glob'
+    '<｜tool▁sep｜>{"pattern": "*.py"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    "kimi_k2": "<|tool_calls_section_begin|><|tool_call_begin|>functions.Read:0<|tool_call_argument_begin|>"
+    '{"file_path": "notes.txt"}<|tool_call_end|><|tool_call_begin|>functions.Glob:1<|tool_call_argument_begin|>'
+    '{"pattern": "*.py"}<|tool_call_end|><|tool_calls_section_end|>',
+    "mistral_v11": '[TOOL_CALLS]Read{"file_path": "notes.txt"}[TOOL_CALLS]Glob{"pattern": "*.py"}',
+    "llama": '<|python_tag|>{"name": "Read", "parameters": {"file_path": "notes.txt"}}; '
+    '{"name": "Glob", "parameters": {"pattern": "*.py"}}',
+    "qwen3_coder": "<function=Read>\n<parameter=file_path>\nnotes.txt\n</parameter>\n</function>\n"
+    "<function=Glob>\n<parameter=pattern>\n*.py\n</parameter>\n</function>",
+}
+
+
+@pytest.mark.parametrize("form", TWO_CALLS)
+def test_formats_with_several_calls_recover_them_all_in_order(form):
+    text = TWO_CALLS[form]
+    for cut in range(0, len(text) + 1, 7):
+        reply, screen, _ = build(text[:cut], text[cut:])
+        assert [(c.name, c.args) for c in reply.tool_calls] == [("Read", ARGS), ("Glob", {"pattern": "*.py"})], cut
+        assert screen == ""
+
+
+def test_one_invalid_call_among_several_leaves_all_as_text():
+    text = TWO_CALLS["mistral_v11"].replace("Glob", "Open")
+    reply, screen, _ = build(text)
+    assert reply.tool_calls == [] and screen == text
+
+
 def test_xml_parameters_arrive_as_text_and_pass_the_schema():
     text = "<function=Read>\n<parameter=file_path>\nnotes.txt\n</parameter>\n<parameter=limit>\n5\n</parameter>\n"
     text += "</function>"
