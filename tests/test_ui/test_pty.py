@@ -8,7 +8,7 @@ import pexpect
 import pyte
 import pytest
 
-from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, chunk, raw_reply, text_reply, tool_reply, usage
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
@@ -287,3 +287,20 @@ def test_the_input_history_follows_the_state_folder_when_narnat_cannot_write_its
     [history] = (home / ".local/state/narnat").glob("project-*/history")
     assert "remember this question" in history.read_text()
     assert "cannot be used" not in child.before
+
+
+def test_a_call_written_as_text_shows_as_a_recovered_tool_line_not_as_markup(session, fake_llm, project):
+    child = session
+    child.logfile_read = transcript = io.StringIO()
+    (project / "notes.txt").write_text("remember the milk\n")
+    call = 'Let me look.\n<tool_call>\n{"name": "Read", "arguments": {"file_path": "notes.txt"}}\n</tool_call>'
+    fake_llm.add(raw_reply(call, (15, 30, 60)), text_reply("It says to remember the milk."))
+    prompt(child)
+    child.send("what do my notes say?\r")
+    child.expect("remember the milk")
+    prompt(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    rows = [text(row) for row in screen(transcript.getvalue())]
+    assert any(row.startswith("● Read(notes.txt) · recovered from <tool_call> text") for row in rows), rows
+    assert not any("tool_call" in row and not row.startswith("●") for row in rows)
