@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from narnat_agent.config.loader import Config
     from narnat_agent.core.agent import Agent
+    from narnat_agent.core.endpoint import Server
     from narnat_agent.core.headless import NobodyToAsk
     from narnat_agent.core.session import Session
     from narnat_agent.core.turn import TurnOutcome
@@ -160,9 +161,23 @@ def _agent(
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
                           secret=config.api_key, hidden=config.files)  # fmt: skip
-    agent = Agent(config, ui, Client(config, ui.notice), workspace, session, system_prompt)
+    config, server = _learn_server(config)
+    agent = Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
     _leave_on_signals(agent)
     return agent
+
+
+def _learn_server(config: Config) -> tuple[Config, Server | None]:
+    """A server people run themselves says how much context it gives the model; that is context_window, unless the
+    settings name one."""
+    import dataclasses
+
+    from narnat_agent.core.endpoint import learn
+
+    server = learn(config.base_url, config.model, config.api_key)
+    if server and server.context and not config.context_window_set:
+        config = dataclasses.replace(config, context_window=server.context)
+    return config, server
 
 
 def _banner(config: Config, session: Session, resumed: bool) -> list[str]:

@@ -50,7 +50,8 @@ SETTINGS = (
     Setting("model", "deepseek-v4-pro", lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string",
             "model name"),
     Setting("context_window", 128000, _positive_int, "a positive integer",
-            "tokens; used by the overflow safety net"),
+            "tokens; used by the overflow safety net; unset, a local server's own figure "
+            "(see [Local models](#local-models))"),
     Setting("warn_turns", [50, 100], lambda v: isinstance(v, list) and all(_positive_int(x) for x in v),
             "a list of positive integers", "turn counts at which you are warned"),
     Setting("compress_turns", 120, _positive_int, "a positive integer", "the forced-compression limit"),

@@ -21,6 +21,7 @@ from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
+EMPTY_TRIES = 2  # a reply with nothing in it is asked for once more
 FULL = 0.9  # share of the context window that triggers the safety net
 ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user is told
     Ending.ERROR: (Stop.PROVIDER_ERROR, "The answer was cut off: the provider reported an error mid-stream ({error})."),
@@ -198,10 +199,7 @@ class Agent:
     def _steps(self, view: TurnView, stats: TurnStats) -> None:
         recent: list[str] = []  # the calls made so far this turn, for the doom-loop guard
         for _ in range(self.config.max_steps):
-            reply = self.client.stream(self.conversation.messages, registry.schemas(), view)
-            price = cost(reply.usage, self.config.pricing)
-            stats.add(reply, price)
-            view.replied(reply.usage, price)
+            reply = self._reply(view, stats)
             self.conversation.add_reply(reply)
             self._check_ending(reply)
             if not reply.tool_calls:
@@ -213,6 +211,19 @@ class Agent:
                 self.conversation.add_tool_result(call.id, self._call(call))
         message = f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on."
         raise TurnStopped(Stop.STEP_LIMIT, message)
+
+    def _reply(self, view: TurnView, stats: TurnStats) -> Reply:
+        """The model's next reply; one that carries nothing is asked for once more, then the turn stops."""
+        for attempt in range(EMPTY_TRIES):
+            reply = self.client.stream(self.conversation.messages, registry.schemas(), view)
+            price = cost(reply.usage, self.config.pricing)
+            stats.add(reply, price)
+            view.replied(reply.usage, price)
+            if not reply.empty:
+                return reply
+            log.warning("empty reply (try %d of %d)", attempt + 1, EMPTY_TRIES)
+        raise TurnStopped(Stop.PROVIDER_ERROR, f"The model returned nothing (no text, no tool call) {EMPTY_TRIES} "
+                                               "times in a row; ask again, or try another model.")  # fmt: skip
 
     @staticmethod
     def _check_ending(reply: Reply) -> None:

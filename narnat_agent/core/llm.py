@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from narnat_agent.config.loader import Config
+from narnat_agent.core.endpoint import Server
+from narnat_agent.core.fit import Fit
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.core.silence import IDLE, Silence
 from narnat_agent.logger import get_logger
@@ -123,9 +125,10 @@ def _chunks(stream):
 
 
 class Client:
-    def __init__(self, config: Config, notify: Callable[[str], None]):
+    def __init__(self, config: Config, notify: Callable[[str], None], server: Server | None = None):
         self.config = config
         self.notify = notify
+        self.fit = Fit(notify, config.model, server)  # the server that people run themselves, when it said so
         self.use_stream_options = True
         self.send_reasoning = True
         self._sdk: openai.OpenAI | None = None
@@ -152,11 +155,14 @@ class Client:
     def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
         """Send one request and stream its reply into sink, retrying what may be retried."""
         self._client().chat.completions  # noqa: B018 -- the SDK loads first: silence is timed at the provider only
+        self.fit.before(messages, tools)
         for attempt in range(1, MAX_TRIES + 1):
             try:
                 with Silence(self.notify, idle=self.config.stream_idle_timeout_s + GRACE,
                              overall=self.config.request_timeout_s) as silence:  # fmt: skip
-                    return self._attempt(messages, tools, sink, silence)
+                    reply = self._attempt(messages, tools, sink, silence)
+                self.fit.after(messages, tools, reply.usage)
+                return reply
             except _Retry as retry:
                 if attempt == MAX_TRIES:
                     raise LLMError(f"{retry}; gave up after {MAX_TRIES} tries.") from None
@@ -176,9 +182,7 @@ class Client:
             self._read(stream, builder, sink, silence)
         finally:
             stream.close()
-        reply = builder.finish()
-        if reply.finish_reason == "model_context_window_exceeded":
-            raise ContextTooLong("The conversation no longer fits the model's context window.")
+        reply = self._finish(builder, sink)
         if reply.usage is None:
             reply.usage = self._estimate(messages, reply)
         log.info(
@@ -229,6 +233,16 @@ class Client:
             raise _Retry(why)
         else:
             raise LLMError(f"{why}, and nothing of the answer had arrived.")
+
+    @staticmethod
+    def _finish(builder: ReplyBuilder, sink: Sink) -> Reply:
+        """The complete reply; text held back as a possible tool call that was none is shown now."""
+        reply = builder.finish()
+        if builder.unshown:
+            sink.feed(builder.unshown)
+        if reply.finish_reason == "model_context_window_exceeded":
+            raise ContextTooLong("The conversation no longer fits the model's context window.")
+        return reply
 
     def _open(self, messages: list[dict], tools: list[dict]):
         """The response stream; a rejected optional field is dropped once and the request sent again."""

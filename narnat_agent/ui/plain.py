@@ -185,7 +185,7 @@ class PlainUI:
     def tool_start(self, header: str, call: ToolCall) -> None:
         if self.stream:
             self.stream.end_block()
-        self.say(f"● {plain_title(header)}")
+        self.say(f"● {plain_title(header)}{call.origin}")
 
     def tool_end(self, result) -> None:
         detail, seen = result.detail, ""

@@ -118,7 +118,7 @@ class TerminalUI:
 
         if self.stream:
             self.stream.end_block()
-        self.console.print(render.header(title, self.console.width))
+        self.console.print(render.header(title, self.console.width).append(call.origin, style="dim"))
         if self.stream:
             self.stream.spin(_("Running {tool}").format(tool=title.split("(", 1)[0]))
 
