@@ -21,7 +21,9 @@ from narnat_agent.tools.base import Confirm, Interrupted
 from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
-REPEATS = 3
+REPEATS = 4  # identical calls in a row that end the turn; the ones before it are run, and warned about
+REPEATED = ("\n\n[This is the same call, with the same arguments, as the one before. Fine to re-run something flaky; "
+            "otherwise the result will not change: try something else. A {n}th identical call in a row ends the turn.]")
 CHANGES_FILES = ("Write", "Edit", "Bash")  # a checkpoint is taken before and after each of their calls
 FULL = 0.9  # share of the context window that triggers the safety net
 ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user is told
@@ -35,10 +37,10 @@ ENDINGS = {  # a reply that did not end normally: how the turn stops, and what t
 }
 
 
-def _repeated(call: ToolCall, recent: list[str]) -> bool:
-    """The doom-loop guard: the same call for the third time in a row."""
+def _repeats(call: ToolCall, recent: list[str]) -> int:
+    """The doom-loop guard: how many times in a row, this one included, the same call has been made."""
     recent.append(f"{call.name} {call.stored_arguments}")
-    return len(recent) >= REPEATS and len(set(recent[-REPEATS:])) == 1
+    return next((n for n in range(1, len(recent)) if recent[-1 - n] != recent[-1]), len(recent))
 
 
 class Agent:
@@ -208,12 +210,17 @@ class Agent:
             if not reply.tool_calls:
                 return
             for call in reply.tool_calls:
-                if _repeated(call, recent):
-                    message = f"{call.name} was called {REPEATS} times in a row with the same arguments."
-                    raise TurnStopped(Stop.REPEATED_CALLS, message)
-                self.conversation.add_tool_result(call.id, self._call(call))
+                self.conversation.add_tool_result(call.id, self._unless_repeated(call, recent))
         message = f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on."
         raise TurnStopped(Stop.STEP_LIMIT, message)
+
+    def _unless_repeated(self, call: ToolCall, recent: list[str]) -> str:
+        """Run a call, warning in its result when it repeats the one before; stop when the warnings went unheeded."""
+        repeats = _repeats(call, recent)
+        if repeats >= REPEATS:
+            message = f"{call.name} was called {REPEATS} times in a row with the same arguments, despite warnings."
+            raise TurnStopped(Stop.REPEATED_CALLS, message)
+        return self._call(call) + (REPEATED.format(n=REPEATS) if repeats > 1 else "")
 
     @staticmethod
     def _check_ending(reply: Reply) -> None:
