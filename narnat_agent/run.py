@@ -134,6 +134,7 @@ def _allow(command: str, reason: str) -> bool:
 def _headless(agent, ui, prompt: str, nobody, resumed: bool) -> int:
     """One request, saved as a session whatever happens; the exit code says how it ended."""
     ui.begin(agent.session.name, agent.config.model)
+    agent.go_on = f"`narnat --resume {agent.session.name} -p continue` goes on."
     try:
         outcome = _ask(agent, ui, prompt, nobody)
     finally:

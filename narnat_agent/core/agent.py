@@ -49,6 +49,7 @@ class Agent:
         self.config, self.ui, self.client, self.workspace = config, ui, client, workspace
         self.system_prompt = system_prompt  # without any inherited summary
         self.leaving = 0  # the signal asking the process to end, once one has
+        self.go_on = "Say 'continue' to go on."  # after the step limit; a headless run names its own command
         self.checkpoints = Checkpoints(open_store(config.project, config.state_dir), session.checkpoints, ui.notice)
         self.switch(session)
 
@@ -162,6 +163,7 @@ class Agent:
         self.conversation.add_user(with_reminder(mentioned, self.session.notes))
         self.session.notes = []
         view, stats = self.ui.turn_view(), TurnStats(self.config.context_window)
+        sent_before = self.client.requests
         stop, message = Stop.COMPLETED, ""
         try:
             self._steps(view, stats)
@@ -177,6 +179,7 @@ class Agent:
             stop, message = Stop.PROVIDER_ERROR, str(e)
         finally:
             self.conversation.answer_open_calls()
+            stats.requests = self.client.requests - sent_before  # failed ones too: each is paid for or counted
             if stats.cost is not None:
                 self.session.cost = (self.session.cost or 0.0) + stats.cost
             stats.session_cost = self.session.cost
@@ -211,7 +214,8 @@ class Agent:
                 return
             for call in reply.tool_calls:
                 self.conversation.add_tool_result(call.id, self._unless_repeated(call, recent))
-        message = f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on."
+        steps = self.config.max_steps
+        message = f"Stopped after {steps} tool step{'s' if steps != 1 else ''} (max_steps). {self.go_on}"
         raise TurnStopped(Stop.STEP_LIMIT, message)
 
     def _unless_repeated(self, call: ToolCall, recent: list[str]) -> str:
