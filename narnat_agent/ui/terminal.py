@@ -49,7 +49,7 @@ class TerminalUI:
         completer = MergedCompleter(CommandCompleter(commands), PathCompleter(root))
         self.session = prompt_session(self.history, completer, self._toolbar)
         self.short: PromptSession[str] = PromptSession()  # setup answers: no history, no completion
-        self.watcher = Watcher(on_cancel=self._cancelled)
+        self.watcher = Watcher(on_cancel=self._cancelled, on_queued=self._queued)
         restore_terminal_on_signals()
         self.stream = None
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
@@ -80,7 +80,14 @@ class TerminalUI:
         if self.stream:
             self.stream.cancelled = True
 
+    def _queued(self, question: str) -> None:
+        self.notice(f"Queued, to be sent when this turn ends: {' '.join(question.split())}")
+
     def read_input(self) -> str | None:
+        if self.watcher.queued:  # sent while the agent worked: it goes now, shown as sent
+            question = self.watcher.queued.pop(0)
+            self.console.print(f"❯ {question}", markup=False, highlight=False)
+            return question
         self.watcher.stop()
         default, self.pending = self.pending + self.watcher.take_typed(), ""
         try:

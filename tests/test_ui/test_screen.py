@@ -8,7 +8,7 @@ import pexpect
 import pytest
 
 from tests.fake_llm import text_reply
-from tests.test_ui.test_pty import prompt, screen, text
+from tests.test_ui.test_pty import prompt, screen, slow_answer, text
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
@@ -47,3 +47,36 @@ def test_show_keeps_names_turns_and_dates_whole_and_cuts_the_question(project, f
     row = next(line for line in lines if line.startswith("a-rather-long-session-name-2026 "))
     assert row.split()[1] == "1" and len(row.split()[2]) == 10 and len(row.split()[3]) == 8  # the date and time whole
     assert row.endswith("…") and "get_real_name()" in row
+
+
+def test_an_empty_enter_then_a_question_typed_at_once_sends_the_question(project, fake_llm):
+    fake_llm.add(text_reply("Hello back."))
+    child = spawn(project, fake_llm)
+    try:
+        prompt(child)
+        child.send("\rhello\r")  # one burst, as a fast typist or a terminal multiplexer delivers it
+        child.expect("Hello back")
+        assert fake_llm.requests[0]["messages"][-1]["content"] == "hello"
+    finally:
+        child.close(force=True)
+
+
+def test_questions_typed_while_the_agent_works_are_queued_shown_and_sent_one_by_one(project, fake_llm):
+    fake_llm.add(slow_answer(40, 0.03), text_reply("Answer two."), text_reply("Answer three."))
+    child = spawn(project, fake_llm)
+    try:
+        prompt(child)
+        child.send("one\r")
+        child.expect("word3")
+        child.send("two\r")
+        child.expect("Queued")
+        child.send("three\rdraft")  # the last line has no Enter: it waits on the input line
+        child.expect("Answer three")
+        prompt(child)
+        child.expect("draft")
+        asked = [[m["content"] for m in r["messages"] if m["role"] == "user"] for r in fake_llm.requests]
+        assert asked == [["one"], ["one", "two"], ["one", "two", "three"]]
+        lines = [text(row) for row in screen(child.logfile_read.getvalue())]
+        assert "❯ two" in lines and "❯ three" in lines  # shown as sent, each in its turn
+    finally:
+        child.close(force=True)
