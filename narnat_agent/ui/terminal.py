@@ -93,7 +93,9 @@ class TerminalUI:
         try:
             text = self.session.prompt([("class:prompt", "❯ ")], default=default)
         except KeyboardInterrupt:
-            if not self.session.default_buffer.text.strip() and not self.hinted:
+            if self.session.default_buffer.text.strip():  # struck through, but not every terminal draws that
+                self.notice("cleared, not sent")
+            elif not self.hinted:
                 self.hinted = True
                 self.notice(LEAVE_HINT)
             text = ""

@@ -80,3 +80,24 @@ def test_questions_typed_while_the_agent_works_are_queued_shown_and_sent_one_by_
         assert "❯ two" in lines and "❯ three" in lines  # shown as sent, each in its turn
     finally:
         child.close(force=True)
+
+
+def test_text_cleared_with_ctrl_c_does_not_look_sent(project, fake_llm):
+    child = spawn(project, fake_llm)
+    try:
+        prompt(child)
+        child.send("first line\nsecond line")  # Ctrl-J: a question of two lines
+        child.expect("second line")
+        child.send("\x03")
+        prompt(child)
+        prompt(child)
+        rows = screen(child.logfile_read.getvalue())
+    finally:
+        child.close(force=True)
+    for line in ("first line", "second line"):
+        row = next(row for row in rows if text(row).endswith(line))
+        start = len(text(row)) - len(line)
+        assert all(c.strikethrough for c in row[start : len(text(row))] if c.data != " "), line
+    lines = [text(row) for row in rows]
+    below = lines[next(n for n, line in enumerate(lines) if line.endswith("second line")) + 1]
+    assert below.strip() == "cleared, not sent"  # also where the terminal draws no strikethrough (tmux, screen)
