@@ -58,6 +58,7 @@ class Agent:
         self.session = session
         self.workspace.tool_state = session.tool_state
         self.checkpoints.use(session.checkpoints)
+        self.ui.context_unknown()
 
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""

@@ -190,6 +190,9 @@ class TerminalUI:
             table.add_row(*row)
         self.console.print(table)
 
+    def context_unknown(self) -> None:
+        self.context = ""  # until the next request measures it
+
     def separator(self, title: str) -> None:
         from narnat_agent.ui import render
 

@@ -5,6 +5,7 @@ import os
 import sys
 
 import pexpect
+import pyte
 import pytest
 
 from tests.fake_llm import text_reply
@@ -13,10 +14,30 @@ from tests.test_ui.test_pty import prompt, screen, slow_answer, text
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
 
-def spawn(project, fake_llm, width: int = 100) -> pexpect.spawn:
+class LiveScreen(io.StringIO):
+    """The child's terminal drawn as output arrives, answering its cursor-position queries as a terminal does
+    (prompt_toolkit draws the status line under the prompt only when it knows where the cursor is)."""
+
+    def __init__(self, child: pexpect.spawn, width: int):
+        super().__init__()
+        self.screen = pyte.Screen(width, 30)
+        self.screen.write_process_input = child.send
+        self.stream = pyte.Stream(self.screen)
+
+    def write(self, data: str) -> int:
+        self.stream.feed(data)
+        return super().write(data)
+
+    def status_line(self) -> str:
+        return next(row.rstrip() for row in reversed(self.screen.display) if row.rstrip().endswith("/help"))
+
+
+def spawn(project, fake_llm, width: int = 100, cpr: bool = False) -> pexpect.spawn:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
-               TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
+               TERM="xterm-256color")  # fmt: skip
+    if not cpr:  # nothing answers the terminal's cursor-position queries
+        env["PROMPT_TOOLKIT_NO_CPR"] = "1"
     child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, width),
                           encoding="utf-8", timeout=20)  # fmt: skip
     child.logfile_read = io.StringIO()
@@ -101,3 +122,23 @@ def test_text_cleared_with_ctrl_c_does_not_look_sent(project, fake_llm):
     lines = [text(row) for row in rows]
     below = lines[next(n for n, line in enumerate(lines) if line.endswith("second line")) + 1]
     assert below.strip() == "cleared, not sent"  # also where the terminal draws no strikethrough (tmux, screen)
+
+
+def test_the_status_line_drops_the_context_size_once_undo_shortens_the_conversation(project, fake_llm):
+    fake_llm.add(text_reply("Answered."))
+    child = spawn(project, fake_llm, cpr=True)
+    child.logfile_read = live = LiveScreen(child, 100)
+    try:
+        prompt(child)
+        child.send("a question\r")
+        child.expect("Answered")
+        child.expect("/help")  # the status line under the next prompt
+        before = live.status_line()
+        child.send("/undo\r")
+        child.expect("Rewound to before turn 1")
+        child.expect("/help")
+        after = live.status_line()
+    finally:
+        child.close(force=True)
+    assert before.endswith("ctx 10/128k · /help")
+    assert after.endswith("/help") and "ctx" not in after
