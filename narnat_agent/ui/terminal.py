@@ -165,7 +165,8 @@ class TerminalUI:
 
         from narnat_agent.ui.render import Hanging
 
-        self.console.print(Hanging("  ", Text(text, style="dim")))
+        if not (self.stream and self.stream.aside(text)):
+            self.console.print(Hanging("  ", Text(text, style="dim")))
 
     def warning(self, text: str) -> None:
         self.console.print(f"⚠ {text}", style="magenta", markup=False)

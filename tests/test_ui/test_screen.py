@@ -8,7 +8,7 @@ import pexpect
 import pyte
 import pytest
 
-from tests.fake_llm import text_reply
+from tests.fake_llm import Status, text_reply
 from tests.test_ui.test_pty import prompt, screen, slow_answer, text
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
@@ -142,3 +142,19 @@ def test_the_status_line_drops_the_context_size_once_undo_shortens_the_conversat
         child.close(force=True)
     assert before.endswith("ctx 10/128k · /help")
     assert after.endswith("/help") and "ctx" not in after
+
+
+def test_notices_about_waiting_for_the_provider_go_once_the_answer_comes(project, fake_llm):
+    busy = Status(503, {"error": {"message": "overloaded"}}, {"retry-after-ms": "400"})
+    fake_llm.add(busy, text_reply("Here at last."))
+    child = spawn(project, fake_llm)
+    try:
+        prompt(child)
+        child.send("a question\r")
+        child.expect("retrying in")  # shown while it waits
+        child.expect("Here at last")
+        prompt(child)
+        lines = [text(row) for row in screen(child.logfile_read.getvalue())]
+    finally:
+        child.close(force=True)
+    assert "Here at last." in lines and not any("retrying" in line for line in lines)
