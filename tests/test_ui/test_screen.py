@@ -8,7 +8,7 @@ import pexpect
 import pyte
 import pytest
 
-from tests.fake_llm import Status, text_reply
+from tests.fake_llm import SSE, Status, chunk, text_reply, usage
 from tests.test_ui.test_pty import prompt, screen, slow_answer, text
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
@@ -158,3 +158,24 @@ def test_notices_about_waiting_for_the_provider_go_once_the_answer_comes(project
     finally:
         child.close(force=True)
     assert "Here at last." in lines and not any("retrying" in line for line in lines)
+
+
+def test_a_paragraph_that_grows_past_the_plain_text_threshold_is_in_the_scrollback_once(project, fake_llm):
+    words = [f"w{n}" for n in range(4500)]  # one paragraph of about 25,000 characters, every line of it different
+    pieces = [" ".join(words[n : n + 50]) + " " for n in range(0, len(words), 50)]
+    fake_llm.add(SSE([chunk({"content": piece}) for piece in pieces] + [chunk(finish="stop"), usage()], delay=0.02))
+    child = spawn(project, fake_llm)
+    child.searchwindowsize = 4000
+    try:
+        prompt(child)
+        child.send("a long one\r")
+        child.expect("w4499")
+        prompt(child)
+        lines = [text(row) for row in screen(child.logfile_read.getvalue())]
+    finally:
+        child.close(force=True)
+    footer = next(n for n, line in enumerate(lines) if line.startswith("── ctx"))
+    answer = lines[lines.index("❯ a long one") + 1 : footer]
+    assert sum(line.startswith("w0 w1 w2 w3 ") for line in answer) == 1  # its first line, once
+    width = sum(len(line) for line in answer) + len(answer)  # what the answer's rows hold, with the breaks
+    assert width < len(" ".join(words)) * 1.1  # nothing drawn twice
