@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.checkpoints.git_store import GitStore
 from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Store, keepable
 from narnat_agent.checkpoints.timeline import ids_of, steps_of, well_formed
@@ -25,7 +26,7 @@ NO_COMMANDS = "git is not installed: checkpoints keep the files Write and Edit c
 
 def open_store(project: Path, state_dir: Path) -> Store:
     """The shadow git store, or copies of the touched files when git is not installed."""
-    root = state_dir / "checkpoints"
+    root = state.checkpoints(state_dir)
     return GitStore(project, root / "git") if shutil.which("git") else CopyStore(project, root / "files")
 
 
@@ -127,9 +128,10 @@ class Checkpoints:
                  "question": question, "messages": messages, "steps": []}  # fmt: skip
         self.entries.append(entry)
 
-    def before(self, tool: str, label: str, touched: Sequence[Path]) -> Pending | None:
-        """The snapshot before a tool call that may change files (touched ones even if ignored); None if none."""
-        if tool == "Bash" and not self.store.covers_commands and not self.said_commands:
+    def before(self, label: str, touched: Sequence[Path], anything: bool) -> Pending | None:
+        """The snapshot before a tool call that may change the touched files (even if ignored), or anything (a
+        command); None if none."""
+        if anything and not self.store.covers_commands and not self.said_commands:
             self.said_commands = True
             self.say(NO_COMMANDS)
         # a file over the size cap is left out of both snapshots, or the rewind would take it for a new file

@@ -2,7 +2,6 @@
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 
 from narnat_agent.checkpoints.turns import Checkpoints, open_store
 from narnat_agent.config.loader import Config
@@ -24,7 +23,6 @@ log = get_logger("core.agent")
 REPEATS = 4  # identical calls in a row that end the turn; the ones before it are run, and warned about
 REPEATED = ("\n\n[This is the same call, with the same arguments, as the one before. Fine to re-run something flaky; "
             "otherwise the result will not change: try something else. A {n}th identical call in a row ends the turn.]")
-CHANGES_FILES = ("Write", "Edit", "Bash")  # a checkpoint is taken before and after each of their calls
 FULL = 0.9  # share of the context window that triggers the safety net
 ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user is told
     Ending.ERROR: (Stop.PROVIDER_ERROR, "The answer was cut off: the provider reported an error mid-stream ({error})."),
@@ -184,6 +182,7 @@ class Agent:
             if stats.cost is not None:
                 self.session.cost = (self.session.cost or 0.0) + stats.cost
             stats.session_cost = self.session.cost
+            stats.end()
             outcome = TurnOutcome(stop, message, self.conversation.last_answer(), stats)
             view.finish(outcome)
             log.info("turn done: %s; context=%d, sent=%d, cached=%d, out=%d, requests=%d, cost=%s", stop.value,
@@ -241,8 +240,10 @@ class Agent:
         self.ui.tool_start(checked.header, call)
         pending = None
         try:
-            if checked.tool is not None and call.name in CHANGES_FILES:
-                pending = self.checkpoints.before(call.name, checked.header, self._touched(checked.args))
+            if checked.tool is not None and checked.tool.changes is not None:
+                changes = checked.tool.changes(checked.args)  # the files named are kept even if .gitignore says no
+                touched = [self.workspace.resolve(path) for path in changes.files]
+                pending = self.checkpoints.before(checked.header, touched, changes.anything)
             result = checked.run(self.workspace)
         except Interrupted as stopped:  # what the tool did before the user stopped it goes on record
             self.ui.tool_end(stopped.result)
@@ -254,8 +255,3 @@ class Agent:
             self.checkpoints.after(pending)
         self.ui.tool_end(result)
         return result.text
-
-    def _touched(self, args: dict) -> list[Path]:
-        """The file a Write or Edit call names, kept in its checkpoints even if .gitignore leaves it out."""
-        path = args.get("file_path")
-        return [self.workspace.resolve(path)] if isinstance(path, str) and path.strip() else []

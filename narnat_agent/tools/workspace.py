@@ -82,6 +82,7 @@ class Workspace:
     tool_state: ToolState = field(default_factory=ToolState)
     web: Web = field(default_factory=Web)
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
+    hidden: tuple[Path, ...] = ()  # files that may hold the key: Bash's commands read them as empty where it can
     cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
 
     def __post_init__(self) -> None:
