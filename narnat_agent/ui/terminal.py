@@ -85,7 +85,7 @@ class TerminalUI:
             self.stream.cancelled = True
 
     def _queued(self, question: str) -> None:
-        self.notice(f"Queued, to be sent when this turn ends: {' '.join(question.split())}")
+        self._say(f"Queued, to be sent when this turn ends: {' '.join(question.split())}")  # never aside: it stays
 
     def read_input(self) -> str | None:
         if self.watcher.queued:  # sent while the agent worked: it goes now, shown as sent
@@ -167,12 +167,15 @@ class TerminalUI:
                 live.start()
 
     def notice(self, text: str) -> None:
+        if not (self.stream and self.stream.aside(text)):
+            self._say(text)
+
+    def _say(self, text: str) -> None:
         from rich.text import Text
 
         from narnat_agent.ui.render import Hanging
 
-        if not (self.stream and self.stream.aside(text)):
-            self.console.print(Hanging("  ", Text(text, style="dim")))
+        self.console.print(Hanging("  ", Text(text, style="dim")))
 
     def warning(self, text: str) -> None:
         self.console.print(f"⚠ {text}", style="magenta", markup=False)

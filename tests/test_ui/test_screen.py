@@ -3,12 +3,13 @@
 import io
 import os
 import sys
+import threading
 
 import pexpect
 import pyte
 import pytest
 
-from tests.fake_llm import SSE, Status, chunk, text_reply, usage
+from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 from tests.test_ui.test_pty import prompt, screen, slow_answer, text
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
@@ -83,22 +84,29 @@ def test_an_empty_enter_then_a_question_typed_at_once_sends_the_question(project
 
 
 def test_questions_typed_while_the_agent_works_are_queued_shown_and_sent_one_by_one(project, fake_llm):
-    fake_llm.add(slow_answer(40, 0.03), text_reply("Answer two."), text_reply("Answer three."))
+    answer = slow_answer(40, 0.03)
+    answer.gate = threading.Event()  # the model answers once the question is queued
+    fake_llm.add(tool_reply(("Glob", {"pattern": "*"})), answer, text_reply("Answer two."), text_reply("Answer three."))
     child = spawn(project, fake_llm)
     try:
         prompt(child)
         child.send("one\r")
-        child.expect("word3")
+        child.expect("⎿")
+        child.expect("Thinking")  # the tool is done: the agent waits for the model
         child.send("two\r")
         child.expect("Queued")
+        answer.gate.set()
+        child.expect("word3")
         child.send("three\rdraft")  # the last line has no Enter: it waits on the input line
         child.expect("Answer three")
         prompt(child)
         child.expect("draft")
         asked = [[m["content"] for m in r["messages"] if m["role"] == "user"] for r in fake_llm.requests]
-        assert asked == [["one"], ["one", "two"], ["one", "two", "three"]]
+        assert asked == [["one"], ["one"], ["one", "two"], ["one", "two", "three"]]
         lines = [text(row) for row in screen(child.logfile_read.getvalue())]
         assert "❯ two" in lines and "❯ three" in lines  # shown as sent, each in its turn
+        queued = [line.strip().rsplit(" ", 1)[1] for line in lines if "Queued, to be sent when this turn ends" in line]
+        assert queued == ["two", "three"]  # and as queued, until then
     finally:
         child.close(force=True)
 
