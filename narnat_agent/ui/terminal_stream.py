@@ -45,8 +45,7 @@ class TerminalStream:
                          vertical_overflow="crop")  # fmt: skip
         self.markdown = self._new_markdown()
         self.thinking = ""
-        self.spinner: Spinner | None = None  # while the live region spins rather than shows the answer
-        self.waiting = False  # the spinner waits for the model, not for a tool
+        self.waiting: Spinner | None = None  # the spinner while it waits for the model (not for a tool)
         self.live.start()
         self.spin("Thinking")
 
@@ -60,20 +59,20 @@ class TerminalStream:
         self.ui.console.print(_Raw(text), crop=False)
 
     def _show(self, renderable) -> None:
-        self.spinner = None
+        self.waiting = None
         self.live.update(renderable if renderable is not None else "")
 
     def spin(self, label: str) -> None:
-        self.spinner = Spinner("dots", text=Elapsed(label, time.monotonic()), style="cyan")
-        self.waiting = label == "Thinking"
-        self.live.update(self.spinner)
+        spinner = Spinner("dots", text=Elapsed(label, time.monotonic()), style="cyan")
+        self.waiting = spinner if label == "Thinking" else None
+        self.live.update(spinner)
 
     def aside(self, text: str) -> bool:
         """A notice while waiting for the model (a silent provider, a retry) is drawn under the spinner and goes
         with it, so the transcript keeps the answer only; False when the live region is not waiting for it."""
-        if self.spinner is None or not self.waiting:
+        if self.waiting is None:
             return False
-        self.live.update(Group(self.spinner, Text(f"  {text}", style="dim")))
+        self.live.update(Group(self.waiting, Text(f"  {text}", style="dim")))
         return True
 
     def feed(self, text: str) -> None:
@@ -107,7 +106,7 @@ class TerminalStream:
         except KeyboardInterrupt:  # a cancel that was already on its way: what is left is not drawn
             self.cancelled = True
         finally:
-            self.spinner = None
+            self.waiting = None
             self.live.stop()
         if outcome.stop is Stop.CANCELLED:
             self.ui.console.print("  ⎿  Interrupted by user", style="dim red")
