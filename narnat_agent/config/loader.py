@@ -43,6 +43,7 @@ class Config:
     interrupt_key: str
     web_timeout_s: float
     stream_idle_timeout_s: float
+    language: str
     project: Path
     home: Path
     state_dir: Path  # the project's .narnat/, or the per-user folder that stands in for it (state.choose_folder)
