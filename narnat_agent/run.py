@@ -201,6 +201,7 @@ def _allow(command: str, reason: str) -> bool:
 
 def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None, resumed: bool) -> int:
     ui.begin(agent.session.name, agent.config.model)
+    agent.go_on = f"`narnat --resume {agent.session.name} -p continue` goes on."
     try:
         outcome = _ask(agent, ui, prompt, nobody)
     finally:

@@ -92,7 +92,7 @@ def test_exit_code_3_when_the_turn_stops_before_its_end(tmp_path):
     """Step limit, the same call again and again, a cut-off answer: each exits 3 and says why."""
     cases = {
         "step_limit": ([tool_reply(("Glob", {"pattern": "*"}))], ["--max-steps", "1"]),
-        "repeated_calls": ([tool_reply(("Glob", {"pattern": "*"})) for _ in range(3)], []),
+        "repeated_calls": ([tool_reply(("Glob", {"pattern": "*"})) for _ in range(4)], []),
         "cut_off": ([SSE([chunk({"role": "assistant", "content": "The answer is"}), chunk(finish="length"), usage()])],
                     []),
     }  # fmt: skip

@@ -133,6 +133,7 @@ class Client:
         self.send_reasoning = True
         self._sdk: openai.OpenAI | None = None
         self._lock = threading.Lock()
+        self.requests = 0  # sent so far, retries included
 
     def preload(self) -> None:
         """Import the SDK (and its chat resources, loaded lazily) in the background while the user types."""
@@ -255,6 +256,7 @@ class Client:
             if self.use_stream_options:
                 request["stream_options"] = {"include_usage": True}
             log.info("request: %d messages", len(messages))
+            self.requests += 1
             try:
                 return self._client().chat.completions.create(**request)
             except openai.APIStatusError as e:

@@ -161,6 +161,9 @@ class PlainUI:
     def separator(self, title: str) -> None:
         self.say(f"── {title} ──")
 
+    def context_unknown(self) -> None:
+        """Nothing shows the context size between turns here."""
+
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """Aligned columns on stdout; the last one is not padded."""
         widths = [max(cells.width(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
