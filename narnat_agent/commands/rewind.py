@@ -1,7 +1,8 @@
 """/rewind /undo /redo: back to before a turn (its code, its conversation or both) and forward again."""
 
 from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, FileChange
-from narnat_agent.checkpoints.turns import Plan, TurnSummary
+from narnat_agent.checkpoints.timeline import Rewind, Taken
+from narnat_agent.checkpoints.turns import Cut, Plan, TurnSummary
 from narnat_agent.core.agent import Agent
 
 MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)
@@ -47,7 +48,11 @@ def redo(agent: Agent, arg: str) -> None:
     checkpoints = agent.checkpoints
     plan = checkpoints.plan_redo()
     overwrite = _overwrite(agent, plan) if plan else False
-    what, restored = checkpoints.redo(plan, agent.conversation, overwrite)
+    record, restored = checkpoints.redo(plan, overwrite)
+    if record.taken:
+        agent.conversation.messages.extend(record.taken.messages)
+        agent.conversation.turns = record.taken.turns
+    what = record.rewind
     agent.ui.notice(f"Redone: the rewind to before {what} is taken back.{_files(restored, plan, overwrite)}")
     if restored:
         _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
@@ -107,8 +112,10 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     checkpoints = agent.checkpoints
     plan = checkpoints.plan(turn.index, step) if code else None
     overwrite = _overwrite(agent, plan) if plan else False
-    restored = checkpoints.rewind(turn.index, plan, agent.conversation if conversation else None, overwrite)
-    what = checkpoints.entries[-1]["rewind"]
+    restored = checkpoints.rewind(turn.index, plan, overwrite, _cutter(agent) if conversation else None)
+    record = checkpoints.entries[-1]
+    assert isinstance(record, Rewind)
+    what = record.rewind
     parts = " and ".join(part for part, done in (("code", plan), ("conversation", conversation)) if done)
     agent.ui.notice(f"Rewound to before {what}: {parts}.{_files(restored, plan, overwrite)} /redo takes it back.")
     if restored and not conversation:  # the history still shows the changes: the model must hear they are gone
@@ -116,6 +123,19 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     if conversation:
         agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
         agent.ui.give_back(turn.question)
+
+
+def _cutter(agent: Agent) -> Cut:
+    """Cuts the conversation back to where a turn started, and hands over what it took, for /redo."""
+
+    def cut(start: int, turns: int) -> Taken:
+        conversation = agent.conversation
+        taken = Taken(conversation.messages[start:], conversation.turns)
+        del conversation.messages[start:]
+        conversation.turns = turns
+        return taken
+
+    return cut
 
 
 def _overwrite(agent: Agent, plan: Plan) -> bool:
@@ -133,7 +153,8 @@ def _files(restored: list[str], plan: Plan | None, overwrite: bool) -> str:
     plural = "s" if len(restored) != 1 else ""
     text = f" Restored {len(restored)} file{plural}: {_names(restored)}." if restored else " No file needed restoring."
     kept = [] if overwrite else plan.conflicts
-    return text + (f" Kept as changed since: {_names(kept)}." if kept else "")
+    text += f" Kept as changed since: {_names(kept)}." if kept else ""
+    return text + (f" Could not restore (never kept in a checkpoint): {_names(plan.unkept)}." if plan.unkept else "")
 
 
 def _names(paths: list[str]) -> str:

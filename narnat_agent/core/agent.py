@@ -47,14 +47,15 @@ class Agent:
         self.config, self.ui, self.client, self.workspace = config, ui, client, workspace
         self.system_prompt = system_prompt  # without any inherited summary
         self.leaving = 0  # the signal asking the process to end, once one has
-        self.checkpoints = Checkpoints(open_store(config.project, config.state_dir), session.checkpoints, ui.notice)
+        store = open_store(config.project, config.state_dir, ui.notice)
+        self.checkpoints = Checkpoints(store, session.checkpoints, ui.notice)
         self.switch(session)
 
     def switch(self, session: Session) -> None:
         """Continue in another conversation: the only way /clear, /enter, compression and --resume replace it."""
         self.session = session
         self.workspace.tool_state = session.tool_state
-        self.checkpoints.use(session.checkpoints)
+        self.checkpoints.use(session.checkpoints, session.checkpoints_damaged)
 
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
@@ -203,6 +204,7 @@ class Agent:
             stats.add(reply, price)
             view.replied(reply.usage, price)
             self.conversation.add_reply(reply)
+            self.checkpoints.replied()
             self._check_ending(reply)
             if not reply.tool_calls:
                 return
