@@ -526,3 +526,56 @@ def test_the_store_is_private_whatever_the_umask(tree):
     root = tree / ".narnat/checkpoints"
     shared = [p for p in [root, *root.rglob("*")] if p.stat().st_mode & 0o077]
     assert shared == [] and (root / "git/objects").is_dir()
+
+
+def git_data(root: Path) -> dict[str, bytes]:
+    """Every file of every git directory under root (the project's, nested ones', submodules')."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and ".git" in p.relative_to(root).parts}  # fmt: skip
+
+
+@pytest.fixture
+def nested(tree, tmp_path) -> Path:
+    """The project as a git repository with a nested repository, a submodule and a nested one with no commit."""
+    commit = ["-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "init"]
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    (upstream / "mod.c").write_text("int mod;\n")
+    for repo in (tree, upstream):
+        git(repo, "init", "-q")
+        git(repo, "add", ".")
+        git(repo, *commit)
+    git(tree, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(upstream), "sub")
+    git(tree, *commit)
+    (tree / "vendor/lib").mkdir(parents=True)
+    (tree / "vendor/lib/lib.c").write_text("int lib;\n")
+    git(tree / "vendor/lib", "init", "-q")
+    git(tree / "vendor/lib", "add", ".")
+    git(tree / "vendor/lib", *commit)
+    (tree / "fresh").mkdir()
+    (tree / "fresh/new.c").write_text("int fresh;\n")
+    git(tree / "fresh", "init", "-q")
+    return tree
+
+
+def test_files_in_nested_repositories_and_submodules_come_back_and_no_git_directory_changes(nested):
+    original, data = files(nested), git_data(nested)
+    agent = Agent(nested)
+    agent.turn("change nested files", ("Edit", ["vendor/lib/lib.c"], write("vendor/lib/lib.c", "edited\n")),
+               ("Bash", [], bash("echo changed > sub/mod.c && echo made > sub/made.c && rm fresh/new.c")),
+               ("Edit", ["src/main.py"], edit("src/main.py", "hello", "bye")))  # fmt: skip
+    assert agent.said == [] and git_data(nested) == data
+    agent.rewind(0)
+    assert files(nested) == original and git_data(nested) == data
+    agent.redo()
+    assert (nested / "sub/made.c").exists() and not (nested / "fresh/new.c").exists()
+    assert (nested / "vendor/lib/lib.c").read_text() == "edited\n" and git_data(nested) == data
+
+
+def test_a_turn_that_edits_a_top_level_file_writes_nothing_in_nested_git_directories(nested):
+    agent = Agent(nested)
+    agent.turn("warm up", ("Bash", [], bash("true")))
+    data = git_data(nested)
+    agent.turn("edit", ("Edit", ["src/main.py"], edit("src/main.py", "hello", "bye")), ("Bash", [], bash("true")))
+    agent.rewind(1)
+    assert git_data(nested) == data
