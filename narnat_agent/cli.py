@@ -1,13 +1,24 @@
 """`narnat`: the REPL, or one headless request with -p. Heavy modules load only after the flags are read."""
 
+from __future__ import annotations
+
 import argparse
 import io
+import os
 import sys
+from typing import TYPE_CHECKING
 
 from narnat_agent import __version__
-from narnat_agent.run import EXIT_CODES, USAGE_ERROR, run
+from narnat_agent.run import EXIT_CODES, USAGE_ERROR
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from narnat_agent.core.ui import UI, Reporter
 
 OLLAMA = "http://127.0.0.1:11434"
+# Narnat needs what POSIX gives (termios, process groups, SIGHUP, bash); Windows has them inside WSL2
+UNSUPPORTED = "Narnat runs on Linux and macOS only; on Windows, run it inside WSL2 (wsl --install, then install it).\n"
 
 
 def _positive(text: str) -> int:
@@ -46,7 +57,7 @@ def ollama_models() -> list[str]:
         return []
 
 
-def first_run_setup(ui, project, home) -> None:
+def first_run_setup(ui: UI, project: Path, home: Path) -> None:
     """Ask for the endpoint, key and model, and save them for the user (in the project if it keeps its own key)."""
     from narnat_agent.config.loader import write_setup
     from narnat_agent.config.settings import DEFAULT_BASE_URL, DEFAULTS
@@ -83,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.output_format and args.prompt is None:
         parser.error("--output-format needs -p: the REPL writes for a person")
+    if os.name != "posix":  # before any part that needs it: one sentence, not a traceback
+        sys.stderr.write(UNSUPPORTED)
+        return USAGE_ERROR
     try:
         return _start(args)
     except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it
@@ -91,20 +105,27 @@ def main(argv: list[str] | None = None) -> int:
 
 def _start(args: argparse.Namespace) -> int:
     import dataclasses
+    import os
     from pathlib import Path
 
-    from narnat_agent.config.loader import ConfigError, MissingApiKey, load_config, with_state_dir
+    from narnat_agent import state
+    from narnat_agent.config.loader import ConfigError, MissingApiKey, load_config
+    from narnat_agent.keyguard import forget_key_variables, seal_process
     from narnat_agent.prompts.system_prompt import build_system_prompt
+    from narnat_agent.run import run_headless, run_repl
 
+    seal_process()  # before the key is read: no moment when another process could read it from this one
     prompt = read_prompt(args.prompt)
     if isinstance(sys.stdin, io.TextIOWrapper):  # the plain REPL's lines: a byte that is not UTF-8 is escaped
         sys.stdin.reconfigure(errors="backslashreplace")
     headless = prompt is not None
-    ui = _headless_ui(args.output_format or "text") if headless else _terminal_ui()
+    project, home = Path.cwd(), Path.home()
+    reporter = _headless_ui(args.output_format or "text") if headless else None
+    folder = None if reporter else state.choose_folder(project, home, os.environ)  # the REPL's input history is there
+    ui: UI = reporter or _terminal_ui(project, folder[0] if folder else state.project_folder(project))
     if prompt is not None and not prompt.strip():
         ui.error("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin.")
         return USAGE_ERROR
-    project, home = Path.cwd(), Path.home()
     try:
         try:
             config = load_config(project, home, model=args.model)
@@ -116,26 +137,27 @@ def _start(args: argparse.Namespace) -> int:
     except ConfigError as e:
         ui.error(str(e))
         return USAGE_ERROR
-    config = with_state_dir(config)
-    if args.max_steps:
-        config = dataclasses.replace(config, max_steps=args.max_steps)
-    for notice in config.notices:
+    forget_key_variables(os.environ)
+    state_dir, moved = folder or state.choose_folder(project, home, os.environ)
+    config = dataclasses.replace(config, state_dir=state_dir, max_steps=args.max_steps or config.max_steps)
+    for notice in (*config.notices, moved) if moved else config.notices:
         ui.notice(notice)
     ui.use_interrupt_key(config.interrupt_key)
-    return run(config, ui, args, prompt, build_system_prompt(config, ui.notice, headless, args.yes))
+    system_prompt = build_system_prompt(config, ui.notice, headless, args.yes)
+    if reporter is not None and prompt is not None:
+        return run_headless(config, reporter, args, prompt, system_prompt)
+    return run_repl(config, ui, args, system_prompt)
 
 
-def _terminal_ui():
-    from pathlib import Path
-
+def _terminal_ui(project: Path, state_dir: Path) -> UI:
     from narnat_agent.commands.session import COMMANDS
     from narnat_agent.ui.terminal import make_ui
 
     help_lines = {name: (fn.__doc__ or "").split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
-    return make_ui(False, Path.cwd(), help_lines)
+    return make_ui(project, state_dir, help_lines)
 
 
-def _headless_ui(output_format: str):
+def _headless_ui(output_format: str) -> Reporter:
     if output_format == "text":
         from narnat_agent.ui.plain import HeadlessUI
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.checkpoints.git_store import GitStore
 from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Snapshot, Store
 from narnat_agent.checkpoints.timeline import Entry, Rewind, Step, Taken, Turn, ids_of, steps_of, unkept_of
@@ -25,7 +26,7 @@ DAMAGED = "The checkpoints saved with this conversation are damaged: its earlier
 
 def open_store(project: Path, state_dir: Path, say: Callable[[str], None]) -> Store:
     """The shadow git store, or copies of the touched files when git is not installed."""
-    root = state_dir / "checkpoints"
+    root = state.checkpoints(state_dir)
     return GitStore(project, root / "git", say) if shutil.which("git") else CopyStore(project, root / "files")
 
 
@@ -138,29 +139,31 @@ class Checkpoints:
         self.whole = None
         self.entries.append(Turn(turn, _now(), question, messages))
 
-    def before(self, tool: str, label: str, touched: Sequence[Path]) -> Pending | None:
-        """The snapshot before a tool call that may change files (touched ones even if ignored); None if none."""
-        if tool == "Bash" and not self.store.covers_commands and not self.said_commands:
+    def before(self, label: str, touched: Sequence[Path], anything: bool) -> Pending | None:
+        """The snapshot before a tool call that may change the touched files (even if ignored), or anything (a
+        command); None if none."""
+        if anything and not self.store.covers_commands and not self.said_commands:
             self.said_commands = True
             self.say(NO_COMMANDS)
-        everything = tool == "Bash"
         # nothing but the agent's own calls ran since the last whole snapshot: the project cannot differ from it
-        before = self.whole if everything and self.whole else self._snapshot(touched, everything)
-        return Pending(label[:80], before, list(touched), everything) if before else None
+        before = self.whole if anything and self.whole else self._snapshot(touched, anything)
+        return Pending(label[:80], before, list(touched), anything) if before else None
 
     def after(self, pending: Pending | None) -> None:
-        """Record the step once the tool has run, and say at once what of its changes /undo cannot give back."""
+        """Record the step once the tool has run, and say at once what of its changes /undo cannot give back; a
+        call that changed nothing (a refused one) is no step."""
         after = self._snapshot(pending.touched, pending.everything) if pending else None
-        if not (pending and after and self.entries and isinstance(self.entries[-1], Turn)):
+        if not (pending and after):
             return
         unkept = {name: why for name, why in (pending.before.unkept | after.unkept).items()
                   if pending.before.unkept.get(name) != after.unkept.get(name)}  # fmt: skip
         if unkept:
             names = ", ".join(f"{name} ({why.reason})" for name, why in unkept.items())
             self.say(f"{pending.label}: /undo cannot restore {names}.")
-        turn = self.entries[-1]
-        step = Step(pending.label, pending.before.id, after.id, tuple(unkept))
-        self.entries[-1] = replace(turn, steps=(*turn.steps, step))
+        turn = self.entries[-1] if self.entries else None
+        if isinstance(turn, Turn) and (after.id != pending.before.id or unkept):
+            step = Step(pending.label, pending.before.id, after.id, tuple(unkept))
+            self.entries[-1] = replace(turn, steps=(*turn.steps, step))
 
     def covers_commands(self) -> bool:
         """Whether what a command changes can be rewound."""
@@ -204,7 +207,7 @@ class Checkpoints:
         """What undoing the last rewind would restore (None: it did not touch the code); it must be the last."""
         last = self.entries[-1] if self.entries else None
         if not isinstance(last, Rewind):
-            raise CheckpointError("there is nothing to redo: no rewind since the last turn.")
+            raise CheckpointError("there is nothing to redo: /redo takes back a rewind only until the next question.")
         return self._plan(0, [(True, last.before, last.after)], []) if last.before and last.after else None
 
     def _plan(self, step: int, steps: list[tuple[bool, str, str]], unkept: list[str]) -> Plan:

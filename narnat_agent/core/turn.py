@@ -53,6 +53,7 @@ class TurnStats:
     cost: float | None = None
     session_cost: float | None = None
     started: float = field(default_factory=time.monotonic)
+    ended: float | None = None  # set when the turn is over: its duration stays what it was
 
     def add(self, reply: Reply, price: float | None) -> None:
         usage = reply.usage
@@ -67,9 +68,12 @@ class TurnStats:
         if price is not None:
             self.cost = (self.cost or 0.0) + price
 
+    def end(self) -> None:
+        self.ended = time.monotonic()
+
     @property
     def seconds(self) -> float:
-        return time.monotonic() - self.started
+        return (self.ended or time.monotonic()) - self.started
 
 
 @dataclass(frozen=True)

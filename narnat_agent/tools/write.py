@@ -3,7 +3,8 @@
 from narnat_agent.atomic import write_atomic
 from narnat_agent.diffs import compact_diff
 from narnat_agent.textfile import UTF8, decode, line_count, line_ending, with_ending
-from narnat_agent.tools.base import Diff, Result, Tool, ToolError
+from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
+from narnat_agent.tools.syntax_check import introduced
 from narnat_agent.tools.workspace import Workspace
 
 
@@ -37,7 +38,9 @@ def run(args: dict, ws: Workspace) -> Result:
     lines = f"{count} line{'s' if count != 1 else ''}"
     diff = compact_diff(before, content, ws.show(path))[0]
     verb = "Updated" if existed else "Created"
-    return Result(f"{verb} {ws.show(path)} ({lines}).{note}", f"{verb} ({lines})", detail=Diff(diff))
+    syntax = introduced(path, before, content)
+    report = f"{verb} {ws.show(path)} ({lines}).{note}" + (f"\n{syntax}" if syntax else "")
+    return Result(report, f"{verb} ({lines})", detail=Diff(diff, syntax))
 
 
 TOOL = Tool(
@@ -56,4 +59,5 @@ TOOL = Tool(
     },
     run=run,
     target=lambda args: args.get("file_path", ""),
+    changes=changes_file_path,
 )

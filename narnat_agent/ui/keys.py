@@ -15,6 +15,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Fuzz
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.input import Input
 from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
@@ -184,7 +185,7 @@ class Watcher:
         self.busy = self.fired = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._input = None
+        self._input: Input | None = None
 
     def start(self) -> None:
         """Take the keyboard; without a terminal on stdin there is nothing to watch (Ctrl-C still works)."""
@@ -197,7 +198,7 @@ class Watcher:
         self._raw.__enter__()
         self._stop.clear()
         self.fired = False
-        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread = threading.Thread(target=self._watch, args=(self._input,), daemon=True)
         self._thread.start()
 
     def stop(self) -> bool:
@@ -218,15 +219,15 @@ class Watcher:
         text, self.typed = "".join(self.typed), []
         return text
 
-    def _watch(self) -> None:
-        fd = self._input.fileno()
+    def _watch(self, keyboard: Input) -> None:
+        fd = keyboard.fileno()
         while not self._stop.is_set():
             ready, _, _ = select.select([fd], [], [], POLL)
-            keys = self._input.read_keys() if ready else self._input.flush_keys()
+            keys = keyboard.read_keys() if ready else keyboard.flush_keys()
             if self.busy:
                 self.handle([k.key for k in keys])
             elif keys:  # the prompt's own keys, early: Enter sends, Ctrl-D leaves, as if it had been there
-                store_typeahead(self._input, keys)
+                store_typeahead(keyboard, keys)
 
     def handle(self, keys: list) -> None:
         """One batch of parsed keys: ESC followed by another key in the same batch is Alt+key, not ESC."""

@@ -5,7 +5,7 @@ from typing import TextIO
 
 from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
-from narnat_agent.tools.base import Output, Todos
+from narnat_agent.tools.base import Diff, Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
 
@@ -179,6 +179,8 @@ class PlainUI:
         self.say(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}{seen}")
         if isinstance(detail, Todos):
             self.say("\n".join(f"    {line}" for line in checklist(list(detail.items))))
+        elif isinstance(detail, Diff) and detail.syntax:
+            self.say("\n".join(f"    {line}" for line in detail.syntax.splitlines()))
 
     def notice(self, text: str) -> None:
         self.say(f"! {text}")

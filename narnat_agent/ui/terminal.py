@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from narnat_agent import state
 from narnat_agent.core.reply import ToolCall
 from narnat_agent.core.ui import UI
 from narnat_agent.tools.base import Diff, Output, Todos
@@ -15,19 +16,21 @@ from narnat_agent.ui.plain import PlainUI, QuietSink
 if TYPE_CHECKING:
     from rich.live import Live
 
+    from narnat_agent.ui.terminal_stream import TerminalStream
+
 LEAVE_HINT = "Ctrl-C clears the line; Ctrl-D or /exit leaves (the conversation is saved)."
 
 
-def make_ui(headless: bool, root: Path, commands: dict[str, str]) -> UI:
+def make_ui(root: Path, state_dir: Path, commands: dict[str, str]) -> UI:
     """A rich terminal UI when both ends are a terminal (without colours under NO_COLOR); plain text otherwise."""
-    plain = headless or not (sys.stdin.isatty() and sys.stdout.isatty())
+    plain = not (sys.stdin.isatty() and sys.stdout.isatty())
     if plain or os.environ.get("TERM", "dumb") == "dumb":
         return PlainUI(sys.stdout, sys.stderr, sys.stdin)
     from rich.console import Console
 
     from narnat_agent.ui.markdown_stream import THEME
 
-    return TerminalUI(Console(highlight=False, theme=THEME), root / ".narnat", root, commands)
+    return TerminalUI(Console(highlight=False, theme=THEME), state_dir, root, commands)
 
 
 class TerminalUI:
@@ -45,13 +48,14 @@ class TerminalUI:
         )
 
         self.console = console
-        self.history, problem = input_history(state_dir / "history")
+        self.history_path = state.input_history(state_dir)
+        self.history, problem = input_history(self.history_path)
         completer = MergedCompleter(CommandCompleter(commands), PathCompleter(root))
         self.session = prompt_session(self.history, completer, self._toolbar)
         self.short: PromptSession[str] = PromptSession()  # setup answers: no history, no completion
         self.watcher = Watcher(on_cancel=self._cancelled)
         restore_terminal_on_signals()
-        self.stream = None
+        self.stream: TerminalStream | None = None
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
         self.compressing: Live | None = None
         self.model, self.context, self.hinted, self.history_told = "", "", False, bool(problem)
@@ -60,7 +64,7 @@ class TerminalUI:
         threading.Thread(target=_preload, daemon=True).start()
 
     def _history_lost(self, why: str) -> None:
-        self.notice(f"Input history is not kept this session: .narnat/history cannot be used ({why}).")
+        self.notice(f"Input history is not kept this session: {self.history_path} cannot be used ({why}).")
 
     def _toolbar(self):
         return " · ".join(part for part in (self.model, self.context, "/help") if part)
@@ -125,6 +129,8 @@ class TerminalUI:
             self.console.print(render.todos(list(detail.items)))
         elif isinstance(detail, Diff) and detail.text:
             self.console.print(render.diff(detail.text))
+            if detail.syntax:
+                self.console.print(render.syntax_finding(detail.syntax))
         elif output and (tail := render.output_tail(output, result.is_error)):
             self.console.print(tail)
         if self.stream:
@@ -168,13 +174,15 @@ class TerminalUI:
         self.console.print(text, markup=False)
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
-        """A listing that fits the width: the last column is cut with … rather than wrapped."""
+        """A listing that fits the width: the other columns whole, the last one cut with … rather than wrapped."""
         from rich.table import Table
 
         table = Table(box=None, header_style="dim", pad_edge=False, show_edge=False)
-        for i, name in enumerate(columns):
-            last = i == len(columns) - 1
-            table.add_column(name, no_wrap=True, overflow="ellipsis", ratio=1 if last else None)
+        widths = [max(len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
+        for name, width in zip(columns, widths, strict=False):
+            table.add_column(name, no_wrap=True, width=width)
+        room = self.console.width - sum(widths) - 2 * len(widths)  # two spaces between columns
+        table.add_column(columns[-1], no_wrap=True, overflow="ellipsis", max_width=max(room, 1))
         for row in rows:
             table.add_row(*row)
         self.console.print(table)

@@ -38,7 +38,7 @@ class Agent:
 
     def step(self, tool: str, touched: list[str], change) -> None:
         paths = [self.project / p for p in touched]
-        pending = self.checkpoints.before(tool, f"{tool}({', '.join(touched)})", paths)
+        pending = self.checkpoints.before(f"{tool}({', '.join(touched)})", paths, anything=tool == "Bash")
         change(self.project)
         self.checkpoints.after(pending)
 

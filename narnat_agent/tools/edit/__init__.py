@@ -6,8 +6,9 @@ from difflib import get_close_matches
 from narnat_agent.atomic import write_atomic
 from narnat_agent.diffs import compact_diff
 from narnat_agent.textfile import decode, line_count, line_ending, with_ending
-from narnat_agent.tools.base import Diff, Result, Tool, ToolError
+from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
 from narnat_agent.tools.edit.matcher import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
+from narnat_agent.tools.syntax_check import introduced
 from narnat_agent.tools.workspace import Workspace, renumbered
 
 READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read numbers lines
@@ -52,8 +53,9 @@ def run(args: dict, ws: Workspace) -> Result:
     ws.remember(path, encoded, whole=record.whole, lines=seen, codec=encoding.codec)
     where = f"{len(done.places)} places" if len(done.places) > 1 else f"line {done.places[0]}"
     kept = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
-    text = f"Edited {ws.show(path)} at {where} ({done.how}).{kept}\n{diff}"
-    return Result(text, change_summary(removed, added), detail=Diff(diff))
+    syntax = introduced(path, text, done.text)
+    report = f"Edited {ws.show(path)} at {where} ({done.how}).{kept}\n{diff}" + (f"\n{syntax}" if syntax else "")
+    return Result(report, change_summary(removed, added), detail=Diff(diff, syntax))
 
 
 def _numbered(old_lines: list[str]) -> bool:
@@ -127,4 +129,5 @@ TOOL = Tool(
     },
     run=run,
     target=lambda args: args.get("file_path", ""),
+    changes=changes_file_path,
 )
