@@ -50,21 +50,24 @@ class Git:
 
     def __call__(self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None) -> bytes:
         """git's output; a failure is a CheckpointError that says what to do about it."""
-        code, out, err = self.run(*args, stdin=stdin, env=env)
-        if code != 0:
-            raise CheckpointError(self.failure(err.decode(errors="replace"), code))
-        return out
+        return self.output(self.start(*args, env=env), stdin)
 
     def run(
         self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None
     ) -> tuple[int, bytes, bytes]:
+        return self.finish(self.start(*args, env=env), stdin)
+
+    def start(self, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+        """git started, to run beside another."""
         try:
             # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
-            process = subprocess.Popen([*self.command, *args], cwd=self.project, env=self.env | (env or {}),
-                                       start_new_session=True, umask=PRIVATE,
-                                       stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
+            return subprocess.Popen([*self.command, *args], cwd=self.project, env=self.env | (env or {}),
+                                    start_new_session=True, umask=PRIVATE,
+                                    stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
         except OSError as e:
             raise CheckpointError(f"git could not be started ({e.strerror}).") from None
+
+    def finish(self, process: subprocess.Popen, stdin: bytes | None = None) -> tuple[int, bytes, bytes]:
         with process:
             try:
                 out, err = process.communicate(stdin)
@@ -72,6 +75,12 @@ class Git:
                 process.communicate()
                 raise
         return process.returncode, out, err
+
+    def output(self, process: subprocess.Popen, stdin: bytes | None = None) -> bytes:
+        code, out, err = self.finish(process, stdin)
+        if code != 0:
+            raise CheckpointError(self.failure(err.decode(errors="replace"), code))
+        return out
 
     def failure(self, err: str, code: int) -> str:
         """The one sentence a git failure comes to."""
