@@ -29,6 +29,7 @@ from narnat_agent.checkpoints.store import (
     remove_file,
     unkept,
 )
+from narnat_agent.logger import get_logger
 
 EXCLUDE = "/.narnat/\n.narnat-tmp-*\n"  # our state, and our atomic writes caught half-way
 ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"  # overrides the project's .gitattributes
@@ -40,6 +41,7 @@ KEPT = "refs/narnat/kept"
 # git names the nested repositories it meets: a link to the commit of one, no link for one without a commit
 EMBEDDED = re.compile(r"^warning: adding embedded git repository: (.+)$", re.MULTILINE)
 UNBORN = re.compile(r"^error: '(.+)/' does not have a commit checked out$", re.MULTILINE)
+log = get_logger("checkpoints.store")
 FIRST_LIMIT = 2**30  # bytes the first snapshot may copy: past it the project is likely a home folder or a data store
 
 
@@ -65,6 +67,14 @@ class GitStore:
             raise CheckpointError(os_failure(e, self.git_dir)) from None
         self._refuse_too_large()
 
+    def _drop_damaged_index(self) -> None:
+        """The index only speeds snapshots up: a damaged one (a crash, a full disk) is rebuilt, and nothing is lost."""
+        index = self.git_dir / "index"
+        with contextlib.suppress(FileNotFoundError), open(index, "rb") as f:
+            if f.read(4) != b"DIRC":
+                log.warning("the checkpoint store's index was damaged; it is rebuilt")
+                index.unlink()
+
     def _refuse_too_large(self) -> None:
         """The first snapshot copies every file .gitignore leaves in: refuse when that is more than FIRST_LIMIT."""
         out = self.git("ls-files", "-z", "--others", "--exclude-standard").decode(errors="surrogateescape")
@@ -81,6 +91,7 @@ class GitStore:
     def snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot:
         with self.lock.held():
             self._ready()
+            self._drop_damaged_index()
             skipped = self._add_everything() if everything else {}
             skipped |= self._add_touched(touched)
             tree = self.git("write-tree").decode().strip()

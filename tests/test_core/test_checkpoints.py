@@ -323,10 +323,43 @@ def test_without_git_write_and_edit_are_covered_and_bash_is_said_once(tree, monk
     assert files(tree) == {k: v for k, v in original.items() if k != "out.txt"}
 
 
-def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
+def test_a_damaged_index_is_rebuilt_and_nothing_is_lost(tree):
     agent = Agent(tree)
     agent.turn("first", A_TURN[0])
     (tree / ".narnat/checkpoints/git/index").write_bytes(b"garbage")
+    agent.turn("second", A_TURN[1], ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    assert agent.said == []
+    agent.rewind(0)
+    assert (tree / "src/main.py").read_text() == "print('hello')\n" and not (tree / "lib/new.py").exists()
+
+
+def test_a_path_the_system_refuses_to_look_at_costs_no_traceback(tree):
+    agent = Agent(tree)
+    name = "x" * 300  # longer than a file name may be: even a stat of it fails
+    agent.turn("write it", ("Write", [name], lambda root: None), A_TURN[0])
+    assert agent.said == [] and agent.rewind(0) == ["src/main.py"]
+
+
+def test_a_full_disk_is_one_sentence_that_says_to_free_space(tree):
+    if subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (unshare -rm refused)")
+    (tree / "data.bin").write_bytes(os.urandom(400_000))  # more than the store's disk holds, compressed or not
+    script = ("from pathlib import Path; from narnat_agent.checkpoints.turns import Checkpoints, open_store\n"
+              "p = Path.cwd(); c = Checkpoints(open_store(p, p / '.narnat', print), [], print)\n"
+              "c.after(c.before('Bash()', [], anything=True))")  # fmt: skip
+    (tree / ".narnat").mkdir()
+    mount = 'mount -t tmpfs -o size=256k tmpfs "$0/.narnat" && exec "$@"'
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", mount, tree, sys.executable, "-c", script], cwd=tree,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert done.stdout == (f"Checkpoints are off for this run: the disk holding {tree}/.narnat/checkpoints/git is full;"
+                           " free some space and checkpoints resume with the next run.\n")  # fmt: skip
+
+
+def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    (tree / ".narnat/checkpoints/git/HEAD").write_bytes(b"garbage")
     agent.turn("second", A_TURN[1], ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
     assert len(agent.said) == 1 and agent.said[0].startswith("Checkpoints are off for this run: the checkpoint")
     assert "\n" not in agent.said[0] and (tree / "lib/new.py").exists()
@@ -575,6 +608,9 @@ def test_files_in_nested_repositories_and_submodules_come_back_and_no_git_direct
 def test_a_turn_that_edits_a_top_level_file_writes_nothing_in_nested_git_directories(nested):
     agent = Agent(nested)
     agent.turn("warm up", ("Bash", [], bash("true")))
+    later = time.time() + 5
+    for path in ("vendor/lib/lib.c", "sub/mod.c"):  # same bytes, newer time: a `git status` in there would rewrite
+        os.utime(nested / path, (later, later))  # the index it keeps
     data = git_data(nested)
     agent.turn("edit", ("Edit", ["src/main.py"], edit("src/main.py", "hello", "bye")), ("Bash", [], bash("true")))
     agent.rewind(1)
