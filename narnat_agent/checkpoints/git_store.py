@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -49,7 +50,7 @@ class GitStore:
     covers_commands = True
 
     def __init__(self, project: Path, git_dir: Path, say: Callable[[str], None]):
-        self.project, self.git_dir = project, git_dir
+        self.project, self.git_dir, self.say = project, git_dir, say
         self.git = Git(project, git_dir)
         self.lock = StoreLock(git_dir.parent / "lock", git_dir, say)
 
@@ -66,6 +67,31 @@ class GitStore:
         except OSError as e:  # a full or read-only disk: the store is off, the turn goes on
             raise CheckpointError(os_failure(e, self.git_dir)) from None
         self._refuse_too_large()
+
+    def _take(self, touched: Sequence[Path], everything: bool) -> tuple[str, dict[str, Unkept]]:
+        self._ready()
+        self._drop_damaged_index()
+        skipped = self._add_everything() if everything else {}
+        skipped |= self._add_touched(touched)
+        return self.git("write-tree").decode().strip(), skipped
+
+    def _set_aside(self, error: CheckpointError) -> None:
+        """A store git no longer takes for a repository: kept aside for whoever wants to look, and a new one begun."""
+        aside = self.git_dir.with_name(f"{self.git_dir.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            self.git_dir.rename(aside)
+        except OSError as e:
+            raise CheckpointError(os_failure(e, self.git_dir)) from None
+        log.warning("damaged checkpoint store set aside as %s: %s", aside, error)
+        self.say(f"The checkpoint store was damaged and is set aside as {aside}; a new one is begun, so the files of"
+                 " the turns before this one can no longer be restored.")  # fmt: skip
+
+    def began(self) -> float | None:
+        """When the store was created (None: it does not exist)."""
+        try:
+            return (self.git_dir / "info" / "exclude").stat().st_mtime
+        except OSError:
+            return None
 
     def _drop_damaged_index(self) -> None:
         """The index only speeds snapshots up: a damaged one (a crash, a full disk) is rebuilt, and nothing is lost."""
@@ -90,11 +116,13 @@ class GitStore:
 
     def snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot:
         with self.lock.held():
-            self._ready()
-            self._drop_damaged_index()
-            skipped = self._add_everything() if everything else {}
-            skipped |= self._add_touched(touched)
-            tree = self.git("write-tree").decode().strip()
+            try:
+                tree, skipped = self._take(touched, everything)
+            except CheckpointError as e:
+                if not (self.git_dir / "HEAD").exists() or self.git.run("rev-parse", "--git-dir")[0] == 0:
+                    raise
+                self._set_aside(e)
+                tree, skipped = self._take(touched, everything)
         # git leaves an existing tree as it was: mark it as taken now, or a prune could count it as old
         with contextlib.suppress(OSError):
             os.utime(self.git_dir / "objects" / tree[:2] / tree[2:])

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from narnat_agent.checkpoints.git import os_failure
 from narnat_agent.checkpoints.store import CheckpointError
 from narnat_agent.logger import get_logger
 
@@ -30,8 +31,11 @@ class StoreLock:
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
         with self.threads:
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError as e:
+                raise CheckpointError(os_failure(e, self.path.parent)) from None
             try:
                 self._take(fd)
                 self._clear_stale()

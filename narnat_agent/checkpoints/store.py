@@ -57,6 +57,9 @@ class Store(Protocol):
     def warm(self) -> None:
         """Start on the first snapshot in the background, if that is slow."""
 
+    def began(self) -> float | None:
+        """When the store was created (None: it does not exist)."""
+
     def changed(self, a: str, b: str) -> list[str]: ...
     def numstat(self, a: str, b: str) -> list[FileChange]: ...
     def contents(self, snapshot: str, paths: Iterable[str]) -> dict[str, str | None]: ...
@@ -156,6 +159,12 @@ class CopyStore:
 
     def warm(self) -> None:
         """Nothing to do ahead: a snapshot holds only the touched files."""
+
+    def began(self) -> float | None:
+        try:
+            return self.root.stat().st_mtime
+        except OSError:
+            return None
 
     def changed(self, a: str, b: str) -> list[str]:
         before, after = self._manifest(a), self._manifest(b)

@@ -165,6 +165,16 @@ class Checkpoints:
             step = Step(pending.label, pending.before.id, after.id, tuple(unkept))
             self.entries[-1] = replace(turn, steps=(*turn.steps, step))
 
+    def why_lost(self) -> str:
+        """Why the store lacks snapshots this conversation names."""
+        if self.broken:
+            return "checkpoints are off for this run"
+        began = self.store.began()
+        first = next((e.time for e in self.entries if isinstance(e, Turn)), None)
+        if began is None or (first and began > datetime.fromisoformat(first).timestamp()):
+            return "the checkpoint store was deleted, or set aside as damaged, since"
+        return f"they were pruned: the store keeps this conversation's and those of the last {AGE_DAYS} days"
+
     def covers_commands(self) -> bool:
         """Whether what a command changes can be rewound."""
         return self.store.covers_commands and not self.broken
@@ -215,10 +225,8 @@ class Checkpoints:
             raise CheckpointError("checkpoints are off for this run, so only the conversation can be rewound.")
         ids = {i for _, before, after in steps for i in (before, after)}
         if missing := ids - self.store.existing(ids):
-            raise CheckpointError(
-                f"{len(missing)} of the checkpoints needed are no longer in the store (it keeps the current"
-                f" conversation's and those of the last {AGE_DAYS} days), so only the conversation can be rewound."
-            )
+            raise CheckpointError(f"{len(missing)} of the checkpoints needed are no longer in the store"
+                                  f" ({self.why_lost()}), so only the conversation can be rewound.")  # fmt: skip
         # a file no snapshot could keep is left as it is: its earlier content is not in the store
         changes = [c for c in _changes(self.store, steps).values() if c.path not in unkept]
         now = self.store.snapshot([self.store.project / c.path for c in changes], everything=False).id

@@ -1,6 +1,6 @@
 """/rewind /undo /redo: back to before a turn (its code, its conversation or both) and forward again."""
 
-from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, FileChange
+from narnat_agent.checkpoints.store import CheckpointError, FileChange
 from narnat_agent.checkpoints.timeline import Entry, Rewind, Taken
 from narnat_agent.checkpoints.turns import Cut, Plan, TurnSummary
 from narnat_agent.core.agent import Agent
@@ -36,9 +36,9 @@ def undo(agent: Agent, arg: str) -> None:
     last = turns[-1]
     if not (last.code or last.conversation):
         raise CheckpointError(f"turn {len(turns)} cannot be taken back: its conversation was compressed and "
-                              f"{_why_not(agent)}.")  # fmt: skip
+                              f"{agent.checkpoints.why_lost()}.")  # fmt: skip
     if not last.code:
-        agent.ui.notice(f"The files of turn {len(turns)} cannot be restored ({_why_not(agent)}); "
+        agent.ui.notice(f"The files of turn {len(turns)} cannot be restored ({agent.checkpoints.why_lost()}); "
                         "only its conversation is taken back.")  # fmt: skip
     _go_back(agent, last, 0, last.code, last.conversation)
 
@@ -106,14 +106,15 @@ def _choose(turns: list[TurnSummary], arg: str) -> tuple[TurnSummary, int]:
 def _mode(agent: Agent, turn: TurnSummary, step: int, label: str) -> tuple[bool, bool]:
     """What to rewind, asked (an empty answer cancels); a step or a compressed turn can only restore code."""
     if (step or not turn.conversation) and not turn.code:
-        raise CheckpointError(f"the files of that turn cannot be restored ({_why_not(agent)}).")
+        raise CheckpointError(f"the files of that turn cannot be restored ({agent.checkpoints.why_lost()}).")
     if step:
         question = f"Restore the code to before step {label}? The conversation stays as it is. y/N"
         answer = "3" if _ask(agent, question).lower() in ("y", "yes") else ""
     elif not turn.conversation:
         answer = "3"
     elif not turn.code:
-        agent.ui.notice(f"The files of that turn cannot be restored ({_why_not(agent)}); only the conversation can.")
+        agent.ui.notice(f"The files of that turn cannot be restored ({agent.checkpoints.why_lost()});"
+                        " only the conversation can.")  # fmt: skip
         return False, True
     else:
         answer = _ask(agent, "Restore 1) code and conversation  2) conversation only  3) code only (empty cancels)")
@@ -178,11 +179,6 @@ def _names(paths: list[str]) -> str:
     more = f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
     return ", ".join(paths[:SHOWN]) + more
 
-
-def _why_not(agent: Agent) -> str:
-    if agent.checkpoints.broken:
-        return "checkpoints are off for this run"
-    return f"its checkpoints were pruned: the store keeps this conversation's and those of the last {AGE_DAYS} days"
 
 
 def _totals(files: list[FileChange]) -> tuple[int, int]:

@@ -186,8 +186,8 @@ def test_checkpoints_survive_compression_for_the_code(harness, fake_llm, tree):
 
 
 def test_a_broken_store_is_one_sentence_and_the_turn_goes_on(harness, fake_llm, tree):
-    (tree / ".narnat/checkpoints/git").mkdir(parents=True)
-    (tree / ".narnat/checkpoints/git/HEAD").write_text("garbage")
+    (tree / ".narnat").mkdir()
+    (tree / ".narnat/checkpoints").write_text("not a folder")
     h = harness()
     read_then_edit(fake_llm, "src/main.py", "hello", "bye", answer="edited anyway")
     h.agent.ask("change it")
@@ -214,8 +214,8 @@ def test_checkpoints_go_with_their_conversation_through_clear_and_enter(harness,
 
 
 def test_a_turn_with_neither_files_nor_conversation_left_cannot_be_undone(harness, fake_llm, tree):
-    (tree / ".narnat/checkpoints/git").mkdir(parents=True)
-    (tree / ".narnat/checkpoints/git/HEAD").write_text("garbage")
+    (tree / ".narnat").mkdir()
+    (tree / ".narnat/checkpoints").write_text("not a folder")
     h = harness()
     read_then_edit(fake_llm, "src/main.py", "hello", "bye")
     h.agent.ask("change it")

@@ -359,14 +359,30 @@ def test_a_full_disk_is_one_sentence_that_says_to_free_space(tree):
 def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
     agent = Agent(tree)
     agent.turn("first", A_TURN[0])
-    (tree / ".narnat/checkpoints/git/HEAD").write_bytes(b"garbage")
+    shutil.rmtree(tree / ".narnat/checkpoints")
+    (tree / ".narnat/checkpoints").write_text("not a folder")
     agent.turn("second", A_TURN[1], ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
-    assert len(agent.said) == 1 and agent.said[0].startswith("Checkpoints are off for this run: the checkpoint")
-    assert "\n" not in agent.said[0] and (tree / "lib/new.py").exists()
+    assert agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree}/.narnat/checkpoints cannot"
+                          " be written (File exists)."]  # fmt: skip
+    assert (tree / "lib/new.py").exists()
     with pytest.raises(CheckpointError, match="only the conversation can be rewound"):
         agent.checkpoints.plan(0)
     agent.rewind(1, code=False)  # the conversation still can
     assert agent.conversation.turns == 1
+
+
+def test_a_damaged_store_is_set_aside_and_what_is_lost_is_said(tree):
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    (tree / ".narnat/checkpoints/git/HEAD").write_bytes(b"garbage")
+    agent.turn("second", ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    [aside] = (tree / ".narnat/checkpoints").glob("git.damaged-*")
+    assert agent.said == [f"The checkpoint store was damaged and is set aside as {aside}; a new one is begun, so the"
+                          " files of the turns before this one can no longer be restored."]  # fmt: skip
+    with pytest.raises(CheckpointError, match=r"no longer in the store \(the checkpoint store was deleted, or set"):
+        agent.checkpoints.plan(0)
+    agent.rewind(1)
+    assert (tree / "src/util.py").read_text() == "def f():\n    return 1\n"
 
 
 def test_a_project_too_large_to_copy_is_refused_in_one_sentence_until_gitignore_says_what_to_leave(tree):
