@@ -180,6 +180,5 @@ def _names(paths: list[str]) -> str:
     return ", ".join(paths[:SHOWN]) + more
 
 
-
 def _totals(files: list[FileChange]) -> tuple[int, int]:
     return sum(f.added or 0 for f in files), sum(f.removed or 0 for f in files)
