@@ -1,8 +1,6 @@
 """/rewind /undo /redo: back to before a turn (its code, its conversation or both) and forward again."""
 
-from narnat_agent.checkpoints.store import CheckpointError, FileChange
-from narnat_agent.checkpoints.timeline import Entry, Rewind, Taken
-from narnat_agent.checkpoints.turns import Cut, Plan, TurnSummary
+from narnat_agent.checkpoints import CheckpointError, Cut, Entry, FileChange, Plan, Rewind, Taken, TurnSummary
 from narnat_agent.core.agent import Agent
 
 MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)

@@ -3,7 +3,7 @@
 import json
 from collections.abc import Callable
 
-from narnat_agent.checkpoints.turns import Checkpoints, open_store
+from narnat_agent.checkpoints import Checkpoints, open_store
 from narnat_agent.config.loader import Config
 from narnat_agent.core import session as sessions
 from narnat_agent.core import session_store
@@ -59,7 +59,8 @@ class Agent:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
 
         def ask(command: str, reason: str) -> bool:
-            undo = "; all but git-ignored files can be undone with /undo" if self.checkpoints.covers_commands() else ""
+            covered = self.checkpoints.covers_commands()
+            undo = "; /undo can restore files, but not those in folders .gitignore names" if covered else ""
             return confirm(command, reason + undo)
 
         return ask

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from narnat_agent.checkpoints.turns import NO_COMMANDS
+from narnat_agent.checkpoints import NO_COMMANDS
 from narnat_agent.commands.session import dispatch
 from tests.fake_llm import text_reply, tool_reply
 from tests.test_commands.test_session import run_repl
@@ -54,7 +54,7 @@ def test_undo_gives_back_every_byte_and_the_question(harness, fake_llm, tree):
     the_big_turn(fake_llm)
     h.agent.ask("change everything")
     assert not (tree / "src").exists() and (tree / "out.txt").read_text() == "generated 2\n"
-    assert "rm deletes files: src; all but git-ignored files can be undone with /undo" in h.err.getvalue()
+    assert "rm deletes files: src; /undo can restore files, but not those in folders .gitignore names" in h.err.getvalue()  # noqa: E501
     dispatch(h.agent, "/undo")
     assert files(tree) == original and not (tree / "lib").exists()
     assert h.conversation.messages == h.conversation.messages[:1] and h.conversation.turns == 0
@@ -169,7 +169,7 @@ def test_without_git_write_and_edit_are_undone_and_commands_are_said_not_covered
     finally:
         os.environ["PATH"] = path
     err = h.err.getvalue()
-    assert err.count(NO_COMMANDS) == 1 and "can be undone with /undo" not in err
+    assert err.count(NO_COMMANDS) == 1 and "/undo can restore" not in err
     assert not (tree / "lib/new.py").exists()  # Write: undone
     assert not (tree / "src").exists() and not (tree / "out.txt").exists()  # Bash: not covered, as said
 
