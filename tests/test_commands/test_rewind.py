@@ -54,7 +54,9 @@ def test_undo_gives_back_every_byte_and_the_question(harness, fake_llm, tree):
     the_big_turn(fake_llm)
     h.agent.ask("change everything")
     assert not (tree / "src").exists() and (tree / "out.txt").read_text() == "generated 2\n"
-    assert "rm deletes files: src; /undo can restore files, but not those in folders .gitignore names" in h.err.getvalue()  # noqa: E501
+    assert (
+        "rm deletes files: src; /undo can restore files, but not those in folders .gitignore names" in h.err.getvalue()
+    )  # noqa: E501
     dispatch(h.agent, "/undo")
     assert files(tree) == original and not (tree / "lib").exists()
     assert h.conversation.messages == h.conversation.messages[:1] and h.conversation.turns == 0
