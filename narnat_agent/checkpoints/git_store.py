@@ -39,6 +39,7 @@ OUTSIDE = ".narnat/outside"
 # starts in an ignored folder
 PROJECT = ["--", ".", ":(exclude,top).narna[t]/outside/*"]
 KEPT = "refs/narnat/kept"
+PACK_AT = 1000  # loose objects
 # git names the nested repositories it meets: a link to the commit of one, no link for one without a commit
 EMBEDDED = re.compile(r"^warning: adding embedded git repository: (.+)$", re.MULTILINE)
 UNBORN = re.compile(r"^error: '(.+)/' does not have a commit checked out$", re.MULTILINE)
@@ -204,6 +205,7 @@ class GitStore:
         def first() -> None:
             with contextlib.suppress(CheckpointError, OSError):  # the next snapshot meets the error and says it
                 self.snapshot([], everything=True)
+                self.pack()
 
         threading.Thread(target=first, daemon=True).start()
 
@@ -259,8 +261,7 @@ class GitStore:
         return {fields[0] for fields in map(str.split, out.decode().splitlines()) if fields[1] == "tree"}
 
     def prune(self, keep: set[str]) -> None:
-        """Keep the named snapshots (one ref to a tree holding them all) and the young ones; delete the rest, and
-        pack what stays, or a large project's store is mostly the loose copies of its files."""
+        """Keep the named snapshots (one ref to a tree holding them all) and the young ones; delete the rest."""
         with self.lock.held():
             self._ready()
             kept = sorted(self.existing(keep))
@@ -268,7 +269,16 @@ class GitStore:
             holder = self.git("mktree", "-z", stdin=listing).decode().strip()
             self.git("update-ref", KEPT, holder)
             self.git("prune", f"--expire={AGE_DAYS}.days.ago")
-            self.git("repack", "-d", "-q", "--no-write-bitmap-index")
+        self.pack()
+
+    def pack(self) -> None:
+        """Pack the loose objects once there are many: on a large project the store is mostly the loose copies of
+        its files, each taking a disk block or more. What no snapshot kept still goes after AGE_DAYS (git keeps
+        each one's age in a "cruft" pack). Safe beside a snapshot, so without the lock."""
+        count = self.git("count-objects").split(maxsplit=1)[0]
+        if int(count) >= PACK_AT:  # no delta search: it would take minutes, for little
+            self.git("repack", "-d", "-q", "--window=0", "--cruft", f"--cruft-expiration={AGE_DAYS}.days.ago",
+                     "--no-write-bitmap-index")  # fmt: skip
 
 
 def _name(path: str) -> str:

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from narnat_agent.checkpoints import timeline
+from narnat_agent.checkpoints.git_store import PACK_AT
 from narnat_agent.checkpoints.store import CAP, CheckpointError, CopyStore
 from narnat_agent.checkpoints.timeline import Taken
 from narnat_agent.checkpoints.turns import NO_COMMANDS, Checkpoints, open_store
@@ -631,3 +632,16 @@ def test_a_turn_that_edits_a_top_level_file_writes_nothing_in_nested_git_directo
     agent.turn("edit", ("Edit", ["src/main.py"], edit("src/main.py", "hello", "bye")), ("Bash", [], bash("true")))
     agent.rewind(1)
     assert git_data(nested) == data
+
+
+def test_the_store_is_packed_once_it_holds_many_loose_objects_and_still_restores(tree):
+    for n in range(PACK_AT):
+        (tree / f"file_{n}.txt").write_text(f"{n}\n")
+    agent = Agent(tree)
+    agent.turn("edit", ("Bash", [], bash("echo changed > file_7.txt && rm file_8.txt")))
+    objects = tree / ".narnat/checkpoints/git/objects"
+    assert len([p for p in objects.glob("??/*")]) > PACK_AT
+    agent.checkpoints.prune()
+    assert list(objects.glob("??/*")) == [] and list(objects.glob("pack/*.pack"))
+    agent.rewind(0)
+    assert (tree / "file_7.txt").read_text() == "7\n" and (tree / "file_8.txt").read_text() == "8\n"
