@@ -6,7 +6,7 @@ Each docstring is its help line.
 import difflib
 from collections.abc import Callable
 
-from narnat_agent.checkpoints.store import CheckpointError
+from narnat_agent.checkpoints import CheckpointError
 from narnat_agent.commands import rewind
 from narnat_agent.core import session as sessions
 from narnat_agent.core import session_store

@@ -3,7 +3,7 @@
 import json
 from collections.abc import Callable
 
-from narnat_agent.checkpoints.turns import Checkpoints, open_store
+from narnat_agent.checkpoints import Checkpoints, open_store
 from narnat_agent.config.loader import Config
 from narnat_agent.core import session as sessions
 from narnat_agent.core import session_store
@@ -51,22 +51,24 @@ class Agent:
         self.system_prompt = system_prompt  # without any inherited summary
         self.leaving = 0  # the signal asking the process to end, once one has
         self.go_on = "Say 'continue' to go on."  # after the step limit; a headless run names its own command
-        self.checkpoints = Checkpoints(open_store(config.project, config.state_dir), session.checkpoints, ui.notice)
+        store = open_store(config.project, config.state_dir, ui.notice)
+        self.checkpoints = Checkpoints(store, session.checkpoints, ui.notice)
         self.switch(session)
 
     def switch(self, session: Session) -> None:
         """Continue in another conversation: the only way /clear, /enter, compression and --resume replace it."""
         self.session = session
         self.workspace.tool_state = session.tool_state
-        self.checkpoints.use(session.checkpoints)
+        self.checkpoints.use(session.checkpoints, session.checkpoints_damaged)
         self.ui.context_unknown()
 
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
 
         def ask(command: str, reason: str) -> bool:
-            undo = self.checkpoints.covers_commands() and "/undo" not in reason  # else the reason says it already
-            return confirm(command, reason + ("; all but git-ignored files can be undone with /undo" if undo else ""))
+            covered = self.checkpoints.covers_commands() and "/undo" not in reason  # else the reason says it already
+            undo = "; /undo can restore files, but not those in folders .gitignore names" if covered else ""
+            return confirm(command, reason + undo)
 
         return ask
 
@@ -209,6 +211,7 @@ class Agent:
         for _ in range(self.config.max_steps):
             reply = self._reply(view, stats)
             self.conversation.add_reply(reply)
+            self.checkpoints.replied()
             self._check_ending(reply)
             if not reply.tool_calls:
                 return
