@@ -17,7 +17,7 @@ from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, Turn
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.base import Confirm, Interrupted
+from narnat_agent.tools.base import Confirm, Interrupted, Result
 from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
@@ -210,7 +210,9 @@ class Agent:
                 if _repeated(call, recent):
                     message = f"{call.name} was called {REPEATS} times in a row with the same arguments."
                     raise TurnStopped(Stop.REPEATED_CALLS, message)
-                self.conversation.add_tool_result(call.id, self._call(call))
+                result = self._call(call)
+                stats.verified(result.verification)
+                self.conversation.add_tool_result(call.id, result.text)
         message = f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on."
         raise TurnStopped(Stop.STEP_LIMIT, message)
 
@@ -222,8 +224,8 @@ class Agent:
             stop, text = ENDINGS[reply.ending]
             raise TurnStopped(stop, text.format(error=reply.error, finish=reply.finish_reason))
 
-    def _call(self, call: ToolCall) -> str:
-        """Run one call and show it; the text goes back to the model."""
+    def _call(self, call: ToolCall) -> Result:
+        """Run one call and show it; its text goes back to the model."""
         checked = registry.prepare(call.name, call.args, call.error, self.workspace.secret)
         self.ui.tool_start(checked.header, call)
         pending = None
@@ -240,7 +242,7 @@ class Agent:
         finally:
             self.checkpoints.after(pending)
         self.ui.tool_end(result)
-        return result.text
+        return result
 
     def _touched(self, args: dict) -> list[Path]:
         """The file a Write or Edit call names, kept in its checkpoints even if .gitignore leaves it out."""

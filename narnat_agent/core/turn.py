@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from narnat_agent.core.reply import Reply
+from narnat_agent.tools.verification import Verification
 
 
 class Cancelled(Exception):
@@ -53,6 +54,11 @@ class TurnStats:
     cost: float | None = None
     session_cost: float | None = None
     started: float = field(default_factory=time.monotonic)
+    verifications: dict[str, Verification] = field(default_factory=dict)  # the last outcome of each, by command
+
+    def verified(self, verification: Verification | None) -> None:
+        if verification is not None:
+            self.verifications[verification.command] = verification
 
     def add(self, reply: Reply, price: float | None) -> None:
         usage = reply.usage

@@ -4,6 +4,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from narnat_agent.tools.verification import Verification
+
 if TYPE_CHECKING:
     from narnat_agent.tools.workspace import Workspace
 
@@ -51,6 +53,7 @@ class Result:
     summary: str  # the one line the user sees
     is_error: bool = False
     detail: Detail = None  # what the UI draws under the result line
+    verification: Verification | None = None  # a command that ran tests, a linter, a type checker or a build
 
 
 class Interrupted(KeyboardInterrupt):

@@ -1,5 +1,6 @@
 """Bash: run a command in the project, never hanging, never flooding, and asking before anything deletes files."""
 
+import dataclasses
 import os
 import re
 import signal
@@ -16,6 +17,7 @@ from pathlib import Path
 from narnat_agent.safety import analyze
 from narnat_agent.safety.syntax import Command, parse
 from narnat_agent.tools.base import Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
+from narnat_agent.tools.verification import Verification, recognise
 from narnat_agent.tools.workspace import Workspace
 
 Spawn = Callable[..., subprocess.Popen]  # subprocess.Popen, or a test's wrapper of it
@@ -255,11 +257,22 @@ def _failed_stages(stages: list[Command], pipeline: tuple[int, ...]) -> list[str
             if status not in (0, 141) and not (status == 1 and stage.name in NOT_FAILURES)]  # fmt: skip
 
 
+def _verified(stages: list[Command], finished: Finished) -> Verification | None:
+    """The last verification command of the pipeline the shell reports on, with that stage's own exit code."""
+    statuses = finished.pipeline if len(finished.pipeline) == len(stages) else ()
+    for n in reversed(range(len(stages))):
+        if name := recognise(stages[n].argv):
+            return Verification(name, finished.code if finished.code is None or not statuses else statuses[n])
+    return None
+
+
 def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str]) -> Result:
     text, code = finished.text, finished.code
-    if code is None:
-        return _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
     stages = _stages(command)
+    verification = _verified(stages, finished)
+    if code is None:
+        stopped = _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
+        return dataclasses.replace(stopped, verification=verification)
     benign = code == 1 and bool(stages) and stages[-1].name in NOT_FAILURES
     failed = _failed_stages(stages, finished.pipeline)
     status = "; ".join([f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""),
@@ -268,7 +281,7 @@ def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str])
     shown = text.count("\n") + bool(text and not text.endswith("\n"))
     output = Output(tuple(text.splitlines()[-TAIL:]), finished.lines, min(shown, finished.lines))
     summary = f"exit {code}" + (" · a pipeline stage failed" if failed else "") + f" · {_count(finished.lines)}"
-    return Result(f"{body}({status})", summary, bool(failed) or (bool(code) and not benign), output)
+    return Result(f"{body}({status})", summary, bool(failed) or (bool(code) and not benign), output, verification)
 
 
 def _count(lines: int) -> str:

@@ -11,7 +11,7 @@ TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
 
 
 def footer(stats: TurnStats) -> str:
-    """ctx 19.8k/128k · sent 266.7k (250k cached) · out 1.2k · 17 requests · cost … · 13.2s
+    """ctx 19.8k/128k · sent 266.7k (250k cached) · out 1.2k · 17 requests · cost … · 13.2s · pytest: passed
 
     The context is the last request's prompt (how full the window is); sent, cached and out are the turn's totals.
     """
@@ -23,7 +23,7 @@ def footer(stats: TurnStats) -> str:
     if stats.cost is not None:
         parts.append(f"cost {stats.cost:.4f} (session {stats.session_cost or 0:.4f})")
     parts.append(f"{stats.seconds:.1f}s")
-    return " · ".join(parts)
+    return " · ".join([*parts, *(str(v) for v in stats.verifications.values())])
 
 
 def context(stats) -> str:
