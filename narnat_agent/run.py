@@ -109,7 +109,10 @@ def run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt:
         ui.banner(config.model, _banner(config, session, resumed))
         client.preload()
         agent.checkpoints.warm()
-        _repl(agent, ui, dispatch)
+        try:
+            _repl(agent, ui, dispatch)
+        finally:
+            _stop_jobs(agent)
         return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
     return _headless(agent, ui, prompt, nobody, resumed)
 
@@ -126,6 +129,14 @@ def _banner(config, session, resumed: bool) -> list[str]:
     return [f"narnat {__version__} · {config.model} · {host}", f"{where} · {start} · /help for commands and keys"]
 
 
+def _stop_jobs(agent) -> None:
+    """Background commands end with Narnat, each with its whole process group, said in one line."""
+    stopped = agent.workspace.jobs.stop_all()
+    if stopped:
+        commands = "; ".join(job.command for job in stopped)
+        agent.ui.notice(f"Stopped {len(stopped)} background command{'s' if len(stopped) > 1 else ''}: {commands}")
+
+
 def _allow(command: str, reason: str) -> bool:
     """--yes: every command that would ask runs."""
     return True
@@ -138,6 +149,7 @@ def _headless(agent, ui, prompt: str, nobody, resumed: bool) -> int:
         outcome = _ask(agent, ui, prompt, nobody)
     finally:
         saved = _saved(agent, ui, quiet=True)
+        _stop_jobs(agent)  # before the report: stream-json's last line is the result
     code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
     code = 128 + agent.leaving if agent.leaving else code
     ui.report(outcome, agent.session.name if saved else None, code)

@@ -1,4 +1,4 @@
-"""Slash commands: /save /show /enter /delete /clear /help /exit, and /rewind /undo /redo from commands/rewind.py.
+"""Slash commands: /save /show /enter /delete /clear /jobs /help /exit, and /rewind /undo /redo from commands/rewind.py.
 
 Each docstring is its help line.
 """
@@ -77,6 +77,16 @@ def clear(agent: Agent, arg: str) -> None:
         agent.ui.notice(f"The previous one was saved as '{saved}'.")
 
 
+def jobs(agent: Agent, arg: str) -> None:
+    """/jobs — the background commands Bash started, and whether they still run (they stop when Narnat does)."""
+    started = agent.workspace.jobs.started
+    if not started:
+        agent.ui.info("No background commands.")
+        return
+    rows = [[str(job.number), str(job.pid), job.state, agent.workspace.show(job.log), job.command] for job in started]
+    agent.ui.table(["job", "pid", "state", "output", "command"], rows)
+
+
 KEYS = (
     ("Enter", "send"),
     ("Alt-Enter, Ctrl-J", "new line (pasted text stays one message)"),
@@ -122,7 +132,7 @@ def exit_(agent: Agent, arg: str) -> bool:
 
 COMMANDS: dict[str, Callable[[Agent, str], bool | None]] = {
     "save": save, "show": show, "enter": enter, "delete": delete, "clear": clear,
-    "rewind": rewind.rewind, "undo": rewind.undo, "redo": rewind.redo, "help": help_, "exit": exit_,
+    "rewind": rewind.rewind, "undo": rewind.undo, "redo": rewind.redo, "jobs": jobs, "help": help_, "exit": exit_,
 }  # fmt: skip
 
 

@@ -30,6 +30,7 @@ narnat.json
 sessions/
 logs/
 spills/
+jobs/
 history
 last_session_summary.md
 """

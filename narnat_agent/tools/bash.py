@@ -9,18 +9,18 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import IO
 
 from narnat_agent.safety import analyze
 from narnat_agent.safety.syntax import Command, parse
 from narnat_agent.tools.base import Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
-from narnat_agent.tools.verification import Verification, recognise
+from narnat_agent.tools.processes import HeldInterrupt, Spawn
+from narnat_agent.tools.verification import verified
 from narnat_agent.tools.workspace import Workspace
 
-Spawn = Callable[..., subprocess.Popen]  # subprocess.Popen, or a test's wrapper of it
 MAX_TIMEOUT_MS = 600_000
 KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where Narnat's configuration reads the API key
 LIMIT = 30_000  # characters the model sees
@@ -102,30 +102,6 @@ def _stop(process: subprocess.Popen, output: _Output) -> None:
         output.thread.join(wait)
 
 
-class HeldInterrupt:
-    """Holds back a Ctrl-C while a child starts, so it cannot land between the start and the code that stops the
-    child: release() raises it where that code is in place. Only the main thread receives signals."""
-
-    def __init__(self) -> None:
-        self.caught = False
-        self.previous: object = None
-
-    def __enter__(self) -> "HeldInterrupt":
-        if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGINT, lambda signum, frame: setattr(self, "caught", True))
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)  # type: ignore[arg-type]
-
-    def release(self) -> None:
-        """The held Ctrl-C, handled now as it would have been (KeyboardInterrupt, or the handler Narnat set)."""
-        if self.caught and callable(self.previous):
-            self.caught = False
-            self.previous(signal.SIGINT, None)
-
-
 @dataclass(frozen=True)
 class Finished:
     text: str
@@ -141,6 +117,12 @@ def environment(secret: str = "") -> dict[str, str]:
     return {**kept, **QUIET}
 
 
+def _bash(spawn: Spawn, script: str, ws: Workspace, stdout: int | IO[bytes]) -> subprocess.Popen:
+    """bash running script in its own session (so its whole process group can be stopped), with no terminal."""
+    return spawn(["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env=environment(ws.secret),
+                 stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+
+
 def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subprocess.Popen) -> Finished:
     """Run command in its own session, with its whole process group stopped at the timeout or on Ctrl-C."""
     spills = ws.state_dir / "spills"
@@ -153,10 +135,7 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
               f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{state}"\nexit $__narnat_status\n')  # fmt: skip
     held = HeldInterrupt()
     with held:
-        process = spawn(
-            ["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env=environment(ws.secret),
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
+        process = _bash(spawn, script, ws, subprocess.PIPE)
         output = _Output(process.stdout, spill)
     deadline = time.monotonic() + timeout_s
     timed_out = finished = cancelled = False
@@ -207,6 +186,8 @@ def run(args: dict, ws: Workspace) -> Result:
     _check(command, ws)
     if not ws.cwd.is_dir():
         ws.cwd = ws.root
+    if args.get("run_in_background"):
+        return _background(command, ws)
     asked = args.get("timeout") or ws.bash_timeout_ms
     timeout_ms = min(asked, MAX_TIMEOUT_MS)
     finished = execute(command, ws, timeout_ms / 1000)
@@ -214,7 +195,20 @@ def run(args: dict, ws: Workspace) -> Result:
     if ws.cwd != ws.root:
         notes.append(f"Bash's working directory: {ws.cwd} — file paths in the other tools still start at the "
                      "project root")  # fmt: skip
-    return _result(command, finished, timeout_ms, notes)
+    return _result(command, finished, timeout_ms, notes + ws.jobs.news())
+
+
+def _background(command: str, ws: Workspace) -> Result:
+    """Start a command that keeps running, its output going to a file the model Reads; it returns at once."""
+    logs = ws.state_dir / "jobs"
+    logs.mkdir(parents=True, exist_ok=True)
+    log = logs / f"job-{len(ws.jobs.started) + 1}-{datetime.now():%Y%m%d-%H%M%S}.log"
+    job = ws.jobs.start(command, log, lambda out: _bash(subprocess.Popen, command, ws, out))
+    news = "".join(f"\n({line})" for line in ws.jobs.news())
+    text = (f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
+            f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends. "
+            f"Stop it with: kill -- -{job.pid}{news}")  # fmt: skip
+    return Result(text, f"job {job.number} started in the background · pid {job.pid}")
 
 
 def _check(command: str, ws: Workspace) -> None:
@@ -257,19 +251,10 @@ def _failed_stages(stages: list[Command], pipeline: tuple[int, ...]) -> list[str
             if status not in (0, 141) and not (status == 1 and stage.name in NOT_FAILURES)]  # fmt: skip
 
 
-def _verified(stages: list[Command], finished: Finished) -> Verification | None:
-    """The last verification command of the pipeline the shell reports on, with that stage's own exit code."""
-    statuses = finished.pipeline if len(finished.pipeline) == len(stages) else ()
-    for n in reversed(range(len(stages))):
-        if name := recognise(stages[n].argv):
-            return Verification(name, finished.code if finished.code is None or not statuses else statuses[n])
-    return None
-
-
 def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str]) -> Result:
     text, code = finished.text, finished.code
     stages = _stages(command)
-    verification = _verified(stages, finished)
+    verification = verified(stages, finished.code, finished.pipeline)
     if code is None:
         stopped = _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
         return dataclasses.replace(stopped, verification=verification)
@@ -313,6 +298,8 @@ TOOL = Tool(
             "command": {"type": "string"},
             "timeout": {"type": "integer", "description": "Milliseconds (max 600000)"},
             "description": {"type": "string", "description": "What it does, in 5-10 words"},
+            "run_in_background": {"type": "boolean", "description": "Start it and return at once (servers, "
+                                  "watchers, long builds); its output goes to a file you Read"},
         },
         "required": ["command"],
     },

@@ -1,5 +1,6 @@
 """Read: a file as numbered lines, a directory as a listing."""
 
+import dataclasses
 from pathlib import Path
 
 from narnat_agent.textfile import binary_kind, decode, digest, size_text
@@ -75,6 +76,19 @@ def _load(path: Path, ws: Workspace) -> bytes:
 
 
 def run(args: dict, ws: Workspace) -> Result:
+    result = _read(args, ws)
+    job = ws.jobs.of_log(ws.resolve(args["file_path"]))
+    if job is None:
+        return result
+    news = [line for line in ws.jobs.news() if not line.startswith(f"background job {job.number} ")]
+    if job.state == "running":
+        state = f"Job {job.number} is still running: this file grows; Read it again later for more."
+    else:
+        state = f"Job {job.number} ({job.command}) {job.state}."
+    return dataclasses.replace(result, text="\n".join([result.text, state, *(f"({line})" for line in news)]))
+
+
+def _read(args: dict, ws: Workspace) -> Result:
     path = ws.resolve(args["file_path"])
     if path.is_dir():
         return _listing(path, ws)

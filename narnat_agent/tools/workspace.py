@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from narnat_agent.textfile import digest
+from narnat_agent.tools.background import Jobs
 from narnat_agent.tools.base import Confirm, ToolError
 from narnat_agent.tools.web.http import Web
 
@@ -80,6 +81,7 @@ class Workspace:
     bash_timeout_ms: int = 120000
     tool_state: ToolState = field(default_factory=ToolState)
     web: Web = field(default_factory=Web)
+    jobs: Jobs = field(default_factory=Jobs)  # Bash's background commands: they belong to the run, not a conversation
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
     cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
 
