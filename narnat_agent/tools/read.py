@@ -5,6 +5,7 @@ from pathlib import Path
 
 from narnat_agent.textfile import binary_kind, decode, digest, size_text
 from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.documents import notebook_text, pdf_text
 from narnat_agent.tools.workspace import Workspace, printable
 
 MAX_LINES = 2000
@@ -69,9 +70,6 @@ def _load(path: Path, ws: Workspace) -> bytes:
         raise ToolError(f"{ws.show(path)}: permission denied.") from None
     except OSError as e:
         raise ToolError(f"{ws.show(path)} cannot be read: {e.strerror or e}.") from None
-    kind = binary_kind(data[:4096], path)
-    if kind:
-        raise ToolError(f"{ws.show(path)} is a {kind} ({size_text(len(data))}); Read shows text files only.")
     return data
 
 
@@ -98,6 +96,10 @@ def _read(args: dict, ws: Workspace) -> Result:
     if not data:
         ws.remember(path, data, whole=True)
         return Result(f"{note}{ws.show(path)} is empty (0 bytes).", "Read 0 lines (empty file)")
+    if path.suffix.lower() in (".pdf", ".ipynb"):
+        return _document(path, data, args, ws, note)
+    if kind := binary_kind(data[:4096], path):
+        raise ToolError(f"{ws.show(path)} is a {kind} ({size_text(len(data))}); Read shows text files only.")
     text, encoding = decode(data, ws.seen_as(path, data))
     if encoding.codec != "utf-8":
         note += f"(This file is not UTF-8: it is shown as {encoding.label}; Edit and Write keep its encoding.)\n"
@@ -105,13 +107,31 @@ def _read(args: dict, ws: Workspace) -> Result:
     if lines[-1] == "":
         lines.pop()
     lines = [line.removesuffix("\r") for line in lines]
+    return _page(lines, args, ws, (path, data, encoding.codec), note)
+
+
+def _document(path: Path, data: bytes, args: dict, ws: Workspace, note: str) -> Result:
+    """A PDF's text page by page, or a notebook's cells, paged as the lines of a text file are."""
+    name = ws.show(path)
+    if path.suffix.lower() == ".ipynb":
+        text = notebook_text(data, name)
+    elif not (text := pdf_text(path, name)):
+        ws.remember(path, data, whole=True)
+        return Result(f"{note}{name} is a PDF with no text layer (a scanned document?): Read cannot see the text in "
+                      "images of pages.", "PDF without text")  # fmt: skip
+    return _page(text.split("\n"), args, ws, (path, data, "utf-8"), note)
+
+
+def _page(lines: list[str], args: dict, ws: Workspace, file: tuple[Path, bytes, str], note: str) -> Result:
+    """The page of numbered lines that offset and limit ask for, remembered as seen."""
+    path, data, codec = file
     total = len(lines)
     start = max(args.get("offset", 1), 1)
     if start > total:
         raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
     limit = args["limit"] if args.get("limit", 0) > 0 else None
     shown, last = _numbered(lines, start, min(limit or MAX_LINES, MAX_LINES))
-    ws.remember(path, data, whole=False, lines=(((start, last),), total), codec=encoding.codec)
+    ws.remember(path, data, whole=False, lines=(((start, last),), total), codec=codec)
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if any(line.startswith("\t") for line in lines[start - 1 : last]) else ""
     body = "\n".join(shown)
