@@ -97,8 +97,8 @@ def run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt:
     nobody = NobodyToAsk() if prompt is not None and not args.yes else None
     confirm = ui.confirm if prompt is None else nobody or _allow
     web = Web(config.search_urls, config.web_timeout_s)
-    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
-                          secret=config.api_key)  # fmt: skip
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
+                          web=web, secret=config.api_key)  # fmt: skip
     client = Client(config, ui.notice)
     if isinstance(ui, EventUI):  # JSON on stdout quotes the model's own arguments: the key is masked there too
         ui.secret = config.api_key

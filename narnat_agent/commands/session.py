@@ -115,7 +115,8 @@ def help_(agent: Agent, arg: str) -> None:
 
 def recap(messages: list[dict], width: int = 160) -> list[tuple[str, str]]:
     """Where a conversation stopped: its last question and the start of the last answer, one line each."""
-    said = [(m["role"], m["content"]) for m in messages if m["role"] in ("user", "assistant") and m.get("content")]
+    said = [(m["role"], m["content"]) for m in messages
+            if m["role"] in ("user", "assistant") and isinstance(m.get("content"), str) and m["content"]]  # fmt: skip
     last = {role: text for role, text in said}
     lines = []
     for role, who in (("user", "you"), ("assistant", "model")):

@@ -58,6 +58,7 @@ class Config:
     interrupt_key: str
     web_timeout_s: float
     stream_idle_timeout_s: float
+    sees_images: bool
     project: Path
     home: Path
     search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
@@ -102,6 +103,7 @@ CHECKS = {
     "interrupt_key": (lambda v: v in ("escape", "escape-twice", "ctrl-c"), '"escape", "escape-twice" or "ctrl-c"'),
     "web_timeout_s": (lambda v: _is_number(v) and 0 < v <= 120, "a number of seconds from 1 to 120"),
     "stream_idle_timeout_s": (lambda v: _is_number(v) and 1 <= v <= 3600, "a number of seconds from 1 to 3600"),
+    "sees_images": (lambda v: isinstance(v, bool), "true or false"),
 }
 
 
@@ -205,6 +207,7 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
         interrupt_key=merged["interrupt_key"],
         web_timeout_s=merged["web_timeout_s"],
         stream_idle_timeout_s=merged["stream_idle_timeout_s"],
+        sees_images=merged["sees_images"],
         search_urls={engine: env[name] for engine, name in SEARCH_URLS.items() if env.get(name)},
         project=project,
         home=home,

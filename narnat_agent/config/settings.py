@@ -15,4 +15,5 @@ DEFAULTS: dict[str, object] = {
     "interrupt_key": "escape",
     "web_timeout_s": 10,
     "stream_idle_timeout_s": 120,
+    "sees_images": False,
 }

@@ -17,7 +17,7 @@ from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, Turn
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.base import Confirm, Interrupted, Result
+from narnat_agent.tools.base import Confirm, Interrupted, Picture, Result
 from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
@@ -206,6 +206,7 @@ class Agent:
             self._check_ending(reply)
             if not reply.tool_calls:
                 return
+            pictures: list[Picture] = []  # they follow the tool results, in a message of their own
             for call in reply.tool_calls:
                 if _repeated(call, recent):
                     message = f"{call.name} was called {REPEATS} times in a row with the same arguments."
@@ -213,6 +214,9 @@ class Agent:
                 result = self._call(call)
                 stats.verified(result.verification)
                 self.conversation.add_tool_result(call.id, result.text)
+                if result.picture:
+                    pictures.append(result.picture)
+            self.conversation.add_pictures(pictures)
         message = f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on."
         raise TurnStopped(Stop.STEP_LIMIT, message)
 

@@ -1,7 +1,7 @@
 """The tool contract: what a tool is, what it returns, and how it fails."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from narnat_agent.tools.verification import Verification
@@ -48,12 +48,22 @@ Detail = Diff | Output | Todos | None
 
 
 @dataclass(frozen=True)
+class Picture:
+    """An image for a model that sees: it travels in the user message after the tool results."""
+
+    name: str  # the file, as the tool result names it
+    mime: str
+    base64: str = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Result:
     text: str  # what the model receives
     summary: str  # the one line the user sees
     is_error: bool = False
     detail: Detail = None  # what the UI draws under the result line
     verification: Verification | None = None  # a command that ran tests, a linter, a type checker or a build
+    picture: Picture | None = None  # an image Read, for a model that sees images
 
 
 class Interrupted(KeyboardInterrupt):

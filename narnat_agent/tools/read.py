@@ -6,6 +6,8 @@ from pathlib import Path
 from narnat_agent.textfile import binary_kind, decode, digest, size_text
 from narnat_agent.tools.base import Result, Tool, ToolError
 from narnat_agent.tools.documents import notebook_text, pdf_text
+from narnat_agent.tools.images import SUFFIXES as IMAGE_SUFFIXES
+from narnat_agent.tools.images import read_image
 from narnat_agent.tools.workspace import Workspace, printable
 
 MAX_LINES = 2000
@@ -98,6 +100,8 @@ def _read(args: dict, ws: Workspace) -> Result:
         return Result(f"{note}{ws.show(path)} is empty (0 bytes).", "Read 0 lines (empty file)")
     if path.suffix.lower() in (".pdf", ".ipynb"):
         return _document(path, data, args, ws, note)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return read_image(path, data, ws.show(path), ws.sees_images)
     if kind := binary_kind(data[:4096], path):
         raise ToolError(f"{ws.show(path)} is a {kind} ({size_text(len(data))}); Read shows text files only.")
     text, encoding = decode(data, ws.seen_as(path, data))
@@ -144,7 +148,8 @@ TOOL = Tool(
     name="Read",
     description=(
         f"Read a text file as numbered lines (number, tab, line) from offset: one Read shows {LIMIT}, "
-        "and says where to continue. A directory gives its listing."
+        "and says where to continue. Also images, PDFs (page by page) and notebooks (cell by cell). A directory "
+        "gives its listing."
     ),
     parameters={
         "type": "object",

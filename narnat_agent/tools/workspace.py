@@ -79,6 +79,7 @@ class Workspace:
     state_dir: Path
     confirm: Confirm | None  # None: nobody can answer (a headless run without --yes)
     bash_timeout_ms: int = 120000
+    sees_images: bool = False  # Read sends a picture to the model, or only says what it is
     tool_state: ToolState = field(default_factory=ToolState)
     web: Web = field(default_factory=Web)
     jobs: Jobs = field(default_factory=Jobs)  # Bash's background commands: they belong to the run, not a conversation
