@@ -11,7 +11,7 @@ from narnat_agent.textfile import decode, line_count, line_ending, with_ending
 from narnat_agent.tools.base import Diff, Result, Tool, ToolError
 from narnat_agent.tools.edit.matcher import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
 from narnat_agent.tools.edit.notebook import edit_cell
-from narnat_agent.tools.syntax_check import introduced
+from narnat_agent.tools.syntax_check import changed_lines, introduced
 from narnat_agent.tools.workspace import Workspace, renumbered
 
 READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read numbers lines
@@ -58,7 +58,7 @@ def run(args: dict, ws: Workspace) -> Result:
     ws.remember(path, encoded, whole=record.whole, lines=seen, codec=encoding.codec)
     where = f"{len(done.places)} places" if len(done.places) > 1 else f"line {done.places[0]}"
     kept = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
-    syntax = introduced(path, text, done.text)
+    syntax = introduced(path, text, done.text, changed_lines(done.changes))
     report = f"Edited {ws.show(path)} at {where} ({done.how}).{kept}\n{diff}" + (f"\n{syntax}" if syntax else "")
     return Result(report, change_summary(removed, added), detail=Diff(diff, syntax))
 
