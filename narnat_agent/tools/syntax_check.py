@@ -12,7 +12,7 @@ from pathlib import Path
 GRAMMARS = {
     ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
     ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml",
+    ".json": "json", ".ipynb": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml",
     ".go": "go", ".rs": "rust", ".java": "java", ".c": "c",
     ".h": "cpp", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
     ".cs": "csharp", ".rb": "ruby", ".php": "php", ".sh": "bash", ".bash": "bash",
@@ -24,6 +24,7 @@ GUESSING = {"c", "cpp", "html"}
 # A line that starts a top-level statement: not one that closes a bracket or a block, or continues one (else:)
 STARTS = re.compile(r"(?!(?:end|fi|done|esac|else|elif|except|finally)\b)[^\s)\]}]")
 WHOLE = {"php", "html"}  # the meaning of a line depends on tags far above it: always parsed whole
+COMMENTED_JSON = ("tsconfig", "jsconfig", "devcontainer", ".devcontainer")
 SHOWN = 3  # errors listed at most; the first one matters most, the rest are often its echoes
 LINE_CHARS = 200
 
@@ -43,7 +44,12 @@ class SyntaxProblem:
 
 def language(path: Path) -> str | None:
     """The language checked for this file, or None when there is no check for it."""
-    return "python" if path.suffix in (".py", ".pyi") else GRAMMARS.get(path.suffix.lower())
+    if path.suffix in (".py", ".pyi"):
+        return "python"
+    grammar = GRAMMARS.get(path.suffix.lower())
+    if grammar == "json" and (path.name.startswith(COMMENTED_JSON) or ".vscode" in path.parts):
+        return None  # JSON with comments and trailing commas, which their readers accept and strict JSON does not
+    return grammar
 
 
 def _python(text: str, name: str) -> list[SyntaxProblem]:

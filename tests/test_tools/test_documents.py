@@ -117,3 +117,9 @@ def test_a_notebook_in_another_tools_layout_keeps_it(project, workspace):
                      workspace)  # fmt: skip
     assert not result.is_error and "layout" not in result.text
     assert path.read_text() == before.replace('"# Analysis"', '"# Study"')
+
+
+def test_write_of_a_notebook_that_is_not_json_says_where(project, workspace):
+    result = execute("Write", {"file_path": "new.ipynb", "content": '{"cells": [\n  {"cell_type": "code"\n}\n'},
+                     workspace)  # fmt: skip
+    assert "Syntax check (json): this change introduced" in result.text

@@ -105,3 +105,11 @@ def test_in_a_large_file_the_statements_around_the_edit_decide_and_errors_are_co
     execute("Read", {"file_path": "big.js"}, workspace)
     unclosed = execute("Edit", {"file_path": "big.js", "old_string": "+ 150;\n}", "new_string": "+ 150;"}, workspace)
     assert "Syntax check (javascript)" in unclosed.detail.syntax
+
+
+def test_json_that_its_readers_allow_comments_and_trailing_commas_in_is_not_judged(project, workspace):
+    (project / ".vscode").mkdir()
+    for name in ("tsconfig.json", ".vscode/settings.json"):
+        result = execute("Write", {"file_path": name, "content": '{\n  // strict\n  "a": 1,\n}\n'}, workspace)
+        assert "Syntax" not in result.text, name
+    assert "Syntax check" in execute("Write", {"file_path": "package.json", "content": '{"a": 1,}\n'}, workspace).text

@@ -56,3 +56,10 @@ def test_bash_keeps_the_runners_own_exit_code_behind_cd_and_a_pipe(workspace, pr
     assert execute("Bash", {"command": "echo hi"}, workspace).verification is None
     stopped = execute("Bash", {"command": f"{sys.executable} -m pytest --version; sleep 5", "timeout": 300}, workspace)
     assert stopped.verification is None  # the last command was sleep, not the runner
+
+
+def test_a_runner_stopped_at_the_timeout_is_timed_out_not_passed(workspace, project):
+    (project / "test_slow.py").write_text("import time\n\ndef test_slow():\n    time.sleep(30)\n")
+    stopped = execute("Bash", {"command": f"{sys.executable} -m pytest -q -p no:cacheprovider", "timeout": 1500},
+                      workspace)  # fmt: skip
+    assert stopped.verification == Verification("pytest", None) and stopped.verification.status == "timed_out"
