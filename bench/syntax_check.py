@@ -16,7 +16,7 @@ LINES = 10_000
 FILES = {  # name: (a line, numbered), 10,000 of them
     "big.py": "value_{n} = compute({n}, 'label {n}')\n",
     "big.js": "const value_{n} = compute({n}, 'label {n}');\n",
-    "big.go": "var value_{n} = compute({n}, \"label {n}\")\n",
+    "big.go": 'var value_{n} = compute({n}, "label {n}")\n',
     "big.json": '  "key_{n}": [{n}, "label {n}"],\n',
 }
 WRAP = {"big.go": ("package main\n", ""), "big.json": ("{\n", '  "end": 0\n}\n')}

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.encodable import encodable
 from narnat_agent.redact import redact
 
@@ -62,7 +63,7 @@ class _LogFile(logging.FileHandler):
 
 def start_log(state_dir: Path, secrets: list[str], notify: Callable[[str], None]) -> Path:
     """Log this run to .narnat/logs/<time>-<pid>.log: processes started in the same second get their own file."""
-    path = state_dir / "logs" / f"{datetime.now():%Y-%m-%d_%H-%M-%S}-{os.getpid()}.log"
+    path = state.logs(state_dir) / f"{datetime.now():%Y-%m-%d_%H-%M-%S}-{os.getpid()}.log"
     with contextlib.suppress(OSError):  # then the first line fails to open the file, and says so once
         path.parent.mkdir(parents=True, exist_ok=True)
     handler = _LogFile(path, notify)

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from narnat_agent import state
+
 # .gitignore applies even outside a git repository; hidden files are searched; .git never is.
 COMMON = ["--hidden", "--glob", "!.git", "--no-require-git", "--no-config", "--color", "never"]
-STATE = ".narnat"  # Narnat's own folder: its logs record every search, so searching them would find itself
+STATE = state.FOLDER  # Narnat's own folder: its logs record every search, so searching them would find itself
 WRITING = ".narnat-tmp-*"  # a file Edit or Write is replacing this very moment: never a result
 TIMEOUT = 120
 PLAIN_NAME = re.compile(r"[\w.*?,-]*(?:\{[\w.*?,-]*\}[\w.*?,-]*)*")  # no classes, escapes or nested braces

@@ -1,16 +1,30 @@
 """One run of Narnat once it is configured: the conversation chosen, the agent built, the REPL or one headless turn,
 and the conversation saved on the way out, whatever ends it (a signal included)."""
 
+from __future__ import annotations
+
 import argparse
+from typing import TYPE_CHECKING
 
 from narnat_agent import __version__
+from narnat_agent.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from narnat_agent.config.loader import Config
+    from narnat_agent.core.agent import Agent
+    from narnat_agent.core.headless import NobodyToAsk
+    from narnat_agent.core.session import Session
+    from narnat_agent.core.turn import TurnOutcome
+    from narnat_agent.core.ui import UI, Reporter
 
 # by Stop.kind; 3: the turn ended before doing all it was asked; 130: Ctrl-C, as shells report it
 EXIT_CODES = {"completed": 0, "failed": 1, "stopped": 3, "cancelled": 130}
 USAGE_ERROR = 2  # a configuration or command-line mistake: nothing was sent
 
 
-def _leave_on_signals(agent) -> None:
+def _leave_on_signals(agent: Agent) -> None:
     """SIGTERM and SIGHUP stop the turn like Esc does, then the REPL ends and saves like Ctrl-D."""
     import signal
 
@@ -43,7 +57,7 @@ def _mute_hung_up_terminal() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
-def _session(config, ui, args: argparse.Namespace, system_prompt: str):
+def _session(config: Config, ui: UI, args: argparse.Namespace, system_prompt: str) -> Session:
     """The conversation of this run: a saved one (-c, --resume) or a new one (named by the time and the process)."""
     from narnat_agent.core import session as sessions
     from narnat_agent.core.compressor import inherit_summary
@@ -51,73 +65,95 @@ def _session(config, ui, args: argparse.Namespace, system_prompt: str):
     if args.latest or args.resume:
         return _saved_session(config, args.resume, system_prompt)
     if summary := inherit_summary(config.state_dir):
-        ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
+        ui.notice(_("A summary left by an interrupted compression was inherited into this new conversation."))
     return sessions.new_session(system_prompt, summary)
 
 
-def _saved_session(config, name: str | None, system_prompt: str):
+def _saved_session(config: Config, name: str | None, system_prompt: str) -> Session:
     """A saved conversation (by name, else the most recent), going on in this run's environment (date, mode)."""
+    from narnat_agent import state
     from narnat_agent.core import session as sessions
     from narnat_agent.core import session_store
     from narnat_agent.prompts.system_prompt import with_environment
 
-    state = config.state_dir
-    if name is None or not session_store.exists(state, session_store.check_name(name)):
-        names = [row["name"] for row in session_store.listing(state) if not row["name"].startswith("compressed-")]
+    state_dir = config.state_dir
+    if name is None or not session_store.exists(state_dir, session_store.check_name(name)):
+        names = [row["name"] for row in session_store.listing(state_dir) if not row["name"].startswith("compressed-")]
         if name is not None:
-            recent = f"; the most recent are {', '.join(names[:3])}" if names else ""
-            raise session_store.SessionError(f"there is no session named '{name}' in {state / 'sessions'}{recent}.")
+            where, recent = state.sessions(state_dir), ", ".join(names[:3])
+            missing = (
+                _("there is no session named '{name}' in {where}; the most recent are {recent}.")
+                if names
+                else _("there is no session named '{name}' in {where}.")
+            )
+            raise session_store.SessionError(missing.format(name=name, where=where, recent=recent))
         if not names:
-            raise session_store.SessionError("this project has no saved conversation yet.")
+            raise session_store.SessionError(_("this project has no saved conversation yet."))
         name = names[0]
-    session = sessions.load(state, name)
+    session = sessions.load(state_dir, name)
     system = session.conversation.messages[0]
     system["content"] = with_environment(system["content"], system_prompt)
     return session
 
 
-def run(config, ui, args: argparse.Namespace, prompt: str | None, system_prompt: str) -> int:
+def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: str) -> int:
+    """The interactive conversation, until the user leaves."""
     from narnat_agent.commands.session import dispatch
+
+    agent = _agent(config, ui, args, system_prompt, ui.confirm)
+    if agent is None:
+        return USAGE_ERROR
+    agent.workspace.confirm = agent.ask_with_undo(ui.confirm)
+    ui.banner(config.model, _banner(config, agent.session, bool(args.latest or args.resume)))
+    agent.client.preload()
+    agent.checkpoints.warm()
+    try:
+        _repl(agent, ui, dispatch)
+    finally:
+        _stop_jobs(agent)
+    return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
+
+
+def run_headless(config: Config, ui: Reporter, args: argparse.Namespace, prompt: str, system_prompt: str) -> int:
+    """One request, saved as a session whatever happens; the exit code says how it ended."""
+    from narnat_agent.core.headless import NobodyToAsk
+    from narnat_agent.ui.events import EventUI
+
+    nobody = None if args.yes else NobodyToAsk()
+    if isinstance(ui, EventUI):  # JSON on stdout quotes the model's own arguments: the key is masked there too
+        ui.secret = config.api_key
+    agent = _agent(config, ui, args, system_prompt, nobody or _allow)
+    if agent is None:
+        return USAGE_ERROR
+    return _headless(agent, ui, prompt, nobody, bool(args.latest or args.resume))
+
+
+def _agent(
+    config: Config, ui: UI, args: argparse.Namespace, system_prompt: str, confirm: Callable[[str, str], bool]
+) -> Agent | None:
+    """The agent of this run, on the conversation the flags chose; None (and one sentence) when it cannot be had."""
     from narnat_agent.core import session_store
     from narnat_agent.core.agent import Agent
-    from narnat_agent.core.headless import NobodyToAsk
     from narnat_agent.core.llm import Client
     from narnat_agent.logger import start_log
     from narnat_agent.tools.web.http import Web
     from narnat_agent.tools.workspace import Workspace
-    from narnat_agent.ui.events import EventUI
 
     start_log(config.state_dir, [config.api_key], ui.notice)
-    resumed = bool(args.latest or args.resume)
     try:
         session = _session(config, ui, args, system_prompt)
     except session_store.SessionError as e:
-        ui.error(f"Cannot {'continue' if args.latest else 'resume'}: {e}")
-        return USAGE_ERROR
-    nobody = NobodyToAsk() if prompt is not None and not args.yes else None
-    confirm = ui.confirm if prompt is None else nobody or _allow
+        ui.error((_("Cannot continue: {why}") if args.latest else _("Cannot resume: {why}")).format(why=e))
+        return None
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
-                          web=web, secret=config.api_key)  # fmt: skip
-    client = Client(config, ui.notice)
-    if isinstance(ui, EventUI):  # JSON on stdout quotes the model's own arguments: the key is masked there too
-        ui.secret = config.api_key
-    agent = Agent(config, ui, client, workspace, session, system_prompt)
+                          web=web, secret=config.api_key, hidden=config.files)  # fmt: skip
+    agent = Agent(config, ui, Client(config, ui.notice), workspace, session, system_prompt)
     _leave_on_signals(agent)
-    if prompt is None:
-        workspace.confirm = agent.ask_with_undo(ui.confirm)
-        ui.banner(config.model, _banner(config, session, resumed))
-        client.preload()
-        agent.checkpoints.warm()
-        try:
-            _repl(agent, ui, dispatch)
-        finally:
-            _stop_jobs(agent)
-        return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
-    return _headless(agent, ui, prompt, nobody, resumed)
+    return agent
 
 
-def _banner(config, session, resumed: bool) -> list[str]:
+def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
     """Two lines at start: what answers (version, model, endpoint) and where (project, conversation)."""
     from pathlib import Path
     from urllib.parse import urlparse
@@ -125,16 +161,19 @@ def _banner(config, session, resumed: bool) -> list[str]:
     host = urlparse(config.base_url).netloc or config.base_url
     where = str(config.project).replace(str(Path.home()), "~", 1)
     turns = session.conversation.turns
-    start = f"resumed '{session.name}' ({turns} turn{'s' if turns != 1 else ''})" if resumed else "new conversation"
-    return [f"narnat {__version__} · {config.model} · {host}", f"{where} · {start} · /help for commands and keys"]
+    resumed_as = ngettext("resumed '{name}' ({n} turn)", "resumed '{name}' ({n} turns)", turns)
+    start = resumed_as.format(name=session.name, n=turns) if resumed else _("new conversation")
+    return [f"narnat {__version__} · {config.model} · {host}", _("{where} · {start} · /help for commands and keys")
+            .format(where=where, start=start)]  # fmt: skip
 
 
-def _stop_jobs(agent) -> None:
+def _stop_jobs(agent: Agent) -> None:
     """Background commands end with Narnat, each with its whole process group, said in one line."""
     stopped = agent.workspace.jobs.stop_all()
     if stopped:
-        commands = "; ".join(job.command for job in stopped)
-        agent.ui.notice(f"Stopped {len(stopped)} background command{'s' if len(stopped) > 1 else ''}: {commands}")
+        said = ngettext("Stopped {n} background command: {commands}", "Stopped {n} background commands: {commands}",
+                        len(stopped))  # fmt: skip
+        agent.ui.notice(said.format(n=len(stopped), commands="; ".join(job.command for job in stopped)))
 
 
 def _allow(command: str, reason: str) -> bool:
@@ -142,8 +181,7 @@ def _allow(command: str, reason: str) -> bool:
     return True
 
 
-def _headless(agent, ui, prompt: str, nobody, resumed: bool) -> int:
-    """One request, saved as a session whatever happens; the exit code says how it ended."""
+def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None, resumed: bool) -> int:
     ui.begin(agent.session.name, agent.config.model)
     try:
         outcome = _ask(agent, ui, prompt, nobody)
@@ -156,7 +194,7 @@ def _headless(agent, ui, prompt: str, nobody, resumed: bool) -> int:
     return code
 
 
-def _ask(agent, ui, prompt: str, nobody):
+def _ask(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None) -> TurnOutcome:
     """The turn's outcome; a confirmation refused for want of anybody to ask means it did not do all it was asked."""
     from narnat_agent.core.llm import LLMError
     from narnat_agent.core.session_store import SessionError
@@ -173,7 +211,7 @@ def _ask(agent, ui, prompt: str, nobody):
     return outcome
 
 
-def _saved(agent, ui, quiet: bool = False) -> bool:
+def _saved(agent: Agent, ui: UI, quiet: bool = False) -> bool:
     """The autosave; a failure is its one sentence, and the conversation stays in memory."""
     from narnat_agent.core.session_store import SessionError
 
@@ -183,11 +221,11 @@ def _saved(agent, ui, quiet: bool = False) -> bool:
         ui.error(str(e))
         return False
     if saved and not quiet:
-        ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
+        ui.notice(_("Saved this conversation as '{name}' (narnat --resume {name}).").format(name=saved))
     return True
 
 
-def _repl(agent, ui, dispatch) -> None:
+def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool]) -> None:
     """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
     for last_chance in (False, True):
         try:
@@ -197,4 +235,4 @@ def _repl(agent, ui, dispatch) -> None:
             agent.checkpoints.prune()
         if saved or last_chance or agent.leaving:
             return
-        ui.notice("The conversation is still here: /save it once there is room, or leave again to quit without it.")
+        ui.notice(_("The conversation is still here: /save it once there is room, or leave again to quit without it."))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.checkpoints.git_store import GitStore
 from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Store, keepable
 from narnat_agent.checkpoints.timeline import ids_of, steps_of, well_formed
@@ -25,7 +26,7 @@ NO_COMMANDS = "git is not installed: checkpoints keep the files Write and Edit c
 
 def open_store(project: Path, state_dir: Path) -> Store:
     """The shadow git store, or copies of the touched files when git is not installed."""
-    root = state_dir / "checkpoints"
+    root = state.checkpoints(state_dir)
     return GitStore(project, root / "git") if shutil.which("git") else CopyStore(project, root / "files")
 
 
@@ -127,9 +128,10 @@ class Checkpoints:
                  "question": question, "messages": messages, "steps": []}  # fmt: skip
         self.entries.append(entry)
 
-    def before(self, tool: str, label: str, touched: Sequence[Path]) -> Pending | None:
-        """The snapshot before a tool call that may change files (touched ones even if ignored); None if none."""
-        if tool == "Bash" and not self.store.covers_commands and not self.said_commands:
+    def before(self, label: str, touched: Sequence[Path], anything: bool) -> Pending | None:
+        """The snapshot before a tool call that may change the touched files (even if ignored), or anything (a
+        command); None if none."""
+        if anything and not self.store.covers_commands and not self.said_commands:
             self.said_commands = True
             self.say(NO_COMMANDS)
         # a file over the size cap is left out of both snapshots, or the rewind would take it for a new file
@@ -138,9 +140,9 @@ class Checkpoints:
         return Pending(label[:80], before, kept) if before else None
 
     def after(self, pending: Pending | None) -> None:
-        """Record the step once the tool has run."""
+        """Record the step once the tool has run; a call that changed nothing (a refused one) is no step."""
         after = self._snapshot(pending.touched) if pending else None
-        if pending and after and self.entries and "turn" in self.entries[-1]:
+        if pending and after and after != pending.before and self.entries and "turn" in self.entries[-1]:
             self.entries[-1]["steps"].append({"call": pending.label, "before": pending.before, "after": after})
 
     def covers_commands(self) -> bool:
@@ -184,7 +186,7 @@ class Checkpoints:
         """What undoing the last rewind would restore (None: it did not touch the code); it must be the last."""
         last = self.entries[-1] if self.entries else {}
         if "rewind" not in last:
-            raise CheckpointError("there is nothing to redo: no rewind since the last turn.")
+            raise CheckpointError("there is nothing to redo: /redo takes back a rewind only until the next question.")
         return self._plan(0, [(True, last["before"], last["after"])]) if last["before"] else None
 
     def _plan(self, step: int, steps: list[tuple[bool, str, str]]) -> Plan:

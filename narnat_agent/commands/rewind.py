@@ -15,13 +15,13 @@ def rewind(agent: Agent, arg: str) -> None:
         agent.ui.info("Nothing to rewind: this conversation has no turns yet.")
         return
     if not arg:
-        agent.ui.info(_listing(turns))
+        agent.ui.info(_listing(turns, agent.checkpoints.entries))
         arg = _ask(agent, "Rewind to before turn (N, or N.S for a step inside it; empty to cancel)")
         if not arg:
             agent.ui.notice("Nothing rewound.")
             return
     summary, step = _choose(turns, arg)
-    code, conversation = _mode(agent, summary, step)
+    code, conversation = _mode(agent, summary, step, arg)
     if code or conversation:
         _go_back(agent, summary, step, code, conversation)
 
@@ -49,6 +49,7 @@ def redo(agent: Agent, arg: str) -> None:
     overwrite = _overwrite(agent, plan) if plan else False
     what, restored = checkpoints.redo(plan, agent.conversation, overwrite)
     agent.ui.notice(f"Redone: the rewind to before {what} is taken back.{_files(restored, plan, overwrite)}")
+    agent.workspace.restored([agent.workspace.root / path for path in restored])
     if restored:
         _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
 
@@ -58,7 +59,9 @@ def _tell_model(agent: Agent, what: str, files: list[str]) -> None:
                                "conversation shows; Read a file again before relying on it.")  # fmt: skip
 
 
-def _listing(turns: list[TurnSummary]) -> str:
+def _listing(turns: list[TurnSummary], entries: list[dict]) -> str:
+    """The turns with their files and steps, and the code rewinds made since (the lines above them still count
+    what the turns changed, not what is on disk now)."""
     lines = ["   #  time   files  lines        question"]
     for n, turn in enumerate(turns, 1):
         first = " ".join(turn.question.strip().split("\n", 1)[0].split())[:50]
@@ -68,8 +71,15 @@ def _listing(turns: list[TurnSummary]) -> str:
         gone += "" if turn.conversation else "  (compressed: code only)"
         lines.append(f"{n:4}  {turn.time[11:16]}  {changes}  {first}{gone}")
         if len(turn.calls) > 1:
-            lines += [f"{'':13}{n}.{s}  {call}" for s, call in enumerate(turn.calls, 1)]
+            lines += [f"{'':13}{n}.{s}  {_one_line(call)}" for s, call in enumerate(turn.calls, 1)]
+        later = entries[turn.index + 1 : turns[n].index if n < len(turns) else len(entries)]
+        lines += [f"   ↶  {e['time'][11:16]}  code rewound to before {e['rewind']}" for e in later if e["before"]]
     return "\n".join(lines)
+
+
+def _one_line(call: str) -> str:
+    """A call as one line of the table, its line breaks marked."""
+    return " ⏎ ".join(line.strip() for line in call.splitlines() if line.strip())
 
 
 def _ask(agent: Agent, question: str, default: str = "") -> str:
@@ -87,16 +97,20 @@ def _choose(turns: list[TurnSummary], arg: str) -> tuple[TurnSummary, int]:
     return turns[int(number) - 1], max(int(step or 1) - 1, 0)
 
 
-def _mode(agent: Agent, turn: TurnSummary, step: int) -> tuple[bool, bool]:
-    """What to rewind, asked when there is a choice."""
-    if step or not turn.conversation:
-        if not turn.code:
-            raise CheckpointError(f"the files of that turn cannot be restored ({_why_not(agent)}).")
-        return True, False
-    if not turn.code:
+def _mode(agent: Agent, turn: TurnSummary, step: int, label: str) -> tuple[bool, bool]:
+    """What to rewind, asked (an empty answer cancels); a step or a compressed turn can only restore code."""
+    if (step or not turn.conversation) and not turn.code:
+        raise CheckpointError(f"the files of that turn cannot be restored ({_why_not(agent)}).")
+    if step:
+        question = f"Restore the code to before step {label}? The conversation stays as it is. y/N"
+        answer = "3" if _ask(agent, question).lower() in ("y", "yes") else ""
+    elif not turn.conversation:
+        answer = "3"
+    elif not turn.code:
         agent.ui.notice(f"The files of that turn cannot be restored ({_why_not(agent)}); only the conversation can.")
         return False, True
-    answer = _ask(agent, "Restore 1) code and conversation  2) conversation only  3) code only", "1")
+    else:
+        answer = _ask(agent, "Restore 1) code and conversation  2) conversation only  3) code only (empty cancels)")
     if answer not in MODES:
         agent.ui.notice("Nothing rewound.")
         return False, False
@@ -110,7 +124,9 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     restored = checkpoints.rewind(turn.index, plan, agent.conversation if conversation else None, overwrite)
     what = checkpoints.entries[-1]["rewind"]
     parts = " and ".join(part for part, done in (("code", plan), ("conversation", conversation)) if done)
-    agent.ui.notice(f"Rewound to before {what}: {parts}.{_files(restored, plan, overwrite)} /redo takes it back.")
+    agent.ui.notice(f"Rewound to before {what}: {parts}.{_files(restored, plan, overwrite)} "
+                    "/redo takes it back until your next question.")  # fmt: skip
+    agent.workspace.restored([agent.workspace.root / path for path in restored])
     if restored and not conversation:  # the history still shows the changes: the model must hear they are gone
         _tell_model(agent, f"The user rewound files to how they were before {what}", restored)
     if conversation:

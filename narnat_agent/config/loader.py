@@ -1,39 +1,24 @@
 """Configuration: one merge of defaults, user and project files, environment and flags."""
 
-import contextlib
-import hashlib
 import json
 import os
 import stat
-import tempfile
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from narnat_agent import state
 from narnat_agent.atomic import write_atomic
-from narnat_agent.config.settings import DEFAULTS
+from narnat_agent.config.settings import BY_NAME, DEFAULTS
 
-CONFIG_NAME = "narnat.json"
 SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a mirror or a proxy)
     "baidu": "NARNAT_BAIDU_URL",
     "bing": "NARNAT_BING_URL",
     "duckduckgo": "NARNAT_DDG_URL",
     "duckduckgo-lite": "NARNAT_DDG_LITE_URL",
 }
-
-# Runtime data and secrets that must stay out of the project's git history.
-GITIGNORE = """\
-# Narnat: secrets and runtime data
-narnat.json
-sessions/
-logs/
-spills/
-jobs/
-history
-last_session_summary.md
-"""
 
 
 class ConfigError(Exception):
@@ -58,53 +43,18 @@ class Config:
     interrupt_key: str
     web_timeout_s: float
     stream_idle_timeout_s: float
+    language: str
     sees_images: bool
     project: Path
     home: Path
+    state_dir: Path  # the project's .narnat/, or the per-user folder that stands in for it (state.choose_folder)
     search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
     notices: tuple[str, ...] = field(default=(), compare=False)
-    elsewhere: Path | None = None  # where state goes when the project's .narnat/ cannot be written
 
     @property
-    def state_dir(self) -> Path:
-        """The project's `.narnat/` folder, or the per-user one that stands in for it."""
-        return self.elsewhere or self.project / ".narnat"
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-# key -> (check, what the value must be)
-CHECKS = {
-    "api_key": (lambda v: isinstance(v, str), "a string"),
-    "base_url": (lambda v: isinstance(v, str) and v.startswith(("http://", "https://")), "an http(s) URL"),
-    "model": (lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string"),
-    "context_window": (lambda v: _is_int(v) and v > 0, "a positive integer"),
-    "warn_turns": (
-        lambda v: isinstance(v, list) and all(_is_int(x) and x > 0 for x in v),
-        "a list of positive integers",
-    ),
-    "compress_turns": (lambda v: _is_int(v) and v > 0, "a positive integer"),
-    "bash_timeout_ms": (lambda v: _is_int(v) and 0 < v <= 600000, "an integer from 1 to 600000"),
-    "pricing": (
-        lambda v: (
-            isinstance(v, dict)
-            and set(v) <= {"input", "output", "cached_input"}
-            and all(_is_number(x) and x >= 0 for x in v.values())
-        ),
-        'an object like {"input": 0.27, "output": 1.1, "cached_input": 0.07}',
-    ),
-    "max_steps": (lambda v: _is_int(v) and v > 0, "a positive integer"),
-    "interrupt_key": (lambda v: v in ("escape", "escape-twice", "ctrl-c"), '"escape", "escape-twice" or "ctrl-c"'),
-    "web_timeout_s": (lambda v: _is_number(v) and 0 < v <= 120, "a number of seconds from 1 to 120"),
-    "stream_idle_timeout_s": (lambda v: _is_number(v) and 1 <= v <= 3600, "a number of seconds from 1 to 3600"),
-    "sees_images": (lambda v: isinstance(v, bool), "true or false"),
-}
+    def files(self) -> tuple[Path, ...]:
+        """The settings files, in the order they are read; either may hold the API key."""
+        return state.settings_files(self.project, self.home)
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -138,12 +88,12 @@ def _read_file(path: Path, notices: list[str]) -> dict:
         raise ConfigError(f'{path}: must hold a JSON object like {{"model": "..."}}.')
     settings = {}
     for key, value in data.items():
-        if key not in CHECKS:
-            notices.append(f"{path}: unknown key '{_short(key)}' ignored (known keys: {', '.join(CHECKS)}).")
+        if key not in BY_NAME:
+            notices.append(f"{path}: unknown key '{_short(key)}' ignored (known keys: {', '.join(BY_NAME)}).")
             continue
-        check, expected = CHECKS[key]
-        if not check(value):
-            raise ConfigError(f"{path}: '{key}' must be {expected}, not {_short(json.dumps(value), 200)}.")
+        if not BY_NAME[key].check(value):
+            shown = _short(json.dumps(value), 200)
+            raise ConfigError(f"{path}: '{key}' must be {BY_NAME[key].expected}, not {shown}.")
         settings[key] = value
     return settings
 
@@ -159,9 +109,8 @@ def _from_environment(env: Mapping[str, str], have_key: bool) -> dict:
         if env.get("OPENAI_BASE_URL") and "base_url" not in settings:
             settings["base_url"] = env["OPENAI_BASE_URL"]
     for key, value in settings.items():
-        check, expected = CHECKS[key]
-        if not check(value):
-            raise ConfigError(f"environment: {key} must be {expected}, not {_short(repr(value), 200)}.")
+        if not BY_NAME[key].check(value):
+            raise ConfigError(f"environment: {key} must be {BY_NAME[key].expected}, not {_short(repr(value), 200)}.")
     return settings
 
 
@@ -180,8 +129,8 @@ def _clean_key(key: str) -> str:
 def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, model: str | None = None) -> Config:
     """Merge defaults < ~/.narnat < ./.narnat < environment < flags, key by key."""
     notices: list[str] = []
-    merged: dict[str, Any] = dict(DEFAULTS)  # every value is checked against CHECKS as it is read
-    for path in (home / ".narnat" / CONFIG_NAME, project / ".narnat" / CONFIG_NAME):
+    merged: dict[str, Any] = dict(DEFAULTS)  # every value is checked against its Setting as it is read
+    for path in state.settings_files(project, home):
         merged.update(_read_file(path, notices))
     merged.update(_from_environment(env, have_key=bool(merged["api_key"])))
     if model:
@@ -194,31 +143,17 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
     if base_url.endswith("/anthropic"):
         base_url = base_url.removesuffix("/anthropic")
         notices.append(f"base_url ends in /anthropic (an Anthropic-format endpoint); using {base_url} instead.")
-    return Config(
-        api_key=_clean_key(merged["api_key"]),
-        base_url=base_url,
-        model=merged["model"],
-        context_window=merged["context_window"],
-        warn_turns=tuple(sorted(merged["warn_turns"])),
-        compress_turns=merged["compress_turns"],
-        bash_timeout_ms=merged["bash_timeout_ms"],
-        pricing=dict(merged["pricing"]),
-        max_steps=merged["max_steps"],
-        interrupt_key=merged["interrupt_key"],
-        web_timeout_s=merged["web_timeout_s"],
-        stream_idle_timeout_s=merged["stream_idle_timeout_s"],
-        sees_images=merged["sees_images"],
-        search_urls={engine: env[name] for engine, name in SEARCH_URLS.items() if env.get(name)},
-        project=project,
-        home=home,
-        notices=tuple(notices),
-    )
+    values = {**merged, "api_key": _clean_key(merged["api_key"]), "base_url": base_url,
+              "warn_turns": tuple(sorted(merged["warn_turns"])), "pricing": dict(merged["pricing"])}  # fmt: skip
+    search_urls = {engine: env[name] for engine, name in SEARCH_URLS.items() if env.get(name)}
+    return Config(**values, search_urls=search_urls, project=project, home=home,
+                  state_dir=state.project_folder(project), notices=tuple(notices))  # fmt: skip
 
 
 def write_setup(project: Path, home: Path, settings: dict) -> Path:
     """Save the first-start answers (mode 0600) for the user, ~/.narnat/, unless this project keeps its own key."""
-    local = project / ".narnat" / CONFIG_NAME
-    path = local if "api_key" in _read_file(local, []) else home / ".narnat" / CONFIG_NAME
+    local = state.project_folder(project) / state.CONFIG
+    path = local if "api_key" in _read_file(local, []) else state.user_folder(home) / state.CONFIG
     existing = _read_file(path, [])
     data = json.dumps({**existing, **settings}, indent=2, ensure_ascii=False) + "\n"
     try:
@@ -226,39 +161,5 @@ def write_setup(project: Path, home: Path, settings: dict) -> Path:
     except OSError as e:
         raise ConfigError(f"Cannot save {path} ({e.strerror}); set NARNAT_API_KEY instead.") from None
     if path == local:
-        ignore_runtime_files(local.parent)
+        state.ignore_runtime_files(local.parent)
     return path
-
-
-def ignore_runtime_files(state: Path) -> None:
-    """Keep secrets and runtime data out of the project's git history, once .narnat/ holds anything."""
-    gitignore = state / ".gitignore"
-    if not gitignore.exists():
-        with contextlib.suppress(OSError):  # a full disk: the next start that can write it does
-            write_atomic(gitignore, GITIGNORE.encode())
-
-
-def _writable(folder: Path) -> bool:
-    """Whether files can be made in folder (created if missing); tried, since root passes every permission check."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            return True
-    except OSError:
-        return False
-
-
-def with_state_dir(config: Config, env: Mapping[str, str] = os.environ) -> Config:
-    """The config with a state folder this process can write: .narnat/, else one per user and project."""
-    own = config.project / ".narnat"
-    if _writable(own):
-        ignore_runtime_files(own)
-        return config
-    base = Path(env.get("XDG_STATE_HOME") or config.home / ".local" / "state")
-    project_id = hashlib.sha256(os.fsencode(config.project)).hexdigest()[:12]
-    elsewhere = base / "narnat" / f"{config.project.name}-{project_id}"
-    if _writable(elsewhere):
-        notice = f"{own} cannot be written; this project's sessions and logs go to {elsewhere}."
-    else:
-        notice = f"Neither {own} nor {elsewhere} can be written; sessions and logs cannot be saved."
-    return replace(config, elsewhere=elsewhere, notices=(*config.notices, notice))

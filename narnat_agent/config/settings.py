@@ -1,19 +1,98 @@
-"""Built-in defaults of every setting."""
+"""Every setting, declared once: its default, the check its value must pass, and what it means.
+
+The defaults, the checks of the loader, the unknown-key notice, `narnat.json.example` and the README's settings
+table are all derived from `SETTINGS` (tests hold the last two to it).
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 DEFAULT_BASE_URL = "https://api.deepseek.com"
 
-DEFAULTS: dict[str, object] = {
-    "api_key": "",
-    "base_url": DEFAULT_BASE_URL,
-    "model": "deepseek-v4-pro",
-    "context_window": 128000,
-    "warn_turns": [50, 100],
-    "compress_turns": 120,
-    "bash_timeout_ms": 120000,
-    "pricing": {},
-    "max_steps": 200,
-    "interrupt_key": "escape",
-    "web_timeout_s": 10,
-    "stream_idle_timeout_s": 120,
-    "sees_images": False,
-}
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: Any
+    check: Callable[[Any], bool]
+    expected: str  # what a value must be, as the error for a wrong one says it
+    meaning: str  # the README's words for it (Markdown)
+    example: Any = None  # what narnat.json.example shows, when not the default
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _positive_int(value: object) -> bool:
+    return _is_int(value) and value > 0  # type: ignore[operator]
+
+
+def _pricing(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) <= {"input", "output", "cached_input"}
+        and all(_is_number(x) and x >= 0 for x in value.values())
+    )
+
+
+SETTINGS = (
+    Setting("api_key", "", lambda v: isinstance(v, str), "a string",
+            "required; never logged or printed", example="sk-your-key"),
+    Setting("base_url", DEFAULT_BASE_URL, lambda v: isinstance(v, str) and v.startswith(("http://", "https://")),
+            "an http(s) URL", "OpenAI-compatible endpoint (a trailing `/anthropic` is stripped)"),
+    Setting("model", "deepseek-v4-pro", lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string",
+            "model name"),
+    Setting("context_window", 128000, _positive_int, "a positive integer",
+            "tokens; used by the overflow safety net"),
+    Setting("warn_turns", [50, 100], lambda v: isinstance(v, list) and all(_positive_int(x) for x in v),
+            "a list of positive integers", "turn counts at which you are warned"),
+    Setting("compress_turns", 120, _positive_int, "a positive integer", "the forced-compression limit"),
+    Setting("bash_timeout_ms", 120000, lambda v: _is_int(v) and 0 < v <= 600000, "an integer from 1 to 600000",
+            "default Bash timeout (a call may ask up to 600000)"),
+    Setting("pricing", {}, _pricing, 'an object like {"input": 0.27, "output": 1.1, "cached_input": 0.07}',
+            '`{"input": x, "output": y, "cached_input": z}` per million tokens, for the cost footer',
+            example={"input": 0.27, "output": 1.10, "cached_input": 0.07}),
+    Setting("max_steps", 200, _positive_int, "a positive integer",
+            "tool steps in one turn before Narnat stops and asks you to continue"),
+    Setting("interrupt_key", "escape", lambda v: v in ("escape", "escape-twice", "ctrl-c"),
+            '"escape", "escape-twice" or "ctrl-c"',
+            'what stops a turn besides Ctrl-C: `"escape"`, `"escape-twice"` (two presses within 1.5 s, for vi '
+            'habits) or `"ctrl-c"` (ESC ignored)'),
+    Setting("web_timeout_s", 10, lambda v: _is_number(v) and 0 < v <= 120, "a number of seconds from 1 to 120",
+            "seconds WebSearch and WebFetch wait for a web server"),
+    Setting("language", "", lambda v: v in ("", "en", "zh-CN"), '"", "en" or "zh-CN"',
+            'the interface\'s language: `"zh-CN"` (简体中文) or `"en"`; `""` follows the locale (`LC_ALL`, '
+            '`LC_MESSAGES`, `LANG`). What the model receives is the same in every language'),
+    Setting("stream_idle_timeout_s", 120, lambda v: _is_number(v) and 1 <= v <= 3600,
+            "a number of seconds from 1 to 3600",
+            "seconds a provider's stream may stay silent before it is dropped (and asked again if nothing had "
+            "arrived)"),
+    Setting("sees_images", False, lambda v: isinstance(v, bool), "true or false",
+            "whether the model can see images: Read then sends a PNG, JPEG, GIF or WebP to it (scaled down to 1568 "
+            "pixels on the longer side) in the message after the tool results; when false (DeepSeek's chat models "
+            "are text-only), Read says in one line what the image is and its pixel size. A provider that refuses "
+            "an image gets the text instead, for the rest of the run"),
+)  # fmt: skip
+
+BY_NAME = {setting.name: setting for setting in SETTINGS}
+DEFAULTS: dict[str, Any] = {setting.name: setting.default for setting in SETTINGS}
+
+
+def example_file() -> str:
+    """narnat.json.example: every setting with its default, or an example where the default says nothing."""
+    lines = [f"  {json.dumps(s.name)}: {json.dumps(s.default if s.example is None else s.example)}" for s in SETTINGS]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def readme_table() -> str:
+    """The README's table of settings."""
+    rows = [f"| `{s.name}` | {'—' if s.name == 'api_key' else f'`{json.dumps(s.default)}`'} | {s.meaning} |"
+            for s in SETTINGS]  # fmt: skip
+    return "\n".join(["| key | default | meaning |", "|---|---|---|", *rows]) + "\n"

@@ -2,7 +2,6 @@
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 
 from narnat_agent.checkpoints.turns import Checkpoints, open_store
 from narnat_agent.config.loader import Config
@@ -22,7 +21,6 @@ from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
 REPEATS = 3
-CHANGES_FILES = ("Write", "Edit", "Bash")  # a checkpoint is taken before and after each of their calls
 FULL = 0.9  # share of the context window that triggers the safety net
 ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user is told
     Ending.ERROR: (Stop.PROVIDER_ERROR, "The answer was cut off: the provider reported an error mid-stream ({error})."),
@@ -156,7 +154,8 @@ class Agent:
         """Answer one question, through as many model and tool steps as it takes."""
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
-        self.conversation.add_user(with_reminder(with_mentions(question, self.workspace.root), self.session.notes))
+        mentioned = with_mentions(question, self.workspace.root, self.workspace.knows)
+        self.conversation.add_user(with_reminder(mentioned, self.session.notes))
         self.session.notes = []
         view, stats = self.ui.turn_view(), TurnStats(self.config.context_window)
         stop, message = Stop.COMPLETED, ""
@@ -177,6 +176,7 @@ class Agent:
             if stats.cost is not None:
                 self.session.cost = (self.session.cost or 0.0) + stats.cost
             stats.session_cost = self.session.cost
+            stats.end()
             outcome = TurnOutcome(stop, message, self.conversation.last_answer(), stats)
             view.finish(outcome)
             log.info("turn done: %s; context=%d, sent=%d, cached=%d, out=%d, requests=%d, cost=%s", stop.value,
@@ -234,8 +234,10 @@ class Agent:
         self.ui.tool_start(checked.header, call)
         pending = None
         try:
-            if checked.tool is not None and call.name in CHANGES_FILES:
-                pending = self.checkpoints.before(call.name, checked.header, self._touched(checked.args))
+            if checked.tool is not None and checked.tool.changes is not None:
+                changes = checked.tool.changes(checked.args)  # the files named are kept even if .gitignore says no
+                touched = [self.workspace.resolve(path) for path in changes.files]
+                pending = self.checkpoints.before(checked.header, touched, changes.anything)
             result = checked.run(self.workspace)
         except Interrupted as stopped:  # what the tool did before the user stopped it goes on record
             self.ui.tool_end(stopped.result)
@@ -247,8 +249,3 @@ class Agent:
             self.checkpoints.after(pending)
         self.ui.tool_end(result)
         return result
-
-    def _touched(self, args: dict) -> list[Path]:
-        """The file a Write or Edit call names, kept in its checkpoints even if .gitignore leaves it out."""
-        path = args.get("file_path")
-        return [self.workspace.resolve(path)] if isinstance(path, str) and path.strip() else []

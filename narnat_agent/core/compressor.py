@@ -2,30 +2,26 @@
 
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.atomic import write_atomic
 from narnat_agent.core.llm import Client, ContextTooLong, Sink
 from narnat_agent.core.reply import Ending
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT
 
-SUMMARY_FILE = "last_session_summary.md"
 ELIDED = "[tool output left out of the summary request]"
 log = get_logger("compressor")
 
 
-def summary_path(state_dir: Path) -> Path:
-    return state_dir / SUMMARY_FILE
-
-
 def read_summary(state_dir: Path) -> str:
     try:
-        return summary_path(state_dir).read_text(encoding="utf-8", errors="backslashreplace").strip()
+        return state.summary(state_dir).read_text(encoding="utf-8", errors="backslashreplace").strip()
     except OSError:
         return ""
 
 
 def clear_summary(state_dir: Path) -> None:
-    write_atomic(summary_path(state_dir), b"")
+    write_atomic(state.summary(state_dir), b"")
 
 
 def summarise(client: Client, messages: list[dict], state_dir: Path, sink: Sink) -> str:
@@ -46,7 +42,7 @@ def summarise(client: Client, messages: list[dict], state_dir: Path, sink: Sink)
     if reply.ending is not Ending.COMPLETE:  # a cut-off summary would destroy what it left out
         log.warning("summary request did not finish: %s (%s)", reply.ending.value, reply.error or reply.finish_reason)
         return ""
-    write_atomic(summary_path(state_dir), reply.content.encode("utf-8"))
+    write_atomic(state.summary(state_dir), reply.content.encode("utf-8"))
     summary = read_summary(state_dir)
     log.info("summary written: %d characters", len(summary))
     return summary

@@ -1,6 +1,7 @@
 """The conversation: OpenAI message dicts appended to only, so every request extends the last one."""
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -86,12 +87,13 @@ class Conversation:
         return last["content"] or ""
 
 
-def with_mentions(text: str, root: Path) -> str:
-    """A question naming @paths gets a reminder to Read them (up to five, in order); their content is not added."""
+def with_mentions(text: str, root: Path, known: Callable[[Path], bool]) -> str:
+    """A question naming @paths gets a reminder to Read them (up to five, in order); their content is not added.
+    Files the model has read as they are now (`known`) are left out: a full re-Read would only grow every request."""
     paths = []
     for match in MENTION.finditer(text):
         path = match.group(1)
-        if path not in paths and (root / path).exists():
+        if path not in paths and (root / path).exists() and not known(root / path):
             paths.append(path)
     if not paths:
         return text

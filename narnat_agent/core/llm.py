@@ -6,12 +6,15 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from narnat_agent.config.loader import Config
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.core.silence import Silence
 from narnat_agent.logger import get_logger
+
+if TYPE_CHECKING:
+    import openai
 from narnat_agent.redact import redact
 
 MAX_TRIES = 4
@@ -107,7 +110,7 @@ class Client:
         self.use_stream_options = True
         self.send_reasoning = True
         self.send_images = True  # until the provider refuses one: then images go as the words that describe them
-        self._sdk = None
+        self._sdk: openai.OpenAI | None = None
         self._lock = threading.Lock()
 
     def preload(self) -> None:

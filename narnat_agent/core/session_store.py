@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.atomic import write_atomic
 from narnat_agent.encodable import encodable_data
 
@@ -45,7 +46,7 @@ def stamp(moment: datetime | None = None) -> str:
 
 
 def path_of(state_dir: Path, name: str) -> Path:
-    return state_dir / "sessions" / f"{check_name(name)}.json"
+    return state.sessions(state_dir) / f"{check_name(name)}.json"
 
 
 def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:
@@ -149,7 +150,7 @@ def delete(state_dir: Path, name: str) -> None:
 def listing(state_dir: Path) -> list[dict]:
     """Every readable session, newest first: name, turns, updated, first question; damaged files say so."""
     rows = []
-    for path in (state_dir / "sessions").glob("*.json"):
+    for path in state.sessions(state_dir).glob("*.json"):
         try:
             data, _ = _read(path)
         except SessionError as e:

@@ -54,6 +54,7 @@ class TurnStats:
     cost: float | None = None
     session_cost: float | None = None
     started: float = field(default_factory=time.monotonic)
+    ended: float | None = None  # set when the turn is over: its duration stays what it was
     verifications: dict[str, Verification] = field(default_factory=dict)  # the last outcome of each, by command
 
     def verified(self, verification: Verification | None) -> None:
@@ -73,9 +74,12 @@ class TurnStats:
         if price is not None:
             self.cost = (self.cost or 0.0) + price
 
+    def end(self) -> None:
+        self.ended = time.monotonic()
+
     @property
     def seconds(self) -> float:
-        return time.monotonic() - self.started
+        return (self.ended or time.monotonic()) - self.started
 
 
 @dataclass(frozen=True)

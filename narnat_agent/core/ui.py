@@ -1,4 +1,4 @@
-"""What the core needs from a user interface. Both UIs (ui/ui_design.py and ui/plain.py) implement these.
+"""What the core needs from a user interface. Both UIs (ui/terminal.py and ui/plain.py) implement these.
 
 The core never imports a UI: the CLI builds one and hands it in, and the type checker holds both to this contract.
 """
@@ -59,3 +59,10 @@ class UI(Protocol):
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """A listing the user asked for, fitted to the width (/show)."""
         ...
+
+
+class Reporter(UI, Protocol):
+    """The UI of one headless request: it names the run at its start and reports how it ended (text or JSON)."""
+
+    def begin(self, session: str, model: str) -> None: ...
+    def report(self, outcome: "TurnOutcome", session: str | None, code: int) -> None: ...

@@ -8,11 +8,12 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.config.loader import Config
 from narnat_agent.encodable import encodable
 from narnat_agent.prompts.texts import BASE_PROMPT, IRON_LAWS
+from narnat_agent.tools.bash import environment
 
-INSTRUCTIONS_NAME = "narnat.md"
 MAX_INSTRUCTIONS = 32_000  # characters of one instruction file in the system prompt, which every request carries
 
 HEADLESS = (
@@ -29,13 +30,34 @@ ENVIRONMENT = re.compile(r"^# Environment\n(?:- .*\n)*", re.MULTILINE)
 def _environment_block(project: Path, headless: bool, yes: bool) -> str:
     git = any((d / ".git").exists() for d in (project, *project.parents))
     return (
-        "# Environment\n"
-        f"- Working directory: {project}\n"
-        f"- Platform: {platform.system()} {platform.release()} ({platform.machine()})\n"
-        f"- Shell: {os.environ.get('SHELL', '/bin/sh')} (the Bash tool runs bash)\n"
-        f"- Date: {date.today().isoformat()}\n"
-        f"- Git repository: {'yes' if git else 'no'}\n"
-    ) + (HEADLESS + CONFIRMATION[yes] if headless else "")
+        (
+            "# Environment\n"
+            f"- Working directory: {project}\n"
+            f"- Platform: {platform.system()} {platform.release()} ({platform.machine()})\n"
+            f"- Shell: {os.environ.get('SHELL', '/bin/sh')} (the Bash tool runs bash)\n"
+            f"- Date: {date.today().isoformat()}\n"
+            f"- Git repository: {'yes' if git else 'no'}\n"
+        )
+        + _python_environments(project)
+        + (HEADLESS + CONFIRMATION[yes] if headless else "")
+    )
+
+
+def _python_environments(project: Path) -> str:
+    """The project's own Python environments, which the Bash tool's commands should use."""
+    variable = environment(root=project).get("VIRTUAL_ENV")
+    active = Path(variable).resolve() if variable else None
+    found = [d.resolve() for d in sorted(project.iterdir()) if (d / "pyvenv.cfg").is_file()]
+    lines = [f"- Python virtualenv: {d.name} ({'active; ' if d == active else ''}its tools: {d.name}/bin/python, "
+             f"{d.name}/bin/pip)" for d in found]  # fmt: skip
+    if active and active not in found:
+        lines.append(f"- Python virtualenv: {active} (active)")
+    for lock, tool in (("poetry.lock", "poetry"), ("uv.lock", "uv")):
+        if (project / lock).is_file():
+            lines.append(f"- {lock}: run the project's Python tools with `{tool} run …`")
+    if (conda := os.environ.get("CONDA_DEFAULT_ENV")) and conda != "base":
+        lines.append(f"- Conda environment: {conda} (active)")
+    return "".join(f"{line}\n" for line in lines)
 
 
 def with_environment(saved_prompt: str, system_prompt: str) -> str:
@@ -66,8 +88,8 @@ def build_system_prompt(
     """Base prompt + iron laws + environment (headless or not) + user instructions, computed once per run."""
     parts = [BASE_PROMPT.replace("{model}", config.model), IRON_LAWS, _environment_block(config.project, headless, yes)]
     sources = (
-        ("User instructions (~/.narnat/narnat.md)", config.home / ".narnat" / INSTRUCTIONS_NAME),
-        ("Project instructions (.narnat/narnat.md)", config.project / ".narnat" / INSTRUCTIONS_NAME),
+        ("User instructions (~/.narnat/narnat.md)", state.user_folder(config.home) / state.INSTRUCTIONS),
+        ("Project instructions (.narnat/narnat.md)", state.project_folder(config.project) / state.INSTRUCTIONS),
         ("Project instructions (AGENTS.md)", config.project / "AGENTS.md"),
     )
     for title, path in sources:

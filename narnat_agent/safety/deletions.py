@@ -91,16 +91,6 @@ def _ln(argv: list, command: Command, check) -> str | None:
     return None
 
 
-def _containers(argv: list, command: Command, check) -> str | None:
-    args = [a for a in argv[1:] if a is not None]
-    words = [a for a in args if not a.startswith("-")]
-    if words[:2] in (["volume", "rm"], ["volume", "prune"]) or words[:2] == ["system", "prune"] and "--volumes" in args:
-        return "it deletes container volumes (persistent data)"
-    if "down" in words and {"-v", "--volumes"} & set(args):
-        return "compose down -v deletes container volumes"
-    return None
-
-
 def _words(argv: list) -> list:
     return [a for a in argv[1:] if a is None or not a.startswith("-")]
 
@@ -119,20 +109,6 @@ def _archive(argv: list, command: Command, check) -> str | None:
     return f"{name} gets words computed at run time, which may be options" if command.splits else None
 
 
-def _remote(argv: list, command: Command, check) -> str | None:
-    """Cloud storage: removing objects, or syncing with deletion of what the source lacks."""
-    words, flags = [w for w in _words(argv) if w], set(argv[1:])
-    name = argv[0].rsplit("/", 1)[-1]
-    removes = {"aws": (["s3", "rm"], ["s3", "rb"]), "gsutil": (["rm"], ["rb"])}.get(name, ())
-    if words[:2] in removes or words[:1] in removes:
-        return f"{name} deletes remote objects"
-    if name == "rclone" and words[:1] in (["purge"], ["delete"], ["deletefile"], ["rmdir"], ["rmdirs"], ["sync"]):
-        return f"rclone {words[0]} deletes files"
-    if words[1:2] in (["sync"], ["rsync"]) and flags & {"--delete", "-d"} or name == "gsutil" and "-d" in flags:
-        return f"{name} sync --delete deletes what the source lacks"
-    return None
-
-
 Rule = Callable[[list, Command, object], str | None]
 RULES: dict[str, Rule] = {
     "find": _find,
@@ -147,9 +123,6 @@ RULES: dict[str, Rule] = {
     "7za": _archive,
     "7zr": _archive,
     "git": git,
-    "docker": _containers,
-    "podman": _containers,
-    "docker-compose": _containers,
     "mv": lambda a, c, k: "mv to /dev/null destroys the file" if a[-1:] == ["/dev/null"] else None,
     "cp": lambda a, c, k: "cp from /dev/null empties the file" if "/dev/null" in operands(a)[:-1] else None,
     "install": lambda a, c, k: "install from /dev/null empties the file" if "/dev/null" in operands(a)[:-1] else None,
@@ -157,11 +130,5 @@ RULES: dict[str, Rule] = {
     "gio": lambda a, c, k: "gio deletes files" if _words(a)[:1] in (["trash"], ["remove"], ["rm"]) else None,
     "cmake": lambda a, c, k: (
         "cmake -E deletes files" if a[1:3] in (["-E", "rm"], ["-E", "remove"], ["-E", "remove_directory"]) else None
-    ),
-    "aws": _remote,
-    "gsutil": _remote,
-    "rclone": _remote,
-    "gcloud": lambda a, c, k: (
-        "gcloud storage rm deletes remote objects" if _words(a)[:2] == ["storage", "rm"] else None
     ),
 }

@@ -3,6 +3,7 @@
 import re
 
 from narnat_agent.safety.code import INTERPRETERS, interpreter_code
+from narnat_agent.safety.sql import CLIENTS, has_code
 from narnat_agent.safety.syntax import Command, names, operands
 
 FILTERS = names("grep egrep fgrep head tail sort uniq cut tr nl cat column less more wc rg")
@@ -17,21 +18,6 @@ TUIS = names(
 )
 REPLS = names("ipython R sbcl guile racket julia scala ocaml swipl")  # without a script to run
 ALWAYS_REPLS = names("bpython ptpython irb pry ghci iex erl jshell utop clj")  # a file only preloads the session
-DATABASES = {
-    "psql": {"-c", "-f", "--command", "--file"},
-    "mysql": {"-e", "--execute"},
-    "mariadb": {"-e", "--execute"},
-    "mongosh": {"--eval", "-f", "--file"},
-    "mongo": {"--eval"},
-    "sqlcmd": {"-Q", "-q", "-i"},
-    "clickhouse-client": {"-q", "--query"},
-    "cqlsh": {"-e", "--execute", "-f"},
-    "sqlite3": set(),
-    "pgcli": set(),
-    "mycli": {"-e", "--execute"},
-    "litecli": {"-e"},
-    "usql": {"-c", "--command", "-f"},
-}
 NO_WAIT = {"--version", "-V", "--help", "-h", "-v"}
 # -m/-F/-C anywhere in a short-option cluster (-qm, -am), or a long option that settles the message
 COMMIT_MESSAGE = re.compile(r"-[a-zA-Z]*[mFC]|--(message|file|reuse-message|fixup|squash|no-edit|amend)\b")
@@ -129,17 +115,17 @@ def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
         return "top is interactive: use top -bn1"
     if name == "crontab" and "-e" in args:
         return "crontab -e opens an editor: use crontab FILE"
-    return None if fed else _repl(name, argv, args)
+    return None if fed else _repl(name, argv, args, command)
 
 
-def _repl(name: str, argv: list, args: list[str]) -> str | None:
+def _repl(name: str, argv: list, args: list[str], command: Command) -> str | None:
     if INTERPRETERS.match(name):
         kind, _ = interpreter_code(name, argv)
         asked = {"-i", "--interactive"} if name != "perl" else set()
         waits = kind == "stdin" or asked & set(args) or name.startswith("php") and "-a" in args
         waits = waits or args[:1] == ["repl"] or _app_shell(name, args)
-    elif name in DATABASES:
-        waits = not DATABASES[name] & {a.split("=", 1)[0] for a in args} and not _sql_operand(name, args)
+    elif name in CLIENTS:
+        waits = not has_code(name, argv, command)
     elif name == "redis-cli":
         waits = not _positional(args, {"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})
     elif name == "ssh":
@@ -167,10 +153,6 @@ def _positional(args: list[str], values: set[str]) -> list[str]:
             continue
         words.append(word)
     return words
-
-
-def _sql_operand(name: str, args: list[str]) -> bool:
-    return name == "sqlite3" and len(_positional(args, {"-cmd", "-separator"})) >= 2
 
 
 def _git_interactive(args: list[str], fed: bool) -> str | None:
@@ -232,7 +214,7 @@ WAITERS = (
     | TUIS
     | REPLS
     | ALWAYS_REPLS
-    | DATABASES.keys()
+    | CLIENTS.keys()
     | FOLLOWERS.keys()
     | names("tmux screen top crontab redis-cli ssh sftp ftp telnet rails flask")
 )

@@ -4,12 +4,14 @@ Whatever the analysis cannot see — code computed at run time, text it cannot p
 options — counts as a deletion, so the user is asked.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from narnat_agent.safety.code import INTERPRETERS, SHELLS, interpreter_code, scan
 from narnat_agent.safety.deletions import deletions, silent
+from narnat_agent.safety.destroys import destroys
 from narnat_agent.safety.refusals import file_op, waits_for_terminal
+from narnat_agent.safety.sql import sql_destroys
 from narnat_agent.safety.syntax import COMPUTED, Command, fed_code, parse, syntax_length
 from narnat_agent.safety.wrappers import KNOWN, peel, risky
 
@@ -89,7 +91,8 @@ def _check(command: Command, check: Check) -> None:
         verdict.deletions.append("the command name is computed at run time")
         return
     name = argv[0].rsplit("/", 1)[-1]
-    verdict.deletions += deletions(name, argv, command, check)
+    verdict.deletions += deletions(name, argv, command, check) + destroys(name, argv)
+    verdict.deletions += sql_destroys(name, argv, command, check.cwd)
     _embedded(name, argv, command, check)
     _runs_another(name, argv, command, check)
     if reason := file_op(name, argv, command):
@@ -145,7 +148,7 @@ def _runs_another(name: str, argv: list, command: Command, check: Check) -> None
         return
     for j in range(1, len(argv) - 1):
         if argv[j] is not None and not argv[j].startswith("-") and risky(argv[j].rsplit("/", 1)[-1]):
-            check.command(Command(argv=argv[j:], splits=command.splits))
+            check.command(replace(command, argv=argv[j:]))  # with its stdin: `docker exec -i db psql <<SQL`
             return
 
 

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 from narnat_agent.safety.code import INTERPRETERS, SHELLS
 from narnat_agent.safety.deletions import DELETERS, RULES
+from narnat_agent.safety.families import BY_PROGRAM
 from narnat_agent.safety.runners import SPECIAL
+from narnat_agent.safety.sql import CLIENTS
 from narnat_agent.safety.syntax import Command, names
 
 
@@ -140,6 +142,8 @@ def risky(name: str) -> bool:
         name in DELETERS
         or name in SHELLS
         or name in RULES
+        or name in BY_PROGRAM
+        or name in CLIENTS
         or name in WRAPPERS
         or bool(INTERPRETERS.match(name))
         or name in ("eval", "source", ".", "awk", "sed", "parallel", "hyperfine", "trap", "at", "make", "watch")

@@ -1,8 +1,8 @@
 """The tool contract: what a tool is, what it returns, and how it fails."""
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Protocol
 
 from narnat_agent.tools.verification import Verification
 
@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from narnat_agent.tools.workspace import Workspace
 
 Confirm = Callable[[str, str], bool]
+Clean = Callable[[str], str]  # what every text leaving a tool passes through (the key masked, made encodable)
 
 
 class ToolError(Exception):
@@ -29,6 +30,9 @@ class Diff:
     text: str
     syntax: str = ""
 
+    def cleaned(self, clean: Clean) -> "Diff":
+        return Diff(clean(self.text), clean(self.syntax))
+
 
 @dataclass(frozen=True)
 class Output:
@@ -38,13 +42,22 @@ class Output:
     lines: int
     shown_lines: int  # equal to lines unless the output was cut for the model
 
+    def cleaned(self, clean: Clean) -> "Output":
+        return replace(self, tail=tuple(clean(line) for line in self.tail))
+
 
 @dataclass(frozen=True)
 class Todos:
     items: tuple[dict, ...]
 
+    def cleaned(self, clean: Clean) -> "Todos":
+        return Todos(tuple({k: clean(v) if isinstance(v, str) else v for k, v in item.items()} for item in self.items))
 
-Detail = Diff | Output | Todos | None
+
+class Detail(Protocol):
+    """What the UI draws under a result line; every text in it can be cleaned, so none can skip the cleaning."""
+
+    def cleaned(self, clean: Clean) -> "Detail": ...
 
 
 @dataclass(frozen=True)
@@ -61,9 +74,14 @@ class Result:
     text: str  # what the model receives
     summary: str  # the one line the user sees
     is_error: bool = False
-    detail: Detail = None  # what the UI draws under the result line
+    detail: Detail | None = None  # what the UI draws under the result line
     verification: Verification | None = None  # a command that ran tests, a linter, a type checker or a build
     picture: Picture | None = None  # an image Read, for a model that sees images
+
+    def cleaned(self, clean: Clean) -> "Result":
+        """The same result with every text it carries passed through clean."""
+        detail = self.detail.cleaned(clean) if self.detail is not None else None
+        return replace(self, text=clean(self.text), summary=clean(self.summary), detail=detail)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -75,12 +93,27 @@ class Interrupted(KeyboardInterrupt):
 
 
 @dataclass(frozen=True)
+class Changes:
+    """What one call may change on disk, as its tool declares it: the files its arguments name, or anything."""
+
+    files: tuple[str, ...] = ()  # paths as the model gave them
+    anything: bool = False  # a command: whatever it runs may change any file
+
+
+def changes_file_path(args: dict) -> Changes:
+    """A tool that changes the one file its `file_path` argument names."""
+    path = args.get("file_path")
+    return Changes(files=(path,) if isinstance(path, str) and path.strip() else ())
+
+
+@dataclass(frozen=True)
 class Tool:
     name: str
     description: str
-    parameters: dict
+    parameters: dict  # the JSON schema of its arguments, defaults included
     run: "Callable[[dict, Workspace], Result]"
     target: Callable[[dict], str]  # what the UI shows in the header line: Read(<target>)
+    changes: Callable[[dict], Changes] | None = None  # None: it changes no file, so no checkpoint is taken
 
     @property
     def schema(self) -> dict:

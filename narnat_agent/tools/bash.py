@@ -5,24 +5,27 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import IO
 
+from narnat_agent import state
+from narnat_agent.keyguard import KEY_VARIABLES, confined
 from narnat_agent.safety import analyze
 from narnat_agent.safety.syntax import Command, parse
-from narnat_agent.tools.base import Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
+from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
 from narnat_agent.tools.processes import HeldInterrupt, Spawn
 from narnat_agent.tools.verification import verified
 from narnat_agent.tools.workspace import Workspace
 
 MAX_TIMEOUT_MS = 600_000
-KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where Narnat's configuration reads the API key
 LIMIT = 30_000  # characters the model sees
 KEEP = 4 * LIMIT  # raw bytes held in memory at each end; the spill file has everything
 DRAIN_SECONDS = 1.5
@@ -82,12 +85,14 @@ def clean(text: str) -> str:
     return "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
 
 
-def cut(text: str, spill: Path, shown: str) -> str:
-    """At most LIMIT characters: 30% head and 70% tail on line boundaries, with a marker naming the spill file."""
+def cut(text: str, lines: int, shown: str) -> str:
+    """At most LIMIT characters: 30% head and 70% tail on line boundaries, with a marker naming the lines left
+    out of the `lines` the command printed, and the Read call that pages through them in the spill file (shown)."""
     head = text[: int(LIMIT * 0.3)].rsplit("\n", 1)[0]
     tail = text[-int(LIMIT * 0.7) :].split("\n", 1)[-1]
-    omitted = len(text) - len(head) - len(tail)
-    return f"{head}\n[… {omitted:,} characters omitted; full output: {shown} — Read it with offset/limit]\n{tail}"
+    first, last = head.count("\n") + 2, lines - tail.count("\n") - (not tail.endswith("\n"))
+    call = f'Read(file_path="{shown}", offset={first})'
+    return f"{head}\n[… lines {first:,}–{last:,} of {lines:,} omitted; {call} pages through them]\n{tail}"
 
 
 def _stop(process: subprocess.Popen, output: _Output) -> None:
@@ -110,29 +115,44 @@ class Finished:
     lines: int  # all the lines it printed; `text` may keep fewer
 
 
-def environment(secret: str = "") -> dict[str, str]:
-    """The command's environment: Narnat's, without the API key under any name, quietened for no terminal."""
+def environment(secret: str = "", root: Path | None = None) -> dict[str, str]:
+    """The command's environment: the user's (Narnat's, without its own virtualenv unless that is the project's),
+    without the API key under any name, quietened for no terminal."""
     secrets = {os.environ[name] for name in KEY_VARIABLES if os.environ.get(name)} | ({secret} if secret else set())
-    kept = {k: v for k, v in os.environ.items() if k not in KEY_VARIABLES and v not in secrets}
+    user = _without_own_virtualenv(os.environ, root)
+    kept = {k: v for k, v in user.items() if k not in KEY_VARIABLES and v not in secrets}
     return {**kept, **QUIET}
 
 
+def _without_own_virtualenv(env: Mapping[str, str], root: Path | None) -> dict[str, str]:
+    """Run from the virtualenv it was installed in, Narnat has that one's bin/ on PATH (and in VIRTUAL_ENV when
+    activated); a command would find Narnat's python and pip there instead of the project's."""
+    own = os.path.realpath(sys.prefix)
+    if sys.prefix == sys.base_prefix or (root and Path(own).is_relative_to(os.path.realpath(root))):
+        return dict(env)
+    activated = os.path.realpath(env.get("VIRTUAL_ENV", "")) == own
+    kept = {k: v for k, v in env.items() if not (activated and k in ("VIRTUAL_ENV", "VIRTUAL_ENV_PROMPT"))}
+    path = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.realpath(d) != os.path.join(own, "bin")]
+    return {**kept, "PATH": os.pathsep.join(path)} if "PATH" in env else kept
+
+
 def _bash(spawn: Spawn, script: str, ws: Workspace, stdout: int | IO[bytes]) -> subprocess.Popen:
-    """bash running script in its own session (so its whole process group can be stopped), with no terminal."""
-    return spawn(["bash", "--noprofile", "--norc", "-c", script], cwd=ws.cwd, env=environment(ws.secret),
+    """bash running script, confined, in its own session (so its whole process group can be stopped), with no
+    terminal."""
+    return spawn(confined(script, ws.hidden), cwd=ws.cwd, env=environment(ws.secret, ws.root),
                  stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
 
 
 def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subprocess.Popen) -> Finished:
     """Run command in its own session, with its whole process group stopped at the timeout or on Ctrl-C."""
-    spills = ws.state_dir / "spills"
+    spills = state.spills(ws.state_dir)
     spills.mkdir(parents=True, exist_ok=True)
     spill = spills / f"bash-{datetime.now():%Y%m%d-%H%M%S-%f}.log"
-    fd, state = tempfile.mkstemp(prefix="narnat-cwd-")
+    fd, after = tempfile.mkstemp(prefix="narnat-cwd-")
     os.close(fd)
     # PIPESTATUS and $? are read in one assignment, before anything else can change them
     script = (f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
-              f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{state}"\nexit $__narnat_status\n')  # fmt: skip
+              f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\nexit $__narnat_status\n')  # fmt: skip
     held = HeldInterrupt()
     with held:
         process = _bash(spawn, script, ws, subprocess.PIPE)
@@ -155,12 +175,12 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
         if output.thread.is_alive():  # a background child still holds the pipe
             _stop(process, output)
         process.wait()
-        pipeline = _follow(ws, Path(state))
+        pipeline = _follow(ws, Path(after))
         if not finished and not cancelled:
             spill.unlink(missing_ok=True)
     text, partial = output.text()
     if len(text) > LIMIT:
-        text = cut(text, spill, ws.show(spill))
+        text = cut(text, output.lines, ws.show(spill))
     elif not partial:
         spill.unlink(missing_ok=True)
     if cancelled:
@@ -168,12 +188,12 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
     return Finished(text, None if timed_out else process.returncode, pipeline, output.lines)
 
 
-def _follow(ws: Workspace, state: Path) -> tuple[int, ...]:
+def _follow(ws: Workspace, after: Path) -> tuple[int, ...]:
     """The working directory the command ended in becomes the next call's; returns the last pipeline's statuses."""
     try:
-        final, _, statuses = state.read_text().partition("\n")
+        final, _, statuses = after.read_text().partition("\n")
     finally:
-        state.unlink(missing_ok=True)
+        after.unlink(missing_ok=True)
     if final and Path(final).is_dir():
         ws.cwd = Path(final)
     return tuple(int(s) for s in statuses.split() if s.isdigit())
@@ -200,7 +220,7 @@ def run(args: dict, ws: Workspace) -> Result:
 
 def _background(command: str, ws: Workspace) -> Result:
     """Start a command that keeps running, its output going to a file the model Reads; it returns at once."""
-    logs = ws.state_dir / "jobs"
+    logs = state.jobs(ws.state_dir)
     logs.mkdir(parents=True, exist_ok=True)
     log = logs / f"job-{len(ws.jobs.started) + 1}-{datetime.now():%Y%m%d-%H%M%S}.log"
     job = ws.jobs.start(command, log, lambda out: _bash(subprocess.Popen, command, ws, out))
@@ -298,11 +318,15 @@ TOOL = Tool(
             "command": {"type": "string"},
             "timeout": {"type": "integer", "description": "Milliseconds (max 600000)"},
             "description": {"type": "string", "description": "What it does, in 5-10 words"},
-            "run_in_background": {"type": "boolean", "description": "Start it and return at once (servers, "
-                                  "watchers, long builds); its output goes to a file you Read"},
+            "run_in_background": {
+                "type": "boolean",
+                "description": "Start it and return at once (servers, "
+                "watchers, long builds); its output goes to a file you Read",
+            },
         },
         "required": ["command"],
     },
     run=run,
     target=lambda args: args.get("command", ""),  # the UI cuts it, visibly
+    changes=lambda args: Changes(anything=True),
 )

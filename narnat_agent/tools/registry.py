@@ -5,7 +5,6 @@ is always encodable text and never holds the API key's value (a marker stands in
 or fetched; a call whose arguments hold the key is refused before it runs.
 """
 
-import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +13,7 @@ from narnat_agent.encodable import encodable
 from narnat_agent.logger import get_logger
 from narnat_agent.redact import can_be_key, redact
 from narnat_agent.tools import bash, edit, glob, grep, read, todo_write, write
-from narnat_agent.tools.base import Diff, Output, Result, Tool, ToolError
+from narnat_agent.tools.base import Result, Tool, ToolError
 from narnat_agent.tools.web import fetch as web_fetch
 from narnat_agent.tools.web import search as web_search
 from narnat_agent.tools.workspace import Workspace
@@ -137,13 +136,7 @@ def _safe(text: str, secret: str) -> str:
 
 
 def _safe_result(result: Result, secret: str) -> Result:
-    detail = result.detail
-    if isinstance(detail, Diff):
-        detail = Diff(_safe(detail.text, secret), _safe(detail.syntax, secret))
-    elif isinstance(detail, Output):
-        detail = dataclasses.replace(detail, tail=tuple(_safe(line, secret) for line in detail.tail))
-    text, summary = _safe(result.text, secret), _safe(result.summary, secret)
-    return dataclasses.replace(result, text=text, summary=summary, detail=detail)
+    return result.cleaned(lambda text: _safe(text, secret))
 
 
 def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:

@@ -10,12 +10,20 @@ PROGRAMS = {
 }  # fmt: skip
 CHECKING = {"black", "isort", "prettier"}  # formatters: a verification only with --check
 SUBCOMMANDS = {
-    "go": {"test", "vet", "build"}, "cargo": {"test", "check", "build", "clippy", "nextest"},
-    "make": None, "mvn": {"test", "verify", "package", "compile", "install"}, "gradle": {"test", "build", "check"},
-    "gradlew": {"test", "build", "check"}, "dotnet": {"test", "build"}, "deno": {"test", "lint", "check"},
-    "swift": {"test", "build"}, "mix": {"test", "compile"}, "bazel": {"test", "build"}, "ninja": None,
+    "go": {"test", "vet", "build"},
+    "cargo": {"test", "check", "build", "clippy", "nextest"},
+    "make": None,
+    "mvn": {"test", "verify", "package", "compile", "install"},
+    "gradle": {"test", "build", "check"},
+    "gradlew": {"test", "build", "check"},
+    "dotnet": {"test", "build"},
+    "deno": {"test", "lint", "check"},
+    "swift": {"test", "build"},
+    "mix": {"test", "compile"},
+    "bazel": {"test", "build"},
+    "ninja": None,
     "cmake": {"--build"},
-}  # fmt: skip  (None: any target)
+}  # None: any target
 SCRIPT_RUNNERS = {"npm", "yarn", "pnpm", "bun"}
 SCRIPTS = {"test", "lint", "build", "typecheck", "type-check", "check", "tsc", "e2e"}
 WRAPPERS = {"sudo", "env", "time", "nice", "nohup", "command", "exec", "xvfb-run", "npx", "pnpx", "bunx", "uvx"}

@@ -4,7 +4,7 @@ import difflib
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from narnat_agent.textfile import digest
@@ -24,6 +24,7 @@ class FileRecord:
     whole: bool
     seen: Ranges = ()
     codec: str = "utf-8"  # the encoding the model was shown the text in
+    rewound: bool = False  # /rewind or /redo has put other content in the file since
 
 
 def renumbered(seen: Ranges, changes: list[tuple[int, int, int]]) -> Ranges:
@@ -84,6 +85,7 @@ class Workspace:
     web: Web = field(default_factory=Web)
     jobs: Jobs = field(default_factory=Jobs)  # Bash's background commands: they belong to the run, not a conversation
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
+    hidden: tuple[Path, ...] = ()  # files that may hold the key: Bash's commands read them as empty where it can
     cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
 
     def __post_init__(self) -> None:
@@ -137,6 +139,14 @@ class Workspace:
         record = self.reads.get(path)
         return record.codec if record and record.sha == digest(data) else None
 
+    def knows(self, path: Path) -> bool:
+        """Whether the model has read this file (all or part of it) as it is now."""
+        record = self.reads.get(path)
+        try:
+            return record is not None and path.is_file() and record.sha == digest(path.read_bytes())
+        except OSError:
+            return False
+
     def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
         """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
         record = self.reads.get(path)
@@ -146,7 +156,15 @@ class Workspace:
         if whole and not record.whole:
             raise ToolError(f"only part of {name} has been read; Read all of it before overwriting it with Write.")
         if record.sha != digest(data):
-            raise ToolError(f"{name} was modified since you read it; Read it again, then retry.")
+            how = "restored by /rewind after you last read it" if record.rewound else "modified since you read it"
+            raise ToolError(f"{name} was {how}; Read it again, then retry.")
+
+    def restored(self, paths: list[Path]) -> None:
+        """Files a rewind has put back: a record of other content says so to the next Edit or Write."""
+        for path in paths:
+            record = self.reads.get(path)
+            if record and not self.knows(path):
+                self.reads[path] = replace(record, rewound=True)
 
     def bash_elsewhere(self) -> str:
         """Where Bash's cd has gone, for results whose paths a model might read from there ("" at the root)."""

@@ -15,10 +15,13 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Fuzz
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.input import Input
 from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.styles import Style
+
+from narnat_agent.i18n import _
 
 POLL = 0.05
 
@@ -146,21 +149,21 @@ def input_history(path: Path) -> tuple[History, str]:
 
 
 def yes_no(message) -> bool:
-    """One key answers: y is yes; n, Esc, Ctrl-C and Ctrl-D are no; any other key keeps asking."""
+    """One key answers: y (or 是) is yes; n (or 否), Esc, Ctrl-C and Ctrl-D are no; any other key keeps asking."""
     keys = KeyBindings()
     keys.add(Keys.Any)(lambda event: None)
     keys.add("enter")(lambda event: None)
 
     def answer(value: bool):
         def handler(event) -> None:
-            event.current_buffer.text = "yes" if value else "no"
+            event.current_buffer.text = _("yes") if value else _("no")
             event.app.exit(result=value)
 
         return handler
 
-    for key in ("y", "Y"):
+    for key in ("y", "Y", "是"):
         keys.add(key)(answer(True))
-    for key in ("n", "N", "escape", "c-c", "c-d"):
+    for key in ("n", "N", "否", "escape", "c-c", "c-d"):
         keys.add(key, eager=True)(answer(False))
     return PromptSession(message, key_bindings=keys).prompt()
 
@@ -184,7 +187,7 @@ class Watcher:
         self.busy = self.fired = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._input = None
+        self._input: Input | None = None
 
     def start(self) -> None:
         """Take the keyboard; without a terminal on stdin there is nothing to watch (Ctrl-C still works)."""
@@ -197,7 +200,7 @@ class Watcher:
         self._raw.__enter__()
         self._stop.clear()
         self.fired = False
-        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread = threading.Thread(target=self._watch, args=(self._input,), daemon=True)
         self._thread.start()
 
     def stop(self) -> bool:
@@ -218,15 +221,15 @@ class Watcher:
         text, self.typed = "".join(self.typed), []
         return text
 
-    def _watch(self) -> None:
-        fd = self._input.fileno()
+    def _watch(self, keyboard: Input) -> None:
+        fd = keyboard.fileno()
         while not self._stop.is_set():
             ready, _, _ = select.select([fd], [], [], POLL)
-            keys = self._input.read_keys() if ready else self._input.flush_keys()
+            keys = keyboard.read_keys() if ready else keyboard.flush_keys()
             if self.busy:
                 self.handle([k.key for k in keys])
             elif keys:  # the prompt's own keys, early: Enter sends, Ctrl-D leaves, as if it had been there
-                store_typeahead(self._input, keys)
+                store_typeahead(keyboard, keys)
 
     def handle(self, keys: list) -> None:
         """One batch of parsed keys: ESC followed by another key in the same batch is Alt+key, not ESC."""

@@ -7,27 +7,29 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from narnat_agent import state
 from narnat_agent.core.reply import ToolCall
 from narnat_agent.core.ui import UI
+from narnat_agent.i18n import _
 from narnat_agent.tools.base import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
 if TYPE_CHECKING:
     from rich.live import Live
 
-LEAVE_HINT = "Ctrl-C clears the line; Ctrl-D or /exit leaves (the conversation is saved)."
+    from narnat_agent.ui.terminal_stream import TerminalStream
 
 
-def make_ui(headless: bool, root: Path, commands: dict[str, str]) -> UI:
+def make_ui(root: Path, state_dir: Path, commands: dict[str, str]) -> UI:
     """A rich terminal UI when both ends are a terminal (without colours under NO_COLOR); plain text otherwise."""
-    plain = headless or not (sys.stdin.isatty() and sys.stdout.isatty())
+    plain = not (sys.stdin.isatty() and sys.stdout.isatty())
     if plain or os.environ.get("TERM", "dumb") == "dumb":
         return PlainUI(sys.stdout, sys.stderr, sys.stdin)
     from rich.console import Console
 
     from narnat_agent.ui.markdown_stream import THEME
 
-    return TerminalUI(Console(highlight=False, theme=THEME), root / ".narnat", root, commands)
+    return TerminalUI(Console(highlight=False, theme=THEME), state_dir, root, commands)
 
 
 class TerminalUI:
@@ -45,13 +47,14 @@ class TerminalUI:
         )
 
         self.console = console
-        self.history, problem = input_history(state_dir / "history")
+        self.history_path = state.input_history(state_dir)
+        self.history, problem = input_history(self.history_path)
         completer = MergedCompleter(CommandCompleter(commands), PathCompleter(root))
         self.session = prompt_session(self.history, completer, self._toolbar)
         self.short: PromptSession[str] = PromptSession()  # setup answers: no history, no completion
         self.watcher = Watcher(on_cancel=self._cancelled)
         restore_terminal_on_signals()
-        self.stream = None
+        self.stream: TerminalStream | None = None
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
         self.compressing: Live | None = None
         self.model, self.context, self.hinted, self.history_told = "", "", False, bool(problem)
@@ -60,7 +63,11 @@ class TerminalUI:
         threading.Thread(target=_preload, daemon=True).start()
 
     def _history_lost(self, why: str) -> None:
-        self.notice(f"Input history is not kept this session: .narnat/history cannot be used ({why}).")
+        self.notice(
+            _("Input history is not kept this session: {path} cannot be used ({why}).").format(
+                path=self.history_path, why=why
+            )
+        )
 
     def _toolbar(self):
         return " · ".join(part for part in (self.model, self.context, "/help") if part)
@@ -88,7 +95,7 @@ class TerminalUI:
         except KeyboardInterrupt:
             if not self.session.default_buffer.text.strip() and not self.hinted:
                 self.hinted = True
-                self.notice(LEAVE_HINT)
+                self.notice(_("Ctrl-C clears the line; Ctrl-D or /exit leaves (the conversation is saved)."))
             text = ""
         except (EOFError, OSError):  # OSError: the terminal went away (a closed window, a hung-up ssh)
             return None
@@ -113,7 +120,7 @@ class TerminalUI:
             self.stream.end_block()
         self.console.print(render.header(title, self.console.width))
         if self.stream:
-            self.stream.spin(f"Running {title.split('(', 1)[0]}")
+            self.stream.spin(_("Running {tool}").format(tool=title.split("(", 1)[0]))
 
     def tool_end(self, result) -> None:
         from narnat_agent.ui import render
@@ -130,7 +137,7 @@ class TerminalUI:
         elif output and (tail := render.output_tail(output, result.is_error)):
             self.console.print(tail)
         if self.stream:
-            self.stream.spin("Thinking")
+            self.stream.spin(_("Thinking"))
 
     def confirm(self, command: str, reason: str) -> bool:
         """y/n before a deleting command, one key press; the watcher and the live region pause meanwhile."""
@@ -146,7 +153,7 @@ class TerminalUI:
         self.console.print(render.Hanging(Text("  ⎿  ⚠ ", style="magenta"), Text(reason, style="magenta")))
         self.console.print(Text(f"     {command}", style="bold"))
         try:
-            return yes_no("     Run it? [y/n] ")
+            return yes_no("     " + _("Run it? [y/n] "))
         finally:
             if running:
                 self.watcher.start()
@@ -170,13 +177,16 @@ class TerminalUI:
         self.console.print(text, markup=False)
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
-        """A listing that fits the width: the last column is cut with … rather than wrapped."""
+        """A listing that fits the width: the other columns whole, the last one cut with … rather than wrapped."""
+        from rich.cells import cell_len
         from rich.table import Table
 
         table = Table(box=None, header_style="dim", pad_edge=False, show_edge=False)
-        for i, name in enumerate(columns):
-            last = i == len(columns) - 1
-            table.add_column(name, no_wrap=True, overflow="ellipsis", ratio=1 if last else None)
+        widths = [max(cell_len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
+        for name, width in zip(columns, widths, strict=False):
+            table.add_column(name, no_wrap=True, width=width)
+        room = self.console.width - sum(widths) - 2 * len(widths)  # two spaces between columns
+        table.add_column(columns[-1], no_wrap=True, overflow="ellipsis", max_width=max(room, 1))
         for row in rows:
             table.add_row(*row)
         self.console.print(table)
@@ -194,7 +204,7 @@ class TerminalUI:
 
         self.watcher.start()
         self.watcher.working(True)
-        self.compressing = Live(Spinner("dots", text=Elapsed("Compressing the conversation", time.monotonic())),
+        self.compressing = Live(Spinner("dots", text=Elapsed(_("Compressing the conversation"), time.monotonic())),
                                 console=self.console, transient=True)  # fmt: skip
         self.compressing.start()
         return QuietSink()
@@ -216,7 +226,7 @@ class TerminalUI:
 
     def give_back(self, question: str) -> None:
         self.pending = question
-        self.notice("Your question is back on the input line, to edit and send again.")
+        self.notice(_("Your question is back on the input line, to edit and send again."))
 
     def ask(self, question: str, default: str = "", secret: bool = False) -> str:
         """One answer typed at its own prompt; the watcher lets go of the keyboard meanwhile."""

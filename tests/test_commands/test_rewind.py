@@ -61,7 +61,7 @@ def test_undo_gives_back_every_byte_and_the_question(harness, fake_llm, tree):
     assert h.agent.workspace.reads == {}  # the model must Read again what it read in the taken-back turn
     err = h.err.getvalue()
     assert "Rewound to before turn 1: code and conversation. Restored 4 files: lib/new.py, out.txt," in err
-    assert "/redo takes it back." in err
+    assert "/redo takes it back until your next question." in err
     assert err.rstrip().endswith("change everything")  # given back to send again
 
 
@@ -79,7 +79,7 @@ def test_redo_brings_back_the_code_and_the_conversation(harness, fake_llm, tree)
 
 
 def test_the_listing_and_a_rewind_to_the_middle_of_a_turn(harness, fake_llm, tree):
-    h = harness("y\n1.3\n")
+    h = harness("y\n1.3\ny\n")
     the_big_turn(fake_llm)
     h.agent.ask("change everything")
     dispatch(h.agent, "/rewind")
@@ -182,7 +182,7 @@ def test_checkpoints_survive_compression_for_the_code(harness, fake_llm, tree):
     assert h.agent.compress()
     dispatch(h.agent, "/rewind 1")
     assert (tree / "src/main.py").read_text() == "print('hello')\n"
-    assert "Rewound to before turn 1: code. Restored 1 file: src/main.py. /redo takes it back." in h.err.getvalue()
+    assert "Rewound to before turn 1: code. Restored 1 file: src/main.py. /redo takes it back" in h.err.getvalue()
 
 
 def test_a_broken_store_is_one_sentence_and_the_turn_goes_on(harness, fake_llm, tree):

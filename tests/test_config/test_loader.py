@@ -1,14 +1,16 @@
 import json
 import os
+import re
 import stat
 
 import pytest
 
+from narnat_agent import state
 from narnat_agent.config.loader import (
+    Config,
     ConfigError,
     MissingApiKey,
     load_config,
-    with_state_dir,
     write_setup,
 )
 from narnat_agent.prompts.system_prompt import build_system_prompt
@@ -101,17 +103,39 @@ def test_anthropic_suffix_is_stripped_with_a_notice(dirs):
     assert any("/anthropic" in n for n in config.notices)
 
 
-def test_the_example_file_is_valid_and_documents_every_key(dirs):
+def test_the_example_file_is_valid_and_derived_from_the_settings(dirs):
     from pathlib import Path
 
-    from narnat_agent.config.loader import CHECKS
+    from narnat_agent.config.settings import example_file
 
     project, home = dirs
     example = Path(__file__).parents[2] / "narnat.json.example"
+    assert example.read_text() == example_file(), "regenerate narnat.json.example from config/settings.py"
     write(project / ".narnat/narnat.json", example.read_text())
-    config = load_config(project, home, env={})
-    assert set(json.loads(example.read_text())) == set(CHECKS)
-    assert config.notices == ()
+    assert load_config(project, home, env={}).notices == ()
+
+
+def test_the_readme_table_of_settings_is_derived_from_the_settings():
+    from pathlib import Path
+
+    from narnat_agent.config.settings import readme_table
+
+    assert readme_table() in (Path(__file__).parents[2] / "README.md").read_text()
+
+
+def test_every_setting_reaches_the_config_and_a_wrong_value_names_what_it_must_be(dirs):
+    from dataclasses import fields
+
+    from narnat_agent.config.settings import SETTINGS
+
+    project, home = dirs
+    assert {s.name for s in SETTINGS} <= {f.name for f in fields(Config)}
+    for setting in SETTINGS:
+        write(project / ".narnat/narnat.json", {"api_key": "k", setting.name: object.__name__})
+        if setting.check("object"):
+            continue
+        with pytest.raises(ConfigError, match=f"'{setting.name}' must be {re.escape(setting.expected)}"):
+            load_config(project, home, env={})
 
 
 def test_setup_keeps_the_key_for_the_user_not_in_the_project(dirs):
@@ -135,19 +159,19 @@ def test_setup_writes_to_the_project_when_it_already_keeps_its_key_there(dirs):
 def test_a_start_that_writes_state_creates_the_gitignore(dirs):
     project, home = dirs
     project.mkdir()
-    config = with_state_dir(load_config(project, home, env={"NARNAT_API_KEY": "k"}))
-    assert config.state_dir == project / ".narnat" and config.notices == ()
+    state_dir, notice = state.choose_folder(project, home, {})
+    assert state_dir == project / ".narnat" and notice == ""
     assert "narnat.json" in (project / ".narnat/.gitignore").read_text().split()
 
 
 def test_an_unwritable_state_folder_is_replaced_by_a_per_user_one_with_one_notice(dirs, tmp_path):
     project, home = dirs
     write(project / ".narnat", "a file where the folder should be")  # refused even to root
-    config = with_state_dir(load_config(project, home, env={"NARNAT_API_KEY": "k"}), env={})
-    assert config.state_dir.parent == home / ".local/state/narnat" and config.state_dir.is_dir()
-    assert config.state_dir.name.startswith("project-") and len(config.notices) == 1
-    other = with_state_dir(load_config(project, home, env={"NARNAT_API_KEY": "k"}), {"XDG_STATE_HOME": str(tmp_path)})
-    assert other.state_dir.parent == tmp_path / "narnat" and other.state_dir.name == config.state_dir.name
+    state_dir, notice = state.choose_folder(project, home, {})
+    assert state_dir.parent == home / ".local/state/narnat" and state_dir.is_dir()
+    assert state_dir.name.startswith("project-") and "cannot be written" in notice
+    other, _ = state.choose_folder(project, home, {"XDG_STATE_HOME": str(tmp_path)})
+    assert other.parent == tmp_path / "narnat" and other.name == state_dir.name
 
 
 @pytest.mark.parametrize("pasted", ["sk-abc123 ", "sk-abc123\n", "\tsk-abc123\u00a0", "\u3000sk-abc123\r\n"])
@@ -223,3 +247,29 @@ def test_instruction_files_in_another_encoding_are_escaped_not_dropped(dirs):
     prompt = build_system_prompt(load_config(project, home, env={"NARNAT_API_KEY": "k"}))
     assert "Use caf\\xe9 names" in prompt
     prompt.encode("utf-8")
+
+
+def test_git_status_does_not_show_the_state_folder_it_ignores(dirs):
+    import subprocess
+
+    project, home = dirs
+    project.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    (project / ".narnat").mkdir()
+    (project / ".narnat/.gitignore").write_text(OLD_GITIGNORE)  # as earlier versions wrote it
+    state.choose_folder(project, home, {})
+    (project / ".narnat/history").write_text("a question\n")
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=project,
+                            capture_output=True, text=True, check=True)  # fmt: skip
+    assert status.stdout == ""
+
+
+OLD_GITIGNORE = """\
+# Narnat: secrets and runtime data
+narnat.json
+sessions/
+logs/
+spills/
+history
+last_session_summary.md
+"""

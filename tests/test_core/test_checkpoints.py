@@ -35,7 +35,7 @@ class Agent:
 
     def step(self, tool: str, touched: list[str], change) -> None:
         paths = [self.project / p for p in touched]
-        pending = self.checkpoints.before(tool, f"{tool}({', '.join(touched)})", paths)
+        pending = self.checkpoints.before(f"{tool}({', '.join(touched)})", paths, anything=tool == "Bash")
         change(self.project)
         self.checkpoints.after(pending)
 
@@ -249,7 +249,7 @@ def test_paths_that_lead_outside_the_project_are_left_out(tree, tmp_path):
     agent = Agent(tree)
     agent.turn("write outside", ("Write", ["../outside.txt"], write("../outside.txt", "x\n")),
                ("Write", ["link/x.txt"], write("link/x.txt", "y\n")), A_TURN[0])  # fmt: skip
-    assert agent.said == [] and len(agent.checkpoints.entries[0]["steps"]) == 3
+    assert agent.said == [] and len(agent.checkpoints.entries[0]["steps"]) == 1  # outside: no change, no step
     agent.rewind(0)
     assert (tree / "src/main.py").read_text() == "print('hello')\n"
     assert (tmp_path / "outside.txt").exists() and (tmp_path / "elsewhere/x.txt").exists()

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,8 +19,23 @@ def bash(ws, command, **args):
     return execute("Bash", {"command": command, **args}, ws)
 
 
-def alive(pattern: str) -> bool:
-    return subprocess.run(["pgrep", "-f", pattern], capture_output=True).returncode == 0
+def ended(pids_file: Path, within: float = 5.0) -> bool:
+    """Whether every process whose id the command wrote has ended (a zombie has) before the deadline."""
+    pids = [int(pid) for pid in pids_file.read_text().split()]
+    deadline = time.monotonic() + within
+    while any(_running(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
 
 
 def test_output_and_exit_code(workspace):
@@ -47,27 +63,34 @@ def test_working_directory_persists_but_variables_do_not(workspace, project):
     assert result.text.splitlines()[:2] == [str(project / "sub"), "FOO="]
 
 
-def test_timeout_kills_the_whole_process_group(workspace):
-    result = bash(workspace, "sleep 301 & sleep 302; echo never", timeout=1000)
+def test_timeout_kills_the_whole_process_group(workspace, project):
+    result = bash(workspace, "sleep 301 & sleep 302 & jobs -p > pids; wait", timeout=1000)
     assert "timed out after 1 s" in result.text and result.is_error
-    time.sleep(0.3)
-    assert not alive("sleep 301") and not alive("sleep 302")
+    assert len((project / "pids").read_text().split()) == 2 and ended(project / "pids")
 
 
-def test_background_children_cannot_block_the_tool(workspace):
-    result = bash(workspace, "sleep 303 & echo started", timeout=5000)  # a blocking child would time it out
+def test_background_children_cannot_block_the_tool(workspace, project):
+    # a child that held the output open would make the call time out
+    result = bash(workspace, "sleep 303 & jobs -p > pids; echo started", timeout=5000)
     assert "started" in result.text and "timed out" not in result.text
-    time.sleep(0.3)
-    assert not alive("sleep 303")
+    assert ended(project / "pids")
 
 
 def test_long_output_keeps_head_and_tail_and_spills_the_rest(workspace, project):
     result = bash(workspace, "for i in $(seq 1 20000); do echo line $i; done; echo FINAL ERROR")
     assert len(result.text) < 31_000
     assert result.text.startswith("line 1\n") and "FINAL ERROR" in result.text
-    marker = next(line for line in result.text.splitlines() if "characters omitted" in line)
-    spill = project / marker.split("full output: ")[1].split(" — ")[0]
-    assert spill.read_text().count("\n") == 20001 and ".narnat/spills/" in str(spill)
+    lines = result.text.splitlines()
+    marker = next(line for line in lines if "omitted" in line)
+    first, last = (int(n.replace(",", "")) for n in marker.split("lines ")[1].split(" of")[0].split("–"))
+    assert "of 20,001 omitted" in marker and 1 < first < last < 20_001  # counted as Read pages them, in lines
+    before, after = lines[lines.index(marker) - 1], lines[lines.index(marker) + 1]
+    assert (before, after) == (f"line {first - 1}", f"line {last + 1}")
+    spill = marker.split('file_path="')[1].split('"')[0]
+    assert spill.startswith(".narnat/spills/") and (project / spill).read_text().count("\n") == 20001
+    assert f"offset={first})" in marker
+    omitted = execute("Read", {"file_path": spill, "offset": first}, workspace).text
+    assert omitted.splitlines()[0] == f"{first}\tline {first}"
 
 
 def test_huge_output_stays_bounded_in_memory(workspace):

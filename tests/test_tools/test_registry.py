@@ -55,11 +55,14 @@ def everything(result) -> str:
     [
         ("Read", {"file_path": ".narnat/narnat.json"}),
         ("Bash", {"command": "cat .narnat/narnat.json; echo done"}),
+        ("Bash", {"command": "python3 -c \"print(open('.narnat/narnat.json').read())\""}),
+        ("Bash", {"command": "python3 -c \"print(open('notes.txt').read())\""}),
         ("Grep", {"pattern": "sk-canary", "path": ".narnat", "output_mode": "content"}),
         ("Read", {"file_path": ".narnat/nothing-here.json"}),
     ],
 )
 def test_the_key_never_leaves_a_tool_only_its_marker(keyed, tool, args):
+    (keyed.root / "notes.txt").write_text(f"the key is {KEY}\n")
     result = execute(tool, args, keyed)
     assert KEY not in everything(result)
     if not result.is_error:

@@ -90,8 +90,9 @@ def test_the_plain_ui_shows_the_finding_under_the_result():
     assert err.getvalue().splitlines()[1:] == [f"    {line}" for line in finding.splitlines()]
 
 
-def test_in_a_large_file_the_statements_around_the_edit_decide_and_errors_are_confirmed_on_the_whole(project,
-                                                                                                  workspace):
+def test_in_a_large_file_the_statements_around_the_edit_decide_and_errors_are_confirmed_on_the_whole(
+    project, workspace
+):
     functions = "".join(f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(300))
     source = f'HELP = """\nUsage: tool [options]\n  -v  verbose\n"""\n\n\n{functions}'
     valid = read_and_edit(project, workspace, "big.py", source, "Usage: tool", "Usage: the tool")  # inside a string

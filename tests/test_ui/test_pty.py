@@ -264,3 +264,26 @@ def test_closing_the_terminal_prints_no_traceback(project, fake_llm):
     prompt(child)
     child.close()  # the window goes away: the terminal hangs up
     assert "Traceback" not in err.read_text() and "termios" not in err.read_text()
+
+
+def test_the_input_history_follows_the_state_folder_when_narnat_cannot_write_its_own(project, fake_llm):
+    (project / ".narnat").write_text("a file where the folder should be")
+    home = project.parent / "home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "XDG_"))}
+    env.update(HOME=str(home), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url, TERM="xterm-256color",
+               PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
+    fake_llm.add(text_reply("noted"))
+    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
+                          encoding="utf-8", timeout=20)  # fmt: skip
+    try:
+        prompt(child)
+        child.send("remember this question\r")
+        child.expect("noted")
+        prompt(child)
+        child.sendcontrol("d")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    [history] = (home / ".local/state/narnat").glob("project-*/history")
+    assert "remember this question" in history.read_text()
+    assert "cannot be used" not in child.before

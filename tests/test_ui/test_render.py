@@ -1,7 +1,6 @@
 """Formatters on a fixed-width recorded console."""
 
 import io
-import time
 
 import pytest
 from rich.console import Console
@@ -110,7 +109,8 @@ def test_footer_shows_the_context_against_the_window_and_the_turns_totals():
         estimated=False,
         cost=0.042,
         session_cost=0.31,
-        started=time.monotonic() - 13.2,
+        started=1000.0,
+        ended=1013.2,
     )
     assert shown(render.footer(stats), 120) == (
         "── ctx 19.8k/128k · sent 266.7k (250.1k cached) · out 1.2k · 17 requests · cost 0.0420 (session 0.3100)"

@@ -8,7 +8,7 @@ from pathlib import Path
 from narnat_agent.atomic import write_atomic
 from narnat_agent.diffs import compact_diff
 from narnat_agent.textfile import decode, line_count, line_ending, with_ending
-from narnat_agent.tools.base import Diff, Result, Tool, ToolError
+from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
 from narnat_agent.tools.edit.matcher import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
 from narnat_agent.tools.edit.notebook import edit_cell
 from narnat_agent.tools.syntax_check import changed_lines, introduced
@@ -147,4 +147,5 @@ TOOL = Tool(
     },
     run=run,
     target=lambda args: args.get("file_path", ""),
+    changes=changes_file_path,
 )

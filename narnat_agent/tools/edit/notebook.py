@@ -40,8 +40,10 @@ def edit_cell(data: bytes, old: str, new: str, replace_all: bool) -> CellEdit:
     _validate(notebook)
     style = _style(json.loads(text), text)
     if style is None:  # written by a tool with a layout of its own: nbformat's is the standard one
-        written, note = _dumps(notebook, {"indent": 1, "sort_keys": True, "ensure_ascii": False}, True), (
-            " The notebook's JSON layout was not the standard one; it is now nbformat's.")
+        written, note = (
+            _dumps(notebook, {"indent": 1, "sort_keys": True, "ensure_ascii": False}, True),
+            (" The notebook's JSON layout was not the standard one; it is now nbformat's."),
+        )
     else:
         written, note = _dumps(notebook, style, text.endswith("\n")), ""
     return CellEdit(written.encode("utf-8"), n, source, done, note)
@@ -67,4 +69,3 @@ def _style(notebook: dict, text: str) -> dict | None:
 
 def _dumps(notebook: dict, style: dict, newline: bool) -> str:
     return json.dumps(notebook, **style) + ("\n" if newline else "")
-

@@ -1,0 +1,75 @@
+"""What keeps the API key out of reach of the commands Narnat runs.
+
+Masking the key's text cannot win against a command that encodes it (`| base64`, `| rev`), so the key must be
+unreadable to them: this process is made non-dumpable (its /proc/<pid>/environ and memory closed to other
+processes of the user), the key leaves the environment once read, and where the kernel allows unprivileged user
+namespaces Bash's commands run in namespaces of their own: the files that may hold the key read as empty there, and
+no process outside can be inspected through /proc (not Narnat, not the user's shell).
+Root in the host's namespaces can still read everything; the README says what holds on which platform.
+"""
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import MutableMapping, Sequence
+from pathlib import Path
+
+KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where the configuration reads the API key
+PR_SET_DUMPABLE = 4
+
+# In a user namespace where the command's user is root, the key files are covered by /dev/null; then a nested user
+# namespace maps the command back to the user's own ids and leaves it no capability over those mounts (they are
+# locked: no namespace it can make may unmount them). From a user namespace of its own, no process outside it can be
+# inspected either: /proc/<pid>/environ, /proc/<pid>/root and memory need CAP_SYS_PTRACE in the host's namespace.
+_COVER = (
+    's=$1; shift; for f; do {mount} --bind /dev/null "$f" || exit 125; done; '
+    'exec {unshare} --user --map-user={uid} --map-group={gid} -- bash --noprofile --norc -c "$s"'
+)
+_NAMESPACES = ["--user", "--map-root-user", "--mount", "--propagation", "private"]
+
+
+def seal_process() -> bool:
+    """Close this process's /proc entries and memory to the user's other processes (as ssh-agent does);
+    whether it could. Linux only; root keeps its access."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+
+
+def forget_key_variables(environ: MutableMapping[str, str]) -> None:
+    """The key read, the environment no longer holds it: nothing started later inherits it."""
+    for name in KEY_VARIABLES:
+        environ.pop(name, None)
+
+
+@functools.cache
+def _confiner() -> list[str] | None:
+    """The argv prefix that runs a cover script in namespaces of its own, or None where that cannot be done here
+    (no `unshare`, or user namespaces not allowed). Programs are found once, so a later PATH cannot lose them."""
+    found = {name: shutil.which(name) for name in ("unshare", "sh", "mount")}
+    if None in found.values():
+        return None
+    cover = _COVER.format(mount=found["mount"], unshare=found["unshare"], uid=os.getuid(), gid=os.getgid())
+    prefix = [str(found["unshare"]), *_NAMESPACES, str(found["sh"]), "-c", cover, "sh"]
+    try:
+        done = subprocess.run([*prefix, "true"], stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return prefix if done.returncode == 0 else None
+
+
+def can_confine() -> bool:
+    """Whether commands can run in namespaces of their own here (the `unshare` program, user namespaces allowed)."""
+    return _confiner() is not None
+
+
+def confined(script: str, hidden: Sequence[Path]) -> list[str]:
+    """The argv that runs a bash script with the key files read as empty, where that is possible."""
+    prefix = _confiner()
+    if prefix is None:
+        return ["bash", "--noprofile", "--norc", "-c", script]
+    return [*prefix, script, *(str(p) for p in hidden if p.is_file())]

@@ -1,0 +1,83 @@
+"""Whether a command is one of the forms in the families table: what it would destroy, in one line for the user."""
+
+import functools
+import re
+
+from narnat_agent.safety.families import BY_PROGRAM, Family, Form
+
+SCRIPTS = ("manage.py", "artisan")  # run by an interpreter, they are the program: `python manage.py flush`
+
+
+def program(name: str, argv: list[str | None]) -> tuple[str, list[str | None]]:
+    """The program a command runs and its argv: a framework's script, or a jar named after its tool (bfg.jar)."""
+    first = argv[1] if len(argv) > 1 else None
+    if first is not None and first.rsplit("/", 1)[-1] in SCRIPTS:
+        return first.rsplit("/", 1)[-1], argv[1:]
+    if name == "java" and first == "-jar" and len(argv) > 2 and argv[2] is not None:
+        return re.split(r"[-.]", argv[2].rsplit("/", 1)[-1])[0], argv[2:]
+    return name, argv
+
+
+def destroys(name: str, argv: list[str | None]) -> list[str]:
+    """What running argv would destroy that /undo cannot bring back, one phrase per form it matches."""
+    name, argv = program(name, argv)
+    family = BY_PROGRAM.get(name)
+    if family is None:
+        return []
+    args = [a for a in argv[1:] if a is not None]
+    words = " ".join(_positional(args, family))
+    if not _any_form(family).match(words):
+        return []  # one test for the common case: none of the family's forms
+    if any(_has(args, option) for option in family.dry):
+        return []
+    for form in family.forms:
+        if _matches(form, words, args):
+            return [f"{name} {form.lost} — {form.undo}"]
+    return []
+
+
+def _matches(form: Form, words: str, args: list[str]) -> bool:
+    if not _pattern(form.words).match(words):
+        return False
+    return all(not group or any(_has(args, option) for option in group) for group in (form.needs, form.also))
+
+
+@functools.cache
+def _any_form(family: Family) -> re.Pattern[str]:
+    return _pattern("|".join(f"(?:{form.words})" for form in family.forms))
+
+
+@functools.cache
+def _pattern(words: str) -> re.Pattern[str]:
+    return re.compile(words, re.IGNORECASE)
+
+
+def _positional(args: list[str], family: Family) -> list[str]:
+    """The words that are not options nor an option's value."""
+    words, skip = [], False
+    for word in args:
+        if skip:
+            skip = False
+        elif word.startswith("-") and word != "-":
+            skip = word in family.values
+        else:
+            words.append(word)
+    return words
+
+
+def _has(args: list[str], option: str) -> bool:
+    """option is among args: `--opt`, `--opt=value`, a one-letter option in a cluster, or `-X=VALUE` as written
+    any of the ways the option's value can be given."""
+    flag, _, value = option.partition("=")
+    for i, word in enumerate(args):
+        if value:
+            given = args[i + 1] if word == flag and i + 1 < len(args) else word[len(flag) :].lstrip("=")
+            if word.startswith(flag) and given.lower() == value.lower():
+                return True
+        elif word == flag or word.startswith(flag + "=") and flag.startswith("--") or _in_cluster(flag, word):
+            return True
+    return False
+
+
+def _in_cluster(flag: str, word: str) -> bool:
+    return len(flag) == 2 and flag[1].isalpha() and bool(re.fullmatch(rf"-[a-zA-Z]*{flag[1]}[a-zA-Z]*", word))

@@ -1,0 +1,64 @@
+"""What /rewind shows and leaves behind: its table, its questions, how long /redo lasts, what the model may edit."""
+
+from narnat_agent.commands.session import dispatch
+from tests.fake_llm import text_reply, tool_reply
+
+THREE_EDITS = [("one", "ONE"), ("two", "TWO"), ("three", "THREE")]
+
+
+def edit_three_times(fake_llm, h, question: str = "change") -> None:
+    fake_llm.add(tool_reply(("Read", {"file_path": "a.py"})),
+                 *(tool_reply(("Edit", {"file_path": "a.py", "old_string": old, "new_string": new}))
+                   for old, new in THREE_EDITS), text_reply("done"))  # fmt: skip
+    h.agent.ask(question)
+
+
+def test_redo_lasts_until_the_next_question_and_both_say_so(harness, fake_llm, project):
+    (project / "a.py").write_text("one\ntwo\nthree\n")
+    h = harness()
+    edit_three_times(fake_llm, h)
+    dispatch(h.agent, "/undo")
+    assert "/redo takes it back until your next question." in h.err.getvalue()
+    fake_llm.add(text_reply("fine"))
+    h.agent.ask("something else")
+    dispatch(h.agent, "/redo")
+    assert "/redo takes back a rewind only until the next question" in h.err.getvalue()
+
+
+def test_enter_cancels_at_every_question_and_a_step_asks_too(harness, fake_llm, project):
+    (project / "a.py").write_text("one\ntwo\nthree\n")
+    h = harness("1\n\n1.2\n\n1.2\ny\n")
+    edit_three_times(fake_llm, h)
+    dispatch(h.agent, "/rewind")  # turn 1, then Enter at "Restore 1) 2) 3)"
+    dispatch(h.agent, "/rewind")  # step 1.2, then Enter at its question
+    assert (project / "a.py").read_text() == "ONE\nTWO\nTHREE\n" and h.err.getvalue().count("Nothing rewound.") == 2
+    assert "Restore the code to before step 1.2? The conversation stays as it is. y/N" in h.err.getvalue()
+    dispatch(h.agent, "/rewind")
+    assert (project / "a.py").read_text() == "ONE\ntwo\nthree\n"
+
+
+def test_the_table_has_one_line_per_change_and_shows_the_rewinds(harness, fake_llm, project):
+    (project / "a.py").write_text("one\ntwo\nthree\n")
+    h = harness("n\n1.2\ny\n\n")
+    fake_llm.add(tool_reply(("Bash", {"command": "rm a.py"})),  # declined: nothing changed, so no step
+                 tool_reply(("Bash", {"command": "touch b.txt\n  touch c.txt"})),
+                 tool_reply(("Bash", {"command": "touch d.txt"})), text_reply("done"))  # fmt: skip
+    h.agent.ask("go")
+    dispatch(h.agent, "/rewind")  # to before step 2
+    dispatch(h.agent, "/rewind")  # only looks
+    first, second = h.out.getvalue().split("#  time")[1:]
+    assert "1.1  Bash(touch b.txt ⏎ touch c.txt)" in first and "rm a.py" not in first
+    assert "1.2  Bash(touch d.txt)" in first and "1.3" not in first
+    assert "code rewound to before turn 1, step 2" in second.splitlines()[-1]
+
+
+def test_an_edit_after_a_step_rewind_is_told_the_file_was_restored(harness, fake_llm, project):
+    (project / "a.py").write_text("one\ntwo\nthree\n")
+    h = harness("1.3\ny\n")
+    edit_three_times(fake_llm, h)
+    dispatch(h.agent, "/rewind")  # a.py holds ONE TWO three again
+    fake_llm.add(tool_reply(("Edit", {"file_path": "a.py", "old_string": "TWO", "new_string": "2"})),
+                 text_reply("ok"))  # fmt: skip
+    h.agent.ask("again")
+    result = [m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "tool"][-1]
+    assert "a.py was restored by /rewind after you last read it; Read it again, then retry." in result
