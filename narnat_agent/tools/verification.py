@@ -2,8 +2,6 @@
 
 from dataclasses import dataclass
 
-from narnat_agent.safety.syntax import Command
-
 PROGRAMS = {
     "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "flake8", "pylint", "unittest", "eslint", "tsc",
     "jest", "vitest", "mocha", "rspec", "phpunit", "ctest", "shellcheck", "golangci-lint", "stylelint", "biome",
@@ -96,11 +94,11 @@ def recognise(argv: list[str | None]) -> str | None:
     return None
 
 
-def verified(stages: list[Command], code: int | None, pipeline: tuple[int, ...]) -> Verification | None:
+def verified(stages: list[list[str | None]], code: int | None, pipeline: tuple[int, ...]) -> Verification | None:
     """The last verification command of the pipeline the shell reports on, with that stage's own exit code (code
     is the pipeline's, None when it timed out; pipeline holds each stage's, when known)."""
     statuses = pipeline if len(pipeline) == len(stages) else ()
     for n in reversed(range(len(stages))):
-        if name := recognise(stages[n].argv):
+        if name := recognise(stages[n]):
             return Verification(name, code if code is None or not statuses else statuses[n])
     return None

@@ -52,6 +52,7 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ToolError(
             f"new_string has characters that {ws.show(path)}'s encoding ({encoding.label}) cannot hold."
         ) from None
+    ws.ask_outside("Edit", path)
     write_atomic(path, encoded)
     record = ws.reads[path]  # what the model had seen stays seen, renumbered: pages still add up after an edit
     seen = renumbered(record.seen, done.changes), line_count(done.text)
