@@ -123,7 +123,10 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     ui.banner(config.model, _banner(config, agent.session, bool(args.latest or args.resume)))
     agent.client.preload()
     agent.checkpoints.warm()
-    _repl(agent, ui, dispatch)
+    try:
+        _repl(agent, ui, dispatch)
+    finally:
+        _stop_jobs(agent)
     return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
 
 
@@ -159,8 +162,8 @@ def _agent(
         ui.error((_("Cannot continue: {why}") if args.latest else _("Cannot resume: {why}")).format(why=e))
         return None
     web = Web(config.search_urls, config.web_timeout_s)
-    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
-                          secret=config.api_key, hidden=config.files)  # fmt: skip
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
+                          web=web, secret=config.api_key, hidden=config.files)  # fmt: skip
     config, server = _learn_server(config)
     agent = Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
     _leave_on_signals(agent)
@@ -194,6 +197,15 @@ def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
             .format(where=where, start=start)]  # fmt: skip
 
 
+def _stop_jobs(agent: Agent) -> None:
+    """Background commands end with Narnat, each with its whole process group, said in one line."""
+    stopped = agent.workspace.jobs.stop_all()
+    if stopped:
+        said = ngettext("Stopped {n} background command: {commands}", "Stopped {n} background commands: {commands}",
+                        len(stopped))  # fmt: skip
+        agent.ui.notice(said.format(n=len(stopped), commands="; ".join(job.command for job in stopped)))
+
+
 def _allow(command: str, reason: str) -> bool:
     """--yes: every command that would ask runs."""
     return True
@@ -207,6 +219,7 @@ def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | Non
     finally:
         _leave_on_signals(agent, stop=False)  # from here on a signal only sets the exit code
         saved = _saved(agent, ui, quiet=True)
+        _stop_jobs(agent)  # before the report: stream-json's last line is the result
     code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
     code = 128 + agent.leaving if agent.leaving else code
     ui.report(outcome, agent.session.name if saved else None, code)

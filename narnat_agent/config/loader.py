@@ -45,6 +45,7 @@ class Config:
     stream_idle_timeout_s: float
     language: str
     request_timeout_s: float
+    sees_images: bool
     project: Path
     home: Path
     state_dir: Path  # the project's .narnat/, or the per-user folder that stands in for it (state.choose_folder)

@@ -2,6 +2,7 @@
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 
 from narnat_agent.checkpoints import Checkpoints, open_store
 from narnat_agent.config.loader import Config
@@ -16,7 +17,7 @@ from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, Turn
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.base import Confirm, Interrupted
+from narnat_agent.tools.base import Confirm, Interrupted, Picture, Result
 from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
@@ -215,8 +216,14 @@ class Agent:
             self._check_ending(reply)
             if not reply.tool_calls:
                 return
+            pictures: list[Picture] = []  # they follow the tool results, in a message of their own
             for call in reply.tool_calls:
-                self.conversation.add_tool_result(call.id, self._unless_repeated(call, recent))
+                result = self._unless_repeated(call, recent)
+                stats.verified(result.verification)
+                self.conversation.add_tool_result(call.id, result.text)
+                if result.picture:
+                    pictures.append(result.picture)
+            self.conversation.add_pictures(pictures)
         steps = self.config.max_steps
         message = f"Stopped after {steps} tool step{'s' if steps != 1 else ''} (max_steps). {self.go_on}"
         raise TurnStopped(Stop.STEP_LIMIT, message)
@@ -234,13 +241,14 @@ class Agent:
         raise TurnStopped(Stop.PROVIDER_ERROR, f"The model returned nothing (no text, no tool call) {EMPTY_TRIES} "
                                                "times in a row; ask again, or try another model.")  # fmt: skip
 
-    def _unless_repeated(self, call: ToolCall, recent: list[str]) -> str:
+    def _unless_repeated(self, call: ToolCall, recent: list[str]) -> Result:
         """Run a call, warning in its result when it repeats the one before; stop when the warnings went unheeded."""
         repeats = _repeats(call, recent)
         if repeats >= REPEATS:
             message = f"{call.name} was called {REPEATS} times in a row with the same arguments, despite warnings."
             raise TurnStopped(Stop.REPEATED_CALLS, message)
-        return self._call(call) + (REPEATED.format(n=REPEATS) if repeats > 1 else "")
+        result = self._call(call)
+        return replace(result, text=result.text + REPEATED.format(n=REPEATS)) if repeats > 1 else result
 
     @staticmethod
     def _check_ending(reply: Reply) -> None:
@@ -250,8 +258,8 @@ class Agent:
             stop, text = ENDINGS[reply.ending]
             raise TurnStopped(stop, text.format(error=reply.error, finish=reply.finish_reason))
 
-    def _call(self, call: ToolCall) -> str:
-        """Run one call and show it; the text goes back to the model."""
+    def _call(self, call: ToolCall) -> Result:
+        """Run one call and show it; its text goes back to the model."""
         checked = registry.prepare(call.name, call.args, call.error, self.workspace.secret)
         self.ui.tool_start(checked.header, call)
         pending = None
@@ -270,4 +278,4 @@ class Agent:
         finally:
             self.checkpoints.after(pending)
         self.ui.tool_end(result)
-        return result.text
+        return result

@@ -32,6 +32,7 @@ CONTEXT_FULL = re.compile(
     r"range of input length|prompt 超长|too many tokens|prompt is too long|\b1261\b",
     re.IGNORECASE,
 )
+IMAGES = re.compile(r"image|vision|multimodal|multi-modal|content.*(string|str\b)|unknown variant", re.IGNORECASE)
 NO_QUOTA = re.compile(r"insufficient.quota|balance|\b1113\b|billing|credit", re.IGNORECASE)
 log = get_logger("core.llm")
 
@@ -67,6 +68,16 @@ def cost(usage: Usage | None, pricing: Mapping[str, float]) -> float | None:
     cached_price = pricing.get("cached_input", pricing.get("input", 0))
     total = fresh * pricing.get("input", 0) + usage.cached * cached_price + usage.completion * pricing.get("output", 0)
     return total / 1_000_000
+
+
+def _has_images(messages: list[dict]) -> bool:
+    return any(isinstance(m.get("content"), list) for m in messages)
+
+
+def _without_images(message: dict) -> dict:
+    """A message that carried images, as text: the tool results above already say what each image is."""
+    words = [part["text"] for part in message["content"] if part.get("type") == "text"]
+    return {**message, "content": "\n".join([*words, "(The images are not shown: this provider refused them.)"])}
 
 
 def _message(error: Exception) -> str:
@@ -131,6 +142,7 @@ class Client:
         self.fit = Fit(notify, config.model, server)  # the server that people run themselves, when it said so
         self.use_stream_options = True
         self.send_reasoning = True
+        self.send_images = True  # until the provider refuses one: then images go as the words that describe them
         self._sdk: openai.OpenAI | None = None
         self._lock = threading.Lock()
         self.requests = 0  # sent so far, retries included
@@ -260,7 +272,7 @@ class Client:
             try:
                 return self._client().chat.completions.create(**request)
             except openai.APIStatusError as e:
-                self._classify(e)
+                self._classify(e, messages)
             except openai.APIConnectionError as e:  # timeouts included
                 raise self._unreachable(e) from None
 
@@ -275,7 +287,7 @@ class Client:
                           "(stream_idle_timeout_s)")  # fmt: skip
         return _Retry(f"Cannot reach {self.config.base_url} ({redact(str(error), self.config.api_key)})")
 
-    def _classify(self, e) -> None:
+    def _classify(self, e, messages: list[dict]) -> None:
         """Decide what a status error means: returns only when the request should be sent again now."""
         status, message = e.status_code, self._message(e)
         log.warning("status %d: %s", status, message)
@@ -285,6 +297,10 @@ class Client:
         if status in (400, 422) and self.send_reasoning and re.search(r"reasoning", message, re.I) \
                 and not re.search(r"must be passed|missing", message, re.I):  # fmt: skip
             self.send_reasoning = False
+            return
+        if status in (400, 415, 422) and self.send_images and _has_images(messages) and IMAGES.search(message):
+            self.send_images = False
+            self.notify("The provider refused an image; images are left out of what this run sends.")
             return
         if status == 400 and CONTEXT_FULL.search(message):
             raise ContextTooLong(f"The conversation no longer fits the model's context window ({message}).")
@@ -313,6 +329,8 @@ class Client:
         return f"The provider rejected the request ({status}): {message}"
 
     def _outgoing(self, messages: list[dict]) -> list[dict]:
+        if not self.send_images:
+            messages = [_without_images(m) if isinstance(m["content"], list) else m for m in messages]
         if self.send_reasoning:
             return messages
         fields = ("reasoning_content", "reasoning")
