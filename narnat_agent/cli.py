@@ -41,6 +41,16 @@ class _HelpFormatter(argparse.HelpFormatter):
         return cells.wrap(" ".join(text.split()), width)
 
 
+def _positive_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(_("must be a positive number, not {text!r}").format(text=text))
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     about = _("A terminal coding agent for OpenAI-compatible models.")
     parser = argparse.ArgumentParser(prog="narnat", description=about, formatter_class=_HelpFormatter, add_help=False)
@@ -57,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--resume", metavar="NAME", help=_("continue a saved session"))
     parser.add_argument("--model", help=_("use this model instead of the configured one"))
     parser.add_argument("--max-steps", type=_positive, metavar="N", help=_("tool steps per turn for this run"))
+    parser.add_argument("--max-cost", type=_positive_number, metavar="AMOUNT",
+                        help=_("stop a turn before a request that would take this run's cost over AMOUNT "
+                               "(in pricing's currency)"))  # fmt: skip
     parser.add_argument("--yes", action="store_true", help=_("with -p: run commands that would ask for confirmation"))
     parser.add_argument("--version", action="version", version=f"narnat {__version__}",
                         help=_("show the version and exit"))  # fmt: skip
@@ -153,12 +166,12 @@ def _start(args: argparse.Namespace) -> int:
         return USAGE_ERROR
     try:
         try:
-            config = load_config(project, home, model=args.model)
+            config = load_config(project, home, model=args.model, max_cost=args.max_cost)
         except MissingApiKey:
             if headless or not sys.stdin.isatty():
                 raise
             first_run_setup(ui, project, home)
-            config = load_config(project, home, model=args.model)
+            config = load_config(project, home, model=args.model, max_cost=args.max_cost)
     except ConfigError as e:
         ui.error(str(e))
         return USAGE_ERROR
@@ -170,6 +183,7 @@ def _start(args: argparse.Namespace) -> int:
     for notice in (*config.notices, moved) if moved else config.notices:
         ui.notice(notice)
     ui.use_interrupt_key(config.interrupt_key)
+    ui.use_bell(config.bell_after_s if config.bell else None)
     system_prompt = build_system_prompt(config, ui.notice, headless, args.yes)
     if reporter is not None and prompt is not None:
         return run_headless(config, reporter, args, prompt, system_prompt)
@@ -180,7 +194,7 @@ def _terminal_ui(project: Path, state_dir: Path) -> UI:
     from narnat_agent.commands.session import COMMANDS
     from narnat_agent.ui.terminal import make_ui
 
-    help_lines = {name: (fn.__doc__ or "").split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
+    help_lines = {name: " ".join((fn.__doc__ or "").split()).split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
     return make_ui(project, state_dir, help_lines)
 
 

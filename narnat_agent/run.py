@@ -107,7 +107,7 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     ui.banner(config.model, _banner(config, agent.session, bool(args.latest or args.resume)))
     agent.client.preload()
     agent.checkpoints.warm()
-    _repl(agent, ui, dispatch)
+    _repl(agent, ui, _with_user_commands(config, ui, dispatch))
     return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
 
 
@@ -148,6 +148,20 @@ def _agent(
     agent = Agent(config, ui, Client(config, ui.notice), workspace, session, system_prompt)
     _leave_on_signals(agent)
     return agent
+
+
+def _with_user_commands(config: Config, ui: UI, dispatch: Callable) -> Callable:
+    """The slash commands with the user's own (.narnat/commands/NAME.md), which Tab completes too."""
+    import functools
+
+    from narnat_agent.commands import custom
+    from narnat_agent.commands.session import COMMANDS
+
+    user, notices = custom.load(config.project, config.home, COMMANDS)
+    for notice in notices:
+        ui.notice(notice)
+    ui.add_commands({name: command.description for name, command in user.items()})
+    return functools.partial(dispatch, user=user)
 
 
 def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
@@ -212,7 +226,7 @@ def _saved(agent: Agent, ui: UI, quiet: bool = False) -> bool:
     return True
 
 
-def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool]) -> None:
+def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) -> None:
     """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
     for last_chance in (False, True):
         try:

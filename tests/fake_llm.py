@@ -76,6 +76,7 @@ class FakeLLM:
         self.headers: list[dict] = []
         self.arrivals: list[float] = []  # time.perf_counter() when each request arrived
         self.respond = None  # when set: the response chosen from each request's body, whatever the arrival order
+        self.models: list[str] | None = None  # what GET /v1/models lists; None: the endpoint has no such list
         self.loopback = LoopbackServer(self._handler())
 
     @property
@@ -94,6 +95,13 @@ class FakeLLM:
             return self.respond(request)
         return self.script.pop(0) if self.script else Status(500, {"error": {"message": "no script"}})
 
+    def listing(self, path: str) -> Status:
+        """GET /v1/models: the models, or 404 like a provider that keeps no list."""
+        if self.models is None or not path.endswith("/models"):
+            return Status(404, {"error": {"message": "not found"}})
+        listed = [{"id": name, "object": "model", "created": 0, "owned_by": "fake"} for name in self.models]
+        return Status(200, {"object": "list", "data": listed})
+
     def _handler(self):
         fake = self
 
@@ -104,7 +112,7 @@ class FakeLLM:
                 pass
 
             def do_GET(self) -> None:
-                self._send(Status(404, {"error": {"message": "not found"}}))
+                self._send(fake.listing(self.path))
 
             def do_POST(self) -> None:
                 fake.arrivals.append(time.perf_counter())

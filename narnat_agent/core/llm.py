@@ -95,6 +95,7 @@ def _chunks(stream):
 class Client:
     def __init__(self, config: Config, notify: Callable[[str], None]):
         self.config = config
+        self.model = config.model  # /model changes it for the rest of the conversation
         self.notify = notify
         self.use_stream_options = True
         self.send_reasoning = True
@@ -135,6 +136,18 @@ class Client:
                 log.warning("retry %d: %s", attempt, retry)
                 time.sleep(wait)
         raise AssertionError("unreachable")
+
+    def models(self) -> list[str] | None:
+        """The model names the endpoint lists (/v1/models), or None when it keeps no such list."""
+        import openai
+
+        try:
+            return sorted(model.id for model in self._client().models.list())
+        except openai.APIStatusError as e:
+            log.info("no model list: status %d", e.status_code)
+            return None
+        except openai.APIConnectionError as e:
+            raise LLMError(f"Cannot reach {self.config.base_url} ({redact(str(e), self.config.api_key)}).") from None
 
     def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink, silence: Silence) -> Reply:
         import openai
@@ -185,7 +198,7 @@ class Client:
         import openai
 
         while True:
-            request = {"model": self.config.model, "messages": self._outgoing(messages), "stream": True}
+            request = {"model": self.model, "messages": self._outgoing(messages), "stream": True}
             if tools:
                 request["tools"] = tools
             if self.use_stream_options:
@@ -232,7 +245,7 @@ class Client:
         if status == 403:
             return f"The provider refused access (403): {message}"
         if status == 404:
-            return f"Not found (404): check the model '{self.config.model}' and base_url {self.config.base_url}."
+            return f"Not found (404): check the model '{self.model}' and base_url {self.config.base_url}."
         return f"The provider rejected the request ({status}): {message}"
 
     def _outgoing(self, messages: list[dict]) -> list[dict]:
