@@ -6,6 +6,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.prompts.skills import UnusableFile, front_matter, read_markdown
 
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*")
@@ -40,7 +41,7 @@ def load(project: Path, home: Path, builtins: Collection[str]) -> tuple[dict[str
     """The user's commands, then the project's (which win by name), and a sentence for each file left out."""
     commands: dict[str, UserCommand] = {}
     notices: list[str] = []
-    for root in (home / ".narnat" / "commands", project / ".narnat" / "commands"):
+    for root in state.commands_folders(project, home):
         for path in sorted(root.glob("*.md")):
             name = path.stem.lower()
             shown = str(path.relative_to(project)) if path.is_relative_to(project) else str(path)

@@ -15,6 +15,7 @@ from narnat_agent.core import session_store
 from narnat_agent.core.agent import Agent
 from narnat_agent.core.llm import LLMError
 from narnat_agent.core.session_store import SessionError
+from narnat_agent.state import commands_folders, skills_folders
 
 
 def save(agent: Agent, arg: str) -> None:
@@ -97,13 +98,15 @@ def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None)
     state = agent.config.state_dir
     rows = [" ".join(doc.split()).split(" — ", 1) for doc in (fn.__doc__ or "" for fn in COMMANDS.values())]
     mine = [(f"/{name} [arguments]", command.description) for name, command in (user or {}).items()]
+    commands = commands_folders(agent.config.project, agent.config.home)
+    skills = skills_folders(agent.config.project, agent.config.home)
     files = (
         ("config", f"~/.narnat/narnat.json, then {state / 'narnat.json'} (NARNAT_* variables win)"),
         ("instructions", f"~/.narnat/narnat.md, {state / 'narnat.md'}, AGENTS.md"),
         ("sessions", str(state / "sessions")),
         ("logs", f"{state / 'logs'} (one file per start)"),
-        ("your commands", f"~/.narnat/commands/NAME.md, {state / 'commands'}/NAME.md ($ARGUMENTS is filled in)"),
-        ("skills", f"~/.narnat/skills/*/SKILL.md, {state / 'skills'}/*/SKILL.md (name and description)"),
+        ("your commands", f"{', '.join(f'{d}/NAME.md' for d in commands)} ($ARGUMENTS is filled in)"),
+        ("skills", f"{', '.join(f'{d}/*/SKILL.md' for d in skills)} (a name and a description)"),
     )
     sections = (("Commands", rows), ("Your commands", mine), ("Keys", KEYS), ("Files", files))
     agent.ui.info("\n".join(f"{title}\n" + "\n".join(f"  {a:<18} {b}" for a, b in lines)

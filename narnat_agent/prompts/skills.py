@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from narnat_agent import state
 from narnat_agent.textfile import binary_kind
 
 SKILLS_HEADING = "# Skills"
@@ -75,7 +76,7 @@ def _skill(path: Path, shown: str) -> Skill:
 def find_skills(project: Path, home: Path, notify: Callable[[str], None]) -> list[Skill]:
     """The user's skills, then the project's (which win by name); each one left out is said once."""
     found: dict[str, Skill] = {}
-    for root in (home / ".narnat" / "skills", project / ".narnat" / "skills"):
+    for root in state.skills_folders(project, home):
         for path in sorted(root.glob("*/SKILL.md")):
             shown = str(path.relative_to(project)) if path.is_relative_to(project) else str(path)
             try:
