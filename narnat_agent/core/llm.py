@@ -19,6 +19,7 @@ from narnat_agent.redact import redact
 
 MAX_TRIES = 4
 MAX_RETRY_AFTER = 60.0
+MODELS_TIMEOUT = 15.0  # seconds /model waits for the list: a command, not a turn, so nothing can interrupt it
 RETRYABLE = (408, 409, 429)
 CONTEXT_FULL = re.compile(
     r"context.length|maximum context|context window|context size|exceed_context|token limit|"
@@ -142,7 +143,7 @@ class Client:
         import openai
 
         try:
-            return sorted(model.id for model in self._client().models.list())
+            return sorted(model.id for model in self._client().models.list(timeout=MODELS_TIMEOUT))
         except openai.APIStatusError as e:
             log.info("no model list: status %d", e.status_code)
             return None
