@@ -9,17 +9,16 @@ import re
 from dataclasses import dataclass, field
 
 from narnat_agent.core.context import Conversation
-from narnat_agent.prompts.skills import SKILLS_HEADING
+from narnat_agent.prompts.skills import SKILLS_HEADING, SKILLS_INTRO
 from narnat_agent.prompts.texts import SUMMARY_HEADING
 from narnat_agent.tools import registry
 
 CHARS_PER_TOKEN = 4  # the estimate where the provider has not counted
-SECTIONS = {  # system prompt sections after the base prompt, laws and environment
-    "instructions": r"# (?:User|Project) instructions \(",
-    "skills": re.escape(SKILLS_HEADING),
-    "inherited summary": re.escape(SUMMARY_HEADING),
-}
-SECTION = re.compile("|".join(f"(?P<s{i}>^{pattern})" for i, pattern in enumerate(SECTIONS.values())), re.M)
+SECTION = re.compile(  # system prompt sections after the base prompt, the laws and the environment
+    rf"^(?:# (?:User|Project) instructions \((?P<file>[^)\n]+)\)$|(?P<skills>{re.escape(SKILLS_HEADING)}\n"
+    rf"{re.escape(SKILLS_INTRO)})|{re.escape(SUMMARY_HEADING)}$)",
+    re.MULTILINE,
+)
 
 
 def estimate(item: object) -> int:
@@ -46,10 +45,11 @@ class Window:
 
 
 def _system_parts(prompt: str) -> list[tuple[str, str]]:
-    """The system prompt cut at its section headings."""
+    """The system prompt cut at its section headings: each instruction file, the skills, an inherited summary."""
     names, starts = ["system prompt"], [0]
     for match in SECTION.finditer(prompt):
-        names.append(list(SECTIONS)[int((match.lastgroup or "s0")[1:])])
+        file, skills = match["file"], match["skills"]
+        names.append(f"instructions: {file}" if file else "skills" if skills else "inherited summary")
         starts.append(match.start())
     ends = [*starts[1:], len(prompt)]
     return [(name, prompt[start:end]) for name, start, end in zip(names, starts, ends, strict=True)]

@@ -98,7 +98,8 @@ def test_context_shows_where_the_window_goes_with_the_footers_figure(project, fa
     done = repl(project, fake_llm, "what is in big.txt?", "/context")
     assert "── " not in done.stderr and "ctx 6k/128k" in done.stderr  # the footer
     shown = done.stdout.split("ctx 6k/128k", 1)[1]
-    for part in ("system prompt", "instructions", "tool schemas", "questions", "answers", "tool results: Read"):
+    for part in ("system prompt", "instructions: AGENTS.md", "tool schemas", "questions", "answers",
+                 "tool results: Read"):  # fmt: skip
         assert f"\n  {part} " in shown, shown
     assert "Largest items\n" in shown and "result of Read(big.txt)" in shown.split("Largest items")[1].split("\n")[1]
     assert "left" in shown.split("\n")[0]
