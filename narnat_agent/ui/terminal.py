@@ -177,7 +177,7 @@ class TerminalUI:
         running = self.watcher.stop()
         self.console.print(render.Hanging(Text("  ⎿  ⚠ ", style="magenta"), Text(reason, style="magenta")))
         self.console.print(Text(f"     {command}", style="bold"))
-        self.ring("waiting for you")
+        self.ring(_("waiting for you"))
         try:
             return yes_no("     " + _("Run it? [y/n] "))
         finally:

@@ -99,4 +99,4 @@ class TerminalStream:
             self.ui.console.print("  ⎿  Interrupted by user", style="dim red")
         self.ui.console.print(render.footer(outcome.stats))
         if self.ui.bell_after is not None and outcome.stats.seconds >= self.ui.bell_after:
-            self.ui.ring("done")
+            self.ui.ring(_("done"))
