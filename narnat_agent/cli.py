@@ -42,6 +42,16 @@ class _HelpFormatter(argparse.HelpFormatter):
         return cells.wrap(" ".join(text.split()), width)
 
 
+def _positive_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(_("must be a positive number, not {text!r}").format(text=text))
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     about = _("A terminal coding agent for OpenAI-compatible models.")
     parser = argparse.ArgumentParser(prog="narnat", description=about, formatter_class=_HelpFormatter, add_help=False)
@@ -58,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--resume", metavar="NAME", help=_("continue a saved session"))
     parser.add_argument("--model", help=_("use this model instead of the configured one"))
     parser.add_argument("--max-steps", type=_positive, metavar="N", help=_("tool steps per turn for this run"))
+    parser.add_argument("--max-cost", type=_positive_number, metavar="AMOUNT",
+                        help=_("stop a turn before a request that would take this run's cost over AMOUNT "
+                               "(in pricing's currency)"))  # fmt: skip
     parser.add_argument("--yes", action="store_true", help=_("with -p: run commands that would ask for confirmation"))
     parser.add_argument("--version", action="version", version=f"narnat {__version__}",
                         help=_("show the version and exit"))  # fmt: skip
@@ -150,7 +163,7 @@ def _start(args: argparse.Namespace) -> int:
     if prompt is not None and not prompt.strip():
         ui.error(_("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin."))
         return USAGE_ERROR
-    config = _configuration(ui, project, home, args.model, ask=not headless and sys.stdin.isatty())
+    config = _configuration(ui, project, home, args, ask=not headless and sys.stdin.isatty())
     if config is None:
         return USAGE_ERROR
     state_dir, moved = folder or state.choose_folder(project, home, os.environ)
@@ -160,6 +173,7 @@ def _start(args: argparse.Namespace) -> int:
     for notice in (*config.notices, moved) if moved else config.notices:
         ui.notice(notice)
     ui.use_interrupt_key(config.interrupt_key)
+    ui.use_bell(config.bell_after_s if config.bell else None)
     system_prompt = build_system_prompt(config, ui.notice, headless, args.yes)
     sweeper = threading.Thread(target=sweep_leftovers, args=(config,), daemon=True)
     sweeper.start()
@@ -171,7 +185,7 @@ def _start(args: argparse.Namespace) -> int:
         sweeper.join()
 
 
-def _configuration(ui: UI, project: Path, home: Path, model: str | None, ask: bool) -> Config | None:
+def _configuration(ui: UI, project: Path, home: Path, args: argparse.Namespace, ask: bool) -> Config | None:
     """The merged settings (after the first-start questions, when `ask` and there is no key), the key then gone
     from the environment; None once a mistake is said."""
     import os
@@ -181,12 +195,12 @@ def _configuration(ui: UI, project: Path, home: Path, model: str | None, ask: bo
 
     try:
         try:
-            config = load_config(project, home, model=model)
+            config = load_config(project, home, model=args.model, max_cost=args.max_cost)
         except MissingApiKey:
             if not ask:
                 raise
             first_run_setup(ui, project, home)
-            config = load_config(project, home, model=model)
+            config = load_config(project, home, model=args.model, max_cost=args.max_cost)
     except ConfigError as e:
         ui.error(str(e))
         return None
@@ -198,7 +212,7 @@ def _terminal_ui(project: Path, state_dir: Path) -> UI:
     from narnat_agent.commands.session import COMMANDS
     from narnat_agent.ui.terminal import make_ui
 
-    help_lines = {name: (fn.__doc__ or "").split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
+    help_lines = {name: " ".join((fn.__doc__ or "").split()).split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
     return make_ui(project, state_dir, help_lines)
 
 

@@ -124,7 +124,7 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     agent.client.preload()
     agent.checkpoints.warm()
     try:
-        _repl(agent, ui, dispatch)
+        _repl(agent, ui, _with_user_commands(config, ui, dispatch))
     finally:
         _stop_jobs(agent)
     return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
@@ -181,6 +181,20 @@ def _learn_server(config: Config) -> tuple[Config, Server | None]:
     if server and server.context and not config.context_window_set:
         config = dataclasses.replace(config, context_window=server.context)
     return config, server
+
+
+def _with_user_commands(config: Config, ui: UI, dispatch: Callable) -> Callable:
+    """The slash commands with the user's own (.narnat/commands/NAME.md), which Tab completes too."""
+    import functools
+
+    from narnat_agent.commands import custom
+    from narnat_agent.commands.session import COMMANDS
+
+    user, notices = custom.load(config.project, config.home, COMMANDS)
+    for notice in notices:
+        ui.notice(notice)
+    ui.add_commands({name: command.description for name, command in user.items()})
+    return functools.partial(dispatch, user=user)
 
 
 def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
@@ -260,7 +274,7 @@ def _saved(agent: Agent, ui: UI, quiet: bool = False) -> bool:
     return True
 
 
-def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool]) -> None:
+def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) -> None:
     """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
     for last_chance in (False, True):
         _leave_on_signals(agent)

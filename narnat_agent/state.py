@@ -47,6 +47,16 @@ def settings_files(project: Path, home: Path) -> tuple[Path, ...]:
     return user_folder(home) / CONFIG, project_folder(project) / CONFIG
 
 
+def commands_folders(project: Path, home: Path) -> tuple[Path, ...]:
+    """Where the user's own /commands are (NAME.md): the user's, then the project's, which wins by name."""
+    return user_folder(home) / "commands", project_folder(project) / "commands"
+
+
+def skills_folders(project: Path, home: Path) -> tuple[Path, ...]:
+    """Where skills are (NAME/SKILL.md): the user's, then the project's, which wins by name."""
+    return user_folder(home) / "skills", project_folder(project) / "skills"
+
+
 def fallback_folder(project: Path, home: Path, env: Mapping[str, str]) -> Path:
     """The per-user folder that stands in for a project's `.narnat/` that cannot be written."""
     base = Path(env.get("XDG_STATE_HOME") or home / ".local" / "state")

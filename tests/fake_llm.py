@@ -94,6 +94,7 @@ class FakeLLM:
         self.respond = None  # when set: the response chosen from each request's body, whatever the arrival order
         self.pages: dict[str, dict] = {}  # path -> JSON answered there (a server's own API, such as Ollama's)
         self.probes: list[tuple[str, dict | None]] = []  # (path, body) of each request to those pages
+        self.models: list[str] | None = None  # what GET /v1/models lists; None: the endpoint has no such list
         self.loopback = LoopbackServer(self._handler())
 
     @property
@@ -113,8 +114,11 @@ class FakeLLM:
         return self.script.pop(0) if self.script else Status(500, {"error": {"message": "no script"}})
 
     def page(self, path: str, body: dict | None) -> Status:
-        """What a request outside chat completions gets: a page of the server's own API, or 404."""
+        """What a request outside chat completions gets: the model list, a page of the server's own API, or 404."""
         self.probes.append((path, body))
+        if path.endswith("/models") and self.models is not None:
+            listed = [{"id": name, "object": "model", "created": 0, "owned_by": "fake"} for name in self.models]
+            return Status(200, {"object": "list", "data": listed})
         page = self.pages.get(path)
         return Status(200, page) if page is not None else Status(404, {"error": {"message": "not found"}})
 

@@ -1,17 +1,21 @@
-"""Slash commands: /save /show /enter /delete /clear /jobs /help /exit, and /rewind /undo /redo from commands/rewind.py.
+"""Slash commands: /save /show /enter /delete /clear /jobs /help /exit, /model /compact /context from
+commands/conversation.py, /rewind /undo /redo from commands/rewind.py, and the user's own from commands/custom.py.
 
 Each docstring is its help line.
 """
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from narnat_agent.checkpoints import CheckpointError
-from narnat_agent.commands import rewind
+from narnat_agent.commands import conversation, rewind
+from narnat_agent.commands.custom import UserCommand
 from narnat_agent.core import session as sessions
 from narnat_agent.core import session_store
 from narnat_agent.core.agent import Agent
+from narnat_agent.core.llm import LLMError
 from narnat_agent.core.session_store import SessionError
+from narnat_agent.state import commands_folders, skills_folders
 
 
 def save(agent: Agent, arg: str) -> None:
@@ -99,18 +103,24 @@ KEYS = (
 )
 
 
-def help_(agent: Agent, arg: str) -> None:
+def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None) -> None:
     """/help — the commands, the keys, and where the config and the logs are."""
     state = agent.config.state_dir
-    rows = [doc.split(" — ", 1) for doc in (fn.__doc__ or "" for fn in COMMANDS.values())]
+    rows = [" ".join(doc.split()).split(" — ", 1) for doc in (fn.__doc__ or "" for fn in COMMANDS.values())]
+    mine = [(f"/{name} [arguments]", command.description) for name, command in (user or {}).items()]
+    commands = commands_folders(agent.config.project, agent.config.home)
+    skills = skills_folders(agent.config.project, agent.config.home)
     files = (
         ("config", f"~/.narnat/narnat.json, then {state / 'narnat.json'} (NARNAT_* variables win)"),
         ("instructions", f"~/.narnat/narnat.md, {state / 'narnat.md'}, AGENTS.md"),
         ("sessions", str(state / "sessions")),
         ("logs", f"{state / 'logs'} (one file per start)"),
+        ("your commands", f"{', '.join(f'{d}/NAME.md' for d in commands)} ($ARGUMENTS is filled in)"),
+        ("skills", f"{', '.join(f'{d}/*/SKILL.md' for d in skills)} (a name and a description)"),
     )
-    sections = (("Commands", rows), ("Keys", KEYS), ("Files", files))
-    agent.ui.info("\n".join(f"{title}\n" + "\n".join(f"  {a:<18} {b}" for a, b in lines) for title, lines in sections))
+    sections = (("Commands", rows), ("Your commands", mine), ("Keys", KEYS), ("Files", files))
+    agent.ui.info("\n".join(f"{title}\n" + "\n".join(f"  {a:<18} {b}" for a, b in lines)
+                            for title, lines in sections if lines))  # fmt: skip
 
 
 def recap(messages: list[dict], width: int = 160) -> list[tuple[str, str]]:
@@ -133,21 +143,28 @@ def exit_(agent: Agent, arg: str) -> bool:
 
 COMMANDS: dict[str, Callable[[Agent, str], bool | None]] = {
     "save": save, "show": show, "enter": enter, "delete": delete, "clear": clear,
+    "model": conversation.model, "compact": conversation.compact, "context": conversation.context,
     "rewind": rewind.rewind, "undo": rewind.undo, "redo": rewind.redo, "jobs": jobs, "help": help_, "exit": exit_,
 }  # fmt: skip
 
 
-def dispatch(agent: Agent, text: str) -> bool:
-    """Run one slash command; False means the user is leaving."""
+def dispatch(agent: Agent, text: str, user: Mapping[str, UserCommand] | None = None) -> bool | str:
+    """Run one slash command; False means the user is leaving, a text is the question a command of the user's
+    own stands for."""
     name, _, arg = text.removeprefix("/").partition(" ")
-    command = COMMANDS.get(name.lower())
-    if command is None:
-        close = difflib.get_close_matches(name.lower(), COMMANDS, n=1, cutoff=0.5)
+    name, user = name.lower(), user or {}
+    if name not in COMMANDS and name in user:
+        return user[name].question(arg.strip())
+    if name not in COMMANDS:
+        close = difflib.get_close_matches(name, [*COMMANDS, *user], n=1, cutoff=0.5)
         hint = f" Did you mean /{close[0]}?" if close else ""
         agent.ui.error(f"Unknown command /{name}.{hint} /help lists them.")
         return True
     try:
-        return command(agent, arg.strip()) is not False
-    except (SessionError, CheckpointError) as e:
+        if name == "help":
+            help_(agent, arg, user)
+            return True
+        return COMMANDS[name](agent, arg.strip()) is not False
+    except (SessionError, CheckpointError, LLMError) as e:
         agent.ui.error(str(e)[0].upper() + str(e)[1:])
         return True

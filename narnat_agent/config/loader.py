@@ -43,6 +43,10 @@ class Config:
     interrupt_key: str
     web_timeout_s: float
     stream_idle_timeout_s: float
+    max_cost: float | None  # per run, in pricing's currency
+    max_tokens_sent: int | None  # per run: prompt tokens over all requests
+    bell: bool
+    bell_after_s: float
     language: str
     request_timeout_s: float
     sees_images: bool
@@ -128,7 +132,8 @@ def _clean_key(key: str) -> str:
     return key
 
 
-def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, model: str | None = None) -> Config:
+def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, model: str | None = None,
+                max_cost: float | None = None) -> Config:  # fmt: skip
     """Merge defaults < ~/.narnat < ./.narnat < environment < flags, key by key."""
     notices: list[str] = []
     merged: dict[str, Any] = dict(DEFAULTS)  # every value is checked against its Setting as it is read
@@ -140,6 +145,11 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
     merged.update(_from_environment(env, have_key=bool(merged["api_key"])))
     if model:
         merged["model"] = model
+    if max_cost:
+        merged["max_cost"] = max_cost
+    if merged["max_cost"] and not merged["pricing"]:
+        raise ConfigError('A cost budget needs prices: add "pricing" to .narnat/narnat.json, '
+                          'or limit tokens with "max_tokens_sent" instead.')  # fmt: skip
     if not merged["api_key"].strip():
         raise MissingApiKey(
             'No API key: set NARNAT_API_KEY or add "api_key" to .narnat/narnat.json (run narnat once to be asked).'

@@ -83,6 +83,17 @@ SETTINGS = (
             "pixels on the longer side) in the message after the tool results; when false (DeepSeek's chat models "
             "are text-only), Read says in one line what the image is and its pixel size. A provider that refuses "
             "an image gets the text instead, for the rest of the run"),
+    Setting("max_cost", None, lambda v: v is None or _is_number(v) and v > 0,
+            "a positive number (in pricing's currency)",
+            "a budget per run in `pricing`'s currency (needs `pricing`; `--max-cost` sets it for one run): a turn "
+            "stops before the request that would go over"),
+    Setting("max_tokens_sent", None, lambda v: v is None or _positive_int(v), "a positive integer",
+            "the same budget in prompt tokens sent, for providers without `pricing`"),
+    Setting("bell", True, lambda v: isinstance(v, bool), "true or false",
+            "ring the terminal bell and set the window title when a long turn ends or a confirmation waits (never "
+            "when stdout is not a terminal)"),
+    Setting("bell_after_s", 30, lambda v: _is_number(v) and v >= 0, "a number of seconds (0: every turn)",
+            "how long a turn must have taken for its end to ring (0: every turn)"),
 )  # fmt: skip
 
 BY_NAME = {setting.name: setting for setting in SETTINGS}

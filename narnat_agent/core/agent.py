@@ -1,6 +1,7 @@
 """The blocking main loop: a question in, model and tools in turns, an answer out."""
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -8,6 +9,7 @@ from narnat_agent.checkpoints import Checkpoints, open_store
 from narnat_agent.config.loader import Config
 from narnat_agent.core import session as sessions
 from narnat_agent.core import session_store
+from narnat_agent.core.budget import Budget
 from narnat_agent.core.compressor import clear_summary, summarise
 from narnat_agent.core.context import with_mentions, with_reminder
 from narnat_agent.core.llm import Client, ContextTooLong, LLMError, cost
@@ -15,7 +17,9 @@ from narnat_agent.core.reply import Ending, Reply, ToolCall
 from narnat_agent.core.session import Session
 from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, TurnStopped
 from narnat_agent.core.ui import UI, TurnView
+from narnat_agent.core.window import Window, measure
 from narnat_agent.logger import get_logger
+from narnat_agent.prompts.system_prompt import for_model
 from narnat_agent.tools import registry
 from narnat_agent.tools.base import Confirm, Interrupted, Picture, Result
 from narnat_agent.tools.workspace import Workspace
@@ -52,6 +56,9 @@ class Agent:
         self.system_prompt = system_prompt  # without any inherited summary
         self.leaving = 0  # the signal asking the process to end, once one has
         self.go_on = "Say 'continue' to go on."  # after the step limit; a headless run names its own command
+        self.budget = Budget(config.max_cost, config.max_tokens_sent, config.pricing)
+        self.model_from = 0  # the turn from which /model's choice answers; 0 while the configured model does
+        self.untried = ""  # the model before a /model switch that no request has used yet
         store = open_store(config.project, config.state_dir, ui.notice)
         self.checkpoints = Checkpoints(store, session.checkpoints, ui.notice)
         self.switch(session)
@@ -62,6 +69,37 @@ class Agent:
         self.workspace.tool_state = session.tool_state
         self.checkpoints.use(session.checkpoints, session.checkpoints_damaged)
         self.ui.context_unknown()
+        self.model_from = self.conversation.turns + 1 if self.model_from else 0  # the chosen model goes on
+        self._show_status()
+
+    def window(self) -> Window:
+        """Where the context window goes (/context); its figure is the status line's ctx."""
+        return measure(self.conversation, registry.schemas(), self.config.context_window)
+
+    def _show_status(self) -> None:
+        window = self.window()
+        self.ui.status(TurnStats(self.config.context_window, window.sent, estimated=window.estimated,
+                                 model=self.client.model, model_from=self.model_from))  # fmt: skip
+
+    def use_model(self, name: str) -> None:
+        """/model: `name` answers from the next turn on; the history is kept, and so is the system prompt (the
+        provider's cache needs the prefix byte-stable), which names the new model from the next conversation on."""
+        previous, self.client.model = self.client.model, name
+        self.untried, self.model_from = previous, self.conversation.turns + 1
+        self.system_prompt = for_model(self.system_prompt, previous, name)
+        log.info("model switched from %s to %s from turn %d", previous, name, self.model_from)
+        self._show_status()
+
+    def _refused_model(self, error: str, stats: TurnStats) -> str:
+        """A model just switched to that the provider refuses at once: the switch is undone."""
+        if not self.untried or stats.requests or not re.search(r"\bmodel\b", error, re.IGNORECASE):
+            return error
+        refused, previous = self.client.model, self.untried
+        self.use_model(previous)
+        self.untried, self.model_from = "", 0 if previous == self.config.model else self.model_from
+        log.info("model %s refused; back to %s", refused, previous)
+        why = error.rstrip(".")
+        return f"The provider refused '{refused}', so the switch is undone and {previous} answers again ({why})."
 
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
@@ -77,13 +115,16 @@ class Agent:
     def conversation(self):
         return self.session.conversation
 
-    def run(self, command: Callable[["Agent", str], bool]) -> None:
-        """The REPL: questions and slash commands until the user leaves; `command` returns False to leave."""
+    def run(self, command: Callable[["Agent", str], bool | str]) -> None:
+        """The REPL: questions and slash commands until the user leaves; `command` returns False to leave, or the
+        question that one of the user's own commands stands for."""
         while not self.leaving and (text := self.ui.read_input()) is not None:
             if text.strip().startswith("/"):
-                if not command(self, text.strip()):
+                done = command(self, text.strip())
+                if done is False:
                     return
-            elif text.strip():
+                text = done if isinstance(done, str) else ""
+            if text.strip():
                 try:
                     self.ask(text)
                 except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over
@@ -114,13 +155,14 @@ class Agent:
             or self.conversation.last_prompt_tokens > FULL * self.config.context_window
         )
 
-    def compress(self) -> bool:
-        """Summarise, archive the old conversation and continue in a new one (same name) that inherits the summary."""
+    def compress(self, keep: str = "") -> bool:
+        """Summarise (keeping what the user asks to), archive the old conversation and continue in a new one (same
+        name) that inherits the summary."""
         old = self.session
         log.info("compression started: turns=%d, prompt_tokens=%d", old.turns, old.conversation.last_prompt_tokens)
         sink = self.ui.begin_compressing()
         try:
-            summary = summarise(self.client, old.conversation.messages, self.config.state_dir, sink)
+            summary = summarise(self.client, old.conversation.messages, self.config.state_dir, sink, keep)
         except LLMError as e:
             log.warning("compression request failed: %s", e)
             summary = ""
@@ -155,7 +197,7 @@ class Agent:
         """Save the conversation (under its own name by default); an empty one is not saved."""
         if not self.session.turns:
             return None
-        saved = sessions.save(self.config.state_dir, self.session, self.config.model, name)
+        saved = sessions.save(self.config.state_dir, self.session, self.client.model, name)
         if saved.note:  # another process saved under this name meanwhile: this conversation goes on beside it
             self.ui.notice(saved.note)
         return saved.name
@@ -167,7 +209,9 @@ class Agent:
         mentioned = with_mentions(question, self.workspace.root, self.workspace.knows)
         self.conversation.add_user(with_reminder(mentioned, self.session.notes))
         self.session.notes = []
-        view, stats = self.ui.turn_view(), TurnStats(self.config.context_window)
+        self.budget.renew()
+        view = self.ui.turn_view()
+        stats = TurnStats(self.config.context_window, model=self.client.model, model_from=self.model_from)
         sent_before = self.client.requests
         stop, message = Stop.COMPLETED, ""
         try:
@@ -181,7 +225,7 @@ class Agent:
             stop, message = Stop.PROVIDER_ERROR, "The conversation no longer fits the model's context window."
             raise
         except LLMError as e:
-            stop, message = Stop.PROVIDER_ERROR, str(e)
+            stop, message = Stop.PROVIDER_ERROR, self._refused_model(str(e), stats)
         finally:
             self.conversation.answer_open_calls()
             stats.requests = self.client.requests - sent_before  # failed ones too: each is paid for or counted
@@ -191,6 +235,7 @@ class Agent:
             stats.end()
             outcome = TurnOutcome(stop, message, self.conversation.last_answer(), stats)
             view.finish(outcome)
+            self._show_status()
             log.info("turn done: %s; context=%d, sent=%d, cached=%d, out=%d, requests=%d, cost=%s", stop.value,
                      stats.context, stats.sent, stats.cached, stats.completion, stats.requests, stats.cost)  # fmt: skip
         if stop.kind == "failed":
@@ -210,6 +255,8 @@ class Agent:
     def _steps(self, view: TurnView, stats: TurnStats) -> None:
         recent: list[str] = []  # the calls made so far this turn, for the doom-loop guard
         for _ in range(self.config.max_steps):
+            if self.budget.limited:
+                self.budget.check(self.window().next_request)
             reply = self._reply(view, stats)
             self.conversation.add_reply(reply)
             self.checkpoints.replied()
@@ -234,6 +281,8 @@ class Agent:
             reply = self.client.stream(self.conversation.messages, registry.schemas(), view)
             price = cost(reply.usage, self.config.pricing)
             stats.add(reply, price)
+            self.budget.spend(reply.usage, price)
+            self.untried = ""
             view.replied(reply.usage, price)
             if not reply.empty:
                 return reply

@@ -5,11 +5,12 @@ from pathlib import Path
 from narnat_agent import state
 from narnat_agent.atomic import write_atomic
 from narnat_agent.core.llm import Client, ContextTooLong, Sink
-from narnat_agent.core.reply import Ending
+from narnat_agent.core.reply import Ending, Reply
 from narnat_agent.logger import get_logger
-from narnat_agent.prompts.texts import COMPRESSION_PROMPT
+from narnat_agent.prompts.texts import COMPRESSION_PROMPT, KEEP, LEFT_OUT
 
 ELIDED = "[tool output left out of the summary request]"
+ELIDED_ANSWER = "[answer left out of the summary request]"
 log = get_logger("compressor")
 
 
@@ -24,25 +25,44 @@ def clear_summary(state_dir: Path) -> None:
     write_atomic(state.summary(state_dir), b"")
 
 
-def summarise(client: Client, messages: list[dict], state_dir: Path, sink: Sink) -> str:
-    """Ask for the summary (no tools), write it to the summary file and read it back; "" means it failed."""
+def _leave_out(copy: list[dict], role: str, marker: str) -> int:
+    """Replace the oldest quarter (at least one) of the role's remaining texts; calls and results stay paired."""
+    remaining = [m for m in copy if m["role"] == role and m.get("content") and m["content"] != marker]
+    chosen = remaining[: max(1, len(remaining) // 4)]
+    for m in chosen:
+        m["content"] = marker
+    return len(chosen)
+
+
+def _request(client: Client, messages: list[dict], instruction: str, sink: Sink) -> tuple[Reply, str]:
+    """The summary's reply, and what its request left out to fit the window: the oldest tool outputs, then the
+    oldest answers; never the user's questions."""
     copy = [dict(m) for m in messages]
-    tool_outputs = [m for m in copy if m["role"] == "tool"]
     while True:
         try:
-            reply = client.stream([*copy, {"role": "user", "content": COMPRESSION_PROMPT}], [], sink)
+            reply = client.stream([*copy, {"role": "user", "content": instruction}], [], sink)
             break
         except ContextTooLong:
-            remaining = [m for m in tool_outputs if m["content"] != ELIDED]
-            if not remaining:
+            if not (_leave_out(copy, "tool", ELIDED) or _leave_out(copy, "assistant", ELIDED_ANSWER)):
                 raise
-            for m in remaining[: max(1, len(remaining) // 4)]:  # the oldest first; pairs stay valid
-                m["content"] = ELIDED
-            log.info("summary request too long; left out %d old tool outputs", max(1, len(remaining) // 4))
+            log.info("summary request too long; leaving out more of the oldest tool outputs and answers")
+    counts = ((sum(m["content"] == marker for m in copy), what)
+              for marker, what in ((ELIDED, "tool outputs"), (ELIDED_ANSWER, "answers")))  # fmt: skip
+    parts = [f"{n} oldest {what}" for n, what in counts if n]
+    return reply, LEFT_OUT.format(what=" and the ".join(parts)) if parts else ""
+
+
+def summarise(client: Client, messages: list[dict], state_dir: Path, sink: Sink, keep: str = "") -> str:
+    """Ask for the summary (no tools), write it to the summary file and read it back; "" means it failed.
+
+    `keep` is the user's own words on what the summary must keep (/compact's argument)."""
+    instruction = f"{COMPRESSION_PROMPT}\n\n{KEEP.format(keep=keep)}" if keep else COMPRESSION_PROMPT
+    reply, note = _request(client, messages, instruction, sink)
     if reply.ending is not Ending.COMPLETE:  # a cut-off summary would destroy what it left out
         log.warning("summary request did not finish: %s (%s)", reply.ending.value, reply.error or reply.finish_reason)
         return ""
-    write_atomic(state.summary(state_dir), reply.content.encode("utf-8"))
+    text = f"{note}\n\n{reply.content}" if note and reply.content.strip() else reply.content
+    write_atomic(state.summary(state_dir), text.encode("utf-8"))
     summary = read_summary(state_dir)
     log.info("summary written: %d characters", len(summary))
     return summary

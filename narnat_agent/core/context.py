@@ -26,6 +26,8 @@ class Conversation:
         self.created = datetime.now()
         self.name = name or stamp(self.created)
         self.last_prompt_tokens = 0  # of the latest request: the safety net's measure of how full the context is
+        self.prompt_estimated = False  # the provider reported no usage: last_prompt_tokens is counted from the text
+        self.prompt_messages = 0  # how many of the messages the latest request carried
 
     def add_user(self, text: str) -> None:
         self.messages.append({"role": "user", "content": text})
@@ -34,7 +36,8 @@ class Conversation:
     def add_reply(self, reply: Reply) -> None:
         """The assistant message; calls of a reply that was cut off are left out, so none waits for a result."""
         if reply.usage:
-            self.last_prompt_tokens = reply.usage.prompt
+            self.last_prompt_tokens, self.prompt_estimated = reply.usage.prompt, reply.usage.estimated
+            self.prompt_messages = len(self.messages)
         calls = [] if reply.cut_off else reply.tool_calls
         content = reply.content
         if reply.cancelled:

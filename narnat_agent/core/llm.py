@@ -26,6 +26,7 @@ MAX_TRIES = 4
 # only keep-alives a moment later, so each failure can be named for what it was.
 GRACE = 1.0
 MAX_RETRY_AFTER = 60.0
+MODELS_TIMEOUT = 15.0  # seconds /model waits for the list: a command, not a turn, so nothing can interrupt it
 RETRYABLE = (408, 409, 429)
 CONTEXT_FULL = re.compile(
     r"context.length|maximum context|context window|context size|exceed_context|token limit|"
@@ -138,6 +139,7 @@ def _chunks(stream):
 class Client:
     def __init__(self, config: Config, notify: Callable[[str], None], server: Server | None = None):
         self.config = config
+        self.model = config.model  # /model changes it for the rest of the conversation
         self.notify = notify
         self.fit = Fit(notify, config.model, server)  # the server that people run themselves, when it said so
         self.use_stream_options = True
@@ -185,6 +187,18 @@ class Client:
                 log.warning("retry %d: %s", attempt, retry)
                 time.sleep(wait)
         raise AssertionError("unreachable")
+
+    def models(self) -> list[str] | None:
+        """The model names the endpoint lists (/v1/models), or None when it keeps no such list."""
+        import openai
+
+        try:
+            return sorted(model.id for model in self._client().models.list(timeout=MODELS_TIMEOUT))
+        except openai.APIStatusError as e:
+            log.info("no model list: status %d", e.status_code)
+            return None
+        except openai.APIConnectionError as e:
+            raise LLMError(f"Cannot reach {self.config.base_url} ({redact(str(e), self.config.api_key)}).") from None
 
     def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink, silence: Silence) -> Reply:
         started = time.monotonic()
@@ -262,7 +276,7 @@ class Client:
         import openai
 
         while True:
-            request = {"model": self.config.model, "messages": self._outgoing(messages), "stream": True}
+            request = {"model": self.model, "messages": self._outgoing(messages), "stream": True}
             if tools:
                 request["tools"] = tools
             if self.use_stream_options:
@@ -325,7 +339,7 @@ class Client:
         if status == 403:
             return f"The provider refused access (403): {message}"
         if status == 404:
-            return f"Not found (404): check the model '{self.config.model}' and base_url {self.config.base_url}."
+            return f"Not found (404): check the model '{self.model}' and base_url {self.config.base_url}."
         return f"The provider rejected the request ({status}): {message}"
 
     def _outgoing(self, messages: list[dict]) -> list[dict]:

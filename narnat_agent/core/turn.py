@@ -21,6 +21,7 @@ class Stop(Enum):
     REPEATED_CALLS = "repeated_calls"
     CUT_OFF = "cut_off"
     CONFIRMATION_REFUSED = "confirmation_refused"
+    BUDGET = "budget"
     PROVIDER_ERROR = "provider_error"
     FAILED = "failed"
 
@@ -53,6 +54,8 @@ class TurnStats:
     estimated: bool = False
     cost: float | None = None
     session_cost: float | None = None
+    model: str = ""  # the model that answered
+    model_from: int = 0  # the turn from which /model's choice answers; 0 while the configured model does
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None  # set when the turn is over: its duration stays what it was
     verifications: dict[str, Verification] = field(default_factory=dict)  # the last outcome of each, by command

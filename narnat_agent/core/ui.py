@@ -10,7 +10,7 @@ from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.tools.base import Result
 
 if TYPE_CHECKING:
-    from narnat_agent.core.turn import TurnOutcome
+    from narnat_agent.core.turn import TurnOutcome, TurnStats
 
 
 class TurnView(Sink, Protocol):
@@ -39,6 +39,18 @@ class UI(Protocol):
         ...
 
     def use_interrupt_key(self, key: str) -> None: ...
+    def use_bell(self, after_s: float | None) -> None:
+        """Ring when a turn longer than after_s seconds ends or a confirmation waits (None: never)."""
+        ...
+
+    def add_commands(self, commands: dict[str, str]) -> None:
+        """More /commands (name: help line) to complete: the user's own."""
+        ...
+
+    def status(self, stats: "TurnStats") -> None:
+        """The conversation's model and how full its window is, for a status line where the UI has one."""
+        ...
+
     def turn_view(self) -> TurnView: ...
     def tool_start(self, header: str, call: ToolCall) -> None: ...
     def tool_end(self, result: Result) -> None: ...

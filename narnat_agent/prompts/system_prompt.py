@@ -11,6 +11,7 @@ from pathlib import Path
 from narnat_agent import state
 from narnat_agent.config.loader import Config
 from narnat_agent.encodable import encodable
+from narnat_agent.prompts.skills import find_skills, skills_section
 from narnat_agent.prompts.texts import BASE_PROMPT, IRON_LAWS
 from narnat_agent.tools.bash import environment
 
@@ -96,4 +97,13 @@ def build_system_prompt(
     for title, path in sources:
         if text := _instructions(path, notify):
             parts.append(f"# {title}\n{text}\n")
+    if skills := find_skills(config.project, config.home, notify):
+        parts.append(skills_section(skills))
     return encodable("\n".join(parts))  # a project path that is not UTF-8
+
+
+def for_model(system_prompt: str, old: str, new: str) -> str:
+    """The prompt naming another model, for the next conversation: the current one keeps its prefix byte-stable."""
+    start, rest = BASE_PROMPT.split("{model}", 1)
+    end = rest.split("\n", 1)[0]
+    return system_prompt.replace(f"{start}{old}{end}", f"{start}{new}{end}", 1)

@@ -85,4 +85,10 @@ COMPRESSION_PROMPT = (
     "Reply with the summary itself (Markdown) and call no tools."
 )
 
+KEEP = "The user asks that the summary keep in particular: {keep}"
+LEFT_OUT = (
+    "(Written without the {what} of the conversation: the request for this summary did not fit the context "
+    "window with them. The archived conversation keeps them.)"
+)
+
 SUMMARY_HEADING = "# Summary of the previous conversation (inherited; re-read files before relying on details)"

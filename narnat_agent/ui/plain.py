@@ -37,6 +37,8 @@ def footer(stats: TurnStats) -> str:
         parts.append(
             _("cost {cost:.4f} (session {session:.4f})").format(cost=stats.cost, session=stats.session_cost or 0)
         )
+    if stats.model_from:
+        parts.append(_("{model} from turn {turn}").format(model=stats.model, turn=stats.model_from))
     parts.append(_("{seconds:.1f}s").format(seconds=stats.seconds))
     return " · ".join([*parts, *(str(v) for v in stats.verifications.values())])
 
@@ -131,6 +133,15 @@ class PlainUI:
 
     def use_interrupt_key(self, key: str) -> None:
         """Without a terminal there are no keys to watch: Ctrl-C (SIGINT) is the interrupt."""
+
+    def use_bell(self, after_s: float | None) -> None:
+        """Not a terminal: nothing rings."""
+
+    def status(self, stats: TurnStats) -> None:
+        """No status line: the footer says it."""
+
+    def add_commands(self, commands: dict[str, str]) -> None:
+        """No completion without a terminal."""
 
     def read_input(self) -> str | None:
         """The next question; None at end of input. Ctrl-C only clears the line."""

@@ -49,7 +49,8 @@ class TerminalUI:
         self.console = console
         self.history_path = state.input_history(state_dir)
         self.history, problem = input_history(self.history_path)
-        completer = MergedCompleter(CommandCompleter(commands), PathCompleter(root))
+        self.commands = CommandCompleter(dict(commands))
+        completer = MergedCompleter(self.commands, PathCompleter(root))
         self.session = prompt_session(self.history, completer, self._toolbar)
         self.short: PromptSession[str] = PromptSession()  # setup answers: no history, no completion
         self.watcher = Watcher(on_cancel=self._cancelled, on_queued=self._queued)
@@ -58,6 +59,8 @@ class TerminalUI:
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
         self.compressing: Live | None = None
         self.model, self.context, self.hinted, self.history_told = "", "", False, bool(problem)
+        self.bell_after: float | None = None
+        self.title, self.titled = f"narnat · {root.name}", False
         if problem:
             self._history_lost(problem)
         threading.Thread(target=_preload, daemon=True).start()
@@ -75,6 +78,25 @@ class TerminalUI:
     def use_interrupt_key(self, key: str) -> None:
         """The configured key that stops a turn: "escape", "escape-twice" or "ctrl-c" (Ctrl-C always works)."""
         self.watcher.key = key
+
+    def use_bell(self, after_s: float | None) -> None:
+        self.bell_after = after_s
+
+    def ring(self, state: str) -> None:
+        """The terminal bell, and the window title saying what Narnat waits for."""
+        if self.bell_after is None or not self.console.is_terminal:
+            return
+        self.console.file.write(f"\x1b]0;{self.title} · {state}\x07\a")
+        self.console.file.flush()
+        self.titled = True
+
+    def add_commands(self, commands: dict[str, str]) -> None:
+        self.commands.commands.update(commands)
+
+    def status(self, stats) -> None:
+        from narnat_agent.ui.plain import context
+
+        self.model, self.context = stats.model or self.model, context(stats)
 
     def banner(self, model: str, lines: list[str]) -> None:
         """The dim header at start: version, model, endpoint, project, resumed session; the model stays below."""
@@ -110,6 +132,9 @@ class TerminalUI:
         except (EOFError, OSError):  # OSError: the terminal went away (a closed window, a hung-up ssh)
             return None
         self.watcher.start()  # until the next prompt, keys go to the watcher, not to the terminal's line mode
+        if self.titled:  # the user is back: the title stops saying what Narnat waited for
+            self.console.file.write(f"\x1b]0;{self.title}\x07")
+            self.titled = False
         if (failure := getattr(self.history, "failure", "")) and not self.history_told:
             self.history_told = True
             self._history_lost(failure)
@@ -162,6 +187,7 @@ class TerminalUI:
         running = self.watcher.stop()
         self.console.print(render.Hanging(Text("  ⎿  ⚠ ", style="magenta"), Text(reason, style="magenta")))
         self.console.print(Text(f"     {command}", style="bold"))
+        self.ring(_("waiting for you"))
         try:
             return yes_no("     " + _("Run it? [y/n] "))
         finally:

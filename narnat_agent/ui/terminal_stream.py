@@ -13,7 +13,6 @@ from narnat_agent.core.turn import Stop, TurnOutcome
 from narnat_agent.i18n import _
 from narnat_agent.ui import render
 from narnat_agent.ui.markdown_stream import MarkdownStream
-from narnat_agent.ui.plain import context
 
 
 class Elapsed:
@@ -113,4 +112,5 @@ class TerminalStream:
         if outcome.stop is Stop.CANCELLED:
             self.ui.console.print("  ⎿  Interrupted by user", style="dim red")
         self.ui.console.print(render.footer(outcome.stats))
-        self.ui.context = context(outcome.stats)
+        if self.ui.bell_after is not None and outcome.stats.seconds >= self.ui.bell_after:
+            self.ui.ring(_("done"))

@@ -4,6 +4,7 @@ import json
 
 from narnat_agent.core.compressor import read_summary
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT, SUMMARY_HEADING
+from narnat_agent.ui.plain import PlainUI
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 
 SUMMARY = "## Summary\nWe fixed the parser; tests pass."
@@ -85,6 +86,47 @@ def test_an_oversized_summary_request_leaves_out_the_oldest_tool_outputs(harness
     [archive] = (project / ".narnat" / "sessions").glob("compressed-*.json")
     archived = json.loads(archive.read_text())["messages"]
     assert "data" in next(m for m in archived if m["role"] == "tool")["content"]  # nothing is lost
+    heading = f"{SUMMARY_HEADING}\n(Written without the 1 oldest tool outputs of the conversation: the request"
+    assert heading in fake_llm.requests[4]["messages"][0]["content"]  # the summary says what it did not see
+
+
+def test_a_summary_request_that_still_does_not_fit_leaves_out_old_answers_but_never_questions(harness, fake_llm):
+    h = harness(compress_turns=3)
+    chat(h, fake_llm, 3)
+    too_long = Status(400, {"error": {"message": "maximum context length exceeded"}})
+    fake_llm.add(too_long, too_long, text_reply(SUMMARY), text_reply("ok"))
+    h.agent.ask("next")
+    sent = fake_llm.requests[-2]["messages"]
+    assert [m["content"] for m in sent if m["role"] == "user"][:3] == ["question 0", "question 1", "question 2"]
+    elided = "[answer left out of the summary request]"
+    assert [m["content"] for m in sent if m["role"] == "assistant"] == [elided, elided, "answer 2"]
+    system = fake_llm.requests[-1]["messages"][0]["content"]
+    assert "(Written without the 2 oldest answers of the conversation" in system
+
+
+class EscDuringTheSummary(PlainUI):
+    """A user who presses Esc once the summary has begun to arrive."""
+
+    def begin_compressing(self):
+        sink = super().begin_compressing()
+
+        class Pressed(type(sink)):
+            def feed(self, text: str) -> None:
+                self.cancelled = True
+
+        return Pressed()
+
+
+def test_a_summary_cut_short_by_the_user_is_never_taken_as_the_summary(harness, fake_llm, project):
+    h = harness(compress_turns=1)
+    h.agent.ui = EscDuringTheSummary(h.out, h.err)
+    chat(h, fake_llm, 1)
+    before = list(h.agent.conversation.messages)
+    fake_llm.add(SSE([chunk({"content": "## Summary\nWe fix"}), chunk({"content": "ed the parser."}),
+                      chunk(finish="stop"), usage()]))  # fmt: skip
+    h.agent.ask("the held question")
+    assert h.agent.conversation.messages == before and "Compression failed" in h.err.getvalue()
+    assert not read_summary(project / ".narnat") and not (project / ".narnat" / "sessions").exists()
 
 
 def test_a_cancelled_or_broken_summary_counts_as_failed(harness, fake_llm):

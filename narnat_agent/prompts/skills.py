@@ -1,0 +1,94 @@
+"""The user's own Markdown files: skills (named and described in the system prompt; the model Reads the body when
+it needs it) and the reading of any such file, which /NAME commands share."""
+
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from narnat_agent import state
+from narnat_agent.textfile import binary_kind
+
+SKILLS_HEADING = "# Skills"
+SKILLS_INTRO = (
+    "Instructions for particular tasks, kept in files. When a task matches a skill's description, Read its file "
+    "first and follow it."
+)
+MAX_BYTES = 64 * 1024  # a command or skill file is an instruction, not a document
+MAX_DESCRIPTION = 300  # characters of a description in the system prompt, which every request carries
+
+
+class UnusableFile(Exception):
+    """A user's file that cannot be used, with the reason in a few words."""
+
+
+@dataclass(frozen=True)
+class Skill:
+    name: str
+    description: str
+    path: str  # as the model's Read takes it
+
+
+def read_markdown(path: Path) -> str:
+    """A command's or skill's text; a file too large, binary, not UTF-8 or not regular is refused with the reason."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise UnusableFile("it is not a regular file")
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise UnusableFile(f"it cannot be read ({e.strerror})") from None
+    if len(data) > MAX_BYTES:
+        raise UnusableFile(f"it is larger than {MAX_BYTES // 1024} KB")
+    if kind := binary_kind(data[:4096], path):
+        raise UnusableFile(f"it is binary ({kind})")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UnusableFile("it is not UTF-8 text") from None
+
+
+def front_matter(text: str) -> tuple[dict, str]:
+    """The YAML mapping between the leading `---` lines, and the text after it ({} when there is none)."""
+    first, _, rest = text.partition("\n")
+    head, found, body = rest.partition("\n---")
+    if first.strip() != "---" or not found:
+        return {}, text
+    import yaml
+
+    try:
+        data = yaml.safe_load(head)
+    except yaml.YAMLError as e:
+        raise UnusableFile(f"its front matter is not valid YAML ({getattr(e, 'problem', None) or e})") from None
+    return (data if isinstance(data, dict) else {}), body.partition("\n")[2]
+
+
+def _skill(path: Path, shown: str) -> Skill:
+    meta, _ = front_matter(read_markdown(path))
+    name, description = meta.get("name"), meta.get("description")
+    if not isinstance(name, str) or not name.strip():
+        raise UnusableFile("its front matter has no name (name: ...)")
+    if not isinstance(description, str) or not description.strip():
+        raise UnusableFile("its front matter has no description (description: ...)")
+    return Skill(name.strip(), " ".join(description.split())[:MAX_DESCRIPTION], shown)
+
+
+def find_skills(project: Path, home: Path, notify: Callable[[str], None]) -> list[Skill]:
+    """The user's skills, then the project's (which win by name); each one left out is said once."""
+    found: dict[str, Skill] = {}
+    for root in state.skills_folders(project, home):
+        for path in sorted(root.glob("*/SKILL.md")):
+            shown = str(path.relative_to(project)) if path.is_relative_to(project) else str(path)
+            try:
+                skill = _skill(path, shown)
+            except UnusableFile as e:
+                notify(f"Skill {shown} is left out: {e}.")
+                continue
+            found[skill.name] = skill
+    return list(found.values())
+
+
+def skills_section(skills: list[Skill]) -> str:
+    """The system prompt's list of skills: names and one-line descriptions; the bodies stay in their files."""
+    lines = [f"- {s.name}: {s.description} (Read {s.path})" for s in skills]
+    return f"{SKILLS_HEADING}\n{SKILLS_INTRO}\n" + "\n".join(lines) + "\n"
