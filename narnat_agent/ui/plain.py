@@ -1,6 +1,7 @@
 """Plain-text terminal I/O: headless runs, pipes, NO_COLOR and dumb terminals."""
 
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from narnat_agent.core.reply import ToolCall, Usage
@@ -8,6 +9,15 @@ from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
 from narnat_agent.tools.base import Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
+
+# Asked at each moment the UI shows ("text": a piece of the answer, "tool": a call about to run) whether the user
+# pressed the interrupt key then. A plain run has no keys to watch (Ctrl-C arrives as SIGINT), so by default never;
+# a script stands in for the user where a run must be stopped at a chosen moment.
+Interrupts = Callable[[str], bool]
+
+
+def never(moment: str) -> bool:
+    return False
 
 
 def footer(stats: TurnStats) -> str:
@@ -70,6 +80,8 @@ class PlainStream:
         self.ui.out.write(text)
         self.ui.out.flush()
         self.at_line_start = text.endswith("\n")
+        if self.ui.interrupts("text"):  # as the terminal's key watcher does: the client stops reading
+            self.cancelled = True
 
     def feed_reasoning(self, text: str) -> None:
         self.ui.reason(text)
@@ -109,8 +121,9 @@ class QuietSink:
 class PlainUI:
     """Answers to `out`; tool activity, notices and errors to `err`."""
 
-    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, inp: TextIO = sys.stdin):
-        self.out, self.err, self.inp = out, err, inp
+    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, inp: TextIO = sys.stdin,
+                 interrupts: Interrupts = never):  # fmt: skip
+        self.out, self.err, self.inp, self.interrupts = out, err, inp, interrupts
         self.stream: PlainStream | None = None
         self.reasoning = False  # a line of reasoning is open on err
 
@@ -168,6 +181,8 @@ class PlainUI:
             self.reasoning = False
 
     def tool_start(self, header: str, call: ToolCall) -> None:
+        if self.interrupts("tool"):
+            raise KeyboardInterrupt  # what SIGINT raises
         if self.stream:
             self.stream.end_block()
         self.say(f"● {plain_title(header)}")
