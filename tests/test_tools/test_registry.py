@@ -66,6 +66,13 @@ def test_the_key_never_leaves_a_tool_only_its_marker(keyed, tool, args):
         assert "[API key]" in result.text
 
 
+def test_a_command_that_prints_the_key_shows_the_model_and_the_screen_its_marker(keyed):
+    result = execute("Bash", {"command": "python3 -c \"print(open('.narnat/narnat.json').read())\""}, keyed)
+    assert not result.is_error, result.text
+    assert isinstance(result.detail, Output) and any("[API key]" in line for line in result.detail.tail)
+    assert '"api_key": "[API key]"' in result.text and KEY not in everything(result)
+
+
 def test_a_diff_around_the_key_shows_the_marker(keyed, project):
     execute("Read", {"file_path": ".narnat/narnat.json"}, keyed)
     result = execute("Edit", {"file_path": ".narnat/narnat.json", "old_string": '"m"', "new_string": '"m2"'}, keyed)
