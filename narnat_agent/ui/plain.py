@@ -10,9 +10,10 @@ from narnat_agent.tools.base import Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
 
-# Asked at each moment the UI shows ("text": a piece of the answer, "tool": a call about to run) whether the user
-# pressed the interrupt key then. A plain run has no keys to watch (Ctrl-C arrives as SIGINT), so by default never;
-# a script stands in for the user where a run must be stopped at a chosen moment.
+# Asked at each moment the UI reaches ("text": a piece of the answer, "summary": a piece of a summary being written,
+# "tool": a call about to run) whether the user pressed the interrupt key then. A plain run has no keys to watch
+# (Ctrl-C arrives as SIGINT), so by default never; a script stands in for the user where a run must be stopped at a
+# chosen moment.
 Interrupts = Callable[[str], bool]
 
 
@@ -108,11 +109,13 @@ class PlainStream:
 class QuietSink:
     """Where the summary streams while compressing: nothing is shown but progress."""
 
-    def __init__(self) -> None:
+    def __init__(self, interrupts: Interrupts = never) -> None:
         self.cancelled = False
+        self.interrupts = interrupts
 
     def feed(self, text: str) -> None:
-        pass
+        if self.interrupts("summary"):
+            self.cancelled = True
 
     def feed_reasoning(self, text: str) -> None:
         pass
@@ -207,7 +210,7 @@ class PlainUI:
 
     def begin_compressing(self) -> QuietSink:
         self.say("… Compressing the conversation (summarising it for a fresh context)…")
-        return QuietSink()
+        return QuietSink(self.interrupts)
 
     def end_compressing(self) -> None:
         self.say("… Compression finished.")

@@ -2,23 +2,11 @@
 
 import signal
 import threading
-from collections import Counter
 
 from narnat_agent.core.turn import Stop
-from narnat_agent.ui.plain import Interrupts
 from tests.fake_llm import SSE, chunk, text_reply, tool_reply
+from tests.keys import press_at
 from tests.web_server import Page
-
-
-def press_at(moment: str, n: int) -> Interrupts:
-    """The user presses the interrupt key the `n`th time the UI reaches `moment` ("text" or "tool")."""
-    seen: Counter[str] = Counter()
-
-    def pressed(now: str) -> bool:
-        seen[now] += 1
-        return now == moment and seen[now] == n
-
-    return pressed
 
 
 def test_cancel_while_streaming_keeps_partial_text_and_drops_unfinished_calls(harness, fake_llm):

@@ -5,6 +5,7 @@ import json
 from narnat_agent.core.compressor import read_summary
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT, SUMMARY_HEADING
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
+from tests.keys import press_at
 
 SUMMARY = "## Summary\nWe fixed the parser; tests pass."
 
@@ -105,3 +106,24 @@ def test_a_summary_cut_off_at_the_length_limit_is_a_failed_compression(harness, 
     assert "Compression failed" in h.err.getvalue()
     assert not read_summary(project / ".narnat")
     assert not (project / ".narnat" / "sessions").exists()
+
+
+def test_a_summary_stopped_by_the_interrupt_key_is_a_failed_compression(harness, fake_llm, project):
+    h = harness(compress_turns=1, interrupts=press_at("summary", 1))
+    chat(h, fake_llm, 1)
+    before = list(h.agent.conversation.messages)
+    fake_llm.add(text_reply(SUMMARY), text_reply("not asked"))
+    h.agent.ask("the held question")
+    assert h.agent.conversation.messages == before and len(fake_llm.requests) == 2
+    assert "Compression failed" in h.err.getvalue()
+    assert not read_summary(project / ".narnat") and not (project / ".narnat" / "sessions").exists()
+
+
+def test_a_summary_ended_by_an_error_event_is_a_failed_compression(harness, fake_llm, project):
+    h = harness(compress_turns=1)
+    chat(h, fake_llm, 1)
+    before = list(h.agent.conversation.messages)
+    fake_llm.add(SSE([chunk({"content": "## Summary\nWe fixed the"}), {"error": {"message": "overloaded"}}]))
+    h.agent.ask("the held question")
+    assert h.agent.conversation.messages == before and "Compression failed" in h.err.getvalue()
+    assert not read_summary(project / ".narnat") and not (project / ".narnat" / "sessions").exists()
