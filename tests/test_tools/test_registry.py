@@ -95,6 +95,13 @@ def test_a_short_placeholder_key_is_not_masked_in_words(project):
     assert "run ollama serve" in execute("Read", {"file_path": "notes.txt"}, workspace).text
 
 
+def test_a_key_of_eight_characters_is_masked_and_one_of_seven_is_a_word(project):
+    (project / "notes.txt").write_text("sk-12345 and sk-1234\n")
+    for key, shown in (("sk-12345", "[API key] and sk-1234"), ("sk-1234", "sk-12345 and sk-1234")):
+        workspace = Workspace(project, project / ".narnat", confirm=None, secret=key)
+        assert shown in execute("Read", {"file_path": "notes.txt"}, workspace).text
+
+
 def test_a_non_utf8_file_name_reaches_the_model_escaped(project):
     os.mkdir(project / "src")
     open(os.path.join(os.fsencode(project / "src"), b"caf\xe9.py"), "w").close()
