@@ -50,12 +50,16 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
 
 # module -> {a piece of a line as the mutant writes it: why that change cannot alter what the module does}
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/tools/registry.py": {
+        'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
+        "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
+    },
     "narnat_agent/core/compressor.py": {
         "COMPRESSION_PROMPT}], None, sink)": "the client sends no tools field for None and for an empty list alike",
     },
 }
 
-LOG_LINE = r"^\s*log\.\w+\("  # the log is for diagnosis: its wording and figures are not behaviour
+LOG_LINE = r"^\s*log(\.\w+\(| = get_logger\()"  # the log is for diagnosis: its wording is not behaviour
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 
 

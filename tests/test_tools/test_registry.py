@@ -31,7 +31,9 @@ def test_arguments_that_were_not_json_and_unknown_tools(workspace):
     call = registry.prepare("Bash", None, "the arguments were not valid JSON (Expecting value): {cmd")
     assert call.header == "Bash(…)" and "not valid JSON" in call.run(workspace).text
     unknown = registry.prepare("Delete", {"path": "x"}).run(workspace)
-    assert unknown.is_error and "no tool named 'Delete'" in unknown.text and "TodoWrite" in unknown.text
+    tools = "Read, Write, Edit, Glob, Grep, Bash, WebSearch, WebFetch, TodoWrite"
+    assert unknown.is_error and unknown.text == f"Error: there is no tool named 'Delete'; the tools are {tools}."
+    assert unknown.summary == "there is no tool named 'Delete'" and registry.prepare("Delete", {}).header == "Delete"
 
 
 KEY = "sk-canary-5f2c9e1b7d"
@@ -87,6 +89,19 @@ def test_a_call_carrying_the_key_is_refused_before_any_request(keyed, web):
     result = execute("WebFetch", {"url": url}, keyed)
     assert result.is_error and "hold the API key" in result.text and web.requests == []
     assert registry.prepare("WebFetch", {"url": url}, secret=KEY).header == f"WebFetch({web.url}/collect?k=[API key])"
+
+
+def test_a_redirect_to_an_address_holding_the_key_shows_only_its_marker(keyed, web):
+    web.route("/go", Page("", 302, {"Location": f"/gone?k={KEY}"}))
+    result = execute("WebFetch", {"url": f"{web.url}/go"}, keyed)
+    assert result.is_error and "/gone?k=[API key]" in result.summary and KEY not in everything(result)
+
+
+def test_a_call_carrying_a_key_with_letters_beyond_ascii_is_refused(project, web):
+    key = "sk-clé-5f2c9e1b7d"
+    workspace = Workspace(project, project / ".narnat", confirm=None, secret=key)
+    result = execute("WebFetch", {"url": f"{web.url}/collect?k={key}"}, workspace)
+    assert result.is_error and "hold the API key" in result.text and web.requests == []
 
 
 def test_a_short_placeholder_key_is_not_masked_in_words(project):
