@@ -111,3 +111,21 @@ def test_mid_stream_disconnect_keeps_partial_text_and_valid_history(harness, fak
     assert h.agent.turn("again").completed
     roles = [m["role"] for m in fake_llm.requests[1]["messages"]]
     assert roles == ["system", "user", "assistant", "user"]
+
+
+def test_an_answer_stopped_by_the_provider_says_why_in_its_words(harness, fake_llm):
+    h = harness()
+    fake_llm.add(SSE([chunk({"content": "Part"}), {"error": {"message": "overloaded"}}]))
+    outcome = h.agent.turn("hi")
+    assert outcome.stop is Stop.PROVIDER_ERROR
+    assert outcome.message == "The answer was cut off: the provider reported an error mid-stream (overloaded)."
+    fake_llm.add(SSE([chunk({"content": "Part"}), chunk(finish="content_filter"), usage()]))
+    outcome = h.agent.turn("again")
+    assert outcome.stop is Stop.CUT_OFF and outcome.message == "The provider stopped the answer (content_filter)."
+
+
+def test_a_turns_outcome_carries_its_final_answer_and_figures(harness, fake_llm):
+    h = harness()
+    fake_llm.add(text_reply("All done."))
+    outcome = h.agent.turn("hi")
+    assert outcome.completed and outcome.answer == "All done." and outcome.stats.requests == 1
