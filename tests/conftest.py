@@ -54,7 +54,11 @@ class Harness:
     """A real agent wired to the fake server, with the plain UI writing into buffers."""
 
     def __init__(self, project: Path, fake: FakeLLM, answers: str = "", interrupts: Interrupts = never, **settings):
-        env = {"NARNAT_API_KEY": "sk-test", "NARNAT_BASE_URL": fake.base_url, "NARNAT_MODEL": "fake-model"}
+        env = {
+            "NARNAT_API_KEY": settings.pop("api_key", "sk-test"),
+            "NARNAT_BASE_URL": fake.base_url,
+            "NARNAT_MODEL": "fake-model",
+        }
         if settings:
             import json
 
@@ -63,7 +67,7 @@ class Harness:
         self.config = load_config(project, project.parent / "home", env=env)
         self.out, self.err = io.StringIO(), io.StringIO()
         self.ui = PlainUI(self.out, self.err, io.StringIO(answers), interrupts)
-        self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm)
+        self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm, secret=self.config.api_key)
         prompt = build_system_prompt(self.config)
         client = Client(self.config, self.ui.notice)
         self.agent = Agent(self.config, self.ui, client, self.workspace, new_session(prompt), prompt)
