@@ -12,7 +12,7 @@ from narnat_agent.core.llm import Client
 from narnat_agent.core.session import new_session
 from narnat_agent.prompts.system_prompt import build_system_prompt
 from narnat_agent.tools.workspace import Workspace
-from narnat_agent.ui.plain import PlainUI
+from narnat_agent.ui.plain import Interrupts, PlainUI, never
 from tests.fake_llm import FakeLLM
 
 # Generated cases are the same on every run of a commit: CI never turns red on a draw, and a failure reproduces.
@@ -53,8 +53,12 @@ def workspace(project) -> Workspace:
 class Harness:
     """A real agent wired to the fake server, with the plain UI writing into buffers."""
 
-    def __init__(self, project: Path, fake: FakeLLM, answers: str = "", **settings):
-        env = {"NARNAT_API_KEY": "sk-test", "NARNAT_BASE_URL": fake.base_url, "NARNAT_MODEL": "fake-model"}
+    def __init__(self, project: Path, fake: FakeLLM, answers: str = "", interrupts: Interrupts = never, **settings):
+        env = {
+            "NARNAT_API_KEY": settings.pop("api_key", "sk-test"),
+            "NARNAT_BASE_URL": fake.base_url,
+            "NARNAT_MODEL": "fake-model",
+        }
         if settings:
             import json
 
@@ -62,8 +66,9 @@ class Harness:
             (project / ".narnat" / "narnat.json").write_text(json.dumps(settings))
         self.config = load_config(project, project.parent / "home", env=env)
         self.out, self.err = io.StringIO(), io.StringIO()
-        self.ui = PlainUI(self.out, self.err, io.StringIO(answers))
-        self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm, sees_images=self.config.sees_images)
+        self.ui = PlainUI(self.out, self.err, io.StringIO(answers), interrupts)
+        self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm, sees_images=self.config.sees_images,
+                                   secret=self.config.api_key)  # fmt: skip
         prompt = build_system_prompt(self.config)
         client = Client(self.config, self.ui.notice)
         self.agent = Agent(self.config, self.ui, client, self.workspace, new_session(prompt), prompt)
@@ -85,8 +90,8 @@ def assert_failed(outcome, pattern: str) -> None:
 
 @pytest.fixture
 def harness(project, fake_llm):
-    def make(answers: str = "", **settings) -> Harness:
-        return Harness(project, fake_llm, answers, **settings)
+    def make(answers: str = "", interrupts: Interrupts = never, **settings) -> Harness:
+        return Harness(project, fake_llm, answers, interrupts, **settings)
 
     return make
 

@@ -1,6 +1,7 @@
 """A local HTTP server that answers from a route table: saved real pages and crafted responses."""
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -24,6 +25,7 @@ class Page:
     status: int = 200
     headers: dict = field(default_factory=lambda: {"Content-Type": "text/html; charset=utf-8"})
     delay: float = 0.0
+    on_request: Callable[[], object] | None = None  # what happens while the client waits for the answer
 
 
 class WebServer:
@@ -55,6 +57,8 @@ class WebServer:
                 page = web.routes.get(self.path) or web.routes.get(urlparse(self.path).path)
                 if page is None:
                     page = Page(b"not found", 404, {"Content-Type": "text/plain"})
+                if page.on_request:
+                    page.on_request()
                 time.sleep(page.delay)
                 data = page.body.encode() if isinstance(page.body, str) else page.body
                 try:

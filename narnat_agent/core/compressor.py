@@ -16,7 +16,7 @@ log = get_logger("compressor")
 
 def read_summary(state_dir: Path) -> str:
     try:
-        return state.summary(state_dir).read_text(encoding="utf-8", errors="backslashreplace").strip()
+        return state.summary(state_dir).read_bytes().decode(errors="backslashreplace").strip()  # UTF-8
     except OSError:
         return ""
 
@@ -62,7 +62,7 @@ def summarise(client: Client, messages: list[dict], state_dir: Path, sink: Sink,
         log.warning("summary request did not finish: %s (%s)", reply.ending.value, reply.error or reply.finish_reason)
         return ""
     text = f"{note}\n\n{reply.content}" if note and reply.content.strip() else reply.content
-    write_atomic(state.summary(state_dir), text.encode("utf-8"))
+    write_atomic(state.summary(state_dir), text.encode())
     summary = read_summary(state_dir)
     log.info("summary written: %d characters", len(summary))
     return summary

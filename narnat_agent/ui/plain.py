@@ -1,6 +1,7 @@
 """Plain-text terminal I/O: headless runs, pipes, NO_COLOR and dumb terminals."""
 
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from narnat_agent import cells
@@ -10,6 +11,16 @@ from narnat_agent.i18n import _
 from narnat_agent.tools.base import Diff, Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
+
+# Asked at each moment the UI reaches ("text": a piece of the answer, "summary": a piece of a summary being written,
+# "tool": a call about to run) whether the user pressed the interrupt key then. A plain run has no keys to watch
+# (Ctrl-C arrives as SIGINT), so by default never; a script stands in for the user where a run must be stopped at a
+# chosen moment.
+Interrupts = Callable[[str], bool]
+
+
+def never(moment: str) -> bool:
+    return False
 
 
 def is_yes(answer: str) -> bool:
@@ -87,6 +98,8 @@ class PlainStream:
         self.ui.out.write(text)
         self.ui.out.flush()
         self.at_line_start = text.endswith("\n")
+        if self.ui.interrupts("text"):  # as the terminal's key watcher does: the client stops reading
+            self.cancelled = True
 
     def feed_reasoning(self, text: str) -> None:
         self.ui.reason(text)
@@ -113,11 +126,13 @@ class PlainStream:
 class QuietSink:
     """Where the summary streams while compressing: nothing is shown but progress."""
 
-    def __init__(self) -> None:
+    def __init__(self, interrupts: Interrupts = never) -> None:
         self.cancelled = False
+        self.interrupts = interrupts
 
     def feed(self, text: str) -> None:
-        pass
+        if self.interrupts("summary"):
+            self.cancelled = True
 
     def feed_reasoning(self, text: str) -> None:
         pass
@@ -126,8 +141,9 @@ class QuietSink:
 class PlainUI:
     """Answers to `out`; tool activity, notices and errors to `err`."""
 
-    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, inp: TextIO = sys.stdin):
-        self.out, self.err, self.inp = out, err, inp
+    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, inp: TextIO = sys.stdin,
+                 interrupts: Interrupts = never):  # fmt: skip
+        self.out, self.err, self.inp, self.interrupts = out, err, inp, interrupts
         self.stream: PlainStream | None = None
         self.reasoning = False  # a line of reasoning is open on err
 
@@ -197,6 +213,8 @@ class PlainUI:
             self.reasoning = False
 
     def tool_start(self, header: str, call: ToolCall) -> None:
+        if self.interrupts("tool"):
+            raise KeyboardInterrupt  # what SIGINT raises
         if self.stream:
             self.stream.end_block()
         self.say(f"● {plain_title(header)}{call.origin}")
@@ -223,7 +241,7 @@ class PlainUI:
 
     def begin_compressing(self) -> QuietSink:
         self.say("… Compressing the conversation (summarising it for a fresh context)…")
-        return QuietSink()
+        return QuietSink(self.interrupts)
 
     def end_compressing(self) -> None:
         self.say("… Compression finished.")

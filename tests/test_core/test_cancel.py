@@ -1,26 +1,16 @@
 """Cancelling a turn keeps the partial answer and leaves a history the provider accepts."""
 
-from narnat_agent.ui.plain import PlainStream
+import signal
+import threading
+
+from narnat_agent.core.turn import Stop
 from tests.fake_llm import SSE, chunk, text_reply, tool_reply
-
-
-class CancelAfter(PlainStream):
-    """The user presses ESC after `n` pieces of text have been shown."""
-
-    def __init__(self, ui, n):
-        super().__init__(ui)
-        self.left = n
-
-    def feed(self, text):
-        super().feed(text)
-        self.left -= 1
-        if self.left == 0:
-            self.cancelled = True
+from tests.keys import press_at
+from tests.web_server import Page
 
 
 def test_cancel_while_streaming_keeps_partial_text_and_drops_unfinished_calls(harness, fake_llm):
-    h = harness()
-    h.ui.turn_view = lambda: CancelAfter(h.ui, 1)
+    h = harness(interrupts=press_at("text", 1))
     fragment = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "Read", "arguments": "{"}}
     fake_llm.add(SSE([chunk({"content": "Looking"}), chunk({"tool_calls": [fragment]}), chunk({"content": " more"})]))
     h.agent.turn("go")
@@ -28,24 +18,13 @@ def test_cancel_while_streaming_keeps_partial_text_and_drops_unfinished_calls(ha
     assert h.conversation.messages[-1] == interrupted
     assert "Cancelled" in h.err.getvalue()
     fake_llm.add(text_reply("fresh"))
-    h.ui.turn_view = lambda: PlainStream(h.ui)
     h.agent.turn("next")
     assert fake_llm.requests[-1]["messages"][-2:] == [interrupted, {"role": "user", "content": "next"}]
 
 
-def test_ctrl_c_during_a_tool_answers_every_call(harness, fake_llm, project):
+def test_ctrl_c_between_tools_answers_every_call(harness, fake_llm, project):
     (project / "a.txt").write_text("a\n")
-    h = harness()
-    starts = []
-    original = h.ui.tool_start
-
-    def tool_start(header, call):
-        starts.append(header)
-        if len(starts) == 2:
-            raise KeyboardInterrupt
-        original(header, call)
-
-    h.ui.tool_start = tool_start
+    h = harness(interrupts=press_at("tool", 2))
     fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"}), ("Read", {"file_path": "a.txt", "limit": 1})))
     h.agent.turn("go")
     tools = [m for m in h.conversation.messages if m["role"] == "tool"]
@@ -53,9 +32,18 @@ def test_ctrl_c_during_a_tool_answers_every_call(harness, fake_llm, project):
     assert "1\ta" in tools[0]["content"] and tools[1]["content"].startswith("Cancelled by the user")
 
 
+def test_ctrl_c_while_a_web_page_loads_ends_the_turn_as_cancelled(harness, fake_llm, web):
+    main = threading.main_thread().ident
+    web.route("/slow", Page("<p>late</p>", on_request=lambda: signal.pthread_kill(main, signal.SIGINT)))
+    h = harness()
+    fake_llm.add(tool_reply(("WebFetch", {"url": f"{web.url}/slow"})), text_reply("the turn went on"))
+    outcome = h.agent.turn("go")
+    [result] = [m["content"] for m in h.conversation.messages if m["role"] == "tool"]
+    assert outcome.stop is Stop.CANCELLED and result.startswith("Cancelled by the user")
+    assert len(fake_llm.requests) == 1 and "Cancelled." in h.err.getvalue()
+
+
 def test_a_command_stopped_midway_reports_what_it_printed(harness, fake_llm, project):
-    import signal
-    import threading
     import time
 
     h = harness()

@@ -2,10 +2,11 @@
 
 import json
 
-from narnat_agent.core.compressor import read_summary
+from narnat_agent.core.compressor import inherit_summary, read_summary
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT, SUMMARY_HEADING
 from narnat_agent.ui.plain import PlainUI
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
+from tests.keys import press_at
 
 SUMMARY = "## Summary\nWe fixed the parser; tests pass."
 
@@ -147,3 +148,53 @@ def test_a_summary_cut_off_at_the_length_limit_is_a_failed_compression(harness, 
     assert "Compression failed" in h.err.getvalue()
     assert not read_summary(project / ".narnat")
     assert not (project / ".narnat" / "sessions").exists()
+
+
+def test_a_summary_stopped_by_the_interrupt_key_is_a_failed_compression(harness, fake_llm, project):
+    h = harness(compress_turns=1, interrupts=press_at("summary", 1))
+    chat(h, fake_llm, 1)
+    before = list(h.agent.conversation.messages)
+    fake_llm.add(text_reply(SUMMARY), text_reply("not asked"))
+    h.agent.ask("the held question")
+    assert h.agent.conversation.messages == before and len(fake_llm.requests) == 2
+    assert "Compression failed" in h.err.getvalue()
+    assert not read_summary(project / ".narnat") and not (project / ".narnat" / "sessions").exists()
+
+
+def test_a_summary_ended_by_an_error_event_is_a_failed_compression(harness, fake_llm, project):
+    h = harness(compress_turns=1)
+    chat(h, fake_llm, 1)
+    before = list(h.agent.conversation.messages)
+    fake_llm.add(SSE([chunk({"content": "## Summary\nWe fixed the"}), {"error": {"message": "overloaded"}}]))
+    h.agent.ask("the held question")
+    assert h.agent.conversation.messages == before and "Compression failed" in h.err.getvalue()
+    assert not read_summary(project / ".narnat") and not (project / ".narnat" / "sessions").exists()
+
+
+def test_each_too_long_summary_request_leaves_out_a_quarter_of_the_remaining_tool_outputs(harness, fake_llm, project):
+    (project / "a.txt").write_text("data\n" * 10)
+    h = harness(compress_turns=1)
+    reads = [("Read", {"file_path": "a.txt", "limit": n}) for n in range(1, 9)]
+    fake_llm.add(tool_reply(*reads), text_reply("read it"))
+    h.agent.ask("read a.txt eight ways")
+    too_long = Status(400, {"error": {"message": "maximum context length exceeded"}})
+    fake_llm.add(too_long, too_long, text_reply(SUMMARY), text_reply("ok"))
+    h.agent.ask("next")
+    left_out = [
+        [
+            m["content"] == "[tool output left out of the summary request]"
+            for m in request["messages"]
+            if m["role"] == "tool"
+        ]
+        for request in fake_llm.requests[2:5]
+    ]
+    assert left_out == [[False] * 8, [True] * 2 + [False] * 6, [True] * 3 + [False] * 5]  # 8 // 4, then 6 // 4
+
+
+def test_a_summary_left_by_a_run_that_died_is_taken_once(project):
+    state = project / ".narnat"
+    state.mkdir()
+    (state / "last_session_summary.md").write_bytes(b"## Summary\ncaf\xe9 was renamed\n")
+    assert inherit_summary(state) == "## Summary\ncaf\\xe9 was renamed"  # bytes that are not UTF-8 stay visible
+    assert (state / "last_session_summary.md").read_bytes() == b""
+    assert inherit_summary(state) == ""

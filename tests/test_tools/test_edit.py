@@ -94,6 +94,25 @@ def test_a_reindented_new_string_says_by_how_much(project, workspace):
     assert "(indentation match; new_string re-indented by +4 spaces)" in result.text
 
 
+@pytest.mark.parametrize(
+    "case",  # file, old_string, new_string, the file afterwards, how new_string was re-indented
+    [
+        ("def f():\n\tif x:\n\t\treturn 1\n", "if x:\n    return 1\n", "if y:\n    return 2\n",
+         "def f():\n\tif y:\n\t\treturn 2\n", "from spaces to tabs (4 spaces a tab, +1 level)"),
+        ("if x:\n    return 1\n", "\tif x:\n\t\treturn 1\n", "\tif y:\n\t\treturn 2\n",
+         "if y:\n    return 2\n", "from tabs to spaces (4 spaces a tab, -1 level)"),
+        ("def f():\n\tif x:\n\t\treturn 1\n", "  if x:\n    return 1\n", "  if y:\n    return 2\n",
+         "def f():\n\tif y:\n\t\treturn 2\n", "from spaces to tabs (2 spaces a tab)"),
+    ],
+)  # fmt: skip
+def test_a_new_string_indented_with_the_other_character_is_converted_level_by_level(project, workspace, case):
+    file, old, new, after, how = case
+    path = prepare(project, workspace, file)
+    result = edit(workspace, old, new)
+    assert f"(indentation match; new_string re-indented {how})" in result.text
+    assert path.read_text() == after
+
+
 def test_a_new_string_already_in_the_file_frame_is_not_said_reindented(project, workspace):
     prepare(project, workspace, "def f():\n    a = 1\n    b = 2\n")
     result = edit(workspace, "  a = 1\n  b = 2", "    a = 10\n    b = 2")

@@ -31,7 +31,9 @@ def test_arguments_that_were_not_json_and_unknown_tools(workspace):
     call = registry.prepare("Bash", None, "the arguments were not valid JSON (Expecting value): {cmd")
     assert call.header == "Bash(…)" and "not valid JSON" in call.run(workspace).text
     unknown = registry.prepare("Delete", {"path": "x"}).run(workspace)
-    assert unknown.is_error and "no tool named 'Delete'" in unknown.text and "TodoWrite" in unknown.text
+    tools = "Read, Write, Edit, Glob, Grep, Bash, WebSearch, WebFetch, TodoWrite"
+    assert unknown.is_error and unknown.text == f"Error: there is no tool named 'Delete'; the tools are {tools}."
+    assert unknown.summary == "there is no tool named 'Delete'" and registry.prepare("Delete", {}).header == "Delete"
 
 
 KEY = "sk-canary-5f2c9e1b7d"
@@ -69,6 +71,13 @@ def test_the_key_never_leaves_a_tool_only_its_marker(keyed, tool, args):
         assert "[API key]" in result.text
 
 
+def test_a_command_that_prints_the_key_shows_the_model_and_the_screen_its_marker(keyed):
+    result = execute("Bash", {"command": "python3 -c \"print(open('.narnat/narnat.json').read())\""}, keyed)
+    assert not result.is_error, result.text
+    assert isinstance(result.detail, Output) and any("[API key]" in line for line in result.detail.tail)
+    assert '"api_key": "[API key]"' in result.text and KEY not in everything(result)
+
+
 def test_a_diff_around_the_key_shows_the_marker(keyed, project):
     execute("Read", {"file_path": ".narnat/narnat.json"}, keyed)
     result = execute("Edit", {"file_path": ".narnat/narnat.json", "old_string": '"m"', "new_string": '"m2"'}, keyed)
@@ -85,10 +94,30 @@ def test_a_call_carrying_the_key_is_refused_before_any_request(keyed, web):
     assert registry.prepare("WebFetch", {"url": url}, secret=KEY).header == f"WebFetch({web.url}/collect?k=[API key])"
 
 
+def test_a_redirect_to_an_address_holding_the_key_shows_only_its_marker(keyed, web):
+    web.route("/go", Page("", 302, {"Location": f"/gone?k={KEY}"}))
+    result = execute("WebFetch", {"url": f"{web.url}/go"}, keyed)
+    assert result.is_error and "/gone?k=[API key]" in result.summary and KEY not in everything(result)
+
+
+def test_a_call_carrying_a_key_with_letters_beyond_ascii_is_refused(project, web):
+    key = "sk-clé-5f2c9e1b7d"
+    workspace = Workspace(project, project / ".narnat", confirm=None, secret=key)
+    result = execute("WebFetch", {"url": f"{web.url}/collect?k={key}"}, workspace)
+    assert result.is_error and "hold the API key" in result.text and web.requests == []
+
+
 def test_a_short_placeholder_key_is_not_masked_in_words(project):
     workspace = Workspace(project, project / ".narnat", confirm=None, secret="ollama")
     (project / "notes.txt").write_text("run ollama serve\n")
     assert "run ollama serve" in execute("Read", {"file_path": "notes.txt"}, workspace).text
+
+
+def test_a_key_of_eight_characters_is_masked_and_one_of_seven_is_a_word(project):
+    (project / "notes.txt").write_text("sk-12345 and sk-1234\n")
+    for key, shown in (("sk-12345", "[API key] and sk-1234"), ("sk-1234", "sk-12345 and sk-1234")):
+        workspace = Workspace(project, project / ".narnat", confirm=None, secret=key)
+        assert shown in execute("Read", {"file_path": "notes.txt"}, workspace).text
 
 
 def test_a_non_utf8_file_name_reaches_the_model_escaped(project):

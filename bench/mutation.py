@@ -1,0 +1,143 @@
+"""Mutation testing: mutmut breaks one module a mutant at a time, and only the tests that cover it run against each.
+
+Run: python bench/mutation.py [MODULE ...]   (default: every target below; MODULE as written in TARGETS)
+
+Each module runs in a scratch copy of the repository (the working tree is never touched), one mutant at a time
+(the machine is shared). A mutant is killed when a test fails or times out; one that survives is a defect the suite
+would not notice, unless it is listed in EQUIVALENT with the reason it cannot change behaviour.
+"""
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from pathlib import Path
+
+from common import ROOT, table
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+from mutmut.stats import status_by_exit_code
+
+
+@dataclass(frozen=True)
+class Target:
+    tests: tuple[str, ...]  # the tests that cover the module
+    functions: tuple[str, ...] = ()  # only these (Class.method for a method); the whole module when empty
+
+    def patterns(self) -> list[str]:
+        """mutmut's names for the functions' mutants: pkg.mod.x_function__mutmut_3, pkg.mod.xǁClassǁmethod__mutmut_3."""
+        return [f"*.x{'ǁ' if '.' in f else '_'}{f.replace('.', 'ǁ')}__mutmut_*" for f in self.functions]
+
+
+EDIT_TESTS = ("tests/test_tools/test_edit.py", "tests/test_tools/test_edit_properties.py")
+TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
+    "narnat_agent/redact.py": Target(("tests/test_tools/test_registry.py",)),
+    "narnat_agent/tools/registry.py": Target(
+        ("tests/test_tools/test_registry.py",), ("_safe", "_safe_result", "prepare", "Call.run")
+    ),
+    "narnat_agent/tools/edit/matcher.py": Target(EDIT_TESTS),
+    "narnat_agent/tools/edit/reindent.py": Target(EDIT_TESTS),
+    "narnat_agent/core/compressor.py": Target(("tests/test_core/test_compressor.py",)),
+    "narnat_agent/core/agent.py": Target(
+        ("tests/test_core",), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")
+    ),
+    "narnat_agent/safety/": Target(("tests/test_tools/test_bash_rules.py", "tests/test_tools/test_bash.py")),
+    "narnat_agent/checkpoints/": Target(("tests/test_core/test_checkpoints.py", "tests/test_commands/test_rewind.py")),
+}
+
+# module -> {a piece of a line as the mutant writes it: why that change cannot alter what the module does}
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/core/agent.py": {
+        'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
+    },
+    "narnat_agent/tools/registry.py": {
+        'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
+        "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
+    },
+    "narnat_agent/core/compressor.py": {
+        "COMPRESSION_PROMPT}], None, sink)": "the client sends no tools field for None and for an empty list alike",
+    },
+}
+
+LOG_LINE = r"^\s*log(\.\w+\(| = get_logger\()"  # the log is for diagnosis: its wording is not behaviour
+KILLED = {"killed", "timeout", "caught by type check", "segfault"}
+
+
+def run_mutmut(module: str, target: Target, scratch: Path) -> None:
+    """Mutate `module` in a copy of the repository at `scratch`, one mutant at a time, with only its tests."""
+    for part in ("narnat_agent", "tests"):
+        shutil.copytree(ROOT / part, scratch / part, ignore=shutil.ignore_patterns("__pycache__"))
+    selection = ", ".join(f'"{test}"' for test in target.tests)
+    pattern = f"{module}*" if module.endswith("/") else module
+    (scratch / "pyproject.toml").write_text(
+        (ROOT / "pyproject.toml").read_text()
+        + f'\n[tool.mutmut]\nsource_paths = ["narnat_agent"]\nonly_mutate = ["{pattern}"]\n'
+        f"pytest_add_cli_args_test_selection = [{selection}]\n"
+        'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]\n'
+        f"do_not_mutate_patterns = ['{LOG_LINE}']\n"
+    )
+    command = [sys.executable, "-m", "mutmut", "run", "--max-children", "1", *target.patterns()]
+    done = subprocess.run(command, cwd=scratch, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"mutmut failed on {module}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+
+
+def statuses(target: Target, scratch: Path) -> dict[str, tuple[str, Path]]:
+    """Each mutant's name, what became of it and the mutated file, from the results mutmut left beside that file."""
+    found: dict[str, tuple[str, Path]] = {}
+    for meta in (scratch / "mutants").rglob("*.meta"):
+        for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+            if not target.functions or any(fnmatch(name, pattern) for pattern in target.patterns()):
+                found[name] = (status_by_exit_code[code], meta.with_suffix(""))
+    return found
+
+
+def mutated_lines(name: str, mutated: Path) -> tuple[str, list[str]]:
+    """The mutant's diff, and the lines it writes (what EQUIVALENT is keyed by: names shift when the code does)."""
+    diff = get_diff_for_mutant(name, source=mutated.read_text(), path=name.rsplit(".", 1)[0])
+    added = [line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    return diff, added
+
+
+def measure(module: str, target: Target) -> tuple[tuple, list[str]]:
+    """One table row for the module, and the notes below the table: each equivalent with its reason, each survivor."""
+    with tempfile.TemporaryDirectory(prefix="narnat-mutation-") as folder:
+        scratch = Path(folder)
+        run_mutmut(module, target, scratch)
+        found = statuses(target, scratch)
+        killed = sum(status in KILLED for status, _ in found.values())
+        notes, equivalent = [], 0
+        known = EQUIVALENT.get(module, {})
+        for name in sorted(n for n, (status, _) in found.items() if status not in KILLED):
+            status, mutated = found[name]
+            diff, added = mutated_lines(name, mutated)
+            reason = next((why for piece, why in known.items() for line in added if piece in line), None)
+            if reason:
+                equivalent += 1
+                notes.append(f"equivalent {name}: {' / '.join(added)}\n    {reason}")
+            else:
+                notes.append(f"SURVIVED ({status}) {name}\n{diff}")
+    total = len(found)
+    score = f"{killed / (total - equivalent):.0%}" if total > equivalent else "-"
+    name = f"{module} ({', '.join(target.functions)})" if target.functions else module
+    return (name, total, killed, total - killed - equivalent, equivalent, score), notes
+
+
+def main(modules: list[str]) -> None:
+    unknown = [m for m in modules if m not in TARGETS]
+    if unknown:
+        sys.exit(f"Unknown module {unknown[0]}: name one of {', '.join(TARGETS)}.")
+    rows, notes = [], []
+    for module in modules or list(TARGETS):
+        row, module_notes = measure(module, TARGETS[module])
+        rows.append(row)
+        notes += module_notes
+    print("\n".join(notes))
+    table("Mutants killed by the covering tests (score = killed / (mutants - equivalent))", rows,
+          ("module", "mutants", "killed", "survived", "equivalent", "score"))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
