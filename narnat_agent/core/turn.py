@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from narnat_agent.core.reply import Reply
-from narnat_agent.tools.verification import Verification
+from narnat_agent.verification import Verification
 
 
 class Cancelled(Exception):

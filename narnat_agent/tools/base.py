@@ -4,7 +4,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
-from narnat_agent.tools.verification import Verification
+from narnat_agent.verification import Verification
 
 if TYPE_CHECKING:
     from narnat_agent.tools.workspace import Workspace

@@ -18,11 +18,11 @@ from typing import IO
 
 from narnat_agent import state
 from narnat_agent.keyguard import KEY_VARIABLES, confined
+from narnat_agent.processes import HeldInterrupt, Spawn
 from narnat_agent.safety import analyze, last_pipeline
 from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError
-from narnat_agent.tools.processes import HeldInterrupt, Spawn
-from narnat_agent.tools.verification import verified
 from narnat_agent.tools.workspace import Workspace
+from narnat_agent.verification import verified
 
 MAX_TIMEOUT_MS = 600_000
 LIMIT = 30_000  # characters the model sees

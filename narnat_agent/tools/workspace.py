@@ -7,8 +7,8 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from narnat_agent.processes.jobs import Jobs
 from narnat_agent.textfile import digest
-from narnat_agent.tools.background import Jobs
 from narnat_agent.tools.base import Confirm, ToolError, nobody_to_ask
 from narnat_agent.tools.web.http import Web
 

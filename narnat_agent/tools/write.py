@@ -2,9 +2,9 @@
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.diffs import compact_diff
+from narnat_agent.syntax_check import introduced
 from narnat_agent.textfile import UTF8, decode, line_count, line_ending, with_ending
 from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
-from narnat_agent.tools.syntax_check import introduced
 from narnat_agent.tools.workspace import Workspace
 
 

@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from narnat_agent.tools.registry import execute
-from narnat_agent.tools.verification import Verification, recognise
+from narnat_agent.verification import Verification, recognise
 
 RECOGNISED = [
     ("pytest -q", "pytest"),

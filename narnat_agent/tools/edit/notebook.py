@@ -5,8 +5,8 @@ import json
 from dataclasses import dataclass
 from itertools import product
 
+from narnat_agent.documents import joined
 from narnat_agent.tools.base import ToolError
-from narnat_agent.tools.documents import joined
 from narnat_agent.tools.edit.matcher import Edited, NotFound, apply_edit
 
 

@@ -3,7 +3,10 @@
 import re
 from pathlib import Path
 
-from narnat_agent.tools.base import ToolError
+
+class DocumentError(ValueError):
+    """A document that cannot be read, in one sentence naming it."""
+
 
 OUTPUT_CHARS = 2000  # of one cell output; the rest is said, not shown
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # tracebacks come coloured
@@ -17,10 +20,10 @@ def pdf_text(path: Path, name: str) -> str:
     try:
         reader = PdfReader(path)
         if reader.is_encrypted and not reader.decrypt(""):
-            raise ToolError(f"{name} is an encrypted PDF; Read cannot open it without its password.")
+            raise DocumentError(f"{name} is an encrypted PDF; Read cannot open it without its password.")
         pages = [page.extract_text() or "" for page in reader.pages]
     except (PyPdfError, ValueError, KeyError, TypeError) as e:  # pypdf's way of meeting a damaged file
-        raise ToolError(f"{name} is not a readable PDF ({type(e).__name__}: {e}).") from None
+        raise DocumentError(f"{name} is not a readable PDF ({type(e).__name__}: {e}).") from None
     if not any(page.strip() for page in pages):
         return ""
     return "\n".join(f"--- page {n} of {len(pages)} ---\n{page.strip()}" for n, page in enumerate(pages, 1))
@@ -33,7 +36,7 @@ def notebook_text(data: bytes, name: str) -> str:
     try:
         notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
     except (ValueError, UnicodeDecodeError, nbformat.reader.NotJSONError) as e:
-        raise ToolError(f"{name} is not a valid notebook: {e}") from None
+        raise DocumentError(f"{name} is not a valid notebook: {e}") from None
     parts = []
     for n, cell in enumerate(notebook.cells, 1):
         count = cell.get("execution_count")

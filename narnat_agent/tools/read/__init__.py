@@ -4,11 +4,11 @@ import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
+from narnat_agent.documents import DocumentError, notebook_text, pdf_text
 from narnat_agent.textfile import binary_kind, decode, digest, line_count, size_text
 from narnat_agent.tools.base import Result, Tool, ToolError
-from narnat_agent.tools.documents import notebook_text, pdf_text
-from narnat_agent.tools.images import SUFFIXES as IMAGE_SUFFIXES
-from narnat_agent.tools.images import read_image
+from narnat_agent.tools.read.images import SUFFIXES as IMAGE_SUFFIXES
+from narnat_agent.tools.read.images import read_image
 from narnat_agent.tools.workspace import Workspace, printable
 
 MAX_LINES = 2000
@@ -131,9 +131,11 @@ def _read(args: dict, ws: Workspace) -> Result:
 def _document(path: Path, data: bytes, args: dict, ws: Workspace, note: str) -> Result:
     """A PDF's text page by page, or a notebook's cells, paged as the lines of a text file are."""
     name = ws.show(path)
-    if path.suffix.lower() == ".ipynb":
-        text = notebook_text(data, name)
-    elif not (text := pdf_text(path, name)):
+    try:
+        text = notebook_text(data, name) if path.suffix.lower() == ".ipynb" else pdf_text(path, name)
+    except DocumentError as e:
+        raise ToolError(str(e)) from None
+    if not text:
         ws.remember(path, data, whole=True)
         return Result(f"{note}{name} is a PDF with no text layer (a scanned document?): Read cannot see the text in "
                       "images of pages.", "PDF without text")  # fmt: skip

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from narnat_agent.tools.processes import HeldInterrupt
+from narnat_agent.processes import HeldInterrupt
 
 STOP_SECONDS = 2.0  # between SIGTERM and SIGKILL
 
