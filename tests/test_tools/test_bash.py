@@ -254,3 +254,18 @@ def test_a_ctrl_c_right_after_the_command_starts_still_stops_it(workspace):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(started[0].pid, signal.SIGKILL)
         started[0].wait()
+
+
+@pytest.mark.parametrize("command", ["vim notes.txt", "python3", "top", "git rebase -i HEAD~2"])
+def test_a_program_that_waits_for_a_terminal_is_refused_as_such_not_as_a_file_operation(workspace, command):
+    result = bash(workspace, command)
+    assert result.is_error and "it would wait for a terminal" in result.text, result.text
+    assert "Bash is for running programs" not in result.text
+
+
+@pytest.mark.parametrize("command", ["cat notes.txt", "grep -rn TODO .", "sed -i s/a/b/ notes.txt"])
+def test_a_file_operation_is_refused_with_the_tool_that_does_it(workspace, project, command):
+    (project / "notes.txt").write_text("a\n")
+    result = bash(workspace, command)
+    assert result.is_error and "Bash is for running programs" in result.text, result.text
+    assert "wait for a terminal" not in result.text and "use " in result.text
