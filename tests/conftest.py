@@ -14,6 +14,7 @@ from narnat_agent.prompts.system_prompt import build_system_prompt
 from narnat_agent.tools.workspace import Workspace
 from narnat_agent.ui.plain import Interrupts, PlainUI, never
 from tests.fake_llm import FakeLLM
+from tests.launch import LEAKS
 
 # Generated cases are the same on every run of a commit: CI never turns red on a draw, and a failure reproduces.
 settings.register_profile("narnat", derandomize=True, print_blob=True)
@@ -39,7 +40,7 @@ def project(tmp_path, monkeypatch) -> Path:
     (tmp_path / "home").mkdir()
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     for name in list(os.environ):
-        if name.startswith(("NARNAT_", "OPENAI_")):
+        if name.startswith(LEAKS):
             monkeypatch.delenv(name)
     monkeypatch.chdir(root)
     return root

@@ -1,22 +1,22 @@
 """`narnat` as users run it: a subprocess in a temporary project against the local fake provider."""
 
 import json
-import os
 import subprocess
 import sys
 
 from tests.fake_llm import Status, chunk, text_reply, tool_reply
+from tests.launch import NARNAT, scrubbed_environment
 
 
 def narnat(project, *args, stdin="", base_url=None, key="sk-test-key", **popen):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NO_COLOR="1")
     if base_url:
         env["NARNAT_BASE_URL"] = base_url
     if key:
         env["NARNAT_API_KEY"] = key
     return subprocess.run(
-        [sys.executable, "-m", "narnat_agent", *args],
+        [*NARNAT, *args],
         cwd=project, env=env, input=stdin, capture_output=True, text=True, timeout=60, **popen,
     )  # fmt: skip
 

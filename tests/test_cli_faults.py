@@ -14,12 +14,13 @@ import pytest
 
 from narnat_agent.core import session_store
 from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
+from tests.launch import NARNAT, scrubbed_environment
 
 LATIN1 = "Explique caf\u00e9.py".encode("latin-1")
 
 
 def environment(project, base_url, **extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "XDG_"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NO_COLOR="1", NARNAT_API_KEY="sk-test-key",
                NARNAT_BASE_URL=base_url, **extra)  # fmt: skip
     return env
@@ -27,7 +28,7 @@ def environment(project, base_url, **extra):
 
 def run(project, base_url, *args, stdin=b"", prefix=(), **popen):
     """narnat with bytes in and text out (undecodable output escaped, so a test can read it)."""
-    done = subprocess.run([*prefix, sys.executable, "-m", "narnat_agent", *args], cwd=project, input=stdin,
+    done = subprocess.run([*prefix, *NARNAT, *args], cwd=project, input=stdin,
                           env=environment(project, base_url), capture_output=True, timeout=90, **popen)  # fmt: skip
     done.stdout, done.stderr = (out.decode("utf-8", "backslashreplace") for out in (done.stdout, done.stderr))
     return done
@@ -173,7 +174,7 @@ def test_a_real_full_tmpfs(project, fake_llm):
 def test_two_repls_started_together_keep_both_conversations(project, fake_llm):
     fake_llm.add(text_reply("one"), text_reply("two"))
     env = environment(project, fake_llm.base_url)
-    runs = [subprocess.Popen([sys.executable, "-m", "narnat_agent"], cwd=project, env=env, stdin=subprocess.PIPE,
+    runs = [subprocess.Popen([*NARNAT], cwd=project, env=env, stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]  # fmt: skip
     for n, process in enumerate(runs):
         process.communicate(f"question {n}\n".encode(), timeout=60)
@@ -190,7 +191,7 @@ def test_two_resumes_of_one_session_lose_no_update(project, fake_llm):
     slow = SSE([chunk({"content": "slow answer"}), chunk(finish="stop"), usage()], gate=gate)
     fake_llm.add(slow, text_reply("quick answer"))
     env = environment(project, fake_llm.base_url)
-    first = subprocess.Popen([sys.executable, "-m", "narnat_agent", "--resume", "shared", "-p", "slow"], cwd=project,
+    first = subprocess.Popen([*NARNAT, "--resume", "shared", "-p", "slow"], cwd=project,
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
         while not fake_llm.requests and first.poll() is None:
@@ -269,7 +270,7 @@ def test_the_full_screen_repl_starts_and_answers_in_a_read_only_project(project,
     env = environment(project, fake_llm.base_url, TERM="xterm-256color")
     del env["NO_COLOR"]
     script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
-    child = pexpect.spawn("unshare", ["-rm", "sh", "-c", script, str(project), sys.executable, "-m", "narnat_agent"],
+    child = pexpect.spawn("unshare", ["-rm", "sh", "-c", script, str(project), *NARNAT],
                           cwd=str(project), env=env, dimensions=(30, 100), encoding="utf-8", timeout=30)  # fmt: skip
     try:
         child.expect("❯")  # the history cannot be kept there: that it is skipped quietly is the history's own test
@@ -284,11 +285,11 @@ def test_the_full_screen_repl_starts_and_answers_in_a_read_only_project(project,
 def test_a_pasted_key_with_a_newline_is_trimmed_and_one_with_a_zero_width_space_is_named(project, fake_llm):
     fake_llm.add(text_reply("ok"))
     env = {**environment(project, fake_llm.base_url), "NARNAT_API_KEY": "sk-test-key\u00a0\n"}
-    done = subprocess.run([sys.executable, "-m", "narnat_agent", "-p", "hi"], cwd=project, env=env,
+    done = subprocess.run([*NARNAT, "-p", "hi"], cwd=project, env=env,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 0 and fake_llm.headers[0]["authorization"] == "Bearer sk-test-key"
     env["NARNAT_API_KEY"] = "sk-test\u200b-key"
-    done = subprocess.run([sys.executable, "-m", "narnat_agent", "-p", "hi"], cwd=project, env=env,
+    done = subprocess.run([*NARNAT, "-p", "hi"], cwd=project, env=env,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 2 and "Traceback" not in done.stderr and len(fake_llm.requests) == 1
     assert "U+200B ZERO WIDTH SPACE (character 8 of 12)" in done.stderr and "sk-test" not in done.stderr

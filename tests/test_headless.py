@@ -10,16 +10,16 @@ import pytest
 
 from narnat_agent.cli import main
 from tests.fake_llm import SSE, FakeLLM, chunk, text_reply, tool_reply, usage
+from tests.launch import NARNAT, scrubbed_environment
 from tests.test_cli import narnat
 
 
 def start(project, fake, *args):
     """A headless run in the background, as `narnat` is started by a job runner."""
-    import os
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="sk-test-key", NARNAT_BASE_URL=fake.base_url)
-    return subprocess.Popen([sys.executable, "-m", "narnat_agent", *args], cwd=project, env=env,
+    return subprocess.Popen([*NARNAT, *args], cwd=project, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
 
 

@@ -3,10 +3,10 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 
 from narnat_agent.logger import get_logger, start_log
 from tests.fake_llm import text_reply
+from tests.launch import NARNAT
 from tests.test_cli import narnat
 
 
@@ -48,7 +48,7 @@ def test_two_processes_started_together_get_their_own_log(project, fake_llm):
     fake_llm.add(text_reply("one"), text_reply("two"))
     env = {**os.environ, "HOME": str(project.parent / "home"), "NARNAT_API_KEY": "sk-test-key",
            "NARNAT_BASE_URL": fake_llm.base_url}  # fmt: skip
-    runs = [subprocess.Popen([sys.executable, "-m", "narnat_agent", "-p", f"question {i}"], cwd=project, env=env,
+    runs = [subprocess.Popen([*NARNAT, "-p", f"question {i}"], cwd=project, env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in (1, 2)]  # fmt: skip
     assert [run.wait(timeout=60) for run in runs] == [0, 0]
     logs = sorted((project / ".narnat" / "logs").glob("*.log"))

@@ -1,7 +1,6 @@
 """SIGTERM and SIGHUP save the conversation like Ctrl-D does, in a real pseudo-terminal and a real headless run."""
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -11,12 +10,13 @@ import pexpect
 import pytest
 
 from tests.fake_llm import SSE, chunk, text_reply, usage
+from tests.launch import NARNAT, scrubbed_environment
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals and a pseudo-terminal")
 
 
 def environment(project, fake_llm) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color")  # fmt: skip
     return env
@@ -29,7 +29,7 @@ def saved(project) -> list[dict]:
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_at_the_prompt_saves_and_exits_with_the_conventional_code(project, fake_llm, signum):
     fake_llm.add(text_reply("noted"))
-    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=environment(project, fake_llm),
+    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=environment(project, fake_llm),
                           dimensions=(30, 100), encoding="utf-8", timeout=20)  # fmt: skip
     child.expect("❯")
     child.send("remember 42\r")
@@ -46,7 +46,7 @@ def test_a_signal_at_the_prompt_saves_and_exits_with_the_conventional_code(proje
 def test_a_signal_while_the_answer_streams_keeps_what_arrived(project, fake_llm):
     words = [chunk({"content": f"w{n} "}) for n in range(200)]
     fake_llm.add(SSE([*words, chunk(finish="stop"), usage()], delay=0.05))
-    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=environment(project, fake_llm),
+    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=environment(project, fake_llm),
                           dimensions=(30, 100), encoding="utf-8", timeout=20)  # fmt: skip
     child.expect("❯")
     child.send("write\r")
@@ -63,7 +63,7 @@ def _headless_json(project, fake_llm) -> tuple[subprocess.Popen, threading.Event
     """A headless run whose request is at the provider, its answer held back."""
     gate = threading.Event()
     fake_llm.add(SSE([chunk({"role": "assistant", "content": "partial "}), chunk(finish="stop"), usage()], gate=gate))
-    run = subprocess.Popen([sys.executable, "-m", "narnat_agent", "-p", "hi", "--output-format", "json"],
+    run = subprocess.Popen([*NARNAT, "-p", "hi", "--output-format", "json"],
                            cwd=project, env=environment(project, fake_llm), stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     assert fake_llm.asked.wait(30)

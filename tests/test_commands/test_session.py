@@ -1,15 +1,14 @@
 """Slash commands on real session files, and autosave and --resume through the real program."""
 
 import json
-import os
 import subprocess
-import sys
 
 import pytest
 
 from narnat_agent.commands.session import dispatch
 from narnat_agent.core import session_store
 from tests.fake_llm import text_reply, tool_reply
+from tests.launch import NARNAT, scrubbed_environment
 
 
 @pytest.fixture
@@ -146,9 +145,9 @@ def test_todos_are_saved_with_the_session(talked, project, fake_llm):
 
 
 def run_repl(project, fake_llm, stdin, *args):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url)
-    return subprocess.run([sys.executable, "-m", "narnat_agent", *args], cwd=project, env=env, input=stdin,
+    return subprocess.run([*NARNAT, *args], cwd=project, env=env, input=stdin,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
 
 

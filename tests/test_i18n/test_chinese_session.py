@@ -1,7 +1,6 @@
 """A session under a Chinese locale, in a real pseudo-terminal: what a person reads is Chinese, what the model
 receives is the same as under any other locale."""
 
-import os
 import subprocess
 import sys
 
@@ -9,12 +8,13 @@ import pexpect
 import pytest
 
 from tests.fake_llm import text_reply, tool_reply
+from tests.launch import NARNAT, scrubbed_environment
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
 
 def _env(project, fake_llm, lang: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "LC_", "LANG"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url, LANG=lang,
                TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
     return env
@@ -23,7 +23,7 @@ def _env(project, fake_llm, lang: str) -> dict[str, str]:
 def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_answer(project, fake_llm):
     (project / "junk.txt").write_text("x")
     fake_llm.add(tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("删好了。"))
-    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), dimensions=(30, 100),
+    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), dimensions=(30, 100),
                           env=_env(project, fake_llm, "zh_CN.UTF-8"), encoding="utf-8", timeout=20)  # fmt: skip
     try:
         child.expect("新对话 · 输入 /help")
@@ -47,7 +47,7 @@ def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_ans
 def test_the_model_receives_the_same_whatever_the_locale(project, fake_llm):
     def run(lang: str) -> dict:
         fake_llm.add(text_reply("ok"))
-        done = subprocess.run([sys.executable, "-m", "narnat_agent", "-p", "hi"], cwd=project, capture_output=True,
+        done = subprocess.run([*NARNAT, "-p", "hi"], cwd=project, capture_output=True,
                               env=_env(project, fake_llm, lang), timeout=60)  # fmt: skip
         assert done.returncode == 0, done.stderr
         return fake_llm.requests[-1]

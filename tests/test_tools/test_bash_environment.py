@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from tests.fake_llm import text_reply, tool_reply
+from tests.launch import scrubbed_environment
 
 OWN = Path(sys.prefix)  # the suite runs in the virtualenv Narnat is installed in, as the README installs it
 SHOW = 'echo "python=$(command -v python)"; echo "venv=${VIRTUAL_ENV-}"; echo "path=$PATH"'
@@ -14,7 +15,7 @@ SHOW = 'echo "python=$(command -v python)"; echo "venv=${VIRTUAL_ENV-}"; echo "p
 def run_bash(project, fake_llm, path: list[Path], virtual_env: Path | None) -> tuple[dict[str, str], str]:
     """One headless run whose model calls Bash once: what the command saw, and the system prompt."""
     fake_llm.add(tool_reply(("Bash", {"command": SHOW})), text_reply("seen"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "VIRTUAL_ENV"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                PATH=os.pathsep.join(map(str, [*path, "/usr/local/bin", "/usr/bin", "/bin"])))  # fmt: skip
     if virtual_env:

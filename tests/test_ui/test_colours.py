@@ -1,15 +1,14 @@
 """Colours readable on light and dark terminal themes, and none at all under NO_COLOR."""
 
 import io
-import os
 import subprocess
-import sys
 
 import pyte
 import pytest
 from rich.console import Console
 
 from narnat_agent.ui.markdown_stream import THEME, render_lines
+from tests.launch import NARNAT, scrubbed_environment
 
 ANSWER = """# Fix
 
@@ -78,10 +77,10 @@ def test_no_color_gives_no_colour_codes(project, fake_llm):
     from tests.fake_llm import text_reply
 
     fake_llm.add(text_reply("Some `code` and **bold**:\n\n```python\nx = 1\n```\n"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color", NO_COLOR="1", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
-    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
+    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100),
                           encoding="utf-8", timeout=20)  # fmt: skip
     try:
         child.expect("❯")
@@ -104,8 +103,8 @@ def test_plain_output_has_no_escape_codes(project, fake_llm):
     from tests.fake_llm import text_reply
 
     fake_llm.add(text_reply("Some **bold** answer"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url)
-    done = subprocess.run([sys.executable, "-m", "narnat_agent", "-p", "go"], cwd=project, env=env,
+    done = subprocess.run([*NARNAT, "-p", "go"], cwd=project, env=env,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert "bold" in done.stdout and "\x1b" not in done.stdout + done.stderr

@@ -1,7 +1,6 @@
 """A whole session in a real pseudo-terminal against the fake provider: keys in, screen and files out."""
 
 import io
-import os
 import sys
 
 import pexpect
@@ -9,6 +8,7 @@ import pyte
 import pytest
 
 from tests.fake_llm import SSE, chunk, raw_reply, text_reply, tool_reply, usage
+from tests.launch import NARNAT, scrubbed_environment
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
@@ -19,10 +19,10 @@ def slow_answer(words: int, delay: float) -> SSE:
 
 @pytest.fixture
 def session(project, fake_llm):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color", COLUMNS="100", LINES="30", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
-    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
+    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100),
                           encoding="utf-8", timeout=20)  # fmt: skip
     yield child
     child.close(force=True)
@@ -141,10 +141,10 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
     import json
     import stat
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), TERM="xterm-256color")
     fake_llm.add(text_reply("OK"), text_reply("configured and answering"))  # the setup's check, then the question
-    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
+    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100),
                           encoding="utf-8", timeout=20)  # fmt: skip
     child.logfile_read = screen = io.StringIO()  # everything the terminal showed, from the first byte
     try:
@@ -175,11 +175,11 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
 def test_ctrl_d_always_leaves(project, fake_llm):
     """A stress run of what preceded Ctrl-D doing nothing: refused commands, keys typed while the agent was busy
     (an Enter, a space), and keys sent while a command is still printing its error, before the prompt is back."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
     for run in range(4):
-        child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env,
+        child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env,
                               dimensions=(30, 100), encoding="utf-8", timeout=10)  # fmt: skip
         try:
             prompt(child)
@@ -255,7 +255,7 @@ def test_esc_stops_a_huge_answer_and_the_prompt_is_usable_at_once(session, fake_
 
 
 def test_closing_the_terminal_prints_no_traceback(project, fake_llm):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
     err = project.parent / "stderr.txt"
@@ -269,11 +269,11 @@ def test_closing_the_terminal_prints_no_traceback(project, fake_llm):
 def test_the_input_history_follows_the_state_folder_when_narnat_cannot_write_its_own(project, fake_llm):
     (project / ".narnat").write_text("a file where the folder should be")
     home = project.parent / "home"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "XDG_"))}
+    env = scrubbed_environment()
     env.update(HOME=str(home), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url, TERM="xterm-256color",
                PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
     fake_llm.add(text_reply("noted"))
-    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
+    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100),
                           encoding="utf-8", timeout=20)  # fmt: skip
     try:
         prompt(child)

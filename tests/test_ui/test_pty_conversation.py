@@ -3,7 +3,6 @@
 
 import io
 import json
-import os
 import sys
 
 import pexpect
@@ -11,16 +10,17 @@ import pytest
 
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT
 from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
+from tests.launch import NARNAT, scrubbed_environment
 from tests.test_ui.test_pty import prompt, screen, text
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
 
 def spawn(project, fake_llm):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color", COLUMNS="100", LINES="30", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
-    return pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
+    return pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100),
                          encoding="utf-8", timeout=20)  # fmt: skip
 
 

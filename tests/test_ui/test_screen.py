@@ -1,7 +1,6 @@
 """What the screen shows in a real pseudo-terminal, at several widths: keys in, the terminal's rows out."""
 
 import io
-import os
 import sys
 import threading
 
@@ -10,6 +9,7 @@ import pyte
 import pytest
 
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
+from tests.launch import NARNAT, scrubbed_environment
 from tests.test_ui.test_pty import prompt, screen, slow_answer, text
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
@@ -34,12 +34,12 @@ class LiveScreen(io.StringIO):
 
 
 def spawn(project, fake_llm, width: int = 100, cpr: bool = False) -> pexpect.spawn:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
+    env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color")  # fmt: skip
     if not cpr:  # nothing answers the terminal's cursor-position queries
         env["PROMPT_TOOLKIT_NO_CPR"] = "1"
-    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, width),
+    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, width),
                           encoding="utf-8", timeout=20)  # fmt: skip
     child.logfile_read = io.StringIO()
     return child
