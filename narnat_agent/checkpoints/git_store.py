@@ -276,9 +276,9 @@ class GitStore:
         its files, each taking a disk block or more. What no snapshot kept still goes after AGE_DAYS (git keeps
         each one's age in a "cruft" pack). Safe beside a snapshot, so without the lock."""
         count = self.git("count-objects").split(maxsplit=1)[0]
-        if int(count) >= PACK_AT:  # no delta search: it would take minutes, for little
-            self.git("repack", "-d", "-q", "--window=0", "--cruft", f"--cruft-expiration={AGE_DAYS}.days.ago",
-                     "--no-write-bitmap-index")  # fmt: skip
+        if int(count) >= PACK_AT:  # no delta search and quick compression: the best of it, at a tenth of the time
+            self.git("-c", "pack.compression=1", "repack", "-d", "-q", "--window=0", "--cruft",
+                     f"--cruft-expiration={AGE_DAYS}.days.ago", "--no-write-bitmap-index")  # fmt: skip
 
 
 def _name(path: str) -> str:
