@@ -4,6 +4,7 @@ The figures: destructive commands that ask, benign commands that run untouched, 
 operations that are refused. The timings are set against parsing alone (tree-sitter on the same text).
 """
 
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -13,7 +14,9 @@ from common import ROOT, median_seconds, table
 from narnat_agent.safety.rules import MAX_LENGTH, MAX_TOTAL, analyze
 from narnat_agent.safety.syntax import _parser
 from tests.test_tools import bash_corpus as own
+from tests.test_tools import bash_corpus_blind as blind
 from tests.test_tools import bash_corpus_irreversible as irreversible
+from tests.test_tools.test_bash_blind import EXISTING
 
 try:
     from tests.test_tools import bash_corpus_categories as categories
@@ -53,6 +56,18 @@ def irreversible_figures() -> None:
     table("Irreversible corpus by category", rows, ("category", "count", "share"))
 
 
+def blind_figures() -> None:
+    """The held-out corpus, from a project holding the files its commands name."""
+    with tempfile.TemporaryDirectory() as folder:
+        project = Path(folder)
+        for name in EXISTING:
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text("{}\n")
+        refuse = [c for c, _ in blind.REFUSE_FILE_OP + blind.REFUSE_TERMINAL]
+        sets = [c for c, _ in blind.ASK], [c for c, _ in blind.RUN], refuse
+        table("Held-out corpus", figures(*sets, cwd=project), ("measure", "count", "share", "target"))
+
+
 def slowest(commands: list[str]) -> tuple[float, str]:
     """The longest analysis among commands, each taken as the best of three runs so that a moment the machine
     spends elsewhere is not counted against one command."""
@@ -90,12 +105,14 @@ def timings() -> list[tuple]:
 
 def main() -> None:
     irreversible_figures()
+    blind_figures()
     own_refuse = own.REFUSE_FILE_OP + own.REFUSE_TERMINAL
     table("Own corpus (new cases)", figures(own.ASK, own.RUN, own_refuse), ("measure", "count", "share", "target"))
     old_refuse = own.FILE_OPS + own.INTERACTIVE
     old_run = own.BENIGN + own.ALLOWED_NEAR_FILE_OPS
     table("First corpus", figures(own.DELETING, old_run, old_refuse), ("measure", "count", "share", "target"))
     every = own.ASK + own.RUN + own_refuse + own.DELETING + old_run + old_refuse
+    every += [c for c, _ in irreversible.ASK + irreversible.RUN + blind.ASK + blind.RUN + blind.REFUSE_TERMINAL]
     if categories is not None:
         sets = [[c for c, _ in group] for group in (categories.ASK, categories.RUN)]
         refuse = [c for c, _ in categories.REFUSE_FILE_OP + categories.REFUSE_TERMINAL]

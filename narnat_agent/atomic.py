@@ -4,6 +4,7 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 # Our temporary files carry the writer's process id, so a later write can tell a crashed writer's leftover
@@ -32,6 +33,13 @@ def _clean_stale(directory: Path) -> None:
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
             with contextlib.suppress(OSError):
                 os.unlink(directory / name)
+
+
+def clean_leftovers(folders: Iterable[Path]) -> None:
+    """Remove the temporary files that writers killed mid-write left in these folders (at start: a crash's
+    leftover would otherwise wait for the next write to its folder, which may never come)."""
+    for folder in folders:
+        _clean_stale(folder)
 
 
 def _overwrite(path: Path, data: bytes) -> None:

@@ -8,72 +8,95 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from narnat_agent import __version__
+from narnat_agent import __version__, i18n
+from narnat_agent.i18n import _
 from narnat_agent.run import EXIT_CODES, USAGE_ERROR
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from narnat_agent.config.loader import Config
     from narnat_agent.core.ui import UI, Reporter
 
-OLLAMA = "http://127.0.0.1:11434"
+SETUP_TRIES = 3  # answers checked against the provider before they are saved unchecked
 # Narnat needs what POSIX gives (termios, process groups, SIGHUP, bash); Windows has them inside WSL2
 UNSUPPORTED = "Narnat runs on Linux and macOS only; on Windows, run it inside WSL2 (wsl --install, then install it).\n"
 
 
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
+        raise argparse.ArgumentTypeError(_("must be a positive whole number, not {text!r}").format(text=text))
     return int(text)
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's own words ("usage:") in the interface's language too."""
+
+    def add_usage(self, usage, actions, groups, prefix=None) -> None:  # type: ignore[no-untyped-def]
+        super().add_usage(usage, actions, groups, prefix or _("usage: "))
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        """Help text wrapped by the columns it takes: a Chinese line is twice as wide as its length."""
+        from narnat_agent import cells
+
+        return cells.wrap(" ".join(text.split()), width)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="narnat", description="A terminal coding agent for OpenAI-compatible models.")
+    about = _("A terminal coding agent for OpenAI-compatible models.")
+    parser = argparse.ArgumentParser(prog="narnat", description=about, formatter_class=_HelpFormatter, add_help=False)
+    parser._optionals.title = _("options")
+    parser.add_argument("-h", "--help", action="help", help=_("show this help and exit"))
     parser.add_argument("-p", "--print", dest="prompt", metavar="PROMPT",
-                        help="answer one request and exit; '-' reads it from stdin")  # fmt: skip
+                        help=_("answer one request and exit; '-' reads it from stdin"))  # fmt: skip
     parser.add_argument("--output-format", choices=("text", "json", "stream-json"),
-                        help="with -p: stdout is the answer (text, the default), one JSON object at the end (json) "
-                             "or one JSON event per line (stream-json)")  # fmt: skip
+                        help=_("with -p: stdout is the answer (text, the default), one JSON object at the end (json) "
+                               "or one JSON event per line (stream-json)"))  # fmt: skip
     resume = parser.add_mutually_exclusive_group()
     resume.add_argument("-c", "--continue", dest="latest", action="store_true",
-                        help="continue the most recent conversation of this project")  # fmt: skip
-    resume.add_argument("--resume", metavar="NAME", help="continue a saved session")
-    parser.add_argument("--model", help="use this model instead of the configured one")
-    parser.add_argument("--max-steps", type=_positive, metavar="N", help="tool steps per turn for this run")
-    parser.add_argument("--yes", action="store_true", help="with -p: run commands that would ask for confirmation")
-    parser.add_argument("--version", action="version", version=f"narnat {__version__}")
+                        help=_("continue the most recent conversation of this project"))  # fmt: skip
+    resume.add_argument("--resume", metavar="NAME", help=_("continue a saved session"))
+    parser.add_argument("--model", help=_("use this model instead of the configured one"))
+    parser.add_argument("--max-steps", type=_positive, metavar="N", help=_("tool steps per turn for this run"))
+    parser.add_argument("--yes", action="store_true", help=_("with -p: run commands that would ask for confirmation"))
+    parser.add_argument("--version", action="version", version=f"narnat {__version__}",
+                        help=_("show the version and exit"))  # fmt: skip
     return parser
 
 
-def ollama_models() -> list[str]:
-    """The models of an Ollama server on this machine, or [] when none answers quickly."""
-    import json
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(f"{OLLAMA}/api/tags", timeout=0.5) as response:
-            return [m["name"] for m in json.load(response).get("models", [])]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
-
-
-def first_run_setup(ui: UI, project: Path, home: Path) -> None:
-    """Ask for the endpoint, key and model, and save them for the user (in the project if it keeps its own key)."""
+def first_run_setup(ui: UI, project: Path, home: Path, servers: tuple = ()) -> None:
+    """Ask for the endpoint, key and model, check them with one cheap request, and save them for the user (in the
+    project if it keeps its own key). A server running here is offered with its models."""
     from narnat_agent.config.loader import write_setup
     from narnat_agent.config.settings import DEFAULT_BASE_URL, DEFAULTS
+    from narnat_agent.core.endpoint import LOCAL_SERVERS, check_model, local_servers
 
-    models = ollama_models()
     base_url, model, key = DEFAULT_BASE_URL, str(DEFAULTS["model"]), ""
-    if models:
-        ui.notice(f"An Ollama server answers on {OLLAMA} with: {', '.join(models[:10])}")
-        base_url, model, key = f"{OLLAMA}/v1", models[0], "ollama"
-    ui.notice("No API key configured yet; three questions, saved to ~/.narnat/narnat.json.")
-    base_url = ui.ask("Base URL", base_url)
-    key = ui.ask("API key (hidden)", key, secret=True)
-    model = ui.ask("Model", model)
+    found = local_servers(servers or LOCAL_SERVERS)
+    for name, url, models in found:
+        if models:
+            listed = ", ".join(models[:10])
+            ui.notice(_("{name} answers on {address} with: {models}").format(name=name, address=url, models=listed))
+        else:
+            ui.notice(_("{name} answers on {address} (no models listed)").format(name=name, address=url))
+    if found:
+        base_url, models = found[0][1:]
+        model, key = models[0] if models else model, "local"  # servers run here take any key
+    ui.notice(_("No API key configured yet; three questions, saved to ~/.narnat/narnat.json."))
+    for attempt in range(1, SETUP_TRIES + 1):
+        base_url = ui.ask(_("Base URL"), base_url).rstrip("/")
+        key = ui.ask(_("API key (hidden)"), key, secret=True)
+        model = ui.ask(_("Model"), model)
+        problem = check_model(base_url, key, model)
+        if problem is None:
+            break
+        last = attempt == SETUP_TRIES
+        ui.error(_("{problem} Saved anyway; edit the file to fix it.").format(problem=problem) if last else problem)
     path = write_setup(project, home, {"base_url": base_url, "api_key": key, "model": model})
-    kept = "; .narnat/.gitignore keeps it out of git" if path.is_relative_to(project) else ""
-    ui.notice(f"Saved {path} (mode 0600{kept}).")
+    if path.is_relative_to(project):
+        ui.notice(_("Saved {path} (mode 0600; .narnat/.gitignore keeps it out of git).").format(path=path))
+    else:
+        ui.notice(_("Saved {path} (mode 0600).").format(path=path))
 
 
 def read_prompt(arg: str | None) -> str | None:
@@ -90,10 +113,11 @@ def read_prompt(arg: str | None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    i18n.use(i18n.from_locale(os.environ))  # until the settings are read; --help and its errors speak it too
     parser = _parser()
     args = parser.parse_args(argv)
     if args.output_format and args.prompt is None:
-        parser.error("--output-format needs -p: the REPL writes for a person")
+        parser.error(_("--output-format needs -p: the REPL writes for a person"))
     if os.name != "posix":  # before any part that needs it: one sentence, not a traceback
         sys.stderr.write(UNSUPPORTED)
         return USAGE_ERROR
@@ -106,13 +130,13 @@ def main(argv: list[str] | None = None) -> int:
 def _start(args: argparse.Namespace) -> int:
     import dataclasses
     import os
+    import threading
     from pathlib import Path
 
     from narnat_agent import state
-    from narnat_agent.config.loader import ConfigError, MissingApiKey, load_config
-    from narnat_agent.keyguard import forget_key_variables, seal_process
+    from narnat_agent.keyguard import seal_process
     from narnat_agent.prompts.system_prompt import build_system_prompt
-    from narnat_agent.run import run_headless, run_repl
+    from narnat_agent.run import run_headless, run_repl, sweep_leftovers
 
     seal_process()  # before the key is read: no moment when another process could read it from this one
     prompt = read_prompt(args.prompt)
@@ -124,29 +148,50 @@ def _start(args: argparse.Namespace) -> int:
     folder = None if reporter else state.choose_folder(project, home, os.environ)  # the REPL's input history is there
     ui: UI = reporter or _terminal_ui(project, folder[0] if folder else state.project_folder(project))
     if prompt is not None and not prompt.strip():
-        ui.error("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin.")
+        ui.error(_("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin."))
         return USAGE_ERROR
-    try:
-        try:
-            config = load_config(project, home, model=args.model)
-        except MissingApiKey:
-            if headless or not sys.stdin.isatty():
-                raise
-            first_run_setup(ui, project, home)
-            config = load_config(project, home, model=args.model)
-    except ConfigError as e:
-        ui.error(str(e))
+    config = _configuration(ui, project, home, args.model, ask=not headless and sys.stdin.isatty())
+    if config is None:
         return USAGE_ERROR
-    forget_key_variables(os.environ)
     state_dir, moved = folder or state.choose_folder(project, home, os.environ)
     config = dataclasses.replace(config, state_dir=state_dir, max_steps=args.max_steps or config.max_steps)
+    if config.language:
+        i18n.use(config.language)
     for notice in (*config.notices, moved) if moved else config.notices:
         ui.notice(notice)
     ui.use_interrupt_key(config.interrupt_key)
     system_prompt = build_system_prompt(config, ui.notice, headless, args.yes)
-    if reporter is not None and prompt is not None:
-        return run_headless(config, reporter, args, prompt, system_prompt)
-    return run_repl(config, ui, args, system_prompt)
+    sweeper = threading.Thread(target=sweep_leftovers, args=(config,), daemon=True)
+    sweeper.start()
+    try:
+        if reporter is not None and prompt is not None:
+            return run_headless(config, reporter, args, prompt, system_prompt)
+        return run_repl(config, ui, args, system_prompt)
+    finally:
+        sweeper.join()
+
+
+def _configuration(ui: UI, project: Path, home: Path, model: str | None, ask: bool) -> Config | None:
+    """The merged settings (after the first-start questions, when `ask` and there is no key), the key then gone
+    from the environment; None once a mistake is said."""
+    import os
+
+    from narnat_agent.config.loader import ConfigError, MissingApiKey, load_config
+    from narnat_agent.keyguard import forget_key_variables
+
+    try:
+        try:
+            config = load_config(project, home, model=model)
+        except MissingApiKey:
+            if not ask:
+                raise
+            first_run_setup(ui, project, home)
+            config = load_config(project, home, model=model)
+    except ConfigError as e:
+        ui.error(str(e))
+        return None
+    forget_key_variables(os.environ)
+    return config
 
 
 def _terminal_ui(project: Path, state_dir: Path) -> UI:

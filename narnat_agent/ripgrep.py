@@ -74,6 +74,12 @@ def run(args: list[str], cwd: Path) -> Done | None:
     return Done(process.returncode, out, err.decode("utf-8", "replace"))
 
 
+def folders_with_writes(top: Path) -> set[Path]:
+    """The folders under top holding a temporary file of an atomic write, ignored and hidden ones included."""
+    done = run(["--files", "--no-ignore", "--glob", WRITING], top)
+    return set() if done is None else {(top / os.fsdecode(name)).parent for name in done.out.splitlines()}
+
+
 def rg(args: list[str], cwd: Path) -> subprocess.CompletedProcess | None:
     """rg's answer as text, for callers that only list files; None when it cannot run."""
     done = run(args, cwd)

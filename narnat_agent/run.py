@@ -7,12 +7,14 @@ import argparse
 from typing import TYPE_CHECKING
 
 from narnat_agent import __version__
+from narnat_agent.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from narnat_agent.config.loader import Config
     from narnat_agent.core.agent import Agent
+    from narnat_agent.core.endpoint import Server
     from narnat_agent.core.headless import NobodyToAsk
     from narnat_agent.core.session import Session
     from narnat_agent.core.turn import TurnOutcome
@@ -23,15 +25,18 @@ EXIT_CODES = {"completed": 0, "failed": 1, "stopped": 3, "cancelled": 130}
 USAGE_ERROR = 2  # a configuration or command-line mistake: nothing was sent
 
 
-def _leave_on_signals(agent: Agent) -> None:
-    """SIGTERM and SIGHUP stop the turn like Esc does, then the REPL ends and saves like Ctrl-D."""
+def _leave_on_signals(agent: Agent, stop: bool = True) -> None:
+    """SIGTERM and SIGHUP stop the turn like Esc does (`stop`), then the REPL ends and saves like Ctrl-D. Only the
+    first one counts: closing a terminal delivers several, and none may interrupt the exit save."""
     import signal
 
     def leave(signum: int, frame: object) -> None:
         if signum == signal.SIGHUP:
             _mute_hung_up_terminal()
+        if agent.leaving:
+            return
         agent.leaving = signum
-        if not agent.ui.stop_reading():  # a waiting prompt ends like Ctrl-D; anything else stops like Esc
+        if stop and not agent.ui.stop_reading():  # a waiting prompt ends like Ctrl-D; anything else stops like Esc
             raise KeyboardInterrupt
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
@@ -64,7 +69,7 @@ def _session(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     if args.latest or args.resume:
         return _saved_session(config, args.resume, system_prompt)
     if summary := inherit_summary(config.state_dir):
-        ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
+        ui.notice(_("A summary left by an interrupted compression was inherited into this new conversation."))
     return sessions.new_session(system_prompt, summary)
 
 
@@ -79,16 +84,32 @@ def _saved_session(config: Config, name: str | None, system_prompt: str) -> Sess
     if name is None or not session_store.exists(state_dir, session_store.check_name(name)):
         names = [row["name"] for row in session_store.listing(state_dir) if not row["name"].startswith("compressed-")]
         if name is not None:
-            recent = f"; the most recent are {', '.join(names[:3])}" if names else ""
-            where = state.sessions(state_dir)
-            raise session_store.SessionError(f"there is no session named '{name}' in {where}{recent}.")
+            where, recent = state.sessions(state_dir), ", ".join(names[:3])
+            missing = (
+                _("there is no session named '{name}' in {where}; the most recent are {recent}.")
+                if names
+                else _("there is no session named '{name}' in {where}.")
+            )
+            raise session_store.SessionError(missing.format(name=name, where=where, recent=recent))
         if not names:
-            raise session_store.SessionError("this project has no saved conversation yet.")
+            raise session_store.SessionError(_("this project has no saved conversation yet."))
         name = names[0]
     session = sessions.load(state_dir, name)
     system = session.conversation.messages[0]
     system["content"] = with_environment(system["content"], system_prompt)
     return session
+
+
+def sweep_leftovers(config: Config) -> None:
+    """Temporary files of writers killed mid-write, in the project, the state folder and the user's settings."""
+    from narnat_agent import state
+    from narnat_agent.atomic import clean_leftovers
+    from narnat_agent.ripgrep import folders_with_writes
+
+    folders = folders_with_writes(config.project) | {state.user_folder(config.home)}
+    if not config.state_dir.is_relative_to(config.project):
+        folders |= folders_with_writes(config.state_dir)
+    clean_leftovers(folders)
 
 
 def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: str) -> int:
@@ -135,14 +156,28 @@ def _agent(
     try:
         session = _session(config, ui, args, system_prompt)
     except session_store.SessionError as e:
-        ui.error(f"Cannot {'continue' if args.latest else 'resume'}: {e}")
+        ui.error((_("Cannot continue: {why}") if args.latest else _("Cannot resume: {why}")).format(why=e))
         return None
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
                           secret=config.api_key, hidden=config.files)  # fmt: skip
-    agent = Agent(config, ui, Client(config, ui.notice), workspace, session, system_prompt)
+    config, server = _learn_server(config)
+    agent = Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
     _leave_on_signals(agent)
     return agent
+
+
+def _learn_server(config: Config) -> tuple[Config, Server | None]:
+    """A server people run themselves says how much context it gives the model; that is context_window, unless the
+    settings name one."""
+    import dataclasses
+
+    from narnat_agent.core.endpoint import learn
+
+    server = learn(config.base_url, config.model, config.api_key)
+    if server and server.context and not config.context_window_set:
+        config = dataclasses.replace(config, context_window=server.context)
+    return config, server
 
 
 def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
@@ -153,8 +188,10 @@ def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
     host = urlparse(config.base_url).netloc or config.base_url
     where = str(config.project).replace(str(Path.home()), "~", 1)
     turns = session.conversation.turns
-    start = f"resumed '{session.name}' ({turns} turn{'s' if turns != 1 else ''})" if resumed else "new conversation"
-    return [f"narnat {__version__} · {config.model} · {host}", f"{where} · {start} · /help for commands and keys"]
+    resumed_as = ngettext("resumed '{name}' ({n} turn)", "resumed '{name}' ({n} turns)", turns)
+    start = resumed_as.format(name=session.name, n=turns) if resumed else _("new conversation")
+    return [f"narnat {__version__} · {config.model} · {host}", _("{where} · {start} · /help for commands and keys")
+            .format(where=where, start=start)]  # fmt: skip
 
 
 def _allow(command: str, reason: str) -> bool:
@@ -164,9 +201,11 @@ def _allow(command: str, reason: str) -> bool:
 
 def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None, resumed: bool) -> int:
     ui.begin(agent.session.name, agent.config.model)
+    agent.go_on = f"`narnat --resume {agent.session.name} -p continue` goes on."
     try:
         outcome = _ask(agent, ui, prompt, nobody)
     finally:
+        _leave_on_signals(agent, stop=False)  # from here on a signal only sets the exit code
         saved = _saved(agent, ui, quiet=True)
     code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
     code = 128 + agent.leaving if agent.leaving else code
@@ -182,6 +221,9 @@ def _ask(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None) ->
 
     try:
         outcome = agent.ask(prompt)
+    except KeyboardInterrupt:  # a signal that landed between the turn's own steps: the turn is over all the same
+        agent.conversation.answer_open_calls()
+        return TurnOutcome(Stop.CANCELLED, "interrupted")
     except (SessionError, LLMError) as e:  # a compression's archive not written; still too long after compressing
         ui.error(str(e))
         return TurnOutcome(Stop.FAILED if isinstance(e, SessionError) else Stop.PROVIDER_ERROR, str(e))
@@ -201,18 +243,20 @@ def _saved(agent: Agent, ui: UI, quiet: bool = False) -> bool:
         ui.error(str(e))
         return False
     if saved and not quiet:
-        ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
+        ui.notice(_("Saved this conversation as '{name}' (narnat --resume {name}).").format(name=saved))
     return True
 
 
 def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool]) -> None:
     """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
     for last_chance in (False, True):
+        _leave_on_signals(agent)
         try:
             agent.run(dispatch)
         finally:
+            _leave_on_signals(agent, stop=False)
             saved = _saved(agent, ui)
             agent.checkpoints.prune()
         if saved or last_chance or agent.leaving:
             return
-        ui.notice("The conversation is still here: /save it once there is room, or leave again to quit without it.")
+        ui.notice(_("The conversation is still here: /save it once there is room, or leave again to quit without it."))

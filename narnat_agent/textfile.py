@@ -91,7 +91,8 @@ def _exact(data: bytes, codec: str) -> str | None:
     """data as text only if the text encodes back to the same bytes (so an edit changes no other byte)."""
     try:
         text = data.decode(codec)
-        return text if text.encode(codec) == data else None
+        # strict UTF-8 decodes only what encodes back byte for byte: its check would be a second copy of the file
+        return text if codec == "utf-8" or text.encode(codec) == data else None
     except (UnicodeError, LookupError):
         return None
 

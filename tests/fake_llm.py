@@ -19,6 +19,12 @@ class SSE:
     headers: dict = field(default_factory=dict)
     delay: float = 0.0  # seconds between chunks, like a model generating
     gate: threading.Event | None = None  # the chunks wait for it: a test orders processes without timing
+    trickle: str = ""  # sent again every `delay` seconds after the chunks, until the client hangs up (at most 60 s)
+
+
+@dataclass
+class Unanswered:
+    """A server that accepts the request and never answers: it waits for the client to hang up."""
 
 
 @dataclass
@@ -56,6 +62,15 @@ def text_reply(text: str, pieces: int = 3) -> SSE:
     return SSE([*chunks, chunk(finish="stop"), usage()])
 
 
+def raw_reply(text: str, cuts: tuple[int, ...] = (), finish: str = "stop") -> SSE:
+    """A reply whose content is exactly `text`, streamed in pieces cut at the given positions, as a server sends
+    what its parser did not recognise."""
+    edges = [0, *cuts, len(text)]
+    pieces = [text[a:b] for a, b in zip(edges, edges[1:], strict=False) if b > a]
+    chunks = [chunk({"role": "assistant", "content": ""}), *(chunk({"content": p}) for p in pieces)]
+    return SSE([*chunks, chunk(finish=finish), usage()])
+
+
 def tool_reply(*calls: tuple[str, dict], text: str = "") -> SSE:
     """Tool calls in the OpenAI shape: id and name in the first fragment, arguments in two pieces."""
     chunks = [chunk({"role": "assistant", "content": text or None})]
@@ -75,7 +90,10 @@ class FakeLLM:
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self.arrivals: list[float] = []  # time.perf_counter() when each request arrived
+        self.asked = threading.Event()  # set when a request has arrived: a test waits for it instead of polling
         self.respond = None  # when set: the response chosen from each request's body, whatever the arrival order
+        self.pages: dict[str, dict] = {}  # path -> JSON answered there (a server's own API, such as Ollama's)
+        self.probes: list[tuple[str, dict | None]] = []  # (path, body) of each request to those pages
         self.loopback = LoopbackServer(self._handler())
 
     @property
@@ -94,55 +112,79 @@ class FakeLLM:
             return self.respond(request)
         return self.script.pop(0) if self.script else Status(500, {"error": {"message": "no script"}})
 
+    def page(self, path: str, body: dict | None) -> Status:
+        """What a request outside chat completions gets: a page of the server's own API, or 404."""
+        self.probes.append((path, body))
+        page = self.pages.get(path)
+        return Status(200, page) if page is not None else Status(404, {"error": {"message": "not found"}})
+
     def _handler(self):
-        fake = self
+        return type("Handler", (_Handler,), {"fake": self})
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args) -> None:
-                pass
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeLLM
+    protocol_version = "HTTP/1.1"
 
-            def do_GET(self) -> None:
-                self._send(Status(404, {"error": {"message": "not found"}}))
+    def log_message(self, *args) -> None:
+        pass
 
-            def do_POST(self) -> None:
-                fake.arrivals.append(time.perf_counter())
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                request = json.loads(body)
-                fake.requests.append(request)
-                fake.headers.append({k.lower(): v for k, v in self.headers.items()})
-                self._send(fake.answer(request))
+    def do_GET(self) -> None:
+        self._send(self.fake.page(self.path, None))
 
-            def _send(self, response) -> None:
-                if isinstance(response, Status):
-                    data = response.body if isinstance(response.body, str) else json.dumps(response.body)
-                    self.send_response(response.code)
-                    for k, v in {"Content-Type": "application/json", **response.headers}.items():
-                        self.send_header(k, v)
-                    self.send_header("Content-Length", str(len(data.encode())))
-                    self.end_headers()
-                    self.wfile.write(data.encode())
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", "text/event-stream")
-                for k, v in response.headers.items():
-                    self.send_header(k, v)
-                self.send_header("Connection", "close")
-                self.end_headers()
-                self.close_connection = True
-                if response.gate:
-                    response.gate.wait(60)
-                try:
-                    for item in response.chunks:
-                        line = item if isinstance(item, str) else json.dumps(item)
-                        self.wfile.write(f"data: {line}\n\n".encode())
-                        self.wfile.flush()
-                        time.sleep(response.delay)
-                    if response.done and not response.drop:
-                        self.wfile.write(b"data: [DONE]\n\n")
-                    self.wfile.flush()
-                except (BrokenPipeError, ConnectionResetError):  # the client hung up: a cancel
-                    pass
+    def do_POST(self) -> None:
+        fake = self.fake
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        request = json.loads(body)
+        if not self.path.endswith("/chat/completions"):
+            return self._send(fake.page(self.path, request))
+        fake.arrivals.append(time.perf_counter())
+        fake.requests.append(request)
+        fake.headers.append({k.lower(): v for k, v in self.headers.items()})
+        fake.asked.set()
+        self._send(fake.answer(request))
 
-        return Handler
+    def _send(self, response) -> None:
+        if isinstance(response, Unanswered):
+            self.connection.settimeout(60)
+            self.rfile.read(1)  # returns when the client closes the connection
+        elif isinstance(response, Status):
+            data = response.body if isinstance(response.body, str) else json.dumps(response.body)
+            self.send_response(response.code)
+            for k, v in {"Content-Type": "application/json", **response.headers}.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(data.encode())))
+            self.end_headers()
+            self.wfile.write(data.encode())
+        else:
+            self._stream(response)
+
+    def _stream(self, response: SSE) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        for k, v in response.headers.items():
+            self.send_header(k, v)
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        if response.gate:
+            response.gate.wait(60)
+        try:
+            for item in response.chunks:
+                line = item if isinstance(item, str) else json.dumps(item)
+                self.wfile.write(f"data: {line}\n\n".encode())
+                self.wfile.flush()
+                time.sleep(response.delay)
+            self._trickle(response)
+            if response.done and not response.drop and not response.trickle:
+                self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):  # the client hung up: a cancel
+            pass
+
+    def _trickle(self, response: SSE) -> None:
+        deadline = time.monotonic() + 60
+        while response.trickle and time.monotonic() < deadline:
+            self.wfile.write(response.trickle.encode())
+            self.wfile.flush()
+            time.sleep(response.delay)

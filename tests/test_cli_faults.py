@@ -216,11 +216,33 @@ def test_a_session_with_wrongly_typed_fields_is_one_sentence_everywhere(project,
     good = {"format": "narnat-session", "version": 1, "turns": 1, "messages": [{"role": "system", "content": "x"}]}
     (sessions / "odd.json").write_text(json.dumps({**good, "created": 12345, "updated": 5}))
     done = run(project, fake_llm.base_url, "--resume", "odd", "-p", "hi")
-    assert done.returncode == 2 and "is not a Narnat session file" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "cannot be loaded: 'created' must be text" in done.stderr
+    assert "Traceback" not in done.stderr
     fake_llm.add(text_reply("still here"))
     done = run(project, fake_llm.base_url, stdin=b"/enter odd\n/show\nhello\n")
     assert done.returncode == 0 and "Traceback" not in done.stderr and "still here" in done.stdout
-    assert "odd" in done.stdout and "is not a Narnat session file" in done.stderr
+    assert "odd" in done.stdout and "cannot be loaded: 'created' must be text" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ({"role": "user", "content": 5}, "message 2 (user) has content 5; it must be text"),
+        ({"role": "wizard", "content": "hi"}, "message 2 must be an object whose role is one of"),
+        ({"role": "assistant", "content": None, "tool_calls": [{"id": 1}]}, "message 2 (assistant) has tool calls"),
+        ({"role": "tool", "content": "x", "tool_call_id": 7}, "message 2 (tool) has a 'tool_call_id' that is not text"),
+    ],
+)
+def test_a_hand_edited_message_is_named_in_one_sentence_and_the_repl_goes_on(project, fake_llm, message, said):
+    sessions = project / ".narnat/sessions"
+    sessions.mkdir(parents=True)
+    system = {"role": "system", "content": "x"}
+    edited = {"format": "narnat-session", "version": 1, "turns": 1, "messages": [system, message]}
+    (sessions / "edited.json").write_text(json.dumps(edited))
+    fake_llm.add(text_reply("still here"))
+    done = run(project, fake_llm.base_url, stdin=b"/enter edited\n/show\nhello\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "still here" in done.stdout
+    assert f"edited.json cannot be loaded: {said}" in done.stderr
 
 
 def test_an_unreadable_session_is_not_called_damaged(project, fake_llm):
@@ -302,3 +324,19 @@ def test_nowhere_to_write_still_answers_with_one_notice_per_kind(project, fake_l
     done = run(project, fake_llm.base_url, stdin=b"explain app.py\n")
     assert done.returncode == 0 and "explained" in done.stdout and "Traceback" not in done.stderr
     assert done.stderr.count("can be written") == 1 and done.stderr.count("Cannot write the log") == 1
+
+
+def test_temporary_files_of_writers_killed_mid_write_are_cleaned_at_start(project, fake_llm):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    home_settings = project.parent / "home" / ".narnat"
+    folders = [project / "src" / "deep", project / "build", project / ".narnat" / "sessions", home_settings]
+    (project / ".gitignore").write_text("build/\n")
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f".narnat-tmp-{dead.stdout.strip()}-x1y2").write_bytes(b"half of a file")
+    alive = project / "src" / f".narnat-tmp-{os.getpid()}-a1b2"  # a writer still at work: left alone
+    alive.write_bytes(b"being written")
+    fake_llm.add(text_reply("ok"))
+    done = run(project, fake_llm.base_url, "-p", "hi")
+    assert done.returncode == 0, done.stderr
+    assert [p for folder in folders for p in folder.glob(".narnat-tmp-*")] == [] and alive.exists()

@@ -53,7 +53,7 @@ def test_json_prints_one_object_with_the_figures_of_the_run_and_the_model_knows_
     assert "Reading." in done.stderr and "● Read(a.txt)" in done.stderr
     environment = fake_llm.requests[0]["messages"][0]["content"].split("# Environment\n")[1]
     assert "- Mode: headless" in environment and "nobody reads questions" in environment
-    assert "deleting files) will be refused." in environment
+    assert "destroying data) will be refused." in environment
 
 
 def test_stream_json_is_one_event_a_line_and_the_result_sums_the_requests(project, fake_llm):
@@ -92,7 +92,7 @@ def test_exit_code_3_when_the_turn_stops_before_its_end(tmp_path):
     """Step limit, the same call again and again, a cut-off answer: each exits 3 and says why."""
     cases = {
         "step_limit": ([tool_reply(("Glob", {"pattern": "*"}))], ["--max-steps", "1"]),
-        "repeated_calls": ([tool_reply(("Glob", {"pattern": "*"})) for _ in range(3)], []),
+        "repeated_calls": ([tool_reply(("Glob", {"pattern": "*"})) for _ in range(4)], []),
         "cut_off": ([SSE([chunk({"role": "assistant", "content": "The answer is"}), chunk(finish="length"), usage()])],
                     []),
     }  # fmt: skip
@@ -160,3 +160,26 @@ def test_continue_takes_up_the_latest_conversation_in_both_modes(project, fake_l
     where = project / ".narnat" / "sessions"
     assert f"no session named 'nope' in {where}; the most recent are {first['session']}." in capsys.readouterr().err
     assert len(fake_llm.requests) == 3
+
+
+def test_stream_json_stdout_is_json_lines_only_even_with_line_separators_and_config_notices(project, fake_llm):
+    settings(project, unknown_setting=1)
+    fake_llm.add(text_reply("one\u2028two\u2029three"))
+    done = narnat(project, "-p", "a?", "--output-format", "stream-json", base_url=fake_llm.base_url)
+    assert done.returncode == 0, done.stderr
+    assert "\u2028" not in done.stdout and "\u2029" not in done.stdout  # str.splitlines and JS readers split there
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert any(e["type"] == "notice" and "unknown_setting" in e["text"] for e in events)
+    assert events[-1]["answer"] == "one\u2028two\u2029three"
+
+
+def test_nothing_but_json_reaches_stdout_in_the_json_formats():
+    import io
+
+    from narnat_agent.ui.events import EventUI
+
+    out, err = io.StringIO(), io.StringIO()
+    ui = EventUI(True, out, err)
+    ui.info("a listing")
+    ui.table(["name", "turns"], [["a", "1"]])
+    assert out.getvalue() == "" and "a listing" in err.getvalue()

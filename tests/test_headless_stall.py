@@ -1,11 +1,12 @@
 """A provider that stalls: the silence is said as it lasts, and a stream idle too long is retried or cut off."""
 
+import json
 import re
 import time
 
 from narnat_agent.core.silence import Silence
 from tests.conftest import assert_failed
-from tests.fake_llm import SSE, chunk, text_reply, usage
+from tests.fake_llm import SSE, Unanswered, chunk, text_reply, usage
 from tests.test_cli import narnat
 from tests.test_headless import settings
 
@@ -42,3 +43,40 @@ def test_a_provider_silent_mid_answer_cuts_the_answer_off(harness, fake_llm):
     assert_failed(outcome, "cut off")
     assert "sent nothing for 1 s (stream_idle_timeout_s); the answer stops there." in h.err.getvalue()
     assert len(fake_llm.requests) == 1 and h.conversation.messages[-1]["content"] == "The first half"
+
+
+def test_keep_alives_alone_do_not_keep_a_request_open(harness, fake_llm):
+    """A proxy's keep-alive comments are bytes, not progress: the request is dropped and asked again."""
+    h = harness(stream_idle_timeout_s=1)
+    fake_llm.add(SSE([chunk({"role": "assistant", "content": ""})], trickle=": keep-alive\n\n", delay=0.2),
+                 text_reply("Here it is."))  # fmt: skip
+    outcome = h.agent.ask("hi")
+    assert outcome.answer == "Here it is." and len(fake_llm.requests) == 2
+    assert "The provider sent only keep-alives for 1 s (stream_idle_timeout_s); retrying in" in h.err.getvalue()
+
+
+def test_a_data_line_that_trickles_in_and_never_ends_is_no_progress_either(harness, fake_llm):
+    h = harness(stream_idle_timeout_s=1)
+    fake_llm.add(SSE([chunk({"role": "assistant", "content": "The first half"})], trickle='data: {"id', delay=0.2))
+    outcome = h.agent.ask("hi")
+    assert_failed(outcome, "cut off")
+    assert "sent only keep-alives for 1 s (stream_idle_timeout_s); the answer stops there." in h.err.getvalue()
+    assert h.conversation.messages[-1]["content"] == "The first half"
+
+
+def test_a_request_that_keeps_streaming_past_the_overall_limit_is_ended(harness, fake_llm):
+    h = harness(stream_idle_timeout_s=5, request_timeout_s=1)
+    more = f"data: {json.dumps(chunk({'content': 'more '}))}\n\n"
+    fake_llm.add(SSE([chunk({"role": "assistant", "content": "word "})], trickle=more, delay=0.1))
+    outcome = h.agent.ask("hi")
+    assert_failed(outcome, "cut off")
+    assert "The request ran longer than 1 s (request_timeout_s); the answer stops there." in h.err.getvalue()
+    assert h.conversation.messages[-1]["content"].startswith("word more more")
+
+
+def test_a_provider_that_accepts_and_never_answers_is_said_so(harness, fake_llm):
+    h = harness(stream_idle_timeout_s=1)
+    fake_llm.add(Unanswered(), Unanswered(), Unanswered(), Unanswered())
+    outcome = h.agent.ask("hi")
+    assert_failed(outcome, r"accepted the connection and sent nothing for 1 s \(stream_idle_timeout_s\)")
+    assert "Request timed out" not in outcome.message

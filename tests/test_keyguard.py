@@ -80,3 +80,16 @@ def test_narnats_process_is_closed_to_the_users_other_processes(tmp_path):
     finally:
         sealed.communicate("\n", timeout=10)
     assert reader.returncode != 0 and KEY.encode() not in reader.stdout
+
+
+def test_the_key_is_read_once_then_gone_from_narnats_environment(project, fake_llm, monkeypatch, capsys):
+    """Nothing Narnat starts later (rg, git, a command where none can be confined) can inherit it."""
+    from narnat_agent.cli import main
+
+    monkeypatch.setenv("NARNAT_API_KEY", KEY)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("NARNAT_BASE_URL", fake_llm.base_url)
+    fake_llm.add(text_reply("ok"))
+    assert main(["-p", "hi"]) == 0
+    assert "NARNAT_API_KEY" not in os.environ and "OPENAI_API_KEY" not in os.environ
+    assert fake_llm.headers[0]["authorization"] == f"Bearer {KEY}"  # kept in memory, where it is needed

@@ -3,7 +3,9 @@
 import json
 import os
 import signal
+import subprocess
 import sys
+import threading
 
 import pexpect
 import pytest
@@ -55,3 +57,52 @@ def test_a_signal_while_the_answer_streams_keeps_what_arrived(project, fake_llm)
     assert child.exitstatus == 128 + signal.SIGTERM
     [session] = saved(project)
     assert session["messages"][-1]["role"] == "assistant" and session["messages"][-1]["content"].startswith("w0 w1")
+
+
+def _headless_json(project, fake_llm) -> tuple[subprocess.Popen, threading.Event]:
+    """A headless run whose request is at the provider, its answer held back."""
+    gate = threading.Event()
+    fake_llm.add(SSE([chunk({"role": "assistant", "content": "partial "}), chunk(finish="stop"), usage()], gate=gate))
+    run = subprocess.Popen([sys.executable, "-m", "narnat_agent", "-p", "hi", "--output-format", "json"],
+                           cwd=project, env=environment(project, fake_llm), stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    assert fake_llm.asked.wait(30)
+    return run, gate
+
+
+def _assert_saved_with_result(project, run: subprocess.Popen, out: str, err: str, codes: set[int]) -> None:
+    assert run.returncode in codes and "Traceback" not in err, err
+    result = json.loads(out)
+    assert result["exit_code"] == run.returncode and result["session"], out
+    assert [s["name"] for s in saved(project)] == [result["session"]]
+
+
+SIGNAL_PAIRS = [(signal.SIGTERM, signal.SIGTERM), (signal.SIGHUP, signal.SIGTERM), (signal.SIGTERM, signal.SIGHUP)]
+
+
+@pytest.mark.parametrize(("first", "second"), SIGNAL_PAIRS)
+def test_two_signals_at_once_still_save_and_print_the_result(project, fake_llm, first, second):
+    """Closing a terminal delivers several hangups: the second must not interrupt the stop, the save or the result.
+    (Delivered together, the two are taken in the order of their numbers: either code may be the one kept.)"""
+    run, gate = _headless_json(project, fake_llm)
+    try:
+        run.send_signal(first)
+        run.send_signal(second)
+        out, err = run.communicate(timeout=60)
+    finally:
+        gate.set()
+    _assert_saved_with_result(project, run, out, err, {128 + first, 128 + second})
+
+
+@pytest.mark.parametrize(("first", "second"), SIGNAL_PAIRS)
+def test_a_second_signal_during_the_exit_save_keeps_the_first_ones_code(project, fake_llm, first, second):
+    run, gate = _headless_json(project, fake_llm)
+    try:
+        run.send_signal(first)
+        while "Cancelled" not in run.stderr.readline():  # the turn has stopped: the exit save is next
+            assert run.poll() is None
+        run.send_signal(second)
+        out, err = run.communicate(timeout=60)
+    finally:
+        gate.set()
+    _assert_saved_with_result(project, run, out, err, {128 + first})

@@ -55,6 +55,7 @@ def redo(agent: Agent, arg: str) -> None:
     agent.workspace.restored([agent.workspace.root / path for path in restored])
     if restored:
         _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
+    _context_unknown(agent)
 
 
 def _tell_model(agent: Agent, what: str, files: list[str]) -> None:
@@ -137,8 +138,15 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     if restored and not conversation:  # the history still shows the changes: the model must hear they are gone
         _tell_model(agent, f"The user rewound files to how they were before {what}", restored)
     if conversation:
+        _context_unknown(agent)
         agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
         agent.ui.give_back(turn.question)
+
+
+def _context_unknown(agent: Agent) -> None:
+    """The conversation is shorter or longer than the last request measured, until the next one does."""
+    agent.conversation.last_prompt_tokens = 0
+    agent.ui.context_unknown()
 
 
 def _cutter(agent: Agent) -> Cut:

@@ -78,7 +78,7 @@ def clear(agent: Agent, arg: str) -> None:
 
 
 KEYS = (
-    ("Enter", "send"),
+    ("Enter", "send (while the agent works: queued, sent when the turn ends)"),
     ("Alt-Enter, Ctrl-J", "new line (pasted text stays one message)"),
     ("Esc", "stop the answer or the running tool (interrupt_key in the config)"),
     ("Ctrl-C", "clear the line; while the agent works, stop it"),

@@ -50,7 +50,8 @@ SETTINGS = (
     Setting("model", "deepseek-v4-pro", lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string",
             "model name"),
     Setting("context_window", 128000, _positive_int, "a positive integer",
-            "tokens; used by the overflow safety net"),
+            "tokens; used by the overflow safety net; unset, a local server's own figure "
+            "(see [Local models](#local-models))"),
     Setting("warn_turns", [50, 100], lambda v: isinstance(v, list) and all(_positive_int(x) for x in v),
             "a list of positive integers", "turn counts at which you are warned"),
     Setting("compress_turns", 120, _positive_int, "a positive integer", "the forced-compression limit"),
@@ -67,10 +68,16 @@ SETTINGS = (
             'habits) or `"ctrl-c"` (ESC ignored)'),
     Setting("web_timeout_s", 10, lambda v: _is_number(v) and 0 < v <= 120, "a number of seconds from 1 to 120",
             "seconds WebSearch and WebFetch wait for a web server"),
+    Setting("language", "", lambda v: v in ("", "en", "zh-CN"), '"", "en" or "zh-CN"',
+            'the interface\'s language: `"zh-CN"` (简体中文) or `"en"`; `""` follows the locale (`LC_ALL`, '
+            '`LC_MESSAGES`, `LANG`). What the model receives is the same in every language'),
     Setting("stream_idle_timeout_s", 120, lambda v: _is_number(v) and 1 <= v <= 3600,
             "a number of seconds from 1 to 3600",
-            "seconds a provider's stream may stay silent before it is dropped (and asked again if nothing had "
-            "arrived)"),
+            "seconds a request may go without any part of the answer arriving (keep-alives do not count) before it "
+            "is dropped (and asked again if nothing had arrived)"),
+    Setting("request_timeout_s", 1800, lambda v: _is_number(v) and 1 <= v <= 86400,
+            "a number of seconds from 1 to 86400",
+            "seconds one request to the provider may take in all, however steadily it streams"),
 )  # fmt: skip
 
 BY_NAME = {setting.name: setting for setting in SETTINGS}

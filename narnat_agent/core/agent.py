@@ -20,7 +20,12 @@ from narnat_agent.tools.base import Confirm, Interrupted
 from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
-REPEATS = 3
+EMPTY_TRIES = 2  # a reply with nothing in it is asked for once more
+REPEATS = 4  # identical calls in a row that end the turn; the ones before it are run, and warned about
+REPEATED = (
+    "\n\n[This is the same call, with the same arguments, as the one before. Fine to re-run something flaky; "
+    "otherwise the result will not change: try something else. A {n}th identical call in a row ends the turn.]"
+)
 FULL = 0.9  # share of the context window that triggers the safety net
 ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user is told
     Ending.ERROR: (Stop.PROVIDER_ERROR, "The answer was cut off: the provider reported an error mid-stream ({error})."),
@@ -33,10 +38,10 @@ ENDINGS = {  # a reply that did not end normally: how the turn stops, and what t
 }
 
 
-def _repeated(call: ToolCall, recent: list[str]) -> bool:
-    """The doom-loop guard: the same call for the third time in a row."""
+def _repeats(call: ToolCall, recent: list[str]) -> int:
+    """The doom-loop guard: how many times in a row, this one included, the same call has been made."""
     recent.append(f"{call.name} {call.stored_arguments}")
-    return len(recent) >= REPEATS and len(set(recent[-REPEATS:])) == 1
+    return next((n for n in range(1, len(recent)) if recent[-1 - n] != recent[-1]), len(recent))
 
 
 class Agent:
@@ -45,6 +50,7 @@ class Agent:
         self.config, self.ui, self.client, self.workspace = config, ui, client, workspace
         self.system_prompt = system_prompt  # without any inherited summary
         self.leaving = 0  # the signal asking the process to end, once one has
+        self.go_on = "Say 'continue' to go on."  # after the step limit; a headless run names its own command
         store = open_store(config.project, config.state_dir, ui.notice)
         self.checkpoints = Checkpoints(store, session.checkpoints, ui.notice)
         self.switch(session)
@@ -54,12 +60,13 @@ class Agent:
         self.session = session
         self.workspace.tool_state = session.tool_state
         self.checkpoints.use(session.checkpoints, session.checkpoints_damaged)
+        self.ui.context_unknown()
 
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
 
         def ask(command: str, reason: str) -> bool:
-            covered = self.checkpoints.covers_commands()
+            covered = self.checkpoints.covers_commands() and "/undo" not in reason  # else the reason says it already
             undo = "; /undo can restore files, but not those in folders .gitignore names" if covered else ""
             return confirm(command, reason + undo)
 
@@ -160,6 +167,7 @@ class Agent:
         self.conversation.add_user(with_reminder(mentioned, self.session.notes))
         self.session.notes = []
         view, stats = self.ui.turn_view(), TurnStats(self.config.context_window)
+        sent_before = self.client.requests
         stop, message = Stop.COMPLETED, ""
         try:
             self._steps(view, stats)
@@ -175,6 +183,7 @@ class Agent:
             stop, message = Stop.PROVIDER_ERROR, str(e)
         finally:
             self.conversation.answer_open_calls()
+            stats.requests = self.client.requests - sent_before  # failed ones too: each is paid for or counted
             if stats.cost is not None:
                 self.session.cost = (self.session.cost or 0.0) + stats.cost
             stats.session_cost = self.session.cost
@@ -200,22 +209,38 @@ class Agent:
     def _steps(self, view: TurnView, stats: TurnStats) -> None:
         recent: list[str] = []  # the calls made so far this turn, for the doom-loop guard
         for _ in range(self.config.max_steps):
-            reply = self.client.stream(self.conversation.messages, registry.schemas(), view)
-            price = cost(reply.usage, self.config.pricing)
-            stats.add(reply, price)
-            view.replied(reply.usage, price)
+            reply = self._reply(view, stats)
             self.conversation.add_reply(reply)
             self.checkpoints.replied()
             self._check_ending(reply)
             if not reply.tool_calls:
                 return
             for call in reply.tool_calls:
-                if _repeated(call, recent):
-                    message = f"{call.name} was called {REPEATS} times in a row with the same arguments."
-                    raise TurnStopped(Stop.REPEATED_CALLS, message)
-                self.conversation.add_tool_result(call.id, self._call(call))
-        message = f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on."
+                self.conversation.add_tool_result(call.id, self._unless_repeated(call, recent))
+        steps = self.config.max_steps
+        message = f"Stopped after {steps} tool step{'s' if steps != 1 else ''} (max_steps). {self.go_on}"
         raise TurnStopped(Stop.STEP_LIMIT, message)
+
+    def _reply(self, view: TurnView, stats: TurnStats) -> Reply:
+        """The model's next reply; one that carries nothing is asked for once more, then the turn stops."""
+        for attempt in range(EMPTY_TRIES):
+            reply = self.client.stream(self.conversation.messages, registry.schemas(), view)
+            price = cost(reply.usage, self.config.pricing)
+            stats.add(reply, price)
+            view.replied(reply.usage, price)
+            if not reply.empty:
+                return reply
+            log.warning("empty reply (try %d of %d)", attempt + 1, EMPTY_TRIES)
+        raise TurnStopped(Stop.PROVIDER_ERROR, f"The model returned nothing (no text, no tool call) {EMPTY_TRIES} "
+                                               "times in a row; ask again, or try another model.")  # fmt: skip
+
+    def _unless_repeated(self, call: ToolCall, recent: list[str]) -> str:
+        """Run a call, warning in its result when it repeats the one before; stop when the warnings went unheeded."""
+        repeats = _repeats(call, recent)
+        if repeats >= REPEATS:
+            message = f"{call.name} was called {REPEATS} times in a row with the same arguments, despite warnings."
+            raise TurnStopped(Stop.REPEATED_CALLS, message)
+        return self._call(call) + (REPEATED.format(n=REPEATS) if repeats > 1 else "")
 
     @staticmethod
     def _check_ending(reply: Reply) -> None:

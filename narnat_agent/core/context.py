@@ -40,7 +40,7 @@ class Conversation:
         if not calls and not content:
             return
         message: dict = {"role": "assistant", "content": content or None}
-        if reply.reasoning and calls:  # thinking providers need it back on tool-call turns
+        if reply.reasoning and reply.reasoning_field and calls:  # thinking providers need it back on tool-call turns
             message[reply.reasoning_field] = reply.reasoning
         if calls:
             message["tool_calls"] = [

@@ -1,16 +1,20 @@
 """The OpenAI-compatible streaming client: one request, its retries, its errors, its usage and cost."""
 
+import contextlib
 import json
 import random
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from narnat_agent.config.loader import Config
+from narnat_agent.core.endpoint import Server
+from narnat_agent.core.fit import Fit
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
-from narnat_agent.core.silence import Silence
+from narnat_agent.core.silence import IDLE, Silence
 from narnat_agent.logger import get_logger
 
 if TYPE_CHECKING:
@@ -18,6 +22,9 @@ if TYPE_CHECKING:
 from narnat_agent.redact import redact
 
 MAX_TRIES = 4
+# The read timeout ends a stream that sends nothing at all, at stream_idle_timeout_s; the watch ends one that sends
+# only keep-alives a moment later, so each failure can be named for what it was.
+GRACE = 1.0
 MAX_RETRY_AFTER = 60.0
 RETRYABLE = (408, 409, 429)
 CONTEXT_FULL = re.compile(
@@ -80,6 +87,31 @@ def _retry_after(headers: Mapping[str, str] | None) -> float | None:
     return None
 
 
+def _hang_up(stream) -> Callable[[], None]:
+    """What ends the stream from another thread: shutting its socket down wakes the read waiting on it."""
+
+    def hang_up() -> None:
+        network = stream.response.extensions.get("network_stream")
+        sock = network.get_extra_info("socket") if network is not None else None
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    return hang_up
+
+
+def _take(chunk: object, builder: ReplyBuilder, sink: Sink, silence: Silence) -> None:
+    """One chunk into the reply and onto the screen; only part of the answer counts as the provider being heard."""
+    before = builder.parts
+    text, thought = builder.add(chunk)
+    if builder.parts > before:
+        silence.heard()
+    if thought:
+        sink.feed_reasoning(thought)
+    if text:
+        sink.feed(text)
+
+
 def _chunks(stream):
     """The stream's chunks; a data line that is not JSON is the provider's fault, said as such."""
     chunks = iter(stream)
@@ -93,13 +125,15 @@ def _chunks(stream):
 
 
 class Client:
-    def __init__(self, config: Config, notify: Callable[[str], None]):
+    def __init__(self, config: Config, notify: Callable[[str], None], server: Server | None = None):
         self.config = config
         self.notify = notify
+        self.fit = Fit(notify, config.model, server)  # the server that people run themselves, when it said so
         self.use_stream_options = True
         self.send_reasoning = True
         self._sdk: openai.OpenAI | None = None
         self._lock = threading.Lock()
+        self.requests = 0  # sent so far, retries included
 
     def preload(self) -> None:
         """Import the SDK (and its chat resources, loaded lazily) in the background while the user types."""
@@ -122,10 +156,14 @@ class Client:
     def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
         """Send one request and stream its reply into sink, retrying what may be retried."""
         self._client().chat.completions  # noqa: B018 -- the SDK loads first: silence is timed at the provider only
+        self.fit.before(messages, tools)
         for attempt in range(1, MAX_TRIES + 1):
             try:
-                with Silence(self.notify) as silence:
-                    return self._attempt(messages, tools, sink, silence)
+                with Silence(self.notify, idle=self.config.stream_idle_timeout_s + GRACE,
+                             overall=self.config.request_timeout_s) as silence:  # fmt: skip
+                    reply = self._attempt(messages, tools, sink, silence)
+                self.fit.after(messages, tools, reply.usage)
+                return reply
             except _Retry as retry:
                 if attempt == MAX_TRIES:
                     raise LLMError(f"{retry}; gave up after {MAX_TRIES} tries.") from None
@@ -137,39 +175,15 @@ class Client:
         raise AssertionError("unreachable")
 
     def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink, silence: Silence) -> Reply:
-        import openai
-
         started = time.monotonic()
         stream = self._open(messages, tools)
-        builder, shown = ReplyBuilder(), False
+        silence.abort = _hang_up(stream)
+        builder = ReplyBuilder()
         try:
-            for chunk in _chunks(stream):
-                silence.heard()
-                text, thought = builder.add(chunk)
-                if thought:
-                    sink.feed_reasoning(thought)
-                if text:
-                    sink.feed(text)
-                shown = shown or bool(text or thought or builder.slots)
-                if sink.cancelled:
-                    builder.reply.cancelled = True
-                    break
-        except KeyboardInterrupt:
-            builder.reply.cancelled = True
-        except openai.APITimeoutError:
-            idle = f"The provider sent nothing for {self.config.stream_idle_timeout_s:g} s (stream_idle_timeout_s)"
-            if not shown:
-                raise _Retry(idle) from None
-            self.notify(f"{idle}; the answer stops there.")  # without a finish reason the reply counts as cut off
-        except (StreamError, openai.APIError) as e:
-            if not shown:
-                raise _Retry(f"The provider failed before answering ({self._message(e)})") from None
-            builder.reply.error = self._message(e)
+            self._read(stream, builder, sink, silence)
         finally:
             stream.close()
-        reply = builder.finish()
-        if reply.finish_reason == "model_context_window_exceeded":
-            raise ContextTooLong("The conversation no longer fits the model's context window.")
+        reply = self._finish(builder, sink)
         if reply.usage is None:
             reply.usage = self._estimate(messages, reply)
         log.info(
@@ -178,6 +192,57 @@ class Client:
             reply.usage.cached, reply.finish_reason, time.monotonic() - started,
             cost(reply.usage, self.config.pricing),
         )  # fmt: skip
+        return reply
+
+    def _read(self, stream, builder: ReplyBuilder, sink: Sink, silence: Silence) -> None:
+        """The stream's chunks into the reply and the sink, until its end, a cancel, a failure or a limit."""
+        import openai
+
+        try:
+            for chunk in _chunks(stream):
+                _take(chunk, builder, sink, silence)
+                if sink.cancelled:
+                    builder.reply.cancelled = True
+                    break
+        except KeyboardInterrupt:
+            builder.reply.cancelled = True
+        except openai.APITimeoutError:
+            self._stalled(builder, f"The provider sent nothing for {self.config.stream_idle_timeout_s:g} s "
+                                   "(stream_idle_timeout_s)")  # fmt: skip
+        except (StreamError, openai.APIError) as e:
+            if not silence.expired and not builder.parts:
+                raise _Retry(f"The provider failed before answering ({self._message(e)})") from None
+            builder.reply.error = "" if silence.expired else self._message(e)
+        except Exception:  # the connection a limit closed fails in the transport's own words
+            if not silence.expired:
+                raise
+        if silence.expired:
+            self._stalled(builder, self._limit(silence.expired), retry=silence.expired == IDLE)
+
+    def _limit(self, which: str) -> str:
+        if which == IDLE:
+            return f"The provider sent only keep-alives for {self.config.stream_idle_timeout_s:g} s " \
+                   "(stream_idle_timeout_s)"  # fmt: skip
+        return f"The request ran longer than {self.config.request_timeout_s:g} s (request_timeout_s)"
+
+    def _stalled(self, builder: ReplyBuilder, why: str, retry: bool = True) -> None:
+        """A request ended for want of progress: asked again when nothing of the answer had arrived, else cut off
+        where it stopped (without a finish reason the reply counts as cut off)."""
+        if builder.parts:
+            self.notify(f"{why}; the answer stops there.")
+        elif retry:
+            raise _Retry(why)
+        else:
+            raise LLMError(f"{why}, and nothing of the answer had arrived.")
+
+    @staticmethod
+    def _finish(builder: ReplyBuilder, sink: Sink) -> Reply:
+        """The complete reply; text held back as a possible tool call that was none is shown now."""
+        reply = builder.finish()
+        if builder.unshown:
+            sink.feed(builder.unshown)
+        if reply.finish_reason == "model_context_window_exceeded":
+            raise ContextTooLong("The conversation no longer fits the model's context window.")
         return reply
 
     def _open(self, messages: list[dict], tools: list[dict]):
@@ -191,12 +256,24 @@ class Client:
             if self.use_stream_options:
                 request["stream_options"] = {"include_usage": True}
             log.info("request: %d messages", len(messages))
+            self.requests += 1
             try:
                 return self._client().chat.completions.create(**request)
             except openai.APIStatusError as e:
                 self._classify(e)
-            except openai.APIConnectionError as e:
-                raise _Retry(f"Cannot reach {self.config.base_url} ({redact(str(e), self.config.api_key)})") from None
+            except openai.APIConnectionError as e:  # timeouts included
+                raise self._unreachable(e) from None
+
+    def _unreachable(self, error: Exception) -> _Retry:
+        """Why no response came; a server that accepted the connection and said nothing is not one out of reach."""
+        import openai
+
+        # the SDK's HTTP library varies between versions: its read timeout is known by name
+        if isinstance(error, openai.APITimeoutError) and type(error.__cause__).__name__ == "ReadTimeout":
+            idle = self.config.stream_idle_timeout_s
+            return _Retry(f"{self.config.base_url} accepted the connection and sent nothing for {idle:g} s "
+                          "(stream_idle_timeout_s)")  # fmt: skip
+        return _Retry(f"Cannot reach {self.config.base_url} ({redact(str(error), self.config.api_key)})")
 
     def _classify(self, e) -> None:
         """Decide what a status error means: returns only when the request should be sent again now."""

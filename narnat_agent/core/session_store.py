@@ -8,9 +8,11 @@ import errno
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from narnat_agent import state
 from narnat_agent.atomic import write_atomic
@@ -109,8 +111,10 @@ def _read(path: Path) -> tuple[dict, tuple[int, int, int, int]]:
         data = json.loads(raw)
     except (ValueError, RecursionError) as e:
         raise SessionError(f"{path} is damaged and cannot be loaded ({e.__class__.__name__}).") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not _valid(data):
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SessionError(f"{path} is not a Narnat session file.")
+    if problem := _problem(data):
+        raise SessionError(f"{path} cannot be loaded: {problem}; fix the file or delete it.")
     return encodable_data(data), identity
 
 
@@ -120,19 +124,71 @@ def load(state_dir: Path, name: str) -> dict:
     return data
 
 
-def _valid(data: dict) -> bool:
-    messages, todos = data.get("messages"), data.get("todos", [])
-    return (
-        isinstance(messages, list)
-        and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in messages)
-        and bool(messages)
-        and messages[0]["role"] == "system"
-        and isinstance(messages[0].get("content"), str)
-        and isinstance(data.get("turns"), int)
-        and isinstance(todos, list)
-        and all(isinstance(t, dict) for t in todos)
-        and all(isinstance(data.get(key, ""), str) for key in ("created", "updated", "model", "name"))
-    )
+ROLES = ("system", "user", "assistant", "tool")
+TODO_STATES = ("pending", "in_progress", "completed")
+
+
+def _problem(data: dict) -> str:
+    """What in a session's data is not as Narnat writes it, in words; "" when every field is."""
+    messages = data.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return "'messages' must be a non-empty list"
+    for n, message in enumerate(messages, 1):
+        if problem := _message_problem(message, first=n == 1):
+            return f"message {n} {problem}"
+    for key, (missing, check, expected) in FIELDS.items():
+        if not check(data.get(key, missing)):
+            return f"'{key}' must be {expected}"
+    return ""
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+# key -> (its value when absent, the check, what it must be) for every field beside the messages
+FIELDS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
+    "turns": (None, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a whole number"),
+    "todos": ([], lambda v: isinstance(v, list) and all(_todo(t) for t in v),
+              "a list of {content, activeForm, status} objects"),
+    "reads": ({}, lambda v: isinstance(v, dict) and all(_read_record(r) for r in v.values()),
+              "an object mapping paths to {sha, mtime, whole} records"),
+    "cost": (None, lambda v: v is None or isinstance(v, (int, float)), "a number or null"),
+    "created": ("", _text, "text"), "updated": ("", _text, "text"), "model": ("", _text, "text"),
+    "name": ("", _text, "text"),
+}  # fmt: skip
+
+
+def _message_problem(message: object, first: bool) -> str:
+    if not isinstance(message, dict) or message.get("role") not in ROLES:
+        return f"must be an object whose role is one of {', '.join(ROLES)}"
+    role, content = message["role"], message.get("content")
+    if first and (role != "system" or not isinstance(content, str)):
+        return "must be the system prompt (role system, text content)"
+    if not (isinstance(content, str) or content is None or (isinstance(content, list) and role == "user")):
+        return f"({role}) has content {json.dumps(content)[:40]}; it must be text"
+    calls = message.get("tool_calls") or []
+    if not isinstance(calls, list) or not all(_tool_call(c) for c in calls):
+        return f"({role}) has tool calls that are not {{id, function: {{name, arguments}}}} objects"
+    texts = ("tool_call_id", "reasoning_content", "reasoning", "name")
+    wrong = [key for key in texts if not _text(message.get(key, ""))]
+    return f"({role}) has a '{wrong[0]}' that is not text" if wrong else ""
+
+
+def _tool_call(call: object) -> bool:
+    function = call.get("function") if isinstance(call, dict) else None
+    return (isinstance(call, dict) and isinstance(call.get("id"), str) and isinstance(function, dict)
+            and isinstance(function.get("name"), str) and isinstance(function.get("arguments"), str))  # fmt: skip
+
+
+def _todo(todo: object) -> bool:
+    return (isinstance(todo, dict) and isinstance(todo.get("content"), str)
+            and isinstance(todo.get("activeForm"), str) and todo.get("status") in TODO_STATES)  # fmt: skip
+
+
+def _read_record(record: object) -> bool:
+    return (isinstance(record, dict) and isinstance(record.get("sha"), str)
+            and isinstance(record.get("mtime"), (int, float)) and isinstance(record.get("whole"), bool))  # fmt: skip
 
 
 def exists(state_dir: Path, name: str) -> bool:

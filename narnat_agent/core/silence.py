@@ -1,18 +1,26 @@
-"""Provider silence made visible: while a request is open, every 15 s with nothing from the provider is said."""
+"""Provider silence made visible and bounded: while a request is open, every 15 s without progress is said, and a
+request that makes no progress for too long, or runs too long in all, is ended."""
 
+import math
 import threading
 import time
 from collections.abc import Callable
 
 EVERY = 15  # seconds of silence between two notices
+IDLE, OVERALL = "idle", "overall"  # which limit ended a request
 
 
 class Silence:
-    """A watch over one request: `heard()` on every chunk; the notices run on their own thread."""
+    """A watch over one request: `heard()` on every part of the answer (bytes that carry none, like keep-alive
+    comments, do not count); the notices and the limits run on their own thread. `abort`, once there is a stream,
+    ends it when a limit passes; `expired` then says which."""
 
-    def __init__(self, notify: Callable[[str], None], every: float = EVERY):
-        self.notify, self.every = notify, every
-        self.last = time.monotonic()
+    def __init__(self, notify: Callable[[str], None], every: float = EVERY, idle: float = math.inf,
+                 overall: float = math.inf):  # fmt: skip
+        self.notify, self.every, self.idle, self.overall = notify, every, idle, overall
+        self.started = self.last = time.monotonic()
+        self.abort: Callable[[], None] | None = None
+        self.expired = ""
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
 
@@ -30,7 +38,13 @@ class Silence:
     def _watch(self) -> None:
         said = 0  # how many notices this stretch of silence has had
         while not self._done.wait(min(0.25, self.every / 4)):
-            periods = int((time.monotonic() - self.last) // self.every)
+            now = time.monotonic()
+            periods = int((now - self.last) // self.every)
             if periods > said:
                 self.notify(f"waiting for the provider ({periods * self.every:g} s)…")
             said = periods
+            limit = OVERALL if now - self.started > self.overall else IDLE if now - self.last > self.idle else ""
+            if limit and self.abort is not None:
+                self.expired = limit
+                self.abort()
+                return

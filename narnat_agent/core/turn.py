@@ -48,7 +48,7 @@ class TurnStats:
     sent: int = 0  # prompt tokens over all the turn's requests
     cached: int = 0  # of which the provider had cached
     completion: int = 0
-    requests: int = 0
+    requests: int = 0  # sent, retries and failures included
     estimated: bool = False
     cost: float | None = None
     session_cost: float | None = None
@@ -59,7 +59,6 @@ class TurnStats:
         usage = reply.usage
         if usage is None:
             return
-        self.requests += 1
         self.context = usage.prompt
         self.sent += usage.prompt
         self.cached += usage.cached

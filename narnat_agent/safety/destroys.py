@@ -3,9 +3,17 @@
 import functools
 import re
 
+from narnat_agent.safety.check import NOT_UNDOABLE
 from narnat_agent.safety.families import BY_PROGRAM, Family, Form
+from narnat_agent.safety.syntax import Command, fed_code
 
 SCRIPTS = ("manage.py", "artisan")  # run by an interpreter, they are the program: `python manage.py flush`
+
+
+ANY_FORM = {  # per program, one test for the common case: none of its family's forms
+    program: re.compile("|".join(f"(?:{form.words})" for form in family.forms), re.IGNORECASE)
+    for program, family in BY_PROGRAM.items()
+}
 
 
 def program(name: str, argv: list[str | None]) -> tuple[str, list[str | None]]:
@@ -18,6 +26,17 @@ def program(name: str, argv: list[str | None]) -> tuple[str, list[str | None]]:
     return name, argv
 
 
+def fed_commands(name: str, argv: list[str | None], command: Command) -> list[str]:
+    """What the commands a client reads on its stdin would destroy (`echo FLUSHALL | redis-cli`): each line is
+    checked as if it were the client's words."""
+    family = BY_PROGRAM.get(name)
+    if family is None or not family.reads_stdin or _positional([a for a in argv[1:] if a], family):
+        return []
+    if (text := fed_code(command)) is None:
+        return [f"{name} runs commands from its stdin that cannot be read here — {NOT_UNDOABLE}"]
+    return [reason for line in text.splitlines() for reason in destroys(name, [*argv, *line.split()])]
+
+
 def destroys(name: str, argv: list[str | None]) -> list[str]:
     """What running argv would destroy that /undo cannot bring back, one phrase per form it matches."""
     name, argv = program(name, argv)
@@ -25,9 +44,11 @@ def destroys(name: str, argv: list[str | None]) -> list[str]:
     if family is None:
         return []
     args = [a for a in argv[1:] if a is not None]
+    if "--help" in args or args in (["-h"], ["--version"], ["-V"]):
+        return []  # it prints how to use it
     words = " ".join(_positional(args, family))
-    if not _any_form(family).match(words):
-        return []  # one test for the common case: none of the family's forms
+    if not ANY_FORM[name].match(words):
+        return []
     if any(_has(args, option) for option in family.dry):
         return []
     for form in family.forms:
@@ -40,11 +61,6 @@ def _matches(form: Form, words: str, args: list[str]) -> bool:
     if not _pattern(form.words).match(words):
         return False
     return all(not group or any(_has(args, option) for option in group) for group in (form.needs, form.also))
-
-
-@functools.cache
-def _any_form(family: Family) -> re.Pattern[str]:
-    return _pattern("|".join(f"(?:{form.words})" for form in family.forms))
 
 
 @functools.cache

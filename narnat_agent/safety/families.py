@@ -10,10 +10,8 @@ for what it cannot.
 
 from dataclasses import dataclass
 
+from narnat_agent.safety.check import NOT_UNDOABLE, REGENERABLE
 from narnat_agent.safety.syntax import names
-
-NOT_UNDOABLE = "/undo cannot restore it"
-REGENERABLE = "regenerable: its tool downloads or builds it again, /undo does not restore it"
 
 
 @dataclass(frozen=True)
@@ -32,14 +30,17 @@ class Family:
     forms: tuple[Form, ...]
     values: frozenset[str] = frozenset()  # options that take the next word as their value
     dry: frozenset[str] = frozenset()  # options that make the command a rehearsal
+    reads_stdin: bool = False  # without a command in its words, it runs the lines of its stdin (redis-cli)
 
 
 def _f(words: str, lost: str, needs: str = "", also: str = "", undo: str = NOT_UNDOABLE) -> Form:
     return Form(words, lost, names(needs), names(also), undo)
 
 
-def _family(programs: str, source: str, *forms: Form, values: str = "", dry: str = "") -> Family:
-    return Family(names(programs), source, forms, names(values), names(dry))
+def _family(
+    programs: str, source: str, *forms: Form, values: str = "", dry: str = "", reads_stdin: bool = False
+) -> Family:
+    return Family(names(programs), source, forms, names(values), names(dry), reads_stdin)
 
 
 ANY = r"(?:\S+ )*?"  # any words before the one that matters: `gcloud compute instances delete`
@@ -81,7 +82,13 @@ FAMILIES = (
         values="-n --namespace --context --cluster --kubeconfig -l --selector -f --filename -o --output -c",
         dry="--dry-run",
     ),
-    _family("helm", "helm uninstall", _f(r"(uninstall|delete|del|un)\b", "uninstalls a release"), dry="--dry-run"),
+    _family(
+        "helm",
+        "helm uninstall",
+        _f(r"(uninstall|delete|del|un)\b", "uninstalls a release"),
+        values="-n --namespace --kube-context --kubeconfig",
+        dry="--dry-run",
+    ),
     _family(
         "terraform tofu terragrunt",
         "Terraform CLI documentation: destroy, apply -destroy, state rm, workspace delete",
@@ -163,12 +170,16 @@ FAMILIES = (
         "PostgreSQL client applications: dropdb(1), dropuser(1)",
         _f("", "drops a PostgreSQL database or role"),
     ),
+    _family(
+        "pg_restore", "pg_restore(1): --clean", _f("", "drops database objects before restoring them", "-c --clean")
+    ),
     _family("mysqladmin", "mysqladmin(1)", _f(ANY + r"drop\b", "drops a database")),
     _family(
         "redis-cli valkey-cli",
         "Redis commands: FLUSHALL, FLUSHDB, DEL, UNLINK",
         _f(r"(flushall|flushdb|del|unlink|getdel|hdel|srem|zrem|lrem|ltrim|xdel|xtrim|swapdb)\b", "deletes keys"),
         values="-h -p -n -a -u --user --pass --pattern --scan-pattern -c --cert --key",
+        reads_stdin=True,
     ),
     _family(
         "manage.py django-admin",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from narnat_agent.safety.check import NOT_UNDOABLE
 from narnat_agent.safety.syntax import Command, fed_code, names
 
 if TYPE_CHECKING:
@@ -26,10 +27,11 @@ class Client:
     code: frozenset[str]  # options whose value is the code
     files: frozenset[str] = frozenset()  # options whose value is a file of code
     operand: int = 0  # the code is this positional word (sqlite3 DB 'SQL'), 0 when never
+    scripts: str = ""  # a positional word ending so is a file of code it runs (mongosh app clean.js)
 
 
-def _c(dialect: str | None, code: str, files: str = "", operand: int = 0) -> Client:
-    return Client(dialect, names(code), names(files), operand)
+def _c(dialect: str | None, code: str, files: str = "", operand: int = 0, scripts: str = "") -> Client:
+    return Client(dialect, names(code), names(files), operand, scripts)
 
 
 # the clients' manuals: psql(1), mysql(1), sqlite3(1), duckdb CLI, clickhouse-client, cqlsh, sqlcmd, usql, mongosh
@@ -46,17 +48,17 @@ CLIENTS = {
     "clickhouse-client": _c("clickhouse", "-q --query", "--queries-file"),
     "cqlsh": _c(None, "-e --execute", "-f --file"),
     "sqlcmd": _c("tsql", "-Q -q", "-i"),
-    "mongosh": _c(None, "--eval", "-f --file", operand=-1),
-    "mongo": _c(None, "--eval", "-f --file", operand=-1),
+    "mongosh": _c(None, "--eval", "-f --file", scripts=".js"),
+    "mongo": _c(None, "--eval", "-f --file", scripts=".js"),
 }
 VALUES = names("-U -d -h -p -u -P -S -D -W --host --port --user --username --dbname --database --password -v --set")
 DESTRUCTIVE = re.compile(r"\b(drop|truncate|delete|update|alter)\b", re.IGNORECASE)
+SQL_LITERAL = re.compile(r"[\"']\s*((?:drop|truncate|delete|update|alter)\s[^\"'\n]*)[\"']", re.IGNORECASE)
 META = re.compile(r"^\s*[\\.].*$", re.MULTILINE)  # psql's \dt, sqlite's .tables: the client's own commands
 MONGO = re.compile(
     r"\.\s*(drop|dropDatabase|dropIndex|dropIndexes|deleteOne|deleteMany|remove|findOneAndDelete|updateOne|updateMany"
     r"|replaceOne|findOneAndReplace|findOneAndUpdate|renameCollection|bulkWrite)\s*\("
 )
-NOT_UNDOABLE = "/undo cannot restore it"
 
 
 def sql_destroys(name: str, argv: list[str | None], command: Command, cwd: Path | None) -> list[str]:
@@ -98,9 +100,10 @@ def sources(
         if word is None or not word.startswith("-"):
             plain.append(word)
         i += 2 if word in VALUES else 1
-    at = client.operand
-    if at and len(plain) >= max(at, 1) and (at > 0 or plain[-1] and plain[-1].endswith(".js")):
-        found.append(plain[at - 1] if at > 0 else "" if files else _read(plain[-1], cwd))
+    if client.operand and len(plain) >= client.operand:
+        found.append(plain[client.operand - 1])
+    for script in [w for w in plain if client.scripts and w and w.endswith(client.scripts)]:
+        found.append("" if files else _read(script, cwd))
     if command.stdin is not None or command.stdin_dynamic or command.upstream is not None:
         found.append(fed_code(command))
     elif command.stdin_file:
@@ -113,9 +116,9 @@ def _option(word: str | None, client: Client) -> str:
     if word is None or not word.startswith("-"):
         return ""
     flag = word.split("=", 1)[0]
-    cluster = "" if word.startswith("--") or len(word) <= 2 else "-" + word[-1]  # psql -Atc SQL
+    cluster = "-" + word[-1] if re.fullmatch(r"-[a-zA-Z]{2,4}", word) else ""  # psql -Atc SQL
     for kind, options in (("code", client.code), ("file", client.files)):
-        if flag in options or cluster in options and len(cluster) == 2:
+        if flag in options or cluster in options:
             return kind
     return ""
 
@@ -137,8 +140,19 @@ def judge(code: str, dialect: str | None = None) -> str:
     sql = META.sub("", code)
     if not DESTRUCTIVE.search(sql):
         return ""
-    if len(sql) > MAX_SQL:
-        return f"runs SQL too long to read that mentions {_keyword(sql)}"
+    found = _parsed(sql, dialect) if len(sql) <= MAX_SQL else None
+    return f"runs SQL it cannot read that mentions {_keyword(sql)}" if found is None else found
+
+
+def in_code(code: str) -> list[str]:
+    """What the SQL statements written as string literals in a program's code destroy (sqlite3's execute('…')):
+    only literals that parse as SQL count, so `print("Update done")` is text."""
+    found = (_parsed(text) for text in SQL_LITERAL.findall(code))
+    return [f"{reason} — {NOT_UNDOABLE}" for reason in found if reason]
+
+
+def _parsed(sql: str, dialect: str | None = None) -> str | None:
+    """What parsed SQL destroys ("" when nothing), or None when it cannot be parsed."""
     import sqlglot
     from sqlglot import exp
 
@@ -146,10 +160,10 @@ def judge(code: str, dialect: str | None = None) -> str:
     try:
         statements = sqlglot.parse(sql, dialect=dialect)
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
-        return f"runs SQL it cannot read that mentions {_keyword(sql)}"
+        return None
     for statement in statements:
         if isinstance(statement, exp.Command) and DESTRUCTIVE.search(statement.sql()):
-            return f"runs SQL it cannot read that mentions {_keyword(statement.sql())}"
+            return None
         if statement is not None and (found := _destroys(statement)):
             return found
     return ""

@@ -16,9 +16,8 @@ from pathlib import Path
 
 from narnat_agent import state
 from narnat_agent.keyguard import KEY_VARIABLES, confined
-from narnat_agent.safety import analyze
-from narnat_agent.safety.syntax import Command, parse
-from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
+from narnat_agent.safety import analyze, last_pipeline
+from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError
 from narnat_agent.tools.workspace import Workspace
 
 Spawn = Callable[..., subprocess.Popen]  # subprocess.Popen, or a test's wrapper of it
@@ -242,43 +241,32 @@ def _check(command: str, ws: Workspace) -> None:
         raise ToolError(f"not run — it would wait for a terminal: {'; '.join(dict.fromkeys(verdict.interactive))}.")
     if verdict.deletions:
         reason = "; ".join(dict.fromkeys(verdict.deletions))
-        if ws.confirm is None:
-            raise nobody_to_ask(reason)
-        if not ws.confirm(command, reason):
-            raise ToolError(f"the user declined to run it ({reason}). Do not delete these files another way; "
-                            "ask the user what they want.")  # fmt: skip
+        ws.ask(command, reason, "Do not destroy it another way; ask the user what they want.")
 
 
 TAIL = 8  # lines of output kept for the screen
 
 
-def _stages(command: str) -> list[Command]:
-    """The stages of the last top-level pipeline: the one whose exit code the shell reports."""
-    commands = [c for c in parse(command).commands if not c.consumed]
-    stages: list[Command] = []
-    stage = commands[-1] if commands else None
-    while stage is not None:
-        stages.insert(0, stage)
-        stage = stage.upstream
-    return stages
-
-
-def _failed_stages(stages: list[Command], pipeline: tuple[int, ...]) -> list[str]:
+def _failed_stages(stages: list[str | None], pipeline: tuple[int, ...]) -> list[str]:
     """Stages before the last that failed: the pipeline's exit code only tells about the last one. A stage stopped
     by SIGPIPE (141, its reader had enough) or a grep/diff answering "no" (1) did not fail."""
     if len(pipeline) != len(stages) or len(stages) < 2:
         return []
-    return [f"stage {n} of the pipeline ({stage.argv[0] if stage.argv and stage.argv[0] else '…'}) exited {status}"
+    return [f"stage {n} of the pipeline ({stage or '…'}) exited {status}"
             for n, (stage, status) in enumerate(zip(stages[:-1], pipeline, strict=False), 1)
-            if status not in (0, 141) and not (status == 1 and stage.name in NOT_FAILURES)]  # fmt: skip
+            if status not in (0, 141) and not (status == 1 and _name(stage) in NOT_FAILURES)]  # fmt: skip
+
+
+def _name(program: str | None) -> str | None:
+    return program.rsplit("/", 1)[-1] if program else None
 
 
 def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str]) -> Result:
     text, code = finished.text, finished.code
     if code is None:
         return _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
-    stages = _stages(command)
-    benign = code == 1 and bool(stages) and stages[-1].name in NOT_FAILURES
+    stages = last_pipeline(command)
+    benign = code == 1 and bool(stages) and _name(stages[-1]) in NOT_FAILURES
     failed = _failed_stages(stages, finished.pipeline)
     status = "; ".join([f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""),
                         *failed, *notes])  # fmt: skip
@@ -308,7 +296,7 @@ TOOL = Tool(
         "Run a bash command (tests, builds, git, package managers, scripts). No terminal: editors, pagers and "
         "REPLs are refused. Its working directory "
         "persists between calls (a result names it when it is not the project root); environment variables do not. "
-        "Commands that delete files ask the user first. "
+        "Commands that delete files or destroy data ask the user first. "
         "Output is cut at 30000 characters (the full text is saved to a file you can Read). "
         "Timeout in ms, default 120000, max 600000."
     ),

@@ -1,8 +1,9 @@
 """Read: a file as numbered lines, a directory as a listing."""
 
+from collections.abc import Iterator
 from pathlib import Path
 
-from narnat_agent.textfile import binary_kind, decode, digest, size_text
+from narnat_agent.textfile import binary_kind, decode, digest, line_count, size_text
 from narnat_agent.tools.base import Result, Tool, ToolError
 from narnat_agent.tools.workspace import Workspace, printable
 
@@ -25,21 +26,38 @@ def _listing(path: Path, ws: Workspace) -> Result:
     )
 
 
-def _numbered(lines: list[str], start: int, count: int) -> tuple[list[str], int]:
-    """Up to `count` numbered lines from `start` (1-based) within the character budget, and the last one shown."""
+def _lines(text: str, start: int) -> Iterator[tuple[int, str, int]]:
+    """From line `start` (1-based) on: each line's number, no more of it than can be shown, and its length; the
+    text is never split whole, so a 100 MB line costs no second 100 MB."""
+    pos = 0
+    for _ in range(start - 1):
+        pos = text.find("\n", pos) + 1
+    n = start
+    while pos < len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        stop = end - 1 if end > pos and text[end - 1] == "\r" else end
+        yield n, text[pos : min(stop, pos + MAX_LINE_CHARS + 1)], stop - pos
+        pos, n = end + 1, n + 1
+
+
+def _numbered(text: str, start: int, count: int) -> tuple[list[str], int, bool]:
+    """Up to `count` numbered lines from `start` (1-based) within the character budget, the last one shown, and
+    whether any of them is indented with a tab."""
     out: list[str] = []
-    used, last = 0, start - 1
-    for n in range(start, min(len(lines), start + count - 1) + 1):
-        line = lines[n - 1]
-        if len(line) > MAX_LINE_CHARS:
-            line = f"{line[:MAX_LINE_CHARS]}… [line cut: {len(line)} characters]"
+    used, last, tabs = 0, start - 1, False
+    for n, line, length in _lines(text, start):
+        if n >= start + count:
+            break
+        if length > MAX_LINE_CHARS:
+            line = f"{line[:MAX_LINE_CHARS]}… [line cut: {length} characters]"
         entry = f"{n}\t{line}"
         if out and used + len(entry) > MAX_CHARS:
             break
         out.append(entry)
         used += len(entry) + 1
-        last = n
-    return out, last
+        last, tabs = n, tabs or line.startswith("\t")
+    return out, last, tabs
 
 
 def _tail(start: int, last: int, total: int, limit: int | None) -> str:
@@ -87,19 +105,15 @@ def run(args: dict, ws: Workspace) -> Result:
     text, encoding = decode(data, ws.seen_as(path, data))
     if encoding.codec != "utf-8":
         note += f"(This file is not UTF-8: it is shown as {encoding.label}; Edit and Write keep its encoding.)\n"
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    lines = [line.removesuffix("\r") for line in lines]
-    total = len(lines)
+    total = line_count(text)
     start = max(args.get("offset", 1), 1)
     if start > total:
         raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
     limit = args["limit"] if args.get("limit", 0) > 0 else None
-    shown, last = _numbered(lines, start, min(limit or MAX_LINES, MAX_LINES))
+    shown, last, tabbed = _numbered(text, start, min(limit or MAX_LINES, MAX_LINES))
     ws.remember(path, data, whole=False, lines=(((start, last),), total), codec=encoding.codec)
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
-    tabs = tabs if any(line.startswith("\t") for line in lines[start - 1 : last]) else ""
+    tabs = tabs if tabbed else ""
     body = "\n".join(shown)
     count = last - start + 1
     summary = f"Read {count} line{'s' if count != 1 else ''}" + ("" if count == total else f" of {total}")

@@ -32,6 +32,7 @@ def run(args: dict, ws: Workspace) -> Result:
     except UnicodeEncodeError:
         encoded, note = content.encode("utf-8"), f" It was {encoding.label}, which cannot hold the new text; now UTF-8."
         encoding = UTF8
+    ws.ask_outside("Write", path)
     write_atomic(path, encoded)
     ws.remember(path, encoded, whole=True, codec=encoding.codec)
     count = line_count(content)

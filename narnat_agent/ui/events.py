@@ -52,9 +52,16 @@ class EventUI(HeadlessUI):
             self._write({"type": kind, **fields})
 
     def _write(self, event: dict) -> None:
+        line = redact(json.dumps(event, ensure_ascii=False), self.secret)
+        # valid JSON either way, but raw line and paragraph separators split the line for str.splitlines and JS
+        line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
         with self.lock:
-            self.out.write(redact(json.dumps(event, ensure_ascii=False), self.secret) + "\n")
+            self.out.write(line + "\n")
             self.out.flush()
+
+    def say(self, text: str, stream: TextIO | None = None) -> None:
+        """Text for a person goes to stderr whatever it is: stdout holds JSON lines only."""
+        super().say(text, self.err)
 
     def turn_view(self) -> EventStream:
         self.stream = EventStream(self)

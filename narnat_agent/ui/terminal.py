@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from narnat_agent import state
 from narnat_agent.core.reply import ToolCall
 from narnat_agent.core.ui import UI
+from narnat_agent.i18n import _
 from narnat_agent.tools.base import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
@@ -17,8 +18,6 @@ if TYPE_CHECKING:
     from rich.live import Live
 
     from narnat_agent.ui.terminal_stream import TerminalStream
-
-LEAVE_HINT = "Ctrl-C clears the line; Ctrl-D or /exit leaves (the conversation is saved)."
 
 
 def make_ui(root: Path, state_dir: Path, commands: dict[str, str]) -> UI:
@@ -53,7 +52,7 @@ class TerminalUI:
         completer = MergedCompleter(CommandCompleter(commands), PathCompleter(root))
         self.session = prompt_session(self.history, completer, self._toolbar)
         self.short: PromptSession[str] = PromptSession()  # setup answers: no history, no completion
-        self.watcher = Watcher(on_cancel=self._cancelled)
+        self.watcher = Watcher(on_cancel=self._cancelled, on_queued=self._queued)
         restore_terminal_on_signals()
         self.stream: TerminalStream | None = None
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
@@ -64,7 +63,11 @@ class TerminalUI:
         threading.Thread(target=_preload, daemon=True).start()
 
     def _history_lost(self, why: str) -> None:
-        self.notice(f"Input history is not kept this session: {self.history_path} cannot be used ({why}).")
+        self.notice(
+            _("Input history is not kept this session: {path} cannot be used ({why}).").format(
+                path=self.history_path, why=why
+            )
+        )
 
     def _toolbar(self):
         return " · ".join(part for part in (self.model, self.context, "/help") if part)
@@ -84,15 +87,25 @@ class TerminalUI:
         if self.stream:
             self.stream.cancelled = True
 
+    def _queued(self, question: str) -> None:
+        queued = _("Queued, to be sent when this turn ends: {question}").format(question=" ".join(question.split()))
+        self._say(queued)  # never aside: it stays
+
     def read_input(self) -> str | None:
+        if self.watcher.queued:  # sent while the agent worked: it goes now, shown as sent
+            question = self.watcher.queued.pop(0)
+            self.console.print(f"❯ {question}", markup=False, highlight=False)
+            return question
         self.watcher.stop()
         default, self.pending = self.pending + self.watcher.take_typed(), ""
         try:
             text = self.session.prompt([("class:prompt", "❯ ")], default=default)
         except KeyboardInterrupt:
-            if not self.session.default_buffer.text.strip() and not self.hinted:
+            if self.session.default_buffer.text.strip():  # struck through, but not every terminal draws that
+                self.notice(_("cleared, not sent"))
+            elif not self.hinted:
                 self.hinted = True
-                self.notice(LEAVE_HINT)
+                self.notice(_("Ctrl-C clears the line; Ctrl-D or /exit leaves (the conversation is saved)."))
             text = ""
         except (EOFError, OSError):  # OSError: the terminal went away (a closed window, a hung-up ssh)
             return None
@@ -115,9 +128,9 @@ class TerminalUI:
 
         if self.stream:
             self.stream.end_block()
-        self.console.print(render.header(title, self.console.width))
+        self.console.print(render.header(title, self.console.width).append(call.origin, style="dim"))
         if self.stream:
-            self.stream.spin(f"Running {title.split('(', 1)[0]}")
+            self.stream.spin(_("Running {tool}").format(tool=title.split("(", 1)[0]))
 
     def tool_end(self, result) -> None:
         from narnat_agent.ui import render
@@ -134,7 +147,7 @@ class TerminalUI:
         elif output and (tail := render.output_tail(output, result.is_error)):
             self.console.print(tail)
         if self.stream:
-            self.stream.spin("Thinking")
+            self.stream.spin(_("Thinking"))
 
     def confirm(self, command: str, reason: str) -> bool:
         """y/n before a deleting command, one key press; the watcher and the live region pause meanwhile."""
@@ -150,7 +163,7 @@ class TerminalUI:
         self.console.print(render.Hanging(Text("  ⎿  ⚠ ", style="magenta"), Text(reason, style="magenta")))
         self.console.print(Text(f"     {command}", style="bold"))
         try:
-            return yes_no("     Run it? [y/n] ")
+            return yes_no("     " + _("Run it? [y/n] "))
         finally:
             if running:
                 self.watcher.start()
@@ -158,6 +171,10 @@ class TerminalUI:
                 live.start()
 
     def notice(self, text: str) -> None:
+        if not (self.stream and self.stream.aside(text)):
+            self._say(text)
+
+    def _say(self, text: str) -> None:
         from rich.text import Text
 
         from narnat_agent.ui.render import Hanging
@@ -175,10 +192,11 @@ class TerminalUI:
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """A listing that fits the width: the other columns whole, the last one cut with … rather than wrapped."""
+        from rich.cells import cell_len
         from rich.table import Table
 
         table = Table(box=None, header_style="dim", pad_edge=False, show_edge=False)
-        widths = [max(len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
+        widths = [max(cell_len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
         for name, width in zip(columns, widths, strict=False):
             table.add_column(name, no_wrap=True, width=width)
         room = self.console.width - sum(widths) - 2 * len(widths)  # two spaces between columns
@@ -186,6 +204,9 @@ class TerminalUI:
         for row in rows:
             table.add_row(*row)
         self.console.print(table)
+
+    def context_unknown(self) -> None:
+        self.context = ""  # until the next request measures it
 
     def separator(self, title: str) -> None:
         from narnat_agent.ui import render
@@ -200,7 +221,7 @@ class TerminalUI:
 
         self.watcher.start()
         self.watcher.working(True)
-        self.compressing = Live(Spinner("dots", text=Elapsed("Compressing the conversation", time.monotonic())),
+        self.compressing = Live(Spinner("dots", text=Elapsed(_("Compressing the conversation"), time.monotonic())),
                                 console=self.console, transient=True)  # fmt: skip
         self.compressing.start()
         return QuietSink()
@@ -222,7 +243,7 @@ class TerminalUI:
 
     def give_back(self, question: str) -> None:
         self.pending = question
-        self.notice("Your question is back on the input line, to edit and send again.")
+        self.notice(_("Your question is back on the input line, to edit and send again."))
 
     def ask(self, question: str, default: str = "", secret: bool = False) -> str:
         """One answer typed at its own prompt; the watcher lets go of the keyboard meanwhile."""

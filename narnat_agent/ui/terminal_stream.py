@@ -2,6 +2,7 @@
 
 import time
 
+from rich.console import Group
 from rich.live import Live
 from rich.segment import Segment
 from rich.spinner import Spinner
@@ -9,6 +10,7 @@ from rich.text import Text
 
 from narnat_agent.core.reply import Usage
 from narnat_agent.core.turn import Stop, TurnOutcome
+from narnat_agent.i18n import _
 from narnat_agent.ui import render
 from narnat_agent.ui.markdown_stream import MarkdownStream
 from narnat_agent.ui.plain import context
@@ -21,7 +23,8 @@ class Elapsed:
         self.label, self.started = label, started
 
     def __rich__(self) -> Text:
-        return Text(f"{self.label}… {time.monotonic() - self.started:.0f}s · esc to interrupt", style="dim")
+        seconds = f"{time.monotonic() - self.started:.0f}"
+        return Text(_("{label}… {seconds}s · esc to interrupt").format(label=self.label, seconds=seconds), style="dim")
 
 
 class _Raw:
@@ -44,8 +47,9 @@ class TerminalStream:
                          vertical_overflow="crop")  # fmt: skip
         self.markdown = self._new_markdown()
         self.thinking = ""
+        self.waiting: Spinner | None = None  # the spinner while it waits for the model (not for a tool)
         self.live.start()
-        self.spin("Thinking")
+        self.spin(_("Thinking"))
 
     def _new_markdown(self) -> MarkdownStream:
         return MarkdownStream(self.ui.console, self._emit, self._show, emit_plain=self._emit_plain)
@@ -57,10 +61,21 @@ class TerminalStream:
         self.ui.console.print(_Raw(text), crop=False)
 
     def _show(self, renderable) -> None:
+        self.waiting = None
         self.live.update(renderable if renderable is not None else "")
 
     def spin(self, label: str) -> None:
-        self.live.update(Spinner("dots", text=Elapsed(label, time.monotonic()), style="cyan"))
+        spinner = Spinner("dots", text=Elapsed(label, time.monotonic()), style="cyan")
+        self.waiting = spinner if label == "Thinking" else None
+        self.live.update(spinner)
+
+    def aside(self, text: str) -> bool:
+        """A notice while waiting for the model (a silent provider, a retry) is drawn under the spinner and goes
+        with it, so the transcript keeps the answer only; False when the live region is not waiting for it."""
+        if self.waiting is None:
+            return False
+        self.live.update(Group(self.waiting, Text(f"  {text}", style="dim")))
+        return True
 
     def feed(self, text: str) -> None:
         self._end_thinking()
@@ -93,6 +108,7 @@ class TerminalStream:
         except KeyboardInterrupt:  # a cancel that was already on its way: what is left is not drawn
             self.cancelled = True
         finally:
+            self.waiting = None
             self.live.stop()
         if outcome.stop is Stop.CANCELLED:
             self.ui.console.print("  ⎿  Interrupted by user", style="dim red")

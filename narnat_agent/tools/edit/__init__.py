@@ -33,6 +33,7 @@ def run(args: dict, ws: Workspace) -> Result:
     data = path.read_bytes()
     ws.require_fresh(path, data, whole=False)
     text, encoding = decode(data, ws.seen_as(path, data))
+    del data  # a large file is held once as text, not also as bytes, while the edit is made
     ending = line_ending(text)  # the model's line endings become the file's (a mixed file is matched as it is)
     if ending:
         text, old, new = text.replace("\r\n", "\n"), with_ending(old, "\n"), with_ending(new, "\n")
@@ -41,19 +42,21 @@ def run(args: dict, ws: Workspace) -> Result:
     except NotFound as miss:
         raise ToolError(explain_miss(miss.lines, old, new)) from None
     diff, removed, added = compact_diff(text, done.text, ws.show(path))
+    syntax = introduced(path, text, done.text)
+    del text  # the same: the old text goes before the new one is encoded
     try:
         encoded = encoding.encode(with_ending(done.text, ending))
     except UnicodeEncodeError:
         raise ToolError(
             f"new_string has characters that {ws.show(path)}'s encoding ({encoding.label}) cannot hold."
         ) from None
+    ws.ask_outside("Edit", path)
     write_atomic(path, encoded)
     record = ws.reads[path]  # what the model had seen stays seen, renumbered: pages still add up after an edit
     seen = renumbered(record.seen, done.changes), line_count(done.text)
     ws.remember(path, encoded, whole=record.whole, lines=seen, codec=encoding.codec)
     where = f"{len(done.places)} places" if len(done.places) > 1 else f"line {done.places[0]}"
     kept = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
-    syntax = introduced(path, text, done.text)
     report = f"Edited {ws.show(path)} at {where} ({done.how}).{kept}\n{diff}" + (f"\n{syntax}" if syntax else "")
     return Result(report, change_summary(removed, added), detail=Diff(diff, syntax))
 
