@@ -48,21 +48,23 @@ class Git:
         }
         self.command = ["git", *(a for key, value in SETTINGS.items() for a in ("-c", f"{key}={value}"))]
 
-    def __call__(self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None) -> bytes:
-        """git's output; a failure is a CheckpointError that says what to do about it."""
-        return self.output(self.start(*args, env=env), stdin)
+    def __call__(self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None,
+                 hold: tuple[int, ...] = ()) -> bytes:  # fmt: skip
+        """git's output; a failure is a CheckpointError that says what to do about it. git keeps the `hold` file
+        descriptors open, and the locks on them held, until it ends, even if Narnat ends first."""
+        return self.output(self.start(*args, env=env, hold=hold), stdin)
 
     def run(
         self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None
     ) -> tuple[int, bytes, bytes]:
         return self.finish(self.start(*args, env=env), stdin)
 
-    def start(self, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    def start(self, *args: str, env: dict[str, str] | None = None, hold: tuple[int, ...] = ()) -> subprocess.Popen:
         """git started, to run beside another."""
         try:
             # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
             return subprocess.Popen([*self.command, *args], cwd=self.project, env=self.env | (env or {}),
-                                    start_new_session=True, umask=PRIVATE,
+                                    start_new_session=True, umask=PRIVATE, pass_fds=hold,
                                     stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
         except OSError as e:
             raise CheckpointError(f"git could not be started ({e.strerror}).") from None

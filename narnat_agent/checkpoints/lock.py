@@ -43,6 +43,21 @@ class StoreLock:
             finally:
                 os.close(fd)  # releases the flock
 
+    @contextlib.contextmanager
+    def packing(self) -> Iterator[int | None]:
+        """The packing lock's descriptor when no other pack of the store is under way, else None. Packing keeps
+        to a lock of its own, as it takes long and a snapshot may go on beside it."""
+        fd = os.open(self.path.with_name("pack-lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield None
+                return
+            yield fd
+        finally:
+            os.close(fd)
+
     def _take(self, fd: int) -> None:
         deadline = time.monotonic() + self.wait
         told = False

@@ -641,6 +641,12 @@ def test_the_store_is_packed_once_it_holds_many_loose_objects_and_still_restores
     agent.turn("edit", ("Bash", [], bash("echo changed > file_7.txt && rm file_8.txt")))
     objects = tree / ".narnat/checkpoints/git/objects"
     assert len([p for p in objects.glob("??/*")]) > PACK_AT
+    packer = subprocess.Popen([sys.executable, "-c", HOLDER, tree / ".narnat/checkpoints/pack-lock"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert packer.stdout.readline() == "held\n"
+    agent.checkpoints.prune()  # another pack is under way: this one leaves it be
+    assert len([p for p in objects.glob("??/*")]) > PACK_AT
+    packer.communicate("\n", timeout=30)
     agent.checkpoints.prune()
     assert list(objects.glob("??/*")) == [] and list(objects.glob("pack/*.pack"))
     agent.rewind(0)
