@@ -4,13 +4,19 @@ The figures: destructive commands that ask, benign commands that run untouched, 
 operations that are refused. The timings are set against parsing alone (tree-sitter on the same text).
 """
 
+import tempfile
 import time
+from collections import defaultdict
+from pathlib import Path
 
-from common import median_seconds, table
+from common import ROOT, median_seconds, table
 
 from narnat_agent.safety.rules import MAX_LENGTH, MAX_TOTAL, analyze
 from narnat_agent.safety.syntax import _parser
 from tests.test_tools import bash_corpus as own
+from tests.test_tools import bash_corpus_blind as blind
+from tests.test_tools import bash_corpus_irreversible as irreversible
+from tests.test_tools.test_bash_blind import EXISTING
 
 try:
     from tests.test_tools import bash_corpus_categories as categories
@@ -18,8 +24,8 @@ except ImportError:  # the independent corpus lives on its own branch until it i
     categories = None
 
 
-def figures(ask: list[str], run: list[str], refuse: list[str]) -> list[tuple]:
-    verdicts = {command: analyze(command) for command in ask + run + refuse}
+def figures(ask: list[str], run: list[str], refuse: list[str], cwd: Path | None = None) -> list[tuple]:
+    verdicts = {command: analyze(command, cwd=cwd) for command in ask + run + refuse}
     asked = sum(bool(verdicts[c].deletions) for c in ask)
     ran = sum(verdicts[c].deletions == verdicts[c].file_ops == verdicts[c].interactive == [] for c in run)
     refused = sum(bool(verdicts[c].file_ops or verdicts[c].interactive) for c in refuse)
@@ -28,6 +34,38 @@ def figures(ask: list[str], run: list[str], refuse: list[str]) -> list[tuple]:
         ("benign commands that run", f"{ran}/{len(run)}", f"{ran / len(run):.1%}", "≥ 97%"),
         ("terminal programs and file ops refused", f"{refused}/{len(refuse)}", f"{refused / len(refuse):.1%}", "≥ 90%"),
     ]
+
+
+def by_category(pairs: list[tuple[str, str]], decided) -> list[tuple]:
+    """Per category of a corpus of (command, category) pairs: how many got the expected verdict."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for command, category in pairs:
+        counts[category][0] += bool(decided(analyze(command, cwd=ROOT)))
+        counts[category][1] += 1
+    return [(category, f"{right}/{total}", f"{right / total:.0%}") for category, (right, total) in counts.items()]
+
+
+def irreversible_figures() -> None:
+    corpus = irreversible
+    refuse = corpus.REFUSE_FILE_OP + corpus.REFUSE_TERMINAL
+    sets = [[c for c, _ in group] for group in (corpus.ASK, corpus.RUN, refuse)]
+    table("Irreversible corpus", figures(*sets, cwd=ROOT), ("measure", "count", "share", "target"))
+    rows = by_category(corpus.ASK, lambda v: v.deletions)
+    rows += by_category(corpus.RUN, lambda v: not (v.deletions or v.file_ops or v.interactive))
+    rows += by_category(refuse, lambda v: v.file_ops or v.interactive)
+    table("Irreversible corpus by category", rows, ("category", "count", "share"))
+
+
+def blind_figures() -> None:
+    """The held-out corpus, from a project holding the files its commands name."""
+    with tempfile.TemporaryDirectory() as folder:
+        project = Path(folder)
+        for name in EXISTING:
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text("{}\n")
+        refuse = [c for c, _ in blind.REFUSE_FILE_OP + blind.REFUSE_TERMINAL]
+        sets = [c for c, _ in blind.ASK], [c for c, _ in blind.RUN], refuse
+        table("Held-out corpus", figures(*sets, cwd=project), ("measure", "count", "share", "target"))
 
 
 def slowest(commands: list[str]) -> tuple[float, str]:
@@ -66,12 +104,15 @@ def timings() -> list[tuple]:
 
 
 def main() -> None:
+    irreversible_figures()
+    blind_figures()
     own_refuse = own.REFUSE_FILE_OP + own.REFUSE_TERMINAL
     table("Own corpus (new cases)", figures(own.ASK, own.RUN, own_refuse), ("measure", "count", "share", "target"))
     old_refuse = own.FILE_OPS + own.INTERACTIVE
     old_run = own.BENIGN + own.ALLOWED_NEAR_FILE_OPS
     table("First corpus", figures(own.DELETING, old_run, old_refuse), ("measure", "count", "share", "target"))
     every = own.ASK + own.RUN + own_refuse + own.DELETING + old_run + old_refuse
+    every += [c for c, _ in irreversible.ASK + irreversible.RUN + blind.ASK + blind.RUN + blind.REFUSE_TERMINAL]
     if categories is not None:
         sets = [[c for c, _ in group] for group in (categories.ASK, categories.RUN)]
         refuse = [c for c, _ in categories.REFUSE_FILE_OP + categories.REFUSE_TERMINAL]

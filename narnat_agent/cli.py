@@ -8,7 +8,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from narnat_agent import __version__
+from narnat_agent import __version__, i18n
+from narnat_agent.i18n import _
 from narnat_agent.run import EXIT_CODES, USAGE_ERROR
 
 if TYPE_CHECKING:
@@ -24,25 +25,42 @@ UNSUPPORTED = "Narnat runs on Linux and macOS only; on Windows, run it inside WS
 
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
+        raise argparse.ArgumentTypeError(_("must be a positive whole number, not {text!r}").format(text=text))
     return int(text)
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's own words ("usage:") in the interface's language too."""
+
+    def add_usage(self, usage, actions, groups, prefix=None) -> None:  # type: ignore[no-untyped-def]
+        super().add_usage(usage, actions, groups, prefix or _("usage: "))
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        """Help text wrapped by the columns it takes: a Chinese line is twice as wide as its length."""
+        from narnat_agent import cells
+
+        return cells.wrap(" ".join(text.split()), width)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="narnat", description="A terminal coding agent for OpenAI-compatible models.")
+    about = _("A terminal coding agent for OpenAI-compatible models.")
+    parser = argparse.ArgumentParser(prog="narnat", description=about, formatter_class=_HelpFormatter, add_help=False)
+    parser._optionals.title = _("options")
+    parser.add_argument("-h", "--help", action="help", help=_("show this help and exit"))
     parser.add_argument("-p", "--print", dest="prompt", metavar="PROMPT",
-                        help="answer one request and exit; '-' reads it from stdin")  # fmt: skip
+                        help=_("answer one request and exit; '-' reads it from stdin"))  # fmt: skip
     parser.add_argument("--output-format", choices=("text", "json", "stream-json"),
-                        help="with -p: stdout is the answer (text, the default), one JSON object at the end (json) "
-                             "or one JSON event per line (stream-json)")  # fmt: skip
+                        help=_("with -p: stdout is the answer (text, the default), one JSON object at the end (json) "
+                               "or one JSON event per line (stream-json)"))  # fmt: skip
     resume = parser.add_mutually_exclusive_group()
     resume.add_argument("-c", "--continue", dest="latest", action="store_true",
-                        help="continue the most recent conversation of this project")  # fmt: skip
-    resume.add_argument("--resume", metavar="NAME", help="continue a saved session")
-    parser.add_argument("--model", help="use this model instead of the configured one")
-    parser.add_argument("--max-steps", type=_positive, metavar="N", help="tool steps per turn for this run")
-    parser.add_argument("--yes", action="store_true", help="with -p: run commands that would ask for confirmation")
-    parser.add_argument("--version", action="version", version=f"narnat {__version__}")
+                        help=_("continue the most recent conversation of this project"))  # fmt: skip
+    resume.add_argument("--resume", metavar="NAME", help=_("continue a saved session"))
+    parser.add_argument("--model", help=_("use this model instead of the configured one"))
+    parser.add_argument("--max-steps", type=_positive, metavar="N", help=_("tool steps per turn for this run"))
+    parser.add_argument("--yes", action="store_true", help=_("with -p: run commands that would ask for confirmation"))
+    parser.add_argument("--version", action="version", version=f"narnat {__version__}",
+                        help=_("show the version and exit"))  # fmt: skip
     return parser
 
 
@@ -66,15 +84,21 @@ def first_run_setup(ui: UI, project: Path, home: Path) -> None:
     models = ollama_models()
     base_url, model, key = DEFAULT_BASE_URL, str(DEFAULTS["model"]), ""
     if models:
-        ui.notice(f"An Ollama server answers on {OLLAMA} with: {', '.join(models[:10])}")
+        ui.notice(
+            _("An Ollama server answers on {address} with: {models}").format(
+                address=OLLAMA, models=", ".join(models[:10])
+            )
+        )
         base_url, model, key = f"{OLLAMA}/v1", models[0], "ollama"
-    ui.notice("No API key configured yet; three questions, saved to ~/.narnat/narnat.json.")
-    base_url = ui.ask("Base URL", base_url)
-    key = ui.ask("API key (hidden)", key, secret=True)
-    model = ui.ask("Model", model)
+    ui.notice(_("No API key configured yet; three questions, saved to ~/.narnat/narnat.json."))
+    base_url = ui.ask(_("Base URL"), base_url)
+    key = ui.ask(_("API key (hidden)"), key, secret=True)
+    model = ui.ask(_("Model"), model)
     path = write_setup(project, home, {"base_url": base_url, "api_key": key, "model": model})
-    kept = "; .narnat/.gitignore keeps it out of git" if path.is_relative_to(project) else ""
-    ui.notice(f"Saved {path} (mode 0600{kept}).")
+    if path.is_relative_to(project):
+        ui.notice(_("Saved {path} (mode 0600; .narnat/.gitignore keeps it out of git).").format(path=path))
+    else:
+        ui.notice(_("Saved {path} (mode 0600).").format(path=path))
 
 
 def read_prompt(arg: str | None) -> str | None:
@@ -91,10 +115,11 @@ def read_prompt(arg: str | None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    i18n.use(i18n.from_locale(os.environ))  # until the settings are read; --help and its errors speak it too
     parser = _parser()
     args = parser.parse_args(argv)
     if args.output_format and args.prompt is None:
-        parser.error("--output-format needs -p: the REPL writes for a person")
+        parser.error(_("--output-format needs -p: the REPL writes for a person"))
     if os.name != "posix":  # before any part that needs it: one sentence, not a traceback
         sys.stderr.write(UNSUPPORTED)
         return USAGE_ERROR
@@ -125,13 +150,15 @@ def _start(args: argparse.Namespace) -> int:
     folder = None if reporter else state.choose_folder(project, home, os.environ)  # the REPL's input history is there
     ui: UI = reporter or _terminal_ui(project, folder[0] if folder else state.project_folder(project))
     if prompt is not None and not prompt.strip():
-        ui.error("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin.")
+        ui.error(_("The prompt is empty: pass text after -p, or '-p -' with the prompt on stdin."))
         return USAGE_ERROR
     config = _configuration(ui, project, home, args.model, ask=not headless and sys.stdin.isatty())
     if config is None:
         return USAGE_ERROR
     state_dir, moved = folder or state.choose_folder(project, home, os.environ)
     config = dataclasses.replace(config, state_dir=state_dir, max_steps=args.max_steps or config.max_steps)
+    if config.language:
+        i18n.use(config.language)
     for notice in (*config.notices, moved) if moved else config.notices:
         ui.notice(notice)
     ui.use_interrupt_key(config.interrupt_key)

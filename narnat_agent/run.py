@@ -7,6 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from narnat_agent import __version__
+from narnat_agent.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -67,7 +68,7 @@ def _session(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     if args.latest or args.resume:
         return _saved_session(config, args.resume, system_prompt)
     if summary := inherit_summary(config.state_dir):
-        ui.notice("A summary left by an interrupted compression was inherited into this new conversation.")
+        ui.notice(_("A summary left by an interrupted compression was inherited into this new conversation."))
     return sessions.new_session(system_prompt, summary)
 
 
@@ -82,11 +83,15 @@ def _saved_session(config: Config, name: str | None, system_prompt: str) -> Sess
     if name is None or not session_store.exists(state_dir, session_store.check_name(name)):
         names = [row["name"] for row in session_store.listing(state_dir) if not row["name"].startswith("compressed-")]
         if name is not None:
-            recent = f"; the most recent are {', '.join(names[:3])}" if names else ""
-            where = state.sessions(state_dir)
-            raise session_store.SessionError(f"there is no session named '{name}' in {where}{recent}.")
+            where, recent = state.sessions(state_dir), ", ".join(names[:3])
+            missing = (
+                _("there is no session named '{name}' in {where}; the most recent are {recent}.")
+                if names
+                else _("there is no session named '{name}' in {where}.")
+            )
+            raise session_store.SessionError(missing.format(name=name, where=where, recent=recent))
         if not names:
-            raise session_store.SessionError("this project has no saved conversation yet.")
+            raise session_store.SessionError(_("this project has no saved conversation yet."))
         name = names[0]
     session = sessions.load(state_dir, name)
     system = session.conversation.messages[0]
@@ -150,7 +155,7 @@ def _agent(
     try:
         session = _session(config, ui, args, system_prompt)
     except session_store.SessionError as e:
-        ui.error(f"Cannot {'continue' if args.latest else 'resume'}: {e}")
+        ui.error((_("Cannot continue: {why}") if args.latest else _("Cannot resume: {why}")).format(why=e))
         return None
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
@@ -168,8 +173,10 @@ def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
     host = urlparse(config.base_url).netloc or config.base_url
     where = str(config.project).replace(str(Path.home()), "~", 1)
     turns = session.conversation.turns
-    start = f"resumed '{session.name}' ({turns} turn{'s' if turns != 1 else ''})" if resumed else "new conversation"
-    return [f"narnat {__version__} · {config.model} · {host}", f"{where} · {start} · /help for commands and keys"]
+    resumed_as = ngettext("resumed '{name}' ({n} turn)", "resumed '{name}' ({n} turns)", turns)
+    start = resumed_as.format(name=session.name, n=turns) if resumed else _("new conversation")
+    return [f"narnat {__version__} · {config.model} · {host}", _("{where} · {start} · /help for commands and keys")
+            .format(where=where, start=start)]  # fmt: skip
 
 
 def _allow(command: str, reason: str) -> bool:
@@ -220,7 +227,7 @@ def _saved(agent: Agent, ui: UI, quiet: bool = False) -> bool:
         ui.error(str(e))
         return False
     if saved and not quiet:
-        ui.notice(f"Saved this conversation as '{saved}' (narnat --resume {saved}).")
+        ui.notice(_("Saved this conversation as '{name}' (narnat --resume {name}).").format(name=saved))
     return True
 
 
@@ -236,4 +243,4 @@ def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool]) -> None:
             agent.checkpoints.prune()
         if saved or last_chance or agent.leaving:
             return
-        ui.notice("The conversation is still here: /save it once there is room, or leave again to quit without it.")
+        ui.notice(_("The conversation is still here: /save it once there is room, or leave again to quit without it."))

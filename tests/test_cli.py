@@ -110,4 +110,4 @@ def test_headless_refuses_deletion_unless_yes_and_exits_3(project, fake_llm):
     done = narnat(project, "-p", "delete junk", "--yes", base_url=fake_llm.base_url)
     assert done.returncode == 0 and not (project / "junk.txt").exists()
     environment = fake_llm.requests[-1]["messages"][0]["content"].split("# Environment\n")[1]
-    assert "- Mode: headless" in environment and "deleting files) are allowed in this run (--yes)." in environment
+    assert "- Mode: headless" in environment and "destroying data) are allowed in this run (--yes)." in environment

@@ -53,7 +53,7 @@ def test_json_prints_one_object_with_the_figures_of_the_run_and_the_model_knows_
     assert "Reading." in done.stderr and "● Read(a.txt)" in done.stderr
     environment = fake_llm.requests[0]["messages"][0]["content"].split("# Environment\n")[1]
     assert "- Mode: headless" in environment and "nobody reads questions" in environment
-    assert "deleting files) will be refused." in environment
+    assert "destroying data) will be refused." in environment
 
 
 def test_stream_json_is_one_event_a_line_and_the_result_sums_the_requests(project, fake_llm):

@@ -44,6 +44,7 @@ class Config:
     web_timeout_s: float
     stream_idle_timeout_s: float
     request_timeout_s: float
+    language: str
     project: Path
     home: Path
     state_dir: Path  # the project's .narnat/, or the per-user folder that stands in for it (state.choose_folder)

@@ -67,6 +67,9 @@ SETTINGS = (
             'habits) or `"ctrl-c"` (ESC ignored)'),
     Setting("web_timeout_s", 10, lambda v: _is_number(v) and 0 < v <= 120, "a number of seconds from 1 to 120",
             "seconds WebSearch and WebFetch wait for a web server"),
+    Setting("language", "", lambda v: v in ("", "en", "zh-CN"), '"", "en" or "zh-CN"',
+            'the interface\'s language: `"zh-CN"` (简体中文) or `"en"`; `""` follows the locale (`LC_ALL`, '
+            '`LC_MESSAGES`, `LANG`). What the model receives is the same in every language'),
     Setting("stream_idle_timeout_s", 120, lambda v: _is_number(v) and 1 <= v <= 3600,
             "a number of seconds from 1 to 3600",
             "seconds a request may go without any part of the answer arriving (keep-alives do not count) before it "

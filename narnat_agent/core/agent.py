@@ -58,8 +58,8 @@ class Agent:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
 
         def ask(command: str, reason: str) -> bool:
-            undo = "; all but git-ignored files can be undone with /undo" if self.checkpoints.covers_commands() else ""
-            return confirm(command, reason + undo)
+            undo = self.checkpoints.covers_commands() and "/undo" not in reason  # else the reason says it already
+            return confirm(command, reason + ("; all but git-ignored files can be undone with /undo" if undo else ""))
 
         return ask
 

@@ -21,8 +21,9 @@ HEADLESS = (
     "them during this run, so do not end with one; finish the task on your own and end with the result. "
 )
 CONFIRMATION = {
-    False: "Commands that need the user's confirmation (deleting files) will be refused.\n",
-    True: "Commands that would need the user's confirmation (deleting files) are allowed in this run (--yes).\n",
+    False: "Commands that need the user's confirmation (deleting files, destroying data) will be refused.\n",
+    True: "Commands that would need the user's confirmation (deleting files, destroying data) are allowed in this run "
+    "(--yes).\n",
 }
 ENVIRONMENT = re.compile(r"^# Environment\n(?:- .*\n)*", re.MULTILINE)
 

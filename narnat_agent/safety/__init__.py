@@ -1,8 +1,10 @@
 """The command-safety analysis: what a shell command would do that Narnat must ask about, refuse, or let run.
 
-`analyze(command, cwd)` returns a `Verdict`; Bash is its only user.
+`analyze(command, cwd)` returns a `Verdict`: what would be lost (ask first), or why Bash refuses it. Bash is its only
+user; it also reads `last_pipeline` to tell which stage of a pipeline failed.
 """
 
-from narnat_agent.safety.rules import Verdict, analyze
+from narnat_agent.safety.check import Verdict
+from narnat_agent.safety.rules import analyze, last_pipeline
 
-__all__ = ["Verdict", "analyze"]
+__all__ = ["Verdict", "analyze", "last_pipeline"]

@@ -5,6 +5,7 @@ nothing, while the literals handed to a shell (`system("rm -rf x")`, backticks, 
 import re
 from collections.abc import Callable
 
+from narnat_agent.safety.sql import in_code
 from narnat_agent.safety.syntax import names
 
 SHELLS = names("bash sh zsh dash ksh mksh ash fish busybox-sh rbash")
@@ -40,6 +41,12 @@ NAMED_BY_STRING = re.compile(
 )
 API_NAMES = names(
     "rmtree remove unlink rmdir removedirs rm rmSync unlinkSync rmdirSync rm_rf rm_r remove_dir remove_entry delete"
+)
+# a file named by a literal that the code writes whole: open(f, 'w'), Path(f).write_text, writeFileSync(f, …), …
+WRITTEN = re.compile(
+    r"""\bopen\(\s*(['"])([^'"\n]+)\1\s*,\s*(?:mode\s*=\s*)?['"][wx]"""
+    r"""|\bPath\(\s*(['"])([^'"\n]+)\3\s*\)\s*\.\s*write_(?:text|bytes)\b"""
+    r"""|\b(?:writeFileSync|writeFile|file_put_contents|File\.write|Deno\.writeTextFile)\(\s*(['"])([^'"\n]+)\5"""
 )
 IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # identifiers without which none of the checks above can match: long benign code is passed over in one pass
@@ -145,6 +152,8 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
         return _sed(code)
     if family == "awk":
         return _awk(code, shell)
+    if queries := in_code(code):
+        return [f"the {name} code {query}" for query in queries]
     present = {i for i in set(IDENTIFIER.findall(code)) if i in TRIGGERS or i.startswith(TRIGGER_PREFIXES)}
     if not present and "`" not in code and "%x" not in code:
         return []
@@ -218,3 +227,8 @@ def _awk(program: str, shell: Callable[[str], list[str]]) -> list[str]:
         else:
             reasons += shell(target)
     return reasons
+
+
+def written(code: str) -> list[str]:
+    """The files, named by literals, that the code replaces whole."""
+    return [m.group(2) or m.group(4) or m.group(6) for m in WRITTEN.finditer(code)]

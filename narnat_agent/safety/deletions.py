@@ -4,30 +4,43 @@ Each rule gets the whole argv (None where a word is computed at run time), the c
 (for shell text a program will run). A reason is a short phrase; Bash joins them into its question to the user.
 """
 
+import os
 import re
 from collections.abc import Callable
+from pathlib import Path
 
+from narnat_agent.safety.check import Argv, Check
 from narnat_agent.safety.git import git
 from narnat_agent.safety.syntax import Command, names, operands
 
 DELETERS = names("rm rmdir unlink shred srm wipe trash trash-put trash-rm rimraf del-cli wipefs truncate")
 FIND_ACTIONS = ("-exec", "-execdir", "-ok", "-okdir")
+ONLY_THE_PROJECT = " — /undo restores only the project's files"
 
 
-def deletions(name: str, argv: list, command: Command, check) -> list[str]:
+def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str]:
     """Why running argv would delete or replace files, or discard work; empty when it would not."""
     if name in DELETERS or name.startswith("mkfs"):
         args = argv[1:]
         if args and set(args) <= {"--help", "--version"}:
             return []
         targets = " ".join(a or "$…" for a in operands(argv)) or "(no operands)"
-        return [f"{name} deletes files: {targets}"]
+        elsewhere = any(_outside(a, check.cwd) for a in operands(argv))
+        return [f"{name} deletes files: {targets}" + (ONLY_THE_PROJECT if elsewhere else "")]
     rule = RULES.get(name)
     reason = rule(argv, command, check) if rule else None
     return [reason] if reason else []
 
 
-def silent(argv: list, command: Command) -> bool:
+def _outside(path: str | None, cwd: Path | None) -> bool:
+    """An absolute or home path that is not under the directory the command runs in: /undo does not reach it."""
+    if path is None or not path.startswith(("/", "~")):
+        return False
+    full = os.path.normpath(os.path.expanduser(path))
+    return cwd is None or os.path.commonpath([full, str(cwd)]) != str(cwd)
+
+
+def silent(argv: Argv, command: Command) -> bool:
     """The command prints nothing, so redirecting it over a file only empties the file."""
     if not argv or argv[0] in (":", "true", "false"):
         return True
@@ -46,7 +59,7 @@ def _short(args: list, letter: str) -> bool:
     return any(a and re.fullmatch(rf"-[a-zA-Z0-9]*{letter}[a-zA-Z0-9]*", a) for a in args)
 
 
-def _find(argv: list, command: Command, check) -> str | None:
+def _find(argv: Argv, command: Command, check: Check) -> str | None:
     i = 0
     while i < len(argv):  # each -exec command once: the next one starts after its terminator
         if argv[i] in FIND_ACTIONS:
@@ -59,7 +72,7 @@ def _find(argv: list, command: Command, check) -> str | None:
     return "find gets words computed at run time, which may be actions" if command.splits else None
 
 
-def _rsync(argv: list, command: Command, check) -> str | None:
+def _rsync(argv: Argv, command: Command, check: Check) -> str | None:
     if "--dry-run" in argv or _short(argv[1:], "n"):
         return None
     if any(a and a.startswith(("--del", "--remove-source-files")) for a in argv):
@@ -67,7 +80,7 @@ def _rsync(argv: list, command: Command, check) -> str | None:
     return "rsync gets words computed at run time, which may be options" if command.splits else None
 
 
-def _sort(argv: list, command: Command, check) -> str | None:
+def _sort(argv: Argv, command: Command, check: Check) -> str | None:
     out = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("-o", "--output")), None)
     out = out or next((a.split("=", 1)[1] for a in argv if a and a.startswith("--output=")), None)
     out = out or next((a[2:] for a in argv[1:] if a and a.startswith("-o") and len(a) > 2), None)
@@ -78,40 +91,30 @@ def _sort(argv: list, command: Command, check) -> str | None:
     return f"sort -o replaces {out}" if out and (out in inputs or empty) else None
 
 
-def _tee(argv: list, command: Command, check) -> str | None:
+def _tee(argv: Argv, command: Command, check: Check) -> str | None:
     upstream = command.upstream
     empty = command.stdin_file == "/dev/null" or upstream is not None and silent(upstream.argv, upstream)
     files = [a or "$…" for a in operands(argv)]
     return f"tee empties {' '.join(files)}" if empty and files else None
 
 
-def _ln(argv: list, command: Command, check) -> str | None:
+def _ln(argv: Argv, command: Command, check: Check) -> str | None:
     if "--force" in argv or _short(argv[1:], "f"):
         return f"ln -f replaces {(operands(argv) or ['its target'])[-1] or '$…'}"
     return None
 
 
-def _containers(argv: list, command: Command, check) -> str | None:
-    args = [a for a in argv[1:] if a is not None]
-    words = [a for a in args if not a.startswith("-")]
-    if words[:2] in (["volume", "rm"], ["volume", "prune"]) or words[:2] == ["system", "prune"] and "--volumes" in args:
-        return "it deletes container volumes (persistent data)"
-    if "down" in words and {"-v", "--volumes"} & set(args):
-        return "compose down -v deletes container volumes"
-    return None
-
-
-def _words(argv: list) -> list:
+def _words(argv: Argv) -> list:
     return [a for a in argv[1:] if a is None or not a.startswith("-")]
 
 
-def _dd(argv: list, command: Command, check) -> str | None:
+def _dd(argv: Argv, command: Command, check: Check) -> str | None:
     out = [a for a in argv[1:] if a is None or a.startswith("of=")]
     return "dd of= overwrites its output file" if any(a is None or a not in ("of=/dev/null",) for a in out) else None
 
 
-def _archive(argv: list, command: Command, check) -> str | None:
-    name = argv[0].rsplit("/", 1)[-1]
+def _archive(argv: Argv, command: Command, check: Check) -> str | None:
+    name = (argv[0] or "").rsplit("/", 1)[-1]
     if name == "tar" and "--remove-files" in argv or name == "zip" and ("--move" in argv or _short(argv[1:], "m")):
         return f"{name} deletes what it archives"
     if name.startswith("7z") and "-sdel" in argv:
@@ -119,21 +122,7 @@ def _archive(argv: list, command: Command, check) -> str | None:
     return f"{name} gets words computed at run time, which may be options" if command.splits else None
 
 
-def _remote(argv: list, command: Command, check) -> str | None:
-    """Cloud storage: removing objects, or syncing with deletion of what the source lacks."""
-    words, flags = [w for w in _words(argv) if w], set(argv[1:])
-    name = argv[0].rsplit("/", 1)[-1]
-    removes = {"aws": (["s3", "rm"], ["s3", "rb"]), "gsutil": (["rm"], ["rb"])}.get(name, ())
-    if words[:2] in removes or words[:1] in removes:
-        return f"{name} deletes remote objects"
-    if name == "rclone" and words[:1] in (["purge"], ["delete"], ["deletefile"], ["rmdir"], ["rmdirs"], ["sync"]):
-        return f"rclone {words[0]} deletes files"
-    if words[1:2] in (["sync"], ["rsync"]) and flags & {"--delete", "-d"} or name == "gsutil" and "-d" in flags:
-        return f"{name} sync --delete deletes what the source lacks"
-    return None
-
-
-Rule = Callable[[list, Command, object], str | None]
+Rule = Callable[[Argv, Command, Check], str | None]
 RULES: dict[str, Rule] = {
     "find": _find,
     "rsync": _rsync,
@@ -147,9 +136,6 @@ RULES: dict[str, Rule] = {
     "7za": _archive,
     "7zr": _archive,
     "git": git,
-    "docker": _containers,
-    "podman": _containers,
-    "docker-compose": _containers,
     "mv": lambda a, c, k: "mv to /dev/null destroys the file" if a[-1:] == ["/dev/null"] else None,
     "cp": lambda a, c, k: "cp from /dev/null empties the file" if "/dev/null" in operands(a)[:-1] else None,
     "install": lambda a, c, k: "install from /dev/null empties the file" if "/dev/null" in operands(a)[:-1] else None,
@@ -157,11 +143,5 @@ RULES: dict[str, Rule] = {
     "gio": lambda a, c, k: "gio deletes files" if _words(a)[:1] in (["trash"], ["remove"], ["rm"]) else None,
     "cmake": lambda a, c, k: (
         "cmake -E deletes files" if a[1:3] in (["-E", "rm"], ["-E", "remove"], ["-E", "remove_directory"]) else None
-    ),
-    "aws": _remote,
-    "gsutil": _remote,
-    "rclone": _remote,
-    "gcloud": lambda a, c, k: (
-        "gcloud storage rm deletes remote objects" if _words(a)[:2] == ["storage", "rm"] else None
     ),
 }

@@ -3,6 +3,7 @@
 import os
 import re
 
+from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Check
 from narnat_agent.safety.syntax import COMPUTED, Command, names
 
 GLOBAL_VALUES = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"}
@@ -24,10 +25,9 @@ DISCARDS = names("clean rm reset checkout switch restore checkout-index read-tre
 FILE_LIKE = re.compile(r"^(\.{1,2}|[~/:]|\./|\.\./)|/$|[*?[]|\.[A-Za-z][A-Za-z0-9]{0,9}$")
 
 
-def git(argv: list, command: Command, check) -> str | None:
+def git(argv: Argv, command: Command, check: Check) -> str | None:
     i = 1
-    while i < len(argv) and (argv[i] is None or argv[i].startswith("-")):
-        word = argv[i]
+    while i < len(argv) and ((word := argv[i]) is None or word.startswith("-")):
         if word is None:
             return "git gets an option computed at run time"
         if word == "-c" and i + 1 < len(argv):
@@ -46,7 +46,7 @@ def git(argv: list, command: Command, check) -> str | None:
     return None
 
 
-def _setting(assignment: str | None, check) -> None:
+def _setting(assignment: str | None, check: Check) -> None:
     """`git -c key=value`: an alias starting with ! or a setting git runs as a command is shell text."""
     if assignment is None:
         check.verdict.deletions.append("git -c sets a value computed at run time")
@@ -75,7 +75,7 @@ def _value(words: list[str], *options: str) -> list[str]:
     return found
 
 
-def _checkout(words: list[str], check) -> str | None:
+def _checkout(words: list[str], check: Check) -> str | None:
     if "--force" in words or _short(words, "f"):
         return "git checkout -f discards uncommitted work"
     if {"-p", "--patch"} & set(words):
@@ -97,36 +97,36 @@ def _checkout(words: list[str], check) -> str | None:
     return None
 
 
-def _restore(words: list[str], check) -> str | None:
+def _restore(words: list[str], check: Check) -> str | None:
     staged_only = ("--staged" in words or _short(words, "S")) and not ("--worktree" in words or _short(words, "W"))
     return None if staged_only else "git restore overwrites uncommitted changes"
 
 
-def _run(words: list[str], check, source: str, options: set[str]) -> None:
+def _run(words: list[str], check: Check, source: str, options: set[str]) -> None:
     for code in _value(words, *options):
         check.script(code, source)
 
 
-def _rebase(words: list[str], check) -> None:
+def _rebase(words: list[str], check: Check) -> None:
     _run(words, check, "git rebase --exec", {"--exec", "-x"})
 
 
-def _filter_branch(words: list[str], check) -> None:
+def _filter_branch(words: list[str], check: Check) -> None:
     _run(words, check, "git filter-branch", FILTERS)
 
 
-def _submodule(words: list[str], check) -> None:
+def _submodule(words: list[str], check: Check) -> None:
     if "foreach" in words:
         rest = [w for w in words[words.index("foreach") + 1 :] if w not in ("--recursive", "-q", "--quiet")]
         check.script(" ".join(rest), "git submodule foreach")
 
 
-def _bisect(words: list[str], check) -> None:
+def _bisect(words: list[str], check: Check) -> None:
     if words[:1] == ["run"]:
         check.command(Command(argv=list(words[1:])))
 
 
-def _config(words: list[str], check) -> None:
+def _config(words: list[str], check: Check) -> None:
     """`git config alias.x '!…'` stores shell text that a later git command runs: checked now."""
     plain = [w for w in words if not w.startswith("-")]
     if len(plain) >= 2:
@@ -151,12 +151,12 @@ SUBCOMMANDS = {
     ),
     "read-tree": lambda w, c: "git read-tree -u overwrites the working tree" if "-u" in w else None,
     "stash": lambda w, c: (
-        "git stash drop/clear deletes stashed work"
+        f"git stash drop/clear deletes stashed work — {NOT_UNDOABLE}"
         if [x for x in w if not x.startswith("-")][:1] in (["drop"], ["clear"])
         else None
     ),
     "worktree": lambda w, c: (
-        "git worktree remove --force deletes a working tree"
+        f"git worktree remove --force deletes a working tree and its changes — {NOT_UNDOABLE}"
         if "remove" in w and ({"--force"} & set(w) or _short(w, "f"))
         else None
     ),

@@ -3,9 +3,10 @@
 import re
 
 from narnat_agent.safety.code import INTERPRETERS, interpreter_code
+from narnat_agent.safety.sql import CLIENTS, has_code
 from narnat_agent.safety.syntax import Command, names, operands
 
-FILTERS = names("grep egrep fgrep head tail sort uniq cut tr nl cat column less more wc rg")
+FILTERS = names("grep egrep fgrep head tail sort uniq cut tr nl cat column less more wc rg sed")
 EDITORS = names(
     "vi vim nvim view vimdiff nvimdiff gvimdiff rview rvim ex nano pico emacs emacsclient joe micro mcedit ed kak "
     "helix hx jed ne mg"
@@ -17,21 +18,10 @@ TUIS = names(
 )
 REPLS = names("ipython R sbcl guile racket julia scala ocaml swipl")  # without a script to run
 ALWAYS_REPLS = names("bpython ptpython irb pry ghci iex erl jshell utop clj")  # a file only preloads the session
-DATABASES = {
-    "psql": {"-c", "-f", "--command", "--file"},
-    "mysql": {"-e", "--execute"},
-    "mariadb": {"-e", "--execute"},
-    "mongosh": {"--eval", "-f", "--file"},
-    "mongo": {"--eval"},
-    "sqlcmd": {"-Q", "-q", "-i"},
-    "clickhouse-client": {"-q", "--query"},
-    "cqlsh": {"-e", "--execute", "-f"},
-    "sqlite3": set(),
-    "pgcli": set(),
-    "mycli": {"-e", "--execute"},
-    "litecli": {"-e"},
-    "usql": {"-c", "--command", "-f"},
-}
+CONTAINER_VALUES = names(
+    "-e --env -v --volume -p --publish --name -w --workdir -u --user --network --entrypoint -l --label --env-file "
+    "--mount --platform -m --memory --cpus -n --namespace -c --container --image --restart --hostname"
+)
 NO_WAIT = {"--version", "-V", "--help", "-h", "-v"}
 # -m/-F/-C anywhere in a short-option cluster (-qm, -am), or a long option that settles the message
 COMMIT_MESSAGE = re.compile(r"-[a-zA-Z]*[mFC]|--(message|file|reuse-message|fixup|squash|no-edit|amend)\b")
@@ -129,17 +119,17 @@ def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
         return "top is interactive: use top -bn1"
     if name == "crontab" and "-e" in args:
         return "crontab -e opens an editor: use crontab FILE"
-    return None if fed else _repl(name, argv, args)
+    return None if fed else _repl(name, argv, args, command)
 
 
-def _repl(name: str, argv: list, args: list[str]) -> str | None:
+def _repl(name: str, argv: list, args: list[str], command: Command) -> str | None:
     if INTERPRETERS.match(name):
         kind, _ = interpreter_code(name, argv)
         asked = {"-i", "--interactive"} if name != "perl" else set()
         waits = kind == "stdin" or asked & set(args) or name.startswith("php") and "-a" in args
         waits = waits or args[:1] == ["repl"] or _app_shell(name, args)
-    elif name in DATABASES:
-        waits = not DATABASES[name] & {a.split("=", 1)[0] for a in args} and not _sql_operand(name, args)
+    elif name in CLIENTS:
+        waits = not has_code(name, argv, command)
     elif name == "redis-cli":
         waits = not _positional(args, {"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})
     elif name == "ssh":
@@ -169,10 +159,6 @@ def _positional(args: list[str], values: set[str]) -> list[str]:
     return words
 
 
-def _sql_operand(name: str, args: list[str]) -> bool:
-    return name == "sqlite3" and len(_positional(args, {"-cmd", "-separator"})) >= 2
-
-
 def _git_interactive(args: list[str], fed: bool) -> str | None:
     words = [a for a in args if not a.startswith("-")]
     sub, flags = (words[:1] or [""])[0], set(args)
@@ -193,16 +179,34 @@ def _git_interactive(args: list[str], fed: bool) -> str | None:
 def _containers(args: list[str], fed: bool) -> str | None:
     words = [a for a in args if not a.startswith("-")]
     sub = words[1] if words[:1] == ["compose"] and len(words) > 1 else (words[:1] or [""])[0]
-    interactive = (
-        any(re.fullmatch(r"-[a-zA-Z]*i[a-zA-Z]*", a) and "d" not in a for a in args) or "--interactive" in args
-    )
-    if sub in ("run", "exec", "attach") and (interactive or sub == "attach" or "--stdin" in args) and not fed:
-        return "it waits for a terminal: drop -i/-it (or run the command non-interactively)"
+    # input and a terminal make it wait: with -i alone it reads Bash's empty stdin, with -t alone it only prints
+    own = _own_options(args, sub)
+    terminal = _flag(own, "t", "--tty") and _flag(own, "i", "--interactive", "--stdin")
+    if sub in ("run", "exec", "attach") and (terminal or sub == "attach") and not fed:
+        return "it waits for a terminal: drop -it (or run the command non-interactively)"
     if sub == "logs" and any(FOLLOW.match(a) for a in args) or sub == "get" and {"-w", "--watch"} & set(args):
         return "following logs never ends: drop -f (use --tail N)"
     if sub == "stats" and "--no-stream" not in args or sub == "events":
         return f"{sub} never ends: use --no-stream or a one-shot command"
     return None
+
+
+def _own_options(args: list[str], sub: str) -> list[str]:
+    """The options of `run`/`exec` itself: those before the image or container (the command after it has its own)."""
+    own: list[str] = []
+    rest = args[args.index(sub) + 1 :] if sub in args else []
+    for i, word in enumerate(rest):
+        if not word.startswith("-") and (i == 0 or rest[i - 1] not in CONTAINER_VALUES):
+            break
+        own.append(word)
+    return own
+
+
+def _flag(args: list[str], letter: str, *long: str) -> bool:
+    """A one-letter option in a cluster (not a detached run's), or one of its long names."""
+    return any(re.fullmatch(rf"-[a-zA-Z]*{letter}[a-zA-Z]*", a) and "d" not in a for a in args) or bool(
+        set(long) & set(args)
+    )
 
 
 FOLLOWERS = {
@@ -232,7 +236,7 @@ WAITERS = (
     | TUIS
     | REPLS
     | ALWAYS_REPLS
-    | DATABASES.keys()
+    | CLIENTS.keys()
     | FOLLOWERS.keys()
     | names("tmux screen top crontab redis-cli ssh sftp ftp telnet rails flask")
 )

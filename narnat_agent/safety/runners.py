@@ -2,23 +2,30 @@
 and ssh (whose remote command counts for what it deletes). Each handler checks what will run and returns the argv
 still to check as a command, or None when nothing is left."""
 
+from pathlib import Path
+
+from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Check
+from narnat_agent.safety.code import SHELLS
 from narnat_agent.safety.syntax import COMPUTED, Command, fed_code
 
+MAX_SCRIPT = 50_000  # characters of a script file fed to ssh; longer ones are too long to check
 
-def _shell_text(argv: list, source: str, check, remote: bool = False) -> None:
-    code = None if any(a is None or COMPUTED in a for a in argv) else " ".join(argv)
+
+def _shell_text(argv: Argv, source: str, check: Check, remote: bool = False) -> None:
+    words = [a for a in argv if a is not None and COMPUTED not in a]
+    code = " ".join(words) if len(words) == len(argv) else None
     check.script(code, source, remote)
 
 
-def _watch(argv: list, command: Command, check) -> None:
+def _watch(argv: Argv, command: Command, check: Check) -> None:
     check.verdict.interactive.append("watch never ends; run the command once instead")
     i = 1
-    while i < len(argv) and argv[i] is not None and argv[i].startswith("-"):
-        i += 2 if argv[i] in ("-n", "--interval", "-d", "--differences") and "=" not in argv[i] else 1
+    while i < len(argv) and (word := argv[i]) is not None and word.startswith("-"):
+        i += 2 if word in ("-n", "--interval", "-d", "--differences") and "=" not in word else 1
     _shell_text(argv[i:], "watch", check)
 
 
-def _parallel(argv: list, command: Command, check) -> None:
+def _parallel(argv: Argv, command: Command, check: Check) -> None:
     words = argv[1 : argv.index(":::")] if ":::" in argv else argv[1:]
     while words and words[0] is not None and words[0].startswith("-"):
         takes = words[0] in (
@@ -42,24 +49,24 @@ def _parallel(argv: list, command: Command, check) -> None:
     _shell_text(words, "parallel", check)
 
 
-def _hyperfine(argv: list, command: Command, check) -> None:
+def _hyperfine(argv: Argv, command: Command, check: Check) -> None:
     for word in argv[1:]:
         if word is None or not word.startswith("-"):
             _shell_text([word], "hyperfine", check)
 
 
-def _trap(argv: list, command: Command, check) -> None:
+def _trap(argv: Argv, command: Command, check: Check) -> None:
     words = [a for a in argv[1:] if a != "--"]
     if len(words) > 1 and words[0] not in ("-", "-p", "-l"):
         _shell_text(words[:1], "trap", check)
 
 
-def _at(argv: list, command: Command, check) -> None:
+def _at(argv: Argv, command: Command, check: Check) -> None:
     if not {"-f", "-l", "-r", "-d", "-c"} & set(argv[1:]):
         check.script(fed_code(command), "at")
 
 
-def _make(argv: list, command: Command, check) -> list:
+def _make(argv: Argv, command: Command, check: Check) -> list:
     files = [(argv + ["-"])[i + 1] for i, a in enumerate(argv) if a in ("-f", "--file", "--makefile")]  # `-` before
     # a heredoc is not a word of its own to tree-sitter
     if {"-", "/dev/stdin"} & set(files) or any(a in ("-f-", "--file=-") for a in argv):
@@ -69,7 +76,7 @@ def _make(argv: list, command: Command, check) -> list:
     return argv
 
 
-def _ssh(argv: list, command: Command, check) -> list:
+def _ssh(argv: Argv, command: Command, check: Check) -> list:
     """The words after the host are shell text run on that machine."""
     i, rest = 1, []
     while i < len(argv):
@@ -81,7 +88,25 @@ def _ssh(argv: list, command: Command, check) -> list:
         break
     if rest:
         _shell_text(rest, "ssh", check, remote=True)
+    words = " ".join(a or "" for a in rest).split()
+    fed = command.stdin is not None or command.stdin_dynamic or command.upstream is not None or command.stdin_file
+    if fed and (not words or words[0] in SHELLS and "-c" not in words):  # the remote shell runs what stdin holds
+        script = fed_code(command) if not command.stdin_file else _script_file(command.stdin_file, check.cwd)
+        if script is None and command.stdin_file:
+            check.verdict.deletions.append(f"ssh runs {command.stdin_file} on another machine, unread — {NOT_UNDOABLE}")
+        else:
+            check.script(script, "the script fed to ssh", remote=True)
     return argv
+
+
+def _script_file(name: str, cwd: Path | None) -> str | None:
+    """The text of a script file to check, or None when it cannot be read here or is too long to check."""
+    try:
+        with open(cwd / name if cwd is not None else "", "rb") as f:
+            text = f.read(MAX_SCRIPT + 1)
+    except OSError:
+        return None
+    return text.decode("utf-8", "replace") if len(text) <= MAX_SCRIPT else None
 
 
 SPECIAL = {

@@ -3,6 +3,10 @@
 import functools
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
 
 DYNAMIC_TYPES = {
     "simple_expansion",
@@ -22,6 +26,8 @@ ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 EXPANDS = re.compile(r"[?*[{]")  # globs and braces: bash rewrites the word before running it
 COMPUTED = "\0"  # stands in an assignment word for the value computed at run time: NAME=\0
 CONTINUATION = re.compile(r"(?<!\\)((?:\\\\)*)\\\n")  # backslash-newline: bash joins the lines, even mid-word
+DATE = re.compile(r"\$\(\s*date(\s+[-+][^\s()'\"`]*)*\s*\)|`\s*date(\s+[-+][^\s()'\"`]*)*\s*`")
+BACKQUOTED = re.compile(r"(?<!\\)`((?:\\.|[^`\\])*)`")
 HEREDOC = re.compile(r"<<-?\s*(['\"]?)([^\s'\"<>|&;()]+)\1")
 
 
@@ -39,6 +45,7 @@ class Command:
     downstream: "Command | None" = None  # the command this one pipes into
     consumed: bool = False  # stdout captured by $( ) or <( )
     plumbing: bool | None = None  # output feeds a program or a file (worked out once, by shell_refusals)
+    background: bool = False  # started with `&`: the shell goes on without waiting for it
 
     @property
     def name(self) -> str | None:
@@ -53,11 +60,15 @@ class Script:
 
 
 @functools.cache
-def _parser():
+def _parser() -> "Parser":
     import tree_sitter
     import tree_sitter_bash
 
     return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+
+
+def _text(node: "Node") -> str:
+    return (node.text or b"").decode("utf-8", "replace")
 
 
 def names(text: str) -> frozenset[str]:
@@ -70,12 +81,12 @@ def operands(argv: list[str | None]) -> list[str | None]:
     return [a for a in argv[1:] if a is None or not a.startswith("-") or a == "-"]
 
 
-def value(node, text: str | None = None) -> str | None:
+def value(node: "Node", text: str | None = None) -> str | None:
     """The literal text of a word after quote removal, or None when it expands at run time."""
     kind = node.type
     if kind in DYNAMIC_TYPES:
         return None
-    text = text if text is not None else node.text.decode("utf-8", "replace")
+    text = text if text is not None else _text(node)
     if kind == "word":
         return BACKSLASH.sub(r"\1", text.replace("\\\n", "")) if "\\" in text else text
     if kind == "raw_string":
@@ -93,19 +104,19 @@ def value(node, text: str | None = None) -> str | None:
     return text
 
 
-def _argument(node) -> str | None:
+def _argument(node: "Node") -> str | None:
     """value(), except that an assignment keeps its literal name (`PATH="$PATH"` is PATH=\\0, not unknown)."""
     word = value(node)
-    if word is None and (name := ASSIGNMENT.match(node.text.decode("utf-8", "replace"))):
+    if word is None and (name := ASSIGNMENT.match(_text(node))):
         return name.group() + COMPUTED
     return word
 
 
-def _name(node) -> str | None:
+def _name(node: "Node") -> str | None:
     """The program: unknown when bash would rewrite it first (`/bin/r?`, `r{m,}`, `$CMD`)."""
     if node.type not in ("word", "concatenation"):
         return value(node)
-    text = node.text.decode("utf-8", "replace")
+    text = _text(node)
     return None if EXPANDS.search(text.strip("[")) else value(node, text)
 
 
@@ -128,8 +139,8 @@ def fed_code(command: Command) -> str | None:
     return None
 
 
-def _redirect(node, command: Command) -> None:
-    operator = next((c.text.decode() for c in node.children if c.type not in WORD_TYPES | {"file_descriptor"}), ">")
+def _redirect(node: "Node", command: Command) -> None:
+    operator = next((_text(c) for c in node.children if c.type not in WORD_TYPES | {"file_descriptor"}), ">")
     target = next((c for c in reversed(node.children) if c.type in WORD_TYPES), None)
     if target is not None and target.type == "process_substitution":  # bash passes a pipe: /dev/fd/N
         command.stdin_dynamic |= operator == "<"
@@ -141,13 +152,15 @@ def _redirect(node, command: Command) -> None:
         command.redirects.append((operator, value(target) if target is not None else None))
 
 
-def _splits(node) -> bool:
+def _splits(node: "Node") -> bool:
+    if node.type == "command_substitution" and DATE.fullmatch(_text(node)):
+        return False  # the date never reads as an option: `backup-$(date +%F).tar.gz`
     if node.type in ("simple_expansion", "expansion", "command_substitution"):
         return True
     return node.type == "concatenation" and any(_splits(c) for c in node.children)
 
 
-def _simple(children: list, consumed: bool) -> Command:
+def _simple(children: list["Node"], consumed: bool) -> Command:
     command = Command(consumed=consumed)
     for child in children:
         if child.type == "command_name":
@@ -168,34 +181,37 @@ class _Walker:
         self.commands: list[Command] = []
         self.heredocs = 0
 
-    def collect(self, root, consumed: bool = False) -> list[Command]:
+    def collect(self, root: "Node", consumed: bool = False, background: bool = False) -> list[Command]:
         """Every simple command under root, in source order; iterative, so deep chains cannot overflow."""
         start = len(self.commands)
-        stack = [(root, consumed)]
+        stack = [(root, consumed, background)]
         while stack:
-            node, inside = stack.pop()
+            node, inside, behind = stack.pop()
             if node.type == "command":
                 children = node.children
                 self.commands.append(_simple(children, inside))
-                stack.extend((c, True) for c in reversed(children) if c.is_named and c.type not in LEAVES)
+                self.commands[-1].background = behind
+                stack.extend((c, True, False) for c in reversed(children) if c.is_named and c.type not in LEAVES)
             elif node.type == "pipeline":
-                self._pipeline([c for c in node.named_children], inside)
+                self._pipeline([c for c in node.named_children], inside, behind)
             elif node.type == "redirected_statement":
-                self._redirected(node, inside)
+                self._redirected(node, inside, behind)
             elif node.type not in LEAVES:
-                stack.extend((c, inside or node.type in NESTING) for c in reversed(node.named_children))
+                nested = inside or node.type in NESTING
+                stack.extend((c, nested, behind or after) for c, after in reversed(_statements(node)))
         return self.commands[start:]
 
-    def _pipeline(self, parts: list, consumed: bool, upstream: Command | None = None) -> None:
+    def _pipeline(self, parts: list["Node"], consumed: bool, background: bool, upstream: Command | None = None) -> None:
         for part in parts:
-            found = [c for c in self.collect(part, consumed) if not c.consumed] or [Command(consumed=consumed)]
+            found = [c for c in self.collect(part, consumed, background) if not c.consumed]
+            found = found or [Command(consumed=consumed)]
             if upstream is not None:
                 found[0].upstream, upstream.downstream = upstream, found[0]
             upstream = found[-1]
 
-    def _redirected(self, node, consumed: bool) -> None:
+    def _redirected(self, node: "Node", consumed: bool, background: bool) -> None:
         body = [c for c in node.named_children if not c.type.endswith("_redirect")]
-        found = [c for c in self.collect(body[0], consumed) if not c.consumed] if body else []
+        found = [c for c in self.collect(body[0], consumed, background) if not c.consumed] if body else []
         if not found:
             found = [Command(consumed=consumed)]
             self.commands.append(found[0])
@@ -211,28 +227,45 @@ class _Walker:
             else:  # commands in redirect targets run too: `> "$(…)"`, `> >(…)`
                 self.collect(redirect, True)
 
-    def _heredoc(self, node, owner: Command, consumed: bool) -> None:
+    def _heredoc(self, node: "Node", owner: Command, consumed: bool) -> None:
         """tree-sitter hangs the rest of a pipeline (`cat <<EOF | sh`) and extra redirects under the heredoc."""
+        quoted = any(c.type == "heredoc_start" and _text(c)[:1] in "'\"\\" for c in node.children)
         for child in node.named_children:
             if child.type == "heredoc_body":
-                owner.stdin = child.text.decode("utf-8", "replace")
+                owner.stdin = _text(child)
                 owner.stdin_dynamic = any(c.type in DYNAMIC_TYPES for c in child.named_children)
                 self.heredocs += len(owner.stdin)
                 self.collect(child, True)
+                if not quoted:
+                    self._backquotes(owner)
             elif child.type == "file_redirect":
                 _redirect(child, owner)
                 self.collect(child, True)
             elif child.type == "pipeline":
-                self._pipeline(child.named_children, consumed, upstream=owner)
+                self._pipeline(child.named_children, consumed, owner.background, upstream=owner)
+
+    def _backquotes(self, owner: Command) -> None:
+        """Backquotes in an unquoted heredoc body run before the command, as `$( )` does; tree-sitter leaves
+        them as text."""
+        assert owner.stdin is not None
+        for code in BACKQUOTED.findall(owner.stdin):
+            owner.stdin_dynamic = True
+            self.collect(_parser().parse(code.replace("\\`", "`").encode("utf-8")).root_node, True)
 
 
-def _unreadable(root) -> str:
+def _statements(node: "Node") -> list[tuple["Node", bool]]:
+    """The named children of node, each with whether `&` follows it (the shell starts it and goes on)."""
+    children = node.children
+    return [(c, i + 1 < len(children) and children[i + 1].type == "&") for i, c in enumerate(children) if c.is_named]
+
+
+def _unreadable(root: "Node") -> str:
     """The text of the parts tree-sitter could not read."""
     texts, stack = [], [root]
     while stack:
         node = stack.pop()
         if node.type == "ERROR":
-            texts.append(node.text.decode("utf-8", "replace"))
+            texts.append(_text(node))
         elif node.has_error:
             stack.extend(node.children)
     return " ".join(texts).strip()

@@ -8,10 +8,14 @@ program that can delete (a deleter, a shell, an interpreter, git, …) is checke
 import re
 from dataclasses import dataclass
 
+from narnat_agent.safety.check import Argv, Check
 from narnat_agent.safety.code import INTERPRETERS, SHELLS
 from narnat_agent.safety.deletions import DELETERS, RULES
+from narnat_agent.safety.families import BY_PROGRAM
 from narnat_agent.safety.runners import SPECIAL
+from narnat_agent.safety.sql import CLIENTS
 from narnat_agent.safety.syntax import Command, names
+from narnat_agent.safety.windows import CMDS, POWERSHELLS
 
 
 @dataclass(frozen=True)
@@ -118,7 +122,9 @@ RUNNERS = {  # `<tool> <subcommand>` that runs the words after it as a command
     ("doppler", "run"): _w("-p -c --project --config"),
     ("op", "run"): _w("--env-file"),
     ("nix", "develop"): _w(scripts="-c --command"),
+    ("bundle", "exec"): _w(),
 }
+RUNNING_TOOLS = {tool for tool, _ in RUNNERS}
 YARN_OWN = names(
     "add audit autoclean bin cache check config create dedupe dlx exec explain generate-lock-entry global help "
     "import info init install licenses link list login logout node npm outdated owner pack patch patch-commit "
@@ -140,13 +146,17 @@ def risky(name: str) -> bool:
         name in DELETERS
         or name in SHELLS
         or name in RULES
+        or name in BY_PROGRAM
+        or name in CLIENTS
+        or name in POWERSHELLS
+        or name in CMDS
         or name in WRAPPERS
         or bool(INTERPRETERS.match(name))
         or name in ("eval", "source", ".", "awk", "sed", "parallel", "hyperfine", "trap", "at", "make", "watch")
     )
 
 
-def peel(command: Command, check) -> list | None:
+def peel(command: Command, check: Check) -> list | None:
     """The command under its wrappers; None when there is nothing more to check (a wrapper ran its command as
     shell text, checked here already, or the command only looks a program up). Walks one index along argv, so a
     long run of wrappers costs one pass."""
@@ -187,24 +197,24 @@ def _starts(word: str | None) -> bool:
     return risky(name) and name not in WRAPPERS
 
 
-def _wrapper(name: str, argv: list, at: int) -> tuple[Wrapper | None, int]:
+def _wrapper(name: str, argv: Argv, at: int) -> tuple[Wrapper | None, int]:
     """The wrapper's table, and how many words its name takes (`npm exec` two)."""
     after = argv[at + 1] if at + 1 < len(argv) else None
     if name in WRAPPERS:
         return WRAPPERS[name], 0
-    if after is not None and (name, after) in RUNNERS:
-        return RUNNERS[(name, after)], 1
+    for j in range(at + 1, min(at + 5, len(argv)) if name in RUNNING_TOOLS else 0):  # `pnpm -r --filter web exec`
+        if (subcommand := argv[j]) is not None and (name, subcommand) in RUNNERS:
+            return RUNNERS[(name, subcommand)], j - at
     if name == "yarn" and after is not None and after not in YARN_OWN and after[:1] != "-":
         return Wrapper(), 0
     return None, 0
 
 
-def _unwrap(name: str, argv: list, at: int, spec: Wrapper, check) -> tuple[int | None, bool]:
+def _unwrap(name: str, argv: Argv, at: int, spec: Wrapper, check: Check) -> tuple[int | None, bool]:
     """Where the command after the wrapper's options and positional words starts (argv[at] is the wrapper's last
     name word), and whether an option was one the table lacks; None when the wrapper ran shell text."""
     i, unsure = at + 1, False
-    while i < len(argv) and argv[i] is not None and argv[i].startswith("-") and argv[i] != "-":
-        word = argv[i]
+    while i < len(argv) and (word := argv[i]) is not None and word.startswith("-") and word != "-":
         if word == "--":
             i += 1
             break
@@ -218,8 +228,8 @@ def _unwrap(name: str, argv: list, at: int, spec: Wrapper, check) -> tuple[int |
             continue
         unsure |= not (flag in spec.values or word.startswith("--") and "=" in word or word[:2] in spec.values)
         i += 1
-    while name == "env" and i < len(argv) and (argv[i] is None or "=" in argv[i] and argv[i][:1] != "="):
-        if argv[i] is None:
+    while name == "env" and i < len(argv) and ((word := argv[i]) is None or "=" in word and word[:1] != "="):
+        if word is None:
             check.verdict.deletions.append("env gets a word computed at run time")
             return len(argv), False
         i += 1

@@ -23,12 +23,13 @@ def nobody_to_ask(reason: str) -> ToolError:
 
 @dataclass(frozen=True)
 class Diff:
-    """A file change, as a compact unified diff."""
+    """A file change, as a compact unified diff, and the syntax errors it introduced ("" when none)."""
 
     text: str
+    syntax: str = ""
 
     def cleaned(self, clean: Clean) -> "Diff":
-        return Diff(clean(self.text))
+        return Diff(clean(self.text), clean(self.syntax))
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,18 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from narnat_agent import state
 from narnat_agent.keyguard import KEY_VARIABLES, confined
-from narnat_agent.safety import analyze
-from narnat_agent.safety.syntax import Command, parse
-from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError, nobody_to_ask
+from narnat_agent.safety import analyze, last_pipeline
+from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError
 from narnat_agent.tools.workspace import Workspace
 
+Spawn = Callable[..., subprocess.Popen]  # subprocess.Popen, or a test's wrapper of it
 MAX_TIMEOUT_MS = 600_000
 LIMIT = 30_000  # characters the model sees
 KEEP = 4 * LIMIT  # raw bytes held in memory at each end; the spill file has everything
@@ -103,6 +103,30 @@ def _stop(process: subprocess.Popen, output: _Output) -> None:
         output.thread.join(wait)
 
 
+class HeldInterrupt:
+    """Holds back a Ctrl-C while a child starts, so it cannot land between the start and the code that stops the
+    child: release() raises it where that code is in place. Only the main thread receives signals."""
+
+    def __init__(self) -> None:
+        self.caught = False
+        self.previous: object = None
+
+    def __enter__(self) -> "HeldInterrupt":
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, lambda signum, frame: setattr(self, "caught", True))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)  # type: ignore[arg-type]
+
+    def release(self) -> None:
+        """The held Ctrl-C, handled now as it would have been (KeyboardInterrupt, or the handler Narnat set)."""
+        if self.caught and callable(self.previous):
+            self.caught = False
+            self.previous(signal.SIGINT, None)
+
+
 @dataclass(frozen=True)
 class Finished:
     text: str
@@ -132,7 +156,7 @@ def _without_own_virtualenv(env: Mapping[str, str], root: Path | None) -> dict[s
     return {**kept, "PATH": os.pathsep.join(path)} if "PATH" in env else kept
 
 
-def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
+def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subprocess.Popen) -> Finished:
     """Run command in its own session, with its whole process group stopped at the timeout or on Ctrl-C."""
     spills = state.spills(ws.state_dir)
     spills.mkdir(parents=True, exist_ok=True)
@@ -142,14 +166,17 @@ def execute(command: str, ws: Workspace, timeout_s: float) -> Finished:
     # PIPESTATUS and $? are read in one assignment, before anything else can change them
     script = (f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
               f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\nexit $__narnat_status\n')  # fmt: skip
-    process = subprocess.Popen(
-        confined(script, ws.hidden), cwd=ws.cwd, env=environment(ws.secret, ws.root),
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    output = _Output(process.stdout, spill)
+    held = HeldInterrupt()
+    with held:
+        process = spawn(
+            confined(script, ws.hidden), cwd=ws.cwd, env=environment(ws.secret, ws.root),
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        output = _Output(process.stdout, spill)
     deadline = time.monotonic() + timeout_s
     timed_out = finished = cancelled = False
     try:
+        held.release()
         # poll rather than Popen.wait(): on Ctrl-C that waits another 0.25 s for the child before raising
         while process.poll() is None and not timed_out:
             time.sleep(0.02)
@@ -214,43 +241,32 @@ def _check(command: str, ws: Workspace) -> None:
         raise ToolError(f"not run — it would wait for a terminal: {'; '.join(dict.fromkeys(verdict.interactive))}.")
     if verdict.deletions:
         reason = "; ".join(dict.fromkeys(verdict.deletions))
-        if ws.confirm is None:
-            raise nobody_to_ask(reason)
-        if not ws.confirm(command, reason):
-            raise ToolError(f"the user declined to run it ({reason}). Do not delete these files another way; "
-                            "ask the user what they want.")  # fmt: skip
+        ws.ask(command, reason, "Do not destroy it another way; ask the user what they want.")
 
 
 TAIL = 8  # lines of output kept for the screen
 
 
-def _stages(command: str) -> list[Command]:
-    """The stages of the last top-level pipeline: the one whose exit code the shell reports."""
-    commands = [c for c in parse(command).commands if not c.consumed]
-    stages: list[Command] = []
-    stage = commands[-1] if commands else None
-    while stage is not None:
-        stages.insert(0, stage)
-        stage = stage.upstream
-    return stages
-
-
-def _failed_stages(stages: list[Command], pipeline: tuple[int, ...]) -> list[str]:
+def _failed_stages(stages: list[str | None], pipeline: tuple[int, ...]) -> list[str]:
     """Stages before the last that failed: the pipeline's exit code only tells about the last one. A stage stopped
     by SIGPIPE (141, its reader had enough) or a grep/diff answering "no" (1) did not fail."""
     if len(pipeline) != len(stages) or len(stages) < 2:
         return []
-    return [f"stage {n} of the pipeline ({stage.argv[0] if stage.argv and stage.argv[0] else '…'}) exited {status}"
+    return [f"stage {n} of the pipeline ({stage or '…'}) exited {status}"
             for n, (stage, status) in enumerate(zip(stages[:-1], pipeline, strict=False), 1)
-            if status not in (0, 141) and not (status == 1 and stage.name in NOT_FAILURES)]  # fmt: skip
+            if status not in (0, 141) and not (status == 1 and _name(stage) in NOT_FAILURES)]  # fmt: skip
+
+
+def _name(program: str | None) -> str | None:
+    return program.rsplit("/", 1)[-1] if program else None
 
 
 def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str]) -> Result:
     text, code = finished.text, finished.code
     if code is None:
         return _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
-    stages = _stages(command)
-    benign = code == 1 and bool(stages) and stages[-1].name in NOT_FAILURES
+    stages = last_pipeline(command)
+    benign = code == 1 and bool(stages) and _name(stages[-1]) in NOT_FAILURES
     failed = _failed_stages(stages, finished.pipeline)
     status = "; ".join([f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""),
                         *failed, *notes])  # fmt: skip
@@ -280,7 +296,7 @@ TOOL = Tool(
         "Run a bash command (tests, builds, git, package managers, scripts). No terminal: editors, pagers and "
         "REPLs are refused. Its working directory "
         "persists between calls (a result names it when it is not the project root); environment variables do not. "
-        "Commands that delete files ask the user first. "
+        "Commands that delete files or destroy data ask the user first. "
         "Output is cut at 30000 characters (the full text is saved to a file you can Read). "
         "Timeout in ms, default 120000, max 600000."
     ),

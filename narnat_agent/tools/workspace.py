@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from narnat_agent.textfile import digest
-from narnat_agent.tools.base import Confirm, ToolError
+from narnat_agent.tools.base import Confirm, ToolError, nobody_to_ask
 from narnat_agent.tools.web.http import Web
 
 Ranges = tuple[tuple[int, int], ...]  # line ranges, first and last (1-based)
@@ -173,6 +173,19 @@ class Workspace:
         """For a search that found nothing: the paths it took may have been meant from Bash's directory."""
         elsewhere = self.bash_elsewhere()
         return f" (Paths and patterns start at the project root; {elsewhere}.)" if elsewhere else ""
+
+    def ask(self, action: str, reason: str, declined: str) -> None:
+        """The user's yes before action, or a ToolError saying why not (declined: what the model should do then)."""
+        if self.confirm is None:
+            raise nobody_to_ask(reason)
+        if not self.confirm(action, reason):
+            raise ToolError(f"the user declined to run it ({reason}). {declined}")
+
+    def ask_outside(self, tool: str, path: Path) -> None:
+        """A file outside the project is the user's to allow: Write and Edit ask before they change one."""
+        real = os.path.realpath(path)
+        if os.path.commonpath([real, os.path.realpath(self.root)]) != os.path.realpath(self.root):
+            self.ask(f"{tool} {real}", f"it changes {real}, outside the project", "Ask the user what they want.")
 
     def missing(self, path: Path) -> ToolError:
         """'does not exist', with the closest existing names, and where relative paths start."""

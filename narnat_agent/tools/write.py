@@ -4,6 +4,7 @@ from narnat_agent.atomic import write_atomic
 from narnat_agent.diffs import compact_diff
 from narnat_agent.textfile import UTF8, decode, line_count, line_ending, with_ending
 from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
+from narnat_agent.tools.syntax_check import introduced
 from narnat_agent.tools.workspace import Workspace
 
 
@@ -31,13 +32,16 @@ def run(args: dict, ws: Workspace) -> Result:
     except UnicodeEncodeError:
         encoded, note = content.encode("utf-8"), f" It was {encoding.label}, which cannot hold the new text; now UTF-8."
         encoding = UTF8
+    ws.ask_outside("Write", path)
     write_atomic(path, encoded)
     ws.remember(path, encoded, whole=True, codec=encoding.codec)
     count = line_count(content)
     lines = f"{count} line{'s' if count != 1 else ''}"
     diff = compact_diff(before, content, ws.show(path))[0]
     verb = "Updated" if existed else "Created"
-    return Result(f"{verb} {ws.show(path)} ({lines}).{note}", f"{verb} ({lines})", detail=Diff(diff))
+    syntax = introduced(path, before, content)
+    report = f"{verb} {ws.show(path)} ({lines}).{note}" + (f"\n{syntax}" if syntax else "")
+    return Result(report, f"{verb} ({lines})", detail=Diff(diff, syntax))
 
 
 TOOL = Tool(

@@ -21,6 +21,8 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.styles import Style
 
+from narnat_agent.i18n import _
+
 POLL = 0.05
 
 
@@ -147,21 +149,21 @@ def input_history(path: Path) -> tuple[History, str]:
 
 
 def yes_no(message) -> bool:
-    """One key answers: y is yes; n, Esc, Ctrl-C and Ctrl-D are no; any other key keeps asking."""
+    """One key answers: y (or 是) is yes; n (or 否), Esc, Ctrl-C and Ctrl-D are no; any other key keeps asking."""
     keys = KeyBindings()
     keys.add(Keys.Any)(lambda event: None)
     keys.add("enter")(lambda event: None)
 
     def answer(value: bool):
         def handler(event) -> None:
-            event.current_buffer.text = "yes" if value else "no"
+            event.current_buffer.text = _("yes") if value else _("no")
             event.app.exit(result=value)
 
         return handler
 
-    for key in ("y", "Y"):
+    for key in ("y", "Y", "是"):
         keys.add(key)(answer(True))
-    for key in ("n", "N", "escape", "c-c", "c-d"):
+    for key in ("n", "N", "否", "escape", "c-c", "c-d"):
         keys.add(key, eager=True)(answer(False))
     return PromptSession(message, key_bindings=keys).prompt()
 

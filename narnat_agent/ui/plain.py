@@ -3,11 +3,18 @@
 import sys
 from typing import TextIO
 
+from narnat_agent import cells
 from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
-from narnat_agent.tools.base import Output, Todos
+from narnat_agent.i18n import _
+from narnat_agent.tools.base import Diff, Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
+
+
+def is_yes(answer: str) -> bool:
+    """y, yes, 是 or 是的 — in any language Narnat speaks; anything else is no."""
+    return answer.strip().lower() in ("y", "yes", "是", "是的")
 
 
 def footer(stats: TurnStats) -> str:
@@ -16,20 +23,28 @@ def footer(stats: TurnStats) -> str:
     The context is the last request's prompt (how full the window is); sent, cached and out are the turn's totals.
     """
     approx = "~" if stats.estimated else ""
-    cached = f" ({tokens(stats.cached)} cached)" if stats.cached else ""
-    parts = [context(stats), f"sent {approx}{tokens(stats.sent)}{cached}", f"out {approx}{tokens(stats.completion)}"]
+    sent, out = approx + tokens(stats.sent), approx + tokens(stats.completion)
+    parts = [
+        context(stats),
+        _("sent {sent} ({cached} cached)").format(sent=sent, cached=tokens(stats.cached))
+        if stats.cached
+        else _("sent {sent}").format(sent=sent),
+        _("out {out}").format(out=out),
+    ]
     if stats.requests > 1:
-        parts.append(f"{stats.requests} requests")
+        parts.append(_("{n} requests").format(n=stats.requests))
     if stats.cost is not None:
-        parts.append(f"cost {stats.cost:.4f} (session {stats.session_cost or 0:.4f})")
-    parts.append(f"{stats.seconds:.1f}s")
+        parts.append(
+            _("cost {cost:.4f} (session {session:.4f})").format(cost=stats.cost, session=stats.session_cost or 0)
+        )
+    parts.append(_("{seconds:.1f}s").format(seconds=stats.seconds))
     return " · ".join(parts)
 
 
 def context(stats) -> str:
     """How full the context window is after the turn: ctx 19.8k/128k."""
     approx = "~" if stats.estimated else ""
-    return f"ctx {approx}{tokens(stats.context)}/{tokens(stats.context_window)}"
+    return _("ctx {used}/{window}").format(used=approx + tokens(stats.context), window=tokens(stats.context_window))
 
 
 def tokens(n: int) -> str:
@@ -86,7 +101,7 @@ class PlainStream:
     def finish(self, outcome: TurnOutcome) -> None:
         self.end_block()
         if outcome.stop is Stop.CANCELLED:
-            self.ui.notice("Cancelled.")
+            self.ui.notice(_("Cancelled."))
         self.ui.say(f"  {self.footer(outcome.stats)}")
 
     def footer(self, stats: TurnStats) -> str:
@@ -148,9 +163,9 @@ class PlainUI:
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """Aligned columns on stdout; the last one is not padded."""
-        widths = [max(len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
+        widths = [max(cells.width(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
         lines = [
-            "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[-1]])
+            "  ".join([*(cells.ljust(cell, w) for cell, w in zip(row, widths, strict=False)), row[-1]])
             for row in [columns, *rows]
         ]
         self.say("\n".join(lines), self.out)
@@ -179,6 +194,8 @@ class PlainUI:
         self.say(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}{seen}")
         if isinstance(detail, Todos):
             self.say("\n".join(f"    {line}" for line in checklist(list(detail.items))))
+        elif isinstance(detail, Diff) and detail.syntax:
+            self.say("\n".join(f"    {line}" for line in detail.syntax.splitlines()))
 
     def notice(self, text: str) -> None:
         self.say(f"! {text}")
@@ -202,16 +219,16 @@ class PlainUI:
 
     def give_back(self, question: str) -> None:
         """A question to edit and send again: not sent, or taken back by a rewind (plain input cannot pre-fill)."""
-        self.notice(f"Your question, to edit and send again:\n{question}")
+        self.notice(_("Your question, to edit and send again:\n{question}").format(question=question))
 
     def error(self, text: str) -> None:
         self.say(f"✗ {text}")
 
     def confirm(self, command: str, reason: str) -> bool:
         """y/n before a deleting command; only y or yes runs it."""
-        self.err.write(f"? {reason}:\n    {command}\n  Run it? [y/N] ")
+        self.err.write(f"? {reason}:\n    {command}\n  {_('Run it? [y/N] ')}")
         self.err.flush()
-        return self.inp.readline().strip().lower() in ("y", "yes")
+        return is_yes(self.inp.readline())
 
     def ask(self, question: str, default: str = "", secret: bool = False) -> str:
         """One setup question; the default when the answer is empty."""

@@ -107,6 +107,11 @@ def diff(text: str, limit: int = BODY_LINES) -> Text:
     return out
 
 
+def syntax_finding(text: str) -> Text:
+    """The syntax errors an edit introduced, under its diff: what the model was told, in red."""
+    return Text("\n".join(f"{INDENT}{line}" for line in text.splitlines()), style="red")
+
+
 def todos(items: list[dict]) -> Group:
     return Group(*(Hanging(f"{INDENT}{TODO_MARKS[t['status']]} ", Text(t["content"], style=TODO_STYLES[t["status"]]))
                    for t in items))  # fmt: skip

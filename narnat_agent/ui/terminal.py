@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from narnat_agent import state
 from narnat_agent.core.reply import ToolCall
 from narnat_agent.core.ui import UI
+from narnat_agent.i18n import _
 from narnat_agent.tools.base import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
@@ -17,8 +18,6 @@ if TYPE_CHECKING:
     from rich.live import Live
 
     from narnat_agent.ui.terminal_stream import TerminalStream
-
-LEAVE_HINT = "Ctrl-C clears the line; Ctrl-D or /exit leaves (the conversation is saved)."
 
 
 def make_ui(root: Path, state_dir: Path, commands: dict[str, str]) -> UI:
@@ -64,7 +63,11 @@ class TerminalUI:
         threading.Thread(target=_preload, daemon=True).start()
 
     def _history_lost(self, why: str) -> None:
-        self.notice(f"Input history is not kept this session: {self.history_path} cannot be used ({why}).")
+        self.notice(
+            _("Input history is not kept this session: {path} cannot be used ({why}).").format(
+                path=self.history_path, why=why
+            )
+        )
 
     def _toolbar(self):
         return " · ".join(part for part in (self.model, self.context, "/help") if part)
@@ -92,7 +95,7 @@ class TerminalUI:
         except KeyboardInterrupt:
             if not self.session.default_buffer.text.strip() and not self.hinted:
                 self.hinted = True
-                self.notice(LEAVE_HINT)
+                self.notice(_("Ctrl-C clears the line; Ctrl-D or /exit leaves (the conversation is saved)."))
             text = ""
         except (EOFError, OSError):  # OSError: the terminal went away (a closed window, a hung-up ssh)
             return None
@@ -117,7 +120,7 @@ class TerminalUI:
             self.stream.end_block()
         self.console.print(render.header(title, self.console.width))
         if self.stream:
-            self.stream.spin(f"Running {title.split('(', 1)[0]}")
+            self.stream.spin(_("Running {tool}").format(tool=title.split("(", 1)[0]))
 
     def tool_end(self, result) -> None:
         from narnat_agent.ui import render
@@ -129,10 +132,12 @@ class TerminalUI:
             self.console.print(render.todos(list(detail.items)))
         elif isinstance(detail, Diff) and detail.text:
             self.console.print(render.diff(detail.text))
+            if detail.syntax:
+                self.console.print(render.syntax_finding(detail.syntax))
         elif output and (tail := render.output_tail(output, result.is_error)):
             self.console.print(tail)
         if self.stream:
-            self.stream.spin("Thinking")
+            self.stream.spin(_("Thinking"))
 
     def confirm(self, command: str, reason: str) -> bool:
         """y/n before a deleting command, one key press; the watcher and the live region pause meanwhile."""
@@ -148,7 +153,7 @@ class TerminalUI:
         self.console.print(render.Hanging(Text("  ⎿  ⚠ ", style="magenta"), Text(reason, style="magenta")))
         self.console.print(Text(f"     {command}", style="bold"))
         try:
-            return yes_no("     Run it? [y/n] ")
+            return yes_no("     " + _("Run it? [y/n] "))
         finally:
             if running:
                 self.watcher.start()
@@ -173,10 +178,11 @@ class TerminalUI:
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """A listing that fits the width: the other columns whole, the last one cut with … rather than wrapped."""
+        from rich.cells import cell_len
         from rich.table import Table
 
         table = Table(box=None, header_style="dim", pad_edge=False, show_edge=False)
-        widths = [max(len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
+        widths = [max(cell_len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
         for name, width in zip(columns, widths, strict=False):
             table.add_column(name, no_wrap=True, width=width)
         room = self.console.width - sum(widths) - 2 * len(widths)  # two spaces between columns
@@ -198,7 +204,7 @@ class TerminalUI:
 
         self.watcher.start()
         self.watcher.working(True)
-        self.compressing = Live(Spinner("dots", text=Elapsed("Compressing the conversation", time.monotonic())),
+        self.compressing = Live(Spinner("dots", text=Elapsed(_("Compressing the conversation"), time.monotonic())),
                                 console=self.console, transient=True)  # fmt: skip
         self.compressing.start()
         return QuietSink()
@@ -220,7 +226,7 @@ class TerminalUI:
 
     def give_back(self, question: str) -> None:
         self.pending = question
-        self.notice("Your question is back on the input line, to edit and send again.")
+        self.notice(_("Your question is back on the input line, to edit and send again."))
 
     def ask(self, question: str, default: str = "", secret: bool = False) -> str:
         """One answer typed at its own prompt; the watcher lets go of the keyboard meanwhile."""

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from narnat_agent.core.reply import Usage
 from narnat_agent.core.turn import Stop, TurnOutcome
+from narnat_agent.i18n import _
 from narnat_agent.ui import render
 from narnat_agent.ui.markdown_stream import MarkdownStream
 from narnat_agent.ui.plain import context
@@ -21,7 +22,8 @@ class Elapsed:
         self.label, self.started = label, started
 
     def __rich__(self) -> Text:
-        return Text(f"{self.label}… {time.monotonic() - self.started:.0f}s · esc to interrupt", style="dim")
+        seconds = f"{time.monotonic() - self.started:.0f}"
+        return Text(_("{label}… {seconds}s · esc to interrupt").format(label=self.label, seconds=seconds), style="dim")
 
 
 class _Raw:
@@ -45,7 +47,7 @@ class TerminalStream:
         self.markdown = self._new_markdown()
         self.thinking = ""
         self.live.start()
-        self.spin("Thinking")
+        self.spin(_("Thinking"))
 
     def _new_markdown(self) -> MarkdownStream:
         return MarkdownStream(self.ui.console, self._emit, self._show, emit_plain=self._emit_plain)

@@ -65,6 +65,14 @@ def test_undo_gives_back_every_byte_and_the_question(harness, fake_llm, tree):
     assert err.rstrip().endswith("change everything")  # given back to send again
 
 
+def test_a_question_about_what_undo_cannot_restore_does_not_promise_undo(harness, fake_llm, tree):
+    fake_llm.add(tool_reply(("Bash", {"command": "psql app -c 'DROP TABLE users'"})), text_reply("asked"))
+    h = harness("n\n")
+    h.agent.ask("drop the users table")
+    assert "psql drops table users — /undo cannot restore it" in h.err.getvalue()
+    assert "can be undone with /undo" not in h.err.getvalue()
+
+
 def test_redo_brings_back_the_code_and_the_conversation(harness, fake_llm, tree):
     h = harness("y\n")
     the_big_turn(fake_llm)

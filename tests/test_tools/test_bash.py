@@ -1,13 +1,16 @@
 """Bash as the model uses it: real processes in a temporary project."""
 
+import contextlib
 import os
 import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
+from narnat_agent.tools import bash as bash_tool
 from narnat_agent.tools.registry import execute
 from narnat_agent.tools.workspace import Workspace
 
@@ -16,8 +19,23 @@ def bash(ws, command, **args):
     return execute("Bash", {"command": command, **args}, ws)
 
 
-def alive(pattern: str) -> bool:
-    return subprocess.run(["pgrep", "-f", pattern], capture_output=True).returncode == 0
+def ended(pids_file: Path, within: float = 5.0) -> bool:
+    """Whether every process whose id the command wrote has ended (a zombie has) before the deadline."""
+    pids = [int(pid) for pid in pids_file.read_text().split()]
+    deadline = time.monotonic() + within
+    while any(_running(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
 
 
 def test_output_and_exit_code(workspace):
@@ -45,18 +63,17 @@ def test_working_directory_persists_but_variables_do_not(workspace, project):
     assert result.text.splitlines()[:2] == [str(project / "sub"), "FOO="]
 
 
-def test_timeout_kills_the_whole_process_group(workspace):
-    result = bash(workspace, "sleep 301 & sleep 302; echo never", timeout=1000)
+def test_timeout_kills_the_whole_process_group(workspace, project):
+    result = bash(workspace, "sleep 301 & sleep 302 & jobs -p > pids; wait", timeout=1000)
     assert "timed out after 1 s" in result.text and result.is_error
-    time.sleep(0.3)
-    assert not alive("sleep 301") and not alive("sleep 302")
+    assert len((project / "pids").read_text().split()) == 2 and ended(project / "pids")
 
 
-def test_background_children_cannot_block_the_tool(workspace):
-    result = bash(workspace, "sleep 303 & echo started", timeout=5000)  # a blocking child would time it out
+def test_background_children_cannot_block_the_tool(workspace, project):
+    # a child that held the output open would make the call time out
+    result = bash(workspace, "sleep 303 & jobs -p > pids; echo started", timeout=5000)
     assert "started" in result.text and "timed out" not in result.text
-    time.sleep(0.3)
-    assert not alive("sleep 303")
+    assert ended(project / "pids")
 
 
 def test_long_output_keeps_head_and_tail_and_spills_the_rest(workspace, project):
@@ -218,3 +235,22 @@ def test_the_users_line_counts_every_line_and_a_failed_stage(workspace):
     assert long.detail.shown_lines < 30000 and "omitted" in long.text  # the model saw a cut, and the user is told
     piped = bash(workspace, "(echo 'FAILED test_x'; exit 1) | tail -3")
     assert piped.summary == "exit 0 · a pipeline stage failed · 1 line" and piped.is_error
+
+
+def test_a_ctrl_c_right_after_the_command_starts_still_stops_it(workspace):
+    started: list[subprocess.Popen] = []
+
+    def spawn_then_ctrl_c(*args, **kwargs) -> subprocess.Popen:
+        process = subprocess.Popen(*args, **kwargs)
+        started.append(process)
+        os.kill(os.getpid(), signal.SIGINT)  # lands before execute() has anything in place to stop the command
+        return process
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            bash_tool.execute("sleep 30", workspace, 60, spawn=spawn_then_ctrl_c)
+        assert started[0].poll() is not None, "the command outlived the Ctrl-C"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(started[0].pid, signal.SIGKILL)
+        started[0].wait()

@@ -170,3 +170,33 @@ def test_line_endings_other_than_those_sent_are_said(workspace, project):
     assert (project / "new.txt").read_bytes() == b"a\nb\n" and "Line endings written as LF" in created.text
     plain = execute("Write", {"file_path": "plain.txt", "content": "a\nb\n"}, workspace)
     assert "Line endings" not in plain.text
+
+
+def test_writing_outside_the_project_asks_first_naming_the_path(project, workspace, tmp_path):
+    outside = tmp_path / "elsewhere" / "notes.txt"
+    asked: list[tuple[str, str]] = []
+
+    def decline(action: str, reason: str) -> bool:
+        asked.append((action, reason))
+        return False
+
+    workspace.confirm = decline
+    result = write(workspace, str(outside), "hello\n")
+    assert result.is_error and "declined" in result.text and not outside.exists()
+    assert asked == [(f"Write {outside}", f"it changes {outside}, outside the project")]
+    workspace.confirm = lambda action, reason: True
+    assert not write(workspace, str(outside), "hello\n").is_error and outside.read_text() == "hello\n"
+
+
+def test_writing_inside_the_project_never_asks(project, workspace):
+    workspace.confirm = None
+    assert not write(workspace, str(project / "inside.txt"), "x\n").is_error
+
+
+def test_edit_outside_the_project_asks_and_headless_refuses(project, workspace, tmp_path):
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("alpha\n")
+    execute("Read", {"file_path": str(outside)}, workspace)
+    workspace.confirm = None
+    result = execute("Edit", {"file_path": str(outside), "old_string": "alpha", "new_string": "beta"}, workspace)
+    assert result.is_error and "cannot ask" in result.text and outside.read_text() == "alpha\n"

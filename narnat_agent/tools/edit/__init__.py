@@ -8,6 +8,7 @@ from narnat_agent.diffs import compact_diff
 from narnat_agent.textfile import decode, line_count, line_ending, with_ending
 from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
 from narnat_agent.tools.edit.matcher import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
+from narnat_agent.tools.syntax_check import introduced
 from narnat_agent.tools.workspace import Workspace, renumbered
 
 READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read numbers lines
@@ -41,21 +42,22 @@ def run(args: dict, ws: Workspace) -> Result:
     except NotFound as miss:
         raise ToolError(explain_miss(miss.lines, old, new)) from None
     diff, removed, added = compact_diff(text, done.text, ws.show(path))
-    del text  # the same: the old text goes before the new one is encoded
     try:
         encoded = encoding.encode(with_ending(done.text, ending))
     except UnicodeEncodeError:
         raise ToolError(
             f"new_string has characters that {ws.show(path)}'s encoding ({encoding.label}) cannot hold."
         ) from None
+    ws.ask_outside("Edit", path)
     write_atomic(path, encoded)
     record = ws.reads[path]  # what the model had seen stays seen, renumbered: pages still add up after an edit
     seen = renumbered(record.seen, done.changes), line_count(done.text)
     ws.remember(path, encoded, whole=record.whole, lines=seen, codec=encoding.codec)
     where = f"{len(done.places)} places" if len(done.places) > 1 else f"line {done.places[0]}"
     kept = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
-    text = f"Edited {ws.show(path)} at {where} ({done.how}).{kept}\n{diff}"
-    return Result(text, change_summary(removed, added), detail=Diff(diff))
+    syntax = introduced(path, text, done.text)
+    report = f"Edited {ws.show(path)} at {where} ({done.how}).{kept}\n{diff}" + (f"\n{syntax}" if syntax else "")
+    return Result(report, change_summary(removed, added), detail=Diff(diff, syntax))
 
 
 def _numbered(old_lines: list[str]) -> bool:

@@ -1,0 +1,44 @@
+"""What every rule of the analysis works with: the verdict it adds to, and the analysis in progress (`Check`),
+through which a rule hands over shell text or a command that another program will run."""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from narnat_agent.safety.syntax import Command
+
+
+@dataclass
+class Verdict:
+    """What Narnat must do before a command may run: ask (the reasons say what would be lost), or refuse."""
+
+    deletions: list[str] = field(default_factory=list)  # ask the user first: what would be lost
+    file_ops: list[str] = field(default_factory=list)  # refuse: a dedicated tool does this
+    interactive: list[str] = field(default_factory=list)  # refuse: it would wait for a human
+
+    def merge(self, other: "Verdict") -> None:
+        self.deletions += other.deletions
+        self.file_ops += other.file_ops
+        self.interactive += other.interactive
+
+
+class Check(Protocol):
+    """One analysis in progress: nested shell text and nested commands land in the same verdict."""
+
+    verdict: Verdict
+    cwd: Path | None  # where the command runs, when known: files there can be looked at
+    aliases: dict[str, str]  # defined earlier in the command: name → text
+
+    def script(self, code: str | None, source: str, remote: bool = False) -> None:
+        """Shell text that will run (None: computed at run time), checked like the command itself."""
+
+    def command(self, command: Command) -> None:
+        """A command that another one runs (find -exec, a wrapper's), checked like a top-level one."""
+
+    def deletions_in(self, code: str) -> list[str]:
+        """What shell text that another program runs would destroy (system("…") in a script)."""
+
+
+NOT_UNDOABLE = "/undo cannot restore it"  # how a question ends when what is lost lies beyond the project's files
+REGENERABLE = "regenerable: its tool downloads or builds it again, /undo does not restore it"
+Argv = list[str | None]  # a command's words: literal text, or None where the shell computes them at run time

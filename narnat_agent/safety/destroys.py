@@ -1,0 +1,99 @@
+"""Whether a command is one of the forms in the families table: what it would destroy, in one line for the user."""
+
+import functools
+import re
+
+from narnat_agent.safety.check import NOT_UNDOABLE
+from narnat_agent.safety.families import BY_PROGRAM, Family, Form
+from narnat_agent.safety.syntax import Command, fed_code
+
+SCRIPTS = ("manage.py", "artisan")  # run by an interpreter, they are the program: `python manage.py flush`
+
+
+ANY_FORM = {  # per program, one test for the common case: none of its family's forms
+    program: re.compile("|".join(f"(?:{form.words})" for form in family.forms), re.IGNORECASE)
+    for program, family in BY_PROGRAM.items()
+}
+
+
+def program(name: str, argv: list[str | None]) -> tuple[str, list[str | None]]:
+    """The program a command runs and its argv: a framework's script, or a jar named after its tool (bfg.jar)."""
+    first = argv[1] if len(argv) > 1 else None
+    if first is not None and first.rsplit("/", 1)[-1] in SCRIPTS:
+        return first.rsplit("/", 1)[-1], argv[1:]
+    if name == "java" and first == "-jar" and len(argv) > 2 and argv[2] is not None:
+        return re.split(r"[-.]", argv[2].rsplit("/", 1)[-1])[0], argv[2:]
+    return name, argv
+
+
+def fed_commands(name: str, argv: list[str | None], command: Command) -> list[str]:
+    """What the commands a client reads on its stdin would destroy (`echo FLUSHALL | redis-cli`): each line is
+    checked as if it were the client's words."""
+    family = BY_PROGRAM.get(name)
+    if family is None or not family.reads_stdin or _positional([a for a in argv[1:] if a], family):
+        return []
+    if (text := fed_code(command)) is None:
+        return [f"{name} runs commands from its stdin that cannot be read here — {NOT_UNDOABLE}"]
+    return [reason for line in text.splitlines() for reason in destroys(name, [*argv, *line.split()])]
+
+
+def destroys(name: str, argv: list[str | None]) -> list[str]:
+    """What running argv would destroy that /undo cannot bring back, one phrase per form it matches."""
+    name, argv = program(name, argv)
+    family = BY_PROGRAM.get(name)
+    if family is None:
+        return []
+    args = [a for a in argv[1:] if a is not None]
+    if "--help" in args or args in (["-h"], ["--version"], ["-V"]):
+        return []  # it prints how to use it
+    words = " ".join(_positional(args, family))
+    if not ANY_FORM[name].match(words):
+        return []
+    if any(_has(args, option) for option in family.dry):
+        return []
+    for form in family.forms:
+        if _matches(form, words, args):
+            return [f"{name} {form.lost} — {form.undo}"]
+    return []
+
+
+def _matches(form: Form, words: str, args: list[str]) -> bool:
+    if not _pattern(form.words).match(words):
+        return False
+    return all(not group or any(_has(args, option) for option in group) for group in (form.needs, form.also))
+
+
+@functools.cache
+def _pattern(words: str) -> re.Pattern[str]:
+    return re.compile(words, re.IGNORECASE)
+
+
+def _positional(args: list[str], family: Family) -> list[str]:
+    """The words that are not options nor an option's value."""
+    words, skip = [], False
+    for word in args:
+        if skip:
+            skip = False
+        elif word.startswith("-") and word != "-":
+            skip = word in family.values
+        else:
+            words.append(word)
+    return words
+
+
+def _has(args: list[str], option: str) -> bool:
+    """option is among args: `--opt`, `--opt=value`, a one-letter option in a cluster, or `-X=VALUE` as written
+    any of the ways the option's value can be given."""
+    flag, _, value = option.partition("=")
+    for i, word in enumerate(args):
+        if value:
+            given = args[i + 1] if word == flag and i + 1 < len(args) else word[len(flag) :].lstrip("=")
+            if word.startswith(flag) and given.lower() == value.lower():
+                return True
+        elif word == flag or word.startswith(flag + "=") and flag.startswith("--") or _in_cluster(flag, word):
+            return True
+    return False
+
+
+def _in_cluster(flag: str, word: str) -> bool:
+    return len(flag) == 2 and flag[1].isalpha() and bool(re.fullmatch(rf"-[a-zA-Z]*{flag[1]}[a-zA-Z]*", word))

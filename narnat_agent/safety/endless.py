@@ -1,0 +1,91 @@
+"""Programs that never end on their own or wait for a person, beyond editors, REPLs and pagers: watch modes, dev
+loops, ping without a count, consoles and sign-in prompts. The forms come from each tool's manual."""
+
+import re
+
+from narnat_agent.safety.code import INTERPRETERS
+from narnat_agent.safety.destroys import program
+from narnat_agent.safety.syntax import Command, names
+
+WATCH_OPTIONS = names("--watch --watchAll --watch=true --watchAll=true")
+ALWAYS = names("nodemon ts-node-dev tsc-watch chokidar entr")  # their whole job is to wait for changes
+SUBCOMMANDS = {  # program → subcommands that never end or ask questions
+    "cargo": names("watch"),
+    "terraform": names("console"),
+    "tofu": names("console"),
+    "gcloud": names("init"),
+    "firebase": names("login"),
+    "heroku": names("login"),
+    "vercel": names("login"),
+    "netlify": names("login"),
+    "npm": names("login adduser"),
+}
+SERVERS = {  # program → what makes it serve until stopped: a subcommand, "" for none given, "*" for anything
+    "uvicorn": names("*"),
+    "gunicorn": names("*"),
+    "hypercorn": names("*"),
+    "daphne": names("*"),
+    "http-server": names("*"),
+    "live-server": names("*"),
+    "manage.py": names("runserver runserver_plus"),
+    "flask": names("run"),
+    "rails": names("server s"),
+    "vite": frozenset({"", "dev", "serve", "preview"}),
+    "next": names("dev start"),
+    "nuxt": names("dev"),
+    "nuxi": names("dev"),
+    "astro": names("dev"),
+    "ng": names("serve s"),
+    "webpack": names("serve"),
+    "webpack-dev-server": names("*"),
+    "hugo": names("server serve"),
+    "jekyll": names("serve s"),
+    "gatsby": names("develop"),
+    "expo": names("start"),
+}
+SHORT_WATCH = names("tsc vite webpack rollup esbuild tailwindcss sass")  # -w is their watch mode
+NAMES = ALWAYS | SUBCOMMANDS.keys() | SHORT_WATCH | SERVERS.keys() | names("ping ping6 read aws az gcloud php")
+MODULE_SERVERS = names("http.server SimpleHTTPServer uvicorn gunicorn flask")  # python -m …
+PING_ENDS = re.compile(r"-[a-zA-Z]*[cw]")  # a count or a deadline
+
+
+def never_ends(name: str, argv: list[str | None], command: Command) -> str | None:
+    """Why this command would never end or would wait for a person, or None."""
+    if name not in NAMES and not name.startswith("python") and WATCH_OPTIONS.isdisjoint(argv) or command.background:
+        return None  # the common case, settled at once; and the shell does not wait for what it starts with `&`
+    name, argv = program(name, argv)
+    args = [a for a in argv[1:] if a is not None]
+    words = [a for a in args if not a.startswith("-")]
+    if WATCH_OPTIONS & set(args) or name in SHORT_WATCH and "-w" in args or name in ALWAYS:
+        return f"{name} in watch mode never ends: run it once (without --watch)"
+    if _serves(name, args, words):
+        return f"{name} serves until it is stopped: start it in the background (`… &`), then query it"
+    if words[:1] and words[0] in SUBCOMMANDS.get(name, ()):
+        return f"{name} {words[0]} waits for a person or never ends"
+    if name in ("ping", "ping6") and not any(PING_ENDS.match(a) for a in args):
+        return f"{name} never ends: add -c N"
+    if name == "read" and any(re.fullmatch(r"-[a-zA-Z]*p", a) for a in args) and not _fed(command):
+        return "read -p asks the user a question: ask in your answer instead"
+    if name == "aws" and words[:1] == ["configure"] and words[1:2] in ([], ["sso"]):
+        return "aws configure asks questions: use aws configure set KEY VALUE"
+    if name == "az" and words[:1] == ["login"] and not {"--service-principal", "--identity"} & set(args):
+        return "az login waits for a person to sign in in a browser"
+    if name == "gcloud" and words[:2] == ["auth", "login"] and not any(a.startswith("--cred-file") for a in args):
+        return "gcloud auth login waits for a person to sign in in a browser"
+    return None
+
+
+def _serves(name: str, args: list[str], words: list[str]) -> bool:
+    if INTERPRETERS.match(name):
+        return name.startswith("python") and args[:1] == ["-m"] and len(args) > 1 and args[1] in MODULE_SERVERS
+    if name == "php":
+        return "-S" in args
+    serving = SERVERS.get(name, frozenset())
+    first = words[:2] or [""]  # `flask --app app.py run`: an option's value may come first
+    return bool(serving) and "--help" not in args and ("*" in serving or any(w in serving for w in first))
+
+
+def _fed(command: Command) -> bool:
+    return (
+        command.stdin is not None or command.stdin_dynamic or command.upstream is not None or bool(command.stdin_file)
+    )

@@ -1,0 +1,253 @@
+"""What programs destroy beyond the project's files, per program family: the knowledge as data, one entry a form.
+
+A form is a regular expression over the words of the command that are not options (matched from the first one,
+case-insensitively), the options of which one must be present (`needs`, and a second group in `also`), and what is
+lost. An option written `-X=DELETE` matches `-X DELETE`, `-XDELETE` and `-X=DELETE`; a one-letter option matches
+inside a cluster (`-fd` has `-f`). A family's `dry` options make any form a rehearsal. Each family cites the
+documentation its forms come from. Deletions /undo can restore (files in the project) are not here: this table is
+for what it cannot.
+"""
+
+from dataclasses import dataclass
+
+from narnat_agent.safety.check import NOT_UNDOABLE, REGENERABLE
+from narnat_agent.safety.syntax import names
+
+
+@dataclass(frozen=True)
+class Form:
+    words: str  # a regular expression over the words that are not options, from the first
+    lost: str  # what would be lost, said to the user
+    needs: frozenset[str] = frozenset()  # destroys only with one of these options
+    also: frozenset[str] = frozenset()  # … and one of these
+    undo: str = NOT_UNDOABLE
+
+
+@dataclass(frozen=True)
+class Family:
+    programs: frozenset[str]
+    source: str  # where the forms come from: man pages, the tool's documentation
+    forms: tuple[Form, ...]
+    values: frozenset[str] = frozenset()  # options that take the next word as their value
+    dry: frozenset[str] = frozenset()  # options that make the command a rehearsal
+    reads_stdin: bool = False  # without a command in its words, it runs the lines of its stdin (redis-cli)
+
+
+def _f(words: str, lost: str, needs: str = "", also: str = "", undo: str = NOT_UNDOABLE) -> Form:
+    return Form(words, lost, names(needs), names(also), undo)
+
+
+def _family(
+    programs: str, source: str, *forms: Form, values: str = "", dry: str = "", reads_stdin: bool = False
+) -> Family:
+    return Family(names(programs), source, forms, names(values), names(dry), reads_stdin)
+
+
+ANY = r"(?:\S+ )*?"  # any words before the one that matters: `gcloud compute instances delete`
+FAMILIES = (
+    _family(
+        "git",
+        "git-branch(1), git-tag(1), git-update-ref(1), git-push(1), git-filter-branch(1), git-filter-repo(1), "
+        "git-reflog(1), git-gc(1), git-prune(1), git-submodule(1)",
+        _f(r"branch\b", "deletes a branch with commits no other branch has", "-D"),
+        _f(r"branch\b", "deletes a branch with commits no other branch has", "-d --delete", "-f --force"),
+        _f(r"tag\b", "deletes tags", "-d --delete"),
+        _f(r"update-ref\b", "deletes a ref", "-d"),
+        _f(r"push\b", "rewrites or deletes history on the remote", "-f --force --force-with-lease --mirror"),
+        _f(r"push\b", "deletes branches or tags on the remote", "-d --delete --prune"),
+        _f(r"push( \S+)* [+:]\S", "rewrites or deletes history on the remote (a +ref or :ref refspec)"),
+        _f(r"(filter-repo|filter-branch)\b", "rewrites the repository's history"),
+        _f(r"reflog (expire|delete)\b", "drops reflog entries, the only way back to lost commits"),
+        _f(r"gc\b", "prunes unreachable commits at once", "--prune=now --prune=all"),
+        _f(r"prune\b", "deletes unreachable commits"),
+        _f(r"submodule deinit\b", "discards a submodule's working tree", "-f --force"),
+        values="-C -c --git-dir --work-tree --namespace --config-env -o --push-option --repo",
+        dry="-n --dry-run",
+    ),
+    _family("bfg", "BFG Repo-Cleaner documentation", _f("", "rewrites the repository's history")),
+    _family(
+        "docker podman nerdctl docker-compose",
+        "docker-volume-rm(1), docker-system-prune(1), docker-compose-down(1), docker-builder-prune(1)",
+        _f(r"volume (rm|remove|prune)\b", "deletes container volumes (persistent data)"),
+        _f(r"system prune\b", "deletes unused container volumes (persistent data)", "--volumes"),
+        _f(r"(compose )?down\b", "deletes the project's container volumes", "-v --volumes"),
+        _f(r"(builder|buildx) prune\b", "deletes the build cache", undo=REGENERABLE),
+        values="-f --file -p --project-name --context -H --host",
+    ),
+    _family(
+        "kubectl oc",
+        "kubectl reference: kubectl delete, kubectl drain",
+        _f(r"delete\b", "deletes cluster resources (and the data of deleted volumes)"),
+        _f(r"drain\b", "evicts every pod on a node, deleting their local data", "--delete-emptydir-data"),
+        values="-n --namespace --context --cluster --kubeconfig -l --selector -f --filename -o --output -c",
+        dry="--dry-run",
+    ),
+    _family(
+        "helm",
+        "helm uninstall",
+        _f(r"(uninstall|delete|del|un)\b", "uninstalls a release"),
+        values="-n --namespace --kube-context --kubeconfig",
+        dry="--dry-run",
+    ),
+    _family(
+        "terraform tofu terragrunt",
+        "Terraform CLI documentation: destroy, apply -destroy, state rm, workspace delete",
+        _f(r"destroy\b", "destroys the infrastructure the configuration manages"),
+        _f(r"apply\b", "destroys the infrastructure the configuration manages", "-destroy --destroy"),
+        _f(r"state (rm|remove)\b", "makes Terraform forget resources it manages"),
+        _f(r"workspace delete\b", "deletes a workspace and its state"),
+        values="-chdir -var -var-file -target",
+    ),
+    _family(
+        "pulumi",
+        "Pulumi CLI documentation: pulumi destroy, pulumi stack rm, pulumi state delete",
+        _f(r"(destroy|down)\b", "destroys the stack's cloud resources"),
+        _f(r"stack (rm|remove)\b", "deletes a stack and its history"),
+        _f(r"state delete\b", "makes Pulumi forget a resource"),
+        values="-s --stack -C --cwd",
+    ),
+    _family("cdk cdktf sst", "AWS CDK CLI: cdk destroy", _f(r"(destroy|remove)\b", "destroys the stack's resources")),
+    _family("serverless sls", "Serverless Framework: serverless remove", _f(r"remove\b", "removes the service")),
+    _family(
+        "aws",
+        "AWS CLI command reference: delete-*, terminate-*, s3 rm, s3 rb, s3 sync --delete",
+        _f(r"s3 (rm|rb)\b", "deletes remote objects"),
+        _f(r"s3 sync\b", "deletes remote objects the source lacks", "--delete"),
+        _f(r"s3api delete-", "deletes remote objects"),
+        _f(r"\S+ (delete|terminate|remove|deregister|purge|batch-delete|release)-", "deletes cloud resources"),
+        values="--region --profile --output --endpoint-url --query --cli-read-timeout",
+        dry="--dryrun --dry-run",
+    ),
+    _family(
+        "gcloud",
+        "gcloud reference: gcloud … delete, gcloud storage rm",
+        _f(ANY + r"delete\b", "deletes cloud resources"),
+        _f(r"storage (rm|rsync)\b", "deletes remote objects"),
+        values="--project --zone --region --format --account --configuration",
+    ),
+    _family(
+        "gsutil",
+        "gsutil documentation: rm, rb, rsync -d",
+        _f(r"(rm|rb)\b", "deletes remote objects"),
+        _f(r"rsync\b", "deletes remote objects the source lacks", "-d --delete-unmatched-destination-objects"),
+        dry="-n",
+    ),
+    _family(
+        "az",
+        "Azure CLI reference: az … delete, delete-batch, purge",
+        _f(ANY + r"(delete|delete-batch|purge)\b", "deletes cloud resources"),
+        values="-g -n --name --resource-group --subscription -o --output --query",
+    ),
+    _family(
+        "rclone",
+        "rclone documentation: purge, delete, deletefile, rmdir, rmdirs, sync, move",
+        _f(r"(purge|delete|deletefile|rmdir|rmdirs)\b", "deletes remote files"),
+        _f(r"sync\b", "deletes what the source lacks"),
+        dry="--dry-run -n",
+    ),
+    _family(
+        "gh",
+        "GitHub CLI manual: gh repo delete, gh release delete, gh … delete, gh api",
+        _f(ANY + r"delete\b", "deletes a repository, release, issue, secret or run on GitHub"),
+        _f(r"api\b", "sends a DELETE request to GitHub", "-X=DELETE --method=DELETE"),
+        values="-R --repo",
+    ),
+    _family(
+        "heroku",
+        "Heroku CLI commands: apps:destroy, pg:reset, addons:destroy",
+        _f(r"(apps:destroy|destroy|pg:reset|addons:destroy)\b", "destroys a hosted app or database"),
+        values="-a --app -r --remote",
+    ),
+    _family("fly flyctl", "flyctl docs: apps destroy", _f(r"(apps )?(destroy|delete)\b", "destroys a hosted app")),
+    _family("vercel", "Vercel CLI: vercel remove", _f(r"(remove|rm)\b", "removes deployments")),
+    _family(
+        "firebase",
+        "Firebase CLI reference",
+        _f(r"(firestore:delete|database:remove|functions:delete|hosting:disable)\b", "deletes hosted data"),
+    ),
+    _family(
+        "dropdb dropuser",
+        "PostgreSQL client applications: dropdb(1), dropuser(1)",
+        _f("", "drops a PostgreSQL database or role"),
+    ),
+    _family(
+        "pg_restore", "pg_restore(1): --clean", _f("", "drops database objects before restoring them", "-c --clean")
+    ),
+    _family("mysqladmin", "mysqladmin(1)", _f(ANY + r"drop\b", "drops a database")),
+    _family(
+        "redis-cli valkey-cli",
+        "Redis commands: FLUSHALL, FLUSHDB, DEL, UNLINK",
+        _f(r"(flushall|flushdb|del|unlink|getdel|hdel|srem|zrem|lrem|ltrim|xdel|xtrim|swapdb)\b", "deletes keys"),
+        values="-h -p -n -a -u --user --pass --pattern --scan-pattern -c --cert --key",
+        reads_stdin=True,
+    ),
+    _family(
+        "manage.py django-admin",
+        "Django: django-admin flush, migrate <app> zero; django-extensions reset_db",
+        _f(r"(flush|reset_db|drop_test_database)\b", "deletes every row in the database"),
+        _f(r"migrate \S+ zero\b", "unapplies an app's migrations, dropping its tables"),
+        values="--database --settings",
+    ),
+    _family(
+        "rails rake",
+        "Rails guides, Active Record migrations: db:drop, db:reset, db:purge, db:schema:load",
+        _f(ANY + r"db:(drop|reset|purge|truncate_all|schema:load|migrate:reset)\b", "drops the database's data"),
+    ),
+    _family(
+        "prisma",
+        "Prisma CLI reference: migrate reset, db push --force-reset",
+        _f(r"migrate reset\b", "drops the database and its data"),
+        _f(r"db push\b", "drops the database's data", "--force-reset --accept-data-loss"),
+    ),
+    _family(
+        "artisan",
+        "Laravel: migrate:fresh, migrate:reset, migrate:refresh, migrate:rollback, db:wipe",
+        _f(r"(migrate:fresh|migrate:reset|migrate:refresh|migrate:rollback|db:wipe)\b", "drops the database's data"),
+    ),
+    _family(
+        "alembic flask",
+        "Alembic and Flask-Migrate: downgrade",
+        _f(r"(db )?downgrade\b", "unapplies migrations, dropping tables and columns"),
+    ),
+    _family(
+        "sequelize sequelize-cli knex typeorm",
+        "sequelize-cli db:drop, knex migrate:rollback, typeorm schema:drop",
+        _f(r"(db:drop|db:migrate:undo|migrate:rollback|schema:drop)", "drops the database's data"),
+    ),
+    _family(
+        "conda mamba micromamba",
+        "conda documentation: conda env remove, conda remove --all, conda clean",
+        _f(r"env (remove|rm)\b", "deletes an environment", undo=REGENERABLE),
+        _f(r"(remove|uninstall)\b", "deletes an environment", "--all", undo=REGENERABLE),
+        _f(r"clean\b", "deletes the package cache", undo=REGENERABLE),
+        values="-n --name -p --prefix",
+        dry="--dry-run -d",
+    ),
+    _family("pyenv", "pyenv commands: uninstall", _f(r"uninstall\b", "deletes a Python version", undo=REGENERABLE)),
+    _family(
+        "npm yarn pnpm bun",
+        "npm-cache(1), yarn cache clean, pnpm store prune",
+        _f(r"cache (clean|clear|rm)\b", "deletes the package cache", undo=REGENERABLE),
+        _f(r"store prune\b", "deletes the package store's unused packages", undo=REGENERABLE),
+    ),
+    _family(
+        "pip pip3 uv poetry pipenv",
+        "pip cache, uv cache clean, poetry env remove, pipenv --rm",
+        _f(r"cache (purge|remove|clean|prune|clear)\b", "deletes the package cache", undo=REGENERABLE),
+        _f(r"env remove\b", "deletes a virtual environment", undo=REGENERABLE),
+        _f("", "deletes the virtual environment", "--rm", undo=REGENERABLE),
+    ),
+    _family(
+        "go",
+        "go help clean",
+        _f(r"clean\b", "deletes the module or build cache", "-modcache -cache -testcache -fuzzcache", undo=REGENERABLE),
+    ),
+    _family(
+        "cargo mvn mvnw gradle gradlew",
+        "cargo-clean(1), Maven and Gradle clean",
+        _f(ANY + r"clean\b", "deletes the build output", undo=REGENERABLE),
+        values="-p --package -f --file -pl --projects",
+    ),
+    _family("brew", "brew(1): cleanup", _f(r"cleanup\b", "deletes cached downloads", undo=REGENERABLE), dry="-n"),
+)
+BY_PROGRAM = {program: family for family in FAMILIES for program in family.programs}

@@ -1,0 +1,194 @@
+"""SQL (and MongoDB shell code) that reaches a database client: what it would destroy, read by a real SQL parser.
+
+The text comes from the client's code options (`psql -c`, `mysql -e`, `mongosh --eval`), its stdin (a heredoc, a
+herestring, `echo … |`), a file it is told to run when that file exists, or sqlite3's second word. DROP, TRUNCATE,
+DELETE, UPDATE and ALTER … DROP ask; SQL the parser cannot read asks only when it names one of those.
+"""
+
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from narnat_agent.safety.check import NOT_UNDOABLE
+from narnat_agent.safety.syntax import Command, fed_code, names
+
+if TYPE_CHECKING:
+    from sqlglot import exp
+
+MAX_SQL = 100_000  # characters parsed; longer text is judged by its keywords
+MAX_FILE = 1_000_000  # bytes read from a file the client runs
+
+
+@dataclass(frozen=True)
+class Client:
+    dialect: str | None  # sqlglot's name for the server's SQL; None for MongoDB's JavaScript shell
+    code: frozenset[str]  # options whose value is the code
+    files: frozenset[str] = frozenset()  # options whose value is a file of code
+    operand: int = 0  # the code is this positional word (sqlite3 DB 'SQL'), 0 when never
+    scripts: str = ""  # a positional word ending so is a file of code it runs (mongosh app clean.js)
+
+
+def _c(dialect: str | None, code: str, files: str = "", operand: int = 0, scripts: str = "") -> Client:
+    return Client(dialect, names(code), names(files), operand, scripts)
+
+
+# the clients' manuals: psql(1), mysql(1), sqlite3(1), duckdb CLI, clickhouse-client, cqlsh, sqlcmd, usql, mongosh
+CLIENTS = {
+    "psql": _c("postgres", "-c --command", "-f --file"),
+    "usql": _c("postgres", "-c --command", "-f --file"),
+    "pgcli": _c("postgres", ""),
+    "mysql": _c("mysql", "-e --execute"),
+    "mariadb": _c("mysql", "-e --execute"),
+    "mycli": _c("mysql", "-e --execute"),
+    "sqlite3": _c("sqlite", "-cmd", operand=2),
+    "litecli": _c("sqlite", "-e --execute"),
+    "duckdb": _c("duckdb", "-c -cmd", operand=2),
+    "clickhouse-client": _c("clickhouse", "-q --query", "--queries-file"),
+    "cqlsh": _c(None, "-e --execute", "-f --file"),
+    "sqlcmd": _c("tsql", "-Q -q", "-i"),
+    "mongosh": _c(None, "--eval", "-f --file", scripts=".js"),
+    "mongo": _c(None, "--eval", "-f --file", scripts=".js"),
+}
+VALUES = names("-U -d -h -p -u -P -S -D -W --host --port --user --username --dbname --database --password -v --set")
+DESTRUCTIVE = re.compile(r"\b(drop|truncate|delete|update|alter)\b", re.IGNORECASE)
+SQL_LITERAL = re.compile(r"[\"']\s*((?:drop|truncate|delete|update|alter)\s[^\"'\n]*)[\"']", re.IGNORECASE)
+META = re.compile(r"^\s*[\\.].*$", re.MULTILINE)  # psql's \dt, sqlite's .tables: the client's own commands
+MONGO = re.compile(
+    r"\.\s*(drop|dropDatabase|dropIndex|dropIndexes|deleteOne|deleteMany|remove|findOneAndDelete|updateOne|updateMany"
+    r"|replaceOne|findOneAndReplace|findOneAndUpdate|renameCollection|bulkWrite)\s*\("
+)
+
+
+def sql_destroys(name: str, argv: list[str | None], command: Command, cwd: Path | None) -> list[str]:
+    """What the code this client runs would destroy; empty when it reads, creates or inserts."""
+    client = CLIENTS.get(name)
+    if client is None:
+        return []
+    reasons = []
+    for code in sources(client, argv, command, cwd):
+        if code is None:
+            reasons.append(f"{name} runs code computed at run time")
+        elif found := (_mongo(code) if name.startswith("mongo") else judge(code, client.dialect)):
+            reasons.append(f"{name} {found} — {NOT_UNDOABLE}")
+    return reasons
+
+
+def has_code(name: str, argv: list[str | None], command: Command) -> bool:
+    """The client is given code to run, so it does not wait for a human."""
+    client = CLIENTS.get(name)
+    return client is not None and bool(sources(client, argv, command, None, files=True))
+
+
+def sources(
+    client: Client, argv: list[str | None], command: Command, cwd: Path | None, files: bool = False
+) -> list[str | None]:
+    """Each text of code the client gets (None where the shell computes it); a file it runs is read when it
+    exists under cwd, or stands as "" when files is set (to tell that some code is given)."""
+    found: list[str | None] = []
+    plain: list[str | None] = []
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        option = _option(word, client)
+        if option:
+            value = word.split("=", 1)[1] if word and "=" in word else argv[i + 1] if i + 1 < len(argv) else ""
+            found.append(value if option == "code" else "" if files else _read(value, cwd))
+            i += 1 if word and "=" in word else 2
+            continue
+        if word is None or not word.startswith("-"):
+            plain.append(word)
+        i += 2 if word in VALUES else 1
+    if client.operand and len(plain) >= client.operand:
+        found.append(plain[client.operand - 1])
+    for script in [w for w in plain if client.scripts and w and w.endswith(client.scripts)]:
+        found.append("" if files else _read(script, cwd))
+    if command.stdin is not None or command.stdin_dynamic or command.upstream is not None:
+        found.append(fed_code(command))
+    elif command.stdin_file:
+        found.append("" if files else _read(command.stdin_file, cwd))
+    return [text for text in found if text != "" or files]
+
+
+def _option(word: str | None, client: Client) -> str:
+    """ "code" or "file" when word is one of the client's options for them (also `-Atc`, `--command=…`)."""
+    if word is None or not word.startswith("-"):
+        return ""
+    flag = word.split("=", 1)[0]
+    cluster = "-" + word[-1] if re.fullmatch(r"-[a-zA-Z]{2,4}", word) else ""  # psql -Atc SQL
+    for kind, options in (("code", client.code), ("file", client.files)):
+        if flag in options or cluster in options:
+            return kind
+    return ""
+
+
+def _read(path: str | None, cwd: Path | None) -> str | None:
+    """The code in a file the client runs, "" when it cannot be seen (not there yet, or no cwd), None when
+    its name is computed."""
+    if path is None:
+        return None
+    file = Path(path) if cwd is None or Path(path).is_absolute() else cwd / path
+    if cwd is None or not file.is_file():
+        return ""
+    with open(file, "rb") as f:
+        return f.read(MAX_FILE).decode("utf-8", "replace")
+
+
+def judge(code: str, dialect: str | None = None) -> str:
+    """What the SQL destroys, in a phrase; "" when nothing."""
+    sql = META.sub("", code)
+    if not DESTRUCTIVE.search(sql):
+        return ""
+    found = _parsed(sql, dialect) if len(sql) <= MAX_SQL else None
+    return f"runs SQL it cannot read that mentions {_keyword(sql)}" if found is None else found
+
+
+def in_code(code: str) -> list[str]:
+    """What the SQL statements written as string literals in a program's code destroy (sqlite3's execute('…')):
+    only literals that parse as SQL count, so `print("Update done")` is text."""
+    found = (_parsed(text) for text in SQL_LITERAL.findall(code))
+    return [f"{reason} — {NOT_UNDOABLE}" for reason in found if reason]
+
+
+def _parsed(sql: str, dialect: str | None = None) -> str | None:
+    """What parsed SQL destroys ("" when nothing), or None when it cannot be parsed."""
+    import sqlglot
+    from sqlglot import exp
+
+    logging.getLogger("sqlglot").setLevel(logging.ERROR)  # it warns on statements it passes through as text
+    try:
+        statements = sqlglot.parse(sql, dialect=dialect)
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
+        return None
+    for statement in statements:
+        if isinstance(statement, exp.Command) and DESTRUCTIVE.search(statement.sql()):
+            return None
+        if statement is not None and (found := _destroys(statement)):
+            return found
+    return ""
+
+
+def _destroys(statement: "exp.Expression") -> str:
+    from sqlglot import exp
+
+    node = statement.find(exp.Drop, exp.TruncateTable, exp.Delete, exp.Update)
+    if node is None:
+        return ""
+    target = node.this.sql() if node.this is not None else ""
+    if isinstance(node, exp.Drop):
+        kind = str(node.args.get("kind") or "").lower()
+        return f"drops {kind} {target}" if isinstance(statement, exp.Drop) else f"drops {kind} {target} of a table"
+    if isinstance(node, exp.TruncateTable):
+        return f"empties table {', '.join(e.sql() for e in node.expressions)}"
+    return f"{'deletes rows from' if isinstance(node, exp.Delete) else 'rewrites rows of'} {target}"
+
+
+def _keyword(sql: str) -> str:
+    match = DESTRUCTIVE.search(sql)
+    return match.group().upper() if match else "nothing destructive"
+
+
+def _mongo(code: str) -> str:
+    match = MONGO.search(code)
+    return f"runs {match.group(1)}() in MongoDB" if match else ""

@@ -1,0 +1,54 @@
+"""Code for Windows shells inside a command: PowerShell's -Command text and cmd's /c line, and what they delete.
+
+From the PowerShell documentation (about_Pwsh, the Microsoft.PowerShell.Management cmdlets and their aliases) and
+cmd's built-in commands (del, erase, rd, rmdir, format)."""
+
+import re
+
+from narnat_agent.safety.syntax import names
+
+POWERSHELLS = names("pwsh powershell pwsh.exe powershell.exe")
+CMDS = names("cmd cmd.exe")
+# cmdlets and aliases that delete, empty or overwrite, or run code the analysis cannot see
+PS_DELETES = names(
+    "remove-item rm ri del erase rd rmdir clear-content clc clear-item cli clear-recyclebin format-volume clear-disk "
+    "set-content sc out-file move-item mi move"
+)
+PS_UNSEEN = names("invoke-expression iex invoke-command icm start-process saps start")
+CMD_DELETES = names("del erase rd rmdir format move")
+PS_COMMAND = re.compile(r"(?:^|[;|{(]|&&|\|\|)\s*&?\s*([\w.-]+)")
+CMD_COMMAND = re.compile(r"(?:^|[&|(])\s*@?([\w.]+)")
+
+
+def windows_code(name: str, argv: list[str | None]) -> list[str]:
+    """What the code handed to a Windows shell deletes or hides; empty when it is plain."""
+    if None in argv:
+        return [f"{name} runs code computed at run time"]
+    words = [a for a in argv[1:] if a is not None]
+    if name in CMDS:
+        at = next((i for i, w in enumerate(words) if w.lower() in ("/c", "/k")), None)
+        code = " ".join(words[at + 1 :]) if at is not None else ""
+        found = {m.lower() for m in CMD_COMMAND.findall(code)} & CMD_DELETES
+        return [f"cmd deletes files ({', '.join(sorted(found))})"] if found else []
+    return _powershell(name, words)
+
+
+def _powershell(name: str, words: list[str]) -> list[str]:
+    """PowerShell takes its parameters abbreviated and in any case: -c, -Com, -COMMAND; -e, -enc."""
+    for i, word in enumerate(words):
+        option = word.lower()
+        if option in ("-file", "-f"):
+            return []  # a script file, run like `bash script.sh`
+        if option in ("-e", "-ec", "-enc") or len(option) > 3 and "-encodedcommand".startswith(option):
+            return [f"{name} runs encoded code the analysis cannot read"]
+        if len(option) > 1 and "-command".startswith(option):
+            return _ps_code(name, " ".join(words[i + 1 :]))
+    return []
+
+
+def _ps_code(name: str, code: str) -> list[str]:
+    commands = {m.lower() for m in PS_COMMAND.findall(code)}
+    if commands & PS_UNSEEN:
+        return [f"{name} runs code it builds or fetches ({', '.join(sorted(commands & PS_UNSEEN))})"]
+    deletes = commands & PS_DELETES | {c for c in commands if c.startswith("remove-")}
+    return [f"{name} deletes or overwrites ({', '.join(sorted(deletes))})"] if deletes else []

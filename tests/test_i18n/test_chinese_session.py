@@ -1,0 +1,56 @@
+"""A session under a Chinese locale, in a real pseudo-terminal: what a person reads is Chinese, what the model
+receives is the same as under any other locale."""
+
+import os
+import subprocess
+import sys
+
+import pexpect
+import pytest
+
+from tests.fake_llm import text_reply, tool_reply
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+
+def _env(project, fake_llm, lang: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "LC_", "LANG"))}
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url, LANG=lang,
+               TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
+    return env
+
+
+def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_answer(project, fake_llm):
+    (project / "junk.txt").write_text("x")
+    fake_llm.add(tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("删好了。"))
+    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), dimensions=(30, 100),
+                          env=_env(project, fake_llm, "zh_CN.UTF-8"), encoding="utf-8", timeout=20)  # fmt: skip
+    try:
+        child.expect("新对话 · 输入 /help")
+        child.expect("❯")
+        child.send("把 junk.txt 删掉\r")
+        child.expect(r"是否执行？\[y/n\]")
+        child.send("是")  # what an input method sends, in one burst
+        child.expect(r"是否执行？\[y/n\] 是")
+        child.expect("删好了")
+        child.expect("上下文 ")  # the footer
+        child.expect("❯")
+        child.sendeof()
+        child.expect("对话已保存为")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert not (project / "junk.txt").exists()
+    assert fake_llm.requests[0]["messages"][-1]["content"] == "把 junk.txt 删掉"
+
+
+def test_the_model_receives_the_same_whatever_the_locale(project, fake_llm):
+    def run(lang: str) -> dict:
+        fake_llm.add(text_reply("ok"))
+        done = subprocess.run([sys.executable, "-m", "narnat_agent", "-p", "hi"], cwd=project, capture_output=True,
+                              env=_env(project, fake_llm, lang), timeout=60)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return fake_llm.requests[-1]
+
+    english, chinese = run("C.UTF-8"), run("zh_CN.UTF-8")
+    assert chinese["messages"] == english["messages"] and chinese["tools"] == english["tools"]

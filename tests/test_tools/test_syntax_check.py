@@ -1,0 +1,90 @@
+"""Edit and Write say when a change breaks a file's syntax, through the real parsers, and stay quiet otherwise."""
+
+import io
+
+import pytest
+
+from narnat_agent.tools.base import Diff, Result
+from narnat_agent.tools.registry import execute
+from narnat_agent.ui.plain import PlainUI
+
+# file name, the file, a valid edit (old, new), an edit that breaks it (old, new), the line the error is on
+CASES = [
+    ("app.py", "def f(x):\n    return x + 1\n", ("x + 1", "x + 2"), ("def f(x):", "def f(x:"), 1),
+    ("app.js", "function f(a) {\n  return a + 1;\n}\n", ("a + 1", "a * 2"), ("return a + 1;\n}", "return a + 1;"), 2),
+    ("app.ts", "const n: number = 1;\nexport { n };\n", ("= 1", "= 2"), ("= 1;", "= ;"), 1),
+    ("app.tsx", "export const A = () => <div>hi</div>;\n", ("hi", "hello"), ("<div>hi</div>;", "<div>hi</div"), 1),
+    ("data.json", '{\n  "a": [1, 2],\n  "b": true\n}\n', ("true", "false"), ("[1, 2]", "[1, 2"), 2),
+    ("conf.yaml", "a: 1\nb:\n  - x\n", ("- x", "- y"), ("- x", "- x\n c: [\n"), 1),
+    ("pyproject.toml", '[tool]\nname = "x"\n', ('"x"', '"y"'), ("[tool]", "[tool"), 1),
+    ("main.go", "package main\n\nfunc main() {\n}\n", ("main() {", "main()  {"), ("{\n}", "{\n"), 3),
+    ("main.rs", "fn main() {\n    let x = 1;\n}\n", ("= 1", "= 2"), ("= 1", "="), 2),
+    ("A.java", "class A {\n  void f() {}\n}\n", ("void f", "int g() { return 1; }\n  void f"), ("{}", "{"), 3),
+    ("main.c", "int main(void) {\n  return 0;\n}\n", ("return 0;", "return 1;"), ("return 0;", "return 0"), 2),
+    ("a.cpp", "class A {\n public:\n  int x;\n};\n", ("int x;", "int y;"), ("};", "}"), 4),
+    ("A.cs", "class A {\n  void F() {}\n}\n", ("void F", "public void F"), ("{}", "{"), 1),
+    ("a.rb", "def f\n  1\nend\n", ("1", "2"), ("end\n", "\n"), 1),
+    ("a.php", "<?php\nfunction f() {\n  return 1;\n}\n", ("1;", "2;"), ("}", ""), 2),
+    ("run.sh", "if true; then\n  echo hi\nfi\n", ("hi", "hello"), ("fi\n", "\n"), 4),
+    ("page.html", "<html><body><p>hi</p></body></html>\n", ("hi", "hello"), ("<p>hi</p>", "<p>hi</p></"), 1),
+    ("style.css", "a {\n  color: red;\n}\n", ("red", "blue"), ("}", ""), 2),
+]
+
+
+def read_and_edit(project, workspace, name, content, old, new):
+    (project / name).write_text(content)
+    execute("Read", {"file_path": name}, workspace)
+    return execute("Edit", {"file_path": name, "old_string": old, "new_string": new}, workspace)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_a_valid_edit_says_nothing_about_syntax(project, workspace, case):
+    name, content, (old, new), _, _ = case
+    result = read_and_edit(project, workspace, name, content, old, new)
+    assert not result.is_error, result.text
+    assert "Syntax" not in result.text and isinstance(result.detail, Diff) and result.detail.syntax == ""
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_an_edit_that_breaks_the_syntax_says_where(project, workspace, case):
+    name, content, _, (old, new), line = case
+    result = read_and_edit(project, workspace, name, content, old, new)
+    assert not result.is_error, result.text  # the edit is made: the model decides what to do about it
+    assert "this change introduced a syntax error" in result.text, result.text
+    assert f"line {line}, column " in result.text
+    assert isinstance(result.detail, Diff) and result.detail.syntax in result.text
+
+
+def test_a_file_already_broken_elsewhere_does_not_cry_wolf(project, workspace):
+    broken = "def ok():\n    return 1\n\ndef broken(:\n    pass\n"
+    assert read_and_edit(project, workspace, "old.py", broken, "return 1", "return 2").detail.syntax == ""
+    (project / "half.js").write_text("function a() { return 1; }\nfunction b( { }\n")
+    execute("Read", {"file_path": "half.js"}, workspace)
+    quiet = execute("Edit", {"file_path": "half.js", "old_string": "return 1", "new_string": "return 2"}, workspace)
+    assert quiet.detail.syntax == ""
+    execute("Read", {"file_path": "half.js"}, workspace)
+    loud = execute("Edit", {"file_path": "half.js", "old_string": "return 2;", "new_string": "return [2;"}, workspace)
+    assert "line 1, column" in loud.detail.syntax and "return [2;" in loud.detail.syntax
+
+
+def test_c_with_macros_the_grammar_misreads_is_not_judged(project, workspace):
+    macros = "#define local static\nlocal int f(void) { return 0; }\n"
+    result = read_and_edit(project, workspace, "m.c", macros, "return 0;", "return 1;")
+    assert result.detail.syntax == ""
+
+
+def test_write_checks_new_files_and_unknown_languages_get_no_check(project, workspace):
+    created = execute("Write", {"file_path": "new.py", "content": "x = (\n"}, workspace)
+    assert "Syntax check (python): this change introduced a syntax error" in created.text
+    assert "    x = (" in created.text
+    fine = execute("Write", {"file_path": "ok.json", "content": '{"a": 1}\n'}, workspace)
+    assert "Syntax" not in fine.text
+    notes = execute("Write", {"file_path": "notes.txt", "content": "def f(:\n{[\n"}, workspace)
+    assert "Syntax" not in notes.text and notes.detail.syntax == ""
+
+
+def test_the_plain_ui_shows_the_finding_under_the_result():
+    err = io.StringIO()
+    finding = "Syntax check (python): this change introduced a syntax error:\n  line 1, column 5: invalid syntax"
+    PlainUI(io.StringIO(), err).tool_end(Result("…", "1 line changed", detail=Diff("@@ -1 +1 @@", finding)))
+    assert err.getvalue().splitlines()[1:] == [f"    {line}" for line in finding.splitlines()]
