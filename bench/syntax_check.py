@@ -1,5 +1,6 @@
-"""The syntax check Edit and Write add, on a 10,000-line file: a valid change (the file after is parsed) and a
-broken one (the file before is parsed too, to keep what was already broken out of the report).
+"""The syntax check Edit and Write add, on a 10,000-line file: a valid Edit (the statements around it are parsed),
+a broken one (the whole file after and before are parsed, to confirm the error and leave out what was already
+broken), and a Write of the whole file (parsed whole).
 
 Run: python bench/syntax_check.py   (baseline: the Edit matcher's exact hit on the same text)
 """
@@ -9,7 +10,7 @@ from pathlib import Path
 from common import median_seconds, table
 
 from narnat_agent.tools.edit.matcher import apply_edit
-from narnat_agent.tools.syntax_check import introduced
+from narnat_agent.tools.syntax_check import changed_lines, introduced
 
 LINES = 10_000
 FILES = {  # name: (a line, numbered), 10,000 of them
@@ -27,15 +28,18 @@ def main() -> None:
         head, tail = WRAP.get(name, ("", ""))
         before = head + "".join(line.format(n=n) for n in range(LINES)) + tail
         old = line.format(n=7000)
-        valid = before.replace(old, old.replace("7000,", "7001,"))
-        broken = before.replace(old, old.replace(",", ",(", 1))
         path = Path(name)
-        assert not introduced(path, before, valid) and introduced(path, before, broken)
-        edit = median_seconds(lambda: apply_edit(before, old, old.replace("7000,", "7001,"), False), 11)  # noqa: B023
-        for label, after in (("valid", valid), ("broken", broken)):
-            seconds = median_seconds(lambda: introduced(path, before, after), 11)  # noqa: B023
-            rows.append((f"{name}, {label} change", f"{seconds * 1000:.1f} ms", f"{edit * 1000:.1f} ms exact Edit",
+        edits = {"valid Edit": old.replace("7000,", "7001,"), "broken Edit": old.replace(",", ",(", 1)}
+        edit = median_seconds(lambda: apply_edit(before, old, edits["valid Edit"], False), 11)  # noqa: B023
+        for label, new in edits.items():
+            done = apply_edit(before, old, new, False)
+            changed = changed_lines(done.changes)
+            assert bool(introduced(path, before, done.text, changed)) == (label == "broken Edit")
+            seconds = median_seconds(lambda: introduced(path, before, done.text, changed), 11)  # noqa: B023
+            rows.append((f"{name}, {label}", f"{seconds * 1000:.1f} ms", f"{edit * 1000:.1f} ms exact Edit",
                          f"{seconds / edit:.1f}x", "≤ 20 ms"))  # fmt: skip
+        whole = median_seconds(lambda: introduced(path, "", before), 5)  # noqa: B023
+        rows.append((f"{name}, Write of the whole file", f"{whole * 1000:.1f} ms", "", "", ""))
     table(f"Syntax check on a {LINES:,}-line file (median of 11)", rows)
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from narnat_agent.config.loader import Config
     from narnat_agent.core.ui import UI, Reporter
 
-OLLAMA = "http://127.0.0.1:11434"
+SETUP_TRIES = 3  # answers checked against the provider before they are saved unchecked
 # Narnat needs what POSIX gives (termios, process groups, SIGHUP, bash); Windows has them inside WSL2
 UNSUPPORTED = "Narnat runs on Linux and macOS only; on Windows, run it inside WSL2 (wsl --install, then install it).\n"
 
@@ -64,36 +64,34 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def ollama_models() -> list[str]:
-    """The models of an Ollama server on this machine, or [] when none answers quickly."""
-    import json
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(f"{OLLAMA}/api/tags", timeout=0.5) as response:
-            return [m["name"] for m in json.load(response).get("models", [])]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
-
-
-def first_run_setup(ui: UI, project: Path, home: Path) -> None:
-    """Ask for the endpoint, key and model, and save them for the user (in the project if it keeps its own key)."""
+def first_run_setup(ui: UI, project: Path, home: Path, servers: tuple = ()) -> None:
+    """Ask for the endpoint, key and model, check them with one cheap request, and save them for the user (in the
+    project if it keeps its own key). A server running here is offered with its models."""
     from narnat_agent.config.loader import write_setup
     from narnat_agent.config.settings import DEFAULT_BASE_URL, DEFAULTS
+    from narnat_agent.core.endpoint import LOCAL_SERVERS, check_model, local_servers
 
-    models = ollama_models()
     base_url, model, key = DEFAULT_BASE_URL, str(DEFAULTS["model"]), ""
-    if models:
-        ui.notice(
-            _("An Ollama server answers on {address} with: {models}").format(
-                address=OLLAMA, models=", ".join(models[:10])
-            )
-        )
-        base_url, model, key = f"{OLLAMA}/v1", models[0], "ollama"
+    found = local_servers(servers or LOCAL_SERVERS)
+    for name, url, models in found:
+        if models:
+            listed = ", ".join(models[:10])
+            ui.notice(_("{name} answers on {address} with: {models}").format(name=name, address=url, models=listed))
+        else:
+            ui.notice(_("{name} answers on {address} (no models listed)").format(name=name, address=url))
+    if found:
+        base_url, models = found[0][1:]
+        model, key = models[0] if models else model, "local"  # servers run here take any key
     ui.notice(_("No API key configured yet; three questions, saved to ~/.narnat/narnat.json."))
-    base_url = ui.ask(_("Base URL"), base_url)
-    key = ui.ask(_("API key (hidden)"), key, secret=True)
-    model = ui.ask(_("Model"), model)
+    for attempt in range(1, SETUP_TRIES + 1):
+        base_url = ui.ask(_("Base URL"), base_url).rstrip("/")
+        key = ui.ask(_("API key (hidden)"), key, secret=True)
+        model = ui.ask(_("Model"), model)
+        problem = check_model(base_url, key, model)
+        if problem is None:
+            break
+        last = attempt == SETUP_TRIES
+        ui.error(_("{problem} Saved anyway; edit the file to fix it.").format(problem=problem) if last else problem)
     path = write_setup(project, home, {"base_url": base_url, "api_key": key, "model": model})
     if path.is_relative_to(project):
         ui.notice(_("Saved {path} (mode 0600; .narnat/.gitignore keeps it out of git).").format(path=path))

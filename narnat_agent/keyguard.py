@@ -46,30 +46,29 @@ def forget_key_variables(environ: MutableMapping[str, str]) -> None:
         environ.pop(name, None)
 
 
+def can_confine() -> bool:
+    """Whether commands can run in namespaces of their own here (util-linux's `unshare`, user namespaces allowed)."""
+    return _confining_argv() is not None
+
+
 @functools.cache
-def _confiner() -> list[str] | None:
-    """The argv prefix that runs a cover script in namespaces of its own, or None where that cannot be done here
-    (no `unshare`, or user namespaces not allowed). Programs are found once, so a later PATH cannot lose them."""
-    found = {name: shutil.which(name) for name in ("unshare", "sh", "mount")}
-    if None in found.values():
+def _confining_argv() -> tuple[str, ...] | None:
+    """What runs a script confined, found once by absolute path (a command may change PATH for its own children)."""
+    unshare, mount, sh = (shutil.which(name) for name in ("unshare", "mount", "sh"))
+    if not (unshare and mount and sh):
         return None
-    cover = _COVER.format(mount=found["mount"], unshare=found["unshare"], uid=os.getuid(), gid=os.getgid())
-    prefix = [str(found["unshare"]), *_NAMESPACES, str(found["sh"]), "-c", cover, "sh"]
+    cover = _COVER.format(mount=mount, unshare=unshare, uid=os.getuid(), gid=os.getgid())
+    argv = (unshare, *_NAMESPACES, sh, "-c", cover, "sh")
     try:
-        done = subprocess.run([*prefix, "true"], stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+        probe = subprocess.run([*argv, "true"], stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return prefix if done.returncode == 0 else None
-
-
-def can_confine() -> bool:
-    """Whether commands can run in namespaces of their own here (the `unshare` program, user namespaces allowed)."""
-    return _confiner() is not None
+    return argv if probe.returncode == 0 else None
 
 
 def confined(script: str, hidden: Sequence[Path]) -> list[str]:
     """The argv that runs a bash script with the key files read as empty, where that is possible."""
-    prefix = _confiner()
-    if prefix is None:
+    argv = _confining_argv()
+    if argv is None:
         return ["bash", "--noprofile", "--norc", "-c", script]
-    return [*prefix, script, *(str(p) for p in hidden if p.is_file())]
+    return [*argv, script, *(str(p) for p in hidden if p.is_file())]

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from narnat_agent.config.loader import Config
     from narnat_agent.core.agent import Agent
+    from narnat_agent.core.endpoint import Server
     from narnat_agent.core.headless import NobodyToAsk
     from narnat_agent.core.session import Session
     from narnat_agent.core.turn import TurnOutcome
@@ -122,7 +123,10 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     ui.banner(config.model, _banner(config, agent.session, bool(args.latest or args.resume)))
     agent.client.preload()
     agent.checkpoints.warm()
-    _repl(agent, ui, dispatch)
+    try:
+        _repl(agent, ui, dispatch)
+    finally:
+        _stop_jobs(agent)
     return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
 
 
@@ -158,11 +162,25 @@ def _agent(
         ui.error((_("Cannot continue: {why}") if args.latest else _("Cannot resume: {why}")).format(why=e))
         return None
     web = Web(config.search_urls, config.web_timeout_s)
-    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, web=web,
-                          secret=config.api_key, hidden=config.files)  # fmt: skip
-    agent = Agent(config, ui, Client(config, ui.notice), workspace, session, system_prompt)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
+                          web=web, secret=config.api_key, hidden=config.files)  # fmt: skip
+    config, server = _learn_server(config)
+    agent = Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
     _leave_on_signals(agent)
     return agent
+
+
+def _learn_server(config: Config) -> tuple[Config, Server | None]:
+    """A server people run themselves says how much context it gives the model; that is context_window, unless the
+    settings name one."""
+    import dataclasses
+
+    from narnat_agent.core.endpoint import learn
+
+    server = learn(config.base_url, config.model, config.api_key)
+    if server and server.context and not config.context_window_set:
+        config = dataclasses.replace(config, context_window=server.context)
+    return config, server
 
 
 def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
@@ -179,6 +197,15 @@ def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
             .format(where=where, start=start)]  # fmt: skip
 
 
+def _stop_jobs(agent: Agent) -> None:
+    """Background commands end with Narnat, each with its whole process group, said in one line."""
+    stopped = agent.workspace.jobs.stop_all()
+    if stopped:
+        said = ngettext("Stopped {n} background command: {commands}", "Stopped {n} background commands: {commands}",
+                        len(stopped))  # fmt: skip
+        agent.ui.notice(said.format(n=len(stopped), commands="; ".join(job.command for job in stopped)))
+
+
 def _allow(command: str, reason: str) -> bool:
     """--yes: every command that would ask runs."""
     return True
@@ -186,11 +213,13 @@ def _allow(command: str, reason: str) -> bool:
 
 def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None, resumed: bool) -> int:
     ui.begin(agent.session.name, agent.config.model)
+    agent.go_on = f"`narnat --resume {agent.session.name} -p continue` goes on."
     try:
         outcome = _ask(agent, ui, prompt, nobody)
     finally:
         _leave_on_signals(agent, stop=False)  # from here on a signal only sets the exit code
         saved = _saved(agent, ui, quiet=True)
+        _stop_jobs(agent)  # before the report: stream-json's last line is the result
     code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
     code = 128 + agent.leaving if agent.leaving else code
     ui.report(outcome, agent.session.name if saved else None, code)

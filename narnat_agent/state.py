@@ -27,6 +27,7 @@ narnat.json
 sessions/
 logs/
 spills/
+jobs/
 history
 last_session_summary.md
 """
@@ -76,6 +77,11 @@ def logs(state_dir: Path) -> Path:
 def spills(state_dir: Path) -> Path:
     """Long command output, kept for Read."""
     return state_dir / "spills"
+
+
+def jobs(state_dir: Path) -> Path:
+    """The output of Bash's background commands, kept for Read."""
+    return state_dir / "jobs"
 
 
 def checkpoints(state_dir: Path) -> Path:

@@ -63,7 +63,7 @@ class Harness:
         self.config = load_config(project, project.parent / "home", env=env)
         self.out, self.err = io.StringIO(), io.StringIO()
         self.ui = PlainUI(self.out, self.err, io.StringIO(answers))
-        self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm)
+        self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm, sees_images=self.config.sees_images)
         prompt = build_system_prompt(self.config)
         client = Client(self.config, self.ui.notice)
         self.agent = Agent(self.config, self.ui, client, self.workspace, new_session(prompt), prompt)

@@ -62,6 +62,15 @@ def text_reply(text: str, pieces: int = 3) -> SSE:
     return SSE([*chunks, chunk(finish="stop"), usage()])
 
 
+def raw_reply(text: str, cuts: tuple[int, ...] = (), finish: str = "stop") -> SSE:
+    """A reply whose content is exactly `text`, streamed in pieces cut at the given positions, as a server sends
+    what its parser did not recognise."""
+    edges = [0, *cuts, len(text)]
+    pieces = [text[a:b] for a, b in zip(edges, edges[1:], strict=False) if b > a]
+    chunks = [chunk({"role": "assistant", "content": ""}), *(chunk({"content": p}) for p in pieces)]
+    return SSE([*chunks, chunk(finish=finish), usage()])
+
+
 def tool_reply(*calls: tuple[str, dict], text: str = "") -> SSE:
     """Tool calls in the OpenAI shape: id and name in the first fragment, arguments in two pieces."""
     chunks = [chunk({"role": "assistant", "content": text or None})]
@@ -83,6 +92,8 @@ class FakeLLM:
         self.arrivals: list[float] = []  # time.perf_counter() when each request arrived
         self.asked = threading.Event()  # set when a request has arrived: a test waits for it instead of polling
         self.respond = None  # when set: the response chosen from each request's body, whatever the arrival order
+        self.pages: dict[str, dict] = {}  # path -> JSON answered there (a server's own API, such as Ollama's)
+        self.probes: list[tuple[str, dict | None]] = []  # (path, body) of each request to those pages
         self.loopback = LoopbackServer(self._handler())
 
     @property
@@ -101,6 +112,12 @@ class FakeLLM:
             return self.respond(request)
         return self.script.pop(0) if self.script else Status(500, {"error": {"message": "no script"}})
 
+    def page(self, path: str, body: dict | None) -> Status:
+        """What a request outside chat completions gets: a page of the server's own API, or 404."""
+        self.probes.append((path, body))
+        page = self.pages.get(path)
+        return Status(200, page) if page is not None else Status(404, {"error": {"message": "not found"}})
+
     def _handler(self):
         return type("Handler", (_Handler,), {"fake": self})
 
@@ -113,13 +130,15 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
-        self._send(Status(404, {"error": {"message": "not found"}}))
+        self._send(self.fake.page(self.path, None))
 
     def do_POST(self) -> None:
         fake = self.fake
-        fake.arrivals.append(time.perf_counter())
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         request = json.loads(body)
+        if not self.path.endswith("/chat/completions"):
+            return self._send(fake.page(self.path, request))
+        fake.arrivals.append(time.perf_counter())
         fake.requests.append(request)
         fake.headers.append({k.lower(): v for k, v in self.headers.items()})
         fake.asked.set()

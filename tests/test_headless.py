@@ -92,7 +92,7 @@ def test_exit_code_3_when_the_turn_stops_before_its_end(tmp_path):
     """Step limit, the same call again and again, a cut-off answer: each exits 3 and says why."""
     cases = {
         "step_limit": ([tool_reply(("Glob", {"pattern": "*"}))], ["--max-steps", "1"]),
-        "repeated_calls": ([tool_reply(("Glob", {"pattern": "*"})) for _ in range(3)], []),
+        "repeated_calls": ([tool_reply(("Glob", {"pattern": "*"})) for _ in range(4)], []),
         "cut_off": ([SSE([chunk({"role": "assistant", "content": "The answer is"}), chunk(finish="length"), usage()])],
                     []),
     }  # fmt: skip
@@ -183,3 +183,15 @@ def test_nothing_but_json_reaches_stdout_in_the_json_formats():
     ui.info("a listing")
     ui.table(["name", "turns"], [["a", "1"]])
     assert out.getvalue() == "" and "a listing" in err.getvalue()
+
+
+def test_the_result_and_footer_state_the_last_outcome_of_each_verification(project, fake_llm):
+    (project / "test_x.py").write_text("def test_x():\n    assert 1 == 2\n")
+    pytest_run = f"{sys.executable} -m pytest -q -p no:cacheprovider 2>&1 | tail -3"
+    again = f"cd . && {sys.executable} -m pytest -q -p no:cacheprovider --collect-only nothing_here.py"
+    fake_llm.add(tool_reply(("Bash", {"command": pytest_run})), tool_reply(("Bash", {"command": again})),
+                 text_reply("All tests pass."))  # fmt: skip
+    done = narnat(project, "-p", "run the tests", "--output-format", "json", base_url=fake_llm.base_url)
+    result = json.loads(done.stdout)
+    assert result["verifications"] == [{"command": "pytest", "outcome": "failed", "exit_code": 4}], done.stderr
+    assert "pytest: failed (exit 4)" in done.stderr.splitlines()[-1]

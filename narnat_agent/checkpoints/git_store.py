@@ -1,104 +1,110 @@
 """The checkpoint store: a git directory of Narnat's own, under .narnat/checkpoints/, whose work tree is the project.
 
-A snapshot is `add --all` + `write-tree`, so files unchanged since the last one cost a stat each. The store
-never reads or writes the user's .git: it has its own index and objects, no hooks, no user or system config (so
-no signing: it never commits anyway), and it applies no attributes, so a restore gives back the exact bytes.
+A snapshot of everything is `add --all`, the files .gitignore names one by one (not the folders it names:
+node_modules/ and .venv/ stay out), then `write-tree`, so files unchanged since the last one cost a stat each.
+A snapshot of touched files updates only those. Nested repositories are kept as their files, never as links
+to their commits, so git is never asked to look inside them. Files outside the project are kept under
+`.narnat/outside/` in the store's trees, a name no project file can have there.
 """
 
 import contextlib
 import os
+import re
 import shutil
-import subprocess
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from subprocess import PIPE
 
-from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, FileChange, hide_from_git, relative, remove_file
+from narnat_agent.atomic import TMP_PREFIX, write_atomic
+from narnat_agent.checkpoints.git import Git, os_failure
+from narnat_agent.checkpoints.lock import StoreLock
+from narnat_agent.checkpoints.store import (
+    AGE_DAYS,
+    CheckpointError,
+    FileChange,
+    Snapshot,
+    Unkept,
+    make_private,
+    name_of,
+    remove_file,
+    unkept,
+)
+from narnat_agent.logger import get_logger
 
-SETTINGS = {
-    "core.hooksPath": os.devnull,
-    "core.autocrlf": "false",
-    "core.fsmonitor": "false",
-    "core.untrackedCache": "true",
-    "core.quotePath": "false",
-    "gc.auto": "0",  # nothing is removed behind the conversation's back; prune() decides
-    "add.ignoreErrors": "true",  # an unreadable file must not stop the snapshot of the others
-    "advice.addEmbeddedRepo": "false",
-}
 EXCLUDE = "/.narnat/\n.narnat-tmp-*\n"  # our state, and our atomic writes caught half-way
 ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"  # overrides the project's .gitattributes
+OUTSIDE = ".narnat/outside"
+# add --all must not drop the outside files, which it cannot see; a pattern, as git refuses a literal path that
+# starts in an ignored folder
+PROJECT = ["--", ".", ":(exclude,top).narna[t]/outside/*"]
 KEPT = "refs/narnat/kept"
-LOCK_WAIT = 10.0  # seconds to wait for another narnat's snapshot in the same project before giving up
+PACK_AT = 1000  # loose objects
+# git names the nested repositories it meets: a link to the commit of one, no link for one without a commit
+EMBEDDED = re.compile(r"^warning: adding embedded git repository: (.+)$", re.MULTILINE)
+UNBORN = re.compile(r"^error: '(.+)/' does not have a commit checked out$", re.MULTILINE)
+log = get_logger("checkpoints.store")
 FIRST_LIMIT = 2**30  # bytes the first snapshot may copy: past it the project is likely a home folder or a data store
 
 
 class GitStore:
     covers_commands = True
 
-    def __init__(self, project: Path, git_dir: Path):
-        self.project, self.git_dir = project, git_dir
-        self.lock = threading.Lock()  # one snapshot at a time: git's index lock would fail the second
-        self.env = {
-            "PATH": os.environ.get("PATH", os.defpath),
-            "GIT_DIR": str(git_dir),
-            "GIT_WORK_TREE": str(project),
-            "HOME": str(git_dir),  # no ~/.gitconfig, no credential helpers, no global excludes
-            "XDG_CONFIG_HOME": str(git_dir),
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_CONFIG_GLOBAL": os.devnull,
-            "GIT_LITERAL_PATHSPECS": "1",
-            "GIT_TERMINAL_PROMPT": "0",
-            "LC_ALL": "C",
-        }
-        self.command = ["git", *(a for key, value in SETTINGS.items() for a in ("-c", f"{key}={value}"))]
-
-    def _git(self, *args: str, stdin: bytes | None = None) -> bytes:
-        """Run git on the store; while another narnat in this project holds the store's lock, wait for it."""
-        waited = 0.0
-        while True:
-            code, out, err = self._run([*self.command, *args], stdin)
-            if code == 0:
-                return out
-            if b".lock': File exists" not in err or waited >= LOCK_WAIT:
-                lines = err.decode(errors="replace").strip().splitlines() or [f"exit status {code}"]
-                reason = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])
-                raise CheckpointError(f"the checkpoint store {self.git_dir} failed ({reason}).")
-            time.sleep(0.1)
-            waited += 0.1
-
-    def _run(self, command: list[str], stdin: bytes | None) -> tuple[int, bytes, bytes]:
-        try:
-            # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
-            process = subprocess.Popen(command, cwd=self.project, env=self.env, start_new_session=True,
-                                       stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
-        except OSError as e:
-            raise CheckpointError(f"git could not be started ({e.strerror}).") from None
-        with process:
-            try:
-                out, err = process.communicate(stdin)
-            except KeyboardInterrupt:  # a cancel waits for git to finish and release the store
-                process.communicate()
-                raise
-        return process.returncode, out, err
+    def __init__(self, project: Path, git_dir: Path, say: Callable[[str], None]):
+        self.project, self.git_dir, self.say = project, git_dir, say
+        self.git = Git(project, git_dir)
+        self.lock = StoreLock(git_dir.parent / "lock", git_dir, say)
 
     def _ready(self) -> None:
-        if (self.git_dir / "HEAD").exists():
-            return
+        """Create the store, under the lock, so runs started together agree on one."""
         try:
-            hide_from_git(self.git_dir.parent)
-            self._git("init", "--quiet", "--template=")  # no sample hooks
-            (self.git_dir / "info").mkdir(exist_ok=True)
-            (self.git_dir / "info" / "exclude").write_text(EXCLUDE)
-            (self.git_dir / "info" / "attributes").write_text(ATTRIBUTES)
+            make_private(self.git_dir.parent)
+            if (self.git_dir / "HEAD").exists():
+                return
+            self.git("init", "--quiet", "--template=")  # no sample hooks
+            (self.git_dir / "info").mkdir(mode=0o700, exist_ok=True)
+            write_atomic(self.git_dir / "info" / "exclude", EXCLUDE.encode(), 0o600)
+            write_atomic(self.git_dir / "info" / "attributes", ATTRIBUTES.encode(), 0o600)
         except OSError as e:  # a full or read-only disk: the store is off, the turn goes on
-            raise CheckpointError(f"the checkpoint store {self.git_dir} cannot be created ({e.strerror}).") from None
+            raise CheckpointError(os_failure(e, self.git_dir)) from None
         self._refuse_too_large()
+
+    def _take(self, touched: Sequence[Path], everything: bool) -> tuple[str, dict[str, Unkept]]:
+        self._ready()
+        self._drop_damaged_index()
+        skipped = self._add_everything() if everything else {}
+        skipped |= self._add_touched(touched)
+        return self.git("write-tree").decode().strip(), skipped
+
+    def _set_aside(self, error: CheckpointError) -> None:
+        """A store git no longer takes for a repository: kept aside for whoever wants to look, and a new one begun."""
+        aside = self.git_dir.with_name(f"{self.git_dir.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            self.git_dir.rename(aside)
+        except OSError as e:
+            raise CheckpointError(os_failure(e, self.git_dir)) from None
+        log.warning("damaged checkpoint store set aside as %s: %s", aside, error)
+        self.say(f"The checkpoint store was damaged and is set aside as {aside}; a new one is begun, so the files of"
+                 " the turns before this one can no longer be restored.")  # fmt: skip
+
+    def began(self) -> float | None:
+        """When the store was created (None: it does not exist)."""
+        try:
+            return (self.git_dir / "info" / "exclude").stat().st_mtime
+        except OSError:
+            return None
+
+    def _drop_damaged_index(self) -> None:
+        """The index only speeds snapshots up: a damaged one (a crash, a full disk) is rebuilt, and nothing is lost."""
+        index = self.git_dir / "index"
+        with contextlib.suppress(FileNotFoundError), open(index, "rb") as f:
+            if f.read(4) != b"DIRC":
+                log.warning("the checkpoint store's index was damaged; it is rebuilt")
+                index.unlink()
 
     def _refuse_too_large(self) -> None:
         """The first snapshot copies every file .gitignore leaves in: refuse when that is more than FIRST_LIMIT."""
-        out = self._git("ls-files", "-z", "--others", "--exclude-standard").decode(errors="surrogateescape")
+        out = self.git("ls-files", "-z", "--others", "--exclude-standard").decode(errors="surrogateescape")
         names = [name for name in out.split("\0") if name]
         size = sum(p.stat().st_size for name in names if (p := self.project / name).is_file() and not p.is_symlink())
         if size > FIRST_LIMIT:
@@ -109,41 +115,112 @@ class GitStore:
                 " in a .gitignore."
             )
 
-    def snapshot(self, touched: Sequence[Path]) -> str:
-        with self.lock:
-            self._ready()
-            self._git("add", "--all")
-            forced = [rel for path in touched if (rel := relative(self.project, path)) and path.is_file()]
-            if forced:
-                paths = "\0".join(forced).encode()
-                self._git("add", "--force", "--pathspec-from-file=-", "--pathspec-file-nul", stdin=paths)
-            tree = self._git("write-tree").decode().strip()
+    def snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot:
+        with self.lock.held():
+            try:
+                tree, skipped = self._take(touched, everything)
+            except CheckpointError as e:
+                if not (self.git_dir / "HEAD").exists() or self.git.run("rev-parse", "--git-dir")[0] == 0:
+                    raise
+                self._set_aside(e)
+                tree, skipped = self._take(touched, everything)
         # git leaves an existing tree as it was: mark it as taken now, or a prune could count it as old
         with contextlib.suppress(OSError):
             os.utime(self.git_dir / "objects" / tree[:2] / tree[2:])
-        return tree
+        return Snapshot(tree, skipped)
+
+    def _add_everything(self) -> dict[str, Unkept]:
+        """Stage the whole project; the ignored files too big to keep, to tell whether a command changed them."""
+        # side by side, as add never stages an ignored file: the two walks of the tree take the time of one
+        listing = self.git.start("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+        try:
+            nested = self._add_all(*PROJECT)
+        finally:
+            out = self.git.output(listing)
+        for folder in nested:
+            self._stage_folder(folder)
+        names = [n for n in out.decode(errors="surrogateescape").split("\0")
+                 if n and not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]  # fmt: skip
+        skipped = {n: why for n in names if (why := unkept(self.project / n))}
+        self._update([n for n in names if n not in skipped])
+        return skipped
+
+    def _add_all(self, *pathspec: str, env: dict[str, str] | None = None) -> list[str]:
+        """`add --all`; the nested repositories it met, which it links to (or leaves out) instead of keeping."""
+        code, _, err = self.git.run("add", "--all", *pathspec, env=env)
+        text = err.decode(errors="surrogateescape")
+        nested = EMBEDDED.findall(text) + UNBORN.findall(text)
+        if code != 0 and not nested:
+            raise CheckpointError(self.git.failure(text, code))
+        return nested
+
+    def _add_touched(self, touched: Sequence[Path]) -> dict[str, Unkept]:
+        """Stage the touched files as they are now (ignored or not, in the project or outside it)."""
+        inside, outside, skipped = [], [], {}
+        for path in touched:
+            if (name := name_of(self.project, path)) is None:
+                continue
+            if why := unkept(path):
+                skipped[name] = why
+            elif name.startswith("/"):
+                outside.append(name)
+            else:
+                inside.append(name)
+        self._update(inside)
+        self._update_outside(outside)
+        return skipped
+
+    def _update(self, names: list[str]) -> None:
+        if names:
+            paths = "".join(f"{n}\0" for n in names).encode(errors="surrogateescape")
+            self.git("update-index", "--add", "--remove", "--replace", "-z", "--stdin", stdin=paths)
+
+    def _update_outside(self, names: list[str]) -> None:
+        present = [n for n in names if os.path.lexists(n)]
+        shas = self.git("hash-object", "-w", "--no-filters", "--stdin-paths",
+                        stdin="".join(f"{n}\n" for n in present).encode(errors="surrogateescape")).split()  # fmt: skip
+        found = dict(zip(present, (s.decode() for s in shas), strict=True))
+        records = [f"{_mode(n)} {found[n]}\t{OUTSIDE}{n}" if n in found else f"0 {'0' * 40}\t{OUTSIDE}{n}"
+                   for n in names]  # fmt: skip
+        if records:
+            self.git("update-index", "-z", "--index-info", stdin="".join(f"{r}\0" for r in records).encode())
+
+    def _stage_folder(self, folder: str) -> None:
+        """Put a nested repository's files in the index as ordinary files: from then on git walks into it."""
+        index = self.git_dir / f"index-{folder.count('/')}"  # one per depth: a repository may nest in a nested one
+        env = {"GIT_WORK_TREE": str(self.project / folder), "GIT_INDEX_FILE": str(index)}
+        try:
+            self.git("update-index", "--force-remove", "--", folder)
+            deeper = self._add_all(env=env)
+            nested = self.git("write-tree", env=env).decode().strip()
+        finally:
+            index.unlink(missing_ok=True)
+        self.git("read-tree", f"--prefix={folder}/", nested)
+        for inner in deeper:
+            self._stage_folder(f"{folder}/{inner}")
 
     def warm(self) -> None:
         """Take a first snapshot in the background: the first one hashes every file, and a large tree takes seconds."""
 
         def first() -> None:
             with contextlib.suppress(CheckpointError, OSError):  # the next snapshot meets the error and says it
-                self.snapshot([])
+                self.snapshot([], everything=True)
+                self.pack()
 
         threading.Thread(target=first, daemon=True).start()
 
     def changed(self, a: str, b: str) -> list[str]:
-        out = self._git("diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b)
-        return [p for p in out.decode(errors="surrogateescape").split("\0") if p]
+        out = self.git("diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b)
+        return [_name(p) for p in out.decode(errors="surrogateescape").split("\0") if p]
 
     def numstat(self, a: str, b: str) -> list[FileChange]:
-        out = self._git("diff-tree", "-r", "-z", "--no-renames", "--numstat", a, b).decode(errors="surrogateescape")
+        out = self.git("diff-tree", "-r", "-z", "--no-renames", "--numstat", a, b).decode(errors="surrogateescape")
         changes = []
         for record in out.split("\0"):
             if record:
                 added, removed, path = record.split("\t", 2)
-                binary = added == "-"
-                changes.append(FileChange(path, None if binary else int(added), None if binary else int(removed)))
+                counts = (None, None) if added == "-" else (int(added), int(removed))  # binary: no lines
+                changes.append(FileChange(_name(path), *counts))
         return changes
 
     def contents(self, snapshot: str, paths: Iterable[str]) -> dict[str, str | None]:
@@ -151,39 +228,63 @@ class GitStore:
         return {p: listing.get(p) for p in paths}
 
     def _listing(self, snapshot: str) -> dict[str, str]:
-        """Every file of a snapshot: path -> 'mode sha'."""
-        out = self._git("ls-tree", "-r", "-z", "--full-tree", snapshot).decode(errors="surrogateescape")
+        """Every file of a snapshot: name -> 'mode sha'."""
+        out = self.git("ls-tree", "-r", "-z", "--full-tree", snapshot).decode(errors="surrogateescape")
         listing = {}
         for record in out.split("\0"):
             if record:
                 meta, path = record.split("\t", 1)
                 mode, _, sha = meta.split(" ")
-                listing[path] = f"{mode} {sha}"
+                listing[_name(path)] = f"{mode} {sha}"
         return listing
 
     def restore(self, snapshot: str, paths: Sequence[str]) -> None:
         listing = self._listing(snapshot)
-        present = [p for p in paths if p in listing]
-        for rel in paths:
-            if rel not in listing:
-                remove_file(self.project, rel)
+        for name in paths:
+            if name not in listing:
+                remove_file(self.project, name)
+            elif name.startswith("/"):
+                mode, sha = listing[name].split()
+                write_atomic(Path(name), self.git("cat-file", "blob", sha), int(mode, 8) & 0o777)
+        present = [p for p in paths if p in listing and not p.startswith("/")]
         if present:
             names = "\0".join(present).encode(errors="surrogateescape")
-            with self.lock:
-                self._git("checkout", snapshot, "--pathspec-from-file=-", "--pathspec-file-nul", stdin=names)
+            with self.lock.held():
+                self.git("--literal-pathspecs", "checkout", snapshot, "--pathspec-from-file=-", "--pathspec-file-nul",
+                         stdin=names)  # fmt: skip
 
     def existing(self, ids: Iterable[str]) -> set[str]:
         ids = list(ids)
         if not ids or not (self.git_dir / "HEAD").exists():
             return set()
-        out = self._git("cat-file", "--batch-check", stdin="".join(f"{i}\n" for i in ids).encode())
+        out = self.git("cat-file", "--batch-check", stdin="".join(f"{i}\n" for i in ids).encode())
         return {fields[0] for fields in map(str.split, out.decode().splitlines()) if fields[1] == "tree"}
 
     def prune(self, keep: set[str]) -> None:
         """Keep the named snapshots (one ref to a tree holding them all) and the young ones; delete the rest."""
-        self._ready()
-        kept = sorted(self.existing(keep))
-        listing = "".join(f"040000 tree {i}\t{i}\0" for i in kept).encode()
-        holder = self._git("mktree", "-z", stdin=listing).decode().strip()
-        self._git("update-ref", KEPT, holder)
-        self._git("prune", f"--expire={AGE_DAYS}.days.ago")
+        with self.lock.held():
+            self._ready()
+            kept = sorted(self.existing(keep))
+            listing = "".join(f"040000 tree {i}\t{i}\0" for i in kept).encode()
+            holder = self.git("mktree", "-z", stdin=listing).decode().strip()
+            self.git("update-ref", KEPT, holder)
+            self.git("prune", f"--expire={AGE_DAYS}.days.ago")
+        self.pack()
+
+    def pack(self) -> None:
+        """Pack the loose objects once there are many: on a large project the store is mostly the loose copies of
+        its files, each taking a disk block or more. What no snapshot kept still goes after AGE_DAYS (git keeps
+        each one's age in a "cruft" pack). Safe beside a snapshot, so without the lock."""
+        count = self.git("count-objects").split(maxsplit=1)[0]
+        if int(count) >= PACK_AT:  # no delta search: it would take minutes, for little
+            self.git("repack", "-d", "-q", "--window=0", "--cruft", f"--cruft-expiration={AGE_DAYS}.days.ago",
+                     "--no-write-bitmap-index")  # fmt: skip
+
+
+def _name(path: str) -> str:
+    """A store path as the checkpoints name it: outside files by their absolute path."""
+    return path[len(OUTSIDE) :] if path.startswith(f"{OUTSIDE}/") else path
+
+
+def _mode(name: str) -> str:
+    return "100755" if os.stat(name).st_mode & 0o111 else "100644"

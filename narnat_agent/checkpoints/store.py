@@ -1,12 +1,15 @@
 """What a checkpoint store does, and the store used when git is not installed: copies of the files a tool changes.
 
-A snapshot id names a state of the project's files. Paths are relative to the project, with forward slashes.
-A content id says what a file holds (mode and hash); None means the file does not exist.
+A snapshot id names a state of the project's files. A file is named by its path relative to the project, with
+forward slashes, or by its absolute path when it lies outside the project. A content id says what a file holds
+(mode and hash); None means the file does not exist.
 """
 
 import difflib
 import hashlib
 import json
+import os
+import stat
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -30,15 +33,32 @@ class FileChange:
     removed: int | None
 
 
+@dataclass(frozen=True)
+class Unkept:
+    """A file a snapshot could not keep: why, and its state then, to tell whether a call changed it."""
+
+    reason: str
+    state: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    id: str
+    unkept: dict[str, Unkept]  # by name
+
+
 class Store(Protocol):
     project: Path
     covers_commands: bool  # False: what Bash changes is not in the snapshots
 
-    def snapshot(self, touched: Sequence[Path]) -> str:
-        """The project's state, with the touched paths in it even when .gitignore names them."""
+    def snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot:
+        """The touched files as they are now, on top of the last snapshot; with `everything`, the whole project."""
 
     def warm(self) -> None:
         """Start on the first snapshot in the background, if that is slow."""
+
+    def began(self) -> float | None:
+        """When the store was created (None: it does not exist)."""
 
     def changed(self, a: str, b: str) -> list[str]: ...
     def numstat(self, a: str, b: str) -> list[FileChange]: ...
@@ -48,32 +68,47 @@ class Store(Protocol):
     def prune(self, keep: set[str]) -> None: ...
 
 
-def relative(project: Path, path: Path) -> str | None:
-    """The path as the store names it, or None when it lies outside the project or in its .narnat folder."""
-    try:  # resolved, so neither "../" nor a symbolic link leads git outside the project
-        rel = path.resolve().relative_to(project.resolve()).as_posix()
+def name_of(project: Path, path: Path) -> str | None:
+    """The path as the store names it; None for the project itself and its .narnat folder."""
+    real = Path(os.path.realpath(path))  # neither "../" nor a symbolic link hides where a write lands
+    try:
+        rel = real.relative_to(os.path.realpath(project)).as_posix()
     except ValueError:
-        return None
+        return real.as_posix()
     return None if rel == "." or rel.split("/", 1)[0] == ".narnat" else rel
 
 
-def keepable(path: Path) -> bool:
-    """Whether a touched path can be kept: a file under the size cap, or nothing (yet)."""
-    return not path.exists() or (path.is_file() and path.stat().st_size <= CAP)
+def unkept(path: Path) -> Unkept | None:
+    """Why a file cannot be kept in a snapshot; None when it can (a file under the size cap, or nothing yet)."""
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return Unkept(f"cannot be read: {e.strerror}", "")
+    state = f"{st.st_mode:o} {st.st_size} {st.st_mtime_ns}"
+    if stat.S_ISLNK(st.st_mode) or (stat.S_ISREG(st.st_mode) and st.st_size <= CAP):
+        return None
+    if stat.S_ISREG(st.st_mode):
+        return Unkept(f"{st.st_size / 2**20:,.0f} MB, over the {CAP // 2**20} MB a checkpoint keeps of a file", state)
+    return Unkept("not a regular file", state)
 
 
-def hide_from_git(root: Path) -> None:
-    """Keep the store out of the project's own git status."""
-    root.mkdir(parents=True, exist_ok=True)
+def make_private(root: Path) -> None:
+    """The store's folder, for the user alone whatever the umask, and out of the project's own git status."""
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    root.chmod(0o700)  # a store made by an earlier version may be readable by all
     if not (root / ".gitignore").exists():
-        (root / ".gitignore").write_text("*\n")
+        write_atomic(root / ".gitignore", b"*\n", 0o600)
 
 
 def remove_file(project: Path, rel: str) -> None:
-    """Delete a file the snapshot does not have, and the folders it leaves empty (as git does)."""
+    """Delete a file the snapshot does not have, and the project's folders it leaves empty (as git does)."""
     path = project / rel
     if path.is_symlink() or path.is_file():
         path.unlink()
+    if rel.startswith("/"):  # outside the project: its folders are not ours to remove
+        return
     parent = path.parent
     while parent != project and parent.is_dir() and not any(parent.iterdir()):
         parent.rmdir()
@@ -88,17 +123,24 @@ class CopyStore:
     def __init__(self, project: Path, root: Path):
         self.project, self.root, self.blobs, self.manifests = project, root, root / "blobs", root / "snapshots"
 
-    def snapshot(self, touched: Sequence[Path]) -> str:
+    def snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot:
+        kept, skipped = {}, {}
         try:
-            hide_from_git(self.root.parent)
-            manifest = {rel: self._keep(path) for path in touched if (rel := relative(self.project, path))}
-            data = json.dumps(manifest, sort_keys=True).encode()
+            make_private(self.root)
+            for path in touched:
+                if (name := name_of(self.project, path)) is None:
+                    continue
+                if why := unkept(path):
+                    skipped[name] = why
+                else:
+                    kept[name] = self._keep(path)
+            data = json.dumps(kept, sort_keys=True).encode()
             snapshot = hashlib.sha256(data).hexdigest()[:40]
             if not (self.manifests / f"{snapshot}.json").exists():
-                write_atomic(self.manifests / f"{snapshot}.json", data)
+                write_atomic(self.manifests / f"{snapshot}.json", data, 0o600)
         except OSError as e:
-            raise CheckpointError(f"the checkpoint store {self.root} failed ({e}).") from None
-        return snapshot
+            raise CheckpointError(f"the checkpoint store {self.root} cannot be written ({e.strerror}).") from None
+        return Snapshot(snapshot, skipped)
 
     def _keep(self, path: Path) -> str | None:
         if not path.exists():
@@ -106,7 +148,7 @@ class CopyStore:
         data = path.read_bytes()
         sha = hashlib.sha256(data).hexdigest()
         if not (self.blobs / sha).exists():
-            write_atomic(self.blobs / sha, data)
+            write_atomic(self.blobs / sha, data, 0o600)
         return f"{path.stat().st_mode & 0o777:o} {sha}"
 
     def _manifest(self, snapshot: str) -> dict[str, str | None]:
@@ -117,6 +159,12 @@ class CopyStore:
 
     def warm(self) -> None:
         """Nothing to do ahead: a snapshot holds only the touched files."""
+
+    def began(self) -> float | None:
+        try:
+            return self.root.stat().st_mtime
+        except OSError:
+            return None
 
     def changed(self, a: str, b: str) -> list[str]:
         before, after = self._manifest(a), self._manifest(b)

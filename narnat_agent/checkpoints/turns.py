@@ -1,6 +1,6 @@
 """Checkpoints of a conversation: the state of the project before and after every Write, Edit and Bash call.
 
-What a conversation keeps is a JSON-able list of entries (core/checkpoint_entries.py), saved with it.
+What a conversation keeps is a list of entries (timeline.py), saved with it.
 
 A rewind restores only the files the agent changed in the rewound span, each to what it held before the agent's
 first change; a file whose content is no longer the agent's last version was changed by someone else since,
@@ -15,19 +15,19 @@ from pathlib import Path
 
 from narnat_agent import state
 from narnat_agent.checkpoints.git_store import GitStore
-from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Store, keepable
-from narnat_agent.checkpoints.timeline import ids_of, steps_of, well_formed
-from narnat_agent.core.context import Conversation
+from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Snapshot, Store
+from narnat_agent.checkpoints.timeline import Entry, Rewind, Step, Taken, Turn, ids_of, steps_of, unkept_of
 from narnat_agent.logger import get_logger
 
-log = get_logger("core.checkpoints")
+log = get_logger("checkpoints")
 NO_COMMANDS = "git is not installed: checkpoints keep the files Write and Edit change, not what commands change."
+DAMAGED = "The checkpoints saved with this conversation are damaged: its earlier turns cannot be rewound."
 
 
-def open_store(project: Path, state_dir: Path) -> Store:
+def open_store(project: Path, state_dir: Path, say: Callable[[str], None]) -> Store:
     """The shadow git store, or copies of the touched files when git is not installed."""
     root = state.checkpoints(state_dir)
-    return GitStore(project, root / "git") if shutil.which("git") else CopyStore(project, root / "files")
+    return GitStore(project, root / "git", say) if shutil.which("git") else CopyStore(project, root / "files")
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,9 @@ class Pending:
     """A step whose tool is running: its snapshot before, and the touched paths to snapshot after."""
 
     label: str  # the call as the UI showed it: Edit(src/app.py)
-    before: str
+    before: Snapshot
     touched: list[Path]
+    everything: bool  # a command: it may change any file
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,10 @@ class Plan:
     now: str
     changes: list[Change]
     conflicts: list[str]
+    unkept: list[str]  # what the agent changed in the span that no snapshot could keep
+
+
+Cut = Callable[[int, int], Taken]  # cuts the conversation back to (message, turns), returning what it took
 
 
 def _changes(store: Store, steps: list[tuple[bool, str, str]]) -> dict[str, Change]:
@@ -92,41 +97,47 @@ def _contents(store: Store, changes: list[Change], field: str) -> dict[str, str 
 class Checkpoints:
     """The checkpoints of the current conversation; `entries` is the session's list, shared, not copied."""
 
-    def __init__(self, store: Store, entries: list[dict], say: Callable[[str], None]):
+    def __init__(self, store: Store, entries: list[Entry], say: Callable[[str], None]):
         self.store, self.say = store, say
         self.broken = False  # after the first failure the store is left alone for the rest of the run
         self.said_commands = False
+        self.whole: Snapshot | None = None  # the last snapshot, while it is known to hold the whole project
         self.use(entries)
 
-    def use(self, entries: list[dict]) -> None:
-        """Follow another conversation's list; a damaged one (a session file edited by hand) is emptied, and said."""
-        if not well_formed(entries):
-            log.warning("damaged checkpoint entries dropped: %.200s", entries)
-            self.say("The checkpoints saved with this conversation are damaged: its earlier turns cannot be rewound.")
-            entries.clear()
+    def use(self, entries: list[Entry], damaged: bool = False) -> None:
+        """Follow another conversation's list; a damaged one (a session file edited by hand) came empty: say so."""
+        if damaged:
+            self.say(DAMAGED)
         self.entries = entries
 
-    def _snapshot(self, touched: Sequence[Path]) -> str | None:
+    def _snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot | None:
         if self.broken:
             return None
         try:
-            return self.store.snapshot(touched)
+            snapshot = self.store.snapshot(touched, everything)
         except (CheckpointError, OSError) as e:
             self.broken = True
             log.warning("checkpoints off: %s", e)
-            self.say(f"Checkpoints are off for this run: {e} Delete .narnat/checkpoints to start a new store.")
+            self.say(f"Checkpoints are off for this run: {e}")
             return None
+        if everything or self.whole:
+            known = self.whole.unkept if self.whole and not everything else {}
+            self.whole = Snapshot(snapshot.id, known | snapshot.unkept)
+        return snapshot
 
     def warm(self) -> None:
         """Let the store take its first snapshot while the user types the first question."""
         if not self.broken:
             self.store.warm()
 
+    def replied(self) -> None:
+        """The model has answered: files may have changed while it wrote, so the next command needs a new look."""
+        self.whole = None
+
     def start_turn(self, turn: int, question: str, messages: int) -> None:
         """Mark where a user turn starts: in time, and in the conversation."""
-        entry = {"turn": turn, "time": _now(),
-                 "question": question, "messages": messages, "steps": []}  # fmt: skip
-        self.entries.append(entry)
+        self.whole = None
+        self.entries.append(Turn(turn, _now(), question, messages))
 
     def before(self, label: str, touched: Sequence[Path], anything: bool) -> Pending | None:
         """The snapshot before a tool call that may change the touched files (even if ignored), or anything (a
@@ -134,16 +145,35 @@ class Checkpoints:
         if anything and not self.store.covers_commands and not self.said_commands:
             self.said_commands = True
             self.say(NO_COMMANDS)
-        # a file over the size cap is left out of both snapshots, or the rewind would take it for a new file
-        kept = [path for path in touched if keepable(path)]
-        before = self._snapshot(kept)
-        return Pending(label[:80], before, kept) if before else None
+        # nothing but the agent's own calls ran since the last whole snapshot: the project cannot differ from it
+        before = self.whole if anything and self.whole else self._snapshot(touched, anything)
+        return Pending(label[:80], before, list(touched), anything) if before else None
 
     def after(self, pending: Pending | None) -> None:
-        """Record the step once the tool has run; a call that changed nothing (a refused one) is no step."""
-        after = self._snapshot(pending.touched) if pending else None
-        if pending and after and after != pending.before and self.entries and "turn" in self.entries[-1]:
-            self.entries[-1]["steps"].append({"call": pending.label, "before": pending.before, "after": after})
+        """Record the step once the tool has run, and say at once what of its changes /undo cannot give back; a
+        call that changed nothing (a refused one) is no step."""
+        after = self._snapshot(pending.touched, pending.everything) if pending else None
+        if not (pending and after):
+            return
+        unkept = {name: why for name, why in (pending.before.unkept | after.unkept).items()
+                  if pending.before.unkept.get(name) != after.unkept.get(name)}  # fmt: skip
+        if unkept:
+            names = ", ".join(f"{name} ({why.reason})" for name, why in unkept.items())
+            self.say(f"{pending.label}: /undo cannot restore {names}.")
+        turn = self.entries[-1] if self.entries else None
+        if isinstance(turn, Turn) and (after.id != pending.before.id or unkept):
+            step = Step(pending.label, pending.before.id, after.id, tuple(unkept))
+            self.entries[-1] = replace(turn, steps=(*turn.steps, step))
+
+    def why_lost(self) -> str:
+        """Why the store lacks snapshots this conversation names."""
+        if self.broken:
+            return "checkpoints are off for this run"
+        began = self.store.began()
+        first = next((e.time for e in self.entries if isinstance(e, Turn)), None)
+        if began is None or (first and began > datetime.fromisoformat(first).timestamp()):
+            return "the checkpoint store was deleted, or set aside as damaged, since"
+        return f"they were pruned: the store keeps this conversation's and those of the last {AGE_DAYS} days"
 
     def covers_commands(self) -> bool:
         """Whether what a command changes can be rewound."""
@@ -154,12 +184,12 @@ class Checkpoints:
         available = self._available()
         summaries = []
         for index, entry in enumerate(self.entries):
-            if "turn" in entry:
+            if isinstance(entry, Turn):
                 code = not self.broken and ids_of([entry]) <= available
-                files = self._files(entry) if code and entry["steps"] else []
-                calls = [step["call"] for step in entry["steps"]]
-                summaries.append(TurnSummary(index, entry["time"], entry["question"], files, calls,
-                                             entry["messages"] is not None, code))  # fmt: skip
+                files = self._files(entry) if code and entry.steps else []
+                calls = [step.call for step in entry.steps]
+                summaries.append(TurnSummary(index, entry.time, entry.question, files, calls,
+                                             entry.messages is not None, code))  # fmt: skip
         return summaries
 
     def _available(self) -> set[str]:
@@ -168,7 +198,7 @@ class Checkpoints:
         except CheckpointError:
             return set()
 
-    def _files(self, entry: dict) -> list[FileChange]:
+    def _files(self, entry: Turn) -> list[FileChange]:
         changes = _changes(self.store, steps_of([entry]))
         files = []
         for target, expected in {(c.target, c.expected) for c in changes.values()}:
@@ -179,32 +209,32 @@ class Checkpoints:
     def plan(self, index: int, step: int = 0) -> Plan:
         """What rewinding the code to before entry `index` (at its step `step`) would restore."""
         entry = self.entries[index]
-        steps = steps_of([dict(entry, steps=entry["steps"][step:]), *self.entries[index + 1 :]])
-        return self._plan(step, steps)
+        assert isinstance(entry, Turn)
+        span = [replace(entry, steps=entry.steps[step:]), *self.entries[index + 1 :]]
+        return self._plan(step, steps_of(span), unkept_of(span))
 
     def plan_redo(self) -> Plan | None:
         """What undoing the last rewind would restore (None: it did not touch the code); it must be the last."""
-        last = self.entries[-1] if self.entries else {}
-        if "rewind" not in last:
+        last = self.entries[-1] if self.entries else None
+        if not isinstance(last, Rewind):
             raise CheckpointError("there is nothing to redo: /redo takes back a rewind only until the next question.")
-        return self._plan(0, [(True, last["before"], last["after"])]) if last["before"] else None
+        return self._plan(0, [(True, last.before, last.after)], []) if last.before and last.after else None
 
-    def _plan(self, step: int, steps: list[tuple[bool, str, str]]) -> Plan:
+    def _plan(self, step: int, steps: list[tuple[bool, str, str]], unkept: list[str]) -> Plan:
         if self.broken:
             raise CheckpointError("checkpoints are off for this run, so only the conversation can be rewound.")
         ids = {i for _, before, after in steps for i in (before, after)}
         if missing := ids - self.store.existing(ids):
-            raise CheckpointError(
-                f"{len(missing)} of the checkpoints needed are no longer in the store (it keeps the current"
-                f" conversation's and those of the last {AGE_DAYS} days), so only the conversation can be rewound."
-            )
-        changes = list(_changes(self.store, steps).values())
-        now = self.store.snapshot([self.store.project / c.path for c in changes])
+            raise CheckpointError(f"{len(missing)} of the checkpoints needed are no longer in the store"
+                                  f" ({self.why_lost()}), so only the conversation can be rewound.")  # fmt: skip
+        # a file no snapshot could keep is left as it is: its earlier content is not in the store
+        changes = [c for c in _changes(self.store, steps).values() if c.path not in unkept]
+        now = self.store.snapshot([self.store.project / c.path for c in changes], everything=False).id
         current = self.store.contents(now, [c.path for c in changes])
         target, expected = _contents(self.store, changes, "target"), _contents(self.store, changes, "expected")
         todo = [c for c in changes if current[c.path] != target[c.path]]
         conflicts = [c.path for c in todo if current[c.path] != expected[c.path]]
-        return Plan(step, now, todo, conflicts)
+        return Plan(step, now, todo, conflicts, unkept)
 
     def _restore(self, plan: Plan, overwrite: bool, why: str) -> tuple[list[str], str]:
         """Restore the plan's files (those someone else changed only when `overwrite`); the snapshot after."""
@@ -215,61 +245,57 @@ class Checkpoints:
             log.info("%s: restored from checkpoint %s: %s", why, target, ", ".join(paths))
         if not overwrite and plan.conflicts:
             log.info("%s: kept, as someone else changed them: %s", why, ", ".join(plan.conflicts))
-        return sorted(c.path for c in changes), self.store.snapshot([self.store.project / c.path for c in changes])
+        touched = [self.store.project / c.path for c in changes]
+        return sorted(c.path for c in changes), self.store.snapshot(touched, everything=False).id
 
-    def rewind(self, index: int, plan: Plan | None, conversation: Conversation | None, overwrite: bool) -> list[str]:
-        """Go back to before entry `index`: the code when a plan is given, the conversation when one is given.
+    def rewind(self, index: int, plan: Plan | None, overwrite: bool, cut: Cut | None = None) -> list[str]:
+        """Go back to before entry `index`: the code when a plan is given, the conversation when `cut` is given.
 
         The rewind becomes an entry itself, holding what it took away, so /redo can undo it.
         """
         entry = self.entries[index]
-        number = sum("turn" in e for e in self.entries[: index + 1])  # as /rewind lists it
+        assert isinstance(entry, Turn)
+        number = sum(isinstance(e, Turn) for e in self.entries[: index + 1])  # as /rewind lists it
         label = f"turn {number}" + (f", step {plan.step + 1}" if plan and plan.step else "")
-        if conversation is not None and (entry["messages"] is None or (plan and plan.step)):
+        if cut and (entry.messages is None or (plan and plan.step)):
             raise CheckpointError(f"the conversation cannot go back to {label}: only its code can.")
         restored: list[str] = []
         before = after = None
         if plan:
             (restored, after), before = self._restore(plan, overwrite, f"rewind to {label}"), plan.now
-        record: dict = {"rewind": label, "time": _now(), "before": before, "after": after, "tail": [], "messages": None,
-                  "turns": None}  # fmt: skip
-        if conversation is not None:
-            start = entry["messages"]
-            record |= {"tail": self.entries[index:], "messages": conversation.messages[start:],
-                       "turns": conversation.turns}  # fmt: skip
-            del self.entries[index:], conversation.messages[start:]
-            conversation.turns = entry["turn"] - 1
-        self.entries.append(record)
+        tail: tuple[Entry, ...] = ()
+        taken = None
+        if cut and entry.messages is not None:
+            tail, taken = tuple(self.entries[index:]), cut(entry.messages, entry.turn - 1)
+            del self.entries[index:]
+        self.entries.append(Rewind(label, _now(), before, after, tail, taken))
         return restored
 
-    def redo(self, plan: Plan | None, conversation: Conversation, overwrite: bool) -> tuple[str, list[str]]:
-        """Undo the last rewind (its plan from plan_redo): what it was, and the files restored."""
+    def redo(self, plan: Plan | None, overwrite: bool) -> tuple[Rewind, list[str]]:
+        """Undo the last rewind (its plan from plan_redo): the rewind, whose `taken` the caller gives back, and the
+        files restored."""
         record = self.entries.pop()
-        restored = self._restore(plan, overwrite, f"redo of the rewind to {record['rewind']}")[0] if plan else []
-        self.entries.extend(record["tail"])
-        if record["messages"] is not None:
-            conversation.messages.extend(record["messages"])
-            conversation.turns = record["turns"]
-        return record["rewind"], restored
+        assert isinstance(record, Rewind)
+        restored = self._restore(plan, overwrite, f"redo of the rewind to {record.rewind}")[0] if plan else []
+        self.entries.extend(record.tail)
+        return record, restored
 
     def forget_conversation(self) -> None:
         """After compression the turns' messages are gone; their code can still be rewound."""
-
-        def forget(entries: list[dict]) -> None:
-            for entry in entries:
-                entry["messages"] = None
-                if "rewind" in entry:
-                    forget(entry["tail"])
-
-        forget(self.entries)
+        self.entries[:] = _forget(self.entries)
 
     def prune(self) -> None:
         """Delete the snapshots that this conversation does not name and that are older than the store keeps."""
         try:
             if not self.broken:
                 self.store.prune(ids_of(self.entries))
-        except CheckpointError as e:
+        except (CheckpointError, OSError) as e:
             log.warning("prune failed: %s", e)
+
+
+def _forget(entries: Sequence[Entry]) -> list[Entry]:
+    return [replace(e, messages=None) if isinstance(e, Turn) else replace(e, tail=tuple(_forget(e.tail)), taken=None)
+            for e in entries]  # fmt: skip
 
 
 def _now() -> str:

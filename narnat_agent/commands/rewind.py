@@ -1,7 +1,6 @@
 """/rewind /undo /redo: back to before a turn (its code, its conversation or both) and forward again."""
 
-from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, FileChange
-from narnat_agent.checkpoints.turns import Plan, TurnSummary
+from narnat_agent.checkpoints import CheckpointError, Cut, Entry, FileChange, Plan, Rewind, Taken, TurnSummary
 from narnat_agent.core.agent import Agent
 
 MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)
@@ -35,9 +34,9 @@ def undo(agent: Agent, arg: str) -> None:
     last = turns[-1]
     if not (last.code or last.conversation):
         raise CheckpointError(f"turn {len(turns)} cannot be taken back: its conversation was compressed and "
-                              f"{_why_not(agent)}.")  # fmt: skip
+                              f"{agent.checkpoints.why_lost()}.")  # fmt: skip
     if not last.code:
-        agent.ui.notice(f"The files of turn {len(turns)} cannot be restored ({_why_not(agent)}); "
+        agent.ui.notice(f"The files of turn {len(turns)} cannot be restored ({agent.checkpoints.why_lost()}); "
                         "only its conversation is taken back.")  # fmt: skip
     _go_back(agent, last, 0, last.code, last.conversation)
 
@@ -47,11 +46,16 @@ def redo(agent: Agent, arg: str) -> None:
     checkpoints = agent.checkpoints
     plan = checkpoints.plan_redo()
     overwrite = _overwrite(agent, plan) if plan else False
-    what, restored = checkpoints.redo(plan, agent.conversation, overwrite)
+    record, restored = checkpoints.redo(plan, overwrite)
+    if record.taken:
+        agent.conversation.messages.extend(record.taken.messages)
+        agent.conversation.turns = record.taken.turns
+    what = record.rewind
     agent.ui.notice(f"Redone: the rewind to before {what} is taken back.{_files(restored, plan, overwrite)}")
     agent.workspace.restored([agent.workspace.root / path for path in restored])
     if restored:
         _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
+    _context_unknown(agent)
 
 
 def _tell_model(agent: Agent, what: str, files: list[str]) -> None:
@@ -59,7 +63,7 @@ def _tell_model(agent: Agent, what: str, files: list[str]) -> None:
                                "conversation shows; Read a file again before relying on it.")  # fmt: skip
 
 
-def _listing(turns: list[TurnSummary], entries: list[dict]) -> str:
+def _listing(turns: list[TurnSummary], entries: list[Entry]) -> str:
     """The turns with their files and steps, and the code rewinds made since (the lines above them still count
     what the turns changed, not what is on disk now)."""
     lines = ["   #  time   files  lines        question"]
@@ -73,7 +77,8 @@ def _listing(turns: list[TurnSummary], entries: list[dict]) -> str:
         if len(turn.calls) > 1:
             lines += [f"{'':13}{n}.{s}  {_one_line(call)}" for s, call in enumerate(turn.calls, 1)]
         later = entries[turn.index + 1 : turns[n].index if n < len(turns) else len(entries)]
-        lines += [f"   ↶  {e['time'][11:16]}  code rewound to before {e['rewind']}" for e in later if e["before"]]
+        lines += [f"   ↶  {e.time[11:16]}  code rewound to before {e.rewind}"
+                  for e in later if isinstance(e, Rewind) and e.before]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -100,14 +105,15 @@ def _choose(turns: list[TurnSummary], arg: str) -> tuple[TurnSummary, int]:
 def _mode(agent: Agent, turn: TurnSummary, step: int, label: str) -> tuple[bool, bool]:
     """What to rewind, asked (an empty answer cancels); a step or a compressed turn can only restore code."""
     if (step or not turn.conversation) and not turn.code:
-        raise CheckpointError(f"the files of that turn cannot be restored ({_why_not(agent)}).")
+        raise CheckpointError(f"the files of that turn cannot be restored ({agent.checkpoints.why_lost()}).")
     if step:
         question = f"Restore the code to before step {label}? The conversation stays as it is. y/N"
         answer = "3" if _ask(agent, question).lower() in ("y", "yes") else ""
     elif not turn.conversation:
         answer = "3"
     elif not turn.code:
-        agent.ui.notice(f"The files of that turn cannot be restored ({_why_not(agent)}); only the conversation can.")
+        agent.ui.notice(f"The files of that turn cannot be restored ({agent.checkpoints.why_lost()});"
+                        " only the conversation can.")  # fmt: skip
         return False, True
     else:
         answer = _ask(agent, "Restore 1) code and conversation  2) conversation only  3) code only (empty cancels)")
@@ -121,8 +127,10 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     checkpoints = agent.checkpoints
     plan = checkpoints.plan(turn.index, step) if code else None
     overwrite = _overwrite(agent, plan) if plan else False
-    restored = checkpoints.rewind(turn.index, plan, agent.conversation if conversation else None, overwrite)
-    what = checkpoints.entries[-1]["rewind"]
+    restored = checkpoints.rewind(turn.index, plan, overwrite, _cutter(agent) if conversation else None)
+    record = checkpoints.entries[-1]
+    assert isinstance(record, Rewind)
+    what = record.rewind
     parts = " and ".join(part for part, done in (("code", plan), ("conversation", conversation)) if done)
     agent.ui.notice(f"Rewound to before {what}: {parts}.{_files(restored, plan, overwrite)} "
                     "/redo takes it back until your next question.")  # fmt: skip
@@ -130,8 +138,28 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     if restored and not conversation:  # the history still shows the changes: the model must hear they are gone
         _tell_model(agent, f"The user rewound files to how they were before {what}", restored)
     if conversation:
+        _context_unknown(agent)
         agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
         agent.ui.give_back(turn.question)
+
+
+def _context_unknown(agent: Agent) -> None:
+    """The conversation is shorter or longer than the last request measured, until the next one does."""
+    agent.conversation.last_prompt_tokens = 0
+    agent.ui.context_unknown()
+
+
+def _cutter(agent: Agent) -> Cut:
+    """Cuts the conversation back to where a turn started, and hands over what it took, for /redo."""
+
+    def cut(start: int, turns: int) -> Taken:
+        conversation = agent.conversation
+        taken = Taken(conversation.messages[start:], conversation.turns)
+        del conversation.messages[start:]
+        conversation.turns = turns
+        return taken
+
+    return cut
 
 
 def _overwrite(agent: Agent, plan: Plan) -> bool:
@@ -149,18 +177,13 @@ def _files(restored: list[str], plan: Plan | None, overwrite: bool) -> str:
     plural = "s" if len(restored) != 1 else ""
     text = f" Restored {len(restored)} file{plural}: {_names(restored)}." if restored else " No file needed restoring."
     kept = [] if overwrite else plan.conflicts
-    return text + (f" Kept as changed since: {_names(kept)}." if kept else "")
+    text += f" Kept as changed since: {_names(kept)}." if kept else ""
+    return text + (f" Could not restore (never kept in a checkpoint): {_names(plan.unkept)}." if plan.unkept else "")
 
 
 def _names(paths: list[str]) -> str:
     more = f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
     return ", ".join(paths[:SHOWN]) + more
-
-
-def _why_not(agent: Agent) -> str:
-    if agent.checkpoints.broken:
-        return "checkpoints are off for this run"
-    return f"its checkpoints were pruned: the store keeps this conversation's and those of the last {AGE_DAYS} days"
 
 
 def _totals(files: list[FileChange]) -> tuple[int, int]:

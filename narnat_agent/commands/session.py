@@ -1,4 +1,4 @@
-"""Slash commands: /save /show /enter /delete /clear /help /exit, and /rewind /undo /redo from commands/rewind.py.
+"""Slash commands: /save /show /enter /delete /clear /jobs /help /exit, and /rewind /undo /redo from commands/rewind.py.
 
 Each docstring is its help line.
 """
@@ -6,7 +6,7 @@ Each docstring is its help line.
 import difflib
 from collections.abc import Callable
 
-from narnat_agent.checkpoints.store import CheckpointError
+from narnat_agent.checkpoints import CheckpointError
 from narnat_agent.commands import rewind
 from narnat_agent.core import session as sessions
 from narnat_agent.core import session_store
@@ -77,8 +77,18 @@ def clear(agent: Agent, arg: str) -> None:
         agent.ui.notice(f"The previous one was saved as '{saved}'.")
 
 
+def jobs(agent: Agent, arg: str) -> None:
+    """/jobs — the background commands Bash started, and whether they still run (they stop when Narnat does)."""
+    started = agent.workspace.jobs.started
+    if not started:
+        agent.ui.info("No background commands.")
+        return
+    rows = [[str(job.number), str(job.pid), job.state, agent.workspace.show(job.log), job.command] for job in started]
+    agent.ui.table(["job", "pid", "state", "output", "command"], rows)
+
+
 KEYS = (
-    ("Enter", "send"),
+    ("Enter", "send (while the agent works: queued, sent when the turn ends)"),
     ("Alt-Enter, Ctrl-J", "new line (pasted text stays one message)"),
     ("Esc", "stop the answer or the running tool (interrupt_key in the config)"),
     ("Ctrl-C", "clear the line; while the agent works, stop it"),
@@ -105,7 +115,8 @@ def help_(agent: Agent, arg: str) -> None:
 
 def recap(messages: list[dict], width: int = 160) -> list[tuple[str, str]]:
     """Where a conversation stopped: its last question and the start of the last answer, one line each."""
-    said = [(m["role"], m["content"]) for m in messages if m["role"] in ("user", "assistant") and m.get("content")]
+    said = [(m["role"], m["content"]) for m in messages
+            if m["role"] in ("user", "assistant") and isinstance(m.get("content"), str) and m["content"]]  # fmt: skip
     last = {role: text for role, text in said}
     lines = []
     for role, who in (("user", "you"), ("assistant", "model")):
@@ -122,7 +133,7 @@ def exit_(agent: Agent, arg: str) -> bool:
 
 COMMANDS: dict[str, Callable[[Agent, str], bool | None]] = {
     "save": save, "show": show, "enter": enter, "delete": delete, "clear": clear,
-    "rewind": rewind.rewind, "undo": rewind.undo, "redo": rewind.redo, "help": help_, "exit": exit_,
+    "rewind": rewind.rewind, "undo": rewind.undo, "redo": rewind.redo, "jobs": jobs, "help": help_, "exit": exit_,
 }  # fmt: skip
 
 

@@ -43,13 +43,15 @@ class Config:
     interrupt_key: str
     web_timeout_s: float
     stream_idle_timeout_s: float
-    request_timeout_s: float
     language: str
+    request_timeout_s: float
+    sees_images: bool
     project: Path
     home: Path
     state_dir: Path  # the project's .narnat/, or the per-user folder that stands in for it (state.choose_folder)
     search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
     notices: tuple[str, ...] = field(default=(), compare=False)
+    context_window_set: bool = False  # a settings file names it, so what the server reports does not replace it
 
     @property
     def files(self) -> tuple[Path, ...]:
@@ -130,8 +132,11 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
     """Merge defaults < ~/.narnat < ./.narnat < environment < flags, key by key."""
     notices: list[str] = []
     merged: dict[str, Any] = dict(DEFAULTS)  # every value is checked against its Setting as it is read
+    named: set[str] = set()
     for path in state.settings_files(project, home):
-        merged.update(_read_file(path, notices))
+        settings = _read_file(path, notices)
+        merged.update(settings)
+        named.update(settings)
     merged.update(_from_environment(env, have_key=bool(merged["api_key"])))
     if model:
         merged["model"] = model
@@ -147,6 +152,7 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
               "warn_turns": tuple(sorted(merged["warn_turns"])), "pricing": dict(merged["pricing"])}  # fmt: skip
     search_urls = {engine: env[name] for engine, name in SEARCH_URLS.items() if env.get(name)}
     return Config(**values, search_urls=search_urls, project=project, home=home,
+                  context_window_set="context_window" in named,
                   state_dir=state.project_folder(project), notices=tuple(notices))  # fmt: skip
 
 

@@ -50,7 +50,8 @@ SETTINGS = (
     Setting("model", "deepseek-v4-pro", lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string",
             "model name"),
     Setting("context_window", 128000, _positive_int, "a positive integer",
-            "tokens; used by the overflow safety net"),
+            "tokens; used by the overflow safety net; unset, a local server's own figure "
+            "(see [Local models](#local-models))"),
     Setting("warn_turns", [50, 100], lambda v: isinstance(v, list) and all(_positive_int(x) for x in v),
             "a list of positive integers", "turn counts at which you are warned"),
     Setting("compress_turns", 120, _positive_int, "a positive integer", "the forced-compression limit"),
@@ -77,6 +78,11 @@ SETTINGS = (
     Setting("request_timeout_s", 1800, lambda v: _is_number(v) and 1 <= v <= 86400,
             "a number of seconds from 1 to 86400",
             "seconds one request to the provider may take in all, however steadily it streams"),
+    Setting("sees_images", False, lambda v: isinstance(v, bool), "true or false",
+            "whether the model can see images: Read then sends a PNG, JPEG, GIF or WebP to it (scaled down to 1568 "
+            "pixels on the longer side) in the message after the tool results; when false (DeepSeek's chat models "
+            "are text-only), Read says in one line what the image is and its pixel size. A provider that refuses "
+            "an image gets the text instead, for the rest of the run"),
 )  # fmt: skip
 
 BY_NAME = {setting.name: setting for setting in SETTINGS}

@@ -2,8 +2,9 @@
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 
-from narnat_agent.checkpoints.turns import Checkpoints, open_store
+from narnat_agent.checkpoints import Checkpoints, open_store
 from narnat_agent.config.loader import Config
 from narnat_agent.core import session as sessions
 from narnat_agent.core import session_store
@@ -16,11 +17,16 @@ from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, Turn
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import registry
-from narnat_agent.tools.base import Confirm, Interrupted
+from narnat_agent.tools.base import Confirm, Interrupted, Picture, Result
 from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
-REPEATS = 3
+EMPTY_TRIES = 2  # a reply with nothing in it is asked for once more
+REPEATS = 4  # identical calls in a row that end the turn; the ones before it are run, and warned about
+REPEATED = (
+    "\n\n[This is the same call, with the same arguments, as the one before. Fine to re-run something flaky; "
+    "otherwise the result will not change: try something else. A {n}th identical call in a row ends the turn.]"
+)
 FULL = 0.9  # share of the context window that triggers the safety net
 ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user is told
     Ending.ERROR: (Stop.PROVIDER_ERROR, "The answer was cut off: the provider reported an error mid-stream ({error})."),
@@ -33,10 +39,10 @@ ENDINGS = {  # a reply that did not end normally: how the turn stops, and what t
 }
 
 
-def _repeated(call: ToolCall, recent: list[str]) -> bool:
-    """The doom-loop guard: the same call for the third time in a row."""
+def _repeats(call: ToolCall, recent: list[str]) -> int:
+    """The doom-loop guard: how many times in a row, this one included, the same call has been made."""
     recent.append(f"{call.name} {call.stored_arguments}")
-    return len(recent) >= REPEATS and len(set(recent[-REPEATS:])) == 1
+    return next((n for n in range(1, len(recent)) if recent[-1 - n] != recent[-1]), len(recent))
 
 
 class Agent:
@@ -45,21 +51,25 @@ class Agent:
         self.config, self.ui, self.client, self.workspace = config, ui, client, workspace
         self.system_prompt = system_prompt  # without any inherited summary
         self.leaving = 0  # the signal asking the process to end, once one has
-        self.checkpoints = Checkpoints(open_store(config.project, config.state_dir), session.checkpoints, ui.notice)
+        self.go_on = "Say 'continue' to go on."  # after the step limit; a headless run names its own command
+        store = open_store(config.project, config.state_dir, ui.notice)
+        self.checkpoints = Checkpoints(store, session.checkpoints, ui.notice)
         self.switch(session)
 
     def switch(self, session: Session) -> None:
         """Continue in another conversation: the only way /clear, /enter, compression and --resume replace it."""
         self.session = session
         self.workspace.tool_state = session.tool_state
-        self.checkpoints.use(session.checkpoints)
+        self.checkpoints.use(session.checkpoints, session.checkpoints_damaged)
+        self.ui.context_unknown()
 
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
 
         def ask(command: str, reason: str) -> bool:
-            undo = self.checkpoints.covers_commands() and "/undo" not in reason  # else the reason says it already
-            return confirm(command, reason + ("; all but git-ignored files can be undone with /undo" if undo else ""))
+            covered = self.checkpoints.covers_commands() and "/undo" not in reason  # else the reason says it already
+            undo = "; /undo can restore files, but not those in folders .gitignore names" if covered else ""
+            return confirm(command, reason + undo)
 
         return ask
 
@@ -158,6 +168,7 @@ class Agent:
         self.conversation.add_user(with_reminder(mentioned, self.session.notes))
         self.session.notes = []
         view, stats = self.ui.turn_view(), TurnStats(self.config.context_window)
+        sent_before = self.client.requests
         stop, message = Stop.COMPLETED, ""
         try:
             self._steps(view, stats)
@@ -173,6 +184,7 @@ class Agent:
             stop, message = Stop.PROVIDER_ERROR, str(e)
         finally:
             self.conversation.answer_open_calls()
+            stats.requests = self.client.requests - sent_before  # failed ones too: each is paid for or counted
             if stats.cost is not None:
                 self.session.cost = (self.session.cost or 0.0) + stats.cost
             stats.session_cost = self.session.cost
@@ -198,21 +210,45 @@ class Agent:
     def _steps(self, view: TurnView, stats: TurnStats) -> None:
         recent: list[str] = []  # the calls made so far this turn, for the doom-loop guard
         for _ in range(self.config.max_steps):
+            reply = self._reply(view, stats)
+            self.conversation.add_reply(reply)
+            self.checkpoints.replied()
+            self._check_ending(reply)
+            if not reply.tool_calls:
+                return
+            pictures: list[Picture] = []  # they follow the tool results, in a message of their own
+            for call in reply.tool_calls:
+                result = self._unless_repeated(call, recent)
+                stats.verified(result.verification)
+                self.conversation.add_tool_result(call.id, result.text)
+                if result.picture:
+                    pictures.append(result.picture)
+            self.conversation.add_pictures(pictures)
+        steps = self.config.max_steps
+        message = f"Stopped after {steps} tool step{'s' if steps != 1 else ''} (max_steps). {self.go_on}"
+        raise TurnStopped(Stop.STEP_LIMIT, message)
+
+    def _reply(self, view: TurnView, stats: TurnStats) -> Reply:
+        """The model's next reply; one that carries nothing is asked for once more, then the turn stops."""
+        for attempt in range(EMPTY_TRIES):
             reply = self.client.stream(self.conversation.messages, registry.schemas(), view)
             price = cost(reply.usage, self.config.pricing)
             stats.add(reply, price)
             view.replied(reply.usage, price)
-            self.conversation.add_reply(reply)
-            self._check_ending(reply)
-            if not reply.tool_calls:
-                return
-            for call in reply.tool_calls:
-                if _repeated(call, recent):
-                    message = f"{call.name} was called {REPEATS} times in a row with the same arguments."
-                    raise TurnStopped(Stop.REPEATED_CALLS, message)
-                self.conversation.add_tool_result(call.id, self._call(call))
-        message = f"Stopped after {self.config.max_steps} tool steps (max_steps). Say 'continue' to go on."
-        raise TurnStopped(Stop.STEP_LIMIT, message)
+            if not reply.empty:
+                return reply
+            log.warning("empty reply (try %d of %d)", attempt + 1, EMPTY_TRIES)
+        raise TurnStopped(Stop.PROVIDER_ERROR, f"The model returned nothing (no text, no tool call) {EMPTY_TRIES} "
+                                               "times in a row; ask again, or try another model.")  # fmt: skip
+
+    def _unless_repeated(self, call: ToolCall, recent: list[str]) -> Result:
+        """Run a call, warning in its result when it repeats the one before; stop when the warnings went unheeded."""
+        repeats = _repeats(call, recent)
+        if repeats >= REPEATS:
+            message = f"{call.name} was called {REPEATS} times in a row with the same arguments, despite warnings."
+            raise TurnStopped(Stop.REPEATED_CALLS, message)
+        result = self._call(call)
+        return replace(result, text=result.text + REPEATED.format(n=REPEATS)) if repeats > 1 else result
 
     @staticmethod
     def _check_ending(reply: Reply) -> None:
@@ -222,8 +258,8 @@ class Agent:
             stop, text = ENDINGS[reply.ending]
             raise TurnStopped(stop, text.format(error=reply.error, finish=reply.finish_reason))
 
-    def _call(self, call: ToolCall) -> str:
-        """Run one call and show it; the text goes back to the model."""
+    def _call(self, call: ToolCall) -> Result:
+        """Run one call and show it; its text goes back to the model."""
         checked = registry.prepare(call.name, call.args, call.error, self.workspace.secret)
         self.ui.tool_start(checked.header, call)
         pending = None
@@ -242,4 +278,4 @@ class Agent:
         finally:
             self.checkpoints.after(pending)
         self.ui.tool_end(result)
-        return result.text
+        return result

@@ -8,9 +8,11 @@ from pathlib import Path
 from narnat_agent.core.reply import Reply
 from narnat_agent.core.session_store import stamp
 from narnat_agent.prompts.texts import SUMMARY_HEADING
+from narnat_agent.tools.base import Picture
 
 CANCELLED = "Cancelled by the user; if it was running, its effects are unknown."
 INTERRUPTED = "[interrupted by the user]"  # ends an answer cut short, so the model does not take it as finished
+PICTURES = "The images read by the tool calls above:"
 MENTION = re.compile(r"(?<![\w@])@([\w/.~-]+[\w/])")
 MAX_MENTIONS = 5
 
@@ -40,7 +42,7 @@ class Conversation:
         if not calls and not content:
             return
         message: dict = {"role": "assistant", "content": content or None}
-        if reply.reasoning and calls:  # thinking providers need it back on tool-call turns
+        if reply.reasoning and reply.reasoning_field and calls:  # thinking providers need it back on tool-call turns
             message[reply.reasoning_field] = reply.reasoning
         if calls:
             message["tool_calls"] = [
@@ -53,6 +55,17 @@ class Conversation:
 
     def add_tool_result(self, call_id: str, text: str) -> None:
         self.messages.append({"role": "tool", "tool_call_id": call_id, "content": text})
+
+    def add_pictures(self, pictures: list[Picture]) -> None:
+        """Images the tools read, for a model that sees: a user message after the tool results (a tool message
+        cannot hold an image on most providers); it is not a question, so it is not a turn."""
+        if not pictures:
+            return
+        content: list[dict] = [{"type": "text", "text": PICTURES}]
+        for picture in pictures:
+            content.append({"type": "text", "text": f"{picture.name}:"})
+            content.append({"type": "image_url", "image_url": {"url": f"data:{picture.mime};base64,{picture.base64}"}})
+        self.messages.append({"role": "user", "content": content})
 
     def answer_open_calls(self, text: str = CANCELLED) -> None:
         """Give every tool call of the last assistant message a result, so the history stays valid."""

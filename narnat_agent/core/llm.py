@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from narnat_agent.config.loader import Config
+from narnat_agent.core.endpoint import Server
+from narnat_agent.core.fit import Fit
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.core.silence import IDLE, Silence
 from narnat_agent.logger import get_logger
@@ -30,6 +32,7 @@ CONTEXT_FULL = re.compile(
     r"range of input length|prompt 超长|too many tokens|prompt is too long|\b1261\b",
     re.IGNORECASE,
 )
+IMAGES = re.compile(r"image|vision|multimodal|multi-modal|content.*(string|str\b)|unknown variant", re.IGNORECASE)
 NO_QUOTA = re.compile(r"insufficient.quota|balance|\b1113\b|billing|credit", re.IGNORECASE)
 log = get_logger("core.llm")
 
@@ -65,6 +68,16 @@ def cost(usage: Usage | None, pricing: Mapping[str, float]) -> float | None:
     cached_price = pricing.get("cached_input", pricing.get("input", 0))
     total = fresh * pricing.get("input", 0) + usage.cached * cached_price + usage.completion * pricing.get("output", 0)
     return total / 1_000_000
+
+
+def _has_images(messages: list[dict]) -> bool:
+    return any(isinstance(m.get("content"), list) for m in messages)
+
+
+def _without_images(message: dict) -> dict:
+    """A message that carried images, as text: the tool results above already say what each image is."""
+    words = [part["text"] for part in message["content"] if part.get("type") == "text"]
+    return {**message, "content": "\n".join([*words, "(The images are not shown: this provider refused them.)"])}
 
 
 def _message(error: Exception) -> str:
@@ -123,13 +136,16 @@ def _chunks(stream):
 
 
 class Client:
-    def __init__(self, config: Config, notify: Callable[[str], None]):
+    def __init__(self, config: Config, notify: Callable[[str], None], server: Server | None = None):
         self.config = config
         self.notify = notify
+        self.fit = Fit(notify, config.model, server)  # the server that people run themselves, when it said so
         self.use_stream_options = True
         self.send_reasoning = True
+        self.send_images = True  # until the provider refuses one: then images go as the words that describe them
         self._sdk: openai.OpenAI | None = None
         self._lock = threading.Lock()
+        self.requests = 0  # sent so far, retries included
 
     def preload(self) -> None:
         """Import the SDK (and its chat resources, loaded lazily) in the background while the user types."""
@@ -152,11 +168,14 @@ class Client:
     def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
         """Send one request and stream its reply into sink, retrying what may be retried."""
         self._client().chat.completions  # noqa: B018 -- the SDK loads first: silence is timed at the provider only
+        self.fit.before(messages, tools)
         for attempt in range(1, MAX_TRIES + 1):
             try:
                 with Silence(self.notify, idle=self.config.stream_idle_timeout_s + GRACE,
                              overall=self.config.request_timeout_s) as silence:  # fmt: skip
-                    return self._attempt(messages, tools, sink, silence)
+                    reply = self._attempt(messages, tools, sink, silence)
+                self.fit.after(messages, tools, reply.usage)
+                return reply
             except _Retry as retry:
                 if attempt == MAX_TRIES:
                     raise LLMError(f"{retry}; gave up after {MAX_TRIES} tries.") from None
@@ -176,9 +195,7 @@ class Client:
             self._read(stream, builder, sink, silence)
         finally:
             stream.close()
-        reply = builder.finish()
-        if reply.finish_reason == "model_context_window_exceeded":
-            raise ContextTooLong("The conversation no longer fits the model's context window.")
+        reply = self._finish(builder, sink)
         if reply.usage is None:
             reply.usage = self._estimate(messages, reply)
         log.info(
@@ -230,6 +247,16 @@ class Client:
         else:
             raise LLMError(f"{why}, and nothing of the answer had arrived.")
 
+    @staticmethod
+    def _finish(builder: ReplyBuilder, sink: Sink) -> Reply:
+        """The complete reply; text held back as a possible tool call that was none is shown now."""
+        reply = builder.finish()
+        if builder.unshown:
+            sink.feed(builder.unshown)
+        if reply.finish_reason == "model_context_window_exceeded":
+            raise ContextTooLong("The conversation no longer fits the model's context window.")
+        return reply
+
     def _open(self, messages: list[dict], tools: list[dict]):
         """The response stream; a rejected optional field is dropped once and the request sent again."""
         import openai
@@ -241,10 +268,11 @@ class Client:
             if self.use_stream_options:
                 request["stream_options"] = {"include_usage": True}
             log.info("request: %d messages", len(messages))
+            self.requests += 1
             try:
                 return self._client().chat.completions.create(**request)
             except openai.APIStatusError as e:
-                self._classify(e)
+                self._classify(e, messages)
             except openai.APIConnectionError as e:  # timeouts included
                 raise self._unreachable(e) from None
 
@@ -259,7 +287,7 @@ class Client:
                           "(stream_idle_timeout_s)")  # fmt: skip
         return _Retry(f"Cannot reach {self.config.base_url} ({redact(str(error), self.config.api_key)})")
 
-    def _classify(self, e) -> None:
+    def _classify(self, e, messages: list[dict]) -> None:
         """Decide what a status error means: returns only when the request should be sent again now."""
         status, message = e.status_code, self._message(e)
         log.warning("status %d: %s", status, message)
@@ -269,6 +297,10 @@ class Client:
         if status in (400, 422) and self.send_reasoning and re.search(r"reasoning", message, re.I) \
                 and not re.search(r"must be passed|missing", message, re.I):  # fmt: skip
             self.send_reasoning = False
+            return
+        if status in (400, 415, 422) and self.send_images and _has_images(messages) and IMAGES.search(message):
+            self.send_images = False
+            self.notify("The provider refused an image; images are left out of what this run sends.")
             return
         if status == 400 and CONTEXT_FULL.search(message):
             raise ContextTooLong(f"The conversation no longer fits the model's context window ({message}).")
@@ -297,6 +329,8 @@ class Client:
         return f"The provider rejected the request ({status}): {message}"
 
     def _outgoing(self, messages: list[dict]) -> list[dict]:
+        if not self.send_images:
+            messages = [_without_images(m) if isinstance(m["content"], list) else m for m in messages]
         if self.send_reasoning:
             return messages
         fields = ("reasoning_content", "reasoning")

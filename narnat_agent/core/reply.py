@@ -6,8 +6,12 @@ import string
 from dataclasses import dataclass, field
 from enum import Enum
 
+from narnat_agent.core.content import ContentSplitter
+from narnat_agent.core.text_calls import recover
 from narnat_agent.encodable import encodable
+from narnat_agent.logger import get_logger
 
+log = get_logger("core.reply")
 FILTERED = ("content_filter", "insufficient_system_resource", "error", "model_context_window_exceeded")
 
 
@@ -29,6 +33,12 @@ class ToolCall:
     arguments: str  # raw text as streamed
     args: dict | None = None  # parsed, when the arguments were a JSON object
     error: str | None = None  # why they could not be used
+    recovered: str = ""  # the text format it was written in, when the model wrote the call as text
+
+    @property
+    def origin(self) -> str:
+        """What the tool line adds for a call the model wrote as text."""
+        return f" · recovered from {self.recovered} text" if self.recovered else ""
 
     @property
     def stored_arguments(self) -> str:
@@ -48,7 +58,7 @@ class Usage:
 class Reply:
     content: str = ""
     reasoning: str = ""
-    reasoning_field: str = "reasoning_content"
+    reasoning_field: str = "reasoning_content"  # "" when it came inside content: then it is not sent back
     tool_calls: list[ToolCall] = field(default_factory=list)
     finish_reason: str | None = None
     usage: Usage | None = None
@@ -68,6 +78,11 @@ class Reply:
         if self.finish_reason in FILTERED:
             return Ending.FILTERED
         return Ending.COMPLETE
+
+    @property
+    def empty(self) -> bool:
+        """It ended normally with no text and no call: nothing to show as an answer or to run."""
+        return self.ending is Ending.COMPLETE and not self.content.strip() and not self.tool_calls
 
     @property
     def cut_off(self) -> bool:
@@ -135,6 +150,7 @@ class ReplyBuilder:
         self.by_id: dict[str, _Slot] = {}
         self.current: _Slot | None = None
         self.parts = 0  # chunks that carried part of the answer: text, reasoning, a tool call or how it ended
+        self.content = ContentSplitter()
 
     def add(self, chunk: object) -> tuple[str, str]:
         """Take one chunk; returns the (text, reasoning) it added, for the screen."""
@@ -142,12 +158,15 @@ class ReplyBuilder:
         if error or _get(chunk, "object") == "error":
             raise StreamError(_error_text(error or chunk))
         usage = _get(chunk, "usage")
-        text, thought, ended = [], [], False  # ended: this chunk carried a tool call or the answer's end
+        text, thought, progress = [], [], False  # progress: this chunk carried part of the answer or its end
         for choice in _list(chunk, "choices"):
             usage = _get(choice, "usage") or usage
             delta = _get(choice, "delta") or {}
             if piece := _text(delta, "content"):
-                text.append(piece)
+                progress = True  # even while the splitter holds it back from the screen
+                shown, thinking = self.content.add(piece)
+                text.append(shown)
+                thought.append(thinking)
             for name in ("reasoning_content", "reasoning"):
                 if piece := _text(delta, name):
                     thought.append(piece)
@@ -157,12 +176,11 @@ class ReplyBuilder:
                 self._merge(fragment)
             if finish := _text(choice, "finish_reason"):
                 self.reply.finish_reason = finish
-            ended = ended or bool(calls or finish)
+            progress = progress or bool(calls or finish)
         if usage:
             self.reply.usage = _usage(usage) or self.reply.usage
-        self.reply.content += "".join(text)
         self.reply.reasoning += "".join(thought)
-        self.parts += bool(text or thought or ended)
+        self.parts += bool(progress or thought)
         return "".join(text), "".join(thought)
 
     def _slot_for(self, index: int | None, call_id: str, name: str) -> _Slot:
@@ -203,10 +221,30 @@ class ReplyBuilder:
         self.current = slot
 
     def finish(self) -> Reply:
-        """The reply with its named calls parsed; cut-off replies keep no calls."""
+        """The reply with its named calls parsed, or recovered from its text; cut-off replies keep no calls."""
+        self.reply.content, thought = self.content.finish()
+        self.reply.reasoning += thought
+        if self.content.thought:
+            self.reply.reasoning_field = ""
         if not self.reply.cut_off:
-            self.reply.tool_calls = [_parse(slot) for slot in self.slots if slot.name]
+            self.reply.tool_calls = [_parse(slot) for slot in self.slots if slot.name] or self._recovered()
         return self.reply
+
+    @property
+    def unshown(self) -> str:
+        """Answer text held back from the screen that turned out not to be a tool call."""
+        return self.content.unshown(self.reply.content)
+
+    def _recovered(self) -> list[ToolCall]:
+        found = recover(self.reply.content)
+        if found is None:
+            return []
+        self.reply.content = found.prose
+        calls = [ToolCall(_new_id(), name, json.dumps(args, ensure_ascii=False), args, recovered=found.form)
+                 for name, args in found.calls]  # fmt: skip
+        log.info("recovered %d tool call(s) written as %s text: %s", len(calls), found.form,
+                 "; ".join(f"{c.name} {c.arguments}" for c in calls))  # fmt: skip
+        return calls
 
 
 class StreamError(Exception):

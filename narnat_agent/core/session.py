@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from narnat_agent.checkpoints import timeline
 from narnat_agent.core import session_store
 from narnat_agent.core.context import Conversation
 from narnat_agent.tools.workspace import FileRecord, ToolState
@@ -19,7 +20,8 @@ from narnat_agent.tools.workspace import FileRecord, ToolState
 class Session:
     conversation: Conversation
     tool_state: ToolState = field(default_factory=ToolState)
-    checkpoints: list[dict] = field(default_factory=list)  # the checkpoint store's own JSON-able records
+    checkpoints: list[timeline.Entry] = field(default_factory=list)
+    checkpoints_damaged: bool = False  # the session file's were, and were dropped
     cost: float | None = None
     notes: list[str] = field(default_factory=list)  # told to the model with the next question (e.g. files rewound)
 
@@ -40,7 +42,7 @@ def to_dict(session: Session, model: str) -> dict:
     conversation = session.conversation
     reads = {str(path): dataclasses.asdict(record) for path, record in session.tool_state.reads.items()}
     return {"model": model, "created": conversation.created.isoformat(), "turns": conversation.turns,
-            "todos": session.tool_state.todos, "reads": reads, "checkpoints": session.checkpoints,
+            "todos": session.tool_state.todos, "reads": reads, "checkpoints": timeline.dump(session.checkpoints),
             "cost": session.cost, "messages": conversation.messages}  # fmt: skip
 
 
@@ -56,7 +58,11 @@ def from_dict(name: str, data: dict) -> Session:
         with contextlib.suppress(TypeError):
             reads[Path(path)] = FileRecord(**record)
     cost = data.get("cost")
-    return Session(conversation, ToolState(reads, list(data.get("todos") or [])), list(data.get("checkpoints") or []),
+    try:
+        checkpoints, damaged = timeline.load(data.get("checkpoints")), False
+    except timeline.Damaged:
+        checkpoints, damaged = [], True
+    return Session(conversation, ToolState(reads, list(data.get("todos") or [])), checkpoints, damaged,
                    cost if isinstance(cost, (int, float)) else None)  # fmt: skip
 
 

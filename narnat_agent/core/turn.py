@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from narnat_agent.core.reply import Reply
+from narnat_agent.tools.verification import Verification
 
 
 class Cancelled(Exception):
@@ -48,18 +49,22 @@ class TurnStats:
     sent: int = 0  # prompt tokens over all the turn's requests
     cached: int = 0  # of which the provider had cached
     completion: int = 0
-    requests: int = 0
+    requests: int = 0  # sent, retries and failures included
     estimated: bool = False
     cost: float | None = None
     session_cost: float | None = None
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None  # set when the turn is over: its duration stays what it was
+    verifications: dict[str, Verification] = field(default_factory=dict)  # the last outcome of each, by command
+
+    def verified(self, verification: Verification | None) -> None:
+        if verification is not None:
+            self.verifications[verification.command] = verification
 
     def add(self, reply: Reply, price: float | None) -> None:
         usage = reply.usage
         if usage is None:
             return
-        self.requests += 1
         self.context = usage.prompt
         self.sent += usage.prompt
         self.cached += usage.cached

@@ -52,6 +52,10 @@ class UI(Protocol):
         """The start header of an interactive run; the model stays visible afterwards where the UI can."""
         ...
 
+    def context_unknown(self) -> None:
+        """The conversation changed outside a turn (/rewind, /undo, /redo, /clear): the size last shown is stale."""
+        ...
+
     def separator(self, title: str) -> None:
         """A rule where a conversation starts (/clear, /enter)."""
         ...

@@ -2,12 +2,13 @@
 
 from narnat_agent.tools.read import LIMIT as READ_LIMIT
 
-# From the design (§5.1), with Read's limit as the tool applies it; only {model} is filled in. A rule the iron
-# laws state is said there only (once in the whole prefix), the TodoWrite rule matches the tool's check, and the
-# design's one Chinese word is in English.
+# From the design (§5.1), with Read's limit as the tool applies it; only {model} is filled in, as the model that
+# answers rather than the agent's name (an id like `wizard` is no identity). A rule the iron laws state is said
+# there only (once in the whole prefix), the TodoWrite rule matches the tool's check, and the design's one Chinese
+# word is in English.
 BASE_PROMPT = (
     """\
-You are {model}, a code agent that helps users with software engineering tasks.
+You are Narnat, a code agent (model: {model}) that helps users with software engineering tasks.
 # Professional Objectivity
 Prioritize technical accuracy and truthfulness over validating the user's beliefs.
 Provide direct, objective technical info without unnecessary praise or emotional validation.

@@ -1,7 +1,7 @@
 """The command-safety analysis: what a shell command would do that Narnat must ask about, refuse, or let run.
 
 `analyze(command, cwd)` returns a `Verdict`: what would be lost (ask first), or why Bash refuses it. Bash is its only
-user; it also reads `last_pipeline` to tell which stage of a pipeline failed.
+user; it also reads `last_pipeline` to tell which stage of a pipeline failed, and which one ran the tests.
 """
 
 from narnat_agent.safety.check import Verdict

@@ -158,13 +158,13 @@ def _runs_another(name: str, argv: Argv, command: Command, check: Analysis) -> N
             return
 
 
-def last_pipeline(source: str) -> list[str | None]:
-    """The program of each stage of the last top-level pipeline (the one whose exit code the shell reports), None
-    where it is computed at run time."""
+def last_pipeline(source: str) -> list[list[str | None]]:
+    """The words of each stage of the last top-level pipeline (the one whose exit code the shell reports), None
+    where one is computed at run time."""
     commands = [c for c in parse(source).commands if not c.consumed]
-    stages: list[str | None] = []
+    stages: list[list[str | None]] = []
     stage = commands[-1] if commands else None
     while stage is not None:
-        stages.insert(0, stage.argv[0] if stage.argv else None)
+        stages.insert(0, list(stage.argv))
         stage = stage.upstream
     return stages

@@ -1,8 +1,10 @@
 """The tool contract: what a tool is, what it returns, and how it fails."""
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
+
+from narnat_agent.tools.verification import Verification
 
 if TYPE_CHECKING:
     from narnat_agent.tools.workspace import Workspace
@@ -59,11 +61,22 @@ class Detail(Protocol):
 
 
 @dataclass(frozen=True)
+class Picture:
+    """An image for a model that sees: it travels in the user message after the tool results."""
+
+    name: str  # the file, as the tool result names it
+    mime: str
+    base64: str = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Result:
     text: str  # what the model receives
     summary: str  # the one line the user sees
     is_error: bool = False
     detail: Detail | None = None  # what the UI draws under the result line
+    verification: Verification | None = None  # a command that ran tests, a linter, a type checker or a build
+    picture: Picture | None = None  # an image Read, for a model that sees images
 
     def cleaned(self, clean: Clean) -> "Result":
         """The same result with every text it carries passed through clean."""

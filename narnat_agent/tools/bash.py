@@ -1,5 +1,6 @@
 """Bash: run a command in the project, never hanging, never flooding, and asking before anything deletes files."""
 
+import dataclasses
 import os
 import re
 import signal
@@ -9,18 +10,20 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import IO
 
 from narnat_agent import state
 from narnat_agent.keyguard import KEY_VARIABLES, confined
 from narnat_agent.safety import analyze, last_pipeline
 from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError
+from narnat_agent.tools.processes import HeldInterrupt, Spawn
+from narnat_agent.tools.verification import verified
 from narnat_agent.tools.workspace import Workspace
 
-Spawn = Callable[..., subprocess.Popen]  # subprocess.Popen, or a test's wrapper of it
 MAX_TIMEOUT_MS = 600_000
 LIMIT = 30_000  # characters the model sees
 KEEP = 4 * LIMIT  # raw bytes held in memory at each end; the spill file has everything
@@ -103,30 +106,6 @@ def _stop(process: subprocess.Popen, output: _Output) -> None:
         output.thread.join(wait)
 
 
-class HeldInterrupt:
-    """Holds back a Ctrl-C while a child starts, so it cannot land between the start and the code that stops the
-    child: release() raises it where that code is in place. Only the main thread receives signals."""
-
-    def __init__(self) -> None:
-        self.caught = False
-        self.previous: object = None
-
-    def __enter__(self) -> "HeldInterrupt":
-        if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGINT, lambda signum, frame: setattr(self, "caught", True))
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)  # type: ignore[arg-type]
-
-    def release(self) -> None:
-        """The held Ctrl-C, handled now as it would have been (KeyboardInterrupt, or the handler Narnat set)."""
-        if self.caught and callable(self.previous):
-            self.caught = False
-            self.previous(signal.SIGINT, None)
-
-
 @dataclass(frozen=True)
 class Finished:
     text: str
@@ -156,6 +135,13 @@ def _without_own_virtualenv(env: Mapping[str, str], root: Path | None) -> dict[s
     return {**kept, "PATH": os.pathsep.join(path)} if "PATH" in env else kept
 
 
+def _bash(spawn: Spawn, script: str, ws: Workspace, stdout: int | IO[bytes]) -> subprocess.Popen:
+    """bash running script, confined, in its own session (so its whole process group can be stopped), with no
+    terminal."""
+    return spawn(confined(script, ws.hidden), cwd=ws.cwd, env=environment(ws.secret, ws.root),
+                 stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+
+
 def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subprocess.Popen) -> Finished:
     """Run command in its own session, with its whole process group stopped at the timeout or on Ctrl-C."""
     spills = state.spills(ws.state_dir)
@@ -168,10 +154,7 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
               f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\nexit $__narnat_status\n')  # fmt: skip
     held = HeldInterrupt()
     with held:
-        process = spawn(
-            confined(script, ws.hidden), cwd=ws.cwd, env=environment(ws.secret, ws.root),
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
+        process = _bash(spawn, script, ws, subprocess.PIPE)
         output = _Output(process.stdout, spill)
     deadline = time.monotonic() + timeout_s
     timed_out = finished = cancelled = False
@@ -222,6 +205,8 @@ def run(args: dict, ws: Workspace) -> Result:
     _check(command, ws)
     if not ws.cwd.is_dir():
         ws.cwd = ws.root
+    if args.get("run_in_background"):
+        return _background(command, ws)
     asked = args.get("timeout") or ws.bash_timeout_ms
     timeout_ms = min(asked, MAX_TIMEOUT_MS)
     finished = execute(command, ws, timeout_ms / 1000)
@@ -229,7 +214,20 @@ def run(args: dict, ws: Workspace) -> Result:
     if ws.cwd != ws.root:
         notes.append(f"Bash's working directory: {ws.cwd} — file paths in the other tools still start at the "
                      "project root")  # fmt: skip
-    return _result(command, finished, timeout_ms, notes)
+    return _result(command, finished, timeout_ms, notes + ws.jobs.news())
+
+
+def _background(command: str, ws: Workspace) -> Result:
+    """Start a command that keeps running, its output going to a file the model Reads; it returns at once."""
+    logs = state.jobs(ws.state_dir)
+    logs.mkdir(parents=True, exist_ok=True)
+    log = logs / f"job-{len(ws.jobs.started) + 1}-{datetime.now():%Y%m%d-%H%M%S}.log"
+    job = ws.jobs.start(command, log, lambda out: _bash(subprocess.Popen, command, ws, out))
+    news = "".join(f"\n({line})" for line in ws.jobs.news())
+    text = (f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
+            f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends. "
+            f"Stop it with: kill -- -{job.pid}{news}")  # fmt: skip
+    return Result(text, f"job {job.number} started in the background · pid {job.pid}")
 
 
 def _check(command: str, ws: Workspace) -> None:
@@ -247,25 +245,28 @@ def _check(command: str, ws: Workspace) -> None:
 TAIL = 8  # lines of output kept for the screen
 
 
-def _failed_stages(stages: list[str | None], pipeline: tuple[int, ...]) -> list[str]:
+def _failed_stages(stages: list[list[str | None]], pipeline: tuple[int, ...]) -> list[str]:
     """Stages before the last that failed: the pipeline's exit code only tells about the last one. A stage stopped
     by SIGPIPE (141, its reader had enough) or a grep/diff answering "no" (1) did not fail."""
     if len(pipeline) != len(stages) or len(stages) < 2:
         return []
-    return [f"stage {n} of the pipeline ({stage or '…'}) exited {status}"
+    return [f"stage {n} of the pipeline ({stage[0] if stage and stage[0] else '…'}) exited {status}"
             for n, (stage, status) in enumerate(zip(stages[:-1], pipeline, strict=False), 1)
             if status not in (0, 141) and not (status == 1 and _name(stage) in NOT_FAILURES)]  # fmt: skip
 
 
-def _name(program: str | None) -> str | None:
-    return program.rsplit("/", 1)[-1] if program else None
+def _name(stage: list[str | None]) -> str | None:
+    """The program a pipeline stage runs, without its folder."""
+    return stage[0].rsplit("/", 1)[-1] if stage and stage[0] else None
 
 
 def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str]) -> Result:
     text, code = finished.text, finished.code
-    if code is None:
-        return _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
     stages = last_pipeline(command)
+    verification = verified(stages, finished.code, finished.pipeline)
+    if code is None:
+        stopped = _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
+        return dataclasses.replace(stopped, verification=verification)
     benign = code == 1 and bool(stages) and _name(stages[-1]) in NOT_FAILURES
     failed = _failed_stages(stages, finished.pipeline)
     status = "; ".join([f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""),
@@ -274,7 +275,7 @@ def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str])
     shown = text.count("\n") + bool(text and not text.endswith("\n"))
     output = Output(tuple(text.splitlines()[-TAIL:]), finished.lines, min(shown, finished.lines))
     summary = f"exit {code}" + (" · a pipeline stage failed" if failed else "") + f" · {_count(finished.lines)}"
-    return Result(f"{body}({status})", summary, bool(failed) or (bool(code) and not benign), output)
+    return Result(f"{body}({status})", summary, bool(failed) or (bool(code) and not benign), output, verification)
 
 
 def _count(lines: int) -> str:
@@ -306,6 +307,11 @@ TOOL = Tool(
             "command": {"type": "string"},
             "timeout": {"type": "integer", "description": "Milliseconds (max 600000)"},
             "description": {"type": "string", "description": "What it does, in 5-10 words"},
+            "run_in_background": {
+                "type": "boolean",
+                "description": "Start it and return at once (servers, "
+                "watchers, long builds); its output goes to a file you Read",
+            },
         },
         "required": ["command"],
     },

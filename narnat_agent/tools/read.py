@@ -1,10 +1,14 @@
 """Read: a file as numbered lines, a directory as a listing."""
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
 from narnat_agent.textfile import binary_kind, decode, digest, line_count, size_text
 from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.documents import notebook_text, pdf_text
+from narnat_agent.tools.images import SUFFIXES as IMAGE_SUFFIXES
+from narnat_agent.tools.images import read_image
 from narnat_agent.tools.workspace import Workspace, printable
 
 MAX_LINES = 2000
@@ -86,13 +90,23 @@ def _load(path: Path, ws: Workspace) -> bytes:
         raise ToolError(f"{ws.show(path)}: permission denied.") from None
     except OSError as e:
         raise ToolError(f"{ws.show(path)} cannot be read: {e.strerror or e}.") from None
-    kind = binary_kind(data[:4096], path)
-    if kind:
-        raise ToolError(f"{ws.show(path)} is a {kind} ({size_text(len(data))}); Read shows text files only.")
     return data
 
 
 def run(args: dict, ws: Workspace) -> Result:
+    result = _read(args, ws)
+    job = ws.jobs.of_log(ws.resolve(args["file_path"]))
+    if job is None:
+        return result
+    news = [line for line in ws.jobs.news() if not line.startswith(f"background job {job.number} ")]
+    if job.state == "running":
+        state = f"Job {job.number} is still running: this file grows; Read it again later for more."
+    else:
+        state = f"Job {job.number} ({job.command}) {job.state}."
+    return dataclasses.replace(result, text="\n".join([result.text, state, *(f"({line})" for line in news)]))
+
+
+def _read(args: dict, ws: Workspace) -> Result:
     path = ws.resolve(args["file_path"])
     if path.is_dir():
         return _listing(path, ws)
@@ -102,16 +116,40 @@ def run(args: dict, ws: Workspace) -> Result:
     if not data:
         ws.remember(path, data, whole=True)
         return Result(f"{note}{ws.show(path)} is empty (0 bytes).", "Read 0 lines (empty file)")
+    if path.suffix.lower() in (".pdf", ".ipynb"):
+        return _document(path, data, args, ws, note)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return read_image(path, data, ws.show(path), ws.sees_images)
+    if kind := binary_kind(data[:4096], path):
+        raise ToolError(f"{ws.show(path)} is a {kind} ({size_text(len(data))}); Read shows text files only.")
     text, encoding = decode(data, ws.seen_as(path, data))
     if encoding.codec != "utf-8":
         note += f"(This file is not UTF-8: it is shown as {encoding.label}; Edit and Write keep its encoding.)\n"
+    return _page(text, args, ws, (path, data, encoding.codec), note)
+
+
+def _document(path: Path, data: bytes, args: dict, ws: Workspace, note: str) -> Result:
+    """A PDF's text page by page, or a notebook's cells, paged as the lines of a text file are."""
+    name = ws.show(path)
+    if path.suffix.lower() == ".ipynb":
+        text = notebook_text(data, name)
+    elif not (text := pdf_text(path, name)):
+        ws.remember(path, data, whole=True)
+        return Result(f"{note}{name} is a PDF with no text layer (a scanned document?): Read cannot see the text in "
+                      "images of pages.", "PDF without text")  # fmt: skip
+    return _page(text, args, ws, (path, data, "utf-8"), note)
+
+
+def _page(text: str, args: dict, ws: Workspace, file: tuple[Path, bytes, str], note: str) -> Result:
+    """The page of numbered lines that offset and limit ask for, remembered as seen."""
+    path, data, codec = file
     total = line_count(text)
     start = max(args.get("offset", 1), 1)
     if start > total:
         raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
     limit = args["limit"] if args.get("limit", 0) > 0 else None
     shown, last, tabbed = _numbered(text, start, min(limit or MAX_LINES, MAX_LINES))
-    ws.remember(path, data, whole=False, lines=(((start, last),), total), codec=encoding.codec)
+    ws.remember(path, data, whole=False, lines=(((start, last),), total), codec=codec)
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if tabbed else ""
     body = "\n".join(shown)
@@ -124,7 +162,8 @@ TOOL = Tool(
     name="Read",
     description=(
         f"Read a text file as numbered lines (number, tab, line) from offset: one Read shows {LIMIT}, "
-        "and says where to continue. A directory gives its listing."
+        "and says where to continue. Also images, PDFs (page by page) and notebooks (cell by cell). A directory "
+        "gives its listing."
     ),
     parameters={
         "type": "object",

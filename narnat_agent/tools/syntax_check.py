@@ -4,6 +4,7 @@ Only errors the change introduced count: a file already broken elsewhere keeps q
 """
 
 import functools
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ GRAMMARS = {
     ".cts": "typescript",
     ".tsx": "tsx",
     ".json": "json",
+    ".ipynb": "json",
     ".yaml": "yaml",
     ".yml": "yaml",
     ".toml": "toml",
@@ -25,7 +27,7 @@ GRAMMARS = {
     ".rs": "rust",
     ".java": "java",
     ".c": "c",
-    ".h": "cpp",
+    ".h": "cpp",  # its grammar reads C headers too; the C grammar fails on C++ ones
     ".cc": "cpp",
     ".cpp": "cpp",
     ".cxx": "cpp",
@@ -44,6 +46,10 @@ GRAMMARS = {
 # Their grammars misread much valid code (C's macros, HTML's embedded scripts and XML prologues): they are trusted
 # only on a file that parsed cleanly before the change.
 GUESSING = {"c", "cpp", "html"}
+# A line that starts a top-level statement: not one that closes a bracket or a block, or continues one (else:)
+STARTS = re.compile(r"(?!(?:end|fi|done|esac|else|elif|except|finally)\b)[^\s)\]}]")
+WHOLE = {"php", "html"}  # the meaning of a line depends on tags far above it: always parsed whole
+COMMENTED_JSON = ("tsconfig", "jsconfig", "devcontainer", ".devcontainer")
 SHOWN = 3  # errors listed at most; the first one matters most, the rest are often its echoes
 LINE_CHARS = 200
 
@@ -63,7 +69,12 @@ class SyntaxProblem:
 
 def language(path: Path) -> str | None:
     """The language checked for this file, or None when there is no check for it."""
-    return "python" if path.suffix in (".py", ".pyi") else GRAMMARS.get(path.suffix.lower())
+    if path.suffix in (".py", ".pyi"):
+        return "python"
+    grammar = GRAMMARS.get(path.suffix.lower())
+    if grammar == "json" and (path.name.startswith(COMMENTED_JSON) or ".vscode" in path.parts):
+        return None  # JSON with comments and trailing commas, which their readers accept and strict JSON does not
+    return grammar
 
 
 def _python(text: str, name: str) -> list[SyntaxProblem]:
@@ -119,8 +130,34 @@ def problems(path: Path, text: str) -> list[SyntaxProblem]:
     return _python(text, path.name) if grammar == "python" else _tree_sitter(text, grammar)
 
 
-def introduced(path: Path, before: str, after: str) -> str:
-    """A short block naming the syntax errors `after` has and `before` had not; "" when it parses or was as broken."""
+def changed_lines(changes: list[tuple[int, int, int]]) -> tuple[int, int]:
+    """The first and last line (1-based, in the new text) an edit wrote, from its (first, old, new) changes."""
+    shift, spans = 0, []
+    for first, old, new in sorted(changes):
+        spans.append((first + shift, first + shift + max(new, 1) - 1))
+        shift += new - old
+    return min(s[0] for s in spans), max(s[1] for s in spans)
+
+
+def _window(text: str, changed: tuple[int, int]) -> str:
+    """The top-level statements around the changed lines: from the line at column 0 where the first one starts to
+    the next line at column 0 that starts another (a closing bracket at column 0 ends the statement, not starts)."""
+    lines = text.split("\n")
+    start, end = min(changed[0], len(lines)) - 1, changed[1]
+    while start > 0 and not STARTS.match(lines[start]):
+        start -= 1
+    while end < len(lines) and not STARTS.match(lines[end]):
+        end += 1
+    return "\n".join(lines[start:end])
+
+
+def introduced(path: Path, before: str, after: str, changed: tuple[int, int] | None = None) -> str:
+    """A short block naming the syntax errors `after` has and `before` had not; "" when it parses or was as broken.
+
+    With the changed lines known (an Edit), the statements around them are parsed first: when they parse, the
+    file is taken as parsing, which keeps a large file's check fast; any error is confirmed on the whole file."""
+    if changed and language(path) not in WHOLE and not problems(path, _window(after, changed)):
+        return ""
     found = problems(path, after)
     if not found:
         return ""  # the usual case: the file before is never parsed

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from narnat_agent.textfile import digest
+from narnat_agent.tools.background import Jobs
 from narnat_agent.tools.base import Confirm, ToolError, nobody_to_ask
 from narnat_agent.tools.web.http import Web
 
@@ -79,8 +80,10 @@ class Workspace:
     state_dir: Path
     confirm: Confirm | None  # None: nobody can answer (a headless run without --yes)
     bash_timeout_ms: int = 120000
+    sees_images: bool = False  # Read sends a picture to the model, or only says what it is
     tool_state: ToolState = field(default_factory=ToolState)
     web: Web = field(default_factory=Web)
+    jobs: Jobs = field(default_factory=Jobs)  # Bash's background commands: they belong to the run, not a conversation
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
     hidden: tuple[Path, ...] = ()  # files that may hold the key: Bash's commands read them as empty where it can
     cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there

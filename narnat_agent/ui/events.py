@@ -103,4 +103,6 @@ class EventUI(HeadlessUI):
             "usage": {"sent": stats.sent, "cached": stats.cached, "out": stats.completion,
                       "estimated": stats.estimated},
             "duration_s": round(time.monotonic() - self.started, 3),
+            "verifications": [{"command": v.command, "outcome": v.status, "exit_code": v.exit_code}
+                              for v in stats.verifications.values()],
         })  # fmt: skip

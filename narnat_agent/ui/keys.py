@@ -173,14 +173,16 @@ TWICE = 1.5  # seconds within which the second ESC must follow, with "escape-twi
 
 class Watcher:
     """Owns the keyboard whenever the prompt does not, so no key falls into the terminal's line mode (where a
-    Ctrl-D is lost). While the agent is `busy` the interrupt key or Ctrl-C cancels (a SIGINT to the main thread)
-    and typed text is kept for the next prompt; otherwise every key is handed to the next prompt as if typed there.
+    Ctrl-D is lost). While the agent is `busy` the interrupt key or Ctrl-C cancels (a SIGINT to the main thread),
+    a line typed and sent with Enter is queued to be sent as a question of its own once the turn ends, and text
+    typed without Enter waits for the next prompt; otherwise every key is handed to the next prompt as if typed there.
 
     `key` is "escape" (one press), "escape-twice" (for vi users who press ESC by habit) or "ctrl-c" (ESC ignored).
     """
 
-    def __init__(self, on_cancel=None):
-        self.on_cancel = on_cancel
+    def __init__(self, on_cancel=None, on_queued=None):
+        self.on_cancel, self.on_queued = on_cancel, on_queued
+        self.queued: list[str] = []  # questions sent while the agent was busy, oldest first
         self.key = "escape"
         self.last_escape = 0.0
         self.typed: list[str] = []
@@ -242,8 +244,18 @@ class Watcher:
                 continue
             if isinstance(key, str) and len(key) == 1 and key.isprintable():
                 self.typed.append(key)
-            elif key in (Keys.ControlM, Keys.ControlJ):
+            elif key == Keys.ControlJ:
                 self.typed.append("\n")
+            elif key == Keys.ControlM:
+                self._queue()
+
+    def _queue(self) -> None:
+        """Enter while busy sends what was typed, as its own question, when the turn ends; an empty Enter is lost."""
+        question = self.take_typed()
+        if question.strip():
+            self.queued.append(question)
+            if self.on_queued:
+                self.on_queued(question)
 
     def _escape_cancels(self) -> bool:
         if self.key != "escape-twice":

@@ -161,12 +161,15 @@ class MarkdownStream:
             self._show_open(kind)
 
     def _go_plain(self) -> None:
-        """Close the markdown at a line end within HUGE characters (one bounded render), plain text after it."""
-        cut = self.source.rfind("\n", self.committed, self.committed + HUGE)
-        end = cut if cut > self.committed else self.committed
+        """Close the markdown at a line end within HUGE characters (one bounded render), plain text after it. In
+        one huge paragraph, at a word end: its lines already printed are the start of that render, not repeated."""
+        window = self.source[self.committed : self.committed + HUGE]
+        cut = window.rfind("\n")
+        cut = cut if cut > 0 else window.rfind(" ")
+        end = self.committed + max(cut, 0)
         if end > self.committed:
             self._print(self._after(end)[self.tail_printed :])
-        self.committed = self.anchor = end + (cut == end)
+        self.committed = self.anchor = end + (cut > 0)
         self.head, self.tail_printed, self.plain = None, 0, True
 
     def _flush_plain(self, final: bool) -> None:

@@ -18,7 +18,7 @@ def is_yes(answer: str) -> bool:
 
 
 def footer(stats: TurnStats) -> str:
-    """ctx 19.8k/128k · sent 266.7k (250k cached) · out 1.2k · 17 requests · cost … · 13.2s
+    """ctx 19.8k/128k · sent 266.7k (250k cached) · out 1.2k · 17 requests · cost … · 13.2s · pytest: passed
 
     The context is the last request's prompt (how full the window is); sent, cached and out are the turn's totals.
     """
@@ -38,7 +38,7 @@ def footer(stats: TurnStats) -> str:
             _("cost {cost:.4f} (session {session:.4f})").format(cost=stats.cost, session=stats.session_cost or 0)
         )
     parts.append(_("{seconds:.1f}s").format(seconds=stats.seconds))
-    return " · ".join(parts)
+    return " · ".join([*parts, *(str(v) for v in stats.verifications.values())])
 
 
 def context(stats) -> str:
@@ -161,6 +161,9 @@ class PlainUI:
     def separator(self, title: str) -> None:
         self.say(f"── {title} ──")
 
+    def context_unknown(self) -> None:
+        """Nothing shows the context size between turns here."""
+
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """Aligned columns on stdout; the last one is not padded."""
         widths = [max(cells.width(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
@@ -185,7 +188,7 @@ class PlainUI:
     def tool_start(self, header: str, call: ToolCall) -> None:
         if self.stream:
             self.stream.end_block()
-        self.say(f"● {plain_title(header)}")
+        self.say(f"● {plain_title(header)}{call.origin}")
 
     def tool_end(self, result) -> None:
         detail, seen = result.detail, ""

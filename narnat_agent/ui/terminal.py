@@ -52,7 +52,7 @@ class TerminalUI:
         completer = MergedCompleter(CommandCompleter(commands), PathCompleter(root))
         self.session = prompt_session(self.history, completer, self._toolbar)
         self.short: PromptSession[str] = PromptSession()  # setup answers: no history, no completion
-        self.watcher = Watcher(on_cancel=self._cancelled)
+        self.watcher = Watcher(on_cancel=self._cancelled, on_queued=self._queued)
         restore_terminal_on_signals()
         self.stream: TerminalStream | None = None
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
@@ -87,13 +87,23 @@ class TerminalUI:
         if self.stream:
             self.stream.cancelled = True
 
+    def _queued(self, question: str) -> None:
+        queued = _("Queued, to be sent when this turn ends: {question}").format(question=" ".join(question.split()))
+        self._say(queued)  # never aside: it stays
+
     def read_input(self) -> str | None:
+        if self.watcher.queued:  # sent while the agent worked: it goes now, shown as sent
+            question = self.watcher.queued.pop(0)
+            self.console.print(f"❯ {question}", markup=False, highlight=False)
+            return question
         self.watcher.stop()
         default, self.pending = self.pending + self.watcher.take_typed(), ""
         try:
             text = self.session.prompt([("class:prompt", "❯ ")], default=default)
         except KeyboardInterrupt:
-            if not self.session.default_buffer.text.strip() and not self.hinted:
+            if self.session.default_buffer.text.strip():  # struck through, but not every terminal draws that
+                self.notice(_("cleared, not sent"))
+            elif not self.hinted:
                 self.hinted = True
                 self.notice(_("Ctrl-C clears the line; Ctrl-D or /exit leaves (the conversation is saved)."))
             text = ""
@@ -118,7 +128,7 @@ class TerminalUI:
 
         if self.stream:
             self.stream.end_block()
-        self.console.print(render.header(title, self.console.width))
+        self.console.print(render.header(title, self.console.width).append(call.origin, style="dim"))
         if self.stream:
             self.stream.spin(_("Running {tool}").format(tool=title.split("(", 1)[0]))
 
@@ -161,6 +171,10 @@ class TerminalUI:
                 live.start()
 
     def notice(self, text: str) -> None:
+        if not (self.stream and self.stream.aside(text)):
+            self._say(text)
+
+    def _say(self, text: str) -> None:
         from rich.text import Text
 
         from narnat_agent.ui.render import Hanging
@@ -190,6 +204,9 @@ class TerminalUI:
         for row in rows:
             table.add_row(*row)
         self.console.print(table)
+
+    def context_unknown(self) -> None:
+        self.context = ""  # until the next request measures it
 
     def separator(self, title: str) -> None:
         from narnat_agent.ui import render

@@ -2,6 +2,7 @@
 
 import time
 
+from rich.console import Group
 from rich.live import Live
 from rich.segment import Segment
 from rich.spinner import Spinner
@@ -46,6 +47,7 @@ class TerminalStream:
                          vertical_overflow="crop")  # fmt: skip
         self.markdown = self._new_markdown()
         self.thinking = ""
+        self.waiting: Spinner | None = None  # the spinner while it waits for the model (not for a tool)
         self.live.start()
         self.spin(_("Thinking"))
 
@@ -59,10 +61,21 @@ class TerminalStream:
         self.ui.console.print(_Raw(text), crop=False)
 
     def _show(self, renderable) -> None:
+        self.waiting = None
         self.live.update(renderable if renderable is not None else "")
 
     def spin(self, label: str) -> None:
-        self.live.update(Spinner("dots", text=Elapsed(label, time.monotonic()), style="cyan"))
+        spinner = Spinner("dots", text=Elapsed(label, time.monotonic()), style="cyan")
+        self.waiting = spinner if label == "Thinking" else None
+        self.live.update(spinner)
+
+    def aside(self, text: str) -> bool:
+        """A notice while waiting for the model (a silent provider, a retry) is drawn under the spinner and goes
+        with it, so the transcript keeps the answer only; False when the live region is not waiting for it."""
+        if self.waiting is None:
+            return False
+        self.live.update(Group(self.waiting, Text(f"  {text}", style="dim")))
+        return True
 
     def feed(self, text: str) -> None:
         self._end_thinking()
@@ -95,6 +108,7 @@ class TerminalStream:
         except KeyboardInterrupt:  # a cancel that was already on its way: what is left is not drawn
             self.cancelled = True
         finally:
+            self.waiting = None
             self.live.stop()
         if outcome.stop is Stop.CANCELLED:
             self.ui.console.print("  ⎿  Interrupted by user", style="dim red")

@@ -256,7 +256,7 @@ def test_git_status_does_not_show_the_state_folder_it_ignores(dirs):
     project.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
     (project / ".narnat").mkdir()
-    (project / ".narnat/.gitignore").write_text(OLD_GITIGNORE)  # as earlier versions wrote it
+    (project / ".narnat/.gitignore").write_text(OLD_GITIGNORE)
     state.choose_folder(project, home, {})
     (project / ".narnat/history").write_text("a question\n")
     status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=project,
@@ -264,12 +264,4 @@ def test_git_status_does_not_show_the_state_folder_it_ignores(dirs):
     assert status.stdout == ""
 
 
-OLD_GITIGNORE = """\
-# Narnat: secrets and runtime data
-narnat.json
-sessions/
-logs/
-spills/
-history
-last_session_summary.md
-"""
+OLD_GITIGNORE = state.GITIGNORE.replace(".gitignore\n", "")  # as earlier versions wrote it, without naming itself

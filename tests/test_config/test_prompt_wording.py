@@ -28,3 +28,8 @@ def test_the_todo_rule_is_the_one_the_tool_checks():
 
 def test_the_prefix_has_no_chinese_words_in_english_sentences():
     assert not re.search(r"[\u4e00-\u9fff]", PREFIX)
+
+
+def test_the_agent_is_narnat_and_the_model_id_is_not_its_identity():
+    opening = BASE_PROMPT.split("\n", 1)[0]
+    assert opening.startswith("You are Narnat, a code agent") and "(model: {model})" in opening

@@ -43,16 +43,29 @@ def test_each_request_extends_the_previous_one(harness, fake_llm, project):
     assert fake_llm.requests[0]["tools"] == fake_llm.requests[2]["tools"]
 
 
-def test_doom_loop_stops_on_the_third_identical_call(harness, fake_llm, project):
+def test_a_repeated_call_is_run_with_a_warning_and_stops_the_turn_only_when_the_warnings_are_ignored(
+    harness, fake_llm, project
+):
     (project / "a.txt").write_text("alpha\n")
     h = harness()
     call = ("Read", {"file_path": "a.txt"})
-    fake_llm.add(tool_reply(call), tool_reply(call), tool_reply(call), text_reply("never"))
+    fake_llm.add(tool_reply(call), tool_reply(call), tool_reply(call), tool_reply(call), text_reply("never"))
     h.agent.turn("loop")
-    assert len(fake_llm.requests) == 3
-    assert "3 times in a row" in h.err.getvalue()
+    assert len(fake_llm.requests) == 4
+    results = [r["messages"][-1]["content"] for r in fake_llm.requests[1:]]
+    assert "same arguments" not in results[0]
+    assert "the same call, with the same arguments, as the one before" in results[1]
+    assert "A 4th identical call in a row ends the turn" in results[1] and "alpha" in results[1]
+    assert "4 times in a row with the same arguments, despite warnings." in h.err.getvalue()
     last = h.conversation.messages[-1]
     assert last["role"] == "tool" and last["content"].startswith("Not run")
+
+
+def test_a_flaky_test_can_be_run_three_times(harness, fake_llm, project):
+    h = harness()
+    call = ("Bash", {"command": "python3 -c 'import random; print(random.random())'"})
+    fake_llm.add(tool_reply(call), tool_reply(call), tool_reply(call), text_reply("it is flaky"))
+    assert h.agent.turn("is it flaky?").completed
 
 
 def test_max_steps_stops_the_turn(harness, fake_llm, project):

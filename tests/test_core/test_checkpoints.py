@@ -4,7 +4,7 @@ import json
 import os
 import shutil
 import subprocess
-import threading
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -13,7 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from narnat_agent.checkpoints import timeline
+from narnat_agent.checkpoints.git_store import PACK_AT
 from narnat_agent.checkpoints.store import CAP, CheckpointError, CopyStore
+from narnat_agent.checkpoints.timeline import Taken
 from narnat_agent.checkpoints.turns import NO_COMMANDS, Checkpoints, open_store
 from narnat_agent.core.context import Conversation
 
@@ -24,13 +27,14 @@ class Agent:
     def __init__(self, project: Path):
         self.project, self.said = project, []
         self.conversation = Conversation("system")
-        self.checkpoints = Checkpoints(open_store(project, project / ".narnat"), [], self.said.append)
+        self.checkpoints = Checkpoints(open_store(project, project / ".narnat", self.said.append), [], self.said.append)
 
     def turn(self, question: str, *steps) -> None:
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
         self.conversation.add_user(question)
         for step in steps:
             self.step(*step)
+            self.checkpoints.replied()
         self.conversation.messages.append({"role": "assistant", "content": f"done: {question}"})
 
     def step(self, tool: str, touched: list[str], change) -> None:
@@ -41,7 +45,19 @@ class Agent:
 
     def rewind(self, index: int, code: bool = True, conversation: bool = True, overwrite: bool = False, step=0):
         plan = self.checkpoints.plan(index, step) if code else None
-        return self.checkpoints.rewind(index, plan, self.conversation if conversation else None, overwrite)
+        return self.checkpoints.rewind(index, plan, overwrite, self.cut if conversation else None)
+
+    def cut(self, start: int, turns: int) -> Taken:
+        taken = Taken(self.conversation.messages[start:], self.conversation.turns)
+        del self.conversation.messages[start:]
+        self.conversation.turns = turns
+        return taken
+
+    def redo(self) -> None:
+        record, _ = self.checkpoints.redo(self.checkpoints.plan_redo(), overwrite=False)
+        if record.taken:
+            self.conversation.messages.extend(record.taken.messages)
+            self.conversation.turns = record.taken.turns
 
 
 def files(root: Path) -> dict[str, bytes]:
@@ -119,7 +135,7 @@ def test_a_rewind_to_the_middle_of_a_turn_keeps_the_steps_before(tree):
     agent.rewind(0, conversation=False, step=2)
     assert (tree / "src" / "util.py").exists() and (tree / "lib" / "new.py").exists()
     assert (tree / "src" / "main.py").read_text() == "print('bye')\n"
-    assert agent.conversation.turns == 1 and agent.checkpoints.entries[-1]["rewind"] == "turn 1, step 3"
+    assert agent.conversation.turns == 1 and agent.checkpoints.entries[-1].rewind == "turn 1, step 3"
 
 
 def test_conversation_only_keeps_the_code_and_code_only_keeps_the_conversation(tree):
@@ -140,7 +156,7 @@ def test_a_file_the_user_changed_after_the_agent_is_asked_about_and_kept_when_de
     (tree / "src/util.py").write_text("my own work\n")
     plan = agent.checkpoints.plan(0)
     assert plan.conflicts == ["src/util.py"]
-    agent.checkpoints.rewind(0, plan, agent.conversation, overwrite=False)
+    agent.checkpoints.rewind(0, plan, False, agent.cut)
     assert (tree / "src/util.py").read_text() == "my own work\n"
     assert (tree / "src/main.py").read_text() == "print('hello')\n"
 
@@ -163,9 +179,9 @@ def test_redo_undoes_a_rewind_of_code_and_conversation(tree):
     agent.rewind(0)
     assert agent.conversation.turns == 0
     for _ in range(2):
-        agent.checkpoints.redo(agent.checkpoints.plan_redo(), agent.conversation, overwrite=False)
+        agent.redo()
     assert files(tree) == done and agent.conversation.messages == messages and agent.conversation.turns == 2
-    assert [e["question"] for e in agent.checkpoints.entries] == ["first", "second"]
+    assert [e.question for e in agent.checkpoints.entries] == ["first", "second"]
     with pytest.raises(CheckpointError, match="nothing to redo"):
         agent.checkpoints.plan_redo()
 
@@ -179,7 +195,7 @@ def test_a_rewind_after_an_undo_and_a_new_turn_knows_what_the_undo_restored(tree
     agent.turn("third", ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
     plan = agent.checkpoints.plan(0)
     assert plan.conflicts == []  # main.py holds what the undo put there, not someone else's work
-    agent.checkpoints.rewind(0, plan, agent.conversation, overwrite=False)
+    agent.checkpoints.rewind(0, plan, False, agent.cut)
     assert files(tree) == original
 
 
@@ -197,9 +213,10 @@ def test_the_entries_survive_a_json_round_trip(tree):
     agent = Agent(tree)
     agent.turn("edit", *A_TURN)
     agent.rewind(0, conversation=False)
-    entries = json.loads(json.dumps(agent.checkpoints.entries))
-    again = Checkpoints(open_store(tree, tree / ".narnat"), entries, print)
-    again.redo(again.plan_redo(), agent.conversation, overwrite=False)
+    entries = timeline.load(json.loads(json.dumps(timeline.dump(agent.checkpoints.entries))))
+    assert entries == agent.checkpoints.entries
+    again = Checkpoints(open_store(tree, tree / ".narnat", print), entries, print)
+    again.redo(again.plan_redo(), overwrite=False)
     assert not (tree / "src").exists() and (tree / "lib/new.py").exists()
 
 
@@ -228,31 +245,58 @@ def test_the_users_git_repository_is_untouched(tree, tmp_path):
     assert after == before and not (tmp_path / "hook-ran").exists()
 
 
-def test_ignored_files_are_left_out_unless_a_tool_touched_them_under_the_size_cap(tree):
-    (tree / ".gitignore").write_text("build/\n")
+def test_ignored_files_a_command_changes_come_back_but_not_those_in_ignored_folders(tree):
+    (tree / ".gitignore").write_text(".env\n*.log\nbuild/\n")
+    (tree / ".env").write_text("TOKEN=mine\n")
+    (tree / "src/old.log").write_text("old\n")
     (tree / "build").mkdir()
-    (tree / "build" / "cache").write_text("cache\n")
-    (tree / "build" / "big").write_bytes(b"b" * (CAP + 1))
+    (tree / "build/cache").write_text("cache\n")
     agent = Agent(tree)
-    agent.turn("touch ignored files", ("Write", ["build/small"], write("build/small", "s\n")),
-               ("Bash", [], bash("rm build/cache")),
-               ("Edit", ["build/big"], write("build/big", "small now\n")))  # fmt: skip
-    agent.rewind(0)
-    assert not (tree / "build/small").exists()  # created by Write: removed
-    assert not (tree / "build/cache").exists()  # ignored and untouched by Write/Edit: not in the checkpoints
-    assert (tree / "build/big").read_text() == "small now\n"  # over the cap before the Edit: left alone
+    agent.turn("change ignored files", ("Bash", [], bash("echo TOKEN=agent > .env && echo new > src/new.log")),
+               ("Bash", [], bash("rm src/old.log build/cache")))  # fmt: skip
+    [summary] = agent.checkpoints.turns()
+    assert [f.path for f in summary.files] == [".env", "src/new.log", "src/old.log"]
+    assert agent.rewind(0) == [".env", "src/new.log", "src/old.log"]
+    assert (tree / ".env").read_text() == "TOKEN=mine\n" and (tree / "src/old.log").read_text() == "old\n"
+    assert not (tree / "src/new.log").exists()
+    assert not (tree / "build/cache").exists()  # a folder .gitignore names is not snapshotted, file by file
 
 
-def test_paths_that_lead_outside_the_project_are_left_out(tree, tmp_path):
+def test_a_file_too_big_to_keep_is_said_when_changed_and_listed_by_the_rewind(tree):
+    (tree / ".gitignore").write_text("*.bin\n")
+    (tree / "big.bin").write_bytes(b"b" * (CAP + 1))
+    (tree / "same.bin").write_bytes(b"s" * (CAP + 1))
+    agent = Agent(tree)
+    agent.turn("touch big files", ("Write", ["small.bin"], write("small.bin", "s\n")),
+               ("Edit", ["big.bin"], write("big.bin", "small now\n")),
+               ("Bash", [], bash("truncate -s 20M same.bin")))  # fmt: skip
+    assert agent.said == [f"Edit(big.bin): /undo cannot restore big.bin (10 MB, over the {CAP >> 20} MB a checkpoint"
+                          " keeps of a file).", "Bash(): /undo cannot restore same.bin (20 MB, over the 10 MB a"
+                          " checkpoint keeps of a file)."]  # fmt: skip
+    plan = agent.checkpoints.plan(0)
+    assert [c.path for c in plan.changes] == ["small.bin"] and len(plan.unkept) == 2
+    agent.checkpoints.rewind(0, plan, False)
+    assert not (tree / "small.bin").exists() and (tree / "same.bin").stat().st_size == 20 * 2**20
+
+
+def test_files_outside_the_project_that_write_and_edit_change_come_back(tree, tmp_path):
     (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere/conf.sh").write_text("#!/bin/sh\nold\n")
+    (tmp_path / "elsewhere/conf.sh").chmod(0o755)
     (tree / "link").symlink_to(tmp_path / "elsewhere")
     agent = Agent(tree)
     agent.turn("write outside", ("Write", ["../outside.txt"], write("../outside.txt", "x\n")),
-               ("Write", ["link/x.txt"], write("link/x.txt", "y\n")), A_TURN[0])  # fmt: skip
-    assert agent.said == [] and len(agent.checkpoints.entries[0]["steps"]) == 1  # outside: no change, no step
+               ("Edit", ["link/conf.sh"], write("link/conf.sh", "new\n")), A_TURN[0])  # fmt: skip
+    [summary] = agent.checkpoints.turns()
+    assert [f.path for f in summary.files] == [f"{tmp_path}/elsewhere/conf.sh", f"{tmp_path}/outside.txt",
+                                               "src/main.py"]  # fmt: skip
     agent.rewind(0)
     assert (tree / "src/main.py").read_text() == "print('hello')\n"
-    assert (tmp_path / "outside.txt").exists() and (tmp_path / "elsewhere/x.txt").exists()
+    assert not (tmp_path / "outside.txt").exists() and (tmp_path / "elsewhere").is_dir()
+    assert (tmp_path / "elsewhere/conf.sh").read_text() == "#!/bin/sh\nold\n"
+    assert os.access(tmp_path / "elsewhere/conf.sh", os.X_OK)
+    agent.redo()
+    assert (tmp_path / "outside.txt").read_text() == "x\n" and (tmp_path / "elsewhere/conf.sh").read_text() == "new\n"
 
 
 def test_modes_and_symlinks_come_back(tree):
@@ -280,17 +324,66 @@ def test_without_git_write_and_edit_are_covered_and_bash_is_said_once(tree, monk
     assert files(tree) == {k: v for k, v in original.items() if k != "out.txt"}
 
 
-def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
+def test_a_damaged_index_is_rebuilt_and_nothing_is_lost(tree):
     agent = Agent(tree)
     agent.turn("first", A_TURN[0])
     (tree / ".narnat/checkpoints/git/index").write_bytes(b"garbage")
     agent.turn("second", A_TURN[1], ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
-    assert len(agent.said) == 1 and agent.said[0].startswith("Checkpoints are off for this run: the checkpoint")
-    assert "\n" not in agent.said[0] and (tree / "lib/new.py").exists()
+    assert agent.said == []
+    agent.rewind(0)
+    assert (tree / "src/main.py").read_text() == "print('hello')\n" and not (tree / "lib/new.py").exists()
+
+
+def test_a_path_the_system_refuses_to_look_at_costs_no_traceback(tree):
+    agent = Agent(tree)
+    name = "x" * 300  # longer than a file name may be: even a stat of it fails
+    agent.turn("write it", ("Write", [name], lambda root: None), A_TURN[0])
+    assert agent.said == [] and agent.rewind(0) == ["src/main.py"]
+
+
+def test_a_full_disk_is_one_sentence_that_says_to_free_space(tree):
+    if subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (unshare -rm refused)")
+    (tree / "data.bin").write_bytes(os.urandom(400_000))  # more than the store's disk holds, compressed or not
+    script = ("from pathlib import Path; from narnat_agent.checkpoints.turns import Checkpoints, open_store\n"
+              "p = Path.cwd(); c = Checkpoints(open_store(p, p / '.narnat', print), [], print)\n"
+              "c.after(c.before('Bash()', [], anything=True))")  # fmt: skip
+    (tree / ".narnat").mkdir()
+    mount = 'mount -t tmpfs -o size=256k tmpfs "$0/.narnat" && exec "$@"'
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", mount, tree, sys.executable, "-c", script], cwd=tree,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert done.stdout == (f"Checkpoints are off for this run: the disk holding {tree}/.narnat/checkpoints/git is full;"
+                           " free some space and checkpoints resume with the next run.\n")  # fmt: skip
+
+
+def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    shutil.rmtree(tree / ".narnat/checkpoints")
+    (tree / ".narnat/checkpoints").write_text("not a folder")
+    agent.turn("second", A_TURN[1], ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    assert agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree}/.narnat/checkpoints cannot"
+                          " be written (File exists)."]  # fmt: skip
+    assert (tree / "lib/new.py").exists()
     with pytest.raises(CheckpointError, match="only the conversation can be rewound"):
         agent.checkpoints.plan(0)
     agent.rewind(1, code=False)  # the conversation still can
     assert agent.conversation.turns == 1
+
+
+def test_a_damaged_store_is_set_aside_and_what_is_lost_is_said(tree):
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    (tree / ".narnat/checkpoints/git/HEAD").write_bytes(b"garbage")
+    agent.turn("second", ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    [aside] = (tree / ".narnat/checkpoints").glob("git.damaged-*")
+    assert agent.said == [f"The checkpoint store was damaged and is set aside as {aside}; a new one is begun, so the"
+                          " files of the turns before this one can no longer be restored."]  # fmt: skip
+    with pytest.raises(CheckpointError, match=r"no longer in the store \(the checkpoint store was deleted, or set"):
+        agent.checkpoints.plan(0)
+    agent.rewind(1)
+    assert (tree / "src/util.py").read_text() == "def f():\n    return 1\n"
 
 
 def test_a_project_too_large_to_copy_is_refused_in_one_sentence_until_gitignore_says_what_to_leave(tree):
@@ -310,7 +403,7 @@ def test_a_deleted_store_makes_the_listing_say_the_code_is_gone(tree):
     agent = Agent(tree)
     agent.turn("first", A_TURN[0])
     shutil.rmtree(tree / ".narnat/checkpoints")
-    again = Checkpoints(open_store(tree, tree / ".narnat"), agent.checkpoints.entries, print)
+    again = Checkpoints(open_store(tree, tree / ".narnat", print), agent.checkpoints.entries, print)
     [summary] = again.turns()
     assert not summary.code and summary.conversation
     with pytest.raises(CheckpointError, match="no longer in the store"):
@@ -323,7 +416,7 @@ def test_a_prune_keeps_the_conversations_snapshots_and_young_ones(tree):
     other = Agent(tree)
     other.turn("old", ("Edit", ["gen.py"], write("gen.py", "only here\n")), ("Edit", ["gen.py"], write("gen.py", "2")))
     store = other.checkpoints.store
-    only_here = other.checkpoints.entries[0]["steps"][0]["after"]
+    only_here = other.checkpoints.entries[0].steps[0].after
     blob = store.contents(only_here, ["gen.py"])["gen.py"].split()[1]
     week_ago = time.time() - 8 * 86400
     for path in (tree / ".narnat/checkpoints/git/objects").rglob("*"):
@@ -331,10 +424,10 @@ def test_a_prune_keeps_the_conversations_snapshots_and_young_ones(tree):
     young = Agent(tree)
     young.turn("young", ("Edit", ["gen.py"], write("gen.py", "young\n")))
     agent.checkpoints.prune()
-    steps = [s for a in (agent, young) for e in a.checkpoints.entries for s in e["steps"]]
-    named = {s["before"] for s in steps} | {s["after"] for s in steps}
+    steps = [s for a in (agent, young) for e in a.checkpoints.entries for s in e.steps]
+    named = {s.before for s in steps} | {s.after for s in steps}
     assert store.existing(named | {only_here}) == named
-    assert subprocess.run(["git", "cat-file", "-e", blob], env=store.env).returncode != 0
+    assert subprocess.run(["git", "cat-file", "-e", blob], env=store.git.env).returncode != 0
     young.rewind(0)
     assert (tree / "gen.py").read_text() == "2"  # the young snapshot's files survived with it
 
@@ -343,15 +436,15 @@ def test_a_snapshot_just_taken_survives_a_prune_even_when_its_tree_is_old(tree):
     hour_ago = time.time() - 3600
     for path in tree.rglob("*"):
         os.utime(path, (hour_ago, hour_ago))  # older than the store's index: git trusts the trees it cached
-    store = open_store(tree, tree / ".narnat")
-    first = store.snapshot([])
-    assert store.snapshot([]) == first
+    store = open_store(tree, tree / ".narnat", print)
+    first = store.snapshot([], everything=True).id
+    assert store.snapshot([], everything=True).id == first
     week_ago = time.time() - 8 * 86400
     for path in (tree / ".narnat/checkpoints/git/objects").rglob("*"):
         os.utime(path, (week_ago, week_ago))
-    assert store.snapshot([]) == first  # the same tree, taken again now
+    assert store.snapshot([], everything=True).id == first  # the same tree, taken again now
     (tree / "out.txt").write_text("changed\n")
-    store.snapshot([])  # so that only the age of `first` can keep it
+    store.snapshot([], everything=True)  # so that only the age of `first` can keep it
     store.prune(set())
     assert store.existing([first]) == {first}
 
@@ -392,10 +485,10 @@ def _put(name: str, data: bytes | None):
 
 def test_snapshots_taken_at_once_wait_for_each_other(tree):
     """The REPL's background first snapshot may meet the first tool call's: neither may fail on git's lock."""
-    store = open_store(tree, tree / ".narnat")
+    store = open_store(tree, tree / ".narnat", print)
     store.warm()
     with ThreadPoolExecutor(4) as pool:
-        ids = list(pool.map(lambda n: store.snapshot([]), range(8)))
+        ids = list(pool.map(lambda n: store.snapshot([], everything=True).id, range(8)))
     assert len(set(ids)) == 1
 
 
@@ -403,17 +496,152 @@ def test_every_restore_is_logged_with_its_checkpoint_and_files(tree, caplog):
     agent = Agent(tree)
     agent.turn("two files", A_TURN[0], ("Edit", ["out.txt"], write("out.txt", "agent\n")))
     (tree / "out.txt").write_text("mine\n")
-    caplog.set_level("INFO", logger="narnat.core.checkpoints")
+    caplog.set_level("INFO", logger="narnat.checkpoints")
     agent.rewind(0)
-    before = agent.checkpoints.entries[-1]["tail"][0]["steps"][0]["before"]
+    before = agent.checkpoints.entries[-1].tail[0].steps[0].before
     assert f"rewind to turn 1: restored from checkpoint {before}: src/main.py" in caplog.text
     assert "rewind to turn 1: kept, as someone else changed them: out.txt" in caplog.text
 
 
-def test_a_snapshot_waits_for_another_narnat_holding_the_store(tree):
-    store = open_store(tree, tree / ".narnat")
-    first = store.snapshot([])
+WAITING = "Waiting for another narnat in this project to finish its checkpoint (up to 30 s)."
+HOLDER = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.readline()
+"""
+
+
+@pytest.fixture
+def holder(tree):
+    """Another narnat holding the store's lock, until a line is written to its stdin."""
+    (tree / ".narnat/checkpoints").mkdir(parents=True)
+    child = subprocess.Popen([sys.executable, "-c", HOLDER, tree / ".narnat/checkpoints/lock"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert child.stdout.readline() == "held\n"
+    yield child
+    child.communicate("\n", timeout=30)
+
+
+def test_a_git_lock_left_by_a_killed_git_is_cleared(tree):
+    store = open_store(tree, tree / ".narnat", print)
+    first = store.snapshot([], everything=True).id
     lock = tree / ".narnat/checkpoints/git/index.lock"
-    lock.write_text("")  # as another narnat in this project does while it takes its snapshot
-    threading.Timer(0.5, lock.unlink).start()
-    assert store.snapshot([]) == first and not lock.exists()
+    lock.write_text("")  # as a git killed with its narnat leaves it
+    assert store.snapshot([], everything=True).id == first and not lock.exists()
+
+
+def test_a_live_narnat_holding_the_store_is_waited_for_with_a_notice(tree, holder):
+    said = []
+
+    def say(text: str) -> None:  # the other narnat finishes as soon as this one says it waits
+        said.append(text)
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+
+    store = open_store(tree, tree / ".narnat", say)
+    store.snapshot([], everything=True)
+    assert said == [WAITING]
+
+
+def test_a_store_held_past_the_deadline_is_one_sentence(tree, holder):
+    store = open_store(tree, tree / ".narnat", print)
+    store.lock.wait = 0.2
+    with pytest.raises(CheckpointError, match=r"^another narnat in this project held the checkpoint store for more"):
+        store.snapshot([], everything=True)
+
+
+def test_runs_started_together_in_a_project_without_a_store_all_keep_checkpoints(tree):
+    script = ("import sys; from pathlib import Path; from narnat_agent.checkpoints.turns import open_store\n"
+              "p = Path.cwd(); store = open_store(p, p / '.narnat', sys.stderr.write)\n"
+              "print(store.snapshot([], everything=True).id)")  # fmt: skip
+    runs = [subprocess.Popen([sys.executable, "-c", script], cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for _ in range(8)]  # fmt: skip
+    results = [run.communicate(timeout=60) for run in runs]
+    assert [run.returncode for run in runs] == [0] * 8 and len({out for out, _ in results}) == 1
+    assert all(err in ("", WAITING) for _, err in results)
+
+
+def test_the_store_is_private_whatever_the_umask(tree):
+    (tree / "credentials.yaml").write_text("secret\n")
+    (tree / "credentials.yaml").chmod(0o600)
+    old = os.umask(0o022)
+    try:
+        agent = Agent(tree)
+        agent.turn("edit", A_TURN[0])
+        agent.checkpoints.prune()
+    finally:
+        os.umask(old)
+    root = tree / ".narnat/checkpoints"
+    shared = [p for p in [root, *root.rglob("*")] if p.stat().st_mode & 0o077]
+    assert shared == [] and (root / "git/objects").is_dir()
+
+
+def git_data(root: Path) -> dict[str, bytes]:
+    """Every file of every git directory under root (the project's, nested ones', submodules')."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and ".git" in p.relative_to(root).parts}  # fmt: skip
+
+
+@pytest.fixture
+def nested(tree, tmp_path) -> Path:
+    """The project as a git repository with a nested repository, a submodule and a nested one with no commit."""
+    commit = ["-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "init"]
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    (upstream / "mod.c").write_text("int mod;\n")
+    for repo in (tree, upstream):
+        git(repo, "init", "-q")
+        git(repo, "add", ".")
+        git(repo, *commit)
+    git(tree, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(upstream), "sub")
+    git(tree, *commit)
+    (tree / "vendor/lib").mkdir(parents=True)
+    (tree / "vendor/lib/lib.c").write_text("int lib;\n")
+    git(tree / "vendor/lib", "init", "-q")
+    git(tree / "vendor/lib", "add", ".")
+    git(tree / "vendor/lib", *commit)
+    (tree / "fresh").mkdir()
+    (tree / "fresh/new.c").write_text("int fresh;\n")
+    git(tree / "fresh", "init", "-q")
+    return tree
+
+
+def test_files_in_nested_repositories_and_submodules_come_back_and_no_git_directory_changes(nested):
+    original, data = files(nested), git_data(nested)
+    agent = Agent(nested)
+    agent.turn("change nested files", ("Edit", ["vendor/lib/lib.c"], write("vendor/lib/lib.c", "edited\n")),
+               ("Bash", [], bash("echo changed > sub/mod.c && echo made > sub/made.c && rm fresh/new.c")),
+               ("Edit", ["src/main.py"], edit("src/main.py", "hello", "bye")))  # fmt: skip
+    assert agent.said == [] and git_data(nested) == data
+    agent.rewind(0)
+    assert files(nested) == original and git_data(nested) == data
+    agent.redo()
+    assert (nested / "sub/made.c").exists() and not (nested / "fresh/new.c").exists()
+    assert (nested / "vendor/lib/lib.c").read_text() == "edited\n" and git_data(nested) == data
+
+
+def test_a_turn_that_edits_a_top_level_file_writes_nothing_in_nested_git_directories(nested):
+    agent = Agent(nested)
+    agent.turn("warm up", ("Bash", [], bash("true")))
+    later = time.time() + 5
+    for path in ("vendor/lib/lib.c", "sub/mod.c"):  # same bytes, newer time: a `git status` in there would rewrite
+        os.utime(nested / path, (later, later))  # the index it keeps
+    data = git_data(nested)
+    agent.turn("edit", ("Edit", ["src/main.py"], edit("src/main.py", "hello", "bye")), ("Bash", [], bash("true")))
+    agent.rewind(1)
+    assert git_data(nested) == data
+
+
+def test_the_store_is_packed_once_it_holds_many_loose_objects_and_still_restores(tree):
+    for n in range(PACK_AT):
+        (tree / f"file_{n}.txt").write_text(f"{n}\n")
+    agent = Agent(tree)
+    agent.turn("edit", ("Bash", [], bash("echo changed > file_7.txt && rm file_8.txt")))
+    objects = tree / ".narnat/checkpoints/git/objects"
+    assert len([p for p in objects.glob("??/*")]) > PACK_AT
+    agent.checkpoints.prune()
+    assert list(objects.glob("??/*")) == [] and list(objects.glob("pack/*.pack"))
+    agent.rewind(0)
+    assert (tree / "file_7.txt").read_text() == "7\n" and (tree / "file_8.txt").read_text() == "8\n"

@@ -63,10 +63,12 @@ def test_permission_denied(workspace, project):
 
 
 def test_binary_files_are_refused_with_type_and_size(workspace, project):
-    (project / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(3000))
+    (project / "bundle.zip").write_bytes(b"PK\x03\x04" + bytes(3000))
     (project / "blob.bin").write_bytes(bytes(range(256)) * 8)
-    png = read(workspace, "logo.png")
-    assert png.is_error and "PNG image (2.9 KB)" in png.text
+    archive = read(workspace, "bundle.zip")
+    assert archive.is_error and "ZIP archive (2.9 KB)" in archive.text
+    (project / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(3000))  # images go to Read's image path
+    assert "logo.png is not a readable image" in read(workspace, "logo.png").text
     assert "binary .bin file (2.0 KB)" in read(workspace, "blob.bin").text
 
 

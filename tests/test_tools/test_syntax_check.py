@@ -88,3 +88,29 @@ def test_the_plain_ui_shows_the_finding_under_the_result():
     finding = "Syntax check (python): this change introduced a syntax error:\n  line 1, column 5: invalid syntax"
     PlainUI(io.StringIO(), err).tool_end(Result("…", "1 line changed", detail=Diff("@@ -1 +1 @@", finding)))
     assert err.getvalue().splitlines()[1:] == [f"    {line}" for line in finding.splitlines()]
+
+
+def test_in_a_large_file_the_statements_around_the_edit_decide_and_errors_are_confirmed_on_the_whole(
+    project, workspace
+):
+    functions = "".join(f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(300))
+    source = f'HELP = """\nUsage: tool [options]\n  -v  verbose\n"""\n\n\n{functions}'
+    valid = read_and_edit(project, workspace, "big.py", source, "Usage: tool", "Usage: the tool")  # inside a string
+    assert valid.detail.syntax == ""
+    execute("Read", {"file_path": "big.py"}, workspace)
+    broken = execute("Edit", {"file_path": "big.py", "old_string": "return x + 150", "new_string": "return x +"},
+                     workspace)  # fmt: skip
+    assert "line 608, column" in broken.detail.syntax and "    return x +" in broken.detail.syntax
+    script = "".join(f"function f{n}(x) {{\n  return x + {n};\n}}\n" for n in range(300))
+    (project / "big.js").write_text(script)
+    execute("Read", {"file_path": "big.js"}, workspace)
+    unclosed = execute("Edit", {"file_path": "big.js", "old_string": "+ 150;\n}", "new_string": "+ 150;"}, workspace)
+    assert "Syntax check (javascript)" in unclosed.detail.syntax
+
+
+def test_json_that_its_readers_allow_comments_and_trailing_commas_in_is_not_judged(project, workspace):
+    (project / ".vscode").mkdir()
+    for name in ("tsconfig.json", ".vscode/settings.json"):
+        result = execute("Write", {"file_path": name, "content": '{\n  // strict\n  "a": 1,\n}\n'}, workspace)
+        assert "Syntax" not in result.text, name
+    assert "Syntax check" in execute("Write", {"file_path": "package.json", "content": '{"a": 1,}\n'}, workspace).text

@@ -111,7 +111,7 @@ def test_a_huge_answer_is_drawn_once_as_plain_text_past_the_limit(kind):
     shown = flooded(source)
     plain = Text.from_ansi(shown).plain
     assert len(shown) < 1.2 * len(source)  # nothing drawn twice: the cost follows the answer's size
-    assert plain.rstrip().endswith(source.rstrip().splitlines()[-1])  # the rest as the model wrote it
+    assert plain.rstrip().endswith(source.rstrip()[-100_000:])  # the rest as the model wrote it
 
 
 def test_after_a_cancel_a_flood_is_counted_not_drawn():

@@ -8,7 +8,7 @@ import pexpect
 import pyte
 import pytest
 
-from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, chunk, raw_reply, text_reply, tool_reply, usage
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
@@ -143,7 +143,7 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
     env.update(HOME=str(project.parent / "home"), TERM="xterm-256color")
-    fake_llm.add(text_reply("configured and answering"))
+    fake_llm.add(text_reply("OK"), text_reply("configured and answering"))  # the setup's check, then the question
     child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], cwd=str(project), env=env, dimensions=(30, 100),
                           encoding="utf-8", timeout=20)  # fmt: skip
     child.logfile_read = screen = io.StringIO()  # everything the terminal showed, from the first byte
@@ -169,7 +169,7 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
                                             "model": "my-model"}  # fmt: skip
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert "narnat.json" in (project / ".narnat" / ".gitignore").read_text()
-    assert fake_llm.requests[0]["model"] == "my-model"
+    assert fake_llm.requests[0]["max_tokens"] == 1 and fake_llm.requests[1]["model"] == "my-model"
 
 
 def test_ctrl_d_always_leaves(project, fake_llm):
@@ -287,3 +287,20 @@ def test_the_input_history_follows_the_state_folder_when_narnat_cannot_write_its
     [history] = (home / ".local/state/narnat").glob("project-*/history")
     assert "remember this question" in history.read_text()
     assert "cannot be used" not in child.before
+
+
+def test_a_call_written_as_text_shows_as_a_recovered_tool_line_not_as_markup(session, fake_llm, project):
+    child = session
+    child.logfile_read = transcript = io.StringIO()
+    (project / "notes.txt").write_text("remember the milk\n")
+    call = 'Let me look.\n<tool_call>\n{"name": "Read", "arguments": {"file_path": "notes.txt"}}\n</tool_call>'
+    fake_llm.add(raw_reply(call, (15, 30, 60)), text_reply("It says to remember the milk."))
+    prompt(child)
+    child.send("what do my notes say?\r")
+    child.expect("remember the milk")
+    prompt(child)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    rows = [text(row) for row in screen(transcript.getvalue())]
+    assert any(row.startswith("● Read(notes.txt) · recovered from <tool_call> text") for row in rows), rows
+    assert not any("tool_call" in row and not row.startswith("●") for row in rows)

@@ -33,10 +33,11 @@ def test_arrows_function_keys_and_alt_combinations_never_cancel():
     assert cancelled == [] and w.take_typed() == "x"
 
 
-def test_keys_typed_while_busy_are_kept_for_the_next_prompt():
+def test_lines_sent_while_busy_are_queued_apart_and_the_rest_kept_for_the_next_prompt():
     w = watcher()
-    w.handle(["h", "i", Keys.ControlM, "!"])
-    assert w.take_typed() == "hi\n!" and w.take_typed() == ""
+    w.handle(["h", "i", Keys.ControlM, Keys.ControlM, "a", Keys.ControlJ, "b", Keys.ControlM, "!"])
+    assert w.queued == ["hi", "a\nb"]  # an empty Enter sends nothing; Ctrl-J is a newline inside a question
+    assert w.take_typed() == "!" and w.take_typed() == ""
 
 
 def test_escape_twice_needs_a_second_press():

@@ -1,14 +1,17 @@
 """Edit: replace old_string with new_string in a file the model has read."""
 
+import json
 import re
 from difflib import get_close_matches
+from pathlib import Path
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.diffs import compact_diff
 from narnat_agent.textfile import decode, line_count, line_ending, with_ending
 from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
 from narnat_agent.tools.edit.matcher import TYPOGRAPHY, Lines, NotFound, apply_edit, indentless, whole_lines
-from narnat_agent.tools.syntax_check import introduced
+from narnat_agent.tools.edit.notebook import edit_cell
+from narnat_agent.tools.syntax_check import changed_lines, introduced
 from narnat_agent.tools.workspace import Workspace, renumbered
 
 READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read numbers lines
@@ -32,6 +35,8 @@ def run(args: dict, ws: Workspace) -> Result:
         raise ws.missing(path)
     data = path.read_bytes()
     ws.require_fresh(path, data, whole=False)
+    if path.suffix.lower() == ".ipynb":
+        return _notebook(path, data, args, ws)
     text, encoding = decode(data, ws.seen_as(path, data))
     del data  # a large file is held once as text, not also as bytes, while the edit is made
     ending = line_ending(text)  # the model's line endings become the file's (a mixed file is matched as it is)
@@ -42,6 +47,8 @@ def run(args: dict, ws: Workspace) -> Result:
     except NotFound as miss:
         raise ToolError(explain_miss(miss.lines, old, new)) from None
     diff, removed, added = compact_diff(text, done.text, ws.show(path))
+    syntax = introduced(path, text, done.text, changed_lines(done.changes))
+    del text  # the same: the old text goes before the new one is encoded
     try:
         encoded = encoding.encode(with_ending(done.text, ending))
     except UnicodeEncodeError:
@@ -55,9 +62,21 @@ def run(args: dict, ws: Workspace) -> Result:
     ws.remember(path, encoded, whole=record.whole, lines=seen, codec=encoding.codec)
     where = f"{len(done.places)} places" if len(done.places) > 1 else f"line {done.places[0]}"
     kept = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
-    syntax = introduced(path, text, done.text)
     report = f"Edited {ws.show(path)} at {where} ({done.how}).{kept}\n{diff}" + (f"\n{syntax}" if syntax else "")
     return Result(report, change_summary(removed, added), detail=Diff(diff, syntax))
+
+
+def _notebook(path: Path, data: bytes, args: dict, ws: Workspace) -> Result:
+    """An edit of one cell's source; the notebook is written back valid, the rest of it unchanged."""
+    try:
+        edited = edit_cell(data, args["old_string"], args["new_string"], args.get("replace_all", False))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ToolError(f"{ws.show(path)} is not a valid notebook ({e}); fix it with Write.") from None
+    diff, removed, added = compact_diff(edited.before, edited.done.text, f"{ws.show(path)} cell {edited.cell}")
+    write_atomic(path, edited.data)
+    ws.remember(path, edited.data, whole=ws.reads[path].whole)
+    text = f"Edited cell {edited.cell} of {ws.show(path)} ({edited.done.how}).{edited.note}\n{diff}"
+    return Result(text, change_summary(removed, added) + f" in cell {edited.cell}", detail=Diff(diff))
 
 
 def _numbered(old_lines: list[str]) -> bool:

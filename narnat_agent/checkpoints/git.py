@@ -1,0 +1,102 @@
+"""git run on the checkpoint store: its own settings and environment, private files, one sentence per failure.
+
+The store never reads or writes the user's git settings or directories: it has its own index and objects, no
+hooks, no user or system config (so no signing: it never commits anyway), and it applies no attributes, so a
+restore gives back the exact bytes.
+"""
+
+import errno
+import os
+import subprocess
+from pathlib import Path
+from subprocess import PIPE
+
+from narnat_agent.checkpoints.store import CheckpointError
+
+SETTINGS = {
+    "core.hooksPath": os.devnull,
+    "core.autocrlf": "false",
+    "core.fsmonitor": "false",
+    "core.untrackedCache": "true",
+    "core.quotePath": "false",
+    "core.sharedRepository": "0600",  # objects readable by the user alone, whatever the umask
+    "gc.auto": "0",  # nothing is removed or packed behind the conversation's back; prune() decides
+    "add.ignoreErrors": "true",  # an unreadable file must not stop the snapshot of the others
+    "advice.addEmbeddedRepo": "false",
+    "submodule.recurse": "false",
+    "diff.ignoreSubmodules": "all",  # never run git inside a nested repository to ask whether it changed
+}
+PRIVATE = 0o077  # the umask of every git the store runs: its folders 0700, its files 0600
+
+
+class Git:
+    """One git directory of Narnat's own whose work tree is the project."""
+
+    def __init__(self, project: Path, git_dir: Path):
+        self.project, self.git_dir = project, git_dir
+        self.env = {
+            "PATH": os.environ.get("PATH", os.defpath),
+            "GIT_DIR": str(git_dir),
+            "GIT_WORK_TREE": str(project),
+            "HOME": str(git_dir),  # no ~/.gitconfig, no credential helpers, no global excludes
+            "XDG_CONFIG_HOME": str(git_dir),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "GIT_OPTIONAL_LOCKS": "0",  # no opportunistic index refresh, here or in any repository git looks into
+            "GIT_TERMINAL_PROMPT": "0",
+            "LC_ALL": "C",
+        }
+        self.command = ["git", *(a for key, value in SETTINGS.items() for a in ("-c", f"{key}={value}"))]
+
+    def __call__(self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None) -> bytes:
+        """git's output; a failure is a CheckpointError that says what to do about it."""
+        return self.output(self.start(*args, env=env), stdin)
+
+    def run(
+        self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None
+    ) -> tuple[int, bytes, bytes]:
+        return self.finish(self.start(*args, env=env), stdin)
+
+    def start(self, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+        """git started, to run beside another."""
+        try:
+            # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
+            return subprocess.Popen([*self.command, *args], cwd=self.project, env=self.env | (env or {}),
+                                    start_new_session=True, umask=PRIVATE,
+                                    stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
+        except OSError as e:
+            raise CheckpointError(f"git could not be started ({e.strerror}).") from None
+
+    def finish(self, process: subprocess.Popen, stdin: bytes | None = None) -> tuple[int, bytes, bytes]:
+        with process:
+            try:
+                out, err = process.communicate(stdin)
+            except KeyboardInterrupt:  # a cancel waits for git to finish and release the store
+                process.communicate()
+                raise
+        return process.returncode, out, err
+
+    def output(self, process: subprocess.Popen, stdin: bytes | None = None) -> bytes:
+        code, out, err = self.finish(process, stdin)
+        if code != 0:
+            raise CheckpointError(self.failure(err.decode(errors="replace"), code))
+        return out
+
+    def failure(self, err: str, code: int) -> str:
+        """The one sentence a git failure comes to."""
+        if "No space left on device" in err or "Disk quota exceeded" in err:
+            return no_room(self.git_dir)
+        lines = err.strip().splitlines() or [f"exit status {code}"]
+        reason = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])
+        return f"the checkpoint store {self.git_dir} failed ({reason})."
+
+
+def no_room(where: Path) -> str:
+    return f"the disk holding {where} is full; free some space and checkpoints resume with the next run."
+
+
+def os_failure(e: OSError, where: Path) -> str:
+    """The one sentence a file-system failure of the store comes to."""
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return no_room(where)
+    return f"the checkpoint store {where} cannot be written ({e.strerror})."

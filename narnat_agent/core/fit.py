@@ -1,0 +1,56 @@
+"""Whether the prompt fits the context the server gives the model; said once, with the fix, when it does not.
+
+Servers that people run themselves cut a prompt that is too long without an error (Ollama keeps what fits), and the
+model then forgets its instructions and tools. Two signs: the prompt is larger than the context the server said it
+gives, or the server counted far fewer prompt tokens than were sent.
+"""
+
+import json
+from collections.abc import Callable
+
+from narnat_agent.core.endpoint import Server
+from narnat_agent.core.reply import Usage
+from narnat_agent.logger import get_logger
+
+CHARS_PER_TOKEN = 4  # a low count for code and CJK text, so a warning is never caused by the estimate
+COUNTED_SHARE = 0.75  # fewer counted tokens than this share of those sent: the prompt was cut
+MIN_MISSING = 1000  # tokens; smaller gaps are the estimate's own error
+log = get_logger("core.fit")
+
+
+def estimate(messages: list[dict], tools: list[dict]) -> int:
+    """Tokens a request holds, roughly."""
+    return len(json.dumps([messages, tools], ensure_ascii=False)) // CHARS_PER_TOKEN
+
+
+class Fit:
+    def __init__(self, notify: Callable[[str], None], model: str, server: Server | None = None):
+        self.notify, self.model, self.server = notify, model, server
+        self.said = False
+
+    def before(self, messages: list[dict], tools: list[dict]) -> None:
+        """Say so when the request is larger than the context the server gives the model."""
+        server = self.server
+        if self.said or server is None or server.context is None:
+            return
+        sent = estimate(messages, tools)
+        if sent > server.context:
+            self._say(server, f"This request is about {sent:,} tokens, but {server.name} runs {self.model} with a "
+                              f"{server.context:,}-token context and cuts the rest without an error")  # fmt: skip
+
+    def after(self, messages: list[dict], tools: list[dict], usage: Usage | None) -> None:
+        """Say so when a server people run themselves counted far fewer prompt tokens than were sent (cloud
+        providers refuse a prompt that is too long, with an error)."""
+        server = self.server
+        if self.said or server is None or usage is None or usage.estimated:
+            return
+        sent, counted = estimate(messages, tools), usage.prompt + usage.cached
+        if counted < COUNTED_SHARE * sent and sent - counted >= MIN_MISSING:
+            self._say(server, f"{server.name} counted {counted:,} prompt tokens but about {sent:,} were sent: it cut "
+                              "the prompt to fit a smaller context")  # fmt: skip
+
+    def _say(self, server: Server, problem: str) -> None:
+        self.said = True
+        log.warning("prompt does not fit: %s", problem)
+        self.notify(f"{problem}; the model loses part of its instructions, tools or conversation. To fix: "
+                    f"{server.fix}, then set context_window in .narnat/narnat.json to match.")  # fmt: skip

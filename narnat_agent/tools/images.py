@@ -1,0 +1,45 @@
+"""Images for Read: what a picture is (type, pixel size), and the picture itself, scaled to fit what is sent."""
+
+import base64
+import io
+from pathlib import Path
+
+from narnat_agent.textfile import size_text
+from narnat_agent.tools.base import Picture, Result, ToolError
+
+SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp"}
+MAX_SIDE = 1568  # pixels on the longer side: what vision models look at; larger ones are scaled down to it
+KEPT = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
+
+
+def read_image(path: Path, data: bytes, name: str, sees: bool) -> Result:
+    """One line saying what the image is; for a model that sees, the picture goes with it."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        image = Image.open(io.BytesIO(data))
+        image.load()
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as e:
+        raise ToolError(f"{name} is not a readable image ({e}).") from None
+    kind, (width, height) = image.format or path.suffix[1:].upper(), image.size
+    what = f"{name}: {kind} image, {width}x{height} pixels, {size_text(len(data))}"
+    if not sees:
+        text = f"{what}. This model cannot see images (sees_images is false in the configuration)."
+        return Result(text, f"{kind} image {width}x{height} (not shown to the model)")
+    picture, scaled = _picture(image, data, name)
+    note = f"; scaled to {scaled[0]}x{scaled[1]} to fit the {MAX_SIDE}-pixel cap" if scaled != image.size else ""
+    return Result(f"{what}{note}. The image follows in the next message.", f"{kind} image {width}x{height}",
+                  picture=picture)  # fmt: skip
+
+
+def _picture(image, data: bytes, name: str) -> tuple[Picture, tuple[int, int]]:
+    """The image as sent: as it is when it fits the cap, else scaled down (PNG, or JPEG for photos)."""
+    if max(image.size) <= MAX_SIDE and image.format in KEPT:
+        return Picture(name, KEPT[image.format], base64.b64encode(data).decode("ascii")), image.size
+    jpeg = image.format == "JPEG" or image.mode not in ("RGBA", "LA", "P")  # a photo, or nothing transparent
+    image = image.copy()
+    image.thumbnail((MAX_SIDE, MAX_SIDE))
+    out = io.BytesIO()
+    image.convert("RGB" if jpeg else "RGBA").save(out, "JPEG" if jpeg else "PNG", quality=85)
+    encoded = base64.b64encode(out.getvalue()).decode("ascii")
+    return Picture(name, "image/jpeg" if jpeg else "image/png", encoded), image.size

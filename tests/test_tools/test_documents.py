@@ -1,0 +1,125 @@
+"""Read on real PDFs and notebooks, and Edit on a notebook's cells."""
+
+import json
+
+import nbformat
+from PIL import Image
+
+from narnat_agent.tools.registry import execute
+
+
+def text_pdf(pages: list[str]) -> bytes:
+    """A real PDF with one line of Helvetica text on each page, written object by object."""
+    n = len(pages)
+    kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(n))
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{kids}] /Count {n} >>"]
+    for i, line in enumerate(pages):
+        stream = f"BT /F1 12 Tf 72 720 Td ({line}) Tj ET"
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
+                       f"/Resources << /Font << /F1 {3 + 2 * n} 0 R >> >> >>")  # fmt: skip
+        objects.append(f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream")
+    objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode()
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def read(ws, path, **args):
+    return execute("Read", {"file_path": path, **args}, ws)
+
+
+def test_a_pdf_reads_page_by_page_with_markers_and_pages_like_a_long_file(project, workspace):
+    (project / "report.pdf").write_bytes(text_pdf(["Revenue grew", "Costs fell", "Outlook stable"]))
+    whole = read(workspace, "report.pdf")
+    assert not whole.is_error, whole.text
+    assert whole.text.splitlines()[:2] == ["1\t--- page 1 of 3 ---", "2\tRevenue grew"]
+    assert "5\t--- page 3 of 3 ---" in whole.text and "(End of file - 6 lines)" in whole.text
+    part = read(workspace, "report.pdf", offset=3, limit=2)
+    assert part.text.splitlines()[:2] == ["3\t--- page 2 of 3 ---", "4\tCosts fell"]
+    assert "use offset=5 to continue" in part.text
+
+
+def test_a_scanned_pdf_says_it_has_no_text(project, workspace):
+    Image.new("RGB", (200, 100), "white").save(project / "scan.pdf")
+    result = read(workspace, "scan.pdf")
+    assert not result.is_error and "no text layer" in result.text and result.summary == "PDF without text"
+
+
+def test_a_damaged_pdf_is_one_sentence(project, workspace):
+    (project / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really\n")
+    result = read(workspace, "broken.pdf")
+    assert result.is_error and "is not a readable PDF" in result.text and "Traceback" not in result.text
+
+
+def notebook(project):
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}})
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# Analysis"),
+        nbformat.v4.new_code_cell("total = 1 + 1\nprint(total)", execution_count=1, outputs=[
+            nbformat.v4.new_output("stream", name="stdout", text="2\n")]),
+        nbformat.v4.new_code_cell("plot(total)", execution_count=2, outputs=[
+            nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo=" * 100, "text/plain": "<Figure>"}),
+            nbformat.v4.new_output("error", ename="NameError", evalue="name 'plot' is not defined",
+                                   traceback=["\x1b[31mNameError\x1b[0m: name 'plot' is not defined"])]),
+    ]  # fmt: skip
+    nbformat.write(nb, project / "analysis.ipynb")
+    return project / "analysis.ipynb"
+
+
+def test_a_notebook_reads_as_cells_with_numbers_kinds_sources_and_outputs(project, workspace):
+    notebook(project)
+    lines = [line.split("\t", 1)[1] for line in read(workspace, "analysis.ipynb").text.splitlines()[:-1]]
+    assert lines == [
+        "[cell 1: markdown]", "# Analysis",
+        "[cell 2: code, execution 1]", "total = 1 + 1", "print(total)", "[output: stream]", "2",
+        "[cell 3: code, execution 2]", "plot(total)",
+        "[output: display_data]", "[image/png output, 1,200 characters]", "<Figure>",
+        "[output: error]", "NameError: name 'plot' is not defined",
+    ]  # fmt: skip
+
+
+def test_edit_changes_one_cells_source_and_keeps_every_other_byte(project, workspace):
+    path = notebook(project)
+    before = path.read_text()
+    read(workspace, "analysis.ipynb")
+    result = execute("Edit", {"file_path": "analysis.ipynb", "old_string": "1 + 1", "new_string": "2 + 2"}, workspace)
+    assert not result.is_error, result.text
+    assert "Edited cell 2 of analysis.ipynb" in result.text and "+total = 2 + 2" in result.text
+    after = path.read_text()
+    assert after == before.replace('"total = 1 + 1\\n"', '"total = 2 + 2\\n"')  # nothing else moved
+    nbformat.validate(nbformat.reads(after, as_version=4))
+    again = execute("Edit", {"file_path": "analysis.ipynb", "old_string": "plot", "new_string": "show"}, workspace)
+    assert not again.is_error and "cell 3" in again.text and "print(total)" in path.read_text()
+
+
+def test_edit_on_a_notebook_refuses_what_spans_cells_or_is_in_several(project, workspace):
+    path = notebook(project)
+    read(workspace, "analysis.ipynb")
+    both = execute("Edit", {"file_path": "analysis.ipynb", "old_string": "(total)", "new_string": "(t)"}, workspace)
+    assert both.is_error and "cells 2, 3" in both.text
+    output = execute("Edit", {"file_path": "analysis.ipynb", "old_string": "<Figure>", "new_string": "x"}, workspace)
+    assert output.is_error and "not found in any cell" in output.text
+    assert json.loads(path.read_text())["cells"][1]["source"] == ["total = 1 + 1\n", "print(total)"]
+
+
+def test_a_notebook_in_another_tools_layout_keeps_it(project, workspace):
+    path = notebook(project)
+    path.write_text(json.dumps(json.loads(path.read_text()), indent=2))  # unsorted keys, two spaces, no final newline
+    before = path.read_text()
+    read(workspace, "analysis.ipynb")
+    result = execute("Edit", {"file_path": "analysis.ipynb", "old_string": "# Analysis", "new_string": "# Study"},
+                     workspace)  # fmt: skip
+    assert not result.is_error and "layout" not in result.text
+    assert path.read_text() == before.replace('"# Analysis"', '"# Study"')
+
+
+def test_write_of_a_notebook_that_is_not_json_says_where(project, workspace):
+    result = execute("Write", {"file_path": "new.ipynb", "content": '{"cells": [\n  {"cell_type": "code"\n}\n'},
+                     workspace)  # fmt: skip
+    assert "Syntax check (json): this change introduced" in result.text
