@@ -41,20 +41,24 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/edit/reindent.py": Target(EDIT_TESTS),
     "narnat_agent/core/compressor.py": Target(("tests/test_core/test_compressor.py",)),
     "narnat_agent/core/agent.py": Target(
-        ("tests/test_core",), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")
+        ("tests/test_core", "tests/test_commands"), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")
     ),
     "narnat_agent/safety/": Target(("tests/test_tools/test_bash_rules.py", "tests/test_tools/test_bash.py")),
     "narnat_agent/checkpoints/": Target(("tests/test_core/test_checkpoints.py", "tests/test_commands/test_rewind.py")),
 }
 
+UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
 # module -> {a piece of a line as the mutant writes it: why that change cannot alter what the module does}
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
+        "conversation no longer fits the model's context window.": UNSHOWN,
+        "NO LONGER FITS THE MODEL'S CONTEXT WINDOW.": UNSHOWN,
     },
     "narnat_agent/tools/registry.py": {
         'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
         "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
+        "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
     },
     "narnat_agent/core/compressor.py": {
         "COMPRESSION_PROMPT}], None, sink)": "the client sends no tools field for None and for an empty list alike",

@@ -52,9 +52,10 @@ def workspace(project) -> Workspace:
 
 
 class Harness:
-    """A real agent wired to the fake server, with the plain UI writing into buffers."""
+    """A real agent wired to the fake server, with the plain UI (or the one given) writing into buffers."""
 
-    def __init__(self, project: Path, fake: FakeLLM, answers: str = "", interrupts: Interrupts = never, **settings):
+    def __init__(self, project: Path, fake: FakeLLM, answers: str = "", interrupts: Interrupts = never,
+                 ui: PlainUI | None = None, **settings):  # fmt: skip
         env = {
             "NARNAT_API_KEY": settings.pop("api_key", "sk-test"),
             "NARNAT_BASE_URL": fake.base_url,
@@ -67,7 +68,7 @@ class Harness:
             (project / ".narnat" / "narnat.json").write_text(json.dumps(settings))
         self.config = load_config(project, project.parent / "home", env=env)
         self.out, self.err = io.StringIO(), io.StringIO()
-        self.ui = PlainUI(self.out, self.err, io.StringIO(answers), interrupts)
+        self.ui = ui or PlainUI(self.out, self.err, io.StringIO(answers), interrupts)
         self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm, sees_images=self.config.sees_images,
                                    secret=self.config.api_key)  # fmt: skip
         prompt = build_system_prompt(self.config)
@@ -91,8 +92,8 @@ def assert_failed(outcome, pattern: str) -> None:
 
 @pytest.fixture
 def harness(project, fake_llm):
-    def make(answers: str = "", interrupts: Interrupts = never, **settings) -> Harness:
-        return Harness(project, fake_llm, answers, interrupts, **settings)
+    def make(answers: str = "", interrupts: Interrupts = never, ui: PlainUI | None = None, **settings) -> Harness:
+        return Harness(project, fake_llm, answers, interrupts, ui, **settings)
 
     return make
 

@@ -1,5 +1,9 @@
+import io
+import json
+
 from narnat_agent.core.turn import Stop
 from narnat_agent.tools import registry
+from narnat_agent.ui.events import EventUI
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 
 
@@ -154,3 +158,19 @@ def test_a_call_carrying_the_api_key_is_refused_in_a_turn(harness, fake_llm):
         "the arguments hold the API key" in result
         and "WebFetch(http://127.0.0.1:9/collect?k=[API key])" in h.err.getvalue()
     )
+
+
+def test_stream_json_shows_each_reply_and_call_as_it_happens(harness, fake_llm, project):
+    (project / "a.txt").write_text("x\n")
+    out = io.StringIO()
+    h = harness(ui=EventUI(True, out, io.StringIO()), pricing={"input": 1000.0, "output": 2000.0})
+    first = tool_reply(("Read", {"file_path": "a.txt"}))
+    first.chunks[-1] = usage(prompt=1000, completion=50)
+    fake_llm.add(first, text_reply("done"))
+    h.ui.report(h.agent.turn("go"), "s", 0)
+    events = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert {"type": "usage", "sent": 1000, "cached": 0, "out": 50, "estimated": False, "cost": 1.1} in events
+    [call] = [e for e in events if e["type"] == "tool_call"]
+    assert call == {"type": "tool_call", "id": "call_0_Read", "name": "Read", "arguments": {"file_path": "a.txt"},
+                    "header": "Read(a.txt)"}  # fmt: skip
+    assert events[-1]["answer"] == "done" and events[-1]["stop"] == "completed" and events[-1]["message"] == ""
