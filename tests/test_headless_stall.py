@@ -11,17 +11,35 @@ from tests.test_cli import narnat
 from tests.test_headless import settings
 
 
+class Clock:
+    """The time the watcher reads, moved by the test; the watcher itself still wakes on its own."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _until(done, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the watcher did not notice in time"
+        time.sleep(0.01)
+
+
 def test_silence_is_said_every_period_and_counted_afresh_after_a_byte():
     said: list[str] = []
-    with Silence(said.append, every=0.5) as silence:
-        while len(said) < 2:
-            time.sleep(0.05)
+    clock = Clock()
+    with Silence(said.append, every=0.5, clock=clock) as silence:
+        for now, count in ((0.5, 1), (1.0, 2)):
+            clock.now = now
+            _until(lambda count=count: len(said) == count)
         silence.heard()
-        before = len(said)
-        while len(said) == before:
-            time.sleep(0.05)
+        clock.now = 1.5
+        _until(lambda: len(said) == 3)
     seconds = [float(re.fullmatch(r"waiting for the provider \(([\d.]+) s\)…", text)[1]) for text in said]
-    assert seconds[:2] == [0.5, 1.0] and seconds[-1] < seconds[-2]
+    assert seconds == [0.5, 1.0, 0.5]
 
 
 def test_a_provider_silent_before_answering_is_left_and_asked_again(project, fake_llm):

@@ -16,9 +16,9 @@ class Silence:
     ends it when a limit passes; `expired` then says which."""
 
     def __init__(self, notify: Callable[[str], None], every: float = EVERY, idle: float = math.inf,
-                 overall: float = math.inf):  # fmt: skip
-        self.notify, self.every, self.idle, self.overall = notify, every, idle, overall
-        self.started = self.last = time.monotonic()
+                 overall: float = math.inf, clock: Callable[[], float] = time.monotonic):  # fmt: skip
+        self.notify, self.every, self.idle, self.overall, self.clock = notify, every, idle, overall, clock
+        self.started = self.last = clock()
         self.abort: Callable[[], None] | None = None
         self.expired = ""
         self._done = threading.Event()
@@ -33,12 +33,14 @@ class Silence:
         self._thread.join()
 
     def heard(self) -> None:
-        self.last = time.monotonic()
+        self.last = self.clock()
 
     def _watch(self) -> None:
-        said = 0  # how many notices this stretch of silence has had
+        said, stretch = 0, self.last  # how many notices this stretch of silence has had, and when it began
         while not self._done.wait(min(0.25, self.every / 4)):
-            now = time.monotonic()
+            now = self.clock()
+            if self.last != stretch:  # heard since: a new stretch, counted afresh
+                said, stretch = 0, self.last
             periods = int((now - self.last) // self.every)
             if periods > said:
                 self.notify(f"waiting for the provider ({periods * self.every:g} s)…")
