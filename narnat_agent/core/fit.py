@@ -5,22 +5,16 @@ model then forgets its instructions and tools. Two signs: the prompt is larger t
 gives, or the server counted far fewer prompt tokens than were sent.
 """
 
-import json
 from collections.abc import Callable
 
 from narnat_agent.core.endpoint import Server
 from narnat_agent.core.reply import Usage
+from narnat_agent.core.tokens import estimate
 from narnat_agent.logger import get_logger
 
-CHARS_PER_TOKEN = 4  # a low count for code and CJK text, so a warning is never caused by the estimate
 COUNTED_SHARE = 0.75  # fewer counted tokens than this share of those sent: the prompt was cut
 MIN_MISSING = 1000  # tokens; smaller gaps are the estimate's own error
 log = get_logger("core.fit")
-
-
-def estimate(messages: list[dict], tools: list[dict]) -> int:
-    """Tokens a request holds, roughly."""
-    return len(json.dumps([messages, tools], ensure_ascii=False)) // CHARS_PER_TOKEN
 
 
 class Fit:
@@ -33,7 +27,7 @@ class Fit:
         server = self.server
         if self.said or server is None or server.context is None:
             return
-        sent = estimate(messages, tools)
+        sent = estimate([messages, tools])
         if sent > server.context:
             self._say(server, f"This request is about {sent:,} tokens, but {server.name} runs {self.model} with a "
                               f"{server.context:,}-token context and cuts the rest without an error")  # fmt: skip
@@ -44,7 +38,7 @@ class Fit:
         server = self.server
         if self.said or server is None or usage is None or usage.estimated:
             return
-        sent, counted = estimate(messages, tools), usage.prompt + usage.cached
+        sent, counted = estimate([messages, tools]), usage.prompt + usage.cached
         if counted < COUNTED_SHARE * sent and sent - counted >= MIN_MISSING:
             self._say(server, f"{server.name} counted {counted:,} prompt tokens but about {sent:,} were sent: it cut "
                               "the prompt to fit a smaller context")  # fmt: skip

@@ -15,6 +15,7 @@ from narnat_agent.core.endpoint import Server
 from narnat_agent.core.fit import Fit
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.core.silence import IDLE, Silence
+from narnat_agent.core.tokens import estimate
 from narnat_agent.logger import get_logger
 
 if TYPE_CHECKING:
@@ -352,6 +353,5 @@ class Client:
 
     @staticmethod
     def _estimate(messages: list[dict], reply: Reply) -> Usage:
-        sent = sum(len(json.dumps(m, ensure_ascii=False)) for m in messages)
-        made = len(reply.content) + len(reply.reasoning) + sum(len(c.arguments) for c in reply.tool_calls)
-        return Usage(sent // 4, made // 4, 0, estimated=True)
+        made = reply.content + reply.reasoning + "".join(c.arguments for c in reply.tool_calls)
+        return Usage(estimate(messages), estimate(made), 0, estimated=True)

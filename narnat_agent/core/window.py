@@ -9,21 +9,16 @@ import re
 from dataclasses import dataclass, field
 
 from narnat_agent.core.context import Conversation
+from narnat_agent.core.tokens import estimate
 from narnat_agent.prompts.skills import SKILLS_HEADING, SKILLS_INTRO
 from narnat_agent.prompts.texts import SUMMARY_HEADING
 from narnat_agent.tools import registry
 
-CHARS_PER_TOKEN = 4  # the estimate where the provider has not counted
 SECTION = re.compile(  # system prompt sections after the base prompt, the laws and the environment
     rf"^(?:# (?:User|Project) instructions \((?P<file>[^)\n]+)\)$|(?P<skills>{re.escape(SKILLS_HEADING)}\n"
     rf"{re.escape(SKILLS_INTRO)})|{re.escape(SUMMARY_HEADING)}$)",
     re.MULTILINE,
 )
-
-
-def estimate(item: object) -> int:
-    text = item if isinstance(item, str) else json.dumps(item, ensure_ascii=False)
-    return len(text) // CHARS_PER_TOKEN
 
 
 @dataclass
@@ -77,7 +72,9 @@ def _pieces(conversation: Conversation, tools: list[dict]) -> list[tuple[int, st
     question = 0
     for n, message in enumerate(conversation.messages[1:], 1):
         role, size = message["role"], estimate(message)
-        if role == "user":
+        if role == "user" and not isinstance(message["content"], str):  # the images the tools read
+            pieces.append((n, "images", "images read by the tools", size))
+        elif role == "user":
             question += 1
             pieces.append((n, "questions", f"question {question}: {_first_words(message['content'])}", size))
         elif role == "assistant":

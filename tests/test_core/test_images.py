@@ -3,6 +3,7 @@ and a provider that refuses it gets the words instead, in the same turn."""
 
 import base64
 import io
+import os
 
 from PIL import Image
 
@@ -49,3 +50,17 @@ def test_a_provider_that_refuses_images_gets_the_words_and_the_turn_goes_on(harn
     assert isinstance(retried["content"], str) and "icon.png:" in retried["content"]
     assert "refused" in retried["content"] and "image_url" not in str(fake_llm.requests[2]["messages"])
     assert "refused an image" in h.err.getvalue()
+
+
+def test_pictures_in_the_conversation_count_at_a_fixed_price_not_as_their_base64_text(harness, project, fake_llm):
+    from narnat_agent.core.tokens import IMAGE_TOKENS
+
+    Image.frombytes("RGB", (400, 400), os.urandom(400 * 400 * 3)).save(project / "noise.png")  # PNG cannot shrink it
+    h = harness(sees_images=True)
+    fake_llm.add(tool_reply(("Read", {"file_path": "noise.png"})), text_reply("Noise."))
+    assert h.agent.ask("what is this?").completed
+    pictures = [m for m in h.conversation.messages if m["role"] == "user" and not isinstance(m["content"], str)]
+    assert len(str(pictures[0]["content"])) > 40 * IMAGE_TOKENS  # far more text than the picture is billed as
+    window = h.agent.window()
+    assert "images" in window.parts and window.parts["images"] < 2 * IMAGE_TOKENS
+    assert not any(label.startswith("question 2") for _, label in window.items)
