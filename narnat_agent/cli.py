@@ -143,11 +143,11 @@ def main(argv: list[str] | None = None) -> int:
 def _start(args: argparse.Namespace) -> int:
     import dataclasses
     import os
-    import threading
     from pathlib import Path
 
     from narnat_agent import state
     from narnat_agent.keyguard import seal_process
+    from narnat_agent.processes import start_thread
     from narnat_agent.prompts.system_prompt import build_system_prompt
     from narnat_agent.run import run_headless, run_repl, sweep_leftovers
 
@@ -175,8 +175,7 @@ def _start(args: argparse.Namespace) -> int:
     ui.use_interrupt_key(config.interrupt_key)
     ui.use_bell(config.bell_after_s if config.bell else None)
     system_prompt = build_system_prompt(config, ui.notice, headless, args.yes)
-    sweeper = threading.Thread(target=sweep_leftovers, args=(config,), daemon=True)
-    sweeper.start()
+    sweeper = start_thread(sweep_leftovers, config)
     try:
         if reporter is not None and prompt is not None:
             return run_headless(config, reporter, args, prompt, system_prompt)

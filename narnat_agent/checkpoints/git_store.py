@@ -11,7 +11,6 @@ import contextlib
 import os
 import re
 import shutil
-import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -31,6 +30,7 @@ from narnat_agent.checkpoints.store import (
     unkept,
 )
 from narnat_agent.logger import get_logger
+from narnat_agent.processes import start_thread
 
 EXCLUDE = "/.narnat/\n.narnat-tmp-*\n"  # our state, and our atomic writes caught half-way
 ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"  # overrides the project's .gitattributes
@@ -207,7 +207,7 @@ class GitStore:
                 self.snapshot([], everything=True)
                 self.pack()
 
-        threading.Thread(target=first, daemon=True).start()
+        start_thread(first)
 
     def changed(self, a: str, b: str) -> list[str]:
         out = self.git("diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b)

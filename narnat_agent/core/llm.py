@@ -17,6 +17,7 @@ from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.core.silence import IDLE, Silence
 from narnat_agent.core.tokens import estimate
 from narnat_agent.logger import get_logger
+from narnat_agent.processes import start_thread
 
 if TYPE_CHECKING:
     import openai
@@ -152,7 +153,7 @@ class Client:
 
     def preload(self) -> None:
         """Import the SDK (and its chat resources, loaded lazily) in the background while the user types."""
-        threading.Thread(target=lambda: self._client().chat.completions, daemon=True).start()
+        start_thread(lambda: self._client().chat.completions)
 
     def _client(self):
         with self._lock:

@@ -6,6 +6,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from narnat_agent.processes import start_thread
+
 EVERY = 15  # seconds of silence between two notices
 IDLE, OVERALL = "idle", "overall"  # which limit ended a request
 
@@ -22,15 +24,16 @@ class Silence:
         self.abort: Callable[[], None] | None = None
         self.expired = ""
         self._done = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread: threading.Thread | None = None
 
     def __enter__(self) -> "Silence":
-        self._thread.start()
+        self._thread = start_thread(self._watch)
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._done.set()
-        self._thread.join()
+        if self._thread is not None:
+            self._thread.join()
 
     def heard(self) -> None:
         self.last = self.clock()

@@ -1,4 +1,5 @@
-"""The moment a child process starts: nothing, not even a Ctrl-C, may come between its start and its owner."""
+"""The process's children and threads: nothing, not even a Ctrl-C, may come between a child's start and its owner,
+and a signal always reaches the main thread."""
 
 import signal
 import subprocess
@@ -6,6 +7,20 @@ import threading
 from collections.abc import Callable
 
 Spawn = Callable[..., subprocess.Popen]  # subprocess.Popen, or a test's wrapper of it
+SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+def start_thread(target: Callable[..., object], *args: object) -> threading.Thread:
+    """A daemon thread that never takes the process's signals. The kernel gives a signal to any thread that does
+    not block it; one taken by a helper thread never interrupts the main thread's blocking read (a stream waiting
+    on the provider), so the Ctrl-C, SIGTERM or SIGHUP would go unanswered until data came."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)  # a new thread starts with its creator's mask
+    try:
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    return thread
 
 
 class HeldInterrupt:

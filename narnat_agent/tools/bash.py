@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import deque
 from collections.abc import Mapping
@@ -18,7 +17,7 @@ from typing import IO
 
 from narnat_agent import state
 from narnat_agent.keyguard import KEY_VARIABLES, confined
-from narnat_agent.processes import HeldInterrupt, Spawn
+from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
 from narnat_agent.safety import analyze, last_pipeline
 from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError
 from narnat_agent.tools.workspace import Workspace
@@ -46,8 +45,7 @@ class _Output:
         self.stream, self.spill = stream, spill
         self.head, self.tail_size, self.total, self.newlines, self.last = bytearray(), 0, 0, 0, b"\n"
         self.tail: deque[bytes] = deque()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
+        self.thread = start_thread(self._read)
 
     def _read(self) -> None:
         with open(self.spill, "wb") as spill:

@@ -22,6 +22,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.styles import Style
 
 from narnat_agent.i18n import _
+from narnat_agent.processes import start_thread
 
 POLL = 0.05
 
@@ -202,8 +203,7 @@ class Watcher:
         self._raw.__enter__()
         self._stop.clear()
         self.fired = False
-        self._thread = threading.Thread(target=self._watch, args=(self._input,), daemon=True)
-        self._thread.start()
+        self._thread = start_thread(self._watch, self._input)
 
     def stop(self) -> bool:
         """Give the keyboard back; True if the watcher was running."""

@@ -2,7 +2,6 @@
 
 import os
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,6 +10,7 @@ from narnat_agent import state
 from narnat_agent.core.reply import ToolCall
 from narnat_agent.core.ui import UI
 from narnat_agent.i18n import _
+from narnat_agent.processes import start_thread
 from narnat_agent.tools.base import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 
@@ -63,7 +63,7 @@ class TerminalUI:
         self.title, self.titled = f"narnat · {root.name}", False
         if problem:
             self._history_lost(problem)
-        threading.Thread(target=_preload, daemon=True).start()
+        start_thread(_preload)
 
     def _history_lost(self, why: str) -> None:
         self.notice(
