@@ -36,5 +36,10 @@ def _(message: str) -> str:
     return _catalog.gettext(message)
 
 
+def N_(message: str) -> str:
+    """message marked for the catalog where it is defined (a table); `_` translates it where it is shown."""
+    return message
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _catalog.ngettext(singular, plural, n)

@@ -15,6 +15,7 @@ from narnat_agent.core import session_store
 from narnat_agent.core.agent import Agent
 from narnat_agent.core.llm import LLMError
 from narnat_agent.core.session_store import SessionError
+from narnat_agent.i18n import N_, _, ngettext
 from narnat_agent.state import commands_folders, skills_folders
 
 
@@ -22,84 +23,91 @@ def save(agent: Agent, arg: str) -> None:
     """/save [name] — save this conversation (default name: the date and time)."""
     name = session_store.check_name(arg or session_store.stamp())
     if not agent.conversation.turns:
-        agent.ui.notice("Nothing to save yet: this conversation has no turns.")
+        agent.ui.notice(_("Nothing to save yet: this conversation has no turns."))
         return
     exists = session_store.exists(agent.config.state_dir, name) and name != agent.conversation.name
-    if exists and not agent.ui.confirm(f"/save {name}", f"a session named '{name}' exists; overwrite it"):
-        agent.ui.notice("Not saved.")
+    if exists and not agent.ui.confirm(
+        f"/save {name}", _("a session named '{name}' exists; overwrite it").format(name=name)
+    ):
+        agent.ui.notice(_("Not saved."))
         return
     if exists:
         session_store.claim(agent.config.state_dir, name)
     agent.conversation.name = name
-    agent.ui.notice(f"Saved as '{agent.save()}'.")
+    agent.ui.notice(_("Saved as '{name}'.").format(name=agent.save()))
 
 
 def show(agent: Agent, arg: str) -> None:
     """/show — list saved sessions, newest first."""
     rows = session_store.listing(agent.config.state_dir)
     if not rows:
-        agent.ui.info("No saved sessions yet (/save keeps one).")
+        agent.ui.info(_("No saved sessions yet (/save keeps one)."))
         return
     table = [[row["name"], str(row["turns"]), row["updated"][:19].replace("T", " "), " ".join(row["first"].split())]
              for row in rows]  # fmt: skip
-    agent.ui.table(["name", "turns", "last activity", "first question"], table)
+    agent.ui.table([_("name"), _("turns"), _("last activity"), _("first question")], table)
 
 
 def enter(agent: Agent, arg: str) -> None:
     """/enter <name> — continue a saved session (the current one is saved first)."""
     if not arg:
-        raise SessionError("say which session: /enter <name> (see /show).")
+        raise SessionError(_("say which session: /enter <name> (see /show)."))
     entered = sessions.load(agent.config.state_dir, arg)
     saved = agent.save()
     agent.switch(entered)
-    kept = f"; the previous conversation was saved as '{saved}'" if saved else ""
-    agent.ui.separator(f"{arg} · {entered.turns} turn{'s' if entered.turns != 1 else ''}")
+    turns = entered.turns
+    agent.ui.separator(ngettext("{name} · {n} turn", "{name} · {n} turns", turns).format(name=arg, n=turns))
     for who, text in recap(agent.conversation.messages):
-        agent.ui.notice(f"{who}: {text}")
-    agent.ui.notice(f"Entered '{arg}'{kept}.")
+        agent.ui.notice(_("{who}: {text}").format(who=_(who), text=text))
+    if saved:
+        agent.ui.notice(
+            _("Entered '{name}'; the previous conversation was saved as '{saved}'.").format(name=arg, saved=saved)
+        )
+    else:
+        agent.ui.notice(_("Entered '{name}'.").format(name=arg))
 
 
 def delete(agent: Agent, arg: str) -> None:
     """/delete <name> — delete a saved session (asks first)."""
     if not arg:
-        raise SessionError("say which session: /delete <name> (see /show).")
+        raise SessionError(_("say which session: /delete <name> (see /show)."))
     if not session_store.exists(agent.config.state_dir, session_store.check_name(arg)):
-        raise SessionError(f"there is no session named '{arg}' (see /show).")
-    if not agent.ui.confirm(f"/delete {arg}", f"delete the saved session '{arg}'"):
-        agent.ui.notice("Not deleted.")
+        raise SessionError(_("there is no session named '{name}' (see /show).").format(name=arg))
+    if not agent.ui.confirm(f"/delete {arg}", _("delete the saved session '{name}'").format(name=arg)):
+        agent.ui.notice(_("Not deleted."))
         return
     session_store.delete(agent.config.state_dir, arg)
-    agent.ui.notice(f"Deleted '{arg}'.")
+    agent.ui.notice(_("Deleted '{name}'.").format(name=arg))
 
 
 def clear(agent: Agent, arg: str) -> None:
     """/clear — start a new conversation (the current one is saved first)."""
     saved = agent.save()
     agent.switch(sessions.new_session(agent.system_prompt))
-    agent.ui.separator("new conversation")
+    agent.ui.separator(_("new conversation"))
     if saved:
-        agent.ui.notice(f"The previous one was saved as '{saved}'.")
+        agent.ui.notice(_("The previous one was saved as '{name}'.").format(name=saved))
 
 
 def jobs(agent: Agent, arg: str) -> None:
     """/jobs — the background commands Bash started, and whether they still run (they stop when Narnat does)."""
     started = agent.workspace.jobs.started
     if not started:
-        agent.ui.info("No background commands.")
+        agent.ui.info(_("No background commands."))
         return
     rows = [[str(job.number), str(job.pid), job.state, agent.workspace.show(job.log), job.command] for job in started]
-    agent.ui.table(["job", "pid", "state", "output", "command"], rows)
+    agent.ui.table([_("job"), _("pid"), _("state"), _("output"), _("command")], rows)
 
 
 KEYS = (
-    ("Enter", "send (while the agent works: queued, sent when the turn ends)"),
-    ("Alt-Enter, Ctrl-J", "new line (pasted text stays one message)"),
-    ("Esc", "stop the answer or the running tool (interrupt_key in the config)"),
-    ("Ctrl-C", "clear the line; while the agent works, stop it"),
-    ("Ctrl-D", "leave, saving the conversation (like /exit)"),
-    ("Tab", "complete /commands and @paths"),
-    ("Up, Down", "earlier questions"),
-    ("@path", "mention a file: the model is asked to Read it"),
+    ("Enter", N_("send (while the agent works: queued, sent when the turn ends)")),
+    ("Alt-Enter, Ctrl-J", N_("new line (pasted text stays one message)")),
+    ("Esc", N_("stop the answer or the running tool (interrupt_key in the config)")),
+    ("Ctrl-C", N_("clear the line; while the agent works, stop it")),
+    ("Ctrl-D", N_("leave, saving the conversation (like /exit)")),
+    ("Tab", N_("complete /commands and @paths")),
+    ("Up, Down", N_("earlier questions")),
+    ("@path", N_("mention a file: the model is asked to Read it")),
 )
 
 
@@ -118,7 +126,8 @@ def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None)
         ("your commands", f"{', '.join(f'{d}/NAME.md' for d in commands)} ($ARGUMENTS is filled in)"),
         ("skills", f"{', '.join(f'{d}/*/SKILL.md' for d in skills)} (a name and a description)"),
     )
-    sections = (("Commands", rows), ("Your commands", mine), ("Keys", KEYS), ("Files", files))
+    keys = [(key, _(what)) for key, what in KEYS]
+    sections = ((_("Commands"), rows), (_("Your commands"), mine), (_("Keys"), keys), (_("Files"), files))
     agent.ui.info("\n".join(f"{title}\n" + "\n".join(f"  {a:<18} {b}" for a, b in lines)
                             for title, lines in sections if lines))  # fmt: skip
 
@@ -129,7 +138,7 @@ def recap(messages: list[dict], width: int = 160) -> list[tuple[str, str]]:
             if m["role"] in ("user", "assistant") and isinstance(m.get("content"), str) and m["content"]]  # fmt: skip
     last = {role: text for role, text in said}
     lines = []
-    for role, who in (("user", "you"), ("assistant", "model")):
+    for role, who in (("user", N_("you")), ("assistant", N_("model"))):
         if role in last:
             text = " ".join(last[role].split("<system-reminder>", 1)[0].split())
             lines.append((who, text if len(text) <= width else text[: width - 1] + "…"))
@@ -151,14 +160,18 @@ COMMANDS: dict[str, Callable[[Agent, str], bool | None]] = {
 def dispatch(agent: Agent, text: str, user: Mapping[str, UserCommand] | None = None) -> bool | str:
     """Run one slash command; False means the user is leaving, a text is the question a command of the user's
     own stands for."""
-    name, _, arg = text.removeprefix("/").partition(" ")
+    name, __, arg = text.removeprefix("/").partition(" ")
     name, user = name.lower(), user or {}
     if name not in COMMANDS and name in user:
         return user[name].question(arg.strip())
     if name not in COMMANDS:
         close = difflib.get_close_matches(name, [*COMMANDS, *user], n=1, cutoff=0.5)
-        hint = f" Did you mean /{close[0]}?" if close else ""
-        agent.ui.error(f"Unknown command /{name}.{hint} /help lists them.")
+        unknown = (
+            _("Unknown command /{name}. Did you mean /{close}? /help lists them.")
+            if close
+            else _("Unknown command /{name}. /help lists them.")
+        )
+        agent.ui.error(unknown.format(name=name, close=close[0] if close else ""))
         return True
     try:
         if name == "help":

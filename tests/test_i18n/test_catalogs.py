@@ -13,7 +13,7 @@ from narnat_agent import i18n
 
 PACKAGE = Path(i18n.__file__).parent
 CATALOGS = sorted(i18n.LOCALES.glob("*/LC_MESSAGES/narnat.po"))
-KEYWORDS = {"_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 
 def _marked() -> set[str]:

@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "narnat_agent"
-SPEAKING = ["cli.py", "run.py", *(str(p.relative_to(PACKAGE)) for p in sorted((PACKAGE / "ui").glob("*.py")))]
+SPEAKING = [
+    "cli.py",
+    "run.py",
+    "commands/session.py",
+    *(str(p.relative_to(PACKAGE)) for p in sorted((PACKAGE / "ui").glob("*.py"))),
+]
 SAYS = {"notice", "warning", "error", "info", "ask", "spin", "yes_no", "SessionError", "ArgumentTypeError"}
 
 
