@@ -5,6 +5,7 @@ import difflib
 from narnat_agent.core.agent import Agent
 from narnat_agent.core.llm import LLMError
 from narnat_agent.core.window import Window
+from narnat_agent.i18n import _
 from narnat_agent.ui.plain import tokens
 
 LARGEST = 5  # single items /context names
@@ -16,29 +17,41 @@ def model(agent: Agent, arg: str) -> None:
     current, names = agent.client.model, agent.client.models()
     if not arg:
         if names is None:
-            agent.ui.info(f"{agent.config.base_url} does not list its models; /model NAME switches to one by name "
-                          f"(now: {current}).")  # fmt: skip
+            unlisted = _("{url} does not list its models; /model NAME switches to one by name (now: {current}).")
+            agent.ui.info(unlisted.format(url=agent.config.base_url, current=current))
             return
         listed = [f"{'●' if name == current else ' '} {name}" for name in names]
-        agent.ui.info("\n".join(listed if current in names else [*listed, f"● {current} (not in the list)"]))
+        agent.ui.info(
+            "\n".join(
+                listed if current in names else [*listed, _("● {current} (not in the list)").format(current=current)]
+            )
+        )
         return
     if arg == current:
-        agent.ui.notice(f"{current} already answers.")
+        agent.ui.notice(_("{model} already answers.").format(model=current))
         return
     if names is not None and arg not in names:
         close = difflib.get_close_matches(arg, names, n=1, cutoff=0.5)
-        hint = f" Did you mean {close[0]}?" if close else ""
-        raise LLMError(f"{agent.config.base_url} has no model '{arg}'; {current} still answers.{hint} "
-                       "/model lists them.")  # fmt: skip
+        missing = (
+            _("{url} has no model '{name}'; {current} still answers. Did you mean {close}? /model lists them.")
+            if close
+            else _("{url} has no model '{name}'; {current} still answers. /model lists them.")
+        )
+        raise LLMError(
+            missing.format(url=agent.config.base_url, name=arg, current=current, close=close[0] if close else "")
+        )
     agent.use_model(arg)
-    agent.ui.notice(f"{arg} answers from turn {agent.model_from} on (was {current}); the conversation is kept. "
-                    f"The system prompt names {arg} from the next conversation.")  # fmt: skip
+    switched = _(
+        "{name} answers from turn {turn} on (was {current}); the conversation is kept. The system prompt "
+        "names {name} from the next conversation."
+    )
+    agent.ui.notice(switched.format(name=arg, turn=agent.model_from, current=current))
 
 
 def compact(agent: Agent, arg: str) -> None:
     """/compact [what to keep] — summarise the conversation now and go on from the summary; your words guide it."""
     if not agent.conversation.turns:
-        agent.ui.notice("Nothing to compact: this conversation has no turns yet.")
+        agent.ui.notice(_("Nothing to compact: this conversation has no turns yet."))
         return
     agent.compress(arg)
 
@@ -46,13 +59,17 @@ def compact(agent: Agent, arg: str) -> None:
 def context(agent: Agent, arg: str) -> None:
     """/context — where the context window goes: prompt, instructions, questions, answers, tool results."""
     window = agent.window()
-    agent.ui.info("\n".join([_headline(window), *_parts(window), "Largest items", *_largest(window)]))
+    agent.ui.info("\n".join([_headline(window), *_parts(window), _("Largest items"), *_largest(window)]))
 
 
 def _headline(window: Window) -> str:
     approx = "~" if window.estimated else ""
-    since = f" · ~{tokens(window.since)} added since" if window.since else ""
-    return f"ctx {approx}{tokens(window.sent)}/{tokens(window.size)}{since} · {approx}{tokens(window.left)} left"
+    used, size, left = approx + tokens(window.sent), tokens(window.size), approx + tokens(window.left)
+    if window.since:
+        return _("ctx {used}/{size} · ~{since} added since · {left} left").format(
+            used=used, size=size, since=tokens(window.since), left=left
+        )
+    return _("ctx {used}/{size} · {left} left").format(used=used, size=size, left=left)
 
 
 def _parts(window: Window) -> list[str]:
