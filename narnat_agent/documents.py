@@ -1,7 +1,9 @@
 """PDFs and Jupyter notebooks as text a model reads like any file: page by page, cell by cell."""
 
-import re
+import warnings
 from pathlib import Path
+
+from narnat_agent.textfile import without_escapes
 
 
 class DocumentError(ValueError):
@@ -9,7 +11,6 @@ class DocumentError(ValueError):
 
 
 OUTPUT_CHARS = 2000  # of one cell output; the rest is said, not shown
-ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # tracebacks come coloured
 
 
 def pdf_text(path: Path, name: str) -> str:
@@ -34,7 +35,9 @@ def notebook_text(data: bytes, name: str) -> str:
     import nbformat
 
     try:
-        notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
+        with warnings.catch_warnings():  # nbformat's notes on older notebooks (cells without ids) go nowhere
+            warnings.simplefilter("ignore")
+            notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
     except (ValueError, UnicodeDecodeError, nbformat.reader.NotJSONError) as e:
         raise DocumentError(f"{name} is not a valid notebook: {e}") from None
     parts = []
@@ -51,7 +54,7 @@ def _output(output: dict) -> str:
     if kind == "stream":
         text = output.get("text", "")
     elif kind == "error":
-        text = ANSI.sub("", "\n".join(output.get("traceback") or [f"{output.get('ename')}: {output.get('evalue')}"]))
+        text = without_escapes("\n".join(output.get("traceback") or [f"{output.get('ename')}: {output.get('evalue')}"]))
     else:  # execute_result, display_data: the plain text, and what it cannot show said in a line each
         data = output.get("data", {})
         shown = [f"[{mime} output, {len(joined(value)):,} characters]" for mime, value in data.items()

@@ -33,9 +33,9 @@ def model(agent: Agent, arg: str) -> None:
     if names is not None and arg not in names:
         close = difflib.get_close_matches(arg, names, n=1, cutoff=0.5)
         missing = (
-            _("{url} has no model '{name}'; {current} still answers. Did you mean {close}? /model lists them.")
+            _("There is no model '{name}' at {url}; {current} still answers. Did you mean {close}? /model lists them.")
             if close
-            else _("{url} has no model '{name}'; {current} still answers. /model lists them.")
+            else _("There is no model '{name}' at {url}; {current} still answers. /model lists them.")
         )
         raise LLMError(
             missing.format(url=agent.config.base_url, name=arg, current=current, close=close[0] if close else "")

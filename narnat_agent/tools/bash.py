@@ -2,7 +2,6 @@
 
 import dataclasses
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from narnat_agent import state
 from narnat_agent.keyguard import KEY_VARIABLES, confined
 from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
 from narnat_agent.safety import analyze, last_pipeline
+from narnat_agent.textfile import without_escapes
 from narnat_agent.tools.base import Changes, Interrupted, Output, Result, Tool, ToolError
 from narnat_agent.tools.workspace import Workspace
 from narnat_agent.verification import verified
@@ -27,7 +27,6 @@ MAX_TIMEOUT_MS = 600_000
 LIMIT = 30_000  # characters the model sees
 KEEP = 4 * LIMIT  # raw bytes held in memory at each end; the spill file has everything
 DRAIN_SECONDS = 1.5
-ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 NOT_FAILURES = {"grep", "egrep", "fgrep", "rg", "diff", "cmp", "test", "["}  # exit 1 means "no" for these
 QUIET = {
     "PAGER": "cat", "GIT_PAGER": "cat", "MANPAGER": "cat", "SYSTEMD_PAGER": "", "LESS": "-FRX",
@@ -78,7 +77,7 @@ class _Output:
 
 def clean(text: str) -> str:
     """No colour codes, and of each carriage-return redraw only what was left on screen."""
-    text = ANSI.sub("", text).replace("\r\n", "\n")
+    text = without_escapes(text).replace("\r\n", "\n")
     return "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
 
 
@@ -200,7 +199,7 @@ def run(args: dict, ws: Workspace) -> Result:
     command = args["command"]
     if not command.strip():
         raise ToolError("the command is empty.")
-    _check(command, ws)
+    _check(command, ws, background=bool(args.get("run_in_background")))
     if not ws.cwd.is_dir():
         ws.cwd = ws.root
     if args.get("run_in_background"):
@@ -228,12 +227,13 @@ def _background(command: str, ws: Workspace) -> Result:
     return Result(text, f"job {job.number} started in the background · pid {job.pid}")
 
 
-def _check(command: str, ws: Workspace) -> None:
-    """Refuse file operations and terminal programs; ask the user before anything that deletes."""
+def _check(command: str, ws: Workspace, background: bool) -> None:
+    """Refuse file operations and terminal programs (in the background nothing waits for them: a server is what it
+    is for); ask the user before anything that deletes."""
     verdict = analyze(command, cwd=ws.cwd)
     if verdict.file_ops:
         raise ToolError(f"not run — Bash is for running programs: {'; '.join(dict.fromkeys(verdict.file_ops))}.")
-    if verdict.interactive:
+    if verdict.interactive and not background:
         raise ToolError(f"not run — it would wait for a terminal: {'; '.join(dict.fromkeys(verdict.interactive))}.")
     if verdict.deletions:
         reason = "; ".join(dict.fromkeys(verdict.deletions))

@@ -57,7 +57,8 @@ def test_a_model_the_provider_does_not_list_is_refused_and_nothing_changes(proje
     fake_llm.models = ["deepseek-v4-pro", "glm-4.6"]
     fake_llm.add(text_reply("answered"))
     done = repl(project, fake_llm, "/model glm-4.5", "hello")
-    assert "has no model 'glm-4.5'; deepseek-v4-pro still answers. Did you mean glm-4.6?" in done.stderr
+    assert "There is no model 'glm-4.5' at http" in done.stderr
+    assert "deepseek-v4-pro still answers. Did you mean glm-4.6?" in done.stderr
     assert fake_llm.requests[0]["model"] == "deepseek-v4-pro"
 
 

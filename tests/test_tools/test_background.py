@@ -74,3 +74,23 @@ def test_narnat_stops_its_background_commands_process_group_and_all_when_it_exit
     assert "Stopped 1 background command: sleep 300 & " in done.stderr
     assert json.loads(done.stdout.splitlines()[-1])["type"] == "result"
     assert gone(int((project / "child.pid").read_text()))
+
+
+def test_a_server_the_analysis_knows_never_ends_is_started_in_the_background_not_refused(workspace, project):
+    command = f"{sys.executable} -m http.server 0 --bind 127.0.0.1"
+    refused = execute("Bash", {"command": command}, workspace)
+    assert refused.is_error and "in the background" in refused.text  # in the foreground it would never end
+    started = execute("Bash", {"command": command, "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    assert not started.is_error and f"job 1, pid {job.pid}" in started.text
+    execute("Bash", {"command": f"kill -- -{job.pid}"}, workspace)
+    job.process.wait()
+
+
+def test_a_job_log_is_read_without_the_colour_codes_its_command_wrote(workspace, project):
+    script = "import sys; print('\\x1b[32mPASSED\\x1b[0m test_x', flush=True)"
+    execute("Bash", {"command": f'{sys.executable} -c "{script}"', "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    job.process.wait()
+    log = execute("Read", {"file_path": workspace.show(job.log)}, workspace)
+    assert "PASSED test_x" in log.text and "\x1b" not in log.text

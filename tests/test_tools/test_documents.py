@@ -123,3 +123,17 @@ def test_write_of_a_notebook_that_is_not_json_says_where(project, workspace):
     result = execute("Write", {"file_path": "new.ipynb", "content": '{"cells": [\n  {"cell_type": "code"\n}\n'},
                      workspace)  # fmt: skip
     assert "Syntax check (json): this change introduced" in result.text
+
+
+def test_an_older_notebook_without_cell_ids_is_read_and_edited_without_library_warnings(project, workspace):
+    import warnings
+
+    old = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                      "source": ["print('a')"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}  # fmt: skip
+    (project / "old.ipynb").write_text(json.dumps(old))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        read = execute("Read", {"file_path": "old.ipynb"}, workspace)
+        edited = execute("Edit", {"file_path": "old.ipynb", "old_string": "'a'", "new_string": "'b'"}, workspace)
+    assert not read.is_error and not edited.is_error, edited.text
+    assert not caught, [str(w.message) for w in caught]

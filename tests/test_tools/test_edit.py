@@ -162,3 +162,11 @@ def test_an_edit_leaves_no_temporary_file(project, workspace):
     prepare(project, workspace, "a\n")
     edit(workspace, "a", "b")
     assert sorted(os.listdir(project)) == ["target.txt"]
+
+
+def test_a_new_string_found_only_inside_a_line_is_not_taken_for_an_edit_already_made(project, workspace):
+    prepare(project, workspace, '    "test_args, expected",\n    value = 2\n')
+    inside = edit(workspace, "missing", "x")
+    assert inside.is_error and "already present" not in inside.text
+    whole = edit(workspace, "value = 1", "value = 2")
+    assert whole.is_error and "already present at line 2" in whole.text

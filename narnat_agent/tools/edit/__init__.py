@@ -88,11 +88,23 @@ def _numbered(old_lines: list[str]) -> bool:
     return values == list(range(values[0], values[0] + len(values)))
 
 
+def _already_there(text: str, new: str) -> int | None:
+    """Where new_string stands as whole lines of the file (an edit already made), not inside a longer line."""
+    wanted = new.strip("\n")
+    if not wanted.strip():
+        return None
+    for found in re.finditer(re.escape(wanted), text):
+        before = text[text.rfind("\n", 0, found.start()) + 1 : found.start()]
+        if not before.strip() and text[found.end() : found.end() + 1] in ("", "\n", "\r"):
+            return found.start()
+    return None
+
+
 def explain_miss(lines: Lines, old: str, new: str) -> str:
     """Why old_string is not in the file, with the closest lines and the likely cause."""
-    if new.strip() and new in lines.text:
-        line = lines.line_of(lines.text.find(new))
-        return f"old_string was not found, but new_string is already present at line {line}; the edit may be done."
+    if (at := _already_there(lines.text, new)) is not None:
+        return f"old_string was not found, but new_string is already present at line {lines.line_of(at)}; the edit " \
+               "may be done."  # fmt: skip
     old_lines = whole_lines(old, new)[0]
     numbered = _numbered(old_lines)
     if numbered:

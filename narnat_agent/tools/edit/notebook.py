@@ -2,6 +2,7 @@
 valid, every other cell and all metadata byte for byte as they were."""
 
 import json
+import warnings
 from dataclasses import dataclass
 from itertools import product
 
@@ -53,7 +54,9 @@ def _validate(notebook: dict) -> None:
     import nbformat
 
     try:
-        nbformat.validate(nbformat.from_dict(notebook))
+        with warnings.catch_warnings():  # nbformat's notes on older notebooks (cells without ids) go nowhere
+            warnings.simplefilter("ignore")
+            nbformat.validate(nbformat.from_dict(notebook))
     except nbformat.ValidationError as e:
         raise ToolError(f"the notebook would not be valid after this edit ({e.message}); it is unchanged.") from None
 

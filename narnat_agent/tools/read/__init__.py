@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from narnat_agent.documents import DocumentError, notebook_text, pdf_text
-from narnat_agent.textfile import binary_kind, decode, digest, line_count, size_text
+from narnat_agent.textfile import binary_kind, decode, digest, line_count, size_text, without_escapes
 from narnat_agent.tools.base import Result, Tool, ToolError
 from narnat_agent.tools.read.images import SUFFIXES as IMAGE_SUFFIXES
 from narnat_agent.tools.read.images import read_image
@@ -103,7 +103,8 @@ def run(args: dict, ws: Workspace) -> Result:
         state = f"Job {job.number} is still running: this file grows; Read it again later for more."
     else:
         state = f"Job {job.number} ({job.command}) {job.state}."
-    return dataclasses.replace(result, text="\n".join([result.text, state, *(f"({line})" for line in news)]))
+    text = without_escapes(result.text)  # a command's colours, written to its log as they would be to a terminal
+    return dataclasses.replace(result, text="\n".join([text, state, *(f"({line})" for line in news)]))
 
 
 def _read(args: dict, ws: Workspace) -> Result:
