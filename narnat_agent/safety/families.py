@@ -49,8 +49,8 @@ FAMILIES = (
         "git",
         "git-branch(1), git-tag(1), git-update-ref(1), git-push(1), git-filter-branch(1), git-filter-repo(1), "
         "git-reflog(1), git-gc(1), git-prune(1), git-submodule(1)",
-        _f(r"branch\b", "deletes a branch with commits no other branch has", "-D"),
-        _f(r"branch\b", "deletes a branch with commits no other branch has", "-d --delete", "-f --force"),
+        _f(r"branch\b", "deletes a branch even if it has commits no other branch has", "-D"),
+        _f(r"branch\b", "deletes a branch even if it has commits no other branch has", "-d --delete", "-f --force"),
         _f(r"tag\b", "deletes tags", "-d --delete"),
         _f(r"update-ref\b", "deletes a ref", "-d"),
         _f(r"push\b", "rewrites or deletes history on the remote", "-f --force --force-with-lease --mirror"),
