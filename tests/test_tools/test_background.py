@@ -9,6 +9,7 @@ from pathlib import Path
 from narnat_agent.commands.session import dispatch
 from narnat_agent.tools.registry import execute
 from tests.fake_llm import text_reply, tool_reply
+from tests.processes import gone
 from tests.test_cli import narnat
 
 SERVER = """\
@@ -28,14 +29,6 @@ def start_server(project: Path, workspace):
     started = execute("Bash", {"command": command, "run_in_background": True}, workspace)
     port = int((project / "ready").read_text())
     return started, port
-
-
-def gone(pid: int) -> bool:
-    """No such process, or only its exit status waiting to be collected."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except FileNotFoundError:
-        return True
 
 
 def test_a_background_server_runs_its_log_is_read_and_bash_stops_it(harness, project):

@@ -5,37 +5,17 @@ import os
 import signal
 import subprocess
 import threading
-import time
-from pathlib import Path
 
 import pytest
 
 from narnat_agent.tools import bash as bash_tool
 from narnat_agent.tools.registry import execute
 from narnat_agent.tools.workspace import Workspace
+from tests.processes import ended
 
 
 def bash(ws, command, **args):
     return execute("Bash", {"command": command, **args}, ws)
-
-
-def ended(pids_file: Path, within: float = 5.0) -> bool:
-    """Whether every process whose id the command wrote has ended (a zombie has) before the deadline."""
-    pids = [int(pid) for pid in pids_file.read_text().split()]
-    deadline = time.monotonic() + within
-    while any(_running(pid) for pid in pids):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
-
-
-def _running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
 
 
 def test_output_and_exit_code(workspace):
