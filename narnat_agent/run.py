@@ -242,7 +242,7 @@ def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | Non
 
 def _ask(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None) -> TurnOutcome:
     """The turn's outcome; a confirmation refused for want of anybody to ask means it did not do all it was asked."""
-    from narnat_agent.core.llm import LLMError
+    from narnat_agent.core.provider_errors import LLMError
     from narnat_agent.core.session_store import SessionError
     from narnat_agent.core.turn import Stop, TurnOutcome
 
@@ -279,7 +279,7 @@ def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) ->
     for last_chance in (False, True):
         _leave_on_signals(agent)
         try:
-            agent.run(dispatch)
+            _questions(agent, ui, dispatch)
         finally:
             _leave_on_signals(agent, stop=False)
             saved = _saved(agent, ui)
@@ -287,3 +287,29 @@ def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) ->
         if saved or last_chance or agent.leaving:
             return
         ui.notice(_("The conversation is still here: /save it once there is room, or leave again to quit without it."))
+
+
+def _questions(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) -> None:
+    """Questions and slash commands until the user leaves; `dispatch` returns False to leave, or the question that
+    one of the user's own commands stands for."""
+    while not agent.leaving and (text := ui.read_input()) is not None:
+        if text.strip().startswith("/"):
+            done = dispatch(agent, text.strip())
+            if done is False:
+                return
+            text = done if isinstance(done, str) else ""
+        if text.strip():
+            try:
+                agent.ask(text)
+            except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over
+                agent.conversation.answer_open_calls()
+            except Exception as e:  # a bug must not end the session; the history stays valid
+                from narnat_agent.logger import get_logger
+
+                get_logger("run").exception("unexpected error")
+                agent.conversation.answer_open_calls(f"Failed: {type(e).__name__}")
+                ui.error(
+                    _("Unexpected error ({kind}: {error}); the conversation is kept.").format(
+                        kind=type(e).__name__, error=e
+                    )
+                )

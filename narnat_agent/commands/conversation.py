@@ -3,7 +3,7 @@
 import difflib
 
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.llm import LLMError
+from narnat_agent.core.provider_errors import LLMError
 from narnat_agent.core.window import Window
 from narnat_agent.i18n import _
 from narnat_agent.ui.plain import tokens

@@ -13,7 +13,7 @@ from narnat_agent.commands.custom import UserCommand
 from narnat_agent.core import session as sessions
 from narnat_agent.core import session_store
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.llm import LLMError
+from narnat_agent.core.provider_errors import LLMError
 from narnat_agent.core.session_store import SessionError
 from narnat_agent.i18n import N_, _, ngettext
 from narnat_agent.state import commands_folders, skills_folders

@@ -2,17 +2,17 @@
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import replace
 
 from narnat_agent.checkpoints import Checkpoints, open_store
 from narnat_agent.config.loader import Config
 from narnat_agent.core import session as sessions
 from narnat_agent.core import session_store
-from narnat_agent.core.budget import Budget
+from narnat_agent.core.budget import Budget, cost
 from narnat_agent.core.compressor import clear_summary, summarise
 from narnat_agent.core.context import with_mentions, with_reminder
-from narnat_agent.core.llm import Client, ContextTooLong, LLMError, cost
+from narnat_agent.core.llm import Client
+from narnat_agent.core.provider_errors import ContextTooLong, LLMError
 from narnat_agent.core.reply import Ending, Reply, ToolCall
 from narnat_agent.core.session import Session
 from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, TurnStopped
@@ -114,25 +114,6 @@ class Agent:
     @property
     def conversation(self):
         return self.session.conversation
-
-    def run(self, command: Callable[["Agent", str], bool | str]) -> None:
-        """The REPL: questions and slash commands until the user leaves; `command` returns False to leave, or the
-        question that one of the user's own commands stands for."""
-        while not self.leaving and (text := self.ui.read_input()) is not None:
-            if text.strip().startswith("/"):
-                done = command(self, text.strip())
-                if done is False:
-                    return
-                text = done if isinstance(done, str) else ""
-            if text.strip():
-                try:
-                    self.ask(text)
-                except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over
-                    self.conversation.answer_open_calls()
-                except Exception as e:  # a bug must not end the session; the history stays valid
-                    log.exception("unexpected error")
-                    self.conversation.answer_open_calls(f"Failed: {type(e).__name__}")
-                    self.ui.error(f"Unexpected error ({type(e).__name__}: {e}); the conversation is kept.")
 
     def ask(self, question: str) -> TurnOutcome:
         """A question from the user: compress first when the conversation is full, then answer it."""

@@ -3,11 +3,20 @@
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from narnat_agent.core.llm import cost
 from narnat_agent.core.reply import Usage
 from narnat_agent.core.turn import Stop, TurnStopped
 
 GO_ON = "A new message allows as much again (headless: narnat -c -p MESSAGE, with a larger --max-cost if need be)."
+
+
+def cost(usage: Usage | None, pricing: Mapping[str, float]) -> float | None:
+    """The price of one request in the pricing's currency, or None without pricing."""
+    if not pricing or usage is None:
+        return None
+    fresh = usage.prompt - usage.cached
+    cached_price = pricing.get("cached_input", pricing.get("input", 0))
+    total = fresh * pricing.get("input", 0) + usage.cached * cached_price + usage.completion * pricing.get("output", 0)
+    return total / 1_000_000
 
 
 @dataclass

@@ -4,7 +4,8 @@ from pathlib import Path
 
 from narnat_agent import state
 from narnat_agent.atomic import write_atomic
-from narnat_agent.core.llm import Client, ContextTooLong, Sink
+from narnat_agent.core.llm import Client, Sink
+from narnat_agent.core.provider_errors import ContextTooLong
 from narnat_agent.core.reply import Ending, Reply
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT, KEEP, LEFT_OUT

@@ -7,12 +7,14 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from narnat_agent.config.loader import Config
+from narnat_agent.core.budget import cost
 from narnat_agent.core.endpoint import Server
 from narnat_agent.core.fit import Fit
+from narnat_agent.core.provider_errors import IMAGES, ContextTooLong, LLMError, Retry, provider_words, refusal
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.core.silence import IDLE, Silence
 from narnat_agent.core.tokens import estimate
@@ -27,25 +29,8 @@ MAX_TRIES = 4
 # The read timeout ends a stream that sends nothing at all, at stream_idle_timeout_s; the watch ends one that sends
 # only keep-alives a moment later, so each failure can be named for what it was.
 GRACE = 1.0
-MAX_RETRY_AFTER = 60.0
 MODELS_TIMEOUT = 15.0  # seconds /model waits for the list: a command, not a turn, so nothing can interrupt it
-RETRYABLE = (408, 409, 429)
-CONTEXT_FULL = re.compile(
-    r"context.length|maximum context|context window|context size|exceed_context|token limit|"
-    r"range of input length|prompt 超长|too many tokens|prompt is too long|\b1261\b",
-    re.IGNORECASE,
-)
-IMAGES = re.compile(r"image|vision|multimodal|multi-modal|content.*(string|str\b)|unknown variant", re.IGNORECASE)
-NO_QUOTA = re.compile(r"insufficient.quota|balance|\b1113\b|billing|credit", re.IGNORECASE)
 log = get_logger("core.llm")
-
-
-class LLMError(Exception):
-    """The provider failed in a way retrying does not fix; the text is one sentence for the user."""
-
-
-class ContextTooLong(LLMError):
-    """The provider says the conversation no longer fits its context window."""
 
 
 class Sink(Protocol):
@@ -57,22 +42,6 @@ class Sink(Protocol):
     def feed_reasoning(self, text: str) -> None: ...
 
 
-class _Retry(Exception):
-    def __init__(self, reason: str, wait: float | None = None):
-        super().__init__(reason)
-        self.wait = wait
-
-
-def cost(usage: Usage | None, pricing: Mapping[str, float]) -> float | None:
-    """The price of one request in the pricing's currency, or None without pricing."""
-    if not pricing or usage is None:
-        return None
-    fresh = usage.prompt - usage.cached
-    cached_price = pricing.get("cached_input", pricing.get("input", 0))
-    total = fresh * pricing.get("input", 0) + usage.cached * cached_price + usage.completion * pricing.get("output", 0)
-    return total / 1_000_000
-
-
 def _has_images(messages: list[dict]) -> bool:
     return any(isinstance(m.get("content"), list) for m in messages)
 
@@ -81,24 +50,6 @@ def _without_images(message: dict) -> dict:
     """A message that carried images, as text: the tool results above already say what each image is."""
     words = [part["text"] for part in message["content"] if part.get("type") == "text"]
     return {**message, "content": "\n".join([*words, "(The images are not shown: this provider refused them.)"])}
-
-
-def _message(error: Exception) -> str:
-    body = getattr(error, "body", None)
-    if isinstance(body, dict):
-        text = body.get("message") or body.get("error") or body
-        return text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
-    return str(getattr(error, "message", "") or error)
-
-
-def _retry_after(headers: Mapping[str, str] | None) -> float | None:
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name) if headers else None
-        try:
-            return float(value or "") * scale
-        except ValueError:
-            continue
-    return None
 
 
 def _hang_up(stream) -> Callable[[], None]:
@@ -180,7 +131,7 @@ class Client:
                     reply = self._attempt(messages, tools, sink, silence)
                 self.fit.after(messages, tools, reply.usage)
                 return reply
-            except _Retry as retry:
+            except Retry as retry:
                 if attempt == MAX_TRIES:
                     raise LLMError(f"{retry}; gave up after {MAX_TRIES} tries.") from None
                 wait = retry.wait if retry.wait is not None else min(8.0, 0.5 * 2 ** (attempt - 1))
@@ -239,7 +190,7 @@ class Client:
                                    "(stream_idle_timeout_s)")  # fmt: skip
         except (StreamError, openai.APIError) as e:
             if not silence.expired and not builder.parts:
-                raise _Retry(f"The provider failed before answering ({self._message(e)})") from None
+                raise Retry(f"The provider failed before answering ({self._message(e)})") from None
             builder.reply.error = "" if silence.expired else self._message(e)
         except Exception:  # the connection a limit closed fails in the transport's own words
             if not silence.expired:
@@ -259,7 +210,7 @@ class Client:
         if builder.parts:
             self.notify(f"{why}; the answer stops there.")
         elif retry:
-            raise _Retry(why)
+            raise Retry(why)
         else:
             raise LLMError(f"{why}, and nothing of the answer had arrived.")
 
@@ -292,16 +243,16 @@ class Client:
             except openai.APIConnectionError as e:  # timeouts included
                 raise self._unreachable(e) from None
 
-    def _unreachable(self, error: Exception) -> _Retry:
+    def _unreachable(self, error: Exception) -> Retry:
         """Why no response came; a server that accepted the connection and said nothing is not one out of reach."""
         import openai
 
         # the SDK's HTTP library varies between versions: its read timeout is known by name
         if isinstance(error, openai.APITimeoutError) and type(error.__cause__).__name__ == "ReadTimeout":
             idle = self.config.stream_idle_timeout_s
-            return _Retry(f"{self.config.base_url} accepted the connection and sent nothing for {idle:g} s "
+            return Retry(f"{self.config.base_url} accepted the connection and sent nothing for {idle:g} s "
                           "(stream_idle_timeout_s)")  # fmt: skip
-        return _Retry(f"Cannot reach {self.config.base_url} ({redact(str(error), self.config.api_key)})")
+        return Retry(f"Cannot reach {self.config.base_url} ({redact(str(error), self.config.api_key)})")
 
     def _classify(self, e, messages: list[dict]) -> None:
         """Decide what a status error means: returns only when the request should be sent again now."""
@@ -318,31 +269,10 @@ class Client:
             self.send_images = False
             self.notify("The provider refused an image; images are left out of what this run sends.")
             return
-        if status == 400 and CONTEXT_FULL.search(message):
-            raise ContextTooLong(f"The conversation no longer fits the model's context window ({message}).")
-        if status == 429 and NO_QUOTA.search(message):
-            raise LLMError(f"The provider says the account is out of quota (429): {message}")
-        if status in RETRYABLE or status >= 500:
-            wait = _retry_after(e.response.headers)
-            if wait is not None and wait > MAX_RETRY_AFTER:
-                raise LLMError(f"The provider is busy (status {status}) and asks to wait {wait:.0f}s; try later.")
-            raise _Retry(f"The provider answered status {status} ({message[:200]})", wait)
-        raise LLMError(self._explain(status, message))
+        raise refusal(status, message, e.response.headers, self.model, self.config.base_url)
 
     def _message(self, error: Exception) -> str:
-        """The provider's words about an error; a provider that echoes the key does not get it shown."""
-        return redact(_message(error), self.config.api_key)
-
-    def _explain(self, status: int, message: str) -> str:
-        if status == 401:
-            return "The provider rejected the API key (401): check api_key in .narnat/narnat.json or NARNAT_API_KEY."
-        if status == 402:
-            return f"The provider says the account has no balance (402): {message}"
-        if status == 403:
-            return f"The provider refused access (403): {message}"
-        if status == 404:
-            return f"Not found (404): check the model '{self.model}' and base_url {self.config.base_url}."
-        return f"The provider rejected the request ({status}): {message}"
+        return provider_words(error, self.config.api_key)
 
     def _outgoing(self, messages: list[dict]) -> list[dict]:
         if not self.send_images:

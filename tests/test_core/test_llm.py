@@ -2,7 +2,8 @@
 
 import pytest
 
-from narnat_agent.core.llm import ContextTooLong, cost
+from narnat_agent.core.budget import cost
+from narnat_agent.core.provider_errors import ContextTooLong
 from narnat_agent.core.reply import Usage
 from tests.conftest import assert_failed
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage

@@ -3,7 +3,8 @@
 import pytest
 
 from narnat_agent.config.loader import load_config
-from narnat_agent.core.llm import Client, LLMError
+from narnat_agent.core.llm import Client
+from narnat_agent.core.provider_errors import LLMError
 from tests.fake_llm import SSE, chunk, text_reply, usage
 from tests.test_cli import narnat
 

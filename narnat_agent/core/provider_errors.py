@@ -1,0 +1,77 @@
+"""What a provider's refusal means: the errors a request ends in, and which of them are worth sending again."""
+
+import json
+import re
+from collections.abc import Mapping
+
+from narnat_agent.redact import redact
+
+MAX_RETRY_AFTER = 60.0
+RETRYABLE = (408, 409, 429)
+CONTEXT_FULL = re.compile(
+    r"context.length|maximum context|context window|context size|exceed_context|token limit|"
+    r"range of input length|prompt 超长|too many tokens|prompt is too long|\b1261\b",
+    re.IGNORECASE,
+)
+IMAGES = re.compile(r"image|vision|multimodal|multi-modal|content.*(string|str\b)|unknown variant", re.IGNORECASE)
+NO_QUOTA = re.compile(r"insufficient.quota|balance|\b1113\b|billing|credit", re.IGNORECASE)
+
+
+class LLMError(Exception):
+    """The provider failed in a way retrying does not fix; the text is one sentence for the user."""
+
+
+class ContextTooLong(LLMError):
+    """The provider says the conversation no longer fits its context window."""
+
+
+class Retry(Exception):
+    """A failure worth sending the request again for, after `wait` seconds when the provider named them."""
+
+    def __init__(self, reason: str, wait: float | None = None):
+        super().__init__(reason)
+        self.wait = wait
+
+
+def provider_words(error: Exception, key: str) -> str:
+    """The provider's words about an error; a provider that echoes the key does not get it shown."""
+    body = getattr(error, "body", None)
+    if isinstance(body, dict):
+        text = body.get("message") or body.get("error") or body
+        words = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
+    else:
+        words = str(getattr(error, "message", "") or error)
+    return redact(words, key)
+
+
+def retry_after(headers: Mapping[str, str] | None) -> float | None:
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name) if headers else None
+        try:
+            return float(value or "") * scale
+        except ValueError:
+            continue
+    return None
+
+
+def refusal(status: int, message: str, headers: Mapping[str, str] | None, model: str, base_url: str) -> Exception:
+    """What a status error that no dropped request field cures means: an LLMError to stop on, or a Retry."""
+    if status == 400 and CONTEXT_FULL.search(message):
+        return ContextTooLong(f"The conversation no longer fits the model's context window ({message}).")
+    if status == 429 and NO_QUOTA.search(message):
+        return LLMError(f"The provider says the account is out of quota (429): {message}")
+    if status in RETRYABLE or status >= 500:
+        wait = retry_after(headers)
+        if wait is not None and wait > MAX_RETRY_AFTER:
+            return LLMError(f"The provider is busy (status {status}) and asks to wait {wait:.0f}s; try later.")
+        return Retry(f"The provider answered status {status} ({message[:200]})", wait)
+    if status == 401:
+        return LLMError("The provider rejected the API key (401): check api_key in .narnat/narnat.json or "
+                        "NARNAT_API_KEY.")  # fmt: skip
+    if status == 402:
+        return LLMError(f"The provider says the account has no balance (402): {message}")
+    if status == 403:
+        return LLMError(f"The provider refused access (403): {message}")
+    if status == 404:
+        return LLMError(f"Not found (404): check the model '{model}' and base_url {base_url}.")
+    return LLMError(f"The provider rejected the request ({status}): {message}")
