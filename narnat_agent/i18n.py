@@ -6,14 +6,19 @@ provider's cache. A translator adds a language with a catalog under `locale/`, w
 """
 
 import gettext
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from pathlib import Path
+from unicodedata import east_asian_width
 
 DOMAIN = "narnat"
 LOCALES = Path(__file__).parent / "locale"
 LANGUAGES = {"en": None, "zh-CN": "zh_CN"}  # the `language` setting's values, and the catalog each one reads
 
-_catalog: gettext.NullTranslations = gettext.NullTranslations()
+ENGLISH = gettext.NullTranslations()
+
+_catalog: gettext.NullTranslations = ENGLISH
+_english: ContextVar[bool] = ContextVar("english", default=False)  # per thread: the others go on in their language
 
 
 def from_locale(env: Mapping[str, str]) -> str:
@@ -28,12 +33,33 @@ def use(language: str) -> None:
     """Speak `language` (a key of LANGUAGES) from now on."""
     global _catalog
     code = LANGUAGES.get(language)
-    _catalog = gettext.translation(DOMAIN, LOCALES, [code], fallback=True) if code else gettext.NullTranslations()
+    _catalog = gettext.translation(DOMAIN, LOCALES, [code], fallback=True) if code else ENGLISH
+
+
+def in_english(say: Callable[[], str]) -> str:
+    """What `say` says, in English whatever the interface's language: for a sentence the model reads too."""
+    token = _english.set(True)
+    try:
+        return say()
+    finally:
+        _english.reset(token)
+
+
+def sentences(*said: str) -> str:
+    """Whole sentences one after another: a space after an English full stop, none after a Chinese one (full width)."""
+    text = ""
+    for sentence in filter(None, said):
+        text += sentence if not text or east_asian_width(text[-1]) in "WF" else " " + sentence
+    return text
+
+
+def _active() -> gettext.NullTranslations:
+    return ENGLISH if _english.get() else _catalog
 
 
 def _(message: str) -> str:
     """message in the interface's language."""
-    return _catalog.gettext(message)
+    return _active().gettext(message)
 
 
 def N_(message: str) -> str:
@@ -42,4 +68,4 @@ def N_(message: str) -> str:
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _catalog.ngettext(singular, plural, n)
+    return _active().ngettext(singular, plural, n)

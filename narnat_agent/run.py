@@ -227,7 +227,7 @@ def _allow(command: str, reason: str) -> bool:
 
 def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None, resumed: bool) -> int:
     ui.begin(agent.session.name, agent.config.model)
-    agent.go_on = f"`narnat --resume {agent.session.name} -p continue` goes on."
+    agent.go_on = lambda: _("`narnat --resume {name} -p continue` goes on.").format(name=agent.session.name)
     try:
         outcome = _ask(agent, ui, prompt, nobody)
     finally:
@@ -250,7 +250,7 @@ def _ask(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None) ->
         outcome = agent.ask(prompt)
     except KeyboardInterrupt:  # a signal that landed between the turn's own steps: the turn is over all the same
         agent.conversation.answer_open_calls()
-        return TurnOutcome(Stop.CANCELLED, "interrupted")
+        return TurnOutcome(Stop.CANCELLED, _("interrupted"))
     except (SessionError, LLMError) as e:  # a compression's archive not written; still too long after compressing
         ui.error(str(e))
         return TurnOutcome(Stop.FAILED if isinstance(e, SessionError) else Stop.PROVIDER_ERROR, str(e))

@@ -2,6 +2,7 @@
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from narnat_agent.checkpoints import Checkpoints, open_store
@@ -18,6 +19,7 @@ from narnat_agent.core.session import Session
 from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, TurnStopped
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.core.window import Window, measure
+from narnat_agent.i18n import N_, _, ngettext, sentences
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.system_prompt import for_model
 from narnat_agent.tools import registry
@@ -32,14 +34,20 @@ REPEATED = (
     "otherwise the result will not change: try something else. A {n}th identical call in a row ends the turn.]"
 )
 FULL = 0.9  # share of the context window that triggers the safety net
-ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user is told
-    Ending.ERROR: (Stop.PROVIDER_ERROR, "The answer was cut off: the provider reported an error mid-stream ({error})."),
-    Ending.DISCONNECTED: (Stop.PROVIDER_ERROR, "The answer was cut off: the connection ended before it was complete."),
+ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user (and model) is told
+    Ending.ERROR: (
+        Stop.PROVIDER_ERROR,
+        N_("The answer was cut off: the provider reported an error mid-stream ({error})."),
+    ),
+    Ending.DISCONNECTED: (
+        Stop.PROVIDER_ERROR,
+        N_("The answer was cut off: the connection ended before it was complete."),
+    ),
     Ending.LENGTH: (
         Stop.CUT_OFF,
-        "The answer hit the model's output limit and was cut off; its tool calls were not run.",
+        N_("The answer hit the model's output limit and was cut off; its tool calls were not run."),
     ),
-    Ending.FILTERED: (Stop.CUT_OFF, "The provider stopped the answer ({finish})."),
+    Ending.FILTERED: (Stop.CUT_OFF, N_("The provider stopped the answer ({finish}).")),
 }
 
 
@@ -55,7 +63,8 @@ class Agent:
         self.config, self.ui, self.client, self.workspace = config, ui, client, workspace
         self.system_prompt = system_prompt  # without any inherited summary
         self.leaving = 0  # the signal asking the process to end, once one has
-        self.go_on = "Say 'continue' to go on."  # after the step limit; a headless run names its own command
+        # after the step limit; a headless run names its own command (said again in English for the model)
+        self.go_on: Callable[[], str] = lambda: _("Say 'continue' to go on.")
         self.budget = Budget(config.max_cost, config.max_tokens_sent, config.pricing)
         self.model_from = 0  # the turn from which /model's choice answers; 0 while the configured model does
         self.untried = ""  # the model before a /model switch that no request has used yet
@@ -99,7 +108,9 @@ class Agent:
         self.untried, self.model_from = "", 0 if previous == self.config.model else self.model_from
         log.info("model %s refused; back to %s", refused, previous)
         why = error.rstrip(".")
-        return f"The provider refused '{refused}', so the switch is undone and {previous} answers again ({why})."
+        return _(
+            "The provider refused '{refused}', so the switch is undone and {previous} answers again ({why})."
+        ).format(refused=refused, previous=previous, why=why)
 
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
@@ -119,14 +130,14 @@ class Agent:
         """A question from the user: compress first when the conversation is full, then answer it."""
         if self._full() and not self.compress():
             self.ui.give_back(question)
-            return TurnOutcome(Stop.FAILED, "The conversation is full and could not be compressed.")
+            return TurnOutcome(Stop.FAILED, _("The conversation is full and could not be compressed."))
         try:
             outcome = self.turn(question)
         except ContextTooLong:
-            self.ui.notice("The provider says the conversation no longer fits its context window; compressing.")
+            self.ui.notice(_("The provider says the conversation no longer fits its context window; compressing."))
             if not self.compress():
                 self.ui.give_back(question)
-                return TurnOutcome(Stop.FAILED, "The conversation no longer fits and could not be compressed.")
+                return TurnOutcome(Stop.FAILED, _("The conversation no longer fits and could not be compressed."))
             outcome = self.turn(question)
         return outcome
 
@@ -151,19 +162,19 @@ class Agent:
             log.info("compression cancelled by the user")
             summary = ""
         except OSError as e:  # the summary file could not be written (a full disk)
-            self.ui.error(f"Compression failed: the summary could not be saved ({e.strerror}); free some space. "
-                          "The conversation is unchanged.")  # fmt: skip
+            self.ui.error(_("Compression failed: the summary could not be saved ({why}); free some space. "
+                            "The conversation is unchanged.").format(why=e.strerror))  # fmt: skip
             return False
         finally:
             self.ui.end_compressing()
         if not summary:
-            self.ui.error("Compression failed: no complete summary came back; the conversation is unchanged.")
+            self.ui.error(_("Compression failed: no complete summary came back; the conversation is unchanged."))
             return False
         archive = f"compressed-{session_store.stamp()}"
         try:
             sessions.save(self.config.state_dir, old, self.config.model, archive)
         except session_store.SessionError as e:
-            self.ui.error(f"Compression failed: {e} The conversation is unchanged.")
+            self.ui.error(_("Compression failed: {why} The conversation is unchanged.").format(why=e))
             return False
         successor = sessions.new_session(self.system_prompt, summary, name=old.name)
         successor.checkpoints, successor.cost = old.checkpoints, old.cost
@@ -171,7 +182,11 @@ class Agent:
         self.checkpoints.forget_conversation()
         clear_summary(self.config.state_dir)
         log.info("compression done: archived as %s, summary %d characters", archive, len(summary))
-        self.ui.notice(f"Compressed: the old conversation is saved as '{archive}'; this one starts from its summary.")
+        self.ui.notice(
+            _("Compressed: the old conversation is saved as '{name}'; this one starts from its summary.").format(
+                name=archive
+            )
+        )
         return True
 
     def save(self, name: str | None = None) -> str | None:
@@ -198,12 +213,12 @@ class Agent:
         try:
             self._steps(view, stats)
         except TurnStopped as e:
-            self.conversation.answer_open_calls(f"Not run: {e}")
+            self.conversation.answer_open_calls(f"Not run: {e.for_model}")
             stop, message = e.stop, str(e)
         except (Cancelled, KeyboardInterrupt):
             stop = Stop.CANCELLED
         except ContextTooLong:
-            stop, message = Stop.PROVIDER_ERROR, "The conversation no longer fits the model's context window."
+            stop, message = Stop.PROVIDER_ERROR, _("The conversation no longer fits the model's context window.")
             raise
         except LLMError as e:
             stop, message = Stop.PROVIDER_ERROR, self._refused_model(str(e), stats)
@@ -229,13 +244,15 @@ class Agent:
     def _warn(self) -> None:
         turns, thresholds = self.conversation.turns, self.config.warn_turns
         if turns in thresholds:
-            advice = " Consider /clear to start a new conversation." if turns == max(thresholds) else ""
-            limit = f" At {self.config.compress_turns} it will be compressed."
-            self.ui.warning(f"This conversation has reached {turns} turns.{limit}{advice}")
+            reached = ngettext("This conversation has reached {n} turn.", "This conversation has reached {n} turns.",
+                               turns).format(n=turns)  # fmt: skip
+            limit = _("At {limit} it will be compressed.").format(limit=self.config.compress_turns)
+            advice = _("Consider /clear to start a new conversation.") if turns == max(thresholds) else ""
+            self.ui.warning(sentences(reached, limit, advice))
 
     def _steps(self, view: TurnView, stats: TurnStats) -> None:
         recent: list[str] = []  # the calls made so far this turn, for the doom-loop guard
-        for _ in range(self.config.max_steps):
+        for __ in range(self.config.max_steps):
             if self.budget.limited:
                 self.budget.check(self.window().next_request)
             reply = self._reply(view, stats)
@@ -253,8 +270,9 @@ class Agent:
                     pictures.append(result.picture)
             self.conversation.add_pictures(pictures)
         steps = self.config.max_steps
-        message = f"Stopped after {steps} tool step{'s' if steps != 1 else ''} (max_steps). {self.go_on}"
-        raise TurnStopped(Stop.STEP_LIMIT, message)
+        raise TurnStopped(Stop.STEP_LIMIT, lambda: sentences(
+            ngettext("Stopped after {n} tool step (max_steps).", "Stopped after {n} tool steps (max_steps).",
+                     steps).format(n=steps), self.go_on()))  # fmt: skip
 
     def _reply(self, view: TurnView, stats: TurnStats) -> Reply:
         """The model's next reply; one that carries nothing is asked for once more, then the turn stops."""
@@ -268,15 +286,17 @@ class Agent:
             if not reply.empty:
                 return reply
             log.warning("empty reply (try %d of %d)", attempt + 1, EMPTY_TRIES)
-        raise TurnStopped(Stop.PROVIDER_ERROR, f"The model returned nothing (no text, no tool call) {EMPTY_TRIES} "
-                                               "times in a row; ask again, or try another model.")  # fmt: skip
+        raise TurnStopped(Stop.PROVIDER_ERROR, lambda: _("The model returned nothing (no text, no tool call) {n} "
+                                                         "times in a row; ask again, or try another model.")
+                          .format(n=EMPTY_TRIES))  # fmt: skip
 
     def _unless_repeated(self, call: ToolCall, recent: list[str]) -> Result:
         """Run a call, warning in its result when it repeats the one before; stop when the warnings went unheeded."""
         repeats = _repeats(call, recent)
         if repeats >= REPEATS:
-            message = f"{call.name} was called {REPEATS} times in a row with the same arguments, despite warnings."
-            raise TurnStopped(Stop.REPEATED_CALLS, message)
+            raise TurnStopped(Stop.REPEATED_CALLS, lambda: _("{tool} was called {n} times in a row with the same "
+                                                             "arguments, despite warnings.")
+                              .format(tool=call.name, n=REPEATS))  # fmt: skip
         result = self._call(call)
         return replace(result, text=result.text + REPEATED.format(n=REPEATS)) if repeats > 1 else result
 
@@ -286,7 +306,7 @@ class Agent:
             raise Cancelled
         if reply.ending in ENDINGS:
             stop, text = ENDINGS[reply.ending]
-            raise TurnStopped(stop, text.format(error=reply.error, finish=reply.finish_reason))
+            raise TurnStopped(stop, lambda: _(text).format(error=reply.error, finish=reply.finish_reason))
 
     def _call(self, call: ToolCall) -> Result:
         """Run one call and show it; its text goes back to the model."""

@@ -1,12 +1,13 @@
 """A run's spending limit: max_cost (priced by `pricing`) or max_tokens_sent, checked before every request."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from narnat_agent.core.reply import Usage
 from narnat_agent.core.turn import Stop, TurnStopped
+from narnat_agent.i18n import N_, _, sentences
 
-GO_ON = "A new message allows as much again (headless: narnat -c -p MESSAGE, with a larger --max-cost if need be)."
+GO_ON = N_("A new message allows as much again (headless: narnat -c -p MESSAGE, with a larger --max-cost if need be).")
 
 
 def cost(usage: Usage | None, pricing: Mapping[str, float]) -> float | None:
@@ -39,15 +40,17 @@ class Budget:
         if self.max_cost is not None:
             price = cost(Usage(prompt), self.pricing) or 0.0
             if self.spent + price > self.max_cost:
-                self._stop(f"about {price:.4f} would take this run's cost over max_cost {self.max_cost:g} "
-                           f"(spent {self.spent:.4f})")  # fmt: skip
+                self._stop(lambda: _("Stopped before the next request: about {price:.4f} would take this run's cost "
+                                     "over max_cost {limit:g} (spent {spent:.4f}).")
+                           .format(price=price, limit=self.max_cost, spent=self.spent))  # fmt: skip
         if self.max_tokens_sent is not None and self.sent + prompt > self.max_tokens_sent:
-            self._stop(f"about {prompt:,} tokens would take this run over max_tokens_sent {self.max_tokens_sent:,} "
-                       f"(sent {self.sent:,})")  # fmt: skip
+            self._stop(lambda: _("Stopped before the next request: about {prompt:,} tokens would take this run over "
+                                 "max_tokens_sent {limit:,} (sent {sent:,}).")
+                       .format(prompt=prompt, limit=self.max_tokens_sent, sent=self.sent))  # fmt: skip
 
-    def _stop(self, why: str) -> None:
+    def _stop(self, why: Callable[[], str]) -> None:
         self.reached = True
-        raise TurnStopped(Stop.BUDGET, f"Stopped before the next request: {why}. {GO_ON}")
+        raise TurnStopped(Stop.BUDGET, lambda: sentences(why(), _(GO_ON)))
 
     def spend(self, usage: Usage | None, price: float | None) -> None:
         if usage is not None:

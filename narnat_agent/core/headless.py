@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 from narnat_agent.core.turn import Stop, TurnOutcome
+from narnat_agent.i18n import _
 from narnat_agent.tools.base import nobody_to_ask
 
 
@@ -21,5 +22,7 @@ class NobodyToAsk:
         if not self.refused or not outcome.completed:
             return outcome
         commands = "; ".join(self.refused)
-        message = f"A command that needs confirmation was refused: {commands} (run with --yes to allow it)."
+        message = _("A command that needs confirmation was refused: {commands} (run with --yes to allow it).").format(
+            commands=commands
+        )
         return replace(outcome, stop=Stop.CONFIRMATION_REFUSED, message=message)

@@ -1,10 +1,12 @@
 """How a turn went: its figures while it runs, and its outcome, which the REPL, headless mode and exit codes read."""
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
 from narnat_agent.core.reply import Reply
+from narnat_agent.i18n import in_english
 from narnat_agent.verification import Verification
 
 
@@ -34,11 +36,14 @@ class Stop(Enum):
 
 
 class TurnStopped(Exception):
-    """The turn ends early with a sentence for the user (repeated calls, step limit, cut-off answer)."""
+    """The turn ends early with a sentence (repeated calls, step limit, cut-off answer): `say` gives it in the
+    interface's language for the user, and in English for the model, which reads it for the calls left open (what
+    the model receives never depends on the locale)."""
 
-    def __init__(self, stop: Stop, message: str):
-        super().__init__(message)
+    def __init__(self, stop: Stop, say: Callable[[], str]):
+        super().__init__(say())
         self.stop = stop
+        self.for_model = in_english(say)
 
 
 @dataclass

@@ -240,11 +240,11 @@ class PlainUI:
         self.say(text, self.out)
 
     def begin_compressing(self) -> QuietSink:
-        self.say("… Compressing the conversation (summarising it for a fresh context)…")
+        self.say("… " + _("Compressing the conversation (summarising it for a fresh context)…"))
         return QuietSink(self.interrupts)
 
     def end_compressing(self) -> None:
-        self.say("… Compression finished.")
+        self.say("… " + _("Compression finished."))
 
     def stop_reading(self) -> bool:
         return False  # a blocking line read: the signal's KeyboardInterrupt ends it

@@ -110,7 +110,7 @@ class TerminalStream:
             self.waiting = None
             self.live.stop()
         if outcome.stop is Stop.CANCELLED:
-            self.ui.console.print("  ⎿  Interrupted by user", style="dim red")
+            self.ui.console.print("  ⎿  " + _("Interrupted by user"), style="dim red")
         self.ui.console.print(render.footer(outcome.stats))
         if self.ui.bell_after is not None and outcome.stats.seconds >= self.ui.bell_after:
             self.ui.ring(_("done"))

@@ -1,6 +1,7 @@
 """A session under a Chinese locale, in a real pseudo-terminal: what a person reads is Chinese, what the model
 receives is the same as under any other locale."""
 
+import json
 import subprocess
 import sys
 
@@ -62,3 +63,31 @@ def test_the_model_receives_the_same_whatever_the_locale(project, fake_llm):
 
     english, chinese = run("C.UTF-8"), run("zh_CN.UTF-8")
     assert chinese["messages"] == english["messages"] and chinese["tools"] == english["tools"]
+
+
+STOPS = {  # a turn that stops early, with what its sentence says in English and in Chinese
+    "repeated_calls": ([tool_reply(("Glob", {"pattern": "*"})) for _ in range(4)], [], "despite warnings", "连续调用"),
+    "step_limit": ([tool_reply(("Glob", {"pattern": "*"}))], ["--max-steps", "1"], "tool step", "已停止"),
+}
+
+
+@pytest.mark.parametrize("stop", STOPS)
+def test_a_stopped_turn_tells_the_model_the_same_and_the_person_in_their_language(project, fake_llm, stop):
+    replies, flags, english_words, chinese_words = STOPS[stop]
+
+    def run(lang: str) -> tuple[dict, dict]:
+        fake_llm.add(*replies)
+        env = _env(project, fake_llm, lang)
+        done = subprocess.run([*NARNAT, "-p", "hi", "--output-format", "json", *flags], cwd=project,
+                              capture_output=True, env=env, timeout=60)  # fmt: skip
+        result = json.loads(done.stdout)
+        fake_llm.add(text_reply("ok"))  # the next question carries what the stopped turn left in the conversation
+        subprocess.run([*NARNAT, "--resume", result["session"], "-p", "go on"], cwd=project, capture_output=True,
+                       env=env, timeout=60, check=True)  # fmt: skip
+        return result, fake_llm.requests[-1]
+
+    (english_result, english), (chinese_result, chinese) = run("C.UTF-8"), run("zh_CN.UTF-8")
+    assert chinese["messages"] == english["messages"] and chinese["tools"] == english["tools"]
+    assert english_words in english_result["message"] and chinese_words in chinese_result["message"]
+    assert chinese_result["stop"] == english_result["stop"] == stop and chinese_result["exit_code"] == 3
+    assert set(chinese_result) == set(english_result)
