@@ -208,11 +208,10 @@ def _configuration(ui: UI, project: Path, home: Path, args: argparse.Namespace, 
 
 
 def _terminal_ui(project: Path, state_dir: Path) -> UI:
-    from narnat_agent.commands.session import COMMANDS
+    from narnat_agent.commands.session import descriptions
     from narnat_agent.ui.terminal import make_ui
 
-    help_lines = {name: " ".join((fn.__doc__ or "").split()).split(" — ", 1)[-1] for name, fn in COMMANDS.items()}
-    return make_ui(project, state_dir, help_lines)
+    return make_ui(project, state_dir, descriptions())
 
 
 def _headless_ui(output_format: str) -> Reporter:

@@ -188,12 +188,13 @@ def _with_user_commands(config: Config, ui: UI, dispatch: Callable) -> Callable:
     import functools
 
     from narnat_agent.commands import custom
-    from narnat_agent.commands.session import COMMANDS
+    from narnat_agent.commands.session import COMMANDS, descriptions
 
     user, notices = custom.load(config.project, config.home, COMMANDS)
     for notice in notices:
         ui.notice(notice)
-    ui.add_commands({name: command.description for name, command in user.items()})
+    # the built-ins' help lines again: the UI was made before the settings could choose the language
+    ui.add_commands({**descriptions(), **{name: command.description for name, command in user.items()}})
     return functools.partial(dispatch, user=user)
 
 

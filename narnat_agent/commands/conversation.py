@@ -2,18 +2,20 @@
 
 import difflib
 
+from narnat_agent.commands import helps
 from narnat_agent.core.agent import Agent
 from narnat_agent.core.provider_errors import LLMError
 from narnat_agent.core.window import Window
-from narnat_agent.i18n import _
+from narnat_agent.i18n import N_, _
 from narnat_agent.ui.plain import tokens
 
 LARGEST = 5  # single items /context names
 
 
+@helps(N_("/model [name]"), N_("switch the model from the next turn on, history kept; without a name, list the models"))
 def model(agent: Agent, arg: str) -> None:
-    """/model [name] — switch the model from the next turn on, history kept (the system prompt names it from the
-    next conversation: its prefix stays byte-stable for the provider's cache); without a name, list the models."""
+    """The system prompt names the new model only from the next conversation: its prefix stays byte-stable for the
+    provider's cache."""
     current, names = agent.client.model, agent.client.models()
     if not arg:
         if names is None:
@@ -48,16 +50,18 @@ def model(agent: Agent, arg: str) -> None:
     agent.ui.notice(switched.format(name=arg, turn=agent.model_from, current=current))
 
 
+@helps(
+    N_("/compact [what to keep]"), N_("summarise the conversation now and go on from the summary; your words guide it")
+)
 def compact(agent: Agent, arg: str) -> None:
-    """/compact [what to keep] — summarise the conversation now and go on from the summary; your words guide it."""
     if not agent.conversation.turns:
         agent.ui.notice(_("Nothing to compact: this conversation has no turns yet."))
         return
     agent.compress(arg)
 
 
+@helps("/context", N_("where the context window goes: prompt, instructions, questions, answers, tool results"))
 def context(agent: Agent, arg: str) -> None:
-    """/context — where the context window goes: prompt, instructions, questions, answers, tool results."""
     window = agent.window()
     agent.ui.info("\n".join([_headline(window), *_parts(window), _("Largest items"), *_largest(window)]))
 

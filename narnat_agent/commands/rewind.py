@@ -1,23 +1,28 @@
 """/rewind /undo /redo: back to before a turn (its code, its conversation or both) and forward again."""
 
+import re
+
+from narnat_agent import cells
 from narnat_agent.checkpoints import CheckpointError, Cut, Entry, FileChange, Plan, Rewind, Taken, TurnSummary
+from narnat_agent.commands import helps
 from narnat_agent.core.agent import Agent
+from narnat_agent.i18n import N_, _, ngettext, sentences
 
 MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)
 SHOWN = 6  # file names listed in a report before "and N more"
 
 
+@helps(N_("/rewind [N or N.S]"), N_("go back to before turn N (or its step S): code, conversation or both"))
 def rewind(agent: Agent, arg: str) -> None:
-    """/rewind [N or N.S] — go back to before turn N (or its step S): code, conversation or both."""
     turns = agent.checkpoints.turns()
     if not turns:
-        agent.ui.info("Nothing to rewind: this conversation has no turns yet.")
+        agent.ui.info(_("Nothing to rewind: this conversation has no turns yet."))
         return
     if not arg:
         agent.ui.info(_listing(turns, agent.checkpoints.entries))
-        arg = _ask(agent, "Rewind to before turn (N, or N.S for a step inside it; empty to cancel)")
+        arg = _ask(agent, _("Rewind to before turn (N, or N.S for a step inside it; empty to cancel)"))
         if not arg:
-            agent.ui.notice("Nothing rewound.")
+            agent.ui.notice(_("Nothing rewound."))
             return
     summary, step = _choose(turns, arg)
     code, conversation = _mode(agent, summary, step, arg)
@@ -25,24 +30,24 @@ def rewind(agent: Agent, arg: str) -> None:
         _go_back(agent, summary, step, code, conversation)
 
 
+@helps("/undo", N_("take back the last turn: its code and its conversation (/redo brings them back)"))
 def undo(agent: Agent, arg: str) -> None:
-    """/undo — take back the last turn: its code and its conversation (/redo brings them back)."""
     turns = agent.checkpoints.turns()
     if not turns:
-        agent.ui.info("Nothing to undo: this conversation has no turns yet.")
+        agent.ui.info(_("Nothing to undo: this conversation has no turns yet."))
         return
-    last = turns[-1]
+    last, why = turns[-1], agent.checkpoints.why_lost()
     if not (last.code or last.conversation):
-        raise CheckpointError(f"turn {len(turns)} cannot be taken back: its conversation was compressed and "
-                              f"{agent.checkpoints.why_lost()}.")  # fmt: skip
+        raise CheckpointError(_("turn {turn} cannot be taken back: its conversation was compressed and {why}.")
+                              .format(turn=len(turns), why=why))  # fmt: skip
     if not last.code:
-        agent.ui.notice(f"The files of turn {len(turns)} cannot be restored ({agent.checkpoints.why_lost()}); "
-                        "only its conversation is taken back.")  # fmt: skip
+        agent.ui.notice(_("The files of turn {turn} cannot be restored ({why}); only its conversation is taken back.")
+                        .format(turn=len(turns), why=why))  # fmt: skip
     _go_back(agent, last, 0, last.code, last.conversation)
 
 
+@helps("/redo", N_("undo the last /rewind or /undo: its code and conversation come back"))
 def redo(agent: Agent, arg: str) -> None:
-    """/redo — undo the last /rewind or /undo: its code and conversation come back."""
     checkpoints = agent.checkpoints
     plan = checkpoints.plan_redo()
     overwrite = _overwrite(agent, plan) if plan else False
@@ -51,7 +56,13 @@ def redo(agent: Agent, arg: str) -> None:
         agent.conversation.messages.extend(record.taken.messages)
         agent.conversation.turns = record.taken.turns
     what = record.rewind
-    agent.ui.notice(f"Redone: the rewind to before {what} is taken back.{_files(restored, plan, overwrite)}")
+    turn, step = _target(what)
+    redone = (
+        _("Redone: the rewind to before turn {turn}, step {step} is taken back.")
+        if step
+        else _("Redone: the rewind to before turn {turn} is taken back.")
+    )
+    agent.ui.notice(sentences(redone.format(turn=turn, step=step), *_files(restored, plan, overwrite)))
     agent.workspace.restored([agent.workspace.root / path for path in restored])
     if restored:
         _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
@@ -66,20 +77,34 @@ def _tell_model(agent: Agent, what: str, files: list[str]) -> None:
 def _listing(turns: list[TurnSummary], entries: list[Entry]) -> str:
     """The turns with their files and steps, and the code rewinds made since (the lines above them still count
     what the turns changed, not what is on disk now)."""
-    lines = ["   #  time   files  lines        question"]
+    columns = ((_("time"), 5), (_("files"), 5), (_("lines"), 11))
+    lines = ["   #  " + "  ".join(cells.ljust(title, width) for title, width in columns) + "  " + _("question")]
     for n, turn in enumerate(turns, 1):
         first = " ".join(turn.question.strip().split("\n", 1)[0].split())[:50]
         added, removed = _totals(turn.files)
         changes = f"{len(turn.files):5}  {f'+{added} -{removed}':11}" if turn.files else f"{'':5}  {'':11}"
-        gone = "" if turn.code else "  (its files can no longer be restored)"
-        gone += "" if turn.conversation else "  (compressed: code only)"
+        gone = "" if turn.code else "  " + _("(its files can no longer be restored)")
+        gone += "" if turn.conversation else "  " + _("(compressed: code only)")
         lines.append(f"{n:4}  {turn.time[11:16]}  {changes}  {first}{gone}")
         if len(turn.calls) > 1:
             lines += [f"{'':13}{n}.{s}  {_one_line(call)}" for s, call in enumerate(turn.calls, 1)]
         later = entries[turn.index + 1 : turns[n].index if n < len(turns) else len(entries)]
-        lines += [f"   ↶  {e.time[11:16]}  code rewound to before {e.rewind}"
-                  for e in later if isinstance(e, Rewind) and e.before]  # fmt: skip
+        lines += [f"   ↶  {e.time[11:16]}  {_rewound(e.rewind)}" for e in later if isinstance(e, Rewind) and e.before]
     return "\n".join(lines)
+
+
+def _target(label: str) -> tuple[int, int]:
+    """The turn and step (0: the whole turn) of a rewind's label: "turn 2", "turn 2, step 3"."""
+    found = re.fullmatch(r"turn (\d+)(?:, step (\d+))?", label)
+    assert found, label
+    return int(found[1]), int(found[2] or 0)
+
+
+def _rewound(label: str) -> str:
+    turn, step = _target(label)
+    if step:
+        return _("code rewound to before turn {turn}, step {step}").format(turn=turn, step=step)
+    return _("code rewound to before turn {turn}").format(turn=turn)
 
 
 def _one_line(call: str) -> str:
@@ -96,29 +121,35 @@ def _ask(agent: Agent, question: str, default: str = "") -> str:
 
 
 def _choose(turns: list[TurnSummary], arg: str) -> tuple[TurnSummary, int]:
-    number, _, step = arg.partition(".")
+    number, __, step = arg.partition(".")
     if not number.isdigit() or not 1 <= int(number) <= len(turns) or (step and not step.isdigit()):
-        raise CheckpointError(f"'{arg}' is not a turn: give a number from 1 to {len(turns)}, or N.S for a step.")
+        raise CheckpointError(
+            _("'{arg}' is not a turn: give a number from 1 to {last}, or N.S for a step.").format(
+                arg=arg, last=len(turns)
+            )
+        )
     return turns[int(number) - 1], max(int(step or 1) - 1, 0)
 
 
 def _mode(agent: Agent, turn: TurnSummary, step: int, label: str) -> tuple[bool, bool]:
     """What to rewind, asked (an empty answer cancels); a step or a compressed turn can only restore code."""
     if (step or not turn.conversation) and not turn.code:
-        raise CheckpointError(f"the files of that turn cannot be restored ({agent.checkpoints.why_lost()}).")
+        raise CheckpointError(
+            _("the files of that turn cannot be restored ({why}).").format(why=agent.checkpoints.why_lost())
+        )
     if step:
-        question = f"Restore the code to before step {label}? The conversation stays as it is. y/N"
-        answer = "3" if _ask(agent, question).lower() in ("y", "yes") else ""
+        question = _("restore the code to before step {step}; the conversation stays as it is").format(step=label)
+        answer = "3" if agent.ui.confirm(f"/rewind {label}", question) else ""
     elif not turn.conversation:
         answer = "3"
     elif not turn.code:
-        agent.ui.notice(f"The files of that turn cannot be restored ({agent.checkpoints.why_lost()});"
-                        " only the conversation can.")  # fmt: skip
+        agent.ui.notice(_("The files of that turn cannot be restored ({why}); only the conversation can.")
+                        .format(why=agent.checkpoints.why_lost()))  # fmt: skip
         return False, True
     else:
-        answer = _ask(agent, "Restore 1) code and conversation  2) conversation only  3) code only (empty cancels)")
+        answer = _ask(agent, _("Restore 1) code and conversation  2) conversation only  3) code only (empty cancels)"))
     if answer not in MODES:
-        agent.ui.notice("Nothing rewound.")
+        agent.ui.notice(_("Nothing rewound."))
         return False, False
     return MODES[answer]
 
@@ -131,9 +162,8 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     record = checkpoints.entries[-1]
     assert isinstance(record, Rewind)
     what = record.rewind
-    parts = " and ".join(part for part, done in (("code", plan), ("conversation", conversation)) if done)
-    agent.ui.notice(f"Rewound to before {what}: {parts}.{_files(restored, plan, overwrite)} "
-                    "/redo takes it back until your next question.")  # fmt: skip
+    agent.ui.notice(sentences(_rewind_done(what, bool(plan), conversation), *_files(restored, plan, overwrite),
+                              _("/redo takes it back until your next question.")))  # fmt: skip
     agent.workspace.restored([agent.workspace.root / path for path in restored])
     if restored and not conversation:  # the history still shows the changes: the model must hear they are gone
         _tell_model(agent, f"The user rewound files to how they were before {what}", restored)
@@ -141,6 +171,18 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
         _context_unknown(agent)
         agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
         agent.ui.give_back(turn.question)
+
+
+def _rewind_done(label: str, code: bool, conversation: bool) -> str:
+    """What a rewind went back to, in one sentence (a step's rewind restores only code)."""
+    turn, step = _target(label)
+    if step:
+        said = _("Rewound to before turn {turn}, step {step}: code.")
+    elif code and conversation:
+        said = _("Rewound to before turn {turn}: code and conversation.")
+    else:
+        said = _("Rewound to before turn {turn}: code.") if code else _("Rewound to before turn {turn}: conversation.")
+    return said.format(turn=turn, step=step)
 
 
 def _context_unknown(agent: Agent) -> None:
@@ -166,24 +208,30 @@ def _overwrite(agent: Agent, plan: Plan) -> bool:
     """Whether to overwrite the files someone else changed after the agent; asked, and no unless said."""
     if not plan.conflicts:
         return False
-    agent.ui.warning(f"Changed since the agent's last change (by you or another program): {_names(plan.conflicts)}")
-    return _ask(agent, "Overwrite them with the checkpoint? y/N", "n").lower() in ("y", "yes")
+    names = _names(plan.conflicts)
+    agent.ui.warning(
+        _("Changed since the agent's last change (by you or another program): {names}").format(names=names)
+    )
+    return agent.ui.confirm(names, _("overwrite them with the checkpoint"))
 
 
-def _files(restored: list[str], plan: Plan | None, overwrite: bool) -> str:
+def _files(restored: list[str], plan: Plan | None, overwrite: bool) -> list[str]:
     """What a restore did to the files, in a sentence or two."""
     if plan is None:
-        return ""
-    plural = "s" if len(restored) != 1 else ""
-    text = f" Restored {len(restored)} file{plural}: {_names(restored)}." if restored else " No file needed restoring."
-    kept = [] if overwrite else plan.conflicts
-    text += f" Kept as changed since: {_names(kept)}." if kept else ""
-    return text + (f" Could not restore (never kept in a checkpoint): {_names(plan.unkept)}." if plan.unkept else "")
+        return []
+    n, names = len(restored), _names(restored)
+    said = [ngettext("Restored {n} file: {names}.", "Restored {n} files: {names}.", n).format(n=n, names=names)
+            if restored else _("No file needed restoring.")]  # fmt: skip
+    if kept := [] if overwrite else plan.conflicts:
+        said.append(_("Kept as changed since: {names}.").format(names=_names(kept)))
+    if plan.unkept:
+        said.append(_("Could not restore (never kept in a checkpoint): {names}.").format(names=_names(plan.unkept)))
+    return said
 
 
 def _names(paths: list[str]) -> str:
-    more = f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
-    return ", ".join(paths[:SHOWN]) + more
+    shown = ", ".join(paths[:SHOWN])
+    return _("{names} and {n} more").format(names=shown, n=len(paths) - SHOWN) if len(paths) > SHOWN else shown
 
 
 def _totals(files: list[FileChange]) -> tuple[int, int]:

@@ -1,14 +1,13 @@
 """Slash commands: /save /show /enter /delete /clear /jobs /help /exit, /model /compact /context from
 commands/conversation.py, /rewind /undo /redo from commands/rewind.py, and the user's own from commands/custom.py.
-
-Each docstring is its help line.
 """
 
 import difflib
 from collections.abc import Callable, Mapping
 
+from narnat_agent import cells
 from narnat_agent.checkpoints import CheckpointError
-from narnat_agent.commands import conversation, rewind
+from narnat_agent.commands import conversation, help_line, helps, rewind
 from narnat_agent.commands.custom import UserCommand
 from narnat_agent.core import session as sessions
 from narnat_agent.core import session_store
@@ -19,8 +18,8 @@ from narnat_agent.i18n import N_, _, ngettext
 from narnat_agent.state import commands_folders, skills_folders
 
 
+@helps(N_("/save [name]"), N_("save this conversation (default name: the date and time)"))
 def save(agent: Agent, arg: str) -> None:
-    """/save [name] — save this conversation (default name: the date and time)."""
     name = session_store.check_name(arg or session_store.stamp())
     if not agent.conversation.turns:
         agent.ui.notice(_("Nothing to save yet: this conversation has no turns."))
@@ -37,8 +36,8 @@ def save(agent: Agent, arg: str) -> None:
     agent.ui.notice(_("Saved as '{name}'.").format(name=agent.save()))
 
 
+@helps("/show", N_("list saved sessions, newest first"))
 def show(agent: Agent, arg: str) -> None:
-    """/show — list saved sessions, newest first."""
     rows = session_store.listing(agent.config.state_dir)
     if not rows:
         agent.ui.info(_("No saved sessions yet (/save keeps one)."))
@@ -48,8 +47,8 @@ def show(agent: Agent, arg: str) -> None:
     agent.ui.table([_("name"), _("turns"), _("last activity"), _("first question")], table)
 
 
+@helps(N_("/enter <name>"), N_("continue a saved session (the current one is saved first)"))
 def enter(agent: Agent, arg: str) -> None:
-    """/enter <name> — continue a saved session (the current one is saved first)."""
     if not arg:
         raise SessionError(_("say which session: /enter <name> (see /show)."))
     entered = sessions.load(agent.config.state_dir, arg)
@@ -67,8 +66,8 @@ def enter(agent: Agent, arg: str) -> None:
         agent.ui.notice(_("Entered '{name}'.").format(name=arg))
 
 
+@helps(N_("/delete <name>"), N_("delete a saved session (asks first)"))
 def delete(agent: Agent, arg: str) -> None:
-    """/delete <name> — delete a saved session (asks first)."""
     if not arg:
         raise SessionError(_("say which session: /delete <name> (see /show)."))
     if not session_store.exists(agent.config.state_dir, session_store.check_name(arg)):
@@ -80,8 +79,8 @@ def delete(agent: Agent, arg: str) -> None:
     agent.ui.notice(_("Deleted '{name}'.").format(name=arg))
 
 
+@helps("/clear", N_("start a new conversation (the current one is saved first)"))
 def clear(agent: Agent, arg: str) -> None:
-    """/clear — start a new conversation (the current one is saved first)."""
     saved = agent.save()
     agent.switch(sessions.new_session(agent.system_prompt))
     agent.ui.separator(_("new conversation"))
@@ -89,8 +88,8 @@ def clear(agent: Agent, arg: str) -> None:
         agent.ui.notice(_("The previous one was saved as '{name}'.").format(name=saved))
 
 
+@helps("/jobs", N_("the background commands Bash started, and whether they still run (they stop when Narnat does)"))
 def jobs(agent: Agent, arg: str) -> None:
-    """/jobs — the background commands Bash started, and whether they still run (they stop when Narnat does)."""
     started = agent.workspace.jobs.started
     if not started:
         agent.ui.info(_("No background commands."))
@@ -111,25 +110,33 @@ KEYS = (
 )
 
 
+@helps("/help", N_("the commands, the keys, and where the config and the logs are"))
 def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None) -> None:
-    """/help — the commands, the keys, and where the config and the logs are."""
     state = agent.config.state_dir
-    rows = [" ".join(doc.split()).split(" — ", 1) for doc in (fn.__doc__ or "" for fn in COMMANDS.values())]
-    mine = [(f"/{name} [arguments]", command.description) for name, command in (user or {}).items()]
-    commands = commands_folders(agent.config.project, agent.config.home)
-    skills = skills_folders(agent.config.project, agent.config.home)
+    rows = [help_line(command) for command in COMMANDS.values()]
+    mine = [(_("/{name} [arguments]").format(name=name), command.description) for name, command in (user or {}).items()]
+    commands = ", ".join(f"{d}/NAME.md" for d in commands_folders(agent.config.project, agent.config.home))
+    skills = ", ".join(f"{d}/*/SKILL.md" for d in skills_folders(agent.config.project, agent.config.home))
     files = (
-        ("config", f"~/.narnat/narnat.json, then {state / 'narnat.json'} (NARNAT_* variables win)"),
-        ("instructions", f"~/.narnat/narnat.md, {state / 'narnat.md'}, AGENTS.md"),
-        ("sessions", str(state / "sessions")),
-        ("logs", f"{state / 'logs'} (one file per start)"),
-        ("your commands", f"{', '.join(f'{d}/NAME.md' for d in commands)} ($ARGUMENTS is filled in)"),
-        ("skills", f"{', '.join(f'{d}/*/SKILL.md' for d in skills)} (a name and a description)"),
+        (
+            _("config"),
+            _("~/.narnat/narnat.json, then {path} (NARNAT_* variables win)").format(path=state / "narnat.json"),
+        ),
+        (_("instructions"), f"~/.narnat/narnat.md, {state / 'narnat.md'}, AGENTS.md"),
+        (_("sessions"), str(state / "sessions")),
+        (_("logs"), _("{path} (one file per start)").format(path=state / "logs")),
+        (_("your commands"), _("{paths} ($ARGUMENTS is filled in)").format(paths=commands)),
+        (_("skills"), _("{paths} (a name and a description)").format(paths=skills)),
     )
     keys = [(key, _(what)) for key, what in KEYS]
     sections = ((_("Commands"), rows), (_("Your commands"), mine), (_("Keys"), keys), (_("Files"), files))
-    agent.ui.info("\n".join(f"{title}\n" + "\n".join(f"  {a:<18} {b}" for a, b in lines)
+    agent.ui.info("\n".join(f"{title}\n" + "\n".join(f"  {cells.ljust(a, 18)} {b}" for a, b in lines)
                             for title, lines in sections if lines))  # fmt: skip
+
+
+def descriptions() -> dict[str, str]:
+    """Each command's help line, by name, as Tab's completions show it."""
+    return {name: help_line(command)[1] for name, command in COMMANDS.items()}
 
 
 def recap(messages: list[dict], width: int = 160) -> list[tuple[str, str]]:
@@ -145,8 +152,8 @@ def recap(messages: list[dict], width: int = 160) -> list[tuple[str, str]]:
     return lines
 
 
+@helps("/exit", N_("save and leave (Ctrl-D does the same)"))
 def exit_(agent: Agent, arg: str) -> bool:
-    """/exit — save and leave (Ctrl-D does the same)."""
     return False
 
 

@@ -32,7 +32,7 @@ def test_enter_cancels_at_every_question_and_a_step_asks_too(harness, fake_llm, 
     dispatch(h.agent, "/rewind")  # turn 1, then Enter at "Restore 1) 2) 3)"
     dispatch(h.agent, "/rewind")  # step 1.2, then Enter at its question
     assert (project / "a.py").read_text() == "ONE\nTWO\nTHREE\n" and h.err.getvalue().count("Nothing rewound.") == 2
-    assert "Restore the code to before step 1.2? The conversation stays as it is. y/N" in h.err.getvalue()
+    assert "restore the code to before step 1.2; the conversation stays as it is:\n    /rewind 1.2" in h.err.getvalue()
     dispatch(h.agent, "/rewind")
     assert (project / "a.py").read_text() == "ONE\ntwo\nthree\n"
 
@@ -62,3 +62,11 @@ def test_an_edit_after_a_step_rewind_is_told_the_file_was_restored(harness, fake
     h.agent.ask("again")
     result = [m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "tool"][-1]
     assert "a.py was restored by /rewind after you last read it; Read it again, then retry." in result
+
+
+def test_a_turn_that_is_not_there_is_named_with_the_ones_that_are(harness, fake_llm):
+    h = harness()
+    fake_llm.add(text_reply("hi"))
+    h.agent.ask("hello")
+    dispatch(h.agent, "/rewind 9")
+    assert "'9' is not a turn: give a number from 1 to 1, or N.S for a step." in h.err.getvalue()

@@ -28,7 +28,6 @@ NOT_YET = {  # modules whose words are still English; each leaves this list as i
     "checkpoints/git_store.py",
     "checkpoints/lock.py",
     "checkpoints/turns.py",
-    "commands/rewind.py",
     "config/loader.py",
     "core/fit.py",
     "core/llm.py",
