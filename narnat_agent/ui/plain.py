@@ -299,7 +299,7 @@ class HeadlessStream(PlainStream):
 
     def footer(self, stats: TurnStats) -> str:
         """The figures, and the session the run is saved as (--resume NAME, or -c, continues it)."""
-        return f"{footer(stats)} · session {self.ui.session}"
+        return f"{footer(stats)} · " + _("session {name}").format(name=self.ui.session)
 
 
 class HeadlessUI(PlainUI):
