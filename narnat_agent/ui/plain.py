@@ -258,7 +258,7 @@ class PlainUI:
 
     def confirm(self, command: str, reason: str) -> bool:
         """y/n before a deleting command; only y or yes runs it."""
-        self.err.write(f"? {reason}:\n    {command}\n  {_('Run it? [y/N] ')}")
+        self.err.write(f"? {reason}:\n    {command}\n  " + _("Run it? [y/N] "))  # (pybabel reads no f-string)
         self.err.flush()
         return is_yes(self.inp.readline())
 
