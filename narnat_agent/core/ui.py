@@ -44,7 +44,7 @@ class UI(Protocol):
         ...
 
     def add_commands(self, commands: dict[str, str]) -> None:
-        """More /commands (name: help line) to complete: the user's own."""
+        """More /commands (name: help line) to complete: the user's own; a known name takes the new line."""
         ...
 
     def status(self, stats: "TurnStats") -> None:
