@@ -1,6 +1,5 @@
 """Slash commands: /save /show /enter /delete /clear /jobs /help /exit, /model /compact /context from
-commands/conversation.py, /rewind /undo /redo from commands/rewind.py, and the user's own from commands/custom.py.
-"""
+commands/conversation.py, /rewind /undo /redo from commands/rewind.py, and the user's own from commands/custom.py."""
 
 import difflib
 from collections.abc import Callable, Mapping

@@ -35,20 +35,14 @@ REPEATED = (
 )
 FULL = 0.9  # share of the context window that triggers the safety net
 ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user (and model) is told
-    Ending.ERROR: (
-        Stop.PROVIDER_ERROR,
-        N_("The answer was cut off: the provider reported an error mid-stream ({error})."),
-    ),
-    Ending.DISCONNECTED: (
-        Stop.PROVIDER_ERROR,
-        N_("The answer was cut off: the connection ended before it was complete."),
-    ),
-    Ending.LENGTH: (
-        Stop.CUT_OFF,
-        N_("The answer hit the model's output limit and was cut off; its tool calls were not run."),
-    ),
+    Ending.ERROR: (Stop.PROVIDER_ERROR,
+                   N_("The answer was cut off: the provider reported an error mid-stream ({error}).")),
+    Ending.DISCONNECTED: (Stop.PROVIDER_ERROR,
+                          N_("The answer was cut off: the connection ended before it was complete.")),
+    Ending.LENGTH: (Stop.CUT_OFF,
+                    N_("The answer hit the model's output limit and was cut off; its tool calls were not run.")),
     Ending.FILTERED: (Stop.CUT_OFF, N_("The provider stopped the answer ({finish}).")),
-}
+}  # fmt: skip
 
 
 def _repeats(call: ToolCall, recent: list[str]) -> int:
@@ -108,9 +102,8 @@ class Agent:
         self.untried, self.model_from = "", 0 if previous == self.config.model else self.model_from
         log.info("model %s refused; back to %s", refused, previous)
         why = error.rstrip(".")
-        return _(
-            "The provider refused '{refused}', so the switch is undone and {previous} answers again ({why})."
-        ).format(refused=refused, previous=previous, why=why)
+        undone = _("The provider refused '{refused}', so the switch is undone and {previous} answers again ({why}).")
+        return undone.format(refused=refused, previous=previous, why=why)
 
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
@@ -182,11 +175,8 @@ class Agent:
         self.checkpoints.forget_conversation()
         clear_summary(self.config.state_dir)
         log.info("compression done: archived as %s, summary %d characters", archive, len(summary))
-        self.ui.notice(
-            _("Compressed: the old conversation is saved as '{name}'; this one starts from its summary.").format(
-                name=archive
-            )
-        )
+        self.ui.notice(_("Compressed: the old conversation is saved as '{name}'; this one starts from its summary.")
+                       .format(name=archive))  # fmt: skip
         return True
 
     def save(self, name: str | None = None) -> str | None:
