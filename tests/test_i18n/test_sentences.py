@@ -1,10 +1,13 @@
-"""Sentences said to a person follow the interface's language; the same sentence for the model stays English."""
+"""Sentences said to a person follow the interface's language (stops, turn-count warnings, compression); the same
+sentence for the model stays English."""
 
 import pytest
 
 from narnat_agent import i18n
 from narnat_agent.core.turn import Stop, TurnStopped
 from narnat_agent.i18n import _, in_english, sentences
+from narnat_agent.prompts.texts import COMPRESSION_PROMPT
+from tests.fake_llm import text_reply
 
 
 @pytest.fixture
@@ -25,3 +28,19 @@ def test_a_stop_is_said_in_the_interface_language_and_told_to_the_model_in_engli
     assert stop.for_model == "The provider stopped the answer (x)."
     assert in_english(lambda: _("Nothing rewound.")) == "Nothing rewound."
     assert _("Nothing rewound.") == "没有回退任何内容。"  # in English for that one sentence only
+
+
+def test_compression_and_the_turn_count_warning_speak_chinese_and_the_summary_request_does_not(
+    chinese, harness, fake_llm
+):
+    h = harness(compress_turns=2, warn_turns=[1])
+    fake_llm.add(text_reply("answer 0"), text_reply("answer 1"), text_reply("   "))
+    h.agent.ask("question 0")
+    assert "⚠ 当前对话已达到 1 轮。到 2 轮时会自动压缩。建议用 /clear 开始新对话。" in h.err.getvalue()
+    h.agent.ask("question 1")
+    h.agent.ask("question 2")  # compresses first; the summary comes back empty
+    assert "… 正在压缩..." in h.err.getvalue() and "压缩失败：没有拿到完整的总结，对话保持不变。" in h.err.getvalue()
+    fake_llm.add(text_reply("## Summary"), text_reply("fresh"))
+    h.agent.ask("question 2")
+    assert "压缩完成：原对话已保存为 'compressed-" in h.err.getvalue()
+    assert fake_llm.requests[-2]["messages"][-1] == {"role": "user", "content": COMPRESSION_PROMPT}
