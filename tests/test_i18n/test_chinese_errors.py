@@ -3,10 +3,17 @@ and `stop` values, and what the model receives stay as they are."""
 
 import json
 
+import pytest
+
 from tests.fake_llm import Status, text_reply
 from tests.test_cli import narnat
 
 CHINESE = "zh_CN.UTF-8"
+
+
+def settings(project, text: str) -> None:
+    (project / ".narnat").mkdir(exist_ok=True)
+    (project / ".narnat" / "narnat.json").write_text(text)
 
 
 def test_a_provider_refusal_is_chinese_in_the_json_message_with_english_keys(project, fake_llm):
@@ -49,3 +56,31 @@ def test_a_model_switch_the_provider_refuses_is_undone_in_chinese_too(project, f
     done = narnat(project, stdin="one\n/model nope\ntwo\nthree\n", base_url=fake_llm.base_url, lang=CHINESE)
     assert "未找到 (404)：请检查 model 'nope'" in done.stderr
     assert [r["model"] for r in fake_llm.requests] == ["deepseek-v4-pro", "nope", "deepseek-v4-pro"]
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ("{oops", "narnat.json：第 1 行第 2 列的 JSON 无效：Expecting property name enclosed in double quotes。"),
+        ('{"max_steps": 0}', "narnat.json：'max_steps' 必须是正整数，而不是 0。"),
+        ('{"language": "fr"}', '\'language\' 必须是以下值之一：""、"en"、"zh-CN"，而不是 "fr"。'),
+    ],
+)
+def test_a_settings_mistake_at_start_is_said_in_chinese(project, content, said):
+    settings(project, content)
+    done = narnat(project, "-p", "hi", lang=CHINESE)
+    assert done.returncode == 2 and said in done.stderr, done.stderr
+
+
+def test_a_key_with_a_character_no_key_has_is_refused_in_chinese(project):
+    done = narnat(project, "-p", "hi", key="sk-ab\u200bc", lang=CHINESE)
+    assert done.returncode == 2
+    assert "API key 中有 U+200B ZERO WIDTH SPACE（第 6 个字符，共 7 个），正常的 key 不会包含它" in done.stderr
+
+
+def test_the_language_setting_words_the_notices_of_the_settings_it_is_read_with(project, fake_llm):
+    settings(project, '{"language": "zh-CN", "colour": "blue"}')
+    fake_llm.add(text_reply("ok"))
+    done = narnat(project, "-p", "hi", base_url=fake_llm.base_url)  # the C locale
+    assert done.returncode == 0, done.stderr
+    assert "narnat.json：已忽略未知的键 'colour'（可用的键：api_key, base_url," in done.stderr
