@@ -1,5 +1,5 @@
-"""What goes wrong, said under a Chinese locale: a person reads Chinese; the provider's own words, the JSON keys
-and `stop` values, and what the model receives stay as they are."""
+"""What goes wrong, said under a Chinese locale: provider errors, settings mistakes, session files. A person reads
+Chinese; the provider's own words, the JSON keys and `stop` values, and what the model receives stay as they are."""
 
 import json
 
@@ -84,3 +84,16 @@ def test_the_language_setting_words_the_notices_of_the_settings_it_is_read_with(
     done = narnat(project, "-p", "hi", base_url=fake_llm.base_url)  # the C locale
     assert done.returncode == 0, done.stderr
     assert "narnat.json：已忽略未知的键 'colour'（可用的键：api_key, base_url," in done.stderr
+
+
+def test_session_file_errors_in_chinese(project, fake_llm):
+    folder = project / ".narnat" / "sessions"
+    folder.mkdir(parents=True)
+    (folder / "broken.json").write_text("{not json")
+    done = narnat(project, stdin="/enter ../x\n/enter broken\n/enter nowhere\n", base_url=fake_llm.base_url,
+                  lang=CHINESE)  # fmt: skip
+    assert "'../x' 不是有效的会话名：只能用字母、数字、'-'、'_' 和 '.'。" in done.stderr
+    assert "broken.json 已损坏，无法加载（JSONDecodeError）。" in done.stderr
+    assert "没有名为 'nowhere' 的会话（用 /show 查看）。" in done.stderr
+    resumed = narnat(project, "--resume", "broken", base_url=fake_llm.base_url, lang=CHINESE)
+    assert resumed.returncode == 2 and "无法恢复：" in resumed.stderr and "broken.json 已损坏" in resumed.stderr
