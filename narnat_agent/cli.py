@@ -171,7 +171,7 @@ def _start(args: argparse.Namespace) -> int:
     if config.language:
         i18n.use(config.language)
     for notice in (*config.notices, moved) if moved else config.notices:
-        ui.notice(notice)
+        ui.notice(str(notice))  # worded now, in the language the settings chose
     ui.use_interrupt_key(config.interrupt_key)
     ui.use_bell(config.bell_after_s if config.bell else None)
     system_prompt = build_system_prompt(config, ui.notice, headless, args.yes)

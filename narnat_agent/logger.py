@@ -11,6 +11,7 @@ from pathlib import Path
 
 from narnat_agent import state
 from narnat_agent.encodable import encodable
+from narnat_agent.i18n import _
 from narnat_agent.redact import redact
 
 ROOT = "narnat"
@@ -58,7 +59,8 @@ class _LogFile(logging.FileHandler):
         root.removeHandler(self)
         root.addHandler(logging.NullHandler())  # not the last-resort handler, which would print every warning
         reason = error.strerror if isinstance(error, OSError) and error.strerror else type(error).__name__
-        self.notify(f"Cannot write the log {self.baseFilename} ({reason}); logging is off for this run.")
+        off = _("Cannot write the log {path} ({reason}); logging is off for this run.")
+        self.notify(off.format(path=self.baseFilename, reason=reason))
 
 
 def start_log(state_dir: Path, secrets: list[str], notify: Callable[[str], None]) -> Path:

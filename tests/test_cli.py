@@ -8,9 +8,9 @@ from tests.fake_llm import Status, chunk, text_reply, tool_reply
 from tests.launch import NARNAT, scrubbed_environment
 
 
-def narnat(project, *args, stdin="", base_url=None, key="sk-test-key", **popen):
+def narnat(project, *args, stdin="", base_url=None, key="sk-test-key", lang="C.UTF-8", **popen):
     env = scrubbed_environment()
-    env.update(HOME=str(project.parent / "home"), NO_COLOR="1")
+    env.update(HOME=str(project.parent / "home"), NO_COLOR="1", LANG=lang)
     if base_url:
         env["NARNAT_BASE_URL"] = base_url
     if key:

@@ -12,6 +12,7 @@ from pathlib import Path
 from subprocess import PIPE
 
 from narnat_agent.checkpoints.store import CheckpointError
+from narnat_agent.i18n import _
 
 SETTINGS = {
     "core.hooksPath": os.devnull,
@@ -67,7 +68,7 @@ class Git:
                                     start_new_session=True, umask=PRIVATE, pass_fds=hold,
                                     stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
         except OSError as e:
-            raise CheckpointError(f"git could not be started ({e.strerror}).") from None
+            raise CheckpointError(_("git could not be started ({error}).").format(error=e.strerror)) from None
 
     def finish(self, process: subprocess.Popen, stdin: bytes | None = None) -> tuple[int, bytes, bytes]:
         with process:
@@ -90,15 +91,17 @@ class Git:
             return no_room(self.git_dir)
         lines = err.strip().splitlines() or [f"exit status {code}"]
         reason = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])
-        return f"the checkpoint store {self.git_dir} failed ({reason})."
+        return _("the checkpoint store {store} failed ({reason}).").format(store=self.git_dir, reason=reason)
 
 
 def no_room(where: Path) -> str:
-    return f"the disk holding {where} is full; free some space and checkpoints resume with the next run."
+    return _("the disk holding {folder} is full; free some space and checkpoints resume with the next run.").format(
+        folder=where
+    )
 
 
 def os_failure(e: OSError, where: Path) -> str:
     """The one sentence a file-system failure of the store comes to."""
     if e.errno in (errno.ENOSPC, errno.EDQUOT):
         return no_room(where)
-    return f"the checkpoint store {where} cannot be written ({e.strerror})."
+    return _("the checkpoint store {store} cannot be written ({error}).").format(store=where, error=e.strerror)

@@ -29,6 +29,7 @@ from narnat_agent.checkpoints.store import (
     remove_file,
     unkept,
 )
+from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 from narnat_agent.processes import start_thread
 
@@ -84,8 +85,9 @@ class GitStore:
         except OSError as e:
             raise CheckpointError(os_failure(e, self.git_dir)) from None
         log.warning("damaged checkpoint store set aside as %s: %s", aside, error)
-        self.say(f"The checkpoint store was damaged and is set aside as {aside}; a new one is begun, so the files of"
-                 " the turns before this one can no longer be restored.")  # fmt: skip
+        damaged = _("The checkpoint store was damaged and is set aside as {aside}; a new one is begun, so the files "
+                    "of the turns before this one can no longer be restored.")  # fmt: skip
+        self.say(damaged.format(aside=aside))
 
     def began(self) -> float | None:
         """When the store was created (None: it does not exist)."""
@@ -109,11 +111,11 @@ class GitStore:
         size = sum(p.stat().st_size for name in names if (p := self.project / name).is_file() and not p.is_symlink())
         if size > FIRST_LIMIT:
             shutil.rmtree(self.git_dir)
-            raise CheckpointError(
-                f"the project holds {size / 2**30:.1f} GB in {len(names):,} files that .gitignore does not leave out,"
-                f" more than the {FIRST_LIMIT // 2**30} GB a first checkpoint would copy; list what need not be kept"
-                " in a .gitignore."
+            large = _(
+                "the project holds {size:.1f} GB in {files:,} files that .gitignore does not leave out, more "
+                "than the {limit} GB a first checkpoint would copy; list what need not be kept in a .gitignore."
             )
+            raise CheckpointError(large.format(size=size / 2**30, files=len(names), limit=FIRST_LIMIT // 2**30))
 
     def snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot:
         with self.lock.held():

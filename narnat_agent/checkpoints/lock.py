@@ -15,6 +15,7 @@ from pathlib import Path
 
 from narnat_agent.checkpoints.git import os_failure
 from narnat_agent.checkpoints.store import CheckpointError
+from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 
 log = get_logger("checkpoints.lock")
@@ -68,12 +69,14 @@ class StoreLock:
             except BlockingIOError:
                 pass
             if time.monotonic() >= deadline:
-                raise CheckpointError(f"another narnat in this project held the checkpoint store for more than"
-                                      f" {self.wait:.0f} s.")  # fmt: skip
+                held = _("another narnat in this project held the checkpoint store for more than {seconds:.0f} s.")
+                raise CheckpointError(held.format(seconds=self.wait))
             if not told:
                 told = True
-                self.say(f"Waiting for another narnat in this project to finish its checkpoint"
-                         f" (up to {self.wait:.0f} s).")  # fmt: skip
+                waiting = _(
+                    "Waiting for another narnat in this project to finish its checkpoint (up to {seconds:.0f} s)."
+                )
+                self.say(waiting.format(seconds=self.wait))
             time.sleep(POLL)
 
     def _clear_stale(self) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from narnat_agent.atomic import write_atomic
+from narnat_agent.i18n import _
 
 CAP = 10 * 2**20  # a file a tool touches is kept in a checkpoint up to this size, even when .gitignore names it
 AGE_DAYS = 7  # a prune keeps the snapshots the current conversation names, and all younger than this
@@ -85,13 +86,14 @@ def unkept(path: Path) -> Unkept | None:
     except FileNotFoundError:
         return None
     except OSError as e:
-        return Unkept(f"cannot be read: {e.strerror}", "")
+        return Unkept(_("cannot be read: {error}").format(error=e.strerror), "")
     state = f"{st.st_mode:o} {st.st_size} {st.st_mtime_ns}"
     if stat.S_ISLNK(st.st_mode) or (stat.S_ISREG(st.st_mode) and st.st_size <= CAP):
         return None
     if stat.S_ISREG(st.st_mode):
-        return Unkept(f"{st.st_size / 2**20:,.0f} MB, over the {CAP // 2**20} MB a checkpoint keeps of a file", state)
-    return Unkept("not a regular file", state)
+        over = _("{size:,.0f} MB, over the {cap} MB a checkpoint keeps of a file")
+        return Unkept(over.format(size=st.st_size / 2**20, cap=CAP // 2**20), state)
+    return Unkept(_("not a regular file"), state)
 
 
 def make_private(root: Path) -> None:
@@ -139,7 +141,8 @@ class CopyStore:
             if not (self.manifests / f"{snapshot}.json").exists():
                 write_atomic(self.manifests / f"{snapshot}.json", data, 0o600)
         except OSError as e:
-            raise CheckpointError(f"the checkpoint store {self.root} cannot be written ({e.strerror}).") from None
+            unwritable = _("the checkpoint store {store} cannot be written ({error}).")
+            raise CheckpointError(unwritable.format(store=self.root, error=e.strerror)) from None
         return Snapshot(snapshot, skipped)
 
     def _keep(self, path: Path) -> str | None:
@@ -155,7 +158,8 @@ class CopyStore:
         try:
             return json.loads((self.manifests / f"{snapshot}.json").read_text())
         except (OSError, ValueError):
-            raise CheckpointError(f"checkpoint {snapshot[:12]} is missing from {self.manifests}.") from None
+            missing = _("checkpoint {snapshot} is missing from {folder}.")
+            raise CheckpointError(missing.format(snapshot=snapshot[:12], folder=self.manifests)) from None
 
     def warm(self) -> None:
         """Nothing to do ahead: a snapshot holds only the touched files."""

@@ -17,11 +17,12 @@ from narnat_agent import state
 from narnat_agent.checkpoints.git_store import GitStore
 from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Snapshot, Store
 from narnat_agent.checkpoints.timeline import Entry, Rewind, Step, Taken, Turn, ids_of, steps_of, unkept_of
+from narnat_agent.i18n import N_, _, ngettext
 from narnat_agent.logger import get_logger
 
 log = get_logger("checkpoints")
-NO_COMMANDS = "git is not installed: checkpoints keep the files Write and Edit change, not what commands change."
-DAMAGED = "The checkpoints saved with this conversation are damaged: its earlier turns cannot be rewound."
+NO_COMMANDS = N_("git is not installed: checkpoints keep the files Write and Edit change, not what commands change.")
+DAMAGED = N_("The checkpoints saved with this conversation are damaged: its earlier turns cannot be rewound.")
 
 
 def open_store(project: Path, state_dir: Path, say: Callable[[str], None]) -> Store:
@@ -107,7 +108,7 @@ class Checkpoints:
     def use(self, entries: list[Entry], damaged: bool = False) -> None:
         """Follow another conversation's list; a damaged one (a session file edited by hand) came empty: say so."""
         if damaged:
-            self.say(DAMAGED)
+            self.say(_(DAMAGED))
         self.entries = entries
 
     def _snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot | None:
@@ -118,7 +119,7 @@ class Checkpoints:
         except (CheckpointError, OSError) as e:
             self.broken = True
             log.warning("checkpoints off: %s", e)
-            self.say(f"Checkpoints are off for this run: {e}")
+            self.say(_("Checkpoints are off for this run: {problem}").format(problem=e))
             return None
         if everything or self.whole:
             known = self.whole.unkept if self.whole and not everything else {}
@@ -144,7 +145,7 @@ class Checkpoints:
         command); None if none."""
         if anything and not self.store.covers_commands and not self.said_commands:
             self.said_commands = True
-            self.say(NO_COMMANDS)
+            self.say(_(NO_COMMANDS))
         # nothing but the agent's own calls ran since the last whole snapshot: the project cannot differ from it
         before = self.whole if anything and self.whole else self._snapshot(touched, anything)
         return Pending(label[:80], before, list(touched), anything) if before else None
@@ -159,7 +160,7 @@ class Checkpoints:
                   if pending.before.unkept.get(name) != after.unkept.get(name)}  # fmt: skip
         if unkept:
             names = ", ".join(f"{name} ({why.reason})" for name, why in unkept.items())
-            self.say(f"{pending.label}: /undo cannot restore {names}.")
+            self.say(_("{call}: /undo cannot restore {files}.").format(call=pending.label, files=names))
         turn = self.entries[-1] if self.entries else None
         if isinstance(turn, Turn) and (after.id != pending.before.id or unkept):
             step = Step(pending.label, pending.before.id, after.id, tuple(unkept))
@@ -168,12 +169,14 @@ class Checkpoints:
     def why_lost(self) -> str:
         """Why the store lacks snapshots this conversation names."""
         if self.broken:
-            return "checkpoints are off for this run"
+            return _("checkpoints are off for this run")
         began = self.store.began()
         first = next((e.time for e in self.entries if isinstance(e, Turn)), None)
         if began is None or (first and began > datetime.fromisoformat(first).timestamp()):
-            return "the checkpoint store was deleted, or set aside as damaged, since"
-        return f"they were pruned: the store keeps this conversation's and those of the last {AGE_DAYS} days"
+            return _("the checkpoint store was deleted, or set aside as damaged, since")
+        return _("they were pruned: the store keeps this conversation's and those of the last {days} days").format(
+            days=AGE_DAYS
+        )
 
     def covers_commands(self) -> bool:
         """Whether what a command changes can be rewound."""
@@ -217,16 +220,21 @@ class Checkpoints:
         """What undoing the last rewind would restore (None: it did not touch the code); it must be the last."""
         last = self.entries[-1] if self.entries else None
         if not isinstance(last, Rewind):
-            raise CheckpointError("there is nothing to redo: /redo takes back a rewind only until the next question.")
+            raise CheckpointError(
+                _("there is nothing to redo: /redo takes back a rewind only until the next question.")
+            )
         return self._plan(0, [(True, last.before, last.after)], []) if last.before and last.after else None
 
     def _plan(self, step: int, steps: list[tuple[bool, str, str]], unkept: list[str]) -> Plan:
         if self.broken:
-            raise CheckpointError("checkpoints are off for this run, so only the conversation can be rewound.")
+            raise CheckpointError(_("checkpoints are off for this run, so only the conversation can be rewound."))
         ids = {i for _, before, after in steps for i in (before, after)}
         if missing := ids - self.store.existing(ids):
-            raise CheckpointError(f"{len(missing)} of the checkpoints needed are no longer in the store"
-                                  f" ({self.why_lost()}), so only the conversation can be rewound.")  # fmt: skip
+            gone = ngettext("{n} of the checkpoints needed is no longer in the store ({why}), so only the "
+                            "conversation can be rewound.",
+                            "{n} of the checkpoints needed are no longer in the store ({why}), so only the "
+                            "conversation can be rewound.", len(missing))  # fmt: skip
+            raise CheckpointError(gone.format(n=len(missing), why=self.why_lost()))
         # a file no snapshot could keep is left as it is: its earlier content is not in the store
         changes = [c for c in _changes(self.store, steps).values() if c.path not in unkept]
         now = self.store.snapshot([self.store.project / c.path for c in changes], everything=False).id
@@ -256,9 +264,9 @@ class Checkpoints:
         entry = self.entries[index]
         assert isinstance(entry, Turn)
         number = sum(isinstance(e, Turn) for e in self.entries[: index + 1])  # as /rewind lists it
-        label = f"turn {number}" + (f", step {plan.step + 1}" if plan and plan.step else "")
+        label = f"turn {number}" + (f", step {plan.step + 1}" if plan and plan.step else "")  # the model reads it
         if cut and (entry.messages is None or (plan and plan.step)):
-            raise CheckpointError(f"the conversation cannot go back to {label}: only its code can.")
+            raise CheckpointError(_cannot_go_back(number, plan.step + 1 if plan and plan.step else None))
         restored: list[str] = []
         before = after = None
         if plan:
@@ -296,6 +304,14 @@ class Checkpoints:
 def _forget(entries: Sequence[Entry]) -> list[Entry]:
     return [replace(e, messages=None) if isinstance(e, Turn) else replace(e, tail=tuple(_forget(e.tail)), taken=None)
             for e in entries]  # fmt: skip
+
+
+def _cannot_go_back(turn: int, step: int | None) -> str:
+    if step is None:
+        return _("the conversation cannot go back to turn {turn}: only its code can.").format(turn=turn)
+    return _("the conversation cannot go back to turn {turn}, step {step}: only its code can.").format(
+        turn=turn, step=step
+    )
 
 
 def _now() -> str:

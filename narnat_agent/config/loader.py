@@ -12,6 +12,7 @@ from typing import Any
 from narnat_agent import state
 from narnat_agent.atomic import write_atomic
 from narnat_agent.config.settings import BY_NAME, DEFAULTS
+from narnat_agent.i18n import N_, _
 
 SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a mirror or a proxy)
     "baidu": "NARNAT_BAIDU_URL",
@@ -27,6 +28,17 @@ class ConfigError(Exception):
 
 class MissingApiKey(ConfigError):
     """No API key anywhere: interactive starts offer the setup questions."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something about the settings worth saying, in the language they choose: it is worded when shown."""
+
+    message: str  # marked with N_
+    values: Mapping[str, object]
+
+    def __str__(self) -> str:
+        return _(self.message).format(**self.values)
 
 
 @dataclass(frozen=True)
@@ -54,7 +66,7 @@ class Config:
     home: Path
     state_dir: Path  # the project's .narnat/, or the per-user folder that stands in for it (state.choose_folder)
     search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
-    notices: tuple[str, ...] = field(default=(), compare=False)
+    notices: tuple[Notice, ...] = field(default=(), compare=False)
     context_window_set: bool = False  # a settings file names it, so what the server reports does not replace it
 
     @property
@@ -64,22 +76,24 @@ class Config:
 
 
 def _short(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+    return (
+        text if len(text) <= limit else _("{start}… ({count:,} characters)").format(start=text[:limit], count=len(text))
+    )
 
 
 def _regular_text(path: Path) -> str | None:
     """The text of a regular file, None when there is none; a FIFO or device is never opened (it could block)."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):
-            raise ConfigError(f"{path}: is not a regular file; remove it or replace it with one.")
+            raise ConfigError(_("{path}: is not a regular file; remove it or replace it with one.").format(path=path))
         return path.read_text(encoding="utf-8")
     except (FileNotFoundError, NotADirectoryError):
         return None
     except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{path}: cannot be read ({e}).") from None
+        raise ConfigError(_("{path}: cannot be read ({error}).").format(path=path, error=e)) from None
 
 
-def _read_file(path: Path, notices: list[str]) -> dict:
+def _read_file(path: Path, notices: list[Notice]) -> dict:
     """The validated settings of one narnat.json, or {} when it does not exist."""
     text = _regular_text(path)
     if text is None:
@@ -87,19 +101,22 @@ def _read_file(path: Path, notices: list[str]) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ConfigError(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}.") from None
+        invalid = _("{path}: invalid JSON at line {line}, column {column}: {problem}.")
+        raise ConfigError(invalid.format(path=path, line=e.lineno, column=e.colno, problem=e.msg)) from None
     except RecursionError:
-        raise ConfigError(f"{path}: nested too deeply to be a settings file.") from None
+        raise ConfigError(_("{path}: nested too deeply to be a settings file.").format(path=path)) from None
     if not isinstance(data, dict):
-        raise ConfigError(f'{path}: must hold a JSON object like {{"model": "..."}}.')
+        raise ConfigError(_('{path}: must hold a JSON object like {{"model": "..."}}.').format(path=path))
     settings = {}
     for key, value in data.items():
         if key not in BY_NAME:
-            notices.append(f"{path}: unknown key '{_short(key)}' ignored (known keys: {', '.join(BY_NAME)}).")
+            unknown = N_("{path}: unknown key '{key}' ignored (known keys: {known}).")
+            notices.append(Notice(unknown, {"path": path, "key": _short(key), "known": ", ".join(BY_NAME)}))
             continue
         if not BY_NAME[key].check(value):
             shown = _short(json.dumps(value), 200)
-            raise ConfigError(f"{path}: '{key}' must be {BY_NAME[key].expected}, not {shown}.")
+            wrong = _("{path}: '{key}' must be {expected}, not {value}.")
+            raise ConfigError(wrong.format(path=path, key=key, expected=_(BY_NAME[key].expected), value=shown))
         settings[key] = value
     return settings
 
@@ -116,7 +133,9 @@ def _from_environment(env: Mapping[str, str], have_key: bool) -> dict:
             settings["base_url"] = env["OPENAI_BASE_URL"]
     for key, value in settings.items():
         if not BY_NAME[key].check(value):
-            raise ConfigError(f"environment: {key} must be {BY_NAME[key].expected}, not {_short(repr(value), 200)}.")
+            wrong = _("environment: {key} must be {expected}, not {value}.")
+            shown = _short(repr(value), 200)
+            raise ConfigError(wrong.format(key=key, expected=_(BY_NAME[key].expected), value=shown))
     return settings
 
 
@@ -125,17 +144,16 @@ def _clean_key(key: str) -> str:
     key = key.strip()
     for i, char in enumerate(key, 1):
         if not ("!" <= char <= "~"):
-            what = f"U+{ord(char):04X} {unicodedata.name(char, 'control character')}"
-            raise ConfigError(
-                f"The API key contains {what} (character {i} of {len(key)}), which no key has: copy the key again."
-            )
+            what = f"U+{ord(char):04X} {unicodedata.name(char, 'control character')}"  # Unicode's own name
+            bad = _("The API key contains {what} (character {i} of {length}), which no key has: copy the key again.")
+            raise ConfigError(bad.format(what=what, i=i, length=len(key)))
     return key
 
 
 def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, model: str | None = None,
                 max_cost: float | None = None) -> Config:  # fmt: skip
     """Merge defaults < ~/.narnat < ./.narnat < environment < flags, key by key."""
-    notices: list[str] = []
+    notices: list[Notice] = []
     merged: dict[str, Any] = dict(DEFAULTS)  # every value is checked against its Setting as it is read
     named: set[str] = set()
     for path in state.settings_files(project, home):
@@ -148,16 +166,17 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
     if max_cost:
         merged["max_cost"] = max_cost
     if merged["max_cost"] and not merged["pricing"]:
-        raise ConfigError('A cost budget needs prices: add "pricing" to .narnat/narnat.json, '
-                          'or limit tokens with "max_tokens_sent" instead.')  # fmt: skip
+        raise ConfigError(_('A cost budget needs prices: add "pricing" to .narnat/narnat.json, or limit tokens with '
+                            '"max_tokens_sent" instead.'))  # fmt: skip
     if not merged["api_key"].strip():
         raise MissingApiKey(
-            'No API key: set NARNAT_API_KEY or add "api_key" to .narnat/narnat.json (run narnat once to be asked).'
+            _('No API key: set NARNAT_API_KEY or add "api_key" to .narnat/narnat.json (run narnat once to be asked).')
         )
     base_url = str(merged["base_url"]).rstrip("/")
     if base_url.endswith("/anthropic"):
         base_url = base_url.removesuffix("/anthropic")
-        notices.append(f"base_url ends in /anthropic (an Anthropic-format endpoint); using {base_url} instead.")
+        anthropic = N_("base_url ends in /anthropic (an Anthropic-format endpoint); using {base_url} instead.")
+        notices.append(Notice(anthropic, {"base_url": base_url}))
     values = {**merged, "api_key": _clean_key(merged["api_key"]), "base_url": base_url,
               "warn_turns": tuple(sorted(merged["warn_turns"])), "pricing": dict(merged["pricing"])}  # fmt: skip
     search_urls = {engine: env[name] for engine, name in SEARCH_URLS.items() if env.get(name)}
@@ -175,7 +194,8 @@ def write_setup(project: Path, home: Path, settings: dict) -> Path:
     try:
         write_atomic(path, data.encode(), mode=0o600)
     except OSError as e:
-        raise ConfigError(f"Cannot save {path} ({e.strerror}); set NARNAT_API_KEY instead.") from None
+        cannot = _("Cannot save {path} ({error}); set NARNAT_API_KEY instead.")
+        raise ConfigError(cannot.format(path=path, error=e.strerror)) from None
     if path == local:
         state.ignore_runtime_files(local.parent)
     return path

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from narnat_agent.i18n import N_
+
 DEFAULT_BASE_URL = "https://api.deepseek.com"
 
 
@@ -17,7 +19,7 @@ class Setting:
     name: str
     default: Any
     check: Callable[[Any], bool]
-    expected: str  # what a value must be, as the error for a wrong one says it
+    expected: str  # what a value must be, as the error for a wrong one says it (translated there)
     meaning: str  # the README's words for it (Markdown)
     example: Any = None  # what narnat.json.example shows, when not the default
 
@@ -43,56 +45,56 @@ def _pricing(value: object) -> bool:
 
 
 SETTINGS = (
-    Setting("api_key", "", lambda v: isinstance(v, str), "a string",
+    Setting("api_key", "", lambda v: isinstance(v, str), N_("a string"),
             "required; never logged or printed", example="sk-your-key"),
     Setting("base_url", DEFAULT_BASE_URL, lambda v: isinstance(v, str) and v.startswith(("http://", "https://")),
-            "an http(s) URL", "OpenAI-compatible endpoint (a trailing `/anthropic` is stripped)"),
-    Setting("model", "deepseek-v4-pro", lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string",
+            N_("an http(s) URL"), "OpenAI-compatible endpoint (a trailing `/anthropic` is stripped)"),
+    Setting("model", "deepseek-v4-pro", lambda v: isinstance(v, str) and v.strip() != "", N_("a non-empty string"),
             "model name"),
-    Setting("context_window", 128000, _positive_int, "a positive integer",
+    Setting("context_window", 128000, _positive_int, N_("a positive integer"),
             "tokens; used by the overflow safety net; unset, a local server's own figure "
             "(see [Local models](#local-models))"),
     Setting("warn_turns", [50, 100], lambda v: isinstance(v, list) and all(_positive_int(x) for x in v),
-            "a list of positive integers", "turn counts at which you are warned"),
-    Setting("compress_turns", 120, _positive_int, "a positive integer", "the forced-compression limit"),
-    Setting("bash_timeout_ms", 120000, lambda v: _is_int(v) and 0 < v <= 600000, "an integer from 1 to 600000",
+            N_("a list of positive integers"), "turn counts at which you are warned"),
+    Setting("compress_turns", 120, _positive_int, N_("a positive integer"), "the forced-compression limit"),
+    Setting("bash_timeout_ms", 120000, lambda v: _is_int(v) and 0 < v <= 600000, N_("an integer from 1 to 600000"),
             "default Bash timeout (a call may ask up to 600000)"),
-    Setting("pricing", {}, _pricing, 'an object like {"input": 0.27, "output": 1.1, "cached_input": 0.07}',
+    Setting("pricing", {}, _pricing, N_('an object like {"input": 0.27, "output": 1.1, "cached_input": 0.07}'),
             '`{"input": x, "output": y, "cached_input": z}` per million tokens, for the cost footer',
             example={"input": 0.27, "output": 1.10, "cached_input": 0.07}),
-    Setting("max_steps", 200, _positive_int, "a positive integer",
+    Setting("max_steps", 200, _positive_int, N_("a positive integer"),
             "tool steps in one turn before Narnat stops and asks you to continue"),
     Setting("interrupt_key", "escape", lambda v: v in ("escape", "escape-twice", "ctrl-c"),
-            '"escape", "escape-twice" or "ctrl-c"',
+            N_('"escape", "escape-twice" or "ctrl-c"'),
             'what stops a turn besides Ctrl-C: `"escape"`, `"escape-twice"` (two presses within 1.5 s, for vi '
             'habits) or `"ctrl-c"` (ESC ignored)'),
-    Setting("web_timeout_s", 10, lambda v: _is_number(v) and 0 < v <= 120, "a number of seconds from 1 to 120",
+    Setting("web_timeout_s", 10, lambda v: _is_number(v) and 0 < v <= 120, N_("a number of seconds from 1 to 120"),
             "seconds WebSearch and WebFetch wait for a web server"),
-    Setting("language", "", lambda v: v in ("", "en", "zh-CN"), '"", "en" or "zh-CN"',
+    Setting("language", "", lambda v: v in ("", "en", "zh-CN"), N_('"", "en" or "zh-CN"'),
             'the interface\'s language: `"zh-CN"` (简体中文) or `"en"`; `""` follows the locale (`LC_ALL`, '
             '`LC_MESSAGES`, `LANG`). What the model receives is the same in every language'),
     Setting("stream_idle_timeout_s", 120, lambda v: _is_number(v) and 1 <= v <= 3600,
-            "a number of seconds from 1 to 3600",
+            N_("a number of seconds from 1 to 3600"),
             "seconds a request may go without any part of the answer arriving (keep-alives do not count) before it "
             "is dropped (and asked again if nothing had arrived)"),
     Setting("request_timeout_s", 1800, lambda v: _is_number(v) and 1 <= v <= 86400,
-            "a number of seconds from 1 to 86400",
+            N_("a number of seconds from 1 to 86400"),
             "seconds one request to the provider may take in all, however steadily it streams"),
-    Setting("sees_images", False, lambda v: isinstance(v, bool), "true or false",
+    Setting("sees_images", False, lambda v: isinstance(v, bool), N_("true or false"),
             "whether the model can see images: Read then sends a PNG, JPEG, GIF or WebP to it (scaled down to 1568 "
             "pixels on the longer side) in the message after the tool results; when false (DeepSeek's chat models "
             "are text-only), Read says in one line what the image is and its pixel size. A provider that refuses "
             "an image gets the text instead, for the rest of the run"),
     Setting("max_cost", None, lambda v: v is None or _is_number(v) and v > 0,
-            "a positive number (in pricing's currency)",
+            N_("a positive number (in pricing's currency)"),
             "a budget per run in `pricing`'s currency (needs `pricing`; `--max-cost` sets it for one run): a turn "
             "stops before the request that would go over"),
-    Setting("max_tokens_sent", None, lambda v: v is None or _positive_int(v), "a positive integer",
+    Setting("max_tokens_sent", None, lambda v: v is None or _positive_int(v), N_("a positive integer"),
             "the same budget in prompt tokens sent, for providers without `pricing`"),
-    Setting("bell", True, lambda v: isinstance(v, bool), "true or false",
+    Setting("bell", True, lambda v: isinstance(v, bool), N_("true or false"),
             "ring the terminal bell and set the window title when a long turn ends or a confirmation waits (never "
             "when stdout is not a terminal)"),
-    Setting("bell_after_s", 30, lambda v: _is_number(v) and v >= 0, "a number of seconds (0: every turn)",
+    Setting("bell_after_s", 30, lambda v: _is_number(v) and v >= 0, N_("a number of seconds (0: every turn)"),
             "how long a turn must have taken for its end to ring (0: every turn)"),
 )  # fmt: skip
 

@@ -9,17 +9,20 @@ import json
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
+from narnat_agent.i18n import N_, _
 from narnat_agent.logger import get_logger
 from narnat_agent.redact import redact
 
 CHECK_TIMEOUT_S = 60  # the setup's check: a local server loads the model on the first request
 LOCAL_SERVERS = (("Ollama", 11434), ("llama.cpp", 8080), ("LM Studio", 1234), ("vLLM", 8000))
 FIXES = {
-    "Ollama": "set OLLAMA_CONTEXT_LENGTH=32768 in the environment of `ollama serve` (or PARAMETER num_ctx 32768 "
-    "in a Modelfile)",
-    "llama.cpp": "start llama-server with a larger --ctx-size (-c)",
-    "vLLM": "start vllm serve with a larger --max-model-len",
-    "LM Studio": "load the model with a larger context length",
+    "Ollama": N_(
+        "set OLLAMA_CONTEXT_LENGTH=32768 in the environment of `ollama serve` (or PARAMETER num_ctx 32768 in a "
+        "Modelfile)"
+    ),
+    "llama.cpp": N_("start llama-server with a larger --ctx-size (-c)"),
+    "vLLM": N_("start vllm serve with a larger --max-model-len"),
+    "LM Studio": N_("load the model with a larger context length"),
 }
 log = get_logger("core.endpoint")
 
@@ -31,7 +34,8 @@ class Server:
 
     @property
     def fix(self) -> str:
-        return FIXES[self.name]
+        """What to change so the server gives the model a larger context, in the interface's language."""
+        return _(FIXES[self.name])
 
 
 def is_local(base_url: str) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from narnat_agent.core.endpoint import Server
 from narnat_agent.core.reply import Usage
 from narnat_agent.core.tokens import estimate
+from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 
 COUNTED_SHARE = 0.75  # fewer counted tokens than this share of those sent: the prompt was cut
@@ -29,8 +30,9 @@ class Fit:
             return
         sent = estimate([messages, tools])
         if sent > server.context:
-            self._say(server, f"This request is about {sent:,} tokens, but {server.name} runs {self.model} with a "
-                              f"{server.context:,}-token context and cuts the rest without an error")  # fmt: skip
+            problem = _("This request is about {sent:,} tokens, but {server} runs {model} with a {context:,}-token "
+                        "context and cuts the rest without an error")  # fmt: skip
+            self._say(server, problem.format(sent=sent, server=server.name, model=self.model, context=server.context))
 
     def after(self, messages: list[dict], tools: list[dict], usage: Usage | None) -> None:
         """Say so when a server people run themselves counted far fewer prompt tokens than were sent (cloud
@@ -40,11 +42,13 @@ class Fit:
             return
         sent, counted = estimate([messages, tools]), usage.prompt + usage.cached
         if counted < COUNTED_SHARE * sent and sent - counted >= MIN_MISSING:
-            self._say(server, f"{server.name} counted {counted:,} prompt tokens but about {sent:,} were sent: it cut "
-                              "the prompt to fit a smaller context")  # fmt: skip
+            problem = _("{server} counted {counted:,} prompt tokens but about {sent:,} were sent: it cut the prompt to "
+                        "fit a smaller context")  # fmt: skip
+            self._say(server, problem.format(server=server.name, counted=counted, sent=sent))
 
     def _say(self, server: Server, problem: str) -> None:
         self.said = True
         log.warning("prompt does not fit: %s", problem)
-        self.notify(f"{problem}; the model loses part of its instructions, tools or conversation. To fix: "
-                    f"{server.fix}, then set context_window in .narnat/narnat.json to match.")  # fmt: skip
+        advice = _("{problem}; the model loses part of its instructions, tools or conversation. To fix: {fix}, then "
+                   "set context_window in .narnat/narnat.json to match.")  # fmt: skip
+        self.notify(advice.format(problem=problem, fix=server.fix))

@@ -18,6 +18,7 @@ from narnat_agent.core.provider_errors import IMAGES, ContextTooLong, LLMError, 
 from narnat_agent.core.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.core.silence import IDLE, Silence
 from narnat_agent.core.tokens import estimate
+from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 from narnat_agent.processes import start_thread
 
@@ -133,10 +134,12 @@ class Client:
                 return reply
             except Retry as retry:
                 if attempt == MAX_TRIES:
-                    raise LLMError(f"{retry}; gave up after {MAX_TRIES} tries.") from None
+                    gave_up = _("{problem}; gave up after {tries} tries.")
+                    raise LLMError(gave_up.format(problem=retry, tries=MAX_TRIES)) from None
                 wait = retry.wait if retry.wait is not None else min(8.0, 0.5 * 2 ** (attempt - 1))
                 wait *= 1 - random.random() * 0.25
-                self.notify(f"{retry}; retrying in {wait:.1f}s (try {attempt + 1} of {MAX_TRIES}).")
+                again = _("{problem}; retrying in {wait:.1f}s (try {attempt} of {tries}).")
+                self.notify(again.format(problem=retry, wait=wait, attempt=attempt + 1, tries=MAX_TRIES))
                 log.warning("retry %d: %s", attempt, retry)
                 time.sleep(wait)
         raise AssertionError("unreachable")
@@ -151,7 +154,10 @@ class Client:
             log.info("no model list: status %d", e.status_code)
             return None
         except openai.APIConnectionError as e:
-            raise LLMError(f"Cannot reach {self.config.base_url} ({redact(str(e), self.config.api_key)}).") from None
+            why = redact(str(e), self.config.api_key)
+            raise LLMError(
+                _("Cannot reach {base_url} ({error}).").format(base_url=self.config.base_url, error=why)
+            ) from None
 
     def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink, silence: Silence) -> Reply:
         started = time.monotonic()
@@ -186,11 +192,13 @@ class Client:
         except KeyboardInterrupt:
             builder.reply.cancelled = True
         except openai.APITimeoutError:
-            self._stalled(builder, f"The provider sent nothing for {self.config.stream_idle_timeout_s:g} s "
-                                   "(stream_idle_timeout_s)")  # fmt: skip
+            idle = _("The provider sent nothing for {seconds:g} s (stream_idle_timeout_s)")
+            self._stalled(builder, idle.format(seconds=self.config.stream_idle_timeout_s))
         except (StreamError, openai.APIError) as e:
             if not silence.expired and not builder.parts:
-                raise Retry(f"The provider failed before answering ({self._message(e)})") from None
+                raise Retry(
+                    _("The provider failed before answering ({message})").format(message=self._message(e))
+                ) from None
             builder.reply.error = "" if silence.expired else self._message(e)
         except Exception:  # the connection a limit closed fails in the transport's own words
             if not silence.expired:
@@ -200,19 +208,21 @@ class Client:
 
     def _limit(self, which: str) -> str:
         if which == IDLE:
-            return f"The provider sent only keep-alives for {self.config.stream_idle_timeout_s:g} s " \
-                   "(stream_idle_timeout_s)"  # fmt: skip
-        return f"The request ran longer than {self.config.request_timeout_s:g} s (request_timeout_s)"
+            alive = _("The provider sent only keep-alives for {seconds:g} s (stream_idle_timeout_s)")
+            return alive.format(seconds=self.config.stream_idle_timeout_s)
+        return _("The request ran longer than {seconds:g} s (request_timeout_s)").format(
+            seconds=self.config.request_timeout_s
+        )
 
     def _stalled(self, builder: ReplyBuilder, why: str, retry: bool = True) -> None:
         """A request ended for want of progress: asked again when nothing of the answer had arrived, else cut off
         where it stopped (without a finish reason the reply counts as cut off)."""
         if builder.parts:
-            self.notify(f"{why}; the answer stops there.")
+            self.notify(_("{problem}; the answer stops there.").format(problem=why))
         elif retry:
             raise Retry(why)
         else:
-            raise LLMError(f"{why}, and nothing of the answer had arrived.")
+            raise LLMError(_("{problem}, and nothing of the answer had arrived.").format(problem=why))
 
     @staticmethod
     def _finish(builder: ReplyBuilder, sink: Sink) -> Reply:
@@ -221,7 +231,7 @@ class Client:
         if builder.unshown:
             sink.feed(builder.unshown)
         if reply.finish_reason == "model_context_window_exceeded":
-            raise ContextTooLong("The conversation no longer fits the model's context window.")
+            raise ContextTooLong(_("The conversation no longer fits the model's context window."))
         return reply
 
     def _open(self, messages: list[dict], tools: list[dict]):
@@ -250,9 +260,10 @@ class Client:
         # the SDK's HTTP library varies between versions: its read timeout is known by name
         if isinstance(error, openai.APITimeoutError) and type(error.__cause__).__name__ == "ReadTimeout":
             idle = self.config.stream_idle_timeout_s
-            return Retry(f"{self.config.base_url} accepted the connection and sent nothing for {idle:g} s "
-                          "(stream_idle_timeout_s)")  # fmt: skip
-        return Retry(f"Cannot reach {self.config.base_url} ({redact(str(error), self.config.api_key)})")
+            silent = _("{base_url} accepted the connection and sent nothing for {seconds:g} s (stream_idle_timeout_s)")
+            return Retry(silent.format(base_url=self.config.base_url, seconds=idle))
+        why = redact(str(error), self.config.api_key)
+        return Retry(_("Cannot reach {base_url} ({error})").format(base_url=self.config.base_url, error=why))
 
     def _classify(self, e, messages: list[dict]) -> None:
         """Decide what a status error means: returns only when the request should be sent again now."""
@@ -267,7 +278,7 @@ class Client:
             return
         if status in (400, 415, 422) and self.send_images and _has_images(messages) and IMAGES.search(message):
             self.send_images = False
-            self.notify("The provider refused an image; images are left out of what this run sends.")
+            self.notify(_("The provider refused an image; images are left out of what this run sends."))
             return
         raise refusal(status, message, e.response.headers, self.model, self.config.base_url)
 

@@ -4,6 +4,7 @@ import json
 import re
 from collections.abc import Mapping
 
+from narnat_agent.i18n import _
 from narnat_agent.redact import redact
 
 MAX_RETRY_AFTER = 60.0
@@ -57,21 +58,32 @@ def retry_after(headers: Mapping[str, str] | None) -> float | None:
 def refusal(status: int, message: str, headers: Mapping[str, str] | None, model: str, base_url: str) -> Exception:
     """What a status error that no dropped request field cures means: an LLMError to stop on, or a Retry."""
     if status == 400 and CONTEXT_FULL.search(message):
-        return ContextTooLong(f"The conversation no longer fits the model's context window ({message}).")
+        return ContextTooLong(
+            _("The conversation no longer fits the model's context window ({message}).").format(message=message)
+        )
     if status == 429 and NO_QUOTA.search(message):
-        return LLMError(f"The provider says the account is out of quota (429): {message}")
+        return LLMError(_("The provider says the account is out of quota (429): {message}").format(message=message))
     if status in RETRYABLE or status >= 500:
         wait = retry_after(headers)
         if wait is not None and wait > MAX_RETRY_AFTER:
-            return LLMError(f"The provider is busy (status {status}) and asks to wait {wait:.0f}s; try later.")
-        return Retry(f"The provider answered status {status} ({message[:200]})", wait)
+            busy = _("The provider is busy (status {status}) and asks to wait {wait:.0f}s; try later.")
+            return LLMError(busy.format(status=status, wait=wait))
+        answered = _("The provider answered status {status} ({message})")
+        return Retry(answered.format(status=status, message=message[:200]), wait)
+    return LLMError(_refused(status, message, model, base_url))
+
+
+def _refused(status: int, message: str, model: str, base_url: str) -> str:
+    """What a refusal that retrying does not cure says; the provider's own words stay as it wrote them."""
     if status == 401:
-        return LLMError("The provider rejected the API key (401): check api_key in .narnat/narnat.json or "
-                        "NARNAT_API_KEY.")  # fmt: skip
+        return _("The provider rejected the API key (401): check api_key in .narnat/narnat.json or NARNAT_API_KEY.")
     if status == 402:
-        return LLMError(f"The provider says the account has no balance (402): {message}")
+        return _("The provider says the account has no balance (402): {message}").format(message=message)
     if status == 403:
-        return LLMError(f"The provider refused access (403): {message}")
+        return _("The provider refused access (403): {message}").format(message=message)
     if status == 404:
-        return LLMError(f"Not found (404): check the model '{model}' and base_url {base_url}.")
-    return LLMError(f"The provider rejected the request ({status}): {message}")
+        # the word "model" stays in every language: a /model switch is undone on an error that names it
+        return _("Not found (404): check the model '{model}' and base_url {base_url}.").format(
+            model=model, base_url=base_url
+        )
+    return _("The provider rejected the request ({status}): {message}").format(status=status, message=message)

@@ -17,6 +17,7 @@ from typing import Any
 from narnat_agent import state
 from narnat_agent.atomic import write_atomic
 from narnat_agent.encodable import encodable_data
+from narnat_agent.i18n import N_, _
 
 FORMAT = "narnat-session"
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
@@ -38,7 +39,9 @@ class Saved:
 
 def check_name(name: str) -> str:
     if not NAME.fullmatch(name) or name in (".", ".."):
-        raise SessionError(f"'{name}' is not a session name: use letters, digits, '-', '_' and '.'.")
+        raise SessionError(
+            _("'{name}' is not a session name: use letters, digits, '-', '_' and '.'.").format(name=name)
+        )
     return name
 
 
@@ -77,8 +80,8 @@ def save(state_dir: Path, name: str, session: dict) -> Saved:
         while path_of(state_dir, f"{name}-{n}").exists():
             n += 1
         path = path_of(state_dir, f"{name}-{n}")
-        note = f"'{name}' was changed by another process or conversation since this one last read or saved it"
-        note += f"; saved this conversation beside it as '{path.stem}'."
+        note = _("'{name}' was changed by another process or conversation since this one last read or saved it; "
+                 "saved this conversation beside it as '{beside}'.").format(name=name, beside=path.stem)  # fmt: skip
     data = {"format": FORMAT, "version": 1, "name": path.stem, **session, "updated": datetime.now().isoformat()}
     try:
         body = json.dumps(data, ensure_ascii=False, indent=1).encode()
@@ -93,10 +96,15 @@ def save(state_dir: Path, name: str, session: dict) -> Saved:
 
 
 def _cannot_save(path: Path, error: OSError) -> str:
-    where = path.parent
     if error.errno in FULL:
-        return f"Cannot save '{path.stem}': the disk holding {where} is full; free some space, then save again."
-    return f"Cannot save '{path.stem}' in {where} ({error.strerror}); make it writable or free space, then save again."
+        full = _("Cannot save '{name}': the disk holding {folder} is full; free some space, then save again.")
+        return full.format(name=path.stem, folder=path.parent)
+    failed = _("Cannot save '{name}' in {folder} ({error}); make it writable or free space, then save again.")
+    return failed.format(name=path.stem, folder=path.parent, error=error.strerror)
+
+
+def _no_session(name: str) -> str:
+    return _("there is no session named '{name}' (see /show).").format(name=name)
 
 
 def _read(path: Path) -> tuple[dict, tuple[int, int, int, int]]:
@@ -104,17 +112,20 @@ def _read(path: Path) -> tuple[dict, tuple[int, int, int, int]]:
         with path.open("rb") as f:
             identity, raw = _identity(os.fstat(f.fileno())), f.read()
     except FileNotFoundError:
-        raise SessionError(f"there is no session named '{path.stem}' (see /show).") from None
+        raise SessionError(_no_session(path.stem)) from None
     except OSError as e:
-        raise SessionError(f"{path} cannot be read ({e.strerror}).") from None
+        raise SessionError(_("{path} cannot be read ({error}).").format(path=path, error=e.strerror)) from None
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as e:
-        raise SessionError(f"{path} is damaged and cannot be loaded ({e.__class__.__name__}).") from None
+        damaged = _("{path} is damaged and cannot be loaded ({error}).")
+        raise SessionError(damaged.format(path=path, error=e.__class__.__name__)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SessionError(f"{path} is not a Narnat session file.")
+        raise SessionError(_("{path} is not a Narnat session file.").format(path=path))
     if problem := _problem(data):
-        raise SessionError(f"{path} cannot be loaded: {problem}; fix the file or delete it.")
+        raise SessionError(
+            _("{path} cannot be loaded: {problem}; fix the file or delete it.").format(path=path, problem=problem)
+        )
     return encodable_data(data), identity
 
 
@@ -132,13 +143,13 @@ def _problem(data: dict) -> str:
     """What in a session's data is not as Narnat writes it, in words; "" when every field is."""
     messages = data.get("messages")
     if not isinstance(messages, list) or not messages:
-        return "'messages' must be a non-empty list"
+        return _("'messages' must be a non-empty list")
     for n, message in enumerate(messages, 1):
-        if problem := _message_problem(message, first=n == 1):
-            return f"message {n} {problem}"
+        if problem := _message_problem(message, n):
+            return problem
     for key, (missing, check, expected) in FIELDS.items():
         if not check(data.get(key, missing)):
-            return f"'{key}' must be {expected}"
+            return _("'{key}' must be {expected}").format(key=key, expected=_(expected))
     return ""
 
 
@@ -148,31 +159,35 @@ def _text(value: object) -> bool:
 
 # key -> (its value when absent, the check, what it must be) for every field beside the messages
 FIELDS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
-    "turns": (None, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a whole number"),
+    "turns": (None, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, N_("a whole number")),
     "todos": ([], lambda v: isinstance(v, list) and all(_todo(t) for t in v),
-              "a list of {content, activeForm, status} objects"),
+              N_("a list of {content, activeForm, status} objects")),
     "reads": ({}, lambda v: isinstance(v, dict) and all(_read_record(r) for r in v.values()),
-              "an object mapping paths to {sha, mtime, whole} records"),
-    "cost": (None, lambda v: v is None or isinstance(v, (int, float)), "a number or null"),
-    "created": ("", _text, "text"), "updated": ("", _text, "text"), "model": ("", _text, "text"),
-    "name": ("", _text, "text"),
+              N_("an object mapping paths to {sha, mtime, whole} records")),
+    "cost": (None, lambda v: v is None or isinstance(v, (int, float)), N_("a number or null")),
+    "created": ("", _text, N_("text")), "updated": ("", _text, N_("text")), "model": ("", _text, N_("text")),
+    "name": ("", _text, N_("text")),
 }  # fmt: skip
 
 
-def _message_problem(message: object, first: bool) -> str:
+def _message_problem(message: object, n: int) -> str:
+    """What is wrong with the nth message, in words; "" when nothing is."""
     if not isinstance(message, dict) or message.get("role") not in ROLES:
-        return f"must be an object whose role is one of {', '.join(ROLES)}"
+        return _("message {n} must be an object whose role is one of {roles}").format(n=n, roles=", ".join(ROLES))
     role, content = message["role"], message.get("content")
-    if first and (role != "system" or not isinstance(content, str)):
-        return "must be the system prompt (role system, text content)"
+    if n == 1 and (role != "system" or not isinstance(content, str)):
+        return _("message {n} must be the system prompt (role system, text content)").format(n=n)
     if not (isinstance(content, str) or content is None or (isinstance(content, list) and role == "user")):
-        return f"({role}) has content {json.dumps(content)[:40]}; it must be text"
+        shown = json.dumps(content)[:40]
+        return _("message {n} ({role}) has content {content}; it must be text").format(n=n, role=role, content=shown)
     calls = message.get("tool_calls") or []
     if not isinstance(calls, list) or not all(_tool_call(c) for c in calls):
-        return f"({role}) has tool calls that are not {{id, function: {{name, arguments}}}} objects"
+        not_calls = _("message {n} ({role}) has tool calls that are not {{id, function: {{name, arguments}}}} objects")
+        return not_calls.format(n=n, role=role)
     texts = ("tool_call_id", "reasoning_content", "reasoning", "name")
     wrong = [key for key in texts if not _text(message.get(key, ""))]
-    return f"({role}) has a '{wrong[0]}' that is not text" if wrong else ""
+    not_text = _("message {n} ({role}) has a '{key}' that is not text")
+    return not_text.format(n=n, role=role, key=wrong[0]) if wrong else ""
 
 
 def _tool_call(call: object) -> bool:
@@ -198,7 +213,7 @@ def exists(state_dir: Path, name: str) -> bool:
 def delete(state_dir: Path, name: str) -> None:
     path = path_of(state_dir, name)
     if not path.exists():
-        raise SessionError(f"there is no session named '{name}' (see /show).")
+        raise SessionError(_no_session(name))
     path.unlink()
     _known.pop(path, None)
 
@@ -208,9 +223,11 @@ def listing(state_dir: Path) -> list[dict]:
     rows = []
     for path in state.sessions(state_dir).glob("*.json"):
         try:
-            data, _ = _read(path)
+            data = _read(path)[0]
         except SessionError as e:
-            rows.append({"name": path.stem, "turns": 0, "updated": "", "first": f"(unreadable: {e})"})
+            rows.append(
+                {"name": path.stem, "turns": 0, "updated": "", "first": _("(unreadable: {problem})").format(problem=e)}
+            )
             continue
         first = next((m.get("content") for m in data["messages"] if m["role"] == "user"), "")
         rows.append({"name": path.stem, "turns": data["turns"], "updated": data.get("updated", ""),

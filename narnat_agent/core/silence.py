@@ -6,6 +6,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from narnat_agent.i18n import _
 from narnat_agent.processes import start_thread
 
 EVERY = 15  # seconds of silence between two notices
@@ -46,7 +47,7 @@ class Silence:
                 said, stretch = 0, self.last
             periods = int((now - self.last) // self.every)
             if periods > said:
-                self.notify(f"waiting for the provider ({periods * self.every:g} s)…")
+                self.notify(_("waiting for the provider ({seconds:g} s)…").format(seconds=periods * self.every))
             said = periods
             limit = OVERALL if now - self.started > self.overall else IDLE if now - self.last > self.idle else ""
             if limit and self.abort is not None:

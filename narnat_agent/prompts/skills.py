@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from narnat_agent import state
+from narnat_agent.i18n import _
 from narnat_agent.textfile import binary_kind
 
 SKILLS_HEADING = "# Skills"
@@ -33,24 +34,24 @@ def read_markdown(path: Path) -> str:
     """A command's or skill's text; a file too large, binary, not UTF-8 or not regular is refused with the reason."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):
-            raise UnusableFile("it is not a regular file")
+            raise UnusableFile(_("it is not a regular file"))
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as e:
-        raise UnusableFile(f"it cannot be read ({e.strerror})") from None
+        raise UnusableFile(_("it cannot be read ({error})").format(error=e.strerror)) from None
     if len(data) > MAX_BYTES:
-        raise UnusableFile(f"it is larger than {MAX_BYTES // 1024} KB")
+        raise UnusableFile(_("it is larger than {size} KB").format(size=MAX_BYTES // 1024))
     if kind := binary_kind(data[:4096], path):
-        raise UnusableFile(f"it is binary ({kind})")
+        raise UnusableFile(_("it is binary ({kind})").format(kind=kind))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise UnusableFile("it is not UTF-8 text") from None
+        raise UnusableFile(_("it is not UTF-8 text")) from None
 
 
 def front_matter(text: str) -> tuple[dict, str]:
     """The YAML mapping between the leading `---` lines, and the text after it ({} when there is none)."""
-    first, _, rest = text.partition("\n")
+    first, _newline, rest = text.partition("\n")  # not `_`: that name is the catalog's
     head, found, body = rest.partition("\n---")
     if first.strip() != "---" or not found:
         return {}, text
@@ -59,17 +60,18 @@ def front_matter(text: str) -> tuple[dict, str]:
     try:
         data = yaml.safe_load(head)
     except yaml.YAMLError as e:
-        raise UnusableFile(f"its front matter is not valid YAML ({getattr(e, 'problem', None) or e})") from None
+        problem = getattr(e, "problem", None) or e
+        raise UnusableFile(_("its front matter is not valid YAML ({problem})").format(problem=problem)) from None
     return (data if isinstance(data, dict) else {}), body.partition("\n")[2]
 
 
 def _skill(path: Path, shown: str) -> Skill:
-    meta, _ = front_matter(read_markdown(path))
+    meta = front_matter(read_markdown(path))[0]
     name, description = meta.get("name"), meta.get("description")
     if not isinstance(name, str) or not name.strip():
-        raise UnusableFile("its front matter has no name (name: ...)")
+        raise UnusableFile(_("its front matter has no name (name: ...)"))
     if not isinstance(description, str) or not description.strip():
-        raise UnusableFile("its front matter has no description (description: ...)")
+        raise UnusableFile(_("its front matter has no description (description: ...)"))
     return Skill(name.strip(), " ".join(description.split())[:MAX_DESCRIPTION], shown)
 
 
@@ -82,7 +84,7 @@ def find_skills(project: Path, home: Path, notify: Callable[[str], None]) -> lis
             try:
                 skill = _skill(path, shown)
             except UnusableFile as e:
-                notify(f"Skill {shown} is left out: {e}.")
+                notify(_("Skill {path} is left out: {reason}.").format(path=shown, reason=e))
                 continue
             found[skill.name] = skill
     return list(found.values())

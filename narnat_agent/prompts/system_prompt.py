@@ -11,6 +11,7 @@ from pathlib import Path
 from narnat_agent import state
 from narnat_agent.config.loader import Config
 from narnat_agent.encodable import encodable
+from narnat_agent.i18n import _
 from narnat_agent.prompts.skills import find_skills, skills_section
 from narnat_agent.prompts.texts import BASE_PROMPT, IRON_LAWS
 from narnat_agent.tools.bash import environment
@@ -80,7 +81,8 @@ def _instructions(path: Path, notify: Callable[[str], None]) -> str:
     text = data.decode("utf-8", errors="backslashreplace").strip()
     if len(text) <= MAX_INSTRUCTIONS:
         return text
-    notify(f"{path} is longer than {MAX_INSTRUCTIONS:,} characters; only its beginning is in the system prompt.")
+    cut = _("{path} is longer than {limit:,} characters; only its beginning is in the system prompt.")
+    notify(cut.format(path=path, limit=MAX_INSTRUCTIONS))
     return f"{text[:MAX_INSTRUCTIONS]}\n[The rest of {path.name} is left out: it is longer than this limit.]"
 
 

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from narnat_agent import i18n
 from narnat_agent.checkpoints import timeline
 from narnat_agent.checkpoints.git_store import PACK_AT
 from narnat_agent.checkpoints.store import CAP, CheckpointError, CopyStore
@@ -370,6 +371,21 @@ def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
         agent.checkpoints.plan(0)
     agent.rewind(1, code=False)  # the conversation still can
     assert agent.conversation.turns == 1
+
+
+def test_a_broken_store_is_said_in_chinese_under_a_chinese_interface(tree):
+    i18n.use("zh-CN")
+    try:
+        agent = Agent(tree)
+        agent.turn("first", A_TURN[0])
+        shutil.rmtree(tree / ".narnat/checkpoints")
+        (tree / ".narnat/checkpoints").write_text("not a folder")
+        agent.turn("second", ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+        assert agent.said == [f"本次运行已关闭检查点：检查点存储 {tree}/.narnat/checkpoints 无法写入（File exists）。"]
+        with pytest.raises(CheckpointError, match="^本次运行已关闭检查点，只能回退对话。$"):
+            agent.checkpoints.plan(0)
+    finally:
+        i18n.use("en")
 
 
 def test_a_damaged_store_is_set_aside_and_what_is_lost_is_said(tree):
