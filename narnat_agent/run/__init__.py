@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from narnat_agent import __version__
 from narnat_agent.i18n import _, ngettext
+from narnat_agent.run.signals import leave_on_signals
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -23,42 +24,6 @@ if TYPE_CHECKING:
 # by Stop.kind; 3: the turn ended before doing all it was asked; 130: Ctrl-C, as shells report it
 EXIT_CODES = {"completed": 0, "failed": 1, "stopped": 3, "cancelled": 130}
 USAGE_ERROR = 2  # a configuration or command-line mistake: nothing was sent
-
-
-def _leave_on_signals(agent: Agent, stop: bool = True) -> None:
-    """SIGTERM and SIGHUP stop the turn like Esc does (`stop`), then the REPL ends and saves like Ctrl-D. Only the
-    first one counts: closing a terminal delivers several, and none may interrupt the exit save."""
-    import signal
-
-    def leave(signum: int, frame: object) -> None:
-        if signum == signal.SIGHUP:
-            _mute_hung_up_terminal()
-        if agent.leaving:
-            return
-        agent.leaving = signum
-        if stop and not agent.ui.stop_reading():  # a waiting prompt ends like Ctrl-D; anything else stops like Esc
-            raise KeyboardInterrupt
-
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, leave)
-
-
-def _mute_hung_up_terminal() -> None:
-    """After a hangup nothing written to the terminal arrives and every write fails with a traceback: the
-    standard streams that were that terminal go to /dev/null instead (a stream redirected to a file is kept)."""
-    import logging
-    import os
-    import select
-
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        poller = select.poll()
-        poller.register(fd, select.POLLIN)
-        if any(event & select.POLLHUP for _, event in poller.poll(0)):  # (isatty is False after a hangup)
-            os.dup2(devnull, fd)
-    os.close(devnull)
-    for name in ("asyncio", "prompt_toolkit"):  # their reports of the dead terminal itself
-        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _session(config: Config, ui: UI, args: argparse.Namespace, system_prompt: str) -> Session:
@@ -166,7 +131,7 @@ def _agent(
                           web=web, secret=config.api_key, hidden=config.files)  # fmt: skip
     config, server = _learn_server(config)
     agent = Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
-    _leave_on_signals(agent)
+    leave_on_signals(agent)
     return agent
 
 
@@ -232,7 +197,7 @@ def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | Non
     try:
         outcome = _ask(agent, ui, prompt, nobody)
     finally:
-        _leave_on_signals(agent, stop=False)  # from here on a signal only sets the exit code
+        leave_on_signals(agent, stop=False)  # from here on a signal only sets the exit code
         saved = _saved(agent, ui, quiet=True)
         _stop_jobs(agent)  # before the report: stream-json's last line is the result
     code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost
@@ -278,11 +243,11 @@ def _saved(agent: Agent, ui: UI, quiet: bool = False) -> bool:
 def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) -> None:
     """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
     for last_chance in (False, True):
-        _leave_on_signals(agent)
+        leave_on_signals(agent)
         try:
             _questions(agent, ui, dispatch)
         finally:
-            _leave_on_signals(agent, stop=False)
+            leave_on_signals(agent, stop=False)
             saved = _saved(agent, ui)
             agent.checkpoints.prune()
         if saved or last_chance or agent.leaving:

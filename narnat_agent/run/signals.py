@@ -1,0 +1,44 @@
+"""How a run ends on a signal: SIGTERM and SIGHUP end it the way the user would, and a hung-up terminal is let go."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from narnat_agent.core.agent import Agent
+
+
+def leave_on_signals(agent: Agent, stop: bool = True) -> None:
+    """SIGTERM and SIGHUP stop the turn like Esc does (`stop`), then the REPL ends and saves like Ctrl-D. Only the
+    first one counts: closing a terminal delivers several, and none may interrupt the exit save."""
+    import signal
+
+    def leave(signum: int, frame: object) -> None:
+        if signum == signal.SIGHUP:
+            _mute_hung_up_terminal()
+        if agent.leaving:
+            return
+        agent.leaving = signum
+        if stop and not agent.ui.stop_reading():  # a waiting prompt ends like Ctrl-D; anything else stops like Esc
+            raise KeyboardInterrupt
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, leave)
+
+
+def _mute_hung_up_terminal() -> None:
+    """After a hangup nothing written to the terminal arrives and every write fails with a traceback: the
+    standard streams that were that terminal go to /dev/null instead (a stream redirected to a file is kept)."""
+    import logging
+    import os
+    import select
+
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        if any(event & select.POLLHUP for _, event in poller.poll(0)):  # (isatty is False after a hangup)
+            os.dup2(devnull, fd)
+    os.close(devnull)
+    for name in ("asyncio", "prompt_toolkit"):  # their reports of the dead terminal itself
+        logging.getLogger(name).setLevel(logging.CRITICAL)
