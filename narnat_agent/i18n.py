@@ -69,3 +69,33 @@ def N_(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _active().ngettext(singular, plural, n)
+
+
+class Said(str):
+    """Text that stays English where it goes (the model's tool results, logs) and that the interface can say again
+    in its own language: a catalog message (marked with N_) and its values, themselves plain or Said."""
+
+    template: str
+    values: dict[str, str]
+
+    def __new__(cls, template: str, **values: str) -> "Said":
+        text = super().__new__(cls, template.format(**values) if values else template)
+        text.template, text.values = template, values
+        return text
+
+    def spoken(self) -> str:
+        translated = _(self.template)
+        return translated.format(**{k: spoken(v) for k, v in self.values.items()}) if self.values else translated
+
+
+def spoken(text: str) -> str:
+    """text as the interface says it: a Said in the interface's language, any other text as it is (a path, a name)."""
+    return text.spoken() if isinstance(text, Said) else text
+
+
+def listed(items: list[str]) -> str:
+    """Several reasons as one text, each still said in the interface's language."""
+    said = items[-1]
+    for item in reversed(items[:-1]):
+        said = Said(N_("{first}; {rest}"), first=item, rest=said)
+    return said

@@ -19,7 +19,7 @@ from narnat_agent.core.session import Session
 from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, TurnStopped
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.core.window import Window, measure
-from narnat_agent.i18n import N_, _, ngettext, sentences
+from narnat_agent.i18n import N_, Said, _, ngettext, sentences
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.system_prompt import for_model
 from narnat_agent.tools import registry
@@ -110,8 +110,10 @@ class Agent:
 
         def ask(command: str, reason: str) -> bool:
             covered = self.checkpoints.covers_commands() and "/undo" not in reason  # else the reason says it already
-            undo = "; /undo can restore files, but not those in folders .gitignore names" if covered else ""
-            return confirm(command, reason + undo)
+            if covered:
+                reason = Said(N_("{reason}; /undo can restore files, but not those in folders .gitignore names"),
+                              reason=reason)  # fmt: skip
+            return confirm(command, reason)
 
         return ask
 

@@ -4,6 +4,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.verification import Verification
 
 if TYPE_CHECKING:
@@ -14,13 +15,20 @@ Clean = Callable[[str], str]  # what every text leaving a tool passes through (t
 
 
 class ToolError(Exception):
-    """A failure the model can act on; its text goes back as the tool result."""
+    """A failure the model can act on; its text goes back as the tool result. The person reads the first line of
+    `shown` (by default the text itself) in the interface's language when it is a Said, as it is otherwise."""
+
+    def __init__(self, text: str, shown: str | None = None):
+        super().__init__(text)
+        self.shown = text if shown is None else shown
 
 
 def nobody_to_ask(reason: str) -> ToolError:
     """What a command that needs the user's yes gets when nobody can answer (a headless run without --yes)."""
     return ToolError(f"not run — it needs the user's confirmation ({reason}), and this headless run cannot ask "
-                     "(the user can allow it with --yes).")  # fmt: skip
+                     "(the user can allow it with --yes).",
+                     Said(N_("not run: it needs your confirmation ({reason}), and this run cannot ask (--yes allows "
+                             "it)"), reason=reason))  # fmt: skip
 
 
 @dataclass(frozen=True)

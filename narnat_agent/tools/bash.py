@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO
 
 from narnat_agent import state
+from narnat_agent.i18n import N_, Said, _, listed, ngettext
 from narnat_agent.keyguard import KEY_VARIABLES, confined
 from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
 from narnat_agent.safety import analyze, last_pipeline
@@ -180,7 +181,7 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
     elif not partial:
         spill.unlink(missing_ok=True)
     if cancelled:
-        raise Interrupted(_stopped(text, "cancelled by the user", "cancelled"))
+        raise Interrupted(_stopped(text, "cancelled by the user", timed_out=False))
     return Finished(text, None if timed_out else process.returncode, pipeline, output.lines)
 
 
@@ -198,7 +199,7 @@ def _follow(ws: Workspace, after: Path) -> tuple[int, ...]:
 def run(args: dict, ws: Workspace) -> Result:
     command = args["command"]
     if not command.strip():
-        raise ToolError("the command is empty.")
+        raise ToolError("the command is empty.", Said(N_("the command is empty")))
     _check(command, ws, background=bool(args.get("run_in_background")))
     if not ws.cwd.is_dir():
         ws.cwd = ws.root
@@ -224,7 +225,7 @@ def _background(command: str, ws: Workspace) -> Result:
     text = (f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
             f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends. "
             f"Stop it with: kill -- -{job.pid}{news}")  # fmt: skip
-    return Result(text, f"job {job.number} started in the background · pid {job.pid}")
+    return Result(text, _("job {number} started in the background · pid {pid}").format(number=job.number, pid=job.pid))
 
 
 def _check(command: str, ws: Workspace, background: bool) -> None:
@@ -232,11 +233,13 @@ def _check(command: str, ws: Workspace, background: bool) -> None:
     is for); ask the user before anything that deletes."""
     verdict = analyze(command, cwd=ws.cwd)
     if verdict.file_ops:
-        raise ToolError(f"not run — Bash is for running programs: {'; '.join(dict.fromkeys(verdict.file_ops))}.")
+        why = listed(list(dict.fromkeys(verdict.file_ops)))
+        raise ToolError(f"not run — Bash is for running programs: {why}.", Said(N_("not run: {why}"), why=why))
     if verdict.interactive and not background:
-        raise ToolError(f"not run — it would wait for a terminal: {'; '.join(dict.fromkeys(verdict.interactive))}.")
+        why = listed(list(dict.fromkeys(verdict.interactive)))
+        raise ToolError(f"not run — it would wait for a terminal: {why}.", Said(N_("not run: {why}"), why=why))
     if verdict.deletions:
-        reason = "; ".join(dict.fromkeys(verdict.deletions))
+        reason = listed(list(dict.fromkeys(verdict.deletions)))
         ws.ask(command, reason, "Do not destroy it another way; ask the user what they want.")
 
 
@@ -263,30 +266,39 @@ def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str])
     stages = last_pipeline(command)
     verification = verified(stages, finished.code, finished.pipeline)
     if code is None:
-        stopped = _stopped(text, f"timed out after {timeout_ms / 1000:g} s", "timed out", notes)
+        stopped = _stopped(text, f"timed out after {timeout_ms / 1000:g} s", True, notes)
         return dataclasses.replace(stopped, verification=verification)
     benign = code == 1 and bool(stages) and _name(stages[-1]) in NOT_FAILURES
     failed = _failed_stages(stages, finished.pipeline)
     status = "; ".join([f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""),
                         *failed, *notes])  # fmt: skip
     body = f"{text.rstrip()}\n" if text.strip() else "(no output)\n"
-    shown = text.count("\n") + bool(text and not text.endswith("\n"))
+    shown = _line_count(text)
     output = Output(tuple(text.splitlines()[-TAIL:]), finished.lines, min(shown, finished.lines))
-    summary = f"exit {code}" + (" · a pipeline stage failed" if failed else "") + f" · {_count(finished.lines)}"
+    n = finished.lines
+    if failed:
+        summary = ngettext("exit {code} · a pipeline stage failed · {n} line",
+                           "exit {code} · a pipeline stage failed · {n} lines", n).format(code=code, n=n)  # fmt: skip
+    else:
+        summary = ngettext("exit {code} · {n} line", "exit {code} · {n} lines", n).format(code=code, n=n)
     return Result(f"{body}({status})", summary, bool(failed) or (bool(code) and not benign), output, verification)
 
 
-def _count(lines: int) -> str:
-    return f"{lines} line" + ("" if lines == 1 else "s")
+def _line_count(text: str) -> int:
+    return text.count("\n") + bool(text and not text.endswith("\n"))
 
 
-def _stopped(text: str, why: str, summary: str, notes: tuple[str, ...] | list[str] = ()) -> Result:
+def _stopped(text: str, why: str, timed_out: bool, notes: tuple[str, ...] | list[str] = ()) -> Result:
     """A command stopped before it ended (timeout or cancel): the output it had printed, and that it was stopped."""
-    lines = text.count("\n") + bool(text and not text.endswith("\n"))
+    lines = _line_count(text)
+    if timed_out:
+        summary = ngettext("timed out · {n} line", "timed out · {n} lines", lines).format(n=lines)
+    else:
+        summary = ngettext("cancelled · {n} line", "cancelled · {n} lines", lines).format(n=lines)
     shown = "the output so far is above" if text.strip() else "no output"
     status = "; ".join([f"{why}; the command and its children were stopped; {shown}", *notes])
     output = Output(tuple(text.splitlines()[-TAIL:]), lines, lines)
-    return Result(f"{text.rstrip()}\n({status})".lstrip("\n"), f"{summary} · {_count(lines)}", True, output)
+    return Result(f"{text.rstrip()}\n({status})".lstrip("\n"), summary, True, output)
 
 
 TOOL = Tool(

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from narnat_agent.encodable import encodable
+from narnat_agent.i18n import N_, Said, spoken
 from narnat_agent.logger import get_logger
 from narnat_agent.redact import can_be_key, redact
 from narnat_agent.tools import bash, edit, glob, grep, read, todo_write, write
@@ -143,11 +144,11 @@ def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:
     try:
         return tool.run(args, workspace)
     except ToolError as e:
-        return Result(f"Error: {e}", str(e).split("\n", 1)[0], True)
+        return Result(f"Error: {e}", spoken(e.shown).split("\n", 1)[0], True)
     except Exception as e:  # a bug in a tool must not end the conversation
         log.exception("tool crashed")
-        sentence = f"{tool.name} failed unexpectedly: {type(e).__name__}: {e}"
-        return Result(f"Error: {sentence}", sentence.split("\n", 1)[0], True)  # the user sees what the model sees
+        sentence = Said(N_("{tool} failed unexpectedly: {error}"), tool=tool.name, error=f"{type(e).__name__}: {e}")
+        return Result(f"Error: {sentence}", spoken(sentence).split("\n", 1)[0], True)
 
 
 def execute(name: str, args: dict, workspace: Workspace) -> Result:

@@ -7,6 +7,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.processes.jobs import Jobs
 from narnat_agent.textfile import digest
 from narnat_agent.tools.base import Confirm, ToolError, nobody_to_ask
@@ -152,12 +153,16 @@ class Workspace:
         record = self.reads.get(path)
         name = self.show(path)
         if record is None:
-            raise ToolError(f"{name} has not been read in this session; Read it first, then retry.")
+            raise ToolError(f"{name} has not been read in this session; Read it first, then retry.",
+                            Said(N_("{file} has not been read yet"), file=name))  # fmt: skip
         if whole and not record.whole:
-            raise ToolError(f"only part of {name} has been read; Read all of it before overwriting it with Write.")
+            raise ToolError(f"only part of {name} has been read; Read all of it before overwriting it with Write.",
+                            Said(N_("only part of {file} has been read"), file=name))  # fmt: skip
         if record.sha != digest(data):
             how = "restored by /rewind after you last read it" if record.rewound else "modified since you read it"
-            raise ToolError(f"{name} was {how}; Read it again, then retry.")
+            shown = N_("{file} was restored by /rewind since it was read") if record.rewound else N_(
+                "{file} has changed since it was read")
+            raise ToolError(f"{name} was {how}; Read it again, then retry.", Said(shown, file=name))
 
     def restored(self, paths: list[Path]) -> None:
         """Files a rewind has put back: a record of other content says so to the next Edit or Write."""
@@ -182,13 +187,15 @@ class Workspace:
         if self.confirm is None:
             raise nobody_to_ask(reason)
         if not self.confirm(action, reason):
-            raise ToolError(f"the user declined to run it ({reason}). {declined}")
+            raise ToolError(f"the user declined to run it ({reason}). {declined}",
+                            Said(N_("you declined to run it ({reason})"), reason=reason))  # fmt: skip
 
     def ask_outside(self, tool: str, path: Path) -> None:
         """A file outside the project is the user's to allow: Write and Edit ask before they change one."""
         real = os.path.realpath(path)
         if os.path.commonpath([real, os.path.realpath(self.root)]) != os.path.realpath(self.root):
-            self.ask(f"{tool} {real}", f"it changes {real}, outside the project", "Ask the user what they want.")
+            reason = Said(N_("it changes {path}, outside the project"), path=real)
+            self.ask(f"{tool} {real}", reason, "Ask the user what they want.")
 
     def missing(self, path: Path) -> ToolError:
         """'does not exist', with the closest existing names, and where relative paths start."""
@@ -205,5 +212,8 @@ class Workspace:
             where += f"; {self.bash_elsewhere()}"
             if path.is_relative_to(self.root) and (beside := self.cwd / path.relative_to(self.root)).exists():
                 close.insert(0, beside)
-        hint = f" Did you mean: {', '.join(self.show(p) for p in close)}?" if close else ""
-        return ToolError(f"{self.show(path)} does not exist ({where}).{hint}")
+        name, names = self.show(path), ", ".join(self.show(p) for p in close)
+        if not close:
+            return ToolError(f"{name} does not exist ({where}).", Said(N_("{path} does not exist"), path=name))
+        said = Said(N_("{path} does not exist; did you mean {names}?"), path=name, names=names)
+        return ToolError(f"{name} does not exist ({where}). Did you mean: {names}?", said)

@@ -7,7 +7,7 @@ from typing import TextIO
 from narnat_agent import cells
 from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
-from narnat_agent.i18n import _
+from narnat_agent.i18n import _, spoken
 from narnat_agent.tools.base import Diff, Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
@@ -258,7 +258,7 @@ class PlainUI:
 
     def confirm(self, command: str, reason: str) -> bool:
         """y/n before a deleting command; only y or yes runs it."""
-        self.err.write(f"? {reason}:\n    {command}\n  " + _("Run it? [y/N] "))  # (pybabel reads no f-string)
+        self.err.write(f"? {spoken(reason)}:\n    {command}\n  " + _("Run it? [y/N] "))  # (pybabel reads no f-string)
         self.err.flush()
         return is_yes(self.inp.readline())
 

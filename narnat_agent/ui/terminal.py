@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from narnat_agent import state
 from narnat_agent.core.reply import ToolCall
 from narnat_agent.core.ui import UI
-from narnat_agent.i18n import _
+from narnat_agent.i18n import _, spoken
 from narnat_agent.processes import start_thread
 from narnat_agent.tools.base import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
@@ -185,7 +185,7 @@ class TerminalUI:
         if live:
             live.stop()
         running = self.watcher.stop()
-        self.console.print(render.Hanging(Text("  ⎿  ⚠ ", style="magenta"), Text(reason, style="magenta")))
+        self.console.print(render.Hanging(Text("  ⎿  ⚠ ", style="magenta"), Text(spoken(reason), style="magenta")))
         self.console.print(Text(f"     {command}", style="bold"))
         self.ring(_("waiting for you"))
         try:
