@@ -25,10 +25,8 @@ class ToolError(Exception):
 
 def nobody_to_ask(reason: str) -> ToolError:
     """What a command that needs the user's yes gets when nobody can answer (a headless run without --yes)."""
-    return ToolError(f"not run — it needs the user's confirmation ({reason}), and this headless run cannot ask "
-                     "(the user can allow it with --yes).",
-                     Said(N_("not run: it needs your confirmation ({reason}), and this run cannot ask (--yes allows "
-                             "it)"), reason=reason))  # fmt: skip
+    return ToolError(Said(N_("not run — it needs the user's confirmation ({reason}), and this headless run cannot ask "
+                             "(the user can allow it with --yes)."), reason=reason))  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 from narnat_agent import ripgrep
+from narnat_agent.i18n import _, ngettext
 from narnat_agent.tools.base import Result, Tool, ToolError
 from narnat_agent.tools.workspace import Workspace
 
@@ -80,19 +81,19 @@ def run(args: dict, ws: Workspace) -> Result:
     below = f"{_matches(len(found) - len(files))} {searched!r} in subfolders" if len(found) > len(files) else ""
     where = ws.show(top) if top != ws.root else "the project root"
     if not files and below:
-        return Result(f"No files match {args['pattern']!r} in {where}; {below}.{note}", "No files")
+        return Result(f"No files match {args['pattern']!r} in {where}; {below}.{note}", _("No files"))
     if not files:
         ignored = len(_matching(top, pattern, ws, ignore=False) or []) if not note else 0
         skipped = ripgrep.skipped_note(ignored) or " Hidden files were included."
         moved = ws.nothing_found_note()
-        return Result(f"No files match {args['pattern']!r} in {where}.{skipped}{moved}{note}", "No files")
+        return Result(f"No files match {args['pattern']!r} in {where}.{skipped}{moved}{note}", _("No files"))
     shown = "\n".join(ripgrep.shown(path) for path in files[:LIMIT])
     if len(files) > LIMIT:
         rest = len(files) - LIMIT
         shown += f"\n(showing the {LIMIT} newest of {len(files):,} files; {rest:,} more; narrow the pattern)"
     if below:
         shown += f"\n({below.replace(' file', ' more file', 1)})"
-    summary = f"Found {len(files)} file{'s' if len(files) != 1 else ''}"
+    summary = ngettext("Found {n} file", "Found {n} files", len(files)).format(n=len(files))
     return Result(f"{shown}{note}", summary)
 
 

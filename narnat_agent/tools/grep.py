@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 from narnat_agent import ripgrep
+from narnat_agent.i18n import _, ngettext
 from narnat_agent.textfile import binary_kind
 from narnat_agent.tools.base import Result, Tool, ToolError
 from narnat_agent.tools.workspace import Workspace
@@ -142,24 +143,29 @@ def _page(entries: list[str], args: dict, noun: str) -> str:
     return text
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'s' if count != 1 else ''}"
+def _files(count: int) -> str:
+    return ngettext("{n} file", "{n} files", count).format(n=f"{count:,}")
 
 
 def _report(found: dict, args: dict, mode: str, ws: Workspace) -> tuple[str, str]:
     """The page of results the model sees, and the one-line summary."""
+    files = len(found)
     if mode == "files_with_matches":
         names = [ripgrep.shown(path) for path in ripgrep.newest_first(list(found), ws.root)]
-        return _page(names, args, "files"), f"Found {_plural(len(found), 'file')}"
+        return _page(names, args, "files"), ngettext("Found {n} file", "Found {n} files", files).format(n=f"{files:,}")
     if mode == "count":
         lines = sorted(f"{ripgrep.shown(path)}:{count}" for path, count in found.items())
-        total = _plural(sum(found.values()), "matching line")
-        return _page(lines, args, "files"), f"Counted {total} in {_plural(len(found), 'file')}"
+        total = sum(found.values())
+        said = ngettext("Counted {n} matching line in {files}", "Counted {n} matching lines in {files}", total)
+        return _page(lines, args, "files"), said.format(n=f"{total:,}", files=_files(files))
     rows = [row for hits in found.values() for row in hits]
     matched, binary = sum(sep == ":" for _, sep, _ in rows), sum(not sep for _, sep, _ in rows)
-    summary = f"Found {_plural(matched, 'line')} in {_plural(len(found), 'file')}"
+    said = ngettext("Found {n} line in {files}", "Found {n} lines in {files}", matched)
+    summary = said.format(n=f"{matched:,}", files=_files(files))
     if binary:
-        summary += f"; {_plural(binary, 'binary file')} matched (lines not shown)"
+        summary = ngettext("{found}; {n} binary file matched (lines not shown)",
+                           "{found}; {n} binary files matched (lines not shown)", binary).format(
+                               found=summary, n=f"{binary:,}")  # fmt: skip
     return _page(_content(found, args), args, "lines"), summary
 
 
@@ -209,7 +215,7 @@ def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
         done = ripgrep.run([*flags, "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
         ignored = len([name for name in done.out.split(b"\0") if name]) if done else 0
         said += ripgrep.skipped_note(ignored) or " Hidden files were searched; binary files were skipped."
-    return Result(said + _glob_hint(args["pattern"]) + ws.nothing_found_note() + note, "No matches")
+    return Result(said + _glob_hint(args["pattern"]) + ws.nothing_found_note() + note, _("No matches"))
 
 
 def _glob_hint(pattern: str) -> str:

@@ -1,5 +1,6 @@
 """TodoWrite: the session's task list, replaced whole on every call."""
 
+from narnat_agent.i18n import _
 from narnat_agent.tools.base import Result, Todos, Tool, ToolError
 from narnat_agent.tools.workspace import Workspace
 
@@ -41,7 +42,11 @@ def run(args: dict, ws: Workspace) -> Result:
     current = next((t["activeForm"] for t in todos if t["status"] == "in_progress"), None)
     recap = f"{done}/{len(todos)} done" + (f"; now: {current}" if current else "")
     note = " (marked in_progress: the first unfinished task)" if started else ""
-    return Result(f"Todo list updated: {recap}{note}.", recap, detail=Todos(tuple(todos)))
+    if current:
+        shown = _("{done}/{total} done; now: {task}").format(done=done, total=len(todos), task=current)
+    else:
+        shown = _("{done}/{total} done").format(done=done, total=len(todos))
+    return Result(f"Todo list updated: {recap}{note}.", shown, detail=Todos(tuple(todos)))
 
 
 TOOL = Tool(

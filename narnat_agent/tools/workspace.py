@@ -154,14 +154,17 @@ class Workspace:
         name = self.show(path)
         if record is None:
             raise ToolError(f"{name} has not been read in this session; Read it first, then retry.",
-                            Said(N_("{file} has not been read yet"), file=name))  # fmt: skip
+                            Said(N_("{file} has not been read in this session"), file=name))  # fmt: skip
         if whole and not record.whole:
             raise ToolError(f"only part of {name} has been read; Read all of it before overwriting it with Write.",
                             Said(N_("only part of {file} has been read"), file=name))  # fmt: skip
         if record.sha != digest(data):
             how = "restored by /rewind after you last read it" if record.rewound else "modified since you read it"
-            shown = N_("{file} was restored by /rewind since it was read") if record.rewound else N_(
-                "{file} has changed since it was read")
+            shown = (
+                N_("{file} was restored by /rewind after it was last read")
+                if record.rewound
+                else N_("{file} was modified since it was last read")
+            )
             raise ToolError(f"{name} was {how}; Read it again, then retry.", Said(shown, file=name))
 
     def restored(self, paths: list[Path]) -> None:
@@ -188,7 +191,7 @@ class Workspace:
             raise nobody_to_ask(reason)
         if not self.confirm(action, reason):
             raise ToolError(f"the user declined to run it ({reason}). {declined}",
-                            Said(N_("you declined to run it ({reason})"), reason=reason))  # fmt: skip
+                            Said(N_("the user declined to run it ({reason})"), reason=reason))  # fmt: skip
 
     def ask_outside(self, tool: str, path: Path) -> None:
         """A file outside the project is the user's to allow: Write and Edit ask before they change one."""
@@ -212,8 +215,8 @@ class Workspace:
             where += f"; {self.bash_elsewhere()}"
             if path.is_relative_to(self.root) and (beside := self.cwd / path.relative_to(self.root)).exists():
                 close.insert(0, beside)
-        name, names = self.show(path), ", ".join(self.show(p) for p in close)
+        name, guesses = self.show(path), ", ".join(self.show(p) for p in close)
         if not close:
             return ToolError(f"{name} does not exist ({where}).", Said(N_("{path} does not exist"), path=name))
-        said = Said(N_("{path} does not exist; did you mean {names}?"), path=name, names=names)
-        return ToolError(f"{name} does not exist ({where}). Did you mean: {names}?", said)
+        said = Said(N_("{path} does not exist; did you mean {names}?"), path=name, names=guesses)
+        return ToolError(f"{name} does not exist ({where}). Did you mean: {guesses}?", said)

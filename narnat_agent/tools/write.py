@@ -2,6 +2,7 @@
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.diffs import compact_diff
+from narnat_agent.i18n import ngettext
 from narnat_agent.syntax_check import introduced
 from narnat_agent.textfile import UTF8, decode, line_count, line_ending, with_ending
 from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
@@ -36,12 +37,15 @@ def run(args: dict, ws: Workspace) -> Result:
     write_atomic(path, encoded)
     ws.remember(path, encoded, whole=True, codec=encoding.codec)
     count = line_count(content)
-    lines = f"{count} line{'s' if count != 1 else ''}"
     diff = compact_diff(before, content, ws.show(path))[0]
-    verb = "Updated" if existed else "Created"
     syntax = introduced(path, before, content)
+    verb, lines = "Updated" if existed else "Created", f"{count} line{'s' if count != 1 else ''}"
     report = f"{verb} {ws.show(path)} ({lines}).{note}" + (f"\n{syntax}" if syntax else "")
-    return Result(report, f"{verb} ({lines})", detail=Diff(diff, syntax))
+    if existed:
+        summary = ngettext("Updated ({n} line)", "Updated ({n} lines)", count).format(n=count)
+    else:
+        summary = ngettext("Created ({n} line)", "Created ({n} lines)", count).format(n=count)
+    return Result(report, summary, detail=Diff(diff, syntax))
 
 
 TOOL = Tool(

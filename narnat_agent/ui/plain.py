@@ -7,7 +7,7 @@ from typing import TextIO
 from narnat_agent import cells
 from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
-from narnat_agent.i18n import _, spoken
+from narnat_agent.i18n import _, ngettext, spoken
 from narnat_agent.tools.base import Diff, Output, Todos
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
@@ -80,7 +80,19 @@ def title_parts(title: str) -> tuple[str, str, int]:
 def plain_title(title: str) -> str:
     """The header without a width: a long command shows its first line and how many lines follow."""
     name, first, more = title_parts(title)
-    return f"{name}({first}{f' … +{more} lines' if more else ''})" if "(" in title else title
+    if "(" not in title:
+        return title
+    return f"{name}({first} {more_lines(more)})" if more else f"{name}({first})"
+
+
+def more_lines(n: int) -> str:
+    """What a tool header says of the lines it does not show: `… +3 lines`."""
+    return ngettext("… +{n} line", "… +{n} lines", n).format(n=n)
+
+
+def shown_to_model(output: Output) -> str:
+    """How much of a command's output the model saw, when it was cut: `(328 shown to the model)`."""
+    return _("({n} shown to the model)").format(n=output.shown_lines)
 
 
 def checklist(todos: list[dict]) -> list[str]:
@@ -220,10 +232,11 @@ class PlainUI:
         self.say(f"● {plain_title(header)}{call.origin}")
 
     def tool_end(self, result) -> None:
-        detail, seen = result.detail, ""
+        detail = result.detail
+        line = _("Error: {summary}").format(summary=result.summary) if result.is_error else result.summary
         if isinstance(detail, Output) and detail.shown_lines < detail.lines:
-            seen = f" ({detail.shown_lines} shown to the model)"
-        self.say(f"  ⎿ {'Error: ' if result.is_error else ''}{result.summary}{seen}")
+            line += f" {shown_to_model(detail)}"
+        self.say(f"  ⎿ {line}")
         if isinstance(detail, Todos):
             self.say("\n".join(f"    {line}" for line in checklist(list(detail.items))))
         elif isinstance(detail, Diff) and detail.syntax:

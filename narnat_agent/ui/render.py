@@ -7,8 +7,9 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
 from narnat_agent.core.turn import TurnStats
+from narnat_agent.i18n import _, ngettext
 from narnat_agent.tools.base import Output
-from narnat_agent.ui.plain import TODO_MARKS, title_parts
+from narnat_agent.ui.plain import TODO_MARKS, more_lines, shown_to_model, title_parts
 from narnat_agent.ui.plain import footer as footer_text
 
 TODO_STYLES = {"completed": "dim strike", "in_progress": "bold", "pending": ""}
@@ -42,25 +43,34 @@ def header(title: str, width: int) -> Text:
     line.append(name, style="bold")
     if "(" not in title:
         return line
-    lines_note = f"+{more_lines} lines" if more_lines else ""
+    note = _lines_note(more_lines) if more_lines else ""
     fixed = cell_len(f"● {name}()")
     target = Text(first, style="bold")
-    notes = [lines_note] if more_lines else []
-    if fixed + cell_len(first) + len(f" {lines_note}") > width:
-        target.truncate(max(width - fixed - len(f" +{len(first)} chars, {lines_note}") - 1, 10))
-        notes.insert(0, f"+{len(first) - len(target.plain)} chars")
+    if fixed + cell_len(first) + cell_len(f" {note}") > width:
+        target.truncate(max(width - fixed - cell_len(f" {_cut_note(len(first), more_lines)}") - 1, 10))
+        note = _cut_note(len(first) - len(target.plain), more_lines)
         target.append("…")
     line.append("(", style="bold").append_text(target)
-    if notes:
-        line.append(f" {', '.join(notes)}", style="magenta")
+    if note:
+        line.append(f" {note}", style="magenta")
     return line.append(")", style="bold")
+
+
+def _lines_note(lines: int) -> str:
+    return ngettext("+{n} line", "+{n} lines", lines).format(n=lines)
+
+
+def _cut_note(chars: int, lines: int) -> str:
+    """What a header cut to the width leaves out: `+40 chars`, `+40 chars, +2 lines`."""
+    cut = ngettext("+{n} char", "+{n} chars", chars).format(n=chars)
+    return _("{chars}, {lines}").format(chars=cut, lines=_lines_note(lines)) if lines else cut
 
 
 def result(summary: str, error: bool, output: Output | None = None) -> Hanging:
     """`⎿  exit 1 · 792 lines (328 shown to the model)`, wrapped under its own text."""
     body = Text(summary, style="red" if error else "")
     if output and output.shown_lines < output.lines:
-        body.append(f" ({output.shown_lines} shown to the model)", style="magenta")
+        body.append(f" {shown_to_model(output)}", style="magenta")
     return Hanging(Text(RESULT, style="dim"), body)
 
 
@@ -76,7 +86,8 @@ def output_tail(output: Output, failed: bool) -> Group | None:
                                   for line in shown]  # fmt: skip
     above = output.lines - len(shown)
     if above > 0:
-        rows.insert(0, Text(f"{INDENT}… +{above} lines above", style="dim"))
+        more = ngettext("… +{n} line above", "… +{n} lines above", above).format(n=above)
+        rows.insert(0, Text(f"{INDENT}{more}", style="dim"))
     return Group(*rows)
 
 
@@ -102,7 +113,7 @@ def diff(text: str, limit: int = BODY_LINES) -> Text:
             old, new = old + 1, new + 1
     hidden = max(len(shown) - limit, 0) + folded
     if hidden > 0:
-        out.append(f"     … +{hidden} lines\n", style="dim")
+        out.append(f"     {more_lines(hidden)}\n", style="dim")
     out.rstrip()
     return out
 

@@ -65,7 +65,7 @@ class TerminalStream:
 
     def spin(self, label: str) -> None:
         spinner = Spinner("dots", text=Elapsed(label, time.monotonic()), style="cyan")
-        self.waiting = spinner if label == "Thinking" else None
+        self.waiting = spinner if label == _("Thinking") else None
         self.live.update(spinner)
 
     def aside(self, text: str) -> bool:

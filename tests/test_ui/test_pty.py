@@ -111,7 +111,7 @@ def test_a_whole_session(session, fake_llm, project):
     assert lines[1].startswith(str(project)) and "new conversation · /help" in lines[1]
     assert any(line.startswith("── ctx 10/128k · sent 10 · out 5 · ") for line in lines)  # the footer
     header = next(line for line in lines if line.startswith("● Bash(echo start"))
-    assert header.endswith("chars, +1 lines)") and "…" in header and len(header) <= 100  # a long command
+    assert header.endswith("chars, +1 line)") and "…" in header and len(header) <= 100  # a long command
     failed = lines.index(next(line for line in lines if line.startswith("  ⎿  exit 2 · 8 lines")))
     assert lines[failed + 1 : failed + 4] == ["     … +2 lines above", "     l3", "     l4"]  # the tail
     assert "     boom: it failed" in lines and "(exit code 2)" not in "\n".join(lines)

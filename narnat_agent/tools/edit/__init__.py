@@ -7,6 +7,7 @@ from pathlib import Path
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.diffs import compact_diff
+from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.syntax_check import changed_lines, introduced
 from narnat_agent.textfile import decode, line_count, line_ending, with_ending
 from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
@@ -18,9 +19,12 @@ READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read nu
 
 
 def change_summary(removed: int, added: int) -> str:
-    changed = max(removed, added)
-    return f"{changed} line{'s' if changed != 1 else ''} changed" + (
-        f" (+{added} -{removed})" if added != removed else ""
+    """`3 lines changed (+3 -1)`."""
+    n = max(removed, added)
+    if added == removed:
+        return ngettext("{n} line changed", "{n} lines changed", n).format(n=n)
+    return ngettext("{n} line changed (+{added} -{removed})", "{n} lines changed (+{added} -{removed})", n).format(
+        n=n, added=added, removed=removed
     )
 
 
@@ -45,7 +49,8 @@ def run(args: dict, ws: Workspace) -> Result:
     try:
         done = apply_edit(text, old, new, args.get("replace_all", False))
     except NotFound as miss:
-        raise ToolError(explain_miss(miss.lines, old, new)) from None
+        said = Said(N_("old_string was not found in {file}"), file=ws.show(path))
+        raise ToolError(explain_miss(miss.lines, old, new), said) from None
     diff, removed, added = compact_diff(text, done.text, ws.show(path))
     syntax = introduced(path, text, done.text, changed_lines(done.changes))
     del text  # the same: the old text goes before the new one is encoded
@@ -76,7 +81,11 @@ def _notebook(path: Path, data: bytes, args: dict, ws: Workspace) -> Result:
     write_atomic(path, edited.data)
     ws.remember(path, edited.data, whole=ws.reads[path].whole)
     text = f"Edited cell {edited.cell} of {ws.show(path)} ({edited.done.how}).{edited.note}\n{diff}"
-    return Result(text, change_summary(removed, added) + f" in cell {edited.cell}", detail=Diff(diff))
+    return Result(
+        text,
+        _("{change} in cell {cell}").format(change=change_summary(removed, added), cell=edited.cell),
+        detail=Diff(diff),
+    )
 
 
 def _numbered(old_lines: list[str]) -> bool:

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.tools.base import ToolError
 from narnat_agent.tools.edit.reindent import indent, new_string_frame
 
@@ -292,14 +293,16 @@ def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> Edit
             where = ", ".join(map(str, places))
             raise ToolError(
                 f"ambiguous: old_string matches {len(spans)} places ({name} match) at lines {where}. "
-                "Include more surrounding lines to pick one, or set replace_all=true to change every one."
+                "Include more surrounding lines to pick one, or set replace_all=true to change every one.",
+                Said(N_("old_string matches {count} places (lines {lines})"), count=str(len(spans)), lines=where),
             )
         made = [span.replacement() for span in spans]
         edited = text
         for span, (replacement, _) in zip(reversed(spans), reversed(made), strict=True):
             edited = edited[: span.start] + replacement + edited[span.end :]
         if edited == text:
-            raise ToolError(f"old_string matched ({name} match), but new_string leaves the file as it is there.")
+            raise ToolError(f"old_string matched ({name} match), but new_string leaves the file as it is there.",
+                            Said(N_("the edit would leave the file unchanged")))  # fmt: skip
         moved = sorted({how for _, how in made if how})
         how = f"{name} match" + "".join(f"; new_string re-indented {how}" for how in moved)
         changes = []

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from narnat_agent.documents import DocumentError, notebook_text, pdf_text
+from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.textfile import binary_kind, decode, digest, line_count, size_text, without_escapes
 from narnat_agent.tools.base import Result, Tool, ToolError
 from narnat_agent.tools.read.images import SUFFIXES as IMAGE_SUFFIXES
@@ -26,7 +27,8 @@ def _listing(path: Path, ws: Workspace) -> Result:
     more = f"\n... {rest} more entries; use Glob to narrow" if rest > 0 else ""
     body = "\n".join(lines) or "(empty directory)"
     return Result(
-        f"Directory {ws.show(path)}/ ({len(entries)} entries):\n{body}{more}", f"Listed {len(entries)} entries"
+        f"Directory {ws.show(path)}/ ({len(entries)} entries):\n{body}{more}",
+        ngettext("Listed {n} entry", "Listed {n} entries", len(entries)).format(n=len(entries)),
     )
 
 
@@ -34,7 +36,7 @@ def _lines(text: str, start: int) -> Iterator[tuple[int, str, int]]:
     """From line `start` (1-based) on: each line's number, no more of it than can be shown, and its length; the
     text is never split whole, so a 100 MB line costs no second 100 MB."""
     pos = 0
-    for _ in range(start - 1):
+    for _line in range(start - 1):
         pos = text.find("\n", pos) + 1
     n = start
     while pos < len(text):
@@ -116,13 +118,14 @@ def _read(args: dict, ws: Workspace) -> Result:
     note = f"Note: {ws.show(path)} was modified externally.\n" if previous and previous.sha != digest(data) else ""
     if not data:
         ws.remember(path, data, whole=True)
-        return Result(f"{note}{ws.show(path)} is empty (0 bytes).", "Read 0 lines (empty file)")
+        return Result(f"{note}{ws.show(path)} is empty (0 bytes).", _("Read 0 lines (empty file)"))
     if path.suffix.lower() in (".pdf", ".ipynb"):
         return _document(path, data, args, ws, note)
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return read_image(path, data, ws.show(path), ws.sees_images)
     if kind := binary_kind(data[:4096], path):
-        raise ToolError(f"{ws.show(path)} is a {kind} ({size_text(len(data))}); Read shows text files only.")
+        said = Said(N_("{file} is a {kind}, not text"), file=ws.show(path), kind=kind)
+        raise ToolError(f"{ws.show(path)} is a {kind} ({size_text(len(data))}); Read shows text files only.", said)
     text, encoding = decode(data, ws.seen_as(path, data))
     if encoding.codec != "utf-8":
         note += f"(This file is not UTF-8: it is shown as {encoding.label}; Edit and Write keep its encoding.)\n"
@@ -139,7 +142,7 @@ def _document(path: Path, data: bytes, args: dict, ws: Workspace, note: str) -> 
     if not text:
         ws.remember(path, data, whole=True)
         return Result(f"{note}{name} is a PDF with no text layer (a scanned document?): Read cannot see the text in "
-                      "images of pages.", "PDF without text")  # fmt: skip
+                      "images of pages.", _("PDF without text"))  # fmt: skip
     return _page(text, args, ws, (path, data, "utf-8"), note)
 
 
@@ -149,7 +152,9 @@ def _page(text: str, args: dict, ws: Workspace, file: tuple[Path, bytes, str], n
     total = line_count(text)
     start = max(args.get("offset", 1), 1)
     if start > total:
-        raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.")
+        said = Said(N_("{file} has {total} lines; offset={offset} is past the end"), file=ws.show(path),
+                    total=str(total), offset=str(start))  # fmt: skip
+        raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.", said)
     limit = args["limit"] if args.get("limit", 0) > 0 else None
     shown, last, tabbed = _numbered(text, start, min(limit or MAX_LINES, MAX_LINES))
     ws.remember(path, data, whole=False, lines=(((start, last),), total), codec=codec)
@@ -157,7 +162,10 @@ def _page(text: str, args: dict, ws: Workspace, file: tuple[Path, bytes, str], n
     tabs = tabs if tabbed else ""
     body = "\n".join(shown)
     count = last - start + 1
-    summary = f"Read {count} line{'s' if count != 1 else ''}" + ("" if count == total else f" of {total}")
+    if count == total:
+        summary = ngettext("Read {n} line", "Read {n} lines", count).format(n=count)
+    else:
+        summary = ngettext("Read {n} line of {total}", "Read {n} lines of {total}", count).format(n=count, total=total)
     return Result(f"{note}{tabs}{body}\n{_tail(start, last, total, limit)}", summary)
 
 

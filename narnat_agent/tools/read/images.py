@@ -4,6 +4,7 @@ import base64
 import io
 from pathlib import Path
 
+from narnat_agent.i18n import _
 from narnat_agent.textfile import size_text
 from narnat_agent.tools.base import Picture, Result, ToolError
 
@@ -25,11 +26,14 @@ def read_image(path: Path, data: bytes, name: str, sees: bool) -> Result:
     what = f"{name}: {kind} image, {width}x{height} pixels, {size_text(len(data))}"
     if not sees:
         text = f"{what}. This model cannot see images (sees_images is false in the configuration)."
-        return Result(text, f"{kind} image {width}x{height} (not shown to the model)")
+        return Result(
+            text,
+            _("{kind} image {width}x{height} (not shown to the model)").format(kind=kind, width=width, height=height),
+        )
     picture, scaled = _picture(image, data, name)
     note = f"; scaled to {scaled[0]}x{scaled[1]} to fit the {MAX_SIDE}-pixel cap" if scaled != image.size else ""
-    return Result(f"{what}{note}. The image follows in the next message.", f"{kind} image {width}x{height}",
-                  picture=picture)  # fmt: skip
+    summary = _("{kind} image {width}x{height}").format(kind=kind, width=width, height=height)
+    return Result(f"{what}{note}. The image follows in the next message.", summary, picture=picture)
 
 
 def _picture(image, data: bytes, name: str) -> tuple[Picture, tuple[int, int]]:

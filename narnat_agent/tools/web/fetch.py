@@ -3,6 +3,7 @@
 import html
 import re
 
+from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.textfile import decode as decode_file
 from narnat_agent.textfile import size_text
 from narnat_agent.tools.base import Result, Tool, ToolError
@@ -71,18 +72,21 @@ def _fetch(web: Web, url: str):
     except requests.exceptions.SSLError as e:
         raise ToolError(f"TLS failure for {url}: {e.__class__.__name__}; the certificate was not accepted.") from None
     except requests.exceptions.Timeout:
-        raise ToolError(f"{url} did not answer within {web.timeout:g} s.") from None
+        said = Said(N_("{url} did not answer within {seconds} s"), url=url, seconds=f"{web.timeout:g}")
+        raise ToolError(f"{url} did not answer within {web.timeout:g} s.", said) from None
     except requests.exceptions.TooManyRedirects:
         raise ToolError(f"{url} redirected more than 10 times.") from None
     except requests.exceptions.RequestException as e:
         reason = unreachable(e)
+        said = Said(N_("could not connect to {url}"), url=url)
         if reason and reason != "the connection was refused":
             raise ToolError(f"could not connect to {url}: {reason}. This machine may not reach the internet; "
-                            f"retrying will not help.") from None  # fmt: skip
-        raise ToolError(f"could not connect to {url}: {reason or e.__class__.__name__}.") from None
+                            f"retrying will not help.", said) from None  # fmt: skip
+        raise ToolError(f"could not connect to {url}: {reason or e.__class__.__name__}.", said) from None
     with response:
         if response.status_code >= 400:
-            raise ToolError(f"{response.url} answered HTTP {response.status_code} {response.reason}.")
+            said = Said(N_("{url} answered HTTP {status}"), url=response.url, status=str(response.status_code))
+            raise ToolError(f"{response.url} answered HTTP {response.status_code} {response.reason}.", said)
         data = bytearray()
         for chunk in response.iter_content(65536):
             data += chunk
@@ -101,7 +105,7 @@ def run(args: dict, ws: Workspace) -> Result:
     if kind and kind not in ("text/html", "application/xhtml+xml") and not kind.startswith(TEXT_TYPES) \
             and not kind.endswith(("+json", "+xml")):  # fmt: skip
         return Result(f"URL: {final}\nA {kind} file of {size_text(len(data))}; WebFetch returns text only.",
-                      f"{kind}, {size_text(len(data))}")  # fmt: skip
+                      _("{kind}, {size}").format(kind=kind, size=size_text(len(data))))  # fmt: skip
     text = page_text(data, response.headers.get("Content-Type", ""))
     title = ""
     if kind in ("text/html", "application/xhtml+xml", "") and "<" in text:
@@ -114,7 +118,11 @@ def run(args: dict, ws: Workspace) -> Result:
     if len(text) > MAX_CHARS:
         text, note = text[:MAX_CHARS], f"\n\n[Cut at {MAX_CHARS:,} of {len(text):,} characters.]"
     head = f"URL: {final}\n" + (f"Title: {title}\n" if title else "") + FRAME
-    return Result(f"{head}\n\n{text}{note}", f"{len(text):,} characters" + (" (cut)" if note else ""))
+    if note:
+        summary = ngettext("{n} character (cut)", "{n} characters (cut)", len(text)).format(n=f"{len(text):,}")
+    else:
+        summary = ngettext("{n} character", "{n} characters", len(text)).format(n=f"{len(text):,}")
+    return Result(f"{head}\n\n{text}{note}", summary)
 
 
 def _challenge(data: bytes) -> bool:

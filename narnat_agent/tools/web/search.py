@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode, urlparse
 
+from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.tools.base import Result, Tool, ToolError
 from narnat_agent.tools.web.http import Web, accept_language, unreachable
 from narnat_agent.tools.workspace import Workspace
@@ -17,7 +18,7 @@ BASES = {  # each can be pointed elsewhere (a mirror, or a local server in tests
     "duckduckgo": "https://html.duckduckgo.com",
     "duckduckgo-lite": "https://lite.duckduckgo.com",
 }
-NAMES = {"baidu": "Baidu", "bing": "Bing", "duckduckgo": "DuckDuckGo", "duckduckgo-lite": "DuckDuckGo lite"}
+NAMES = {"baidu": N_("Baidu"), "bing": "Bing", "duckduckgo": "DuckDuckGo", "duckduckgo-lite": "DuckDuckGo lite"}
 BLOCK_STATUSES = {202, 403, 418, 429}
 
 
@@ -208,12 +209,15 @@ def run(args: dict, ws: Workspace) -> Result:
         elif not relevant(query, hits):
             failures.append(f"{NAMES[engine]}: results unrelated to the query")
         else:
-            return Result(_format(query, NAMES[engine], hits), f"{len(hits)} results from {NAMES[engine]}")
+            summary = ngettext("{n} result from {engine}", "{n} results from {engine}", len(hits))
+            return Result(_format(query, NAMES[engine], hits), summary.format(n=len(hits), engine=_(NAMES[engine])))
     if len(unreached) == len(ENGINES):
         why = f"every engine: {unreached[0]}" if len(set(unreached)) == 1 else "; ".join(failures)
         raise ToolError(f"this machine cannot reach the internet ({why}). Retrying will not help; answer from what "
-                        "you know and the project's files, and tell the user the web is out of reach.")  # fmt: skip
-    raise ToolError(f"no search engine gave results for {query!r}: {'; '.join(failures)}.")
+                        "you know and the project's files, and tell the user the web is out of reach.",
+                        Said(N_("this machine cannot reach the internet")))  # fmt: skip
+    said = Said(N_("no search engine gave results for {query}"), query=repr(query))
+    raise ToolError(f"no search engine gave results for {query!r}: {'; '.join(failures)}.", said)
 
 
 def _format(query: str, engine: str, hits: list[Hit]) -> str:
