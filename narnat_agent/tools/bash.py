@@ -240,7 +240,7 @@ def _check(command: str, ws: Workspace, background: bool) -> None:
         raise ToolError(f"not run — it would wait for a terminal: {why}.", Said(N_("not run: {why}"), why=why))
     if verdict.deletions:
         reason = listed(list(dict.fromkeys(verdict.deletions)))
-        ws.ask(command, reason, "Do not destroy it another way; ask the user what they want.")
+        ws.ask(command, reason, Said(N_("Do not destroy it another way; ask the user what they want.")))
 
 
 TAIL = 8  # lines of output kept for the screen

@@ -186,19 +186,19 @@ class Workspace:
         return f" (Paths and patterns start at the project root; {elsewhere}.)" if elsewhere else ""
 
     def ask(self, action: str, reason: str, declined: str) -> None:
-        """The user's yes before action, or a ToolError saying why not (declined: what the model should do then)."""
+        """The user's yes before action, or a ToolError saying why not (declined: what the model should do then, a
+        Said the person reads too)."""
         if self.confirm is None:
             raise nobody_to_ask(reason)
         if not self.confirm(action, reason):
-            raise ToolError(f"the user declined to run it ({reason}). {declined}",
-                            Said(N_("the user declined to run it ({reason})"), reason=reason))  # fmt: skip
+            raise ToolError(Said(N_("the user declined to run it ({reason}). {then}"), reason=reason, then=declined))
 
     def ask_outside(self, tool: str, path: Path) -> None:
         """A file outside the project is the user's to allow: Write and Edit ask before they change one."""
         real = os.path.realpath(path)
         if os.path.commonpath([real, os.path.realpath(self.root)]) != os.path.realpath(self.root):
             reason = Said(N_("it changes {path}, outside the project"), path=real)
-            self.ask(f"{tool} {real}", reason, "Ask the user what they want.")
+            self.ask(f"{tool} {real}", reason, Said(N_("Ask the user what they want.")))
 
     def missing(self, path: Path) -> ToolError:
         """'does not exist', with the closest existing names, and where relative paths start."""
