@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.syntax import Command
 
 
@@ -39,6 +40,15 @@ class Check(Protocol):
         """What shell text that another program runs would destroy (system("…") in a script)."""
 
 
-NOT_UNDOABLE = "/undo cannot restore it"  # how a question ends when what is lost lies beyond the project's files
-REGENERABLE = "regenerable: its tool downloads or builds it again, /undo does not restore it"
-Argv = list[str | None]  # a command's words: literal text, or None where the shell computes them at run time
+NOT_UNDOABLE = Said(
+    N_("/undo cannot restore it")
+)  # how a question ends when what is lost lies beyond the project's files
+REGENERABLE = Said(N_("regenerable: its tool downloads or builds it again, /undo does not restore it"))
+Argv = list[str | None]
+
+
+def computed(name: str) -> str:
+    """The reason to ask about a program whose code is known only when it runs."""
+    return Said(
+        N_("{program} runs code computed at run time"), program=name
+    )  # a command's words: literal text, or None where the shell computes them at run time

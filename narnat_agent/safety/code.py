@@ -5,6 +5,7 @@ nothing, while the literals handed to a shell (`system("rm -rf x")`, backticks, 
 import re
 from collections.abc import Callable
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.sql import in_code
 from narnat_agent.safety.syntax import names
 
@@ -153,7 +154,7 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
     if family == "awk":
         return _awk(code, shell)
     if queries := in_code(code):
-        return [f"the {name} code {query}" for query in queries]
+        return [Said(N_("the {language} code {does}"), language=name, does=query) for query in queries]
     present = {i for i in set(IDENTIFIER.findall(code)) if i in TRIGGERS or i.startswith(TRIGGER_PREFIXES)}
     if not present and "`" not in code and "%x" not in code:
         return []
@@ -161,7 +162,10 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
     identifiers = set(IDENTIFIER.findall(skeleton))
     # each pattern reads one line at a time, so only the lines holding a trigger need reading
     lines = "\n".join(line for line in skeleton.split("\n") if any(word in line for word in present | {"API"}))
-    reasons = [f"the {name} code {does}" for does in _calls(skeleton, lines, identifiers, literals)]
+    reasons: list[str] = [
+        Said(N_("the {language} code {does}"), language=name, does=does)
+        for does in _calls(skeleton, lines, identifiers, literals)
+    ]
     if {"exec", "eval"} & identifiers:  # code handed over as a literal is code all the same
         for literal in literals:
             reasons += scan(name, literal, shell)
@@ -175,16 +179,16 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
 
 def _calls(skeleton: str, lines: str, identifiers: set[str], literals: list[str]) -> list[str]:
     """What the code itself does that deletes, empties, or hides code."""
-    found = []
+    found: list[str] = []
     if identifiers & DELETION_NAMES or DELETION_CALLS.search(lines):
-        found.append("calls a file-deletion function")
+        found.append(Said(N_("calls a file-deletion function")))
     if BUILT_CODE.search(lines):
-        found.append("runs code it builds at run time")
+        found.append(Said(N_("runs code it builds at run time")))
     if NAMED_BY_STRING.search(lines):
-        found.append("calls a file-deletion function by name")
+        found.append(Said(N_("calls a file-deletion function by name")))
     opens = "open" in identifiers and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
     if opens or EMPTIES.search(lines):
-        found.append("empties a file")
+        found.append(Said(N_("empties a file")))
     return found
 
 
@@ -209,7 +213,7 @@ def _split(code: str) -> tuple[str, list[str], list[str]]:
 def _sed(script: str) -> list[str]:
     flags = [m.group(2) for m in SED_SUBSTITUTE.finditer(script)]
     if any("e" in f for f in flags) or SED_EXECUTE.search(SED_SUBSTITUTE.sub("s", script)):
-        return ["sed's e command runs the text as a shell command"]
+        return [Said(N_("sed's e command runs the text as a shell command"))]
     return []
 
 
@@ -219,11 +223,11 @@ def _awk(program: str, shell: Callable[[str], list[str]]) -> list[str]:
         reasons += shell(text.replace('\\"', '"'))
     bare = re.sub(r'"(?:\\.|[^"\\])*"', '""', program)  # calls, not text that mentions them
     if len(AWK_LITERAL_SYSTEM.findall(bare)) < len(AWK_SYSTEM.findall(bare)):
-        reasons.append("awk's system() runs a command built at run time")
+        reasons.append(Said(N_("awk's system() runs a command built at run time")))
     for match in AWK_PIPE.finditer(program):
         target = (match.group(1) or match.group(2))[1:-1]
         if target.split()[:1] in (["sh"], ["bash"]):
-            reasons.append("awk pipes text into a shell")
+            reasons.append(Said(N_("awk pipes text into a shell")))
         else:
             reasons += shell(target)
     return reasons

@@ -9,13 +9,13 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import Argv, Check
 from narnat_agent.safety.git import git
 from narnat_agent.safety.syntax import Command, names, operands
 
 DELETERS = names("rm rmdir unlink shred srm wipe trash trash-put trash-rm rimraf del-cli wipefs truncate")
 FIND_ACTIONS = ("-exec", "-execdir", "-ok", "-okdir")
-ONLY_THE_PROJECT = " — /undo restores only the project's files"
 
 
 def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str]:
@@ -26,7 +26,10 @@ def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str
             return []
         targets = " ".join(a or "$…" for a in operands(argv)) or "(no operands)"
         elsewhere = any(_outside(a, check.cwd) for a in operands(argv))
-        return [f"{name} deletes files: {targets}" + (ONLY_THE_PROJECT if elsewhere else "")]
+        if elsewhere:
+            return [Said(N_("{program} deletes files: {targets} — /undo restores only the project's files"),
+                         program=name, targets=targets)]  # fmt: skip
+        return [Said(N_("{program} deletes files: {targets}"), program=name, targets=targets)]
     rule = RULES.get(name)
     reason = rule(argv, command, check) if rule else None
     return [reason] if reason else []
@@ -68,16 +71,16 @@ def _find(argv: Argv, command: Command, check: Check) -> str | None:
             i = end
         i += 1
     if "-delete" in argv:
-        return "find -delete deletes the files it finds"
-    return "find gets words computed at run time, which may be actions" if command.splits else None
+        return Said(N_("find -delete deletes the files it finds"))
+    return Said(N_("find gets words computed at run time, which may be actions")) if command.splits else None
 
 
 def _rsync(argv: Argv, command: Command, check: Check) -> str | None:
     if "--dry-run" in argv or _short(argv[1:], "n"):
         return None
     if any(a and a.startswith(("--del", "--remove-source-files")) for a in argv):
-        return "rsync deletes files (--delete / --remove-source-files)"
-    return "rsync gets words computed at run time, which may be options" if command.splits else None
+        return Said(N_("rsync deletes files (--delete / --remove-source-files)"))
+    return _may_be_options("rsync") if command.splits else None
 
 
 def _sort(argv: Argv, command: Command, check: Check) -> str | None:
@@ -88,19 +91,24 @@ def _sort(argv: Argv, command: Command, check: Check) -> str | None:
         a for i, a in enumerate(argv[1:], 1) if a is None or a[:1] != "-" and argv[i - 1] not in ("-o", "--output")
     ]
     empty = inputs == ["/dev/null"] or not inputs and command.stdin_file == "/dev/null"
-    return f"sort -o replaces {out}" if out and (out in inputs or empty) else None
+    return Said(N_("sort -o replaces {file}"), file=out) if out and (out in inputs or empty) else None
 
 
 def _tee(argv: Argv, command: Command, check: Check) -> str | None:
     upstream = command.upstream
     empty = command.stdin_file == "/dev/null" or upstream is not None and silent(upstream.argv, upstream)
     files = [a or "$…" for a in operands(argv)]
-    return f"tee empties {' '.join(files)}" if empty and files else None
+    return Said(N_("tee empties {files}"), files=" ".join(files)) if empty and files else None
 
 
 def _ln(argv: Argv, command: Command, check: Check) -> str | None:
     if "--force" in argv or _short(argv[1:], "f"):
-        return f"ln -f replaces {(operands(argv) or ['its target'])[-1] or '$…'}"
+        target = operands(argv)[-1:]
+        return (
+            Said(N_("ln -f replaces {file}"), file=target[0] or "$…")
+            if target
+            else Said(N_("ln -f replaces its target"))
+        )
     return None
 
 
@@ -110,16 +118,24 @@ def _words(argv: Argv) -> list:
 
 def _dd(argv: Argv, command: Command, check: Check) -> str | None:
     out = [a for a in argv[1:] if a is None or a.startswith("of=")]
-    return "dd of= overwrites its output file" if any(a is None or a not in ("of=/dev/null",) for a in out) else None
+    return (
+        Said(N_("dd of= overwrites its output file"))
+        if any(a is None or a not in ("of=/dev/null",) for a in out)
+        else None
+    )
 
 
 def _archive(argv: Argv, command: Command, check: Check) -> str | None:
     name = (argv[0] or "").rsplit("/", 1)[-1]
     if name == "tar" and "--remove-files" in argv or name == "zip" and ("--move" in argv or _short(argv[1:], "m")):
-        return f"{name} deletes what it archives"
+        return Said(N_("{program} deletes what it archives"), program=name)
     if name.startswith("7z") and "-sdel" in argv:
-        return "7z -sdel deletes what it archives"
-    return f"{name} gets words computed at run time, which may be options" if command.splits else None
+        return Said(N_("{program} deletes what it archives"), program="7z -sdel")
+    return _may_be_options(name) if command.splits else None
+
+
+def _may_be_options(name: str) -> str:
+    return Said(N_("{program} gets words computed at run time, which may be options"), program=name)
 
 
 Rule = Callable[[Argv, Command, Check], str | None]
@@ -136,12 +152,24 @@ RULES: dict[str, Rule] = {
     "7za": _archive,
     "7zr": _archive,
     "git": git,
-    "mv": lambda a, c, k: "mv to /dev/null destroys the file" if a[-1:] == ["/dev/null"] else None,
-    "cp": lambda a, c, k: "cp from /dev/null empties the file" if "/dev/null" in operands(a)[:-1] else None,
-    "install": lambda a, c, k: "install from /dev/null empties the file" if "/dev/null" in operands(a)[:-1] else None,
-    "sponge": lambda a, c, k: f"sponge replaces {' '.join(x or '$…' for x in operands(a))}" if operands(a) else None,
-    "gio": lambda a, c, k: "gio deletes files" if _words(a)[:1] in (["trash"], ["remove"], ["rm"]) else None,
+    "mv": lambda a, c, k: Said(N_("mv to /dev/null destroys the file")) if a[-1:] == ["/dev/null"] else None,
+    "cp": lambda a, c, k: (
+        Said(N_("{program} from /dev/null empties the file"), program="cp") if "/dev/null" in operands(a)[:-1] else None
+    ),
+    "install": lambda a, c, k: (
+        Said(N_("{program} from /dev/null empties the file"), program="install")
+        if "/dev/null" in operands(a)[:-1]
+        else None
+    ),
+    "sponge": lambda a, c, k: (
+        Said(N_("sponge replaces {files}"), files=" ".join(x or "$…" for x in operands(a))) if operands(a) else None
+    ),
+    "gio": lambda a, c, k: (
+        Said(N_("{program} deletes files"), program="gio") if _words(a)[:1] in (["trash"], ["remove"], ["rm"]) else None
+    ),
     "cmake": lambda a, c, k: (
-        "cmake -E deletes files" if a[1:3] in (["-E", "rm"], ["-E", "remove"], ["-E", "remove_directory"]) else None
+        Said(N_("{program} deletes files"), program="cmake -E")
+        if a[1:3] in (["-E", "rm"], ["-E", "remove"], ["-E", "remove_directory"])
+        else None
     ),
 }

@@ -3,6 +3,7 @@
 import functools
 import re
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE
 from narnat_agent.safety.families import BY_PROGRAM, Family, Form
 from narnat_agent.safety.syntax import Command, fed_code
@@ -33,7 +34,8 @@ def fed_commands(name: str, argv: list[str | None], command: Command) -> list[st
     if family is None or not family.reads_stdin or _positional([a for a in argv[1:] if a], family):
         return []
     if (text := fed_code(command)) is None:
-        return [f"{name} runs commands from its stdin that cannot be read here — {NOT_UNDOABLE}"]
+        return [Said(N_("{program} runs commands from its stdin that cannot be read here — {undo}"), program=name,
+                     undo=NOT_UNDOABLE)]  # fmt: skip
     return [reason for line in text.splitlines() for reason in destroys(name, [*argv, *line.split()])]
 
 
@@ -53,7 +55,7 @@ def destroys(name: str, argv: list[str | None]) -> list[str]:
         return []
     for form in family.forms:
         if _matches(form, words, args):
-            return [f"{name} {form.lost} — {form.undo}"]
+            return [Said(N_("{program} {lost} — {undo}"), program=name, lost=form.lost, undo=form.undo)]
     return []
 
 

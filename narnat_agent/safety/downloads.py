@@ -3,6 +3,7 @@
 
 import re
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.code import INTERPRETERS, SHELLS
 from narnat_agent.safety.syntax import Command
 
@@ -35,7 +36,7 @@ def runs_fetched(name: str, argv: list[str | None], downloaded: set[str]) -> str
     if name in SHELLS or INTERPRETERS.match(name):
         script = next((a for a in argv[1:] if a is None or not a.startswith("-")), None) or ""
     if _plain(script) in downloaded:
-        return f"it runs {script}, downloaded by the same command: code nobody has read"
+        return Said(N_("it runs {file}, downloaded by the same command: code nobody has read"), file=script)
     return None
 
 

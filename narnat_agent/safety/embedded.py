@@ -1,7 +1,8 @@
 """Code hidden in a command's words: shells' -c scripts, eval, source, scripts piped to a shell, aliases, inline
 interpreter code, and Windows shells' code strings."""
 
-from narnat_agent.safety.check import Argv, Check
+from narnat_agent.i18n import N_, Said
+from narnat_agent.safety.check import Argv, Check, computed
 from narnat_agent.safety.code import INTERPRETERS, SHELLS, interpreter_code, scan, written
 from narnat_agent.safety.overwrites import existing_file
 from narnat_agent.safety.syntax import Command, fed_code
@@ -30,7 +31,7 @@ def _alias(argv: Argv, check: Check) -> None:
     """An alias's text runs where the alias is used (if the command turns expansion on): it is checked there."""
     for word in argv[1:]:
         if word is None:
-            check.verdict.deletions.append("an alias is defined from text computed at run time")
+            check.verdict.deletions.append(Said(N_("an alias is defined from text computed at run time")))
         elif "=" in word:
             alias, text = word.split("=", 1)
             check.aliases[alias] = text
@@ -43,12 +44,14 @@ def _interpreter(name: str, argv: Argv, command: Command, check: Check) -> None:
     if kind != "code":
         return
     if code is None:
-        check.verdict.deletions.append(f"{name} runs code computed at run time")
+        check.verdict.deletions.append(computed(name))
         return
     check.verdict.deletions += scan(name, code, check.deletions_in)
     for path in written(code):
         if existing_file(path, check.cwd):
-            check.verdict.deletions.append(f"the {name} code replaces {path}, which exists")
+            check.verdict.deletions.append(
+                Said(N_("the {language} code replaces {file}, which exists"), language=name, file=path)
+            )
 
 
 def _shell(name: str, argv: Argv, command: Command, check: Check) -> None:
@@ -63,6 +66,6 @@ def _shell(name: str, argv: Argv, command: Command, check: Check) -> None:
     rest = argv[i + (argv[i : i + 1] == ["--"]) :]
     if rest and not stdin and rest[0] not in ("-", "/dev/stdin"):
         if rest[0] is None:
-            check.verdict.deletions.append(f"{name} runs a script computed at run time")
+            check.verdict.deletions.append(Said(N_("{program} runs a script computed at run time"), program=name))
     elif not command.stdin_file:  # `sh < file` reads a script file, which is opaque by design like `sh file`
-        check.script(fed_code(command), f"the script piped to {name}")
+        check.script(fed_code(command), Said(N_("the script piped to {program}"), program=name))

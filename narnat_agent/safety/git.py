@@ -3,6 +3,7 @@
 import os
 import re
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Check
 from narnat_agent.safety.syntax import COMPUTED, Command, names
 
@@ -29,7 +30,7 @@ def git(argv: Argv, command: Command, check: Check) -> str | None:
     i = 1
     while i < len(argv) and ((word := argv[i]) is None or word.startswith("-")):
         if word is None:
-            return "git gets an option computed at run time"
+            return Said(N_("git gets an option computed at run time"))
         if word == "-c" and i + 1 < len(argv):
             _setting(argv[i + 1], check)
         i += 2 if word in GLOBAL_VALUES else 1
@@ -37,9 +38,9 @@ def git(argv: Argv, command: Command, check: Check) -> str | None:
         return None
     sub, rest = argv[i], argv[i + 1 :]
     if sub is None:
-        return "the git subcommand is computed at run time"
+        return Said(N_("the git subcommand is computed at run time"))
     if sub in DISCARDS and any(a is None or COMPUTED in a for a in rest):
-        return f"git {sub} gets words computed at run time, which may discard work"
+        return Said(N_("git {subcommand} gets words computed at run time, which may discard work"), subcommand=sub)
     words = [a for a in rest if a is not None]
     if sub in SUBCOMMANDS:
         return SUBCOMMANDS[sub](words, check)
@@ -49,12 +50,14 @@ def git(argv: Argv, command: Command, check: Check) -> str | None:
 def _setting(assignment: str | None, check: Check) -> None:
     """`git -c key=value`: an alias starting with ! or a setting git runs as a command is shell text."""
     if assignment is None:
-        check.verdict.deletions.append("git -c sets a value computed at run time")
+        check.verdict.deletions.append(Said(N_("git -c sets a value computed at run time")))
         return
     key, _, value = assignment.partition("=")
     key = key.lower()
     if key.startswith("alias."):
-        check.script(value[1:] if value.startswith("!") else f"git {value}", f"the git alias {key[6:]}")
+        check.script(
+            value[1:] if value.startswith("!") else f"git {value}", Said(N_("the git alias {alias}"), alias=key[6:])
+        )
     elif key in SHELL_SETTINGS or key.endswith(SHELL_SETTING_ENDS):
         check.script(value.lstrip("!"), f"git's {key}")
 
@@ -77,11 +80,15 @@ def _value(words: list[str], *options: str) -> list[str]:
 
 def _checkout(words: list[str], check: Check) -> str | None:
     if "--force" in words or _short(words, "f"):
-        return "git checkout -f discards uncommitted work"
+        return Said(N_("{git} discards uncommitted work"), git="git checkout -f")
     if {"-p", "--patch"} & set(words):
         return None  # refused: it asks questions
     if "--" in words:
-        return "git checkout <paths> overwrites uncommitted changes" if words[words.index("--") + 1 :] else None
+        return (
+            Said(N_("{git} overwrites uncommitted changes"), git="git checkout <paths>")
+            if words[words.index("--") + 1 :]
+            else None
+        )
     creates = {"-b", "-B", "--orphan"} & set(words)
     plain, skip = [], False
     for word in words:
@@ -93,13 +100,13 @@ def _checkout(words: list[str], check: Check) -> str | None:
         return None
     names_a_file = check.cwd is not None and os.path.lexists(check.cwd / plain[0])  # `git checkout Makefile`
     if len(plain) > 1 or FILE_LIKE.search(plain[0]) or names_a_file:
-        return "git checkout <paths> overwrites uncommitted changes"
+        return Said(N_("{git} overwrites uncommitted changes"), git="git checkout <paths>")
     return None
 
 
 def _restore(words: list[str], check: Check) -> str | None:
     staged_only = ("--staged" in words or _short(words, "S")) and not ("--worktree" in words or _short(words, "W"))
-    return None if staged_only else "git restore overwrites uncommitted changes"
+    return None if staged_only else Said(N_("{git} overwrites uncommitted changes"), git="git restore")
 
 
 def _run(words: list[str], check: Check, source: str, options: set[str]) -> None:
@@ -138,25 +145,35 @@ def _dry(words: list[str]) -> bool:
 
 
 SUBCOMMANDS = {
-    "clean": lambda w, c: None if _dry(w) or {"-i", "--interactive"} & set(w) else "git clean deletes untracked files",
-    "rm": lambda w, c: None if _dry(w) or "--cached" in w else "git rm deletes the files from the working tree",
-    "reset": lambda w, c: "git reset discards uncommitted work" if {"--hard", "--merge", "--keep"} & set(w) else None,
+    "clean": lambda w, c: (
+        None if _dry(w) or {"-i", "--interactive"} & set(w) else Said(N_("git clean deletes untracked files"))
+    ),
+    "rm": lambda w, c: (
+        None if _dry(w) or "--cached" in w else Said(N_("git rm deletes the files from the working tree"))
+    ),
+    "reset": lambda w, c: (
+        Said(N_("{git} discards uncommitted work"), git="git reset")
+        if {"--hard", "--merge", "--keep"} & set(w)
+        else None
+    ),
     "checkout": _checkout,
     "switch": lambda w, c: (
-        "git switch discards uncommitted work" if {"-f", "--force", "--discard-changes"} & set(w) else None
+        Said(N_("{git} discards uncommitted work"), git="git switch")
+        if {"-f", "--force", "--discard-changes"} & set(w)
+        else None
     ),
     "restore": _restore,
     "checkout-index": lambda w, c: (
-        "git checkout-index -f overwrites files" if "--force" in w or _short(w, "f") else None
+        Said(N_("git checkout-index -f overwrites files")) if "--force" in w or _short(w, "f") else None
     ),
-    "read-tree": lambda w, c: "git read-tree -u overwrites the working tree" if "-u" in w else None,
+    "read-tree": lambda w, c: Said(N_("git read-tree -u overwrites the working tree")) if "-u" in w else None,
     "stash": lambda w, c: (
-        f"git stash drop/clear deletes stashed work — {NOT_UNDOABLE}"
+        Said(N_("git stash drop/clear deletes stashed work — {undo}"), undo=NOT_UNDOABLE)
         if [x for x in w if not x.startswith("-")][:1] in (["drop"], ["clear"])
         else None
     ),
     "worktree": lambda w, c: (
-        f"git worktree remove --force deletes a working tree and its changes — {NOT_UNDOABLE}"
+        Said(N_("git worktree remove --force deletes a working tree and its changes — {undo}"), undo=NOT_UNDOABLE)
         if "remove" in w and ({"--force"} & set(w) or _short(w, "f"))
         else None
     ),

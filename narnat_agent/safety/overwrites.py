@@ -5,6 +5,7 @@ when the command is analysed, from the directory the command runs in."""
 import os
 from pathlib import Path
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.syntax import Command, names, operands
 
 REPLACING = (">", ">|", "&>")
@@ -18,10 +19,14 @@ def redirected(command: Command, operator: str, target: str | None, cwd: Path | 
     if operator not in REPLACING or target is None or target.startswith("/dev/"):
         return None
     if target in _read_by_pipeline(command):
-        return f"the redirection empties {target} before the pipeline reads it"
+        return Said(N_("the redirection empties {file} before the pipeline reads it"), file=target)
     if existing_file(target, cwd):
-        return f"the redirection replaces {target}, which exists"
+        return Said(N_("the redirection replaces {file}, which exists"), file=target)
     return None
+
+
+def replaces(name: str, target: str) -> str:
+    return Said(N_("{program} replaces {file}, which exists"), program=name, file=target)
 
 
 def _read_by_pipeline(command: Command) -> set[str | None]:
@@ -37,7 +42,7 @@ def _read_by_pipeline(command: Command) -> set[str | None]:
 def copied_over(name: str, argv: list[str | None], cwd: Path | None) -> str | None:
     """Why cp, mv, install or tee would replace an existing file, or None."""
     if name == "tee" and not {"-a", "--append"} & set(argv):
-        return next((f"tee replaces {f}, which exists" for f in operands(argv) if f and existing_file(f, cwd)), None)
+        return next((replaces("tee", f) for f in operands(argv) if f and existing_file(f, cwd)), None)
     if name not in COPIERS or cwd is None or any(a in KEEPS or (a or "").startswith("--backup") for a in argv[1:]):
         return None
     files = _operands(argv)
@@ -49,7 +54,7 @@ def copied_over(name: str, argv: list[str | None], cwd: Path | None) -> str | No
             continue  # a name computed at run time: nothing to look at
         target = os.path.join(into, os.path.basename(source)) if _path(into, cwd).is_dir() else into
         if existing_file(target, cwd) and not _same(source, target, cwd):
-            return f"{name} replaces {target}, which exists"
+            return replaces(name, target)
     return None
 
 

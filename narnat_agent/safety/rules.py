@@ -9,6 +9,7 @@ import shlex
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Verdict
 from narnat_agent.safety.deletions import deletions, silent
 from narnat_agent.safety.destroys import destroys, fed_commands
@@ -44,18 +45,21 @@ class Analysis:
     def script(self, code: str | None, source: str, remote: bool = False) -> None:
         """Run elsewhere (remote), only what the code destroys matters: the file tools cannot reach there."""
         if code is None or COMPUTED in code:
-            self.verdict.deletions.append(f"{source} runs shell code computed at run time")
+            self.verdict.deletions.append(Said(N_("{source} runs shell code computed at run time"), source=source))
         elif remote:
             lost = self.deletions_in(code)
             self.verdict.deletions += [
-                r if NOT_UNDOABLE in r else f"{r} (on another machine — {NOT_UNDOABLE})" for r in lost
+                r
+                if NOT_UNDOABLE in r
+                else Said(N_("{reason} (on another machine — {undo})"), reason=r, undo=NOT_UNDOABLE)
+                for r in lost
             ]
         else:
             self.verdict.merge(_analyze(code, self.cwd, self.depth + 1))
 
     def command(self, command: Command) -> None:
         if self.nesting >= MAX_NESTING:
-            self.verdict.deletions.append("the command nests commands too deeply to check")
+            self.verdict.deletions.append(Said(N_("the command nests commands too deeply to check")))
             return
         self.nesting += 1
         _check(command, self)
@@ -73,13 +77,13 @@ def analyze(source: str, cwd: Path | None = None) -> Verdict:
 def _analyze(source: str, cwd: Path | None, depth: int) -> Verdict:
     verdict = Verdict()
     if depth > MAX_DEPTH or len(source) > MAX_TOTAL or syntax_length(source) > MAX_LENGTH:
-        verdict.deletions.append("the command is too long or too deeply nested to check")
+        verdict.deletions.append(Said(N_("the command is too long or too deeply nested to check")))
         return verdict
     script = parse(source)
     if len(source) - script.heredocs > MAX_LENGTH:
-        verdict.deletions.append("the command is too long to check")
+        verdict.deletions.append(Said(N_("the command is too long to check")))
     elif script.broken:
-        verdict.deletions.append(f"part of the command cannot be parsed ({script.broken[:40]})")
+        verdict.deletions.append(Said(N_("part of the command cannot be parsed ({part})"), part=script.broken[:40]))
     check = Analysis(verdict, depth, cwd)
     for command in script.commands:
         _check(command, check)
@@ -90,7 +94,9 @@ def _check(command: Command, check: Analysis) -> None:
     if command.argv and command.argv[0] in check.aliases:
         rest = [word for word in command.argv[1:] if word is not None]
         text = " ".join([check.aliases[command.argv[0]], *map(shlex.quote, rest)])
-        check.script(text if len(rest) == len(command.argv) - 1 else None, f"the alias {command.argv[0]}")
+        check.script(
+            text if len(rest) == len(command.argv) - 1 else None, Said(N_("the alias {alias}"), alias=command.argv[0])
+        )
         return
     argv = peel(command, check)
     if argv is None:  # a wrapper handed its command over as shell text, already checked
@@ -99,7 +105,7 @@ def _check(command: Command, check: Analysis) -> None:
     if not argv:
         return
     if argv[0] is None:
-        check.verdict.deletions.append("the command name is computed at run time")
+        check.verdict.deletions.append(Said(N_("the command name is computed at run time")))
         return
     name = argv[0].rsplit("/", 1)[-1]
     _destroying(name, argv, command, check)
@@ -120,7 +126,11 @@ def _destroying(name: str, argv: Argv, command: Command, check: Analysis) -> Non
         files = fetched(name, argv, command)
         check.downloaded |= files
         redirected_to = {target for _, target in command.redirects}
-        lost += [f"{name} replaces {f}, which exists" for f in files - redirected_to if existing_file(f, check.cwd)]
+        lost += [
+            Said(N_("{program} replaces {file}, which exists"), program=name, file=f)
+            for f in files - redirected_to
+            if existing_file(f, check.cwd)
+        ]
     lost += deletions(name, argv, command, check)
     if name in OWNERS or name.startswith(RUN_BY_INTERPRETER):  # the other rules know only these programs
         if reason := copied_over(name, argv, check.cwd):
@@ -137,7 +147,11 @@ def _redirects(command: Command, argv: Argv, check: Analysis) -> None:
         if operator not in (">", ">|", "&>", ">>", "&>>") or (target or "").startswith("/dev/"):
             continue
         if empties and operator != ">>" and operator != "&>>":
-            verdict.deletions.append(f"the redirection empties {target or 'a file named at run time'}")
+            verdict.deletions.append(
+                Said(N_("the redirection empties {file}"), file=target)
+                if target
+                else Said(N_("the redirection empties a file named at run time"))
+            )
         elif reason := redirected(command, operator, target, check.cwd):
             verdict.deletions.append(reason)
         if argv and argv[0] in ("echo", "printf") or argv[:1] in (["cat"], ["tee"]) and command.stdin is not None:

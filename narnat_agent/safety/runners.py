@@ -4,6 +4,7 @@ still to check as a command, or None when nothing is left."""
 
 from pathlib import Path
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Check
 from narnat_agent.safety.code import SHELLS
 from narnat_agent.safety.syntax import COMPUTED, Command, fed_code
@@ -72,7 +73,7 @@ def _make(argv: Argv, command: Command, check: Check) -> list:
     if {"-", "/dev/stdin"} & set(files) or any(a in ("-f-", "--file=-") for a in argv):
         text = fed_code(command)
         recipes = None if text is None else "\n".join(line[1:] for line in text.splitlines() if line[:1] == "\t")
-        check.script(recipes, "the makefile piped to make")
+        check.script(recipes, Said(N_("the makefile piped to make")))
     return argv
 
 
@@ -93,9 +94,15 @@ def _ssh(argv: Argv, command: Command, check: Check) -> list:
     if fed and (not words or words[0] in SHELLS and "-c" not in words):  # the remote shell runs what stdin holds
         script = fed_code(command) if not command.stdin_file else _script_file(command.stdin_file, check.cwd)
         if script is None and command.stdin_file:
-            check.verdict.deletions.append(f"ssh runs {command.stdin_file} on another machine, unread — {NOT_UNDOABLE}")
+            check.verdict.deletions.append(
+                Said(
+                    N_("ssh runs {file} on another machine, unread — {undo}"),
+                    file=command.stdin_file,
+                    undo=NOT_UNDOABLE,
+                )
+            )
         else:
-            check.script(script, "the script fed to ssh", remote=True)
+            check.script(script, Said(N_("the script fed to ssh")), remote=True)
     return argv
 
 

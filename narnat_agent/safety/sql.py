@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from narnat_agent.safety.check import NOT_UNDOABLE
+from narnat_agent.i18n import N_, Said
+from narnat_agent.safety.check import NOT_UNDOABLE, computed
 from narnat_agent.safety.syntax import Command, fed_code, names
 
 if TYPE_CHECKING:
@@ -69,9 +70,9 @@ def sql_destroys(name: str, argv: list[str | None], command: Command, cwd: Path 
     reasons = []
     for code in sources(client, argv, command, cwd):
         if code is None:
-            reasons.append(f"{name} runs code computed at run time")
+            reasons.append(computed(name))
         elif found := (_mongo(code) if name.startswith("mongo") else judge(code, client.dialect)):
-            reasons.append(f"{name} {found} — {NOT_UNDOABLE}")
+            reasons.append(Said(N_("{program} {lost} — {undo}"), program=name, lost=found, undo=NOT_UNDOABLE))
     return reasons
 
 
@@ -141,14 +142,16 @@ def judge(code: str, dialect: str | None = None) -> str:
     if not DESTRUCTIVE.search(sql):
         return ""
     found = _parsed(sql, dialect) if len(sql) <= MAX_SQL else None
-    return f"runs SQL it cannot read that mentions {_keyword(sql)}" if found is None else found
+    return (
+        Said(N_("runs SQL it cannot read that mentions {keyword}"), keyword=_keyword(sql)) if found is None else found
+    )
 
 
 def in_code(code: str) -> list[str]:
     """What the SQL statements written as string literals in a program's code destroy (sqlite3's execute('…')):
     only literals that parse as SQL count, so `print("Update done")` is text."""
     found = (_parsed(text) for text in SQL_LITERAL.findall(code))
-    return [f"{reason} — {NOT_UNDOABLE}" for reason in found if reason]
+    return [Said(N_("{reason} — {undo}"), reason=reason, undo=NOT_UNDOABLE) for reason in found if reason]
 
 
 def _parsed(sql: str, dialect: str | None = None) -> str | None:
@@ -178,10 +181,14 @@ def _destroys(statement: "exp.Expression") -> str:
     target = node.this.sql() if node.this is not None else ""
     if isinstance(node, exp.Drop):
         kind = str(node.args.get("kind") or "").lower()
-        return f"drops {kind} {target}" if isinstance(statement, exp.Drop) else f"drops {kind} {target} of a table"
+        if isinstance(statement, exp.Drop):
+            return Said(N_("drops {kind} {target}"), kind=kind, target=target)
+        return Said(N_("drops {kind} {target} of a table"), kind=kind, target=target)
     if isinstance(node, exp.TruncateTable):
-        return f"empties table {', '.join(e.sql() for e in node.expressions)}"
-    return f"{'deletes rows from' if isinstance(node, exp.Delete) else 'rewrites rows of'} {target}"
+        return Said(N_("empties table {tables}"), tables=", ".join(e.sql() for e in node.expressions))
+    if isinstance(node, exp.Delete):
+        return Said(N_("deletes rows from {target}"), target=target)
+    return Said(N_("rewrites rows of {target}"), target=target)
 
 
 def _keyword(sql: str) -> str:
@@ -191,4 +198,4 @@ def _keyword(sql: str) -> str:
 
 def _mongo(code: str) -> str:
     match = MONGO.search(code)
-    return f"runs {match.group(1)}() in MongoDB" if match else ""
+    return Said(N_("runs {call}() in MongoDB"), call=match.group(1)) if match else ""

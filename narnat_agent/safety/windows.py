@@ -5,6 +5,8 @@ cmd's built-in commands (del, erase, rd, rmdir, format)."""
 
 import re
 
+from narnat_agent.i18n import N_, Said
+from narnat_agent.safety.check import computed
 from narnat_agent.safety.syntax import names
 
 POWERSHELLS = names("pwsh powershell pwsh.exe powershell.exe")
@@ -23,13 +25,13 @@ CMD_COMMAND = re.compile(r"(?:^|[&|(])\s*@?([\w.]+)")
 def windows_code(name: str, argv: list[str | None]) -> list[str]:
     """What the code handed to a Windows shell deletes or hides; empty when it is plain."""
     if None in argv:
-        return [f"{name} runs code computed at run time"]
+        return [computed(name)]
     words = [a for a in argv[1:] if a is not None]
     if name in CMDS:
         at = next((i for i, w in enumerate(words) if w.lower() in ("/c", "/k")), None)
         code = " ".join(words[at + 1 :]) if at is not None else ""
         found = {m.lower() for m in CMD_COMMAND.findall(code)} & CMD_DELETES
-        return [f"cmd deletes files ({', '.join(sorted(found))})"] if found else []
+        return [Said(N_("cmd deletes files ({commands})"), commands=", ".join(sorted(found)))] if found else []
     return _powershell(name, words)
 
 
@@ -40,7 +42,7 @@ def _powershell(name: str, words: list[str]) -> list[str]:
         if option in ("-file", "-f"):
             return []  # a script file, run like `bash script.sh`
         if option in ("-e", "-ec", "-enc") or len(option) > 3 and "-encodedcommand".startswith(option):
-            return [f"{name} runs encoded code the analysis cannot read"]
+            return [Said(N_("{program} runs encoded code the analysis cannot read"), program=name)]
         if len(option) > 1 and "-command".startswith(option):
             return _ps_code(name, " ".join(words[i + 1 :]))
     return []
@@ -49,6 +51,9 @@ def _powershell(name: str, words: list[str]) -> list[str]:
 def _ps_code(name: str, code: str) -> list[str]:
     commands = {m.lower() for m in PS_COMMAND.findall(code)}
     if commands & PS_UNSEEN:
-        return [f"{name} runs code it builds or fetches ({', '.join(sorted(commands & PS_UNSEEN))})"]
+        unseen = ", ".join(sorted(commands & PS_UNSEEN))
+        return [Said(N_("{program} runs code it builds or fetches ({commands})"), program=name, commands=unseen)]
     deletes = commands & PS_DELETES | {c for c in commands if c.startswith("remove-")}
-    return [f"{name} deletes or overwrites ({', '.join(sorted(deletes))})"] if deletes else []
+    if not deletes:
+        return []
+    return [Said(N_("{program} deletes or overwrites ({commands})"), program=name, commands=", ".join(sorted(deletes)))]

@@ -8,6 +8,7 @@ program that can delete (a deleter, a shell, an interpreter, git, …) is checke
 import re
 from dataclasses import dataclass
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import Argv, Check
 from narnat_agent.safety.code import INTERPRETERS, SHELLS
 from narnat_agent.safety.deletions import DELETERS, RULES
@@ -230,7 +231,7 @@ def _unwrap(name: str, argv: Argv, at: int, spec: Wrapper, check: Check) -> tupl
         i += 1
     while name == "env" and i < len(argv) and ((word := argv[i]) is None or "=" in word and word[:1] != "="):
         if word is None:
-            check.verdict.deletions.append("env gets a word computed at run time")
+            check.verdict.deletions.append(Said(N_("env gets a word computed at run time")))
             return len(argv), False
         i += 1
     start = min(i + spec.skip, len(argv))
