@@ -3,6 +3,7 @@ loops, ping without a count, consoles and sign-in prompts. The forms come from e
 
 import re
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.code import INTERPRETERS
 from narnat_agent.safety.destroys import program
 from narnat_agent.safety.syntax import Command, names
@@ -57,21 +58,23 @@ def never_ends(name: str, argv: list[str | None], command: Command) -> str | Non
     args = [a for a in argv[1:] if a is not None]
     words = [a for a in args if not a.startswith("-")]
     if WATCH_OPTIONS & set(args) or name in SHORT_WATCH and "-w" in args or name in ALWAYS:
-        return f"{name} in watch mode never ends: run it once (without --watch)"
+        return Said(N_("{program} in watch mode never ends: run it once (without --watch)"), program=name)
     if _serves(name, args, words):
-        return f"{name} serves until it is stopped: start it in the background (`… &`), then query it"
+        return Said(
+            N_("{program} serves until it is stopped: start it in the background (`… &`), then query it"), program=name
+        )
     if words[:1] and words[0] in SUBCOMMANDS.get(name, ()):
-        return f"{name} {words[0]} waits for a person or never ends"
+        return Said(N_("{program} {word} waits for a person or never ends"), program=name, word=words[0])
     if name in ("ping", "ping6") and not any(PING_ENDS.match(a) for a in args):
-        return f"{name} never ends: add -c N"
+        return Said(N_("{program} never ends: add -c N"), program=name)
     if name == "read" and any(re.fullmatch(r"-[a-zA-Z]*p", a) for a in args) and not _fed(command):
-        return "read -p asks the user a question: ask in your answer instead"
+        return Said(N_("read -p asks the user a question: ask in your answer instead"))
     if name == "aws" and words[:1] == ["configure"] and words[1:2] in ([], ["sso"]):
-        return "aws configure asks questions: use aws configure set KEY VALUE"
+        return Said(N_("aws configure asks questions: use aws configure set KEY VALUE"))
     if name == "az" and words[:1] == ["login"] and not {"--service-principal", "--identity"} & set(args):
-        return "az login waits for a person to sign in in a browser"
+        return Said(N_("az login waits for a person to sign in in a browser"))
     if name == "gcloud" and words[:2] == ["auth", "login"] and not any(a.startswith("--cred-file") for a in args):
-        return "gcloud auth login waits for a person to sign in in a browser"
+        return Said(N_("gcloud auth login waits for a person to sign in in a browser"))
     return None
 
 

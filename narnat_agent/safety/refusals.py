@@ -2,6 +2,7 @@
 
 import re
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.code import INTERPRETERS, interpreter_code
 from narnat_agent.safety.sql import CLIENTS, has_code
 from narnat_agent.safety.syntax import Command, names, operands
@@ -53,15 +54,15 @@ def file_op(name: str, argv: list, command: Command) -> str | None:
     files = [a for a in operands(argv) if a != "-"]
     flags = {a for a in argv[1:] if a and a.startswith("-")}
     if name in ("sed", "gsed") and any(re.fullmatch(r"-[nErsuz]*i.*", f) or f.startswith("--in-place") for f in flags):
-        return "editing files with sed -i: use Edit"
+        return Said(N_("editing files with sed -i: use Edit"))
     if name == "perl" and any(re.fullmatch(r"-[pnlae0-9]*i\S*", f) for f in flags):
-        return "editing files with perl -i: use Edit"
+        return Said(N_("editing files with perl -i: use Edit"))
     if name in ("awk", "gawk") and "inplace" in argv and "-i" in argv:
-        return "editing files with awk -i inplace: use Edit"
+        return Said(N_("editing files with awk -i inplace: use Edit"))
     if name in ("tail", "less") and flags & {"-f", "-F", "--follow", "+F"}:
-        return f"{name} -f never ends: use Read to see the file"
+        return Said(N_("{program} -f never ends: use Read to see the file"), program=name)
     if name == "tee" and files and command.stdin is not None and not command.stdin_dynamic:
-        return "writing files with tee: use Write (or Edit)"
+        return Said(N_("writing files with tee: use Write (or Edit)"))
     if _plumbing(command) or command.stdin is not None or command.upstream is not None or command.stdin_file:
         return None
     return _read_or_search(name, argv, flags, files)
@@ -69,21 +70,21 @@ def file_op(name: str, argv: list, command: Command) -> str | None:
 
 def _read_or_search(name: str, argv: list, flags: set[str], files: list) -> str | None:
     if name in ("cat", "tac", "nl", "bat", "batcat", "head", "tail", "less", "more") and files:
-        return f"reading files with {name}: use Read (offset/limit for a part)"
+        return Said(N_("reading files with {program}: use Read (offset/limit for a part)"), program=name)
     if name in ("sed", "gsed") and "-n" in flags and len(files) > 1:
-        return "printing lines with sed -n: use Read with offset and limit"
+        return Said(N_("printing lines with sed -n: use Read with offset and limit"))
     if name in ("awk", "gawk", "mawk") and len(files) > 1 and files[0] and LINE_RANGE.fullmatch(files[0].strip()):
-        return f"printing lines with {name}: use Read with offset and limit"
+        return Said(N_("printing lines with {program}: use Read with offset and limit"), program=name)
     if name in ("grep", "egrep", "fgrep") and (_grep_files(argv, flags) or flags & {"-r", "-R", "--recursive"}):
-        return f"searching files with {name}: use Grep"
+        return Said(N_("searching files with {program}: use Grep"), program=name)
     if name in ("rg", "ag", "ack", "ripgrep"):
-        return f"searching with {name}: use Grep (or Glob for file names)"
+        return Said(N_("searching with {program}: use Grep (or Glob for file names)"), program=name)
     if name in ("fd", "fdfind", "locate") or name == "find" and not _find_acts(argv):
-        return f"finding files with {name}: use Glob (names) or Grep (contents)"
+        return Said(N_("finding files with {program}: use Glob (names) or Grep (contents)"), program=name)
     if name == "ls" and ("--recursive" in flags or any(re.fullmatch(r"-[a-zA-Z1]*R[a-zA-Z1]*", f) for f in flags)):
-        return f"listing a tree with {name}: use Glob"
+        return Said(N_("listing a tree with {program}: use Glob"), program=name)
     if name == "tree":
-        return f"listing a tree with {name}: use Glob"
+        return Said(N_("listing a tree with {program}: use Glob"), program=name)
     return None
 
 
@@ -110,15 +111,17 @@ def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
     if len(args) == 1 and args[0] in NO_WAIT:
         return None
     if name in EDITORS and not {"--batch", "-batch", "--script", "-s", "-es", "-Es"} & set(args):
-        return f"{name} is an interactive editor: use Edit or Write"
+        return Said(N_("{program} is an interactive editor: use Edit or Write"), program=name)
     if name in TUIS and not (name in ("fzf", "sk") and any(a.startswith(("-f", "--filter")) for a in args)):
-        return f"{name} needs a terminal: drop it (pipe output directly) or use a non-interactive form"
+        return Said(
+            N_("{program} needs a terminal: drop it (pipe output directly) or use a non-interactive form"), program=name
+        )
     if name in ("tmux", "screen") and not {"ls", "list-sessions", "-ls", "kill-server", "kill-session"} & set(args):
-        return f"{name} needs a terminal: run the command directly"
+        return Said(N_("{program} needs a terminal: run the command directly"), program=name)
     if name == "top" and "-b" not in "".join(args):
-        return "top is interactive: use top -bn1"
+        return Said(N_("top is interactive: use top -bn1"))
     if name == "crontab" and "-e" in args:
-        return "crontab -e opens an editor: use crontab FILE"
+        return Said(N_("crontab -e opens an editor: use crontab FILE"))
     return None if fed else _repl(name, argv, args, command)
 
 
@@ -138,7 +141,11 @@ def _repl(name: str, argv: list, args: list[str], command: Command) -> str | Non
         waits = name in ALWAYS_REPLS or not [a for a in args if not a.startswith("-")]
     else:
         waits = name in ("sftp", "ftp", "telnet") or _app_shell(name, args)
-    return f"{name} waits for input: pass code with -c/-e, a script file, or feed it on stdin" if waits else None
+    return (
+        Said(N_("{program} waits for input: pass code with -c/-e, a script file, or feed it on stdin"), program=name)
+        if waits
+        else None
+    )
 
 
 def _app_shell(name: str, args: list[str]) -> bool:
@@ -163,16 +170,16 @@ def _git_interactive(args: list[str], fed: bool) -> str | None:
     words = [a for a in args if not a.startswith("-")]
     sub, flags = (words[:1] or [""])[0], set(args)
     if sub == "commit" and not any(COMMIT_MESSAGE.match(a) for a in args):
-        return "git commit without -m opens an editor: use git commit -m 'message'"
+        return Said(N_("git commit without -m opens an editor: use git commit -m 'message'"))
     if sub == "rebase" and flags & {"-i", "--interactive"}:
-        return "git rebase -i opens an editor: rebase without -i"
+        return Said(N_("git rebase -i opens an editor: rebase without -i"))
     patch = flags & {"-p", "--patch", "-i", "--interactive"}
     if patch and (sub in ("add", "checkout", "reset", "restore") or sub == "stash" and words[1:2] in ([], ["push"])):
-        return f"git {sub} -p/-i asks questions: name the paths instead"
+        return Said(N_("git {subcommand} -p/-i asks questions: name the paths instead"), subcommand=sub)
     if sub == "mergetool":
-        return "git mergetool needs a terminal: resolve conflicts with Edit"
+        return Said(N_("git mergetool needs a terminal: resolve conflicts with Edit"))
     if sub == "tag" and flags & {"-a", "-s"} and not any(a.startswith("-m") for a in args):
-        return "git tag -a without -m opens an editor: add -m 'message'"
+        return Said(N_("git tag -a without -m opens an editor: add -m 'message'"))
     return None
 
 
@@ -183,11 +190,11 @@ def _containers(args: list[str], fed: bool) -> str | None:
     own = _own_options(args, sub)
     terminal = _flag(own, "t", "--tty") and _flag(own, "i", "--interactive", "--stdin")
     if sub in ("run", "exec", "attach") and (terminal or sub == "attach") and not fed:
-        return "it waits for a terminal: drop -it (or run the command non-interactively)"
+        return Said(N_("it waits for a terminal: drop -it (or run the command non-interactively)"))
     if sub == "logs" and any(FOLLOW.match(a) for a in args) or sub == "get" and {"-w", "--watch"} & set(args):
-        return "following logs never ends: drop -f (use --tail N)"
+        return Said(N_("following logs never ends: drop -f (use --tail N)"))
     if sub == "stats" and "--no-stream" not in args or sub == "events":
-        return f"{sub} never ends: use --no-stream or a one-shot command"
+        return Said(N_("{subcommand} never ends: use --no-stream or a one-shot command"), subcommand=sub)
     return None
 
 
@@ -215,13 +222,17 @@ FOLLOWERS = {
     "podman": _containers,
     "kubectl": _containers,
     "docker-compose": lambda a, fed: _containers(["compose", *a], fed),
-    "journalctl": lambda a, fed: "journalctl -f never ends: use -n N" if any(FOLLOW.match(x) for x in a) else None,
-    "dmesg": lambda a, fed: "dmesg -w never ends" if {"-w", "--follow", "-W"} & set(a) else None,
+    "journalctl": lambda a, fed: (
+        Said(N_("journalctl -f never ends: use -n N")) if any(FOLLOW.match(x) for x in a) else None
+    ),
+    "dmesg": lambda a, fed: Said(N_("dmesg -w never ends")) if {"-w", "--follow", "-W"} & set(a) else None,
     "npm": lambda a, fed: (
-        "npm init asks questions: use npm init -y" if a[:1] == ["init"] and not {"-y", "--yes"} & set(a) else None
+        Said(N_("npm init asks questions: use npm init -y"))
+        if a[:1] == ["init"] and not {"-y", "--yes"} & set(a)
+        else None
     ),
     "gh": lambda a, fed: (
-        "gh auth login asks questions: use --with-token"
+        Said(N_("gh auth login asks questions: use --with-token"))
         if a[:2] == ["auth", "login"] and "--with-token" not in a
         else None
     ),

@@ -155,7 +155,13 @@ def _redirects(command: Command, argv: Argv, check: Analysis) -> None:
         elif reason := redirected(command, operator, target, check.cwd):
             verdict.deletions.append(reason)
         if argv and argv[0] in ("echo", "printf") or argv[:1] in (["cat"], ["tee"]) and command.stdin is not None:
-            verdict.file_ops.append(f"writing files with {argv[0]} > {target}: use Write (or Edit)")
+            verdict.file_ops.append(
+                Said(
+                    N_("writing files with {program} > {file}: use Write (or Edit)"),
+                    program=str(argv[0]),
+                    file=str(target),
+                )
+            )
 
 
 def _runs_another(name: str, argv: Argv, command: Command, check: Analysis) -> None:

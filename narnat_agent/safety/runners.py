@@ -19,7 +19,7 @@ def _shell_text(argv: Argv, source: str, check: Check, remote: bool = False) -> 
 
 
 def _watch(argv: Argv, command: Command, check: Check) -> None:
-    check.verdict.interactive.append("watch never ends; run the command once instead")
+    check.verdict.interactive.append(Said(N_("watch never ends; run the command once instead")))
     i = 1
     while i < len(argv) and (word := argv[i]) is not None and word.startswith("-"):
         i += 2 if word in ("-n", "--interval", "-d", "--differences") and "=" not in word else 1
