@@ -23,16 +23,20 @@ def _env(project, fake_llm, lang: str) -> dict[str, str]:
 
 def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_answer(project, fake_llm):
     (project / "junk.txt").write_text("x")
-    fake_llm.add(tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("删好了。"))
+    fake_llm.add(tool_reply(("Read", {"file_path": "junk.txt"})), tool_reply(("Bash", {"command": "rm junk.txt"})),
+                 text_reply("删好了。"))  # fmt: skip
     child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), dimensions=(30, 100),
                           env=_env(project, fake_llm, "zh_CN.UTF-8"), encoding="utf-8", timeout=20)  # fmt: skip
     try:
         child.expect("新对话 · 输入 /help")
         child.expect("❯")
         child.send("把 junk.txt 删掉\r")
+        child.expect("读取 1 行")  # the tool line's summary
+        child.expect("rm 删除文件：junk.txt；/undo 可以恢复文件，但 .gitignore 所列目录中的文件除外")  # the question's reason
         child.expect(r"是否执行？\[y/n\]")
         child.send("是")  # what an input method sends, in one burst
         child.expect(r"是否执行？\[y/n\] 是")
+        child.expect("退出码 0 · 0 行")
         child.expect("删好了")
         child.expect("上下文 ")  # the footer
         child.expect("❯")
@@ -102,3 +106,26 @@ def test_a_stopped_turn_tells_the_model_the_same_and_the_person_in_their_languag
     assert english_words in english_result["message"] and chinese_words in chinese_result["message"]
     assert chinese_result["stop"] == english_result["stop"] == stop and chinese_result["exit_code"] == 3
     assert set(chinese_result) == set(english_result)
+
+
+def test_tool_lines_errors_and_a_refusal_speak_chinese_while_the_model_receives_the_same(project, fake_llm):
+    def run(lang: str) -> tuple[list[dict], str]:
+        (project / "junk.txt").write_text("x\n")
+        start = len(fake_llm.requests)
+        fake_llm.add(tool_reply(("Read", {"file_path": "missing.txt"})),
+                     tool_reply(("Edit", {"file_path": "junk.txt", "old_string": "x", "new_string": "y"})),
+                     tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("ok"))  # fmt: skip
+        done = subprocess.run(NARNAT, cwd=project, input="tidy up\nn\n", capture_output=True, text=True,
+                              env=_env(project, fake_llm, lang), timeout=60)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return [request["messages"] for request in fake_llm.requests[start:]], done.stdout + done.stderr
+
+    english, in_english = run("C.UTF-8")
+    chinese, in_chinese = run("zh_CN.UTF-8")
+    assert chinese == english and len(english) == 4
+    assert "the user declined to run it (rm deletes files: junk.txt)" in english[-1][-1]["content"]
+    assert "⎿ Error: missing.txt does not exist" in in_english and "? rm deletes files: junk.txt" in in_english
+    assert "⎿ 错误：missing.txt 不存在" in in_chinese
+    assert "⎿ 错误：本次会话还没有读取过 junk.txt" in in_chinese
+    assert "? rm 删除文件：junk.txt" in in_chinese
+    assert "⎿ 错误：用户拒绝执行（rm 删除文件：junk.txt）。不要换别的方式删除，先问问用户想怎么做。" in in_chinese
