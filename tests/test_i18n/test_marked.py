@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "narnat_agent"
-# a confirmation's first argument is the command asked about; ask takes a label or a reason; a stop has its kind first
-WORDS = {"confirm": slice(1, 2), "ask": slice(0, 2), "TurnStopped": slice(1, 2), "TurnOutcome": slice(1, 2)}
+# a confirmation's first argument is the command asked about; ask takes a label or a reason; a stop has its kind first;
+# a tool's Result and ToolError hold the model's text first, then the line a person reads
+WORDS = {"confirm": slice(1, 2), "ask": slice(0, 2), "TurnStopped": slice(1, 2), "TurnOutcome": slice(1, 2),
+         "Result": slice(1, 2), "ToolError": slice(1, 2)}  # fmt: skip
 SAYS = {*WORDS, "notice", "warning", "error", "info", "spin", "yes_no", "notify", "say", "print", "write"}
 TELLS = {
     "SessionError",
@@ -22,11 +24,12 @@ TELLS = {
     "Retry",
     "TurnStopped",
     "TurnOutcome",
+    "Result",
+    "ToolError",
+    "Said",  # a reason or an error that stays English for the model: its message must be in the catalog
 }
 LOGS = {"log", "logging", "logger"}  # receivers whose calls write the log file, never the screen
-NOT_YET = {  # modules whose words are still English; each leaves this list as it is translated
-    "tools/workspace.py",
-}
+NOT_YET: set[str] = set()  # modules whose words are still English; each leaves this set as it is translated
 MODULES = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py"))
 
 
@@ -61,6 +64,9 @@ def test_the_check_sees_a_bare_message_and_passes_a_marked_one():
         "'The provider failed.'",
     ]
     assert not bare_messages('ui.notice(_("Saved {name}.").format(name=n))\nlog.info("saved %s", n)\nsay(f"● {t}")')
+    tool = 'Result(text, f"Read {n} lines")\nSaid("deletes tags")'
+    assert bare_messages(tool) == ["f'Read {n} lines'", "'deletes tags'"]
+    assert not bare_messages('Result(f"Read {n}", shown)\nSaid(N_("deletes tags"))\nToolError(f"{p} is missing.")')
 
 
 @pytest.mark.parametrize("module", [m for m in MODULES if m not in NOT_YET])
