@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from narnat_agent.i18n import _
+
 PROGRAMS = {
     "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "flake8", "pylint", "unittest", "eslint", "tsc",
     "jest", "vitest", "mocha", "rspec", "phpunit", "ctest", "shellcheck", "golangci-lint", "stylelint", "biome",
@@ -46,9 +48,12 @@ class Verification:
         return "passed" if self.exit_code == 0 else "failed"
 
     def __str__(self) -> str:
+        """How the footer says it, in the interface's language."""
         if self.exit_code is None:
-            return f"{self.command}: timed out"
-        return f"{self.command}: " + ("passed" if self.exit_code == 0 else f"failed (exit {self.exit_code})")
+            return _("{command}: timed out").format(command=self.command)
+        if self.exit_code == 0:
+            return _("{command}: passed").format(command=self.command)
+        return _("{command}: failed (exit {code})").format(command=self.command, code=self.exit_code)
 
 
 def _program(argv: list[str]) -> list[str]:

@@ -101,13 +101,14 @@ class Call:
     tool: Tool | None = None
     args: dict = field(default_factory=dict)
     error: str = ""  # why it cannot run, for the model
+    shown: str = ""  # the same for the person: a Said, in the interface's language where it is read
 
     def run(self, workspace: Workspace) -> Result:
         """Run it; every failure becomes an error text the model can act on."""
         log = get_logger(f"tools.{self.name.lower()}")
         log.info("call: %s", json.dumps(self.args, ensure_ascii=False)[:2000])
         if self.tool is None:
-            result = Result(f"Error: {self.error}", self.error.split(";")[0], True)
+            result = _safe_result(Result(f"Error: {self.error}", spoken(self.shown), True), workspace.secret)
         else:
             result = _safe_result(_guarded(self.tool, self.args, workspace, log), workspace.secret)
         log.info("result%s: %s", " (error)" if result.is_error else "", result.summary)
@@ -118,17 +119,21 @@ def prepare(name: str, args: dict | None, error: str | None = None, secret: str 
     """Check a call before anything shows or runs it; `error` says why its arguments could not be read."""
     tool = TOOLS.get(name)
     if tool is None:
-        return Call(name, name, error=f"there is no tool named '{name}'; the tools are {', '.join(TOOLS)}.")
+        return Call(name, name, error=f"there is no tool named '{name}'; the tools are {', '.join(TOOLS)}.",
+                    shown=Said(N_("there is no tool named '{name}'"), name=name))  # fmt: skip
     if error or args is None:
-        return Call(name, f"{name}(…)", error=f"{error}. Call {name} again with a JSON object.")
+        return Call(name, f"{name}(…)", error=f"{error}. Call {name} again with a JSON object.",
+                    shown=Said(N_("the arguments could not be read: {error}"), error=str(error)))  # fmt: skip
     try:
         checked = _validate(args, tool.parameters)
     except BadArguments as e:
-        return Call(name, f"{name}(…)", error=f"{e}. Fix the arguments and call {name} again.")
+        return Call(name, f"{name}(…)", error=f"{e}. Fix the arguments and call {name} again.",
+                    shown=Said(N_("wrong arguments: {error}"), error=str(e)))  # fmt: skip
     header = _safe(f"{name}({tool.target(checked)})", secret)
     if can_be_key(secret) and secret in json.dumps(checked, ensure_ascii=False):
         return Call(name, header, error=f"the arguments hold the API key; Narnat never sends or writes it anywhere. "
-                                        f"Call {name} without it.")  # fmt: skip
+                                        f"Call {name} without it.",
+                    shown=Said(N_("the arguments hold the API key, so the call was not run")))  # fmt: skip
     return Call(name, header, tool, checked)
 
 
