@@ -29,7 +29,6 @@ TELLS = {
     "Said",  # a reason or an error that stays English for the model: its message must be in the catalog
 }
 LOGS = {"log", "logging", "logger"}  # receivers whose calls write the log file, never the screen
-NOT_YET: set[str] = set()  # modules whose words are still English; each leaves this set as it is translated
 MODULES = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py"))
 
 
@@ -69,15 +68,10 @@ def test_the_check_sees_a_bare_message_and_passes_a_marked_one():
     assert not bare_messages('Result(f"Read {n}", shown)\nSaid(N_("deletes tags"))\nToolError(f"{p} is missing.")')
 
 
-@pytest.mark.parametrize("module", [m for m in MODULES if m not in NOT_YET])
+@pytest.mark.parametrize("module", MODULES)
 def test_what_a_module_says_to_a_person_is_marked_for_translation(module):
     bare = bare_messages((PACKAGE / module).read_text())
     assert not bare, f"{module}: wrap in _() and add to the catalog: {bare}"
-
-
-def test_not_yet_lists_only_modules_that_still_speak_english():
-    done = [m for m in sorted(NOT_YET) if not bare_messages((PACKAGE / m).read_text())]
-    assert not done, f"translated, so take them off NOT_YET: {done}"
 
 
 def _marked_in_f_strings(source: str) -> list[str]:
