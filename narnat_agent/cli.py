@@ -216,7 +216,7 @@ def _terminal_ui(project: Path, state_dir: Path) -> UI:
 
 def _headless_ui(output_format: str) -> Reporter:
     if output_format == "text":
-        from narnat_agent.ui.plain import HeadlessUI
+        from narnat_agent.ui.headless import HeadlessUI
 
         return HeadlessUI(sys.stdout, sys.stderr, sys.stdin)
     from narnat_agent.ui.events import EventUI

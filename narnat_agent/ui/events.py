@@ -13,7 +13,7 @@ from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import TurnOutcome
 from narnat_agent.redact import redact
 from narnat_agent.tools.base import Result
-from narnat_agent.ui.plain import HeadlessStream, HeadlessUI
+from narnat_agent.ui.headless import HeadlessStream, HeadlessUI
 
 VERSION = 1
 

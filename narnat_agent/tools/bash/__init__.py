@@ -1,0 +1,133 @@
+"""Bash: run a command in the project, never hanging, never flooding, and asking before anything deletes files."""
+
+import dataclasses
+import subprocess
+from datetime import datetime
+
+from narnat_agent import state
+from narnat_agent.i18n import N_, Said, _, listed, ngettext
+from narnat_agent.safety import analyze, last_pipeline
+from narnat_agent.tools.base import Changes, Output, Result, Tool, ToolError
+from narnat_agent.tools.bash.execute import TAIL, Finished, environment, execute, line_count, spawn_script, stopped
+from narnat_agent.tools.workspace import Workspace
+from narnat_agent.verification import verified
+
+__all__ = ["TOOL", "environment", "execute"]  # environment: what the system prompt tells of the shell
+
+MAX_TIMEOUT_MS = 600_000
+NOT_FAILURES = {"grep", "egrep", "fgrep", "rg", "diff", "cmp", "test", "["}  # exit 1 means "no" for these
+
+
+def run(args: dict, ws: Workspace) -> Result:
+    command = args["command"]
+    if not command.strip():
+        raise ToolError("the command is empty.", Said(N_("the command is empty")))
+    _check(command, ws, background=bool(args.get("run_in_background")))
+    if not ws.cwd.is_dir():
+        ws.cwd = ws.root
+    if args.get("run_in_background"):
+        return _background(command, ws)
+    asked = args.get("timeout") or ws.bash_timeout_ms
+    timeout_ms = min(asked, MAX_TIMEOUT_MS)
+    finished = execute(command, ws, timeout_ms / 1000)
+    notes = [f"timeout {asked} ms is above the maximum; it ran with {MAX_TIMEOUT_MS} ms"] if asked > timeout_ms else []
+    if ws.cwd != ws.root:
+        notes.append(f"Bash's working directory: {ws.cwd} — file paths in the other tools still start at the "
+                     "project root")  # fmt: skip
+    return _result(command, finished, timeout_ms, notes + ws.jobs.news())
+
+
+def _background(command: str, ws: Workspace) -> Result:
+    """Start a command that keeps running, its output going to a file the model Reads; it returns at once."""
+    logs = state.jobs(ws.state_dir)
+    logs.mkdir(parents=True, exist_ok=True)
+    log = logs / f"job-{len(ws.jobs.started) + 1}-{datetime.now():%Y%m%d-%H%M%S}.log"
+    job = ws.jobs.start(command, log, lambda out: spawn_script(subprocess.Popen, command, ws, out))
+    news = "".join(f"\n({line})" for line in ws.jobs.news())
+    text = (f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
+            f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends. "
+            f"Stop it with: kill -- -{job.pid}{news}")  # fmt: skip
+    return Result(text, _("job {number} started in the background · pid {pid}").format(number=job.number, pid=job.pid))
+
+
+def _check(command: str, ws: Workspace, background: bool) -> None:
+    """Refuse file operations and terminal programs (in the background nothing waits for them: a server is what it
+    is for); ask the user before anything that deletes."""
+    verdict = analyze(command, cwd=ws.cwd)
+    if verdict.file_ops:
+        why = listed(list(dict.fromkeys(verdict.file_ops)))
+        raise ToolError(f"not run — Bash is for running programs: {why}.", Said(N_("not run: {why}"), why=why))
+    if verdict.interactive and not background:
+        why = listed(list(dict.fromkeys(verdict.interactive)))
+        raise ToolError(f"not run — it would wait for a terminal: {why}.", Said(N_("not run: {why}"), why=why))
+    if verdict.deletions:
+        reason = listed(list(dict.fromkeys(verdict.deletions)))
+        ws.ask(command, reason, Said(N_("Do not destroy it another way; ask the user what they want.")))
+
+
+def _failed_stages(stages: list[list[str | None]], pipeline: tuple[int, ...]) -> list[str]:
+    """Stages before the last that failed: the pipeline's exit code only tells about the last one. A stage stopped
+    by SIGPIPE (141, its reader had enough) or a grep/diff answering "no" (1) did not fail."""
+    if len(pipeline) != len(stages) or len(stages) < 2:
+        return []
+    return [f"stage {n} of the pipeline ({stage[0] if stage and stage[0] else '…'}) exited {status}"
+            for n, (stage, status) in enumerate(zip(stages[:-1], pipeline, strict=False), 1)
+            if status not in (0, 141) and not (status == 1 and _name(stage) in NOT_FAILURES)]  # fmt: skip
+
+
+def _name(stage: list[str | None]) -> str | None:
+    """The program a pipeline stage runs, without its folder."""
+    return stage[0].rsplit("/", 1)[-1] if stage and stage[0] else None
+
+
+def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str]) -> Result:
+    text, code = finished.text, finished.code
+    stages = last_pipeline(command)
+    verification = verified(stages, finished.code, finished.pipeline)
+    if code is None:
+        timed_out = stopped(text, f"timed out after {timeout_ms / 1000:g} s", True, notes)
+        return dataclasses.replace(timed_out, verification=verification)
+    benign = code == 1 and bool(stages) and _name(stages[-1]) in NOT_FAILURES
+    failed = _failed_stages(stages, finished.pipeline)
+    status = "; ".join([f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""),
+                        *failed, *notes])  # fmt: skip
+    body = f"{text.rstrip()}\n" if text.strip() else "(no output)\n"
+    shown = line_count(text)
+    output = Output(tuple(text.splitlines()[-TAIL:]), finished.lines, min(shown, finished.lines))
+    n = finished.lines
+    if failed:
+        summary = ngettext("exit {code} · a pipeline stage failed · {n} line",
+                           "exit {code} · a pipeline stage failed · {n} lines", n).format(code=code, n=n)  # fmt: skip
+    else:
+        summary = ngettext("exit {code} · {n} line", "exit {code} · {n} lines", n).format(code=code, n=n)
+    return Result(f"{body}({status})", summary, bool(failed) or (bool(code) and not benign), output, verification)
+
+
+TOOL = Tool(
+    name="Bash",
+    description=(
+        "Run a bash command (tests, builds, git, package managers, scripts). No terminal: editors, pagers and "
+        "REPLs are refused. Its working directory "
+        "persists between calls (a result names it when it is not the project root); environment variables do not. "
+        "Commands that delete files or destroy data ask the user first. "
+        "Output is cut at 30000 characters (the full text is saved to a file you can Read). "
+        "Timeout in ms, default 120000, max 600000."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "command": {"type": "string"},
+            "timeout": {"type": "integer", "description": "Milliseconds (max 600000)"},
+            "description": {"type": "string", "description": "What it does, in 5-10 words"},
+            "run_in_background": {
+                "type": "boolean",
+                "description": "Start it and return at once (servers, "
+                "watchers, long builds); its output goes to a file you Read",
+            },
+        },
+        "required": ["command"],
+    },
+    run=run,
+    target=lambda args: args.get("command", ""),  # the UI cuts it, visibly
+    changes=lambda args: Changes(anything=True),
+)
