@@ -8,9 +8,8 @@ from dataclasses import replace
 from narnat_agent.checkpoints import Checkpoints, open_store
 from narnat_agent.config.loader import Config
 from narnat_agent.core import session as sessions
-from narnat_agent.core import session_store
 from narnat_agent.core.budget import Budget, cost
-from narnat_agent.core.compressor import clear_summary, summarise
+from narnat_agent.core.compressor import compressed
 from narnat_agent.core.context import with_mentions, with_reminder
 from narnat_agent.core.llm import Client
 from narnat_agent.core.provider_errors import ContextTooLong, LLMError
@@ -143,42 +142,12 @@ class Agent:
         )
 
     def compress(self, keep: str = "") -> bool:
-        """Summarise (keeping what the user asks to), archive the old conversation and continue in a new one (same
-        name) that inherits the summary."""
-        old = self.session
-        log.info("compression started: turns=%d, prompt_tokens=%d", old.turns, old.conversation.last_prompt_tokens)
-        sink = self.ui.begin_compressing()
-        try:
-            summary = summarise(self.client, old.conversation.messages, self.config.state_dir, sink, keep)
-        except LLMError as e:
-            log.warning("compression request failed: %s", e)
-            summary = ""
-        except KeyboardInterrupt:
-            log.info("compression cancelled by the user")
-            summary = ""
-        except OSError as e:  # the summary file could not be written (a full disk)
-            self.ui.error(_("Compression failed: the summary could not be saved ({why}); free some space. "
-                            "The conversation is unchanged.").format(why=e.strerror))  # fmt: skip
+        """Continue in a new conversation (same name) that starts from a summary of this one, which is archived."""
+        successor = compressed(self.session, self.client, self.ui, self.config, self.system_prompt, keep)
+        if successor is None:
             return False
-        finally:
-            self.ui.end_compressing()
-        if not summary:
-            self.ui.error(_("Compression failed: no complete summary came back; the conversation is unchanged."))
-            return False
-        archive = f"compressed-{session_store.stamp()}"
-        try:
-            sessions.save(self.config.state_dir, old, self.config.model, archive)
-        except session_store.SessionError as e:
-            self.ui.error(_("Compression failed: {why} The conversation is unchanged.").format(why=e))
-            return False
-        successor = sessions.new_session(self.system_prompt, summary, name=old.name)
-        successor.checkpoints, successor.cost = old.checkpoints, old.cost
         self.switch(successor)
         self.checkpoints.forget_conversation()
-        clear_summary(self.config.state_dir)
-        log.info("compression done: archived as %s, summary %d characters", archive, len(summary))
-        self.ui.notice(_("Compressed: the old conversation is saved as '{name}'; this one starts from its summary.")
-                       .format(name=archive))  # fmt: skip
         return True
 
     def save(self, name: str | None = None) -> str | None:

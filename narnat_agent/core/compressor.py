@@ -1,12 +1,19 @@
-"""The 120-turn compression: the model summarises the conversation into .narnat/last_session_summary.md."""
+"""The 120-turn compression: the model summarises the conversation into .narnat/last_session_summary.md, and a new
+conversation goes on from it while the old one is archived."""
 
 from pathlib import Path
 
 from narnat_agent import state
 from narnat_agent.atomic import write_atomic
+from narnat_agent.config.loader import Config
+from narnat_agent.core import session as sessions
+from narnat_agent.core import session_store
 from narnat_agent.core.llm import Client, Sink
-from narnat_agent.core.provider_errors import ContextTooLong
+from narnat_agent.core.provider_errors import ContextTooLong, LLMError
 from narnat_agent.core.reply import Ending, Reply
+from narnat_agent.core.session import Session
+from narnat_agent.core.ui import UI
+from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT, KEEP, LEFT_OUT
 
@@ -75,3 +82,42 @@ def inherit_summary(state_dir: Path) -> str:
     if summary:
         clear_summary(state_dir)
     return summary
+
+
+def compressed(
+    old: Session, client: Client, ui: UI, config: Config, system_prompt: str, keep: str = ""
+) -> Session | None:
+    """The conversation that goes on from a summary of `old` (keeping what the user asks to), with `old` archived;
+    None, and why said to the user, when there is none."""
+    log.info("compression started: turns=%d, prompt_tokens=%d", old.turns, old.conversation.last_prompt_tokens)
+    sink = ui.begin_compressing()
+    try:
+        summary = summarise(client, old.conversation.messages, config.state_dir, sink, keep)
+    except LLMError as e:
+        log.warning("compression request failed: %s", e)
+        summary = ""
+    except KeyboardInterrupt:
+        log.info("compression cancelled by the user")
+        summary = ""
+    except OSError as e:  # the summary file could not be written (a full disk)
+        ui.error(_("Compression failed: the summary could not be saved ({why}); free some space. "
+                   "The conversation is unchanged.").format(why=e.strerror))  # fmt: skip
+        return None
+    finally:
+        ui.end_compressing()
+    if not summary:
+        ui.error(_("Compression failed: no complete summary came back; the conversation is unchanged."))
+        return None
+    archive = f"compressed-{session_store.stamp()}"
+    try:
+        sessions.save(config.state_dir, old, config.model, archive)
+    except session_store.SessionError as e:
+        ui.error(_("Compression failed: {why} The conversation is unchanged.").format(why=e))
+        return None
+    successor = sessions.new_session(system_prompt, summary, name=old.name)
+    successor.checkpoints, successor.cost = old.checkpoints, old.cost
+    clear_summary(config.state_dir)
+    log.info("compression done: archived as %s, summary %d characters", archive, len(summary))
+    ui.notice(_("Compressed: the old conversation is saved as '{name}'; this one starts from its summary.")
+              .format(name=archive))  # fmt: skip
+    return successor
