@@ -31,6 +31,13 @@ class Target:
         return [f"*.x{'ǁ' if '.' in f else '_'}{f.replace('.', 'ǁ')}__mutmut_*" for f in self.functions]
 
 
+# the analysis alone, on the corpora and on files in tmp_path: no process runs, so a mutant takes a second or two
+SAFETY_TESTS = (
+    "tests/test_tools/test_bash_rules.py",
+    "tests/test_tools/test_bash_irreversible.py",
+    "tests/test_tools/test_bash_blind.py",
+    "tests/test_tools/test_bash_wording.py",
+)
 EDIT_TESTS = ("tests/test_tools/test_edit.py", "tests/test_tools/test_edit_properties.py")
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/redact.py": Target(("tests/test_tools/test_registry.py",)),
@@ -43,7 +50,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/core/agent.py": Target(
         ("tests/test_core", "tests/test_commands"), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")
     ),
-    "narnat_agent/safety/": Target(("tests/test_tools/test_bash_rules.py", "tests/test_tools/test_bash.py")),
+    "narnat_agent/safety/": Target(SAFETY_TESTS),
     "narnat_agent/checkpoints/": Target(("tests/test_core/test_checkpoints.py", "tests/test_commands/test_rewind.py")),
 }
 
@@ -73,12 +80,14 @@ def run_mutmut(module: str, target: Target, scratch: Path) -> None:
     """Mutate `module` in a copy of the repository at `scratch`, one mutant at a time, with only its tests."""
     for part in ("narnat_agent", "tests"):
         shutil.copytree(ROOT / part, scratch / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "README.md", scratch)  # the safety corpus's overwrites name it: it must exist
     selection = ", ".join(f'"{test}"' for test in target.tests)
     pattern = f"{module}*" if module.endswith("/") else module
     (scratch / "pyproject.toml").write_text(
         (ROOT / "pyproject.toml").read_text()
         + f'\n[tool.mutmut]\nsource_paths = ["narnat_agent"]\nonly_mutate = ["{pattern}"]\n'
         f"pytest_add_cli_args_test_selection = [{selection}]\n"
+        'also_copy = ["README.md"]\n'
         'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]\n'
         f"do_not_mutate_patterns = ['{LOG_LINE}']\n"
     )
