@@ -37,6 +37,7 @@ SAFETY_TESTS = (
     "tests/test_tools/test_bash_irreversible.py",
     "tests/test_tools/test_bash_blind.py",
     "tests/test_tools/test_bash_wording.py",
+    "tests/test_tools/test_bash_analysis.py",
 )
 EDIT_TESTS = ("tests/test_tools/test_edit.py", "tests/test_tools/test_edit_properties.py")
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
