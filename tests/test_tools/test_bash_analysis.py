@@ -41,4 +41,32 @@ def test_windows_shells_say_which_commands_delete(command, lost):
 
 @pytest.mark.parametrize("option", ["-e", "-E", "-ec", "-EC", "-en", "-enc", "-Enc", "-EncodedCommand", "-encodedc"])
 def test_powershell_code_given_encoded_asks_under_every_abbreviation(option):
-    assert analyze(f"pwsh -NoProfile {option} SQBFAFgA").deletions == ["pwsh runs encoded code the analysis cannot read"]
+    assert analyze(f"pwsh -NoProfile {option} SQBFAFgA").deletions == [
+        "pwsh runs encoded code the analysis cannot read"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "refused"),
+    [
+        ('read -p "Name? " name <<< bob', []),
+        ("read -p x v < answers.txt", []),
+        ("echo y | read -p ok a", []),
+        ("read -p x v < <(echo y)", []),
+        ('read -rp "Continue? " ok', ["read -p asks the user a question: ask in your answer instead"]),
+    ],
+)
+def test_read_asks_the_user_only_when_nothing_feeds_it(command, refused):
+    assert analyze(command).interactive == refused
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("gio trash $F", ["gio deletes files"]),
+        ('git config --global alias.nuke "!rm -rf ."', ["rm deletes files: ."]),
+        ("git config --global alias.st status", []),
+    ],
+)
+def test_what_is_lost_is_seen_past_options_and_computed_words(command, lost):
+    assert analyze(command).deletions == lost

@@ -1,6 +1,6 @@
-"""What the user and the model read: the exact questions and refusals every asking or refused command of the three
-corpora gets, recorded in bash_verdicts.json. The corpus tests say that a command asks; this one says what it says —
-which program, what is lost, whether /undo restores it, which tool to use instead.
+"""What the user and the model read: the exact questions and refusals every command of the three corpora gets (and
+that those which run get none), recorded in bash_verdicts.json. The corpus tests say that a command asks; this one
+says what it says — which program, what is lost, whether /undo restores it, which tool to use instead.
 
 A deliberate change of wording or of a rule shows as a diff of that file: record it again with
 `python -m tests.test_tools.test_bash_wording` and read the diff before committing it."""
@@ -26,14 +26,20 @@ def _said(verdict: Verdict) -> dict[str, list[str]]:
 
 
 def _corpora(project: Path) -> dict[str, tuple[list[str], Path | None]]:
-    """Each corpus's asking and refused commands, with the folder they are analysed from."""
+    """Each corpus's commands, with the folder they are analysed from."""
     return {
-        "rules": (rules.ASK + rules.REFUSE, None),
+        "rules": (rules.ASK + rules.REFUSE + rules.RUN, None),
         "irreversible": (
-            [c for c, _ in irreversible.ASK + irreversible.REFUSE_FILE_OP + irreversible.REFUSE_TERMINAL],
+            [
+                c
+                for c, _ in irreversible.ASK
+                + irreversible.REFUSE_FILE_OP
+                + irreversible.REFUSE_TERMINAL
+                + irreversible.RUN
+            ],
             ROOT,
         ),
-        "blind": ([c for c, _ in blind.ASK + blind.REFUSE_FILE_OP + blind.REFUSE_TERMINAL], project),
+        "blind": ([c for c, _ in blind.ASK + blind.REFUSE_FILE_OP + blind.REFUSE_TERMINAL + blind.RUN], project),
     }
 
 
