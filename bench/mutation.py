@@ -68,8 +68,20 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
 }
 
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
-# module -> {a piece of a line as the mutant writes it: why that change cannot alter what the module does}
+# module -> {a piece of a line as the mutant writes it, or of its name: why the change cannot alter what it does}
+URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/safety/": {
+        "xǁCheckǁ": "the Check protocol's methods are never called: the analysis calls those of Analysis (rules.py)",
+        "if not downloaded or not argv and argv[0] is None:": "rules.py calls it only once a file was downloaded, and "
+        "only for a command whose name is plain text: the guard never holds",
+        "if not downloaded and not argv or argv[0] is None:": "rules.py calls it only once a file was downloaded",
+        '.rsplit("/", 2)[-1]': URL_PART,
+        '.rsplit("/", 1)[+1]': URL_PART,
+        '.rsplit("/", )[-1]': URL_PART,
+        'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
+        "and no download is named XXXX",
+    },
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,
@@ -174,7 +186,7 @@ def judge(module: str, found: dict[str, tuple[str, Path]]) -> tuple[set[str], li
     for name in sorted(n for n, (status, _) in found.items() if status not in KILLED):
         status, mutated = found[name]
         diff, added = mutated_lines(name, mutated)
-        reason = next((why for piece, why in known.items() for line in added if piece in line), None)
+        reason = next((why for piece, why in known.items() for line in [name, *added] if piece in line), None)
         if reason:
             equivalent.add(name)
             notes.append(f"equivalent {name}: {' / '.join(added)}\n    {reason}")
