@@ -69,6 +69,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
 
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
 # module -> {a piece of a line as the mutant writes it, or of its name: why the change cannot alter what it does}
+CREATES = (
+    "git checkout -b, -B or --orphan creates a branch and asks nothing: only --conflict's value is skipped to a purpose"
+)
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": {
@@ -79,6 +82,13 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         '.rsplit("/", 2)[-1]': URL_PART,
         '.rsplit("/", 1)[+1]': URL_PART,
         '.rsplit("/", )[-1]': URL_PART,
+        'skip = word in ("XX-bXX", "-B"': CREATES,
+        'skip = word in ("-B", "-B"': CREATES,
+        'skip = word in ("-b", "XX-BXX"': CREATES,
+        'skip = word in ("-b", "-b"': CREATES,
+        '"XX--orphanXX", "--conflict")': CREATES,
+        '"--ORPHAN", "--conflict")': CREATES,
+        'and a.startswith("-o") and len(a) >= 2), None)': "a bare -o gives an empty name, which counts as no name",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

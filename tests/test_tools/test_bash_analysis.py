@@ -146,3 +146,21 @@ def test_git_checkout_of_a_file_without_a_dot_asks_when_the_file_exists(tmp_path
 )
 def test_git_code_and_settings_computed_at_run_time_ask(command, lost):
     assert analyze(command).deletions == lost
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("rsync -avn --delete src/ dest/", []),  # a dry run
+        ("rsync -n -a --delete src/ dest/", []),
+        ("rsync -av --delete src/ dest/", ["rsync deletes files (--delete / --remove-source-files)"]),
+        ("sort --output data.txt data.txt", ["sort -o replaces data.txt"]),
+        ("sort --output=a=b.txt a=b.txt", ["sort -o replaces a=b.txt"]),
+        ("sort -odata.txt data.txt", ["sort -o replaces data.txt"]),
+        ("sort -u -ox x", ["sort -o replaces x"]),
+        ("sort -o out.txt data.txt", []),
+        ("sort --reverse < /dev/null", []),
+    ],
+)
+def test_rsync_and_sort_ask_only_when_they_delete_or_replace_their_input(command, lost):
+    assert analyze(command).deletions == lost
