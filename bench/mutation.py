@@ -72,6 +72,7 @@ UNSHOWN = "a turn that outgrows the context window is asked again after compress
 CREATES = (
     "git checkout -b, -B or --orphan creates a branch and asks nothing: only --conflict's value is skipped to a purpose"
 )
+MENTIONS = "sql.py names the keyword only of SQL that DESTRUCTIVE matched: the fallback is never said"
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": {
@@ -89,6 +90,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         '"XX--orphanXX", "--conflict")': CREATES,
         '"--ORPHAN", "--conflict")': CREATES,
         'and a.startswith("-o") and len(a) >= 2), None)': "a bare -o gives an empty name, which counts as no name",
+        'if (match) and False else "nothing destructive"': MENTIONS,
+        'if (match) or True else "nothing destructive"': MENTIONS,
+        'if match else "XXnothing destructiveXX"': MENTIONS,
+        'if match else "NOTHING DESTRUCTIVE"': MENTIONS,
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

@@ -164,3 +164,9 @@ def test_git_code_and_settings_computed_at_run_time_ask(command, lost):
 )
 def test_rsync_and_sort_ask_only_when_they_delete_or_replace_their_input(command, lost):
     assert analyze(command).deletions == lost
+
+
+def test_sql_the_parser_cannot_read_asks_naming_the_destructive_word_it_mentions():
+    assert analyze('psql app -c "DROP TABEL users"').deletions == [
+        "psql runs SQL it cannot read that mentions DROP — /undo cannot restore it"
+    ]
