@@ -51,6 +51,7 @@ SAFETY_TESTS = (
     "-k",
     "not (commands_ask or just_run or are_refused or name_the_tool or look_alikes_run)",
 )
+SAFETY_AT_IMPORT = ("_f", "_family", "_c", "_w", "names")  # they build the tables of families, SQL clients, wrappers
 EDIT_TESTS = ("tests/test_tools/test_edit.py", "tests/test_tools/test_edit_properties.py")
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/redact.py": Target(("tests/test_tools/test_registry.py",)),
@@ -63,12 +64,18 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/core/agent.py": Target(
         ("tests/test_core", "tests/test_commands"), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")
     ),
-    "narnat_agent/safety/": Target(SAFETY_TESTS, at_import=("_f", "_family", "_c")),
+    "narnat_agent/safety/": Target(SAFETY_TESTS, at_import=SAFETY_AT_IMPORT),
+    **{  # a file of it at a time, when the package is too much for one sitting
+        f"narnat_agent/safety/{path.name}": Target(SAFETY_TESTS, at_import=SAFETY_AT_IMPORT)
+        for path in sorted((ROOT / "narnat_agent/safety").glob("*.py"))
+        if path.name != "__init__.py"
+    },
     "narnat_agent/checkpoints/": Target(("tests/test_core/test_checkpoints.py", "tests/test_commands/test_rewind.py")),
 }
 
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
-# module -> {a piece of a line as the mutant writes it, or of its name: why the change cannot alter what it does}
+# module or package -> {a piece of a line as the mutant writes it, or of its name: why the change cannot alter what
+# the code does}
 CREATES = (
     "git checkout -b, -B or --orphan creates a branch and asks nothing: only --conflict's value is skipped to a purpose"
 )
@@ -197,7 +204,9 @@ def judge(module: str, found: dict[str, tuple[str, Path]]) -> tuple[set[str], li
     """The equivalent mutants among the survivors, and the notes below the table: each equivalent with its reason,
     each survivor with its diff."""
     notes, equivalent = [], set()
-    known = EQUIVALENT.get(module, {})
+    known = {
+        piece: why for key, pieces in EQUIVALENT.items() if module.startswith(key) for piece, why in pieces.items()
+    }
     for name in sorted(n for n, (status, _) in found.items() if status not in KILLED):
         status, mutated = found[name]
         diff, added = mutated_lines(name, mutated)
@@ -242,7 +251,8 @@ def main() -> None:
     if unknown:
         sys.exit(f"Unknown module {unknown[0]}: name one of {', '.join(TARGETS)}.")
     rows, notes = [], []
-    for module in args.modules or list(TARGETS):
+    whole = [m for m in TARGETS if not any(m != other and m.startswith(other) for other in TARGETS)]
+    for module in args.modules or whole:
         with tempfile.TemporaryDirectory(prefix="narnat-mutation-") as folder:
             scratch = args.scratch / module.strip("/").replace("/", "_") if args.scratch else Path(folder)
             scratch.mkdir(parents=True, exist_ok=True)
