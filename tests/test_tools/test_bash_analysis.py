@@ -170,3 +170,32 @@ def test_sql_the_parser_cannot_read_asks_naming_the_destructive_word_it_mentions
     assert analyze('psql app -c "DROP TABEL users"').deletions == [
         "psql runs SQL it cannot read that mentions DROP — /undo cannot restore it"
     ]
+
+
+WATCH = "watch never ends; run the command once instead"
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("watch -d rm -rf build", ["rm deletes files: build"]),  # -d takes no value: rm is the command
+        ("watch --differences rm -rf build", ["rm deletes files: build"]),
+        ("watch -n 5 rm -rf build", ["rm deletes files: build"]),
+        ("watch --interval 5 rm -rf build", ["rm deletes files: build"]),
+        ("watch --interval=5 -d rm -rf build", ["rm deletes files: build"]),
+    ],
+)
+def test_watch_checks_the_command_after_its_options(command, lost):
+    verdict = analyze(command)
+    assert (verdict.deletions, verdict.interactive) == (lost, [WATCH])
+
+
+@pytest.mark.parametrize(
+    "option",
+    ["-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "-d", "--delimiter", "-I", "-N", "-n", "-L"]
+    + ["--colsep", "--results", "--joblog"],
+)
+def test_parallel_checks_the_command_after_an_option_and_its_value(option):
+    assert analyze(f"parallel {option} x cat {{}} ::: a.txt").file_ops == [
+        "reading files with cat: use Read (offset/limit for a part)"
+    ]
