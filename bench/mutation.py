@@ -101,6 +101,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'if (match) or True else "nothing destructive"': MENTIONS,
         'if match else "XXnothing destructiveXX"': MENTIONS,
         'if match else "NOTHING DESTRUCTIVE"': MENTIONS,
+        'if at is not None else "XXXX"': "cmd without /c or /k runs no code from its words: XXXX names no command "
+        "that deletes, as the empty text names none",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

@@ -27,6 +27,8 @@ def test_the_last_pipeline_is_the_one_whose_exit_code_the_shell_reports(command,
         ("pwsh -Co 'Remove-ItemProperty -Path HKCU:x'", ["pwsh deletes or overwrites (remove-itemproperty)"]),
         ('pwsh -c "Get-Content s.ps1 | iex; icm -ScriptBlock {1}"', ["pwsh runs code it builds or fetches (icm, iex)"]),
         ("pwsh -c $SCRIPT", ["pwsh runs code computed at run time"]),
+        ("pwsh -Command Remove-Item -Recurse build", ["pwsh deletes or overwrites (remove-item)"]),
+        ("echo Get-ChildItem | pwsh -", []),  # a lone - is no abbreviation of -EncodedCommand
         ('pwsh -c "Get-ChildItem"', []),
         ("pwsh -File clean.ps1 -Command Remove-Item x", []),  # the words after a script are its arguments
         ("pwsh -F clean.ps1 -c Remove-Item x", []),
