@@ -33,6 +33,7 @@ class Target:
     # functions that run only while the module is imported, to build its tables: mutmut's workers inherit the tables
     # built by the original code and credit the calls to the first test alone, so these mutants run in a new process
     at_import: tuple[str, ...] = ()
+    fresh: bool = False  # each mutant in a new import (for a module whose functions all run at import): slower
 
     def patterns(self, functions: tuple[str, ...] | None = None) -> list[str]:
         """mutmut's names for the functions' mutants: pkg.mod.x_function__mutmut_3, pkg.mod.xǁClassǁmethod__mutmut_3."""
@@ -66,7 +67,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     "narnat_agent/safety/": Target(SAFETY_TESTS, at_import=SAFETY_AT_IMPORT),
     **{  # a file of it at a time, when the package is too much for one sitting
-        f"narnat_agent/safety/{path.name}": Target(SAFETY_TESTS, at_import=SAFETY_AT_IMPORT)
+        f"narnat_agent/safety/{path.name}": Target(
+            SAFETY_TESTS, at_import=SAFETY_AT_IMPORT, fresh=path.name == "families.py"
+        )
         for path in sorted((ROOT / "narnat_agent/safety").glob("*.py"))
         if path.name != "__init__.py"
     },
@@ -143,6 +146,7 @@ def configure(module: str, target: Target, scratch: Path) -> None:
         'also_copy = ["README.md"]\n'
         'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]\n'
         f"do_not_mutate_patterns = ['{LOG_LINE}']\n"
+        + ('process_isolation = "forkserver"\nforkserver_warmup = "none"\n' if target.fresh else "")
     )
 
 

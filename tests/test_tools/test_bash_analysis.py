@@ -185,11 +185,21 @@ WATCH = "watch never ends; run the command once instead"
         ("watch -n 5 rm -rf build", ["rm deletes files: build"]),
         ("watch --interval 5 rm -rf build", ["rm deletes files: build"]),
         ("watch --interval=5 -d rm -rf build", ["rm deletes files: build"]),
+        ('watch "$CMD"', ["watch runs shell code computed at run time"]),
+        ("watch -n 5", []),
     ],
 )
 def test_watch_checks_the_command_after_its_options(command, lost):
     verdict = analyze(command)
     assert (verdict.deletions, verdict.interactive) == (lost, [WATCH])
+
+
+def test_watch_refuses_what_its_command_would_be_refused_for():
+    verdict = analyze("watch -n 2 -d cat log.txt")
+    assert (verdict.file_ops, verdict.interactive) == (
+        ["reading files with cat: use Read (offset/limit for a part)"],
+        [WATCH],
+    )
 
 
 @pytest.mark.parametrize(
