@@ -211,3 +211,25 @@ def test_parallel_checks_the_command_after_an_option_and_its_value(option):
     assert analyze(f"parallel {option} x cat {{}} ::: a.txt").file_ops == [
         "reading files with cat: use Read (offset/limit for a part)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ('git filter-branch --tree-filter "$CMD" HEAD', ["git filter-branch runs shell code computed at run time"]),
+        ('git -c "$SETTING" status', ["git -c sets a value computed at run time"]),
+        ('git config core.pager "$PAGER"', ["git's core.pager runs shell code computed at run time"]),
+        ("git -c 'core.pager=!rm -rf build' log", ["rm deletes files: build"]),
+        ("git -c 'alias.wipe=!rm -rf build && A=1 true' wipe", ["rm deletes files: build"]),
+        ('git submodule foreach "$CMD"', ["git submodule foreach runs shell code computed at run time"]),
+    ],
+)
+def test_git_settings_aliases_and_filters_are_checked_as_the_code_they_run(command, lost):
+    assert analyze(command).deletions[: len(lost)] == lost
+
+
+@pytest.mark.parametrize("option", ["--recursive", "-q", "--quiet"])
+def test_git_submodule_foreach_checks_its_command_past_its_own_options(option):
+    assert analyze(f"git submodule foreach {option} cat VERSION").file_ops == [
+        "reading files with cat: use Read (offset/limit for a part)"
+    ]
