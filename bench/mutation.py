@@ -83,6 +83,7 @@ CREATES = (
     "git checkout -b, -B or --orphan creates a branch and asks nothing: only --conflict's value is skipped to a purpose"
 )
 MENTIONS = "sql.py names the keyword only of SQL that DESTRUCTIVE matched: the fallback is never said"
+SUBCOMMAND = "never said: git's loop over its options answers a word computed at run time first, as an option"
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": {
@@ -106,6 +107,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'if match else "NOTHING DESTRUCTIVE"': MENTIONS,
         'if at is not None else "XXXX"': "cmd without /c or /k runs no code from its words: XXXX names no command "
         "that deletes, as the empty text names none",
+        '"XXthe git subcommand is computed at run timeXX"': SUBCOMMAND,
+        '"THE GIT SUBCOMMAND IS COMPUTED AT RUN TIME"': SUBCOMMAND,
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

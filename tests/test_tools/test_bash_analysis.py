@@ -233,3 +233,22 @@ def test_git_submodule_foreach_checks_its_command_past_its_own_options(option):
     assert analyze(f"git submodule foreach {option} cat VERSION").file_ops == [
         "reading files with cat: use Read (offset/limit for a part)"
     ]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'git rebase --exec "rm -rf build" main',
+        'git rebase --exec="rm -rf build" main',
+        'git rebase -x"rm -rf build" main',
+        'git rebase -i main -x "rm -rf build"',
+        "git -c 'core.pager=!rm -rf build'",
+    ],
+)
+def test_git_options_that_run_code_are_read_in_every_spelling(command):
+    assert analyze(command).deletions == ["rm deletes files: build"]
+
+
+@pytest.mark.parametrize("command", ["git rebase main -x", "git -c"])
+def test_a_git_option_missing_its_value_runs_nothing(command):
+    assert analyze(command).deletions == []
