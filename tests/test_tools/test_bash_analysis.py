@@ -252,3 +252,21 @@ def test_git_options_that_run_code_are_read_in_every_spelling(command):
 @pytest.mark.parametrize("command", ["git rebase main -x", "git -c"])
 def test_a_git_option_missing_its_value_runs_nothing(command):
     assert analyze(command).deletions == []
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("/usr/bin/tar --remove-files -czf logs.tgz logs/", ["tar deletes what it archives"]),
+        ("dd of=disk.img if=/dev/zero bs=1M count=1", ["dd of= overwrites its output file"]),
+        ("ln --force -s a b", ["ln -f replaces b"]),
+        ("ln -sf a b dir/", ["ln -f replaces dir/"]),
+        ('ln -sf "$SRC" "$DST"', ["ln -f replaces $…"]),
+        ("ln -f", ["ln -f replaces its target"]),
+        ('tee "$F" < /dev/null', ["tee empties $…"]),
+        ("true | tee a.log b.log", ["tee empties a.log b.log"]),
+        ("cat < /dev/null | tee out.log", ["tee empties out.log"]),
+    ],
+)
+def test_the_question_names_the_file_replaced_or_emptied(command, lost):
+    assert analyze(command).deletions == lost
