@@ -84,6 +84,7 @@ CREATES = (
 )
 MENTIONS = "sql.py names the keyword only of SQL that DESTRUCTIVE matched: the fallback is never said"
 SUBCOMMAND = "never said: git's loop over its options answers a word computed at run time first, as an option"
+LAST_PART = "the last part of a path is the same however many times it is split from the right"
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": {
@@ -91,9 +92,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "if not downloaded or not argv and argv[0] is None:": "rules.py calls it only once a file was downloaded, and "
         "only for a command whose name is plain text: the guard never holds",
         "if not downloaded and not argv or argv[0] is None:": "rules.py calls it only once a file was downloaded",
-        '.rsplit("/", 2)[-1]': URL_PART,
-        '.rsplit("/", 1)[+1]': URL_PART,
-        '.rsplit("/", )[-1]': URL_PART,
+        '.rsplit("/", 2)[-1].split("?")': URL_PART,
+        '.rsplit("/", 1)[+1].split("?")': URL_PART,
+        '.rsplit("/", )[-1].split("?")': URL_PART,
+        'name = (argv[0] or "").rsplit("/", 2)[-1]': LAST_PART,
+        'name = (argv[0] or "").rsplit("/", )[-1]': LAST_PART,
+        'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
         'skip = word in ("XX-bXX", "-B"': CREATES,
         'skip = word in ("-B", "-B"': CREATES,
         'skip = word in ("-b", "XX-BXX"': CREATES,
