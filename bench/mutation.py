@@ -113,6 +113,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "that deletes, as the empty text names none",
         '"XXthe git subcommand is computed at run timeXX"': SUBCOMMAND,
         '"THE GIT SUBCOMMAND IS COMPUTED AT RUN TIME"': SUBCOMMAND,
+        'word.startswith("-") and word != "XX-XX"': "`git checkout -` (the previous branch) matches no "
+        "file pattern, as a word or skipped",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },
