@@ -115,6 +115,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         '"THE GIT SUBCOMMAND IS COMPUTED AT RUN TIME"': SUBCOMMAND,
         'word.startswith("-") and word != "XX-XX"': "`git checkout -` (the previous branch) matches no "
         "file pattern, as a word or skipped",
+        'if a is None or not a.startswith("XX-XX")]': "gio takes no option before its command (trash, remove, rm)",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

@@ -258,6 +258,8 @@ def test_a_git_option_missing_its_value_runs_nothing(command):
     ("command", "lost"),
     [
         ("/usr/bin/tar --remove-files -czf logs.tgz logs/", ["tar deletes what it archives"]),
+        ("tar -czf out.tgz $FILES", ["tar gets words computed at run time, which may be options"]),
+        ('tar -czf out.tgz "$FILES"', []),  # quoted: one word, no option
         ("dd of=disk.img if=/dev/zero bs=1M count=1", ["dd of= overwrites its output file"]),
         ("ln --force -s a b", ["ln -f replaces b"]),
         ("ln -sf a b dir/", ["ln -f replaces dir/"]),
