@@ -85,6 +85,7 @@ CREATES = (
 MENTIONS = "sql.py names the keyword only of SQL that DESTRUCTIVE matched: the fallback is never said"
 SUBCOMMAND = "never said: git's loop over its options answers a word computed at run time first, as an option"
 LAST_PART = "the last part of a path is the same however many times it is split from the right"
+NO_OPTION = "the default names an option XXXX, which no command gives"
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": {
@@ -116,6 +117,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'word.startswith("-") and word != "XX-XX"': "`git checkout -` (the previous branch) matches no "
         "file pattern, as a word or skipped",
         'if a is None or not a.startswith("XX-XX")]': "gio takes no option before its command (trash, remove, rm)",
+        '*forms: Form, values: str = "XXXX"': NO_OPTION,
+        'dry: str = "XXXX", reads_stdin': NO_OPTION,
+        "Family(names(programs), None, forms": "a family's source cites its documentation: nothing reads it",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

@@ -272,3 +272,8 @@ def test_a_git_option_missing_its_value_runs_nothing(command):
 )
 def test_the_question_names_the_file_replaced_or_emptied(command, lost):
     assert analyze(command).deletions == lost
+
+
+def test_only_a_program_that_runs_its_stdin_as_commands_is_asked_about_what_its_stdin_says():
+    assert analyze("echo FLUSHALL | redis-cli").deletions == ["redis-cli deletes keys — /undo cannot restore it"]
+    assert analyze('echo "delete ns staging" | kubectl').deletions == []
