@@ -120,6 +120,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         '*forms: Form, values: str = "XXXX"': NO_OPTION,
         'dry: str = "XXXX", reads_stdin': NO_OPTION,
         "Family(names(programs), None, forms": "a family's source cites its documentation: nothing reads it",
+        "deletions.x__find__mutmut_2": "find's first word, from which the search for actions starts, is find itself",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

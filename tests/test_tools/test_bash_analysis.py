@@ -277,3 +277,23 @@ def test_the_question_names_the_file_replaced_or_emptied(command, lost):
 def test_only_a_program_that_runs_its_stdin_as_commands_is_asked_about_what_its_stdin_says():
     assert analyze("echo FLUSHALL | redis-cli").deletions == ["redis-cli deletes keys — /undo cannot restore it"]
     assert analyze('echo "delete ns staging" | kubectl').deletions == []
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ('find . -name "*.o" -exec echo {} \\; -exec rm {} \\;', ["rm deletes files: {}"]),  # each -exec checked
+        (
+            "find $SRC -exec tar -czf out.tgz {} +",
+            [
+                "tar gets words computed at run time, which may be options",
+                "find gets words computed at run time, which may be actions",
+            ],
+        ),
+        ("find src -exec tar -czf out.tgz {} +", []),
+        ("sort --output out.txt data.txt", []),
+        ("cat a.txt | sort -o sorted.txt", []),
+    ],
+)
+def test_find_checks_every_command_it_runs_and_sort_only_its_own_input(command, lost):
+    assert analyze(command).deletions == lost
