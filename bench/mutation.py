@@ -77,8 +77,8 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
 }
 
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
-# module or package -> {a piece of a line as the mutant writes it, or of its name: why the change cannot alter what
-# the code does}
+# module or package -> {a piece of a line as the mutant writes it, or a pattern of mutant names (starting with *): why
+# the change cannot alter what the code does}
 CREATES = (
     "git checkout -b, -B or --orphan creates a branch and asks nothing: only --conflict's value is skipped to a purpose"
 )
@@ -89,7 +89,7 @@ NO_OPTION = "the default names an option XXXX, which no command gives"
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": {
-        "xǁCheckǁ": "the Check protocol's methods are never called: the analysis calls those of Analysis (rules.py)",
+        "*.xǁCheckǁ*": "the Check protocol's methods are never called: the analysis calls those of Analysis (rules.py)",
         "if not downloaded or not argv and argv[0] is None:": "rules.py calls it only once a file was downloaded, and "
         "only for a command whose name is plain text: the guard never holds",
         "if not downloaded and not argv or argv[0] is None:": "rules.py calls it only once a file was downloaded",
@@ -120,7 +120,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         '*forms: Form, values: str = "XXXX"': NO_OPTION,
         'dry: str = "XXXX", reads_stdin': NO_OPTION,
         "Family(names(programs), None, forms": "a family's source cites its documentation: nothing reads it",
-        "deletions.x__find__mutmut_2": "find's first word, from which the search for actions starts, is find itself",
+        "*.deletions.x__find__mutmut_2": "find's first word, from which the search for actions starts, is find itself",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },
@@ -221,6 +221,11 @@ def mutated_lines(name: str, mutated: Path) -> tuple[str, list[str]]:
     return diff, added
 
 
+def matches(piece: str, name: str, added: list[str]) -> bool:
+    """A piece starting with * is a pattern of mutant names; any other, a piece of a line the mutant writes."""
+    return fnmatch(name, piece) if piece.startswith("*") else any(piece in line for line in added)
+
+
 def judge(module: str, found: dict[str, tuple[str, Path]]) -> tuple[set[str], list[str]]:
     """The equivalent mutants among the survivors, and the notes below the table: each equivalent with its reason,
     each survivor with its diff."""
@@ -231,7 +236,7 @@ def judge(module: str, found: dict[str, tuple[str, Path]]) -> tuple[set[str], li
     for name in sorted(n for n, (status, _) in found.items() if status not in KILLED):
         status, mutated = found[name]
         diff, added = mutated_lines(name, mutated)
-        reason = next((why for piece, why in known.items() for line in [name, *added] if piece in line), None)
+        reason = next((why for piece, why in known.items() if matches(piece, name, added)), None)
         if reason:
             equivalent.add(name)
             notes.append(f"equivalent {name}: {' / '.join(added)}\n    {reason}")
