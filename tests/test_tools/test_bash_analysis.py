@@ -300,3 +300,24 @@ def test_only_a_program_that_runs_its_stdin_as_commands_is_asked_about_what_its_
 )
 def test_find_checks_every_command_it_runs_and_sort_only_its_own_input(command, lost):
     assert analyze(command).deletions == lost
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("rm --version --help", []),
+        ("exec python3 app.py > out.log", []),  # it prints: the file gets its output
+        ("exec {fd}> out.log", ["the redirection empties out.log"]),
+        ("echo -e > log.txt", ["the redirection empties log.txt"]),
+        ("echo -E > log.txt", ["the redirection empties log.txt"]),
+    ],
+)
+def test_a_command_that_prints_nothing_empties_the_file_it_is_redirected_to(command, lost):
+    assert analyze(command).deletions == lost
+
+
+def test_deleting_beyond_the_project_says_undo_restores_only_the_projects_files(tmp_path):
+    assert analyze(f"rm -rf {tmp_path}/build", tmp_path).deletions == [f"rm deletes files: {tmp_path}/build"]
+    assert analyze(f"rm -rf {tmp_path}/build /var/tmp/x", tmp_path).deletions == [
+        f"rm deletes files: {tmp_path}/build /var/tmp/x — /undo restores only the project's files"
+    ]
