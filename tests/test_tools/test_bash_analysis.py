@@ -321,3 +321,26 @@ def test_deleting_beyond_the_project_says_undo_restores_only_the_projects_files(
     assert analyze(f"rm -rf {tmp_path}/build /var/tmp/x", tmp_path).deletions == [
         f"rm deletes files: {tmp_path}/build /var/tmp/x — /undo restores only the project's files"
     ]
+
+
+DELETE_REQUEST = ["gh sends a DELETE request to GitHub — /undo cannot restore it"]
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("gh api -X DELETE repos/o/r", DELETE_REQUEST),
+        ("gh api -XDELETE repos/o/r", DELETE_REQUEST),
+        ("gh api -X=DELETE repos/o/r", DELETE_REQUEST),
+        ("gh api --method delete repos/o/r", DELETE_REQUEST),
+        ("gh api --method=DELETE repos/o/r", DELETE_REQUEST),
+        ("gh api repos/o/r -X DELETE", DELETE_REQUEST),
+        ("gh api -X GET repos/o/r", []),
+        ("gh api repos/o/r -X", []),
+        ("git push -fu origin main", ["git rewrites or deletes history on the remote — /undo cannot restore it"]),
+        ("git push -uf origin main", ["git rewrites or deletes history on the remote — /undo cannot restore it"]),
+        ("git push -u origin main", []),
+    ],
+)
+def test_an_option_with_its_value_is_read_however_it_is_written(command, lost):
+    assert analyze(command).deletions == lost
