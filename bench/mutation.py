@@ -121,6 +121,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'dry: str = "XXXX", reads_stdin': NO_OPTION,
         "Family(names(programs), None, forms": "a family's source cites its documentation: nothing reads it",
         "*.deletions.x__find__mutmut_2": "find's first word, from which the search for actions starts, is find itself",
+        "*.destroys.x__positional__mutmut_3": "skip = None is as false as skip = False",
+        'word[len(flag) :].lstrip("XX=XX")': "also strips X, and the only value given this way is DELETE (gh api -X)",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },
