@@ -123,6 +123,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "*.deletions.x__find__mutmut_2": "find's first word, from which the search for actions starts, is find itself",
         "*.destroys.x__positional__mutmut_3": "skip = None is as false as skip = False",
         'word[len(flag) :].lstrip("XX=XX")': "also strips X, and the only value given this way is DELETE (gh api -X)",
+        'first.rsplit("/", 2)[-1]': LAST_PART,
+        'first.rsplit("/", )[-1]': LAST_PART,
+        "*.destroys.x_program__mutmut_6": "a script or jar with no word after it destroys nothing, known or not",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

@@ -344,3 +344,26 @@ DELETE_REQUEST = ["gh sends a DELETE request to GitHub — /undo cannot restore 
 )
 def test_an_option_with_its_value_is_read_however_it_is_written(command, lost):
     assert analyze(command).deletions == lost
+
+
+BFG = ["bfg rewrites the repository's history — /undo cannot restore it"]
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("terraform destroy --help", []),  # it prints how to use it
+        ("dropdb -h", []),
+        ("dropdb --version", []),
+        ("dropdb -V", []),
+        ("dropdb app", ["dropdb drops a PostgreSQL database or role — /undo cannot restore it"]),
+        ("python ../app/manage.py flush", ["manage.py deletes every row in the database — /undo cannot restore it"]),
+        ("java -jar tools/bfg-1.14.0.jar --strip-blobs-bigger-than 1M repo.git", BFG),
+        ("java -jar bfg.jar", BFG),
+        ("java -jar", []),
+        ("java -version", []),
+        ("java -cp bfg.jar com.example.Main", []),  # a class is run, not the jar's tool
+    ],
+)
+def test_the_program_is_known_by_its_script_or_jar_and_asking_for_help_destroys_nothing(command, lost):
+    assert analyze(command).deletions == lost
