@@ -367,3 +367,13 @@ BFG = ["bfg rewrites the repository's history — /undo cannot restore it"]
 )
 def test_the_program_is_known_by_its_script_or_jar_and_asking_for_help_destroys_nothing(command, lost):
     assert analyze(command).deletions == lost
+
+
+def test_copies_onto_existing_files_ask_whatever_the_options_and_paths(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / ".npmrc").write_text("")
+    (tmp_path / "config.json").write_text("{}")
+    assert analyze("cp new.json config.json -v", tmp_path).deletions == ["cp replaces config.json, which exists"]
+    assert analyze("cp new.npmrc ~/.npmrc", tmp_path).deletions == ["cp replaces ~/.npmrc, which exists"]
+    assert analyze('cp "$SRC" config.json', tmp_path).deletions == []  # computed: nothing to look at
