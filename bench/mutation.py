@@ -126,7 +126,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'first.rsplit("/", 2)[-1]': LAST_PART,
         'first.rsplit("/", )[-1]': LAST_PART,
         "*.destroys.x_program__mutmut_6": "a script or jar with no word after it destroys nothing, known or not",
-        'if name.startswith(("XX/XX", "~")) else cwd / name': "pathlib joins an absolute name as itself: cwd / '/x' is /x",
+        'startswith(("XX/XX", "~")) else cwd / name': "pathlib joins an absolute name as itself: cwd / '/x' is /x",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },
