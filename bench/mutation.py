@@ -86,6 +86,7 @@ MENTIONS = "sql.py names the keyword only of SQL that DESTRUCTIVE matched: the f
 SUBCOMMAND = "never said: git's loop over its options answers a word computed at run time first, as an option"
 LAST_PART = "the last part of a path is the same however many times it is split from the right"
 NO_OPTION = "the default names an option XXXX, which no command gives"
+DEV = "rules.py hands it no redirect into /dev/: it skips those before"
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": {
@@ -127,6 +128,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'first.rsplit("/", )[-1]': LAST_PART,
         "*.destroys.x_program__mutmut_6": "a script or jar with no word after it destroys nothing, known or not",
         'startswith(("XX/XX", "~")) else cwd / name': "pathlib joins an absolute name as itself: cwd / '/x' is /x",
+        'target.startswith("XX/dev/XX")': DEV,
+        'target.startswith("/DEV/")': DEV,
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

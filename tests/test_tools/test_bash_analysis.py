@@ -377,3 +377,16 @@ def test_copies_onto_existing_files_ask_whatever_the_options_and_paths(tmp_path,
     assert analyze("cp new.json config.json -v", tmp_path).deletions == ["cp replaces config.json, which exists"]
     assert analyze("cp new.npmrc ~/.npmrc", tmp_path).deletions == ["cp replaces ~/.npmrc, which exists"]
     assert analyze('cp "$SRC" config.json', tmp_path).deletions == []  # computed: nothing to look at
+
+
+def test_tee_replaces_an_existing_file_unless_it_appends(tmp_path):
+    (tmp_path / "notes.md").write_text("kept\n")
+    assert analyze("echo x | tee notes.md", tmp_path).deletions == ["tee replaces notes.md, which exists"]
+    assert analyze("echo x | tee -a notes.md", tmp_path).deletions == []
+    assert analyze("echo x | tee --append notes.md", tmp_path).deletions == []
+
+
+def test_a_redirect_empties_a_file_any_stage_of_the_pipeline_reads():
+    assert analyze("cat header.txt | cat - data.txt > data.txt").deletions == [
+        "the redirection empties data.txt before the pipeline reads it"
+    ]
