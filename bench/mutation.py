@@ -130,6 +130,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'startswith(("XX/XX", "~")) else cwd / name': "pathlib joins an absolute name as itself: cwd / '/x' is /x",
         'target.startswith("XX/dev/XX")': DEV,
         'target.startswith("/DEV/")': DEV,
+        'argv[2].rsplit("/", )[-1]': LAST_PART,
+        'argv[2].rsplit("/", 2)[-1]': LAST_PART,
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },
