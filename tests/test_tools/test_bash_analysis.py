@@ -393,3 +393,9 @@ def test_a_redirect_empties_a_file_any_stage_of_the_pipeline_reads():
     assert analyze("cat header.txt | cat - data.txt > data.txt").deletions == [
         "the redirection empties data.txt before the pipeline reads it"
     ]
+
+
+def test_a_sql_file_is_read_whatever_its_bytes_and_only_where_the_command_runs(tmp_path):
+    (tmp_path / "reset.sql").write_bytes(b"-- caf\xe9\nDROP TABLE users;\n")
+    assert analyze("psql app -f reset.sql", tmp_path).deletions == ["psql drops table users — /undo cannot restore it"]
+    assert analyze(f"psql app -f {tmp_path}/reset.sql").deletions == []  # where it runs is unknown: not looked at
