@@ -132,8 +132,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'target.startswith("/DEV/")': DEV,
         'argv[2].rsplit("/", )[-1]': LAST_PART,
         'argv[2].rsplit("/", 2)[-1]': LAST_PART,
-        "*.sql.x__read__mutmut_13": "a file not looked at stands as XXXX instead of the empty text: neither is SQL that "
-        "destroys",
+        "*.sql.x__read__mutmut_13": "a file not looked at stands as XXXX, not as the empty text: neither "
+        "is SQL that destroys",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },
