@@ -399,3 +399,22 @@ def test_a_sql_file_is_read_whatever_its_bytes_and_only_where_the_command_runs(t
     (tmp_path / "reset.sql").write_bytes(b"-- caf\xe9\nDROP TABLE users;\n")
     assert analyze("psql app -f reset.sql", tmp_path).deletions == ["psql drops table users — /undo cannot restore it"]
     assert analyze(f"psql app -f {tmp_path}/reset.sql").deletions == []  # where it runs is unknown: not looked at
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("cp -t src config.json", ["cp replaces src/config.json, which exists"]),
+        ("cp config.json -t src", ["cp replaces src/config.json, which exists"]),
+        ("cp --target-directory src config.json", ["cp replaces src/config.json, which exists"]),
+        ("cp -t src new.json config.json", ["cp replaces src/config.json, which exists"]),
+        ("cp new.json config.json src/", ["cp replaces src/config.json, which exists"]),
+        ('cp "$SRC" config.json src/', ["cp replaces src/config.json, which exists"]),
+        ("cp --backup=numbered new.json config.json", []),  # the old file is kept
+    ],
+)
+def test_copies_into_a_directory_ask_about_the_file_they_replace_there(tmp_path, command, lost):
+    (tmp_path / "config.json").write_text("{}")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "config.json").write_text("{}")
+    assert analyze(command, tmp_path).deletions == lost
