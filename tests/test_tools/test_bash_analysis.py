@@ -418,3 +418,15 @@ def test_copies_into_a_directory_ask_about_the_file_they_replace_there(tmp_path,
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "config.json").write_text("{}")
     assert analyze(command, tmp_path).deletions == lost
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ('psql app --command="UPDATE users SET a=1 WHERE b=2"', "psql rewrites rows of users"),
+        ('psql app -c "TRUNCATE a, b"', "psql empties table a, b"),
+        ("mysql shop -e 'DELETE FROM `cart items`'", 'mysql deletes rows from "cart items"'),  # MySQL's quoting
+    ],
+)
+def test_sql_is_read_in_its_clients_dialect_and_the_question_names_the_tables(command, lost):
+    assert analyze(command).deletions == [f"{lost} — /undo cannot restore it"]
