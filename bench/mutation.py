@@ -87,7 +87,6 @@ SUBCOMMAND = "never said: git's loop over its options answers a word computed at
 LAST_PART = "the last part of a path is the same however many times it is split from the right"
 NO_OPTION = "the default names an option XXXX, which no command gives"
 DEV = "rules.py hands it no redirect into /dev/: it skips those before"
-QUIET = "which logger is quieted changes only the warnings sqlglot prints, not what the analysis says"
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": {
@@ -135,9 +134,6 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'argv[2].rsplit("/", 2)[-1]': LAST_PART,
         "*.sql.x__read__mutmut_13": "a file not looked at stands as XXXX, not as the empty text: neither "
         "is SQL that destroys",
-        "logging.getLogger(None).setLevel(logging.ERROR)": QUIET,
-        'logging.getLogger("XXsqlglotXX").setLevel': QUIET,
-        'logging.getLogger("SQLGLOT").setLevel': QUIET,
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },
