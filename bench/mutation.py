@@ -118,7 +118,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'word.startswith("-") and word != "XX-XX"': "`git checkout -` (the previous branch) matches no "
         "file pattern, as a word or skipped",
         'if a is None or not a.startswith("XX-XX")]': "gio takes no option before its command (trash, remove, rm)",
-        '*forms: Form, values: str = "XXXX"': NO_OPTION,
+        'source: str, *forms: Form, values: str = "XXXX"': NO_OPTION,
         'dry: str = "XXXX", reads_stdin': NO_OPTION,
         "Family(names(programs), None, forms": "a family's source cites its documentation: nothing reads it",
         "*.deletions.x__find__mutmut_2": "find's first word, from which the search for actions starts, is find itself",
