@@ -123,6 +123,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "Family(names(programs), None, forms": "a family's source cites its documentation: nothing reads it",
         "*.deletions.x__find__mutmut_2": "find's first word, from which the search for actions starts, is find itself",
         "*.destroys.x__positional__mutmut_3": "skip = None is as false as skip = False",
+        "*.overwrites.x__operands__mutmut_4": "skip = None is as false as skip = False",
         'word[len(flag) :].lstrip("XX=XX")': "also strips X, and the only value given this way is DELETE (gh api -X)",
         'first.rsplit("/", 2)[-1]': LAST_PART,
         'first.rsplit("/", )[-1]': LAST_PART,
