@@ -135,6 +135,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'argv[2].rsplit("/", 2)[-1]': LAST_PART,
         "*.sql.x__read__mutmut_13": "a file not looked at stands as XXXX, not as the empty text: neither "
         "is SQL that destroys",
+        '(a or "XXXX").startswith("--backup")': "a word computed at run time stands as XXXX, not as the empty text: "
+        "neither starts with --backup",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },
