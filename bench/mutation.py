@@ -87,6 +87,7 @@ SUBCOMMAND = "never said: git's loop over its options answers a word computed at
 LAST_PART = "the last part of a path is the same however many times it is split from the right"
 NO_OPTION = "the default names an option XXXX, which no command gives"
 DEV = "rules.py hands it no redirect into /dev/: it skips those before"
+FILE_KIND = "sql.py asks only whether an option's kind is code: any other is read as a file"
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": {
@@ -137,6 +138,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "is SQL that destroys",
         '(a or "XXXX").startswith("--backup")': "a word computed at run time stands as XXXX, not as the empty text: "
         "neither starts with --backup",
+        '("code", client.code), ("XXfileXX", client.files)': FILE_KIND,
+        '("code", client.code), ("FILE", client.files)': FILE_KIND,
+        'flag = word.split("=", )[0]': "the part before the first = is the same however many times it is split",
+        'flag = word.split("=", 2)[0]': "the part before the first = is the same however many times it is split",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

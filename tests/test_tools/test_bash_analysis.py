@@ -430,3 +430,10 @@ def test_copies_into_a_directory_ask_about_the_file_they_replace_there(tmp_path,
 )
 def test_sql_is_read_in_its_clients_dialect_and_the_question_names_the_tables(command, lost):
     assert analyze(command).deletions == [f"{lost} — /undo cannot restore it"]
+
+
+def test_sql_too_long_to_parse_is_judged_by_the_destructive_words_it_mentions(tmp_path):
+    (tmp_path / "big.sql").write_text("SELECT 1;\n" * 12_000 + "DROP TABLE users;\n")
+    assert analyze("psql app --file=big.sql", tmp_path).deletions == [
+        "psql runs SQL it cannot read that mentions DROP — /undo cannot restore it"
+    ]
