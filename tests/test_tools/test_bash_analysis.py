@@ -437,3 +437,21 @@ def test_sql_too_long_to_parse_is_judged_by_the_destructive_words_it_mentions(tm
     assert analyze("psql app --file=big.sql", tmp_path).deletions == [
         "psql runs SQL it cannot read that mentions DROP — /undo cannot restore it"
     ]
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ('psql app --command="SELECT 1" --file=reset.sql', ["psql drops table users — /undo cannot restore it"]),
+        ("psql app -f report.sql -f reset.sql", ["psql drops table users — /undo cannot restore it"]),
+        ("mongosh app clean.js", ["mongosh runs drop() in MongoDB — /undo cannot restore it"]),
+        ('mongosh app --eval "db.stats()"', []),
+        ('echo "SELECT 1" | psql app', []),
+        ("psql app -c", []),
+    ],
+)
+def test_every_piece_of_code_a_client_is_given_is_read(tmp_path, command, lost):
+    (tmp_path / "reset.sql").write_text("DROP TABLE users;\n")
+    (tmp_path / "report.sql").write_text("SELECT 1;\n")
+    (tmp_path / "clean.js").write_text("db.users.drop()\n")
+    assert analyze(command, tmp_path).deletions == lost
