@@ -142,6 +142,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         '("code", client.code), ("FILE", client.files)': FILE_KIND,
         'flag = word.split("=", )[0]': "the part before the first = is the same however many times it is split",
         'flag = word.split("=", 2)[0]': "the part before the first = is the same however many times it is split",
+        'decode("UTF-8", "replace")': "codec names ignore case",
+        '-[a-zA-Z]{2,4}", word) else "XXXX"': "no client has an option XXXX",
+        'code: str, files: str = "XXXX"': NO_OPTION,
+        'operand: int = 0, scripts: str = "XXXX"': "no word a client is given ends in XXXX",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },
@@ -221,7 +225,7 @@ def run_at_import(target: Target, scratch: Path) -> None:
         code = subprocess.run(command, cwd=scratch / "mutants", env=environment, capture_output=True).returncode
         meta = mutated.with_name(mutated.name + ".meta")
         data = json.loads(meta.read_text())
-        data["exit_code_by_key"][name] = 1 if code in (1, 2, 3) else code  # 2: the mutant broke the import itself
+        data["exit_code_by_key"][name] = 1 if code in (1, 2, 3, 4) else code  # 2, 4: the mutant broke the import
         meta.write_text(json.dumps(data))
 
 

@@ -455,3 +455,15 @@ def test_every_piece_of_code_a_client_is_given_is_read(tmp_path, command, lost):
     (tmp_path / "report.sql").write_text("SELECT 1;\n")
     (tmp_path / "clean.js").write_text("db.users.drop()\n")
     assert analyze(command, tmp_path).deletions == lost
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("psql app <<'SQL'\n\\timing\nDROP TABLE users;\nSQL", ["psql drops table users — /undo cannot restore it"]),
+        ('psql app --no-psqlrc -c "DROP TABLE users"', ["psql drops table users — /undo cannot restore it"]),
+        ('psql -c "$SQL"', ["psql runs code computed at run time"]),
+    ],
+)
+def test_sql_is_read_past_the_clients_own_commands_and_options(command, lost):
+    assert analyze(command).deletions == lost
