@@ -88,6 +88,7 @@ LAST_PART = "the last part of a path is the same however many times it is split 
 NO_OPTION = "the default names an option XXXX, which no command gives"
 DEV = "rules.py hands it no redirect into /dev/: it skips those before"
 FILE_KIND = "sql.py asks only whether an option's kind is code: any other is read as a file"
+FILES_MODE = "only has_code asks with files set, and with no cwd: a file reads as the empty text, and every text counts"
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": {
@@ -146,6 +147,16 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         '-[a-zA-Z]{2,4}", word) else "XXXX"': "no client has an option XXXX",
         'code: str, files: str = "XXXX"': NO_OPTION,
         'operand: int = 0, scripts: str = "XXXX"': "no word a client is given ends in XXXX",
+        'else "XXXX" if files else _read(value, cwd))': FILES_MODE,
+        'else "" if (files) and False else _read(value, cwd))': FILES_MODE,
+        'found.append("XXXX" if files else _read(script, cwd))': FILES_MODE,
+        'found.append("" if (files) and False else _read(script, cwd))': FILES_MODE,
+        'found.append("XXXX" if files else _read(command.stdin_file, cwd))': FILES_MODE,
+        'found.append("" if (files) and False else _read(command.stdin_file, cwd))': FILES_MODE,
+        'return [text for text in found if text != "XXXX" or files]': "an empty text says nothing destructive: keeping "
+        "it changes no verdict",
+        'if i + 1 < len(argv) else "XXXX"': "an option missing its code stands as XXXX, not as the empty text: neither "
+        "is SQL that destroys",
         'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
         "and no download is named XXXX",
     },

@@ -463,6 +463,11 @@ def test_every_piece_of_code_a_client_is_given_is_read(tmp_path, command, lost):
         ("psql app <<'SQL'\n\\timing\nDROP TABLE users;\nSQL", ["psql drops table users — /undo cannot restore it"]),
         ('psql app --no-psqlrc -c "DROP TABLE users"', ["psql drops table users — /undo cannot restore it"]),
         ('psql -c "$SQL"', ["psql runs code computed at run time"]),
+        # the option's value is no operand: the SQL is the second one
+        (
+            'sqlite3 -cmd ".timeout 5000" app.db "DELETE FROM sessions"',
+            ["sqlite3 deletes rows from sessions — /undo cannot restore it"],
+        ),
     ],
 )
 def test_sql_is_read_past_the_clients_own_commands_and_options(command, lost):
