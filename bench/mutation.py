@@ -48,6 +48,7 @@ class Target:
 SAFETY_TESTS = (
     "tests/test_tools/test_bash_wording.py",
     "tests/test_tools/test_bash_analysis.py",
+    "tests/test_tools/test_bash_analysis_files.py",
     "tests/test_tools/test_bash_rules.py",
     "tests/test_tools/test_bash_irreversible.py",
     "-k",
