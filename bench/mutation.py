@@ -1,13 +1,18 @@
 """Mutation testing: mutmut breaks one module a mutant at a time, and only the tests that cover it run against each.
 
-Run: python bench/mutation.py [MODULE ...]   (default: every target below; MODULE as written in TARGETS)
+Run: python bench/mutation.py [--scratch DIR] [--children N] [MODULE ...]
+     (default: every target below; MODULE as written in TARGETS)
 
 Each module runs in a scratch copy of the repository (the working tree is never touched), one mutant at a time
 (the machine is shared). A mutant is killed when a test fails or times out; one that survives is a defect the suite
-would not notice, unless it is listed in EQUIVALENT with the reason it cannot change behaviour.
+would not notice, unless it is listed in EQUIVALENT with the reason it cannot change behaviour. With --scratch the
+copy is kept in DIR: run again, the code and tests are copied afresh and only the mutants not yet killed (and those
+of changed code) are tested again — how a package of thousands of mutants is worked through.
 """
 
+import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -17,20 +22,39 @@ from fnmatch import fnmatch
 from pathlib import Path
 
 from common import ROOT, table
+from mutation_safety import SAFETY_EQUIVALENT
 from mutmut.mutation.diff_apply import get_diff_for_mutant
 from mutmut.stats import status_by_exit_code
 
 
 @dataclass(frozen=True)
 class Target:
-    tests: tuple[str, ...]  # the tests that cover the module
+    tests: tuple[str, ...]  # the tests that cover the module (pytest's arguments)
     functions: tuple[str, ...] = ()  # only these (Class.method for a method); the whole module when empty
+    # functions that run only while the module is imported, to build its tables: mutmut's workers inherit the tables
+    # built by the original code and credit the calls to the first test alone, so these mutants run in a new process
+    at_import: tuple[str, ...] = ()
+    fresh: bool = False  # each mutant in a new import (for a module whose functions all run at import): slower
 
-    def patterns(self) -> list[str]:
+    def patterns(self, functions: tuple[str, ...] | None = None) -> list[str]:
         """mutmut's names for the functions' mutants: pkg.mod.x_function__mutmut_3, pkg.mod.xǁClassǁmethod__mutmut_3."""
-        return [f"*.x{'ǁ' if '.' in f else '_'}{f.replace('.', 'ǁ')}__mutmut_*" for f in self.functions]
+        chosen = self.functions if functions is None else functions
+        return [f"*.x{'ǁ' if '.' in f else '_'}{f.replace('.', 'ǁ')}__mutmut_*" for f in chosen]
 
 
+# The analysis alone, no process runs: the recorded verdict of every corpus command (which holds what the tests
+# parametrized over the corpora assert, at a quarter of their time: those are left out), each rule's own cases, and
+# the tests on files in tmp_path.
+SAFETY_TESTS = (
+    "tests/test_tools/test_bash_wording.py",
+    "tests/test_tools/test_bash_analysis.py",
+    "tests/test_tools/test_bash_analysis_files.py",
+    "tests/test_tools/test_bash_rules.py",
+    "tests/test_tools/test_bash_irreversible.py",
+    "-k",
+    "not (commands_ask or just_run or are_refused or name_the_tool or look_alikes_run)",
+)
+SAFETY_AT_IMPORT = ("_f", "_family", "_c", "_w", "names")  # they build the tables of families, SQL clients, wrappers
 EDIT_TESTS = ("tests/test_tools/test_edit.py", "tests/test_tools/test_edit_properties.py")
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/redact.py": Target(("tests/test_tools/test_registry.py",)),
@@ -43,13 +67,22 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/core/agent.py": Target(
         ("tests/test_core", "tests/test_commands"), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")
     ),
-    "narnat_agent/safety/": Target(("tests/test_tools/test_bash_rules.py", "tests/test_tools/test_bash.py")),
+    "narnat_agent/safety/": Target(SAFETY_TESTS, at_import=SAFETY_AT_IMPORT),
+    **{  # a file of it at a time, when the package is too much for one sitting
+        f"narnat_agent/safety/{path.name}": Target(
+            SAFETY_TESTS, at_import=SAFETY_AT_IMPORT, fresh=path.name == "families.py"
+        )
+        for path in sorted((ROOT / "narnat_agent/safety").glob("*.py"))
+        if path.name != "__init__.py"
+    },
     "narnat_agent/checkpoints/": Target(("tests/test_core/test_checkpoints.py", "tests/test_commands/test_rewind.py")),
 }
 
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
-# module -> {a piece of a line as the mutant writes it: why that change cannot alter what the module does}
+# module or package -> {a piece of a line as the mutant writes it, or a pattern of mutant names (starting with *): why
+# the change cannot alter what the code does}
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/safety/": SAFETY_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,
@@ -69,23 +102,65 @@ LOG_LINE = r"^\s*log(\.\w+\(| = get_logger\()"  # the log is for diagnosis: its 
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 
 
-def run_mutmut(module: str, target: Target, scratch: Path) -> None:
-    """Mutate `module` in a copy of the repository at `scratch`, one mutant at a time, with only its tests."""
+def copy_repository(scratch: Path) -> None:
+    """The code and tests as they are now; README.md too, since the safety corpus's overwrites name it."""
     for part in ("narnat_agent", "tests"):
+        shutil.rmtree(scratch / part, ignore_errors=True)
         shutil.copytree(ROOT / part, scratch / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "README.md", scratch)
+
+
+def configure(module: str, target: Target, scratch: Path) -> None:
     selection = ", ".join(f'"{test}"' for test in target.tests)
     pattern = f"{module}*" if module.endswith("/") else module
     (scratch / "pyproject.toml").write_text(
         (ROOT / "pyproject.toml").read_text()
         + f'\n[tool.mutmut]\nsource_paths = ["narnat_agent"]\nonly_mutate = ["{pattern}"]\n'
         f"pytest_add_cli_args_test_selection = [{selection}]\n"
+        'also_copy = ["README.md"]\n'
         'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]\n'
         f"do_not_mutate_patterns = ['{LOG_LINE}']\n"
+        + ('process_isolation = "forkserver"\nforkserver_warmup = "none"\n' if target.fresh else "")
     )
-    command = [sys.executable, "-m", "mutmut", "run", "--max-children", "1", *target.patterns()]
+
+
+def mutmut(scratch: Path, names: list[str], children: int) -> None:
+    """Test these mutants (every one not yet tested when none is named); mutmut tests a named one again."""
+    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children), *names]
     done = subprocess.run(command, cwd=scratch, capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(f"mutmut failed on {module}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+        sys.exit(f"mutmut failed in {scratch}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+
+
+def run_mutmut(module: str, target: Target, scratch: Path, children: int) -> None:
+    """Mutate `module` in a copy of the repository at `scratch` with only its tests; in a copy that was run before,
+    test again only what the tests did not kill, and the mutants of code changed since."""
+    again = (scratch / "mutants").is_dir()
+    copy_repository(scratch)
+    configure(module, target, scratch)
+    if not again:
+        mutmut(scratch, target.patterns(), children)
+    elif alive := [name for name, (status, _) in statuses(target, scratch).items() if status not in KILLED]:
+        mutmut(scratch, alive, children)  # regenerates the mutants of changed code, then tests these again
+    if untested := [name for name, (status, _) in statuses(target, scratch).items() if status == "not checked"]:
+        mutmut(scratch, untested, children)
+    run_at_import(target, scratch)
+
+
+def run_at_import(target: Target, scratch: Path) -> None:
+    """Test each surviving mutant of a function run at import in a new process, where the import runs it; the result
+    is written where mutmut keeps its own, as pytest's exit code (1: a test failed)."""
+    patterns = target.patterns(target.at_import)
+    for name, (status, mutated) in statuses(target, scratch).items():
+        if status in KILLED or not any(fnmatch(name, pattern) for pattern in patterns):
+            continue
+        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *target.tests]
+        environment = os.environ | {"MUTANT_UNDER_TEST": name}
+        code = subprocess.run(command, cwd=scratch / "mutants", env=environment, capture_output=True).returncode
+        meta = mutated.with_name(mutated.name + ".meta")
+        data = json.loads(meta.read_text())
+        data["exit_code_by_key"][name] = 1 if code in (1, 2, 3, 4) else code  # 2, 4: the mutant broke the import
+        meta.write_text(json.dumps(data))
 
 
 def statuses(target: Target, scratch: Path) -> dict[str, tuple[str, Path]]:
@@ -105,38 +180,69 @@ def mutated_lines(name: str, mutated: Path) -> tuple[str, list[str]]:
     return diff, added
 
 
-def measure(module: str, target: Target) -> tuple[tuple, list[str]]:
-    """One table row for the module, and the notes below the table: each equivalent with its reason, each survivor."""
-    with tempfile.TemporaryDirectory(prefix="narnat-mutation-") as folder:
-        scratch = Path(folder)
-        run_mutmut(module, target, scratch)
-        found = statuses(target, scratch)
-        killed = sum(status in KILLED for status, _ in found.values())
-        notes, equivalent = [], 0
-        known = EQUIVALENT.get(module, {})
-        for name in sorted(n for n, (status, _) in found.items() if status not in KILLED):
-            status, mutated = found[name]
-            diff, added = mutated_lines(name, mutated)
-            reason = next((why for piece, why in known.items() for line in added if piece in line), None)
-            if reason:
-                equivalent += 1
-                notes.append(f"equivalent {name}: {' / '.join(added)}\n    {reason}")
-            else:
-                notes.append(f"SURVIVED ({status}) {name}\n{diff}")
+def matches(piece: str, name: str, added: list[str]) -> bool:
+    """A piece starting with * is a pattern of mutant names; any other, a piece of a line the mutant writes."""
+    return fnmatch(name, piece) if piece.startswith("*") else any(piece in line for line in added)
+
+
+def judge(module: str, found: dict[str, tuple[str, Path]]) -> tuple[set[str], list[str]]:
+    """The equivalent mutants among the survivors, and the notes below the table: each equivalent with its reason,
+    each survivor with its diff."""
+    notes, equivalent = [], set()
+    known = {
+        piece: why for key, pieces in EQUIVALENT.items() if module.startswith(key) for piece, why in pieces.items()
+    }
+    for name in sorted(n for n, (status, _) in found.items() if status not in KILLED):
+        status, mutated = found[name]
+        diff, added = mutated_lines(name, mutated)
+        reason = next((why for piece, why in known.items() if matches(piece, name, added)), None)
+        if reason:
+            equivalent.add(name)
+            notes.append(f"equivalent {name}: {' / '.join(added)}\n    {reason}")
+        else:
+            notes.append(f"SURVIVED ({status}) {name}\n{diff}")
+    return equivalent, notes
+
+
+def row(name: str, found: dict[str, tuple[str, Path]], equivalent: set[str]) -> tuple:
     total = len(found)
-    score = f"{killed / (total - equivalent):.0%}" if total > equivalent else "-"
+    killed = sum(status in KILLED for status, _ in found.values())
+    same = len(equivalent & found.keys())
+    score = f"{killed / (total - same):.0%}" if total > same else "-"
+    return (name, total, killed, total - killed - same, same, score)
+
+
+def measure(module: str, target: Target, scratch: Path, children: int) -> tuple[list[tuple], list[str]]:
+    """The table's rows for the module (a package: a row for each of its files, then the whole), and the notes."""
+    run_mutmut(module, target, scratch, children)
+    found = statuses(target, scratch)
+    equivalent, notes = judge(module, found)
     name = f"{module} ({', '.join(target.functions)})" if target.functions else module
-    return (name, total, killed, total - killed - equivalent, equivalent, score), notes
+    rows = [row(name, found, equivalent)]
+    if module.endswith("/"):
+        files = sorted({mutated for _, mutated in found.values()})
+        parts = [row(f.name, {n: m for n, m in found.items() if m[1] == f}, equivalent) for f in files]
+        rows = parts + rows
+    return rows, notes
 
 
-def main(modules: list[str]) -> None:
-    unknown = [m for m in modules if m not in TARGETS]
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", metavar="MODULE")
+    parser.add_argument("--scratch", type=Path, help="keep the copy here, and test again only what survived in it")
+    parser.add_argument("--children", type=int, default=1, help="mutants tested at once (default 1)")
+    args = parser.parse_args()
+    unknown = [m for m in args.modules if m not in TARGETS]
     if unknown:
         sys.exit(f"Unknown module {unknown[0]}: name one of {', '.join(TARGETS)}.")
     rows, notes = [], []
-    for module in modules or list(TARGETS):
-        row, module_notes = measure(module, TARGETS[module])
-        rows.append(row)
+    whole = [m for m in TARGETS if not any(m != other and m.startswith(other) for other in TARGETS)]
+    for module in args.modules or whole:
+        with tempfile.TemporaryDirectory(prefix="narnat-mutation-") as folder:
+            scratch = args.scratch / module.strip("/").replace("/", "_") if args.scratch else Path(folder)
+            scratch.mkdir(parents=True, exist_ok=True)
+            module_rows, module_notes = measure(module, TARGETS[module], scratch, args.children)
+        rows += module_rows
         notes += module_notes
     print("\n".join(notes))
     table("Mutants killed by the covering tests (score = killed / (mutants - equivalent))", rows,
@@ -144,4 +250,4 @@ def main(modules: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -14,7 +14,7 @@ FETCHERS = OUTPUTS.keys()
 def fetched(name: str, argv: list[str | None], command: Command) -> set[str]:
     """The files a curl or wget command writes (by option, by the URL's name, or by redirect)."""
     short, long = OUTPUTS[name]
-    files: set[str] = {target for op, target in command.redirects if op in (">", ">|") and target}
+    files: set[str] = {target for op, target in command.redirects if op in (">", ">|", ">>", "&>", "&>>") and target}
     words = [a for a in argv[1:] if a is not None]
     for i, word in enumerate(words):
         named = word == long or re.fullmatch(rf"-[a-zA-Z]*{short[1]}", word)

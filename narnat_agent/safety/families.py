@@ -153,7 +153,7 @@ FAMILIES = (
         "GitHub CLI manual: gh repo delete, gh release delete, gh … delete, gh api",
         _f(ANY + r"delete\b", N_("deletes a repository, release, issue, secret or run on GitHub")),
         _f(r"api\b", N_("sends a DELETE request to GitHub"), "-X=DELETE --method=DELETE"),
-        values="-R --repo",
+        values="-R --repo -X --method",
     ),
     _family(
         "heroku",

@@ -41,7 +41,7 @@ def git(argv: Argv, command: Command, check: Check) -> str | None:
         return Said(N_("the git subcommand is computed at run time"))
     if sub in DISCARDS and any(a is None or COMPUTED in a for a in rest):
         return Said(N_("git {subcommand} gets words computed at run time, which may discard work"), subcommand=sub)
-    words = [a for a in rest if a is not None]
+    words = [COMPUTED if a is None else a for a in rest]  # `git rebase -x "$CMD"` runs code computed at run time
     if sub in SUBCOMMANDS:
         return SUBCOMMANDS[sub](words, check)
     return None

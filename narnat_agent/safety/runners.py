@@ -22,7 +22,7 @@ def _watch(argv: Argv, command: Command, check: Check) -> None:
     check.verdict.interactive.append(Said(N_("watch never ends; run the command once instead")))
     i = 1
     while i < len(argv) and (word := argv[i]) is not None and word.startswith("-"):
-        i += 2 if word in ("-n", "--interval", "-d", "--differences") and "=" not in word else 1
+        i += 2 if word in ("-n", "--interval") else 1  # -d takes its value only as --differences=permanent
     _shell_text(argv[i:], "watch", check)
 
 

@@ -36,12 +36,12 @@ def windows_code(name: str, argv: list[str | None]) -> list[str]:
 
 
 def _powershell(name: str, words: list[str]) -> list[str]:
-    """PowerShell takes its parameters abbreviated and in any case: -c, -Com, -COMMAND; -e, -enc."""
+    """PowerShell takes its parameters abbreviated and in any case: -c, -Com, -COMMAND; -e, -en, -enc, -ec."""
     for i, word in enumerate(words):
         option = word.lower()
         if option in ("-file", "-f"):
             return []  # a script file, run like `bash script.sh`
-        if option in ("-e", "-ec", "-enc") or len(option) > 3 and "-encodedcommand".startswith(option):
+        if option == "-ec" or len(option) > 1 and "-encodedcommand".startswith(option):
             return [Said(N_("{program} runs encoded code the analysis cannot read"), program=name)]
         if len(option) > 1 and "-command".startswith(option):
             return _ps_code(name, " ".join(words[i + 1 :]))

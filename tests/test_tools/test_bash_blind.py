@@ -18,13 +18,17 @@ KNOWN_MISSES = {
 }
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("blind")
+def held_out_project(root: Path) -> Path:
+    """A project holding the files the held-out corpus names."""
     for name in EXISTING:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text("{}\n")
     return root
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return held_out_project(tmp_path_factory.mktemp("blind"))
 
 
 def _cases(pairs: list[tuple[str, str]]) -> list:

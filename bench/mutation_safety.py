@@ -1,0 +1,83 @@
+"""The safety analysis's equivalent mutants for bench/mutation.py: a piece of a line as the mutant writes it, or a
+pattern of mutant names (starting with *), and why the change cannot alter what the code does."""
+
+CREATES = (
+    "git checkout -b, -B or --orphan creates a branch and asks nothing: only --conflict's value is skipped to a purpose"
+)
+MENTIONS = "sql.py names the keyword only of SQL that DESTRUCTIVE matched: the fallback is never said"
+SUBCOMMAND = "never said: git's loop over its options answers a word computed at run time first, as an option"
+LAST_PART = "the last part of a path is the same however many times it is split from the right"
+NO_OPTION = "the default names an option XXXX, which no command gives"
+DEV = "rules.py hands it no redirect into /dev/: it skips those before"
+FILE_KIND = "sql.py asks only whether an option's kind is code: any other is read as a file"
+FILES_MODE = "only has_code asks with files set, and with no cwd: a file reads as the empty text, and every text counts"
+URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
+SAFETY_EQUIVALENT: dict[str, str] = {
+    "*.xǁCheckǁ*": "the Check protocol's methods are never called: the analysis calls those of Analysis (rules.py)",
+    "if not downloaded or not argv and argv[0] is None:": "rules.py calls it only once a file was downloaded, and "
+    "only for a command whose name is plain text: the guard never holds",
+    "if not downloaded and not argv or argv[0] is None:": "rules.py calls it only once a file was downloaded",
+    '.rsplit("/", 2)[-1].split("?")': URL_PART,
+    '.rsplit("/", 1)[+1].split("?")': URL_PART,
+    '.rsplit("/", )[-1].split("?")': URL_PART,
+    'name = (argv[0] or "").rsplit("/", 2)[-1]': LAST_PART,
+    'name = (argv[0] or "").rsplit("/", )[-1]': LAST_PART,
+    'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
+    'skip = word in ("XX-bXX", "-B"': CREATES,
+    'skip = word in ("-B", "-B"': CREATES,
+    'skip = word in ("-b", "XX-BXX"': CREATES,
+    'skip = word in ("-b", "-b"': CREATES,
+    '"XX--orphanXX", "--conflict")': CREATES,
+    '"--ORPHAN", "--conflict")': CREATES,
+    'and a.startswith("-o") and len(a) >= 2), None)': "a bare -o gives an empty name, which counts as no name",
+    'if (match) and False else "nothing destructive"': MENTIONS,
+    'if (match) or True else "nothing destructive"': MENTIONS,
+    'if match else "XXnothing destructiveXX"': MENTIONS,
+    'if match else "NOTHING DESTRUCTIVE"': MENTIONS,
+    'if at is not None else "XXXX"': "cmd without /c or /k runs no code from its words: XXXX names no command "
+    "that deletes, as the empty text names none",
+    '"XXthe git subcommand is computed at run timeXX"': SUBCOMMAND,
+    '"THE GIT SUBCOMMAND IS COMPUTED AT RUN TIME"': SUBCOMMAND,
+    'word.startswith("-") and word != "XX-XX"': "`git checkout -` (the previous branch) matches no "
+    "file pattern, as a word or skipped",
+    'if a is None or not a.startswith("XX-XX")]': "gio takes no option before its command (trash, remove, rm)",
+    'source: str, *forms: Form, values: str = "XXXX"': NO_OPTION,
+    'dry: str = "XXXX", reads_stdin': NO_OPTION,
+    "Family(names(programs), None, forms": "a family's source cites its documentation: nothing reads it",
+    "*.deletions.x__find__mutmut_2": "find's first word, from which the search for actions starts, is find itself",
+    "*.destroys.x__positional__mutmut_3": "skip = None is as false as skip = False",
+    "*.overwrites.x__operands__mutmut_4": "skip = None is as false as skip = False",
+    'word[len(flag) :].lstrip("XX=XX")': "also strips X, and the only value given this way is DELETE (gh api -X)",
+    'first.rsplit("/", 2)[-1]': LAST_PART,
+    'first.rsplit("/", )[-1]': LAST_PART,
+    "*.destroys.x_program__mutmut_6": "a script or jar with no word after it destroys nothing, known or not",
+    'startswith(("XX/XX", "~")) else cwd / name': "pathlib joins an absolute name as itself: cwd / '/x' is /x",
+    'target.startswith("XX/dev/XX")': DEV,
+    'target.startswith("/DEV/")': DEV,
+    'argv[2].rsplit("/", )[-1]': LAST_PART,
+    'argv[2].rsplit("/", 2)[-1]': LAST_PART,
+    "*.sql.x__read__mutmut_13": "a file not looked at stands as XXXX, not as the empty text: neither "
+    "is SQL that destroys",
+    '(a or "XXXX").startswith("--backup")': "a word computed at run time stands as XXXX, not as the empty text: "
+    "neither starts with --backup",
+    '("code", client.code), ("XXfileXX", client.files)': FILE_KIND,
+    '("code", client.code), ("FILE", client.files)': FILE_KIND,
+    'flag = word.split("=", )[0]': "the part before the first = is the same however many times it is split",
+    'flag = word.split("=", 2)[0]': "the part before the first = is the same however many times it is split",
+    'decode("UTF-8", "replace")': "codec names ignore case",
+    '-[a-zA-Z]{2,4}", word) else "XXXX"': "no client has an option XXXX",
+    'code: str, files: str = "XXXX"': NO_OPTION,
+    'operand: int = 0, scripts: str = "XXXX"': "no word a client is given ends in XXXX",
+    'else "XXXX" if files else _read(value, cwd))': FILES_MODE,
+    'else "" if (files) and False else _read(value, cwd))': FILES_MODE,
+    'found.append("XXXX" if files else _read(script, cwd))': FILES_MODE,
+    'found.append("" if (files) and False else _read(script, cwd))': FILES_MODE,
+    'found.append("XXXX" if files else _read(command.stdin_file, cwd))': FILES_MODE,
+    'found.append("" if (files) and False else _read(command.stdin_file, cwd))': FILES_MODE,
+    'return [text for text in found if text != "XXXX" or files]': "an empty text says nothing destructive: keeping "
+    "it changes no verdict",
+    'if i + 1 < len(argv) else "XXXX"': "an option missing its code stands as XXXX, not as the empty text: neither "
+    "is SQL that destroys",
+    'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
+    "and no download is named XXXX",
+}
