@@ -75,18 +75,6 @@ def git(project: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=project, env=env, capture_output=True, text=True, check=True).stdout
 
 
-@pytest.fixture
-def tree(project) -> Path:
-    (project / "src").mkdir()
-    (project / "src" / "main.py").write_text("print('hello')\n")
-    (project / "src" / "util.py").write_text("def f():\n    return 1\n")
-    (project / "gen.py").write_text("open('out.txt', 'w').write('generated 2\\n')\n")
-    (project / "out.txt").write_text("generated 1\n")
-    (project / "notes.txt").write_bytes(b"line one\r\nline two\r\n")
-    (project / ".gitattributes").write_text("* text=auto\n")  # the store must still give back CRLF as it was
-    return project
-
-
 def edit(path: str, old: str, new: str):
     return lambda root: (root / path).write_text((root / path).read_text().replace(old, new))
 
