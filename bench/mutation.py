@@ -31,9 +31,17 @@ class Target:
         return [f"*.x{'ǁ' if '.' in f else '_'}{f.replace('.', 'ǁ')}__mutmut_*" for f in self.functions]
 
 
-CHECKPOINT_TESTS = ("tests/test_core/test_checkpoints.py", "tests/test_commands/test_rewind.py")
+CHECKPOINT_TESTS = (
+    "tests/test_core/test_checkpoints.py",
+    "tests/test_core/test_checkpoint_stores.py",
+    "tests/test_commands/test_rewind.py",
+)
 CHECKPOINT_FILES = ("store", "turns", "timeline", "git_store", "git", "lock")  # one row each: a run per file fits
-EDIT_TESTS = ("tests/test_tools/test_edit.py", "tests/test_tools/test_edit_properties.py")
+EDIT_TESTS = (
+    "tests/test_tools/test_edit_matcher.py",
+    "tests/test_tools/test_edit.py",
+    "tests/test_tools/test_edit_properties.py",
+)
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/redact.py": Target(("tests/test_tools/test_registry.py",)),
     "narnat_agent/tools/registry.py": Target(
@@ -49,6 +57,13 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     **{f"narnat_agent/checkpoints/{name}.py": Target(CHECKPOINT_TESTS) for name in CHECKPOINT_FILES},
 }
 
+FIRST_PIECE = "the first piece of a split is the same however many pieces are asked for"
+UNREAD = "an unreadable path's state is one constant before and after a call, whatever its value: only a change counts"
+ORDER = ("a snapshot's id names its manifest and is compared only with one taken of the same touched list in the same"
+         " order: another key order names the same content differently, never restores another")  # fmt: skip
+MKSTEMP = "write_atomic makes a new file with mkstemp, 0600 already, and the store never rewrites a file it has"
+ON_THE_NANOSECOND = "differs only for a file whose modification time is the cut-off to the nanosecond"
+FALSE = "difflib takes a false autojunk, None included, as False"
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
 # module -> {a piece of a line as the mutant writes it: why that change cannot alter what the module does}
 EQUIVALENT: dict[str, dict[str, str]] = {
@@ -61,6 +76,22 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
         "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
         "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
+    },
+    "narnat_agent/checkpoints/store.py": {
+        'rel.split("/", )[0]': FIRST_PIECE,
+        'rel.split("/", 2)[0]': FIRST_PIECE,
+        '{e.strerror}", None)': UNREAD,
+        '{e.strerror}", "XXXX")': UNREAD,
+        "json.dumps(kept, sort_keys=None)": ORDER,
+        "json.dumps(kept, sort_keys=False)": ORDER,
+        "json.dumps(kept, )": ORDER,
+        "hexdigest()[:41]": "an id one hex digit longer names its manifest as well: ids are compared, never parsed",
+        "data, None)": MKSTEMP,
+        "data, )": MKSTEMP,
+        'decode("UTF-8", "replace")': "codec names are case-insensitive",
+        "autojunk=None)": FALSE,
+        "st_mtime >= old": ON_THE_NANOSECOND,
+        "st_mtime < old": ON_THE_NANOSECOND,
     },
     "narnat_agent/core/compressor.py": {
         "COMPRESSION_PROMPT}], None, sink)": "the client sends no tools field for None and for an empty list alike",
