@@ -182,3 +182,27 @@ def test_without_git_a_prune_keeps_the_conversations_snapshots_and_young_ones(no
     agent.rewind(0)
     assert (no_git / "notes.txt").read_bytes() == b"line one\r\nline two\r\n"
     assert (no_git / "gen.py").read_text() == "open('out.txt', 'w').write('generated 2\\n')\n"
+
+
+def test_a_file_of_exactly_the_size_kept_comes_back(tree, store_kind):
+    (tree / "edge.bin").write_bytes(b"e" * CAP)
+    agent = Agent(tree)
+    agent.turn("shrink it", ("Edit", ["edge.bin"], write("edge.bin", "small now\n")))
+    assert agent.said == [] and agent.rewind(0) == ["edge.bin"] and (tree / "edge.bin").read_bytes() == b"e" * CAP
+
+
+def test_a_file_too_big_to_keep_changed_at_the_same_size_is_said(tree, store_kind):
+    (tree / "big.bin").write_bytes(b"a" * (CAP + 1))
+    agent = Agent(tree)
+    agent.turn("rewrite it", ("Write", ["big.bin"], put("big.bin", b"b" * (CAP + 1))))
+    assert agent.said == [f"Write(big.bin): /undo cannot restore big.bin (10 MB, over the {CAP >> 20} MB a checkpoint"
+                          " keeps of a file)."]  # fmt: skip
+
+
+def test_a_special_file_a_call_makes_or_changes_is_said(tree, store_kind):
+    os.mkfifo(tree / "old.pipe", 0o600)
+    agent = Agent(tree)
+    agent.turn("pipes", ("Write", ["new.pipe"], lambda root: os.mkfifo(root / "new.pipe")),
+               ("Edit", ["old.pipe"], lambda root: (root / "old.pipe").chmod(0o644)))  # fmt: skip
+    assert agent.said == ["Write(new.pipe): /undo cannot restore new.pipe (not a regular file).",
+                          "Edit(old.pipe): /undo cannot restore old.pipe (not a regular file)."]  # fmt: skip
