@@ -1,6 +1,9 @@
 """Mutation testing: mutmut breaks one module a mutant at a time, and only the tests that cover it run against each.
 
-Run: python bench/mutation.py [MODULE ...]   (default: every target below; MODULE as written in TARGETS)
+Run: python bench/mutation.py [--keep DIR] [MODULE ...]   (default: every target below; MODULE as in TARGETS)
+
+With --keep, each module's scratch copy stays in DIR; run again after a change, it gets the current code and tests
+and tries only the mutants that survived (a changed function's mutants are made and tried anew).
 
 Each module runs in a scratch copy of the repository (the working tree is never touched), one mutant at a time
 (the machine is shared). A mutant is killed when a test fails or times out; one that survives is a defect the suite
@@ -12,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from contextlib import nullcontext
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
@@ -103,9 +107,11 @@ KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 
 
 def run_mutmut(module: str, target: Target, scratch: Path) -> None:
-    """Mutate `module` in a copy of the repository at `scratch`, one mutant at a time, with only its tests."""
+    """Mutate `module` in a copy of the repository at `scratch`, one mutant at a time, with only its tests; a
+    scratch kept from an earlier run gets the current code and tests, and only its survivors are tried again."""
+    again = sorted(n for n, (status, _) in statuses(target, scratch).items() if status not in KILLED)
     for part in ("narnat_agent", "tests"):
-        shutil.copytree(ROOT / part, scratch / part, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / part, scratch / part, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
     selection = ", ".join(f'"{test}"' for test in target.tests)
     pattern = f"{module}*" if module.endswith("/") else module
     (scratch / "pyproject.toml").write_text(
@@ -115,10 +121,11 @@ def run_mutmut(module: str, target: Target, scratch: Path) -> None:
         'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]\n'
         f"do_not_mutate_patterns = ['{LOG_LINE}']\n"
     )
-    command = [sys.executable, "-m", "mutmut", "run", "--max-children", "1", *target.patterns()]
-    done = subprocess.run(command, cwd=scratch, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"mutmut failed on {module}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    for names in (target.patterns(), again) if again else (target.patterns(),):  # new mutants, then the survivors
+        command = [sys.executable, "-m", "mutmut", "run", "--max-children", "1", *names]
+        done = subprocess.run(command, cwd=scratch, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"mutmut failed on {module}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
 
 
 def statuses(target: Target, scratch: Path) -> dict[str, tuple[str, Path]]:
@@ -138,10 +145,11 @@ def mutated_lines(name: str, mutated: Path) -> tuple[str, list[str]]:
     return diff, added
 
 
-def measure(module: str, target: Target) -> tuple[tuple, list[str]]:
+def measure(module: str, target: Target, keep: Path | None) -> tuple[tuple, list[str]]:
     """One table row for the module, and the notes below the table: each equivalent with its reason, each survivor."""
-    with tempfile.TemporaryDirectory(prefix="narnat-mutation-") as folder:
-        scratch = Path(folder)
+    with nullcontext(keep) if keep else tempfile.TemporaryDirectory(prefix="narnat-mutation-") as folder:
+        scratch = Path(folder) / module.strip("/").replace("/", "-") if keep else Path(folder)
+        scratch.mkdir(parents=True, exist_ok=True)
         run_mutmut(module, target, scratch)
         found = statuses(target, scratch)
         killed = sum(status in KILLED for status, _ in found.values())
@@ -162,13 +170,13 @@ def measure(module: str, target: Target) -> tuple[tuple, list[str]]:
     return (name, total, killed, total - killed - equivalent, equivalent, score), notes
 
 
-def main(modules: list[str]) -> None:
+def main(modules: list[str], keep: Path | None = None) -> None:
     unknown = [m for m in modules if m not in TARGETS]
     if unknown:
         sys.exit(f"Unknown module {unknown[0]}: name one of {', '.join(TARGETS)}.")
     rows, notes = [], []
     for module in modules or list(TARGETS):
-        row, module_notes = measure(module, TARGETS[module])
+        row, module_notes = measure(module, TARGETS[module], keep)
         rows.append(row)
         notes += module_notes
     print("\n".join(notes))
@@ -177,4 +185,6 @@ def main(modules: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    arguments = sys.argv[1:]
+    kept = Path(arguments.pop(1)) if arguments[:1] == ["--keep"] else None
+    main(arguments[1:] if kept else arguments, kept)
