@@ -68,6 +68,10 @@ ORDER = ("a snapshot's id names its manifest and is compared only with one taken
 MKSTEMP = "write_atomic makes a new file with mkstemp, 0600 already, and the store never rewrites a file it has"
 ON_THE_NANOSECOND = "differs only for a file whose modification time is the cut-off to the nanosecond"
 FALSE = "difflib takes a false autojunk, None included, as False"
+UNSAID = "NotFound's message is never shown: Edit explains the miss from its lines, a notebook says its own sentence"
+SAME_LENGTH = "the two have the same length by construction (a match has as many lines as old_string)"
+NOT_TYPOGRAPHIC = "X is no typographic character: the set of those in the text is the same"
+BELOW = "the indexes are never negative: -1 and -2 are both below every one of them"
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
 # module -> {a piece of a line as the mutant writes it: why that change cannot alter what the module does}
 EQUIVALENT: dict[str, dict[str, str]] = {
@@ -96,6 +100,28 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "autojunk=None)": FALSE,
         "st_mtime >= old": ON_THE_NANOSECOND,
         "st_mtime < old": ON_THE_NANOSECOND,
+    },
+    "narnat_agent/tools/edit/matcher.py": {
+        "super().__init__(None)": UNSAID,
+        'super().__init__("XXold_string was not foundXX")': UNSAID,
+        'super().__init__("OLD_STRING WAS NOT FOUND")': UNSAID,
+        '"XX XX".join(line.split())': "a split's pieces hold no blank: any separator with one keeps lines apart",
+        "while i <= last:": "at i == last the search range is empty: list.index finds nothing and the search ends",
+        "newline: bool = True": "every caller says whether the line break goes",
+        "[], -2, -1": BELOW,
+        "[], -1, -2": BELOW,
+        "autojunk=None)": FALSE,
+        "strict=None)": SAME_LENGTH,
+        "strict=False)": SAME_LENGTH,
+        "zip(block, old_lines, )": SAME_LENGTH,
+        "zip(block[i1:i2], made, )": SAME_LENGTH,
+        "target[1:-1], ))": SAME_LENGTH,
+        'slip = "XXXX".join(old_lines)': NOT_TYPOGRAPHIC,
+        'not in "XXXX".join(block)': NOT_TYPOGRAPHIC,
+        "translate(fold) if (typographic) or True": "a step that is not typographic matched old_string's characters one"
+        " for one, so none of them is missing from the block: the fold changes nothing",
+        "previous = list(range(len(b) + 2))": "the extra last cell is never read unless the file's line is empty, and"
+        " then the similarity is below the threshold either way",
     },
     "narnat_agent/core/compressor.py": {
         "COMPRESSION_PROMPT}], None, sink)": "the client sends no tools field for None and for an empty list alike",
