@@ -68,6 +68,8 @@ ORDER = ("a snapshot's id names its manifest and is compared only with one taken
          " order: another key order names the same content differently, never restores another")  # fmt: skip
 MKSTEMP = "write_atomic makes a new file with mkstemp, 0600 already, and the store never rewrites a file it has"
 ON_THE_NANOSECOND = "differs only for a file whose modification time is the cut-off to the nanosecond"
+CHMOD = "the next line makes the folder 0700 whatever mkdir made it (the mode only closes the moment between the two)"
+REWRITTEN = "the store's .gitignore is then written at every snapshot, with the same bytes"
 FALSE = "difflib takes a false autojunk, None included, as False"
 UNSAID = "NotFound's message is never shown: Edit explains the miss from its lines, a notebook says its own sentence"
 SAME_LENGTH = "the two have the same length by construction (a match has as many lines as old_string)"
@@ -101,6 +103,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "autojunk=None)": FALSE,
         "st_mtime >= old": ON_THE_NANOSECOND,
         "st_mtime < old": ON_THE_NANOSECOND,
+        "root.mkdir(parents=True, exist_ok=True)": CHMOD,
+        "root.mkdir(mode=449, parents=True, exist_ok=True)": CHMOD,
+        '(root / "XX.gitignoreXX").exists()': REWRITTEN,
+        '(root / ".GITIGNORE").exists()': REWRITTEN,
+        'b"*\\n", None)': MKSTEMP,
+        'b"*\\n", )': MKSTEMP,
     },
     "narnat_agent/tools/edit/matcher.py": {
         "super().__init__(None)": UNSAID,
