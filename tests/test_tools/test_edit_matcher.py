@@ -12,6 +12,8 @@ def block(middle: list[str], first: str = "def handler(event):", last: str = "  
 
 MISS = None
 A20, A17, A16 = "XXXabcdefghijklmnopq", "abcdefghijklmnopq", "abcdefghijklmnop"  # 3 of 20 apart: 0.85; 4: 0.8
+PROSE = "# " + "It’s the user’s file, and it’s what they’d expect; " * 5  # over 200 characters
+PROSE_TYPED = PROSE.replace("’", "'")
 LONG = "a" * 999 + "b"  # a drifted line of 1000 characters is compared; a longer one is not
 CASES = {
     # only spaces and tabs are blanks: any other difference is the typography step's, or no match at all
@@ -32,6 +34,22 @@ CASES = {
     "a changed line below the first keeps the file's quotes": (
         "a = 1\nb = ‘x’\nc = 3\n", "a = 1\nb = 'x'\nc = 3\n", "a = 1\nb = 'y'\nc = 3\n", "a = 1\nb = ‘y’\nc = 3\n",
         "typography match"),
+    "a changed line that gains text at its start keeps the file's quotes": (
+        "a = 1\nb = “x” + 1\nc = 3\n", 'a = 1\nb = "x" + 1\nc = 3\n', 'a = 1\nzb = "x" + 2\nc = 3\n',
+        "a = 1\nzb = “x” + 2\nc = 3\n", "typography match"),
+    "a long changed line keeps every one of the file's apostrophes": (
+        f"a = 1\n{PROSE}\nc = 3\n", f"a = 1\n{PROSE_TYPED}\nc = 3\n",
+        f"a = 1\n{PROSE_TYPED.replace('expect;', 'want;', 1)}\nc = 3\n",
+        f"a = 1\n{PROSE.replace('expect;', 'want;', 1)}\nc = 3\n", "typography match"),
+    # where an exact match's replacement starts: at old_string, or at its line's start when only blanks precede it
+    "the indentation of a line below an empty first line": (
+        "\n    x = 1\n", "x = 1", "    x = 2", "\n    x = 2\n", "exact match"),
+    "whole lines replaced by lines that begin with an empty one": (
+        "def f():\n    x = 1\n    y = 2\n", "x = 1\n", "\n    z = 3\n", "def f():\n\n    z = 3\n    y = 2\n",
+        "exact match"),
+    "text before old_string on its line stays": ("Xy = 1\nz\n", "y = 1\n", "", "Xz\n", "exact match"),
+    "a no-break space before old_string is text, not indentation": (
+        "\u00a0y = 1\nz\n", "y = 1\n", "", "\u00a0z\n", "exact match"),
     # block anchors: first and last lines hold, a middle line drifted where new_string rewrites it
     "a middle line 3 characters in 20 longer in the file": (
         block([A20, "same line"]), block([A17, "same line"]), block(["new", "same line"]),
@@ -44,6 +62,9 @@ CASES = {
         block(["new", "same line"]), "block anchors match"),
     "3 characters in 20 inserted inside old_string's line": (
         block([A17, "same line"]), block(["abcdefXXXghijklmnopq", "same line"]), block(["new", "same line"]),
+        block(["new", "same line"]), "block anchors match"),
+    "one character more in old_string's line of ten": (
+        block(["count = 10", "same line"]), block(["count = 100", "same line"]), block(["new", "same line"]),
         block(["new", "same line"]), "block anchors match"),
     "4 characters in 20 is too far": (
         block(["XXXXabcdefghijklmnop", "same line"]), block([A16, "same line"]), block(["new", "same line"]), MISS, ""),
