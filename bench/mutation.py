@@ -110,6 +110,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'b"*\\n", None)': MKSTEMP,
         'b"*\\n", )': MKSTEMP,
     },
+    "narnat_agent/checkpoints/timeline.py": {
+        "raise TypeError(None)": "load turns every TypeError into Damaged, and its message goes nowhere",
+        "elif entry.before or entry.after:": "a rewind sets both (it restored code) or neither (Checkpoints.rewind)",
+    },
     "narnat_agent/tools/edit/matcher.py": {
         "super().__init__(None)": UNSAID,
         'super().__init__("XXold_string was not foundXX")': UNSAID,

@@ -26,6 +26,17 @@ def test_a_rewind_saved_before_taken_existed_is_read_with_what_it_took():
     assert load([old | {"messages": None}]) == [Rewind("turn 1", "t", None, None, (), None)]
 
 
+def test_a_step_saved_before_unkept_existed_kept_everything():
+    old = {
+        "turn": 1,
+        "time": "t",
+        "question": "q",
+        "messages": 1,
+        "steps": [{"call": "Edit(a)", "before": "s0", "after": "s1"}],
+    }
+    assert load([old]) == [Turn(1, "t", "q", 1, (Step("Edit(a)", "s0", "s1", ()),))]
+
+
 def test_a_session_without_checkpoints_has_none():
     assert load(None) == [] and load([]) == []
 
