@@ -41,6 +41,9 @@ CASES = {
         f"a = 1\n{PROSE}\nc = 3\n", f"a = 1\n{PROSE_TYPED}\nc = 3\n",
         f"a = 1\n{PROSE_TYPED.replace('expect;', 'want;', 1)}\nc = 3\n",
         f"a = 1\n{PROSE.replace('expect;', 'want;', 1)}\nc = 3\n", "typography match"),
+    "a long block keeps the trailing blanks of the lines new_string leaves": (
+        "    }  \n" * 250, "    }\n" * 250, "    }\n" * 125 + "    added()\n" + "    }\n" * 125,
+        "    }  \n" * 125 + "    added()\n" + "    }  \n" * 125, "trailing whitespace match"),
     # where an exact match's replacement starts: at old_string, or at its line's start when only blanks precede it
     "the indentation of a line below an empty first line": (
         "\n    x = 1\n", "x = 1", "    x = 2", "\n    x = 2\n", "exact match"),
