@@ -39,6 +39,7 @@ CHECKPOINT_TESTS = (
     "tests/test_core/test_checkpoints.py",
     "tests/test_core/test_checkpoint_stores.py",
     "tests/test_core/test_checkpoint_timeline.py",
+    "tests/test_core/test_checkpoint_turns.py",
     "tests/test_commands/test_rewind.py",
 )
 CHECKPOINT_FILES = ("store", "turns", "timeline", "git_store", "git", "lock")  # one row each: a run per file fits
@@ -71,6 +72,8 @@ ON_THE_NANOSECOND = "differs only for a file whose modification time is the cut-
 CHMOD = "the next line makes the folder 0700 whatever mkdir made it (the mode only closes the moment between the two)"
 REWRITTEN = "the store's .gitignore is then written at every snapshot, with the same bytes"
 FALSE = "difflib takes a false autojunk, None included, as False"
+BOTH_OR_NEITHER = "a rewind sets both its snapshots (it restored code) or neither (Checkpoints.rewind)"
+REDO_STEP = "a redo's plan goes to redo(), which never reads its step"
 UNSAID = "NotFound's message is never shown: Edit explains the miss from its lines, a notebook says its own sentence"
 SAME_LENGTH = "the two have the same length by construction (a match has as many lines as old_string)"
 NOT_TYPOGRAPHIC = "X is no typographic character: the set of those in the text is the same"
@@ -112,7 +115,16 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     },
     "narnat_agent/checkpoints/timeline.py": {
         "raise TypeError(None)": "load turns every TypeError into Damaged, and its message goes nowhere",
-        "elif entry.before or entry.after:": "a rewind sets both (it restored code) or neither (Checkpoints.rewind)",
+        "elif entry.before or entry.after:": BOTH_OR_NEITHER,
+    },
+    "narnat_agent/checkpoints/turns.py": {
+        "began >= datetime.fromisoformat(first)": ON_THE_NANOSECOND.replace("file", "store"),
+        "if (self.broken) and False else": "turns() reads the snapshots found only when the store is not broken",
+        "return self._plan(None,": REDO_STEP,
+        "return self._plan(1,": REDO_STEP,
+        "if last.before or last.after else None": BOTH_OR_NEITHER,
+        "if not overwrite or plan.conflicts:": "the branch only writes the log",
+        "self._restore(plan, overwrite, None)": "only the log says why files were restored",
     },
     "narnat_agent/tools/edit/matcher.py": {
         "super().__init__(None)": UNSAID,

@@ -1,4 +1,4 @@
-"""A small project for the checkpoint tests: folders, a generator, CRLF text, and attributes git would apply."""
+"""The checkpoint tests' project: folders, a generator, CRLF text, attributes git would apply; with git or not."""
 
 from pathlib import Path
 
@@ -15,3 +15,11 @@ def tree(project) -> Path:
     (project / "notes.txt").write_bytes(b"line one\r\nline two\r\n")
     (project / ".gitattributes").write_text("* text=auto\n")  # the store must still give back CRLF as it was
     return project
+
+
+@pytest.fixture
+def no_git(tree, tmp_path, monkeypatch) -> Path:
+    """The project, with git nowhere on PATH: the checkpoints keep copies of the files Write and Edit change."""
+    (tmp_path / "bin").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    return tree

@@ -20,13 +20,6 @@ def store_kind(request, tree, tmp_path, monkeypatch) -> str:
     return request.param
 
 
-@pytest.fixture
-def no_git(tree, tmp_path, monkeypatch) -> Path:
-    (tmp_path / "bin").mkdir()
-    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
-    return tree
-
-
 def put(path: str, data: bytes, mode: int | None = None):
     def change(root: Path) -> None:
         (root / path).parent.mkdir(parents=True, exist_ok=True)
