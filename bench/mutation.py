@@ -125,6 +125,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "if last.before or last.after else None": BOTH_OR_NEITHER,
         "if not overwrite or plan.conflicts:": "the branch only writes the log",
         "self._restore(plan, overwrite, None)": "only the log says why files were restored",
+        "snapshot(touched, everything=None).id": "a false everything, None included, is False",
     },
     "narnat_agent/tools/edit/matcher.py": {
         "super().__init__(None)": UNSAID,

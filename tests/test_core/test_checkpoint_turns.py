@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError
+from narnat_agent.checkpoints.store import AGE_DAYS, CAP, CheckpointError
 from tests.test_core.test_checkpoints import Agent, write
 
 MINE = ("Edit", ["gen.py"], write("gen.py", "agent\n"))
@@ -60,3 +60,22 @@ def test_after_compression_a_redo_gives_back_the_code_but_not_the_dropped_conver
     assert record.taken is None and restored == ["gen.py"] and (tree / "gen.py").read_text() == "agent\n"
     assert [(t.question, t.conversation, t.code) for t in agent.checkpoints.turns()] == [
         ("first", False, True), ("second", False, True)]  # fmt: skip
+
+
+def test_a_step_that_changed_only_a_file_too_big_to_keep_does_not_hide_the_steps_after_it(tree):
+    (tree / ".gitignore").write_text("*.bin\n")
+    (tree / "big.bin").write_bytes(b"b" * (CAP + 1))
+    agent = Agent(tree)
+    agent.turn("two calls", ("Write", ["big.bin"], write("big.bin", "c" * (CAP + 1))), MINE)
+    assert agent.rewind(0) == ["gen.py"] and (tree / "gen.py").read_text().startswith("open(")
+
+
+def test_a_broken_store_rewinds_only_the_conversation_in_one_sentence(tree):
+    agent = Agent(tree)
+    agent.turn("mine", MINE)
+    shutil.rmtree(tree / ".narnat/checkpoints")
+    (tree / ".narnat/checkpoints").write_text("not a folder")
+    agent.turn("again", ("Edit", ["out.txt"], write("out.txt", "x\n")))
+    with pytest.raises(CheckpointError) as refused:
+        agent.checkpoints.plan(0)
+    assert str(refused.value) == "checkpoints are off for this run, so only the conversation can be rewound."
