@@ -147,6 +147,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "translate(fold) if (typographic) or True": "a step that is not typographic matched old_string's characters one"
         " for one, so none of them is missing from the block: the fold changes nothing",
         'text.rfind("\\n", None, i)': "rfind takes a start of None as 0",
+        'self.text.count("\\n", None, offset)': "count takes a start of None as 0",
+        "gone_whole: bool = True": "the removed text is never empty (old_string is not), so the default is never read",
         'new.split("\\n", )[0]': FIRST_PIECE,
         'new.split("\\n", 2)[0]': FIRST_PIECE,
         "previous = list(range(len(b) + 2))": "the extra last cell is never read unless the file's line is empty, and"

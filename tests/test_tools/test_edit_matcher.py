@@ -124,3 +124,26 @@ def test_an_edit_lands_where_the_step_that_names_it_found_it(text, old, new, edi
         return
     done = apply_edit(text, old, new)
     assert (done.text, done.how) == (edited, how)
+
+
+HANDLER = block(["    value = 1", "    keep = 2"])
+PLACES = {  # (text, old, new, replace_all): the edited text, each place's first line, and its lines before and after
+    "a line becomes two": (("a\nb\nc\n", "b\n", "x\ny\n", False), ("a\nx\ny\nc\n", [2], [(2, 1, 2)])),
+    "whole lines go": (("a\nb\nc\nd\n", "b\nc\n", "", False), ("a\nd\n", [2], [(2, 2, 0)])),
+    "part of a line goes": (("abc\n", "b", "", False), ("ac\n", [1], [(1, 1, 1)])),
+    "at the end of a file without a final newline": (("a\nb", "b", "x\ny\nz", False), ("a\nx\ny\nz", [2], [(2, 1, 3)])),
+    "every place, below an empty first line": (
+        ("\nk = 1\nj\nk = 1\n", "k = 1", "k = 2", True), ("\nk = 2\nj\nk = 2\n", [2, 4], [(2, 1, 1), (4, 1, 1)])),
+    "a first line repeated: the match starts at its second": (
+        ("  x\n  x\n  y\n", "x\ny\n", "x\nz\n", False), ("  x\n  x\n  z\n", [2], [(2, 2, 2)])),
+    "the first line again in the file's last lines, one after another": (
+        (HANDLER + "def handler(event):\n" * 3, block(["    value = 9", "    keep = 2"]),
+         block(["    value = 5", "    keep = 2"]), False),
+        (block(["    value = 5", "    keep = 2"]) + "def handler(event):\n" * 3, [1], [(1, 4, 4)])),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("edit", "done"), PLACES.values(), ids=PLACES.keys())
+def test_an_edit_says_where_it_landed_and_how_many_lines_each_place_had_and_has(edit, done):
+    edited = apply_edit(*edit)
+    assert (edited.text, edited.places, edited.changes) == done
