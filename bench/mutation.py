@@ -39,7 +39,6 @@ CHECKPOINT_TESTS = (
     "tests/test_core/test_checkpoints.py",
     "tests/test_core/test_checkpoint_stores.py",
     "tests/test_core/test_checkpoint_timeline.py",
-    "tests/test_core/test_checkpoint_turns.py",
     "tests/test_commands/test_rewind.py",
 )
 CHECKPOINT_FILES = ("store", "turns", "timeline", "git_store", "git", "lock")  # one row each: a run per file fits
