@@ -72,6 +72,9 @@ CHMOD = "the next line makes the folder 0700 whatever mkdir made it (the mode on
 REWRITTEN = "the store's .gitignore is then written at every snapshot, with the same bytes"
 FALSE = "difflib takes a false autojunk, None included, as False"
 BOTH_OR_NEITHER = "a rewind sets both its snapshots (it restored code) or neither (Checkpoints.rewind)"
+FALSY = "the value is only ever tested for truth, and both are false"
+WHOLE = ("the last whole snapshot is reused only while nothing but the agent's own calls ran since: taking it again"
+         " gives the same snapshot, only later")  # fmt: skip
 REDO_STEP = "a redo's plan goes to redo(), which never reads its step"
 UNSAID = "NotFound's message is never shown: Edit explains the miss from its lines, a notebook says its own sentence"
 SAME_LENGTH = "the two have the same length by construction (a match has as many lines as old_string)"
@@ -125,6 +128,16 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "if not overwrite or plan.conflicts:": "the branch only writes the log",
         "self._restore(plan, overwrite, None)": "only the log says why files were restored",
         "snapshot(touched, everything=None).id": "a false everything, None included, is False",
+        "c in changes], everything=None).id": "a false everything, None included, is False",
+        "self.broken = None": FALSY,
+        "self.said_commands = None": FALSY,
+        'self.whole = ""': FALSY,
+        'self.whole: Snapshot | None = ""': FALSY,
+        'before = after = ""': FALSY,
+        "if (anything and self.whole) and False else": WHOLE,
+        "if everything and self.whole:": WHOLE,
+        "if (before) or True else None": "before is None only once the store is broken, and after() then takes no "
+        "snapshot and records nothing",
     },
     "narnat_agent/tools/edit/matcher.py": {
         "super().__init__(None)": UNSAID,

@@ -710,3 +710,47 @@ def test_a_broken_store_rewinds_only_the_conversation_in_one_sentence(tree):
     with pytest.raises(CheckpointError) as refused:
         agent.checkpoints.plan(0)
     assert str(refused.value) == "checkpoints are off for this run, so only the conversation can be rewound."
+
+
+def test_two_commands_in_one_reply_are_both_rewound(tree):
+    agent = Agent(tree)
+    agent.checkpoints.start_turn(1, "two commands", 1)
+    for step in A_TURN[2:]:
+        agent.step(*step)  # no reply between them: the second starts from the first one's snapshot
+    agent.rewind(0, conversation=False)
+    assert (tree / "src/main.py").exists() and (tree / "out.txt").read_text() == "generated 1\n"
+
+
+def test_a_store_that_breaks_during_a_call_is_one_sentence_and_the_turn_goes_on(tree):
+    agent = Agent(tree)
+
+    def break_it(root: Path) -> None:
+        shutil.rmtree(root / ".narnat/checkpoints")
+        (root / ".narnat/checkpoints").write_text("not a folder")
+
+    agent.turn("break it", ("Bash", [], break_it), MINE)
+    assert len(agent.said) == 1 and agent.said[0].startswith("Checkpoints are off for this run:")
+
+
+def test_a_long_call_is_kept_by_its_first_80_characters(tree):
+    agent = Agent(tree)
+    agent.turn("long", ("Write", ["gen.py", "x" * 100], write("gen.py", "x\n")))
+    assert agent.checkpoints.turns()[0].calls == [f"Write(gen.py, {'x' * 100})"[:80]]
+
+
+def test_a_rewind_to_the_middle_of_a_turn_cannot_take_the_conversation_with_it(tree):
+    agent = Agent(tree)
+    agent.turn("two", MINE, ("Edit", ["out.txt"], write("out.txt", "x\n")))
+    with pytest.raises(CheckpointError) as refused:
+        agent.rewind(0, step=1)
+    assert str(refused.value) == "the conversation cannot go back to turn 1, step 2: only its code can."
+
+
+def test_a_rewind_told_to_overwrite_takes_back_a_file_the_user_changed_since(tree):
+    agent = Agent(tree)
+    agent.turn("first", MINE)
+    agent.turn("second", ("Edit", ["out.txt"], write("out.txt", "x\n")))
+    (tree / "gen.py").write_text("the user's\n")
+    plan = agent.checkpoints.plan(0)
+    assert agent.checkpoints.rewind(0, plan, overwrite=True) == ["gen.py", "out.txt"]
+    assert (tree / "gen.py").read_text().startswith("open(") and agent.checkpoints.entries[-1].rewind == "turn 1"
