@@ -23,6 +23,7 @@ from pathlib import Path
 
 from common import ROOT, table
 from mutation_safety import SAFETY_EQUIVALENT
+from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutmut.mutation.diff_apply import get_diff_for_mutant
 from mutmut.stats import status_by_exit_code
 
@@ -55,7 +56,18 @@ SAFETY_TESTS = (
     "not (commands_ask or just_run or are_refused or name_the_tool or look_alikes_run)",
 )
 SAFETY_AT_IMPORT = ("_f", "_family", "_c", "_w", "names")  # they build the tables of families, SQL clients, wrappers
-EDIT_TESTS = ("tests/test_tools/test_edit.py", "tests/test_tools/test_edit_properties.py")
+CHECKPOINT_TESTS = (
+    "tests/test_core/test_checkpoints.py",
+    "tests/test_core/test_checkpoint_stores.py",
+    "tests/test_core/test_checkpoint_timeline.py",
+    "tests/test_commands/test_rewind.py",
+)
+CHECKPOINT_FILES = ("store", "turns", "timeline", "git_store", "git", "lock")  # one row each: a run per file fits
+EDIT_TESTS = (
+    "tests/test_tools/test_edit_matcher.py",
+    "tests/test_tools/test_edit.py",
+    "tests/test_tools/test_edit_properties.py",
+)
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/redact.py": Target(("tests/test_tools/test_registry.py",)),
     "narnat_agent/tools/registry.py": Target(
@@ -75,7 +87,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         for path in sorted((ROOT / "narnat_agent/safety").glob("*.py"))
         if path.name != "__init__.py"
     },
-    "narnat_agent/checkpoints/": Target(("tests/test_core/test_checkpoints.py", "tests/test_commands/test_rewind.py")),
+    **{f"narnat_agent/checkpoints/{name}.py": Target(CHECKPOINT_TESTS) for name in CHECKPOINT_FILES},
 }
 
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
@@ -83,6 +95,7 @@ UNSHOWN = "a turn that outgrows the context window is asked again after compress
 # the change cannot alter what the code does}
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": SAFETY_EQUIVALENT,
+    **CHECKPOINT_AND_EDIT_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

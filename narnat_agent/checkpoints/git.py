@@ -28,6 +28,7 @@ SETTINGS = {
     "diff.ignoreSubmodules": "all",  # never run git inside a nested repository to ask whether it changed
 }
 PRIVATE = 0o077  # the umask of every git the store runs: its folders 0700, its files 0600
+USERS = -1  # the umask Narnat runs with (subprocess leaves it as it is): a restore's files, as the user made them
 
 
 class Git:
@@ -50,22 +51,24 @@ class Git:
         self.command = ["git", *(a for key, value in SETTINGS.items() for a in ("-c", f"{key}={value}"))]
 
     def __call__(self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None,
-                 hold: tuple[int, ...] = ()) -> bytes:  # fmt: skip
+                 hold: tuple[int, ...] = (), umask: int = PRIVATE) -> bytes:  # fmt: skip
         """git's output; a failure is a CheckpointError that says what to do about it. git keeps the `hold` file
         descriptors open, and the locks on them held, until it ends, even if Narnat ends first."""
-        return self.output(self.start(*args, env=env, hold=hold), stdin)
+        return self.output(self.start(*args, env=env, hold=hold, umask=umask), stdin)
 
     def run(
         self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None
     ) -> tuple[int, bytes, bytes]:
         return self.finish(self.start(*args, env=env), stdin)
 
-    def start(self, *args: str, env: dict[str, str] | None = None, hold: tuple[int, ...] = ()) -> subprocess.Popen:
-        """git started, to run beside another."""
+    def start(self, *args: str, env: dict[str, str] | None = None, hold: tuple[int, ...] = (),
+              umask: int = PRIVATE) -> subprocess.Popen:  # fmt: skip
+        """git started, to run beside another; with umask USERS, the files it writes in the project are made as
+        the user's own tools make them."""
         try:
             # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
             return subprocess.Popen([*self.command, *args], cwd=self.project, env=self.env | (env or {}),
-                                    start_new_session=True, umask=PRIVATE, pass_fds=hold,
+                                    start_new_session=True, umask=umask, pass_fds=hold,
                                     stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
         except OSError as e:
             raise CheckpointError(_("git could not be started ({error}).").format(error=e.strerror)) from None

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from narnat_agent.atomic import TMP_PREFIX, write_atomic
-from narnat_agent.checkpoints.git import Git, os_failure
+from narnat_agent.checkpoints.git import USERS, Git, os_failure
 from narnat_agent.checkpoints.lock import StoreLock
 from narnat_agent.checkpoints.store import (
     AGE_DAYS,
@@ -253,7 +253,7 @@ class GitStore:
             names = "\0".join(present).encode(errors="surrogateescape")
             with self.lock.held():
                 self.git("--literal-pathspecs", "checkout", snapshot, "--pathspec-from-file=-", "--pathspec-file-nul",
-                         stdin=names)  # fmt: skip
+                         stdin=names, umask=USERS)  # fmt: skip
 
     def existing(self, ids: Iterable[str]) -> set[str]:
         ids = list(ids)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from narnat_agent import i18n
 from narnat_agent.checkpoints import timeline
 from narnat_agent.checkpoints.git_store import PACK_AT
-from narnat_agent.checkpoints.store import CAP, CheckpointError, CopyStore
+from narnat_agent.checkpoints.store import AGE_DAYS, CAP, CheckpointError, CopyStore
 from narnat_agent.checkpoints.timeline import Taken
 from narnat_agent.checkpoints.turns import NO_COMMANDS, Checkpoints, open_store
 from narnat_agent.core.context import Conversation
@@ -74,18 +74,6 @@ def files(root: Path) -> dict[str, bytes]:
 def git(project: Path, *args: str) -> str:
     env = dict(os.environ, GIT_OPTIONAL_LOCKS="0")  # `git status` must not refresh the index it is compared on
     return subprocess.run(["git", *args], cwd=project, env=env, capture_output=True, text=True, check=True).stdout
-
-
-@pytest.fixture
-def tree(project) -> Path:
-    (project / "src").mkdir()
-    (project / "src" / "main.py").write_text("print('hello')\n")
-    (project / "src" / "util.py").write_text("def f():\n    return 1\n")
-    (project / "gen.py").write_text("open('out.txt', 'w').write('generated 2\\n')\n")
-    (project / "out.txt").write_text("generated 1\n")
-    (project / "notes.txt").write_bytes(b"line one\r\nline two\r\n")
-    (project / ".gitattributes").write_text("* text=auto\n")  # the store must still give back CRLF as it was
-    return project
 
 
 def edit(path: str, old: str, new: str):
@@ -667,3 +655,118 @@ def test_the_store_is_packed_once_it_holds_many_loose_objects_and_still_restores
     assert list(objects.glob("??/*")) == [] and list(objects.glob("pack/*.pack"))
     agent.rewind(0)
     assert (tree / "file_7.txt").read_text() == "7\n" and (tree / "file_8.txt").read_text() == "8\n"
+
+
+MINE = ("Edit", ["gen.py"], write("gen.py", "agent\n"))
+
+
+def test_snapshots_pruned_from_a_store_older_than_the_conversation_are_said_to_be_pruned(no_git):
+    agent, other = Agent(no_git), Agent(no_git)
+    agent.turn("mine", MINE)
+    root = no_git / ".narnat/checkpoints/files"
+    week_ago = time.time() - (AGE_DAYS + 1) * 86400
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, (week_ago, week_ago))
+    other.checkpoints.prune()
+    with pytest.raises(CheckpointError, match=r"\(they were pruned: the store keeps this conversation's and those of"):
+        agent.checkpoints.plan(0)
+
+
+def test_a_redo_after_the_store_was_deleted_says_so_when_no_turn_is_left(tree):
+    agent = Agent(tree)
+    agent.turn("mine", MINE)
+    agent.rewind(0)
+    shutil.rmtree(tree / ".narnat/checkpoints")
+    with pytest.raises(CheckpointError, match=r"no longer in the store \(the checkpoint store was deleted"):
+        agent.checkpoints.plan_redo()
+
+
+def test_a_new_conversation_has_nothing_to_redo(tree):
+    with pytest.raises(CheckpointError, match="there is nothing to redo"):
+        Agent(tree).checkpoints.plan_redo()
+
+
+def test_a_redo_told_to_overwrite_takes_back_a_file_the_user_changed_since(tree):
+    agent = Agent(tree)
+    agent.turn("mine", MINE)
+    agent.rewind(0, conversation=False)
+    (tree / "gen.py").write_text("the user's\n")
+    plan = agent.checkpoints.plan_redo()
+    assert plan is not None and plan.conflicts == ["gen.py"]
+    _, restored = agent.checkpoints.redo(plan, overwrite=True)
+    assert restored == ["gen.py"] and (tree / "gen.py").read_text() == "agent\n"
+
+
+def test_after_compression_a_redo_gives_back_the_code_but_not_the_dropped_conversation(tree):
+    agent = Agent(tree)
+    agent.turn("first", ("Edit", ["out.txt"], write("out.txt", "first\n")))
+    agent.turn("second", MINE)
+    agent.rewind(1)
+    agent.checkpoints.forget_conversation()
+    record, restored = agent.checkpoints.redo(agent.checkpoints.plan_redo(), overwrite=False)
+    assert record.taken is None and restored == ["gen.py"] and (tree / "gen.py").read_text() == "agent\n"
+    assert [(t.question, t.conversation, t.code) for t in agent.checkpoints.turns()] == [
+        ("first", False, True), ("second", False, True)]  # fmt: skip
+
+
+def test_a_step_that_changed_only_a_file_too_big_to_keep_does_not_hide_the_steps_after_it(tree):
+    (tree / ".gitignore").write_text("*.bin\n")
+    (tree / "big.bin").write_bytes(b"b" * (CAP + 1))
+    agent = Agent(tree)
+    agent.turn("two calls", ("Write", ["big.bin"], write("big.bin", "c" * (CAP + 1))), MINE)
+    assert agent.rewind(0) == ["gen.py"] and (tree / "gen.py").read_text().startswith("open(")
+
+
+def test_a_broken_store_rewinds_only_the_conversation_in_one_sentence(tree):
+    agent = Agent(tree)
+    agent.turn("mine", MINE)
+    shutil.rmtree(tree / ".narnat/checkpoints")
+    (tree / ".narnat/checkpoints").write_text("not a folder")
+    agent.turn("again", ("Edit", ["out.txt"], write("out.txt", "x\n")))
+    with pytest.raises(CheckpointError) as refused:
+        agent.checkpoints.plan(0)
+    assert str(refused.value) == "checkpoints are off for this run, so only the conversation can be rewound."
+
+
+def test_two_commands_in_one_reply_are_both_rewound(tree):
+    agent = Agent(tree)
+    agent.checkpoints.start_turn(1, "two commands", 1)
+    for step in A_TURN[2:]:
+        agent.step(*step)  # no reply between them: the second starts from the first one's snapshot
+    agent.rewind(0, conversation=False)
+    assert (tree / "src/main.py").exists() and (tree / "out.txt").read_text() == "generated 1\n"
+
+
+def test_a_store_that_breaks_during_a_call_is_one_sentence_and_the_turn_goes_on(tree):
+    agent = Agent(tree)
+
+    def break_it(root: Path) -> None:
+        shutil.rmtree(root / ".narnat/checkpoints")
+        (root / ".narnat/checkpoints").write_text("not a folder")
+
+    agent.turn("break it", ("Bash", [], break_it), MINE)
+    assert len(agent.said) == 1 and agent.said[0].startswith("Checkpoints are off for this run:")
+
+
+def test_a_long_call_is_kept_by_its_first_80_characters(tree):
+    agent = Agent(tree)
+    agent.turn("long", ("Write", ["gen.py", "x" * 100], write("gen.py", "x\n")))
+    assert agent.checkpoints.turns()[0].calls == [f"Write(gen.py, {'x' * 100})"[:80]]
+
+
+def test_a_rewind_to_the_middle_of_a_turn_cannot_take_the_conversation_with_it(tree):
+    agent = Agent(tree)
+    agent.turn("two", MINE, ("Edit", ["out.txt"], write("out.txt", "x\n")))
+    with pytest.raises(CheckpointError) as refused:
+        agent.rewind(0, step=1)
+    assert str(refused.value) == "the conversation cannot go back to turn 1, step 2: only its code can."
+
+
+def test_a_rewind_told_to_overwrite_takes_back_a_file_the_user_changed_since(tree):
+    agent = Agent(tree)
+    agent.turn("first", MINE)
+    agent.turn("second", ("Edit", ["out.txt"], write("out.txt", "x\n")))
+    (tree / "gen.py").write_text("the user's\n")
+    plan = agent.checkpoints.plan(0)
+    assert agent.checkpoints.rewind(0, plan, overwrite=True) == ["gen.py", "out.txt"]
+    assert (tree / "gen.py").read_text().startswith("open(") and agent.checkpoints.entries[-1].rewind == "turn 1"

@@ -229,9 +229,7 @@ def _strong(line: str) -> bool:
 
 
 def _similarity(a: str, b: str) -> float:
-    """1 - Levenshtein distance / longer length."""
-    if a == b:
-        return 1.0
+    """1 - Levenshtein distance / longer length (of two lines that differ)."""
     if len(a) > 1000 or len(b) > 1000:
         return 0.0
     previous = list(range(len(b) + 1))

@@ -1,0 +1,100 @@
+"""The equivalent mutants of the checkpoint store and Edit's matcher (bench/mutation.py): a piece of a line as the
+mutant writes it, and why that change cannot alter what the code does."""
+
+FIRST_PIECE = "the first piece of a split is the same however many pieces are asked for"
+UNREAD = "an unreadable path's state is one constant before and after a call, whatever its value: only a change counts"
+ORDER = ("a snapshot's id names its manifest and is compared only with one taken of the same touched list in the same"
+         " order: another key order names the same content differently, never restores another")  # fmt: skip
+MKSTEMP = "write_atomic makes a new file with mkstemp, 0600 already, and the store never rewrites a file it has"
+ON_THE_NANOSECOND = "differs only for a file whose modification time is the cut-off to the nanosecond"
+CHMOD = "the next line makes the folder 0700 whatever mkdir made it (the mode only closes the moment between the two)"
+REWRITTEN = "the store's .gitignore is then written at every snapshot, with the same bytes"
+FALSE = "difflib takes a false autojunk, None included, as False"
+BOTH_OR_NEITHER = "a rewind sets both its snapshots (it restored code) or neither (Checkpoints.rewind)"
+FALSY = "the value is only ever tested for truth, and both are false"
+WHOLE = ("the last whole snapshot is reused only while nothing but the agent's own calls ran since: taking it again"
+         " gives the same snapshot, only later")  # fmt: skip
+REDO_STEP = "a redo's plan goes to redo(), which never reads its step"
+UNSAID = "NotFound's message is never shown: Edit explains the miss from its lines, a notebook says its own sentence"
+SAME_LENGTH = "the two have the same length by construction (a match has as many lines as old_string)"
+NOT_TYPOGRAPHIC = "X is no typographic character: the set of those in the text is the same"
+BELOW = "the indexes are never negative: -1 and -2 are both below every one of them"
+
+CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/checkpoints/store.py": {
+        'rel.split("/", )[0]': FIRST_PIECE,
+        'rel.split("/", 2)[0]': FIRST_PIECE,
+        '{e.strerror}", None)': UNREAD,
+        '{e.strerror}", "XXXX")': UNREAD,
+        "json.dumps(kept, sort_keys=None)": ORDER,
+        "json.dumps(kept, sort_keys=False)": ORDER,
+        "json.dumps(kept, )": ORDER,
+        "hexdigest()[:41]": "an id one hex digit longer names its manifest as well: ids are compared, never parsed",
+        "data, None)": MKSTEMP,
+        "data, )": MKSTEMP,
+        'decode("UTF-8", "replace")': "codec names are case-insensitive",
+        "autojunk=None)": FALSE,
+        "st_mtime >= old": ON_THE_NANOSECOND,
+        "st_mtime < old": ON_THE_NANOSECOND,
+        "root.mkdir(parents=True, exist_ok=True)": CHMOD,
+        "root.mkdir(mode=449, parents=True, exist_ok=True)": CHMOD,
+        '(root / "XX.gitignoreXX").exists()': REWRITTEN,
+        '(root / ".GITIGNORE").exists()': REWRITTEN,
+        'b"*\\n", None)': MKSTEMP,
+        'b"*\\n", )': MKSTEMP,
+    },
+    "narnat_agent/checkpoints/timeline.py": {
+        "raise TypeError(None)": "load turns every TypeError into Damaged, and its message goes nowhere",
+        "elif entry.before or entry.after:": BOTH_OR_NEITHER,
+    },
+    "narnat_agent/checkpoints/turns.py": {
+        "began >= datetime.fromisoformat(first)": ON_THE_NANOSECOND.replace("file", "store"),
+        "if (self.broken) and False else": "turns() reads the snapshots found only when the store is not broken",
+        "return self._plan(None,": REDO_STEP,
+        "return self._plan(1,": REDO_STEP,
+        "if last.before or last.after else None": BOTH_OR_NEITHER,
+        "if not overwrite or plan.conflicts:": "the branch only writes the log",
+        "self._restore(plan, overwrite, None)": "only the log says why files were restored",
+        "snapshot(touched, everything=None).id": "a false everything, None included, is False",
+        "c in changes], everything=None).id": "a false everything, None included, is False",
+        "self.broken = None": FALSY,
+        "self.said_commands = None": FALSY,
+        'self.whole = ""': FALSY,
+        'self.whole: Snapshot | None = ""': FALSY,
+        'before = after = ""': FALSY,
+        "if (anything and self.whole) and False else": WHOLE,
+        "if everything and self.whole:": WHOLE,
+        "if (before) or True else None": "before is None only once the store is broken, and after() then takes no "
+        "snapshot and records nothing",
+    },
+    "narnat_agent/tools/edit/matcher.py": {
+        "super().__init__(None)": UNSAID,
+        'super().__init__("XXold_string was not foundXX")': UNSAID,
+        'super().__init__("OLD_STRING WAS NOT FOUND")': UNSAID,
+        '"XX XX".join(line.split())': "a split's pieces hold no blank: any separator with one keeps lines apart",
+        "while i <= last:": "at i == last the search range is empty: list.index finds nothing and the search ends",
+        "newline: bool = True": "every caller says whether the line break goes",
+        "[], -2, -1": BELOW,
+        "[], -1, -2": BELOW,
+        "autojunk=None)": FALSE,
+        "strict=None)": SAME_LENGTH,
+        "strict=False)": SAME_LENGTH,
+        "zip(block, old_lines, )": SAME_LENGTH,
+        "zip(block[i1:i2], made, )": SAME_LENGTH,
+        "target[1:-1], ))": SAME_LENGTH,
+        'slip = "XXXX".join(old_lines)': NOT_TYPOGRAPHIC,
+        'not in "XXXX".join(block)': NOT_TYPOGRAPHIC,
+        "translate(fold) if (typographic) or True": "a step that is not typographic matched old_string's characters one"
+        " for one, so none of them is missing from the block: the fold changes nothing",
+        'text.rfind("\\n", None, i)': "rfind takes a start of None as 0",
+        'self.text.count("\\n", None, offset)': "count takes a start of None as 0",
+        "gone_whole: bool = True": "the removed text is never empty (old_string is not), so the default is never read",
+        'new.split("\\n", )[0]': FIRST_PIECE,
+        'new.split("\\n", 2)[0]': FIRST_PIECE,
+        "previous = list(range(len(b) + 2))": "the extra last cell is never read unless the file's line is empty, and"
+        " then the similarity is below the threshold either way",
+    },
+    "narnat_agent/core/compressor.py": {
+        "COMPRESSION_PROMPT}], None, sink)": "the client sends no tools field for None and for an empty list alike",
+    },
+}
