@@ -22,7 +22,7 @@ def test_a_provider_refusal_is_chinese_in_the_json_message_with_english_keys(pro
     result = json.loads(done.stdout)
     assert (done.returncode, result["stop"], result["is_error"]) == (1, "provider_error", True)
     assert (
-        result["message"] == "服务商拒绝了 API key (401)：请检查 .narnat/narnat.json 中的 api_key 或 NARNAT_API_KEY。"
+        result["message"] == "服务商拒绝了 API key（401）：请检查 .narnat/narnat.json 中的 api_key 或 NARNAT_API_KEY。"
     )
     assert result["message"] in done.stderr
 
@@ -47,14 +47,14 @@ def test_a_failed_turn_leaves_nothing_of_its_error_for_the_model_in_any_locale(p
 
     (english, said_in_english), (chinese, said_in_chinese) = run("C.UTF-8"), run(CHINESE)
     assert "The provider refused access (403): region blocked" in said_in_english
-    assert "服务商拒绝访问 (403)：region blocked" in said_in_chinese
+    assert "服务商拒绝访问（403）：region blocked" in said_in_chinese
     assert chinese == english and [m["role"] for m in chinese] == ["system", "user", "user"]
 
 
 def test_a_model_switch_the_provider_refuses_is_undone_in_chinese_too(project, fake_llm):
     fake_llm.add(text_reply("first"), Status(404, {"error": {"message": "no such thing"}}), text_reply("back"))
     done = narnat(project, stdin="one\n/model nope\ntwo\nthree\n", base_url=fake_llm.base_url, lang=CHINESE)
-    assert "未找到 (404)：请检查 model 'nope'" in done.stderr
+    assert "未找到（404）：请检查 model 'nope'" in done.stderr
     assert [r["model"] for r in fake_llm.requests] == ["deepseek-v4-pro", "nope", "deepseek-v4-pro"]
 
 
@@ -96,4 +96,4 @@ def test_session_file_errors_in_chinese(project, fake_llm):
     assert "broken.json 已损坏，无法加载（JSONDecodeError）。" in done.stderr
     assert "没有名为 'nowhere' 的会话（用 /show 查看）。" in done.stderr
     resumed = narnat(project, "--resume", "broken", base_url=fake_llm.base_url, lang=CHINESE)
-    assert resumed.returncode == 2 and "无法恢复：" in resumed.stderr and "broken.json 已损坏" in resumed.stderr
+    assert resumed.returncode == 2 and "无法恢复会话：" in resumed.stderr and "broken.json 已损坏" in resumed.stderr

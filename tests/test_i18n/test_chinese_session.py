@@ -32,7 +32,7 @@ def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_ans
         child.expect("❯")
         child.send("把 junk.txt 删掉\r")
         child.expect("读取 1 行")  # the tool line's summary
-        child.expect("rm 删除文件：junk.txt；/undo 可以恢复文件，但 .gitignore 所列目录中的文件除外")  # its reason
+        child.expect("rm 会删除文件：junk.txt；/undo 可以恢复文件，但 .gitignore 所列目录中的文件除外")  # its reason
         child.expect(r"是否执行？\[y/n\]")
         child.send("是")  # what an input method sends, in one burst
         child.expect(r"是否执行？\[y/n\] 是")
@@ -49,7 +49,7 @@ def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_ans
         child.expect("demo")
         child.expect("❯")
         child.send("/help\r")
-        child.expect(r"/save \[名字\] +保存当前对话")
+        child.expect(r"/save \[名称\] +保存当前对话")
         child.expect("撤销上一轮")
         child.expect("❯")
         child.send("/rewind\r")
@@ -127,5 +127,5 @@ def test_tool_lines_errors_and_a_refusal_speak_chinese_while_the_model_receives_
     assert "⎿ Error: missing.txt does not exist" in in_english and "? rm deletes files: junk.txt" in in_english
     assert "⎿ 错误：missing.txt 不存在" in in_chinese
     assert "⎿ 错误：本次会话还没有读取过 junk.txt" in in_chinese
-    assert "? rm 删除文件：junk.txt" in in_chinese
-    assert "⎿ 错误：用户拒绝执行（rm 删除文件：junk.txt）。不要换别的方式删除，先问问用户想怎么做。" in in_chinese
+    assert "? rm 会删除文件：junk.txt" in in_chinese
+    assert "⎿ 错误：用户拒绝执行（rm 会删除文件：junk.txt）。不要换别的方式删除，先问问用户想怎么做。" in in_chinese
