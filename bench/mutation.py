@@ -75,6 +75,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     "narnat_agent/tools/edit/matcher.py": Target(EDIT_TESTS),
     "narnat_agent/tools/edit/reindent.py": Target(EDIT_TESTS),
+    "narnat_agent/tools/edit/typography.py": Target(EDIT_TESTS),
     "narnat_agent/core/compressor.py": Target(("tests/test_core/test_compressor.py",)),
     "narnat_agent/core/agent.py": Target(
         ("tests/test_core", "tests/test_commands"), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")

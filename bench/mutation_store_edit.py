@@ -74,17 +74,13 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         '"XX XX".join(line.split())': "a split's pieces hold no blank: any separator with one keeps lines apart",
         "while i <= last:": "at i == last the search range is empty: list.index finds nothing and the search ends",
         "newline: bool = True": "every caller says whether the line break goes",
-        "[], -2, -1": BELOW,
-        "[], -1, -2": BELOW,
         "autojunk=None)": FALSE,
         "strict=None)": SAME_LENGTH,
         "strict=False)": SAME_LENGTH,
         "zip(block, old_lines, )": SAME_LENGTH,
         "zip(block[i1:i2], made, )": SAME_LENGTH,
         "target[1:-1], ))": SAME_LENGTH,
-        'slip = "XXXX".join(old_lines)': NOT_TYPOGRAPHIC,
-        'not in "XXXX".join(block)': NOT_TYPOGRAPHIC,
-        "translate(fold) if (typographic) or True": "a step that is not typographic matched old_string's characters one"
+        "translate(unslip) if (typographic) or True": "a step that is not typographic matched old_string's characters one"
         " for one, so none of them is missing from the block: the fold changes nothing",
         'text.rfind("\\n", None, i)': "rfind takes a start of None as 0",
         'self.text.count("\\n", None, offset)': "count takes a start of None as 0",
@@ -93,6 +89,13 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         'new.split("\\n", 2)[0]': FIRST_PIECE,
         "previous = list(range(len(b) + 2))": "the extra last cell is never read unless the file's line is empty, and"
         " then the similarity is below the threshold either way",
+    },
+    "narnat_agent/tools/edit/typography.py": {
+        '"XX XX".join(line.split())': "a split's pieces hold no blank: any separator with one keeps lines apart",
+        'slip = "XXXX".join(old_lines)': NOT_TYPOGRAPHIC,
+        'not in "XXXX".join(block)': NOT_TYPOGRAPHIC,
+        "n_done = -2": BELOW,
+        "autojunk=None)": FALSE,
     },
     "narnat_agent/core/compressor.py": {
         "COMPRESSION_PROMPT}], None, sink)": "the client sends no tools field for None and for an empty list alike",
