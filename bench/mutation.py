@@ -62,7 +62,8 @@ CHECKPOINT_TESTS = (
     "tests/test_core/test_checkpoint_timeline.py",
     "tests/test_commands/test_rewind.py",
 )
-CHECKPOINT_FILES = ("store", "turns", "timeline", "git_store", "git", "lock")  # one row each: a run per file fits
+# one row each: a run per file fits
+CHECKPOINT_FILES = ("store", "turns", "plans", "timeline", "git_store", "git", "lock")
 EDIT_TESTS = (
     "tests/test_tools/test_edit_matcher.py",
     "tests/test_tools/test_edit.py",

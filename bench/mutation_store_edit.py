@@ -53,10 +53,7 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         "return self._plan(None,": REDO_STEP,
         "return self._plan(1,": REDO_STEP,
         "if last.before or last.after else None": BOTH_OR_NEITHER,
-        "if not overwrite or plan.conflicts:": "the branch only writes the log",
-        "self._restore(plan, overwrite, None)": "only the log says why files were restored",
-        "snapshot(touched, everything=None).id": "a false everything, None included, is False",
-        "c in changes], everything=None).id": "a false everything, None included, is False",
+        "restore(self.store, plan, overwrite, None)": "only the log says why files were restored",
         "self.broken = None": FALSY,
         "self.said_commands = None": FALSY,
         'self.whole = ""': FALSY,
@@ -66,6 +63,11 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         "if everything and self.whole:": WHOLE,
         "if (before) or True else None": "before is None only once the store is broken, and after() then takes no "
         "snapshot and records nothing",
+    },
+    "narnat_agent/checkpoints/plans.py": {
+        "if not overwrite or plan.conflicts:": "the branch only writes the log",
+        "snapshot(touched, everything=None).id": "a false everything, None included, is False",
+        "c in changes], everything=None).id": "a false everything, None included, is False",
     },
     "narnat_agent/tools/edit/matcher.py": {
         "super().__init__(None)": UNSAID,
@@ -80,8 +82,8 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         "zip(block, old_lines, )": SAME_LENGTH,
         "zip(block[i1:i2], made, )": SAME_LENGTH,
         "target[1:-1], ))": SAME_LENGTH,
-        "translate(unslip) if (typographic) or True": "a step that is not typographic matched old_string's characters one"
-        " for one, so none of them is missing from the block: the fold changes nothing",
+        "translate(unslip) if (typographic) or True": "a step that is not typographic matched old_string's characters"
+        " one for one, so none of them is missing from the block: the fold changes nothing",
         'text.rfind("\\n", None, i)': "rfind takes a start of None as 0",
         'self.text.count("\\n", None, offset)': "count takes a start of None as 0",
         "gone_whole: bool = True": "the removed text is never empty (old_string is not), so the default is never read",
