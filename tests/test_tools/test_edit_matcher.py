@@ -37,17 +37,17 @@ CASES = {
     "a changed line that gains text at its start keeps the file's quotes": (
         "a = 1\nb = “x” + 1\nc = 3\n", 'a = 1\nb = "x" + 1\nc = 3\n', 'a = 1\nzb = "x" + 2\nc = 3\n',
         "a = 1\nzb = “x” + 2\nc = 3\n", "typography match"),
-    "a changed line whose . becomes … keeps the file's quotes": (
+    "a changed line whose . becomes an ellipsis keeps the file's quotes": (
         "a = 1\nb = “x.y”\n", 'a = 1\nb = "x.y"\n', 'a = 1\nb = "x…y"\n', "a = 1\nb = “x…y”\n", "typography match"),
-    "a changed line whose - becomes — keeps the file's quotes": (
+    "a changed line whose - becomes an em dash keeps the file's quotes": (
         "a = 1\nb = “x-y”\n", 'a = 1\nb = "x-y"\n', 'a = 1\nb = "x—y"\n', "a = 1\nb = “x—y”\n", "typography match"),
-    "a changed line whose … loses a dot keeps the file's quotes": (
+    "a changed line whose ellipsis loses a dot keeps the file's quotes": (
         "a = 1\nb = “x…y”\n", 'a = 1\nb = "x...y"\n', 'a = 1\nb = "x..y"\n', "a = 1\nb = “x..y”\n",
         "typography match"),
-    "a changed line whose ... becomes … keeps the file's quotes": (
+    "a changed line whose ... becomes an ellipsis keeps the file's quotes": (
         "a = 1\nb = “x...y”\n", 'a = 1\nb = "x...y"\n', 'a = 1\nb = "x…y"\n', "a = 1\nb = “x…y”\n",
         "typography match"),
-    "a changed line keeps the file's … where new_string spells it ...": (
+    "a changed line keeps the file's ellipsis where new_string spells it ...": (
         "a = 1\nb = “x…y”\n", 'a = 1\nb = "x...y"\n', 'a = 1\nb = "x...z"\n', "a = 1\nb = “x…z”\n",
         "typography match"),
     "a long changed line keeps every one of the file's apostrophes": (
