@@ -97,6 +97,8 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         'slip = "XXXX".join(old_lines)': NOT_TYPOGRAPHIC,
         'not in "XXXX".join(block)': NOT_TYPOGRAPHIC,
         "n_done = -2": BELOW,
+        "take_new(None, ": "every new character before the block is already out or stood for by a file character:"
+        " n_done is at least the last of them, so starting at the line's start adds nothing",
         "autojunk=None)": FALSE,
     },
     "narnat_agent/core/compressor.py": {
