@@ -62,7 +62,8 @@ CHECKPOINT_TESTS = (
     "tests/test_core/test_checkpoint_timeline.py",
     "tests/test_commands/test_rewind.py",
 )
-CHECKPOINT_FILES = ("store", "turns", "timeline", "git_store", "git", "lock")  # one row each: a run per file fits
+# one row each: a run per file fits
+CHECKPOINT_FILES = ("store", "turns", "plans", "timeline", "git_store", "git", "lock")
 EDIT_TESTS = (
     "tests/test_tools/test_edit_matcher.py",
     "tests/test_tools/test_edit.py",
@@ -75,6 +76,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     "narnat_agent/tools/edit/matcher.py": Target(EDIT_TESTS),
     "narnat_agent/tools/edit/reindent.py": Target(EDIT_TESTS),
+    "narnat_agent/tools/edit/typography.py": Target(EDIT_TESTS),
     "narnat_agent/core/compressor.py": Target(("tests/test_core/test_compressor.py",)),
     "narnat_agent/core/agent.py": Target(
         ("tests/test_core", "tests/test_commands"), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")

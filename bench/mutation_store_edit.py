@@ -53,10 +53,7 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         "return self._plan(None,": REDO_STEP,
         "return self._plan(1,": REDO_STEP,
         "if last.before or last.after else None": BOTH_OR_NEITHER,
-        "if not overwrite or plan.conflicts:": "the branch only writes the log",
-        "self._restore(plan, overwrite, None)": "only the log says why files were restored",
-        "snapshot(touched, everything=None).id": "a false everything, None included, is False",
-        "c in changes], everything=None).id": "a false everything, None included, is False",
+        "restore(self.store, plan, overwrite, None)": "only the log says why files were restored",
         "self.broken = None": FALSY,
         "self.said_commands = None": FALSY,
         'self.whole = ""': FALSY,
@@ -67,6 +64,11 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         "if (before) or True else None": "before is None only once the store is broken, and after() then takes no "
         "snapshot and records nothing",
     },
+    "narnat_agent/checkpoints/plans.py": {
+        "if not overwrite or plan.conflicts:": "the branch only writes the log",
+        "snapshot(touched, everything=None).id": "a false everything, None included, is False",
+        "c in changes], everything=None).id": "a false everything, None included, is False",
+    },
     "narnat_agent/tools/edit/matcher.py": {
         "super().__init__(None)": UNSAID,
         'super().__init__("XXold_string was not foundXX")': UNSAID,
@@ -74,18 +76,14 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         '"XX XX".join(line.split())': "a split's pieces hold no blank: any separator with one keeps lines apart",
         "while i <= last:": "at i == last the search range is empty: list.index finds nothing and the search ends",
         "newline: bool = True": "every caller says whether the line break goes",
-        "[], -2, -1": BELOW,
-        "[], -1, -2": BELOW,
         "autojunk=None)": FALSE,
         "strict=None)": SAME_LENGTH,
         "strict=False)": SAME_LENGTH,
         "zip(block, old_lines, )": SAME_LENGTH,
         "zip(block[i1:i2], made, )": SAME_LENGTH,
         "target[1:-1], ))": SAME_LENGTH,
-        'slip = "XXXX".join(old_lines)': NOT_TYPOGRAPHIC,
-        'not in "XXXX".join(block)': NOT_TYPOGRAPHIC,
-        "translate(fold) if (typographic) or True": "a step that is not typographic matched old_string's characters one"
-        " for one, so none of them is missing from the block: the fold changes nothing",
+        "translate(unslip) if (typographic) or True": "a step that is not typographic matched old_string's characters"
+        " one for one, so none of them is missing from the block: the fold changes nothing",
         'text.rfind("\\n", None, i)': "rfind takes a start of None as 0",
         'self.text.count("\\n", None, offset)': "count takes a start of None as 0",
         "gone_whole: bool = True": "the removed text is never empty (old_string is not), so the default is never read",
@@ -93,6 +91,15 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         'new.split("\\n", 2)[0]': FIRST_PIECE,
         "previous = list(range(len(b) + 2))": "the extra last cell is never read unless the file's line is empty, and"
         " then the similarity is below the threshold either way",
+    },
+    "narnat_agent/tools/edit/typography.py": {
+        '"XX XX".join(line.split())': "a split's pieces hold no blank: any separator with one keeps lines apart",
+        'slip = "XXXX".join(old_lines)': NOT_TYPOGRAPHIC,
+        'not in "XXXX".join(block)': NOT_TYPOGRAPHIC,
+        "n_done = -2": BELOW,
+        "take_new(None, ": "every new character before the block is already out or stood for by a file character:"
+        " n_done is at least the last of them, so starting at the line's start adds nothing",
+        "autojunk=None)": FALSE,
     },
     "narnat_agent/core/compressor.py": {
         "COMPRESSION_PROMPT}], None, sink)": "the client sends no tools field for None and for an empty list alike",

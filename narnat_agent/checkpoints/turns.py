@@ -1,10 +1,7 @@
 """Checkpoints of a conversation: the state of the project before and after every Write, Edit and Bash call.
 
 What a conversation keeps is a list of entries (timeline.py), saved with it.
-
-A rewind restores only the files the agent changed in the rewound span, each to what it held before the agent's
-first change; a file whose content is no longer the agent's last version was changed by someone else since,
-and the caller asks before it is overwritten.
+A rewind's plan and its restore, worked out against the store, are plans.py's.
 """
 
 import shutil
@@ -15,6 +12,7 @@ from pathlib import Path
 
 from narnat_agent import state
 from narnat_agent.checkpoints.git_store import GitStore
+from narnat_agent.checkpoints.plans import Plan, changed_files, restore, work_out
 from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Snapshot, Store
 from narnat_agent.checkpoints.timeline import Entry, Rewind, Step, Taken, Turn, ids_of, steps_of, unkept_of
 from narnat_agent.i18n import N_, _, ngettext
@@ -29,13 +27,6 @@ def open_store(project: Path, state_dir: Path, say: Callable[[str], None]) -> St
     """The shadow git store, or copies of the touched files when git is not installed."""
     root = state.checkpoints(state_dir)
     return GitStore(project, root / "git", say) if shutil.which("git") else CopyStore(project, root / "files")
-
-
-@dataclass(frozen=True)
-class Change:
-    path: str
-    target: str  # the snapshot before the agent's first change: what the rewind brings back
-    expected: str  # the snapshot after the last change the agent (or a rewind) made: what the file holds now
 
 
 @dataclass(frozen=True)
@@ -59,40 +50,7 @@ class TurnSummary:
     code: bool  # its snapshots are still in the store
 
 
-@dataclass(frozen=True)
-class Plan:
-    """A rewind worked out but not done: what it restores, which of those files someone else changed since."""
-
-    step: int
-    now: str
-    changes: list[Change]
-    conflicts: list[str]
-    unkept: list[str]  # what the agent changed in the span that no snapshot could keep
-
-
 Cut = Callable[[int, int], Taken]  # cuts the conversation back to (message, turns), returning what it took
-
-
-def _changes(store: Store, steps: list[tuple[bool, str, str]]) -> dict[str, Change]:
-    """Per file the agent changed: the snapshot before its first change and the one after the last change."""
-    changes: dict[str, Change] = {}
-    for by_agent, before, after in steps:
-        if before == after:
-            continue
-        for path in store.changed(before, after):
-            if path in changes:
-                changes[path] = replace(changes[path], expected=after)
-            elif by_agent:
-                changes[path] = Change(path, before, after)
-    return changes
-
-
-def _contents(store: Store, changes: list[Change], field: str) -> dict[str, str | None]:
-    """What each file holds in its change's `target` or `expected` snapshot."""
-    found: dict[str, str | None] = {}
-    for snapshot in {getattr(c, field) for c in changes}:
-        found |= store.contents(snapshot, [c.path for c in changes if getattr(c, field) == snapshot])
-    return found
 
 
 class Checkpoints:
@@ -202,7 +160,7 @@ class Checkpoints:
             return set()
 
     def _files(self, entry: Turn) -> list[FileChange]:
-        changes = _changes(self.store, steps_of([entry]))
+        changes = changed_files(self.store, steps_of([entry]))
         files = []
         for target, expected in {(c.target, c.expected) for c in changes.values()}:
             mine = {c.path for c in changes.values() if (c.target, c.expected) == (target, expected)}
@@ -235,26 +193,7 @@ class Checkpoints:
                             "{n} of the checkpoints needed are no longer in the store ({why}), so only the "
                             "conversation can be rewound.", len(missing))  # fmt: skip
             raise CheckpointError(gone.format(n=len(missing), why=self.why_lost()))
-        # a file no snapshot could keep is left as it is: its earlier content is not in the store
-        changes = [c for c in _changes(self.store, steps).values() if c.path not in unkept]
-        now = self.store.snapshot([self.store.project / c.path for c in changes], everything=False).id
-        current = self.store.contents(now, [c.path for c in changes])
-        target, expected = _contents(self.store, changes, "target"), _contents(self.store, changes, "expected")
-        todo = [c for c in changes if current[c.path] != target[c.path]]
-        conflicts = [c.path for c in todo if current[c.path] != expected[c.path]]
-        return Plan(step, now, todo, conflicts, unkept)
-
-    def _restore(self, plan: Plan, overwrite: bool, why: str) -> tuple[list[str], str]:
-        """Restore the plan's files (those someone else changed only when `overwrite`); the snapshot after."""
-        changes = [c for c in plan.changes if overwrite or c.path not in plan.conflicts]
-        for target in sorted({c.target for c in changes}):
-            paths = [c.path for c in changes if c.target == target]
-            self.store.restore(target, paths)
-            log.info("%s: restored from checkpoint %s: %s", why, target, ", ".join(paths))
-        if not overwrite and plan.conflicts:
-            log.info("%s: kept, as someone else changed them: %s", why, ", ".join(plan.conflicts))
-        touched = [self.store.project / c.path for c in changes]
-        return sorted(c.path for c in changes), self.store.snapshot(touched, everything=False).id
+        return work_out(self.store, step, steps, unkept)
 
     def rewind(self, index: int, plan: Plan | None, overwrite: bool, cut: Cut | None = None) -> list[str]:
         """Go back to before entry `index`: the code when a plan is given, the conversation when `cut` is given.
@@ -270,7 +209,7 @@ class Checkpoints:
         restored: list[str] = []
         before = after = None
         if plan:
-            (restored, after), before = self._restore(plan, overwrite, f"rewind to {label}"), plan.now
+            (restored, after), before = restore(self.store, plan, overwrite, f"rewind to {label}"), plan.now
         tail: tuple[Entry, ...] = ()
         taken = None
         if cut and entry.messages is not None:
@@ -284,7 +223,7 @@ class Checkpoints:
         files restored."""
         record = self.entries.pop()
         assert isinstance(record, Rewind)
-        restored = self._restore(plan, overwrite, f"redo of the rewind to {record.rewind}")[0] if plan else []
+        restored = restore(self.store, plan, overwrite, f"redo of the rewind to {record.rewind}")[0] if plan else []
         self.entries.extend(record.tail)
         return record, restored
 

@@ -37,6 +37,25 @@ CASES = {
     "a changed line that gains text at its start keeps the file's quotes": (
         "a = 1\nb = “x” + 1\nc = 3\n", 'a = 1\nb = "x" + 1\nc = 3\n', 'a = 1\nzb = "x" + 2\nc = 3\n',
         "a = 1\nzb = “x” + 2\nc = 3\n", "typography match"),
+    "a changed line whose . becomes an ellipsis keeps the file's quotes": (
+        "a = 1\nb = “x.y”\n", 'a = 1\nb = "x.y"\n', 'a = 1\nb = "x…y"\n', "a = 1\nb = “x…y”\n", "typography match"),
+    "a changed line whose - becomes an em dash keeps the file's quotes": (
+        "a = 1\nb = “x-y”\n", 'a = 1\nb = "x-y"\n', 'a = 1\nb = "x—y"\n', "a = 1\nb = “x—y”\n", "typography match"),
+    "a changed line whose ellipsis loses a dot keeps the file's quotes": (
+        "a = 1\nb = “x…y”\n", 'a = 1\nb = "x...y"\n', 'a = 1\nb = "x..y"\n', "a = 1\nb = “x..y”\n",
+        "typography match"),
+    "a changed line whose ... becomes an ellipsis keeps the file's quotes": (
+        "a = 1\nb = “x...y”\n", 'a = 1\nb = "x...y"\n', 'a = 1\nb = "x…y"\n', "a = 1\nb = “x…y”\n",
+        "typography match"),
+    "a changed line keeps the file's ellipsis where new_string spells it ...": (
+        "a = 1\nb = “x…y”\n", 'a = 1\nb = "x...y"\n', 'a = 1\nb = "x...z"\n', "a = 1\nb = “x…z”\n",
+        "typography match"),
+    "a changed line that is only an ellipsis keeps it": (
+        "“a”\n…\n", '"a"\n...\n', '"a"\n...x\n', "“a”\n…x\n", "typography match"),
+    "a changed line whose first ellipsis loses its first dot": (
+        "“a”\n…b\n", '"a"\n...b\n', '"a"\nx..b\n', "“a”\nx..b\n", "typography match"),
+    "a changed line whose first . becomes part of an ellipsis": (
+        "“a”\nx.y\n", '"a"\nx.y\n', '"a"\n…y\n', "“a”\n…y\n", "typography match"),
     "a long changed line keeps every one of the file's apostrophes": (
         f"a = 1\n{PROSE}\nc = 3\n", f"a = 1\n{PROSE_TYPED}\nc = 3\n",
         f"a = 1\n{PROSE_TYPED.replace('expect;', 'want;', 1)}\nc = 3\n",

@@ -8,13 +8,8 @@ from difflib import SequenceMatcher
 from narnat_agent.i18n import N_, Said
 from narnat_agent.tools.base import ToolError
 from narnat_agent.tools.edit.reindent import indent, new_string_frame
+from narnat_agent.tools.edit.typography import TYPOGRAPHY, fold, keep_typography, slipped
 
-TYPOGRAPHIC = {
-    "‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"',
-    "–": "-", "‒": "-", "‐": "-", "‑": "-", "−": "-", "—": "--", "―": "--", "…": "...",
-    "\u00a0": " ", "\u202f": " ", "\u2007": " ", "\u2009": " ", "\u200a": " ", "\u3000": " ",
-}  # fmt: skip
-TYPOGRAPHY = str.maketrans(TYPOGRAPHIC)
 BLANKS = re.compile(r"[ \t]+")
 ESCAPE = re.compile(r"\\([nt\"'\\])")
 UNESCAPED = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\"}
@@ -36,16 +31,12 @@ def _blanks(line: str) -> str:
     return BLANKS.sub(" ", line).strip(" \t")
 
 
-def _fold(line: str) -> str:
-    return " ".join(line.translate(TYPOGRAPHY).split())
-
-
 # (name, how a line is compared, whether changed lines keep the file's typography)
 LINE_STEPS: tuple[tuple[str, Callable[[str], str], bool], ...] = (
     ("trailing whitespace", _trailing, False),
     ("indentation", indentless, False),
     ("inner whitespace", _blanks, False),
-    ("typography", _fold, True),
+    ("typography", fold, True),
 )
 
 
@@ -97,7 +88,7 @@ class Lines:
     def form(self, norm: Callable[[str], str]) -> list[str]:
         """Every line compared the way `norm` compares, computed once per file."""
         if norm not in self._forms:
-            if norm is _fold:  # one translate over the whole text instead of one per line
+            if norm is fold:  # one translate over the whole text instead of one per line
                 self._forms[norm] = [" ".join(line.split()) for line in self.text.translate(TYPOGRAPHY).split("\n")]
             else:
                 self._forms[norm] = [norm(line) for line in self.lines]
@@ -124,37 +115,6 @@ class Lines:
         return self.text.count("\n", 0, offset) + 1
 
 
-def _indexed_fold(line: str) -> tuple[str, list[int]]:
-    chars, origin = [], []
-    for i, c in enumerate(line):
-        folded = c.translate(TYPOGRAPHY)
-        chars.append(folded)
-        origin.extend([i] * len(folded))
-    return "".join(chars), origin
-
-
-def _keep_typography(file_line: str, new_line: str) -> str:
-    """new_line, with the file's own characters wherever it says the same thing after folding."""
-    f, f_origin = _indexed_fold(file_line)
-    n, n_origin = _indexed_fold(new_line)
-    out, f_done, n_done = [], -1, -1
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, f, n, autojunk=False).get_opcodes():
-        if tag == "equal":
-            for k in f_origin[i1:i2]:
-                if k > f_done:
-                    out.append(file_line[k])
-                    f_done = k
-            n_done = max(n_done, n_origin[j2 - 1])
-            continue
-        for k in n_origin[j1:j2]:
-            if k > n_done:
-                out.append(new_line[k])
-                n_done = k
-        if i2 > i1:
-            f_done = max(f_done, f_origin[i2 - 1])
-    return "".join(out)
-
-
 def _merge(block: list[str], old_lines: list[str], new_lines: list[str], norm: Callable, typographic: bool):
     """new_string laid over the matched lines: unchanged lines keep the file's text, changed ones are
     re-indented only if new_string carries old_string's indentation slip, and take the file's typography."""
@@ -162,16 +122,15 @@ def _merge(block: list[str], old_lines: list[str], new_lines: list[str], norm: C
     # old_string's lines as new_string would spell them unchanged: as they are, or at the file's indentation
     at_file = [indent(f) + o[len(indent(o)) :] for f, o in zip(block, old_lines, strict=True)]
     view = old_lines if place.how else at_file
-    slip = "".join(old_lines)  # typographic characters old_string used but the file does not: folded in new too
-    fold = str.maketrans({c: TYPOGRAPHIC[c] for c in set(slip) & TYPOGRAPHIC.keys() if c not in "".join(block)})
+    unslip = slipped(old_lines, block)
     out: list[str] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, view, new_lines, autojunk=False).get_opcodes():
         if tag == "equal":
             out += block[i1:i2]
             continue
-        made = [place.apply(n).translate(fold) if typographic else place.apply(n) for n in new_lines[j1:j2]]
+        made = [place.apply(n).translate(unslip) if typographic else place.apply(n) for n in new_lines[j1:j2]]
         if tag == "replace" and typographic and i2 - i1 == j2 - j1:
-            made = [_keep_typography(f, n) for f, n in zip(block[i1:i2], made, strict=True)]
+            made = [keep_typography(f, n) for f, n in zip(block[i1:i2], made, strict=True)]
         out += made
     return "\n".join(out), place.how
 
@@ -244,12 +203,12 @@ def _similarity(a: str, b: str) -> float:
 def _anchors(lines: Lines, old: str, new: str) -> list[Span]:
     """First and last lines as anchors around a middle that drifted only where new_string rewrites it."""
     old_lines, new_lines = whole_lines(old, new)
-    target = [_fold(line) for line in old_lines]
+    target = [fold(line) for line in old_lines]
     m = len(target)
     if m < 4 or not (_strong(target[0]) or _strong(target[-1])):  # a lone "}" may close a fixed-size window
         return []
-    rewritten = {_fold(line) for line in new_lines}
-    form, spans = lines.form(_fold), []
+    rewritten = {fold(line) for line in new_lines}
+    form, spans = lines.form(fold), []
     for i in lines.candidates(form, target[0], m):
         if form[i + m - 1] != target[-1]:
             continue
@@ -259,7 +218,7 @@ def _anchors(lines: Lines, old: str, new: str) -> list[Span]:
             continue
         if all(o not in rewritten and _similarity(f, o) >= SIMILAR for f, o in drift):
             block = lines.lines[i : i + m]
-            make = lambda b=block: _merge(b, old_lines, new_lines, _fold, True)  # noqa: E731
+            make = lambda b=block: _merge(b, old_lines, new_lines, fold, True)  # noqa: E731
             spans.append(lines.span(i, m, make, newline=not new_lines))
     return spans
 
