@@ -12,6 +12,8 @@ DEV = "rules.py hands it no redirect into /dev/: it skips those before"
 FILE_KIND = "sql.py asks only whether an option's kind is code: any other is read as a file"
 FILES_MODE = "only has_code asks with files set, and with no cwd: a file reads as the empty text, and every text counts"
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
+TRAP_OPTION = "trap checks its first word alone: -, -p or -l read as shell text name no program"
+LONGER = "a script file longer than MAX_SCRIPT is unread, however much more of it is read"
 SAFETY_EQUIVALENT: dict[str, str] = {
     "*.xǁCheckǁ*": "the Check protocol's methods are never called: the analysis calls those of Analysis (rules.py)",
     "if not downloaded or not argv and argv[0] is None:": "rules.py calls it only once a file was downloaded, and "
@@ -80,4 +82,16 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     "is SQL that destroys",
     'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
     "and no download is named XXXX",
+    'word is None or not word.startswith("XX-XX")': "hyperfine's options read as shell text name no program",
+    'words[0] not in ("XX-XX", "-p", "-l")': TRAP_OPTION,
+    'words[0] not in ("-", "XX-pXX", "-l")': TRAP_OPTION,
+    'words[0] not in ("-", "-P", "-l")': TRAP_OPTION,
+    'words[0] not in ("-", "-p", "XX-lXX")': TRAP_OPTION,
+    'words[0] not in ("-", "-p", "-L")': TRAP_OPTION,
+    'word.startswith("-") and word != "XX--XX":': "ssh's `--` skipped as an option of one word or as the end of "
+    "its options leaves the same host",
+    "text = f.read(None)": LONGER,
+    "text = f.read(MAX_SCRIPT + 2)": LONGER,
+    'if cwd is not None else "XXXX", "rb")': "with no folder known the script is not looked for: neither the empty "
+    "name nor XXXX opens it",
 }
