@@ -59,7 +59,7 @@ def test_eval_source_aliases_and_windows_shells_add_to_what_is_asked(command, lo
     assert analyze(command).deletions == lost
 
 
-def test_a_nested_scripts_file_operations_are_refused_beside_the_commands():
+def test_a_nested_scripts_file_operations_join_those_of_the_commands_before_it():
     assert analyze("cat notes.txt && bash -c 'sed -i s/a/b/ x.txt'").file_ops == [
         "reading files with cat: use Read (offset/limit for a part)",
         "editing files with sed -i: use Edit",

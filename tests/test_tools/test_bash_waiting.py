@@ -23,7 +23,7 @@ GCLOUD = "gcloud auth login waits for a person to sign in in a browser"
         ("flask run --help", []),
     ],
 )
-def test_servers_are_refused_and_their_other_forms_run(command, refused):
+def test_servers_are_sent_to_the_background_and_their_other_forms_run(command, refused):
     assert analyze(command).interactive == refused
 
 
@@ -43,7 +43,7 @@ def test_servers_are_refused_and_their_other_forms_run(command, refused):
         ("gcloud auth list", []),
     ],
 )
-def test_sign_ins_that_wait_for_a_person_are_refused(command, refused):
+def test_sign_ins_that_wait_for_a_person_are_turned_down(command, refused):
     assert analyze(command).interactive == refused
 
 
@@ -55,5 +55,5 @@ def test_sign_ins_that_wait_for_a_person_are_refused(command, refused):
         ('read -Ep "Path? " path', ["read -p asks the user a question: ask in your answer instead"]),
     ],
 )
-def test_commands_that_never_end_are_refused(command, refused):
+def test_commands_that_never_end_are_turned_down(command, refused):
     assert analyze(command).interactive == refused
