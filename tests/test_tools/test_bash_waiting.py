@@ -14,6 +14,7 @@ GCLOUD = "gcloud auth login waits for a person to sign in in a browser"
 @pytest.mark.parametrize(
     ("command", "refused"),
     [
+        ("python3 -m http.server", [SERVES.format("python3")]),
         ("python3 -m http.server 8000", [SERVES.format("python3")]),
         ("python -m", []),
         ("php -S localhost:8000 -t public", [SERVES.format("php")]),
