@@ -50,6 +50,8 @@ SAFETY_TESTS = (
     "tests/test_tools/test_bash_wording.py",
     "tests/test_tools/test_bash_analysis.py",
     "tests/test_tools/test_bash_analysis_files.py",
+    "tests/test_tools/test_bash_hidden_code.py",
+    "tests/test_tools/test_bash_waiting.py",
     "tests/test_tools/test_bash_rules.py",
     "tests/test_tools/test_bash_irreversible.py",
     "tests/test_tools/test_bash_runners.py",

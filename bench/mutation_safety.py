@@ -14,6 +14,7 @@ FILES_MODE = "only has_code asks with files set, and with no cwd: a file reads a
 URL_PART = "a URL holds '/' (it has '://'): its last part is at [-1] and at [1], however many times it is split"
 TRAP_OPTION = "trap checks its first word alone: -, -p or -l read as shell text name no program"
 LONGER = "a script file longer than MAX_SCRIPT is unread, however much more of it is read"
+NO_SERVER = "a program with no server subcommands serves nothing: None is as false as the empty set"
 SAFETY_EQUIVALENT: dict[str, str] = {
     "*.xǁCheckǁ*": "the Check protocol's methods are never called: the analysis calls those of Analysis (rules.py)",
     "if not downloaded or not argv and argv[0] is None:": "rules.py calls it only once a file was downloaded, and "
@@ -80,6 +81,11 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     "it changes no verdict",
     'if i + 1 < len(argv) else "XXXX"': "an option missing its code stands as XXXX, not as the empty text: neither "
     "is SQL that destroys",
+    "SERVERS.get(name, None)": NO_SERVER,
+    "SERVERS.get(name, )": NO_SERVER,
+    "if words[:2] and words[0] in SUBCOMMANDS": "words[:2] is empty exactly when words[:1] is",
+    'if i < len(argv) else "XXXX", f"{name} -c")': "a shell's -c with no code after it runs nothing: XXXX names "
+    "no command that deletes, as the empty text names none",
     'None) or "XXXX"': "an interpreter given no script reads its stdin: the name stands for no file, "
     "and no download is named XXXX",
     'word is None or not word.startswith("XX-XX")': "hyperfine's options read as shell text name no program",

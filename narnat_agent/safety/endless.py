@@ -79,10 +79,10 @@ def never_ends(name: str, argv: list[str | None], command: Command) -> str | Non
 
 
 def _serves(name: str, args: list[str], words: list[str]) -> bool:
+    if name == "php":  # before the interpreters, which php is one of
+        return "-S" in args
     if INTERPRETERS.match(name):
         return name.startswith("python") and args[:1] == ["-m"] and len(args) > 1 and args[1] in MODULE_SERVERS
-    if name == "php":
-        return "-S" in args
     serving = SERVERS.get(name, frozenset())
     first = words[:2] or [""]  # `flask --app app.py run`: an option's value may come first
     return bool(serving) and "--help" not in args and ("*" in serving or any(w in serving for w in first))

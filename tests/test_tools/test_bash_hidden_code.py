@@ -1,0 +1,66 @@
+"""Code hidden in a command's words (shells' -c, scripts piped to a shell, eval, source, aliases, Windows shells),
+option by option: where the code starts, and what Narnat then asks or lets run."""
+
+import pytest
+
+from narnat_agent.safety import analyze
+
+LOST = ["rm deletes files: build"]
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("bash -c -- 'rm -rf build'", LOST),
+        ("bash -c -- 'rm -rf build' cleanup", LOST),  # the word after the code names the script ($0)
+        ("bash -o errexit -c 'rm -rf build'", LOST),  # an option's value is no script file
+        ("bash +o posix -c 'rm -rf build'", LOST),
+        ("bash -O extglob -c 'rm -rf build'", LOST),
+        ("bash +O extglob -c 'rm -rf build'", LOST),
+        ("bash --rcfile env.sh -c 'rm -rf build'", LOST),
+        ("bash --init-file env.sh -c 'rm -rf build'", LOST),
+        ("bash -- -c 'rm -rf build'", []),  # after --, -c names a script file
+        ("bash -c", []),
+    ],
+)
+def test_a_shells_code_is_found_after_its_options(command, lost):
+    assert analyze(command).deletions == lost
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("echo 'rm -rf build' | bash -- -", LOST),
+        ("echo 'rm -rf build' | bash - deploy", LOST),  # the words after - are the piped script's arguments
+        ("echo 'rm -rf build' | bash /dev/stdin", LOST),
+        ("echo 'rm -rf build' | bash -s -x deploy", LOST),
+        ("echo 'rm -rf build' | bash -x deploy.sh", []),  # the script is the file: what is piped is its input
+        ("echo 'rm -rf build' | bash --posix deploy.sh", []),
+        ("echo 'rm -rf build' | bash Xsetup.sh", []),
+    ],
+)
+def test_a_script_piped_to_a_shell_is_checked_only_when_the_shell_reads_it(command, lost):
+    assert analyze(command).deletions == lost
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ('eval rm -rf "" build', LOST),  # eval joins its words with spaces: an empty one adds nothing
+        ("source", []),
+        ("echo 'rm -rf build' | source -", LOST),
+        ("echo ls | source /dev/stdin", []),
+        ("alias $CLEAN", ["an alias is defined from text computed at run time"]),
+        ("shopt -s expand_aliases\nalias clean='rm -rf --preserve-root=all build'\nclean", LOST),
+        ("rm -rf build; pwsh -c 'Get-ChildItem'", LOST),
+    ],
+)
+def test_eval_source_aliases_and_windows_shells_add_to_what_is_asked(command, lost):
+    assert analyze(command).deletions == lost
+
+
+def test_a_nested_scripts_file_operations_join_those_of_the_commands_before_it():
+    assert analyze("cat notes.txt && bash -c 'sed -i s/a/b/ x.txt'").file_ops == [
+        "reading files with cat: use Read (offset/limit for a part)",
+        "editing files with sed -i: use Edit",
+    ]

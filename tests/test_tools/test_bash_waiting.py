@@ -1,0 +1,60 @@
+"""Programs that never end or wait for a person, form by form: what Narnat refuses, in the words the model reads,
+and the near forms that end on their own and run."""
+
+import pytest
+
+from narnat_agent.safety import analyze
+
+SERVES = "{} serves until it is stopped: start it in the background (`… &`), then query it"
+AWS = "aws configure asks questions: use aws configure set KEY VALUE"
+AZ = "az login waits for a person to sign in in a browser"
+GCLOUD = "gcloud auth login waits for a person to sign in in a browser"
+
+
+@pytest.mark.parametrize(
+    ("command", "refused"),
+    [
+        ("python3 -m http.server", [SERVES.format("python3")]),
+        ("python3 -m http.server 8000", [SERVES.format("python3")]),
+        ("python -m", []),
+        ("php -S localhost:8000 -t public", [SERVES.format("php")]),
+        ("php -s index.php", []),  # prints the source highlighted, then ends
+        ("php artisan migrate", []),
+        ("ng generate component serve", []),  # only the first words name the subcommand
+        ("flask run --help", []),
+    ],
+)
+def test_servers_are_sent_to_the_background_and_their_other_forms_run(command, refused):
+    assert analyze(command).interactive == refused
+
+
+@pytest.mark.parametrize(
+    ("command", "refused"),
+    [
+        ("aws configure", [AWS]),
+        ("aws configure sso", [AWS]),
+        ("aws configure sso --profile dev", [AWS]),
+        ("aws configure set region eu-west-1", []),
+        ("az login --tenant contoso", [AZ]),
+        ("az login --service-principal -u app -p secret --tenant contoso", []),
+        ("az login --identity", []),
+        ("gcloud auth login", [GCLOUD]),
+        ("gcloud auth login me@example.com", [GCLOUD]),
+        ("gcloud auth login --cred-file=key.json", []),
+        ("gcloud auth list", []),
+    ],
+)
+def test_sign_ins_that_wait_for_a_person_are_turned_down(command, refused):
+    assert analyze(command).interactive == refused
+
+
+@pytest.mark.parametrize(
+    ("command", "refused"),
+    [
+        ("ping6 ::1", ["ping6 never ends: add -c N"]),
+        ("ping6 -c 3 ::1", []),
+        ('read -Ep "Path? " path', ["read -p asks the user a question: ask in your answer instead"]),
+    ],
+)
+def test_commands_that_never_end_are_turned_down(command, refused):
+    assert analyze(command).interactive == refused
