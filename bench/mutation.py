@@ -50,6 +50,7 @@ SAFETY_TESTS = (
     "tests/test_tools/test_bash_wording.py",
     "tests/test_tools/test_bash_analysis.py",
     "tests/test_tools/test_bash_analysis_files.py",
+    "tests/test_tools/test_bash_walk.py",
     "tests/test_tools/test_bash_hidden_code.py",
     "tests/test_tools/test_bash_waiting.py",
     "tests/test_tools/test_bash_rules.py",

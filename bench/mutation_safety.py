@@ -25,6 +25,8 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     '.rsplit("/", )[-1].split("?")': URL_PART,
     'name = (argv[0] or "").rsplit("/", 2)[-1]': LAST_PART,
     'name = (argv[0] or "").rsplit("/", )[-1]': LAST_PART,
+    'name = argv[0].rsplit("/", 2)[-1]': LAST_PART,
+    'name = argv[0].rsplit("/", )[-1]': LAST_PART,
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,
