@@ -81,7 +81,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/edit/matcher.py": Target(EDIT_TESTS),
     "narnat_agent/tools/edit/reindent.py": Target(EDIT_TESTS),
     "narnat_agent/tools/edit/typography.py": Target(EDIT_TESTS),
-    "narnat_agent/core/compressor.py": Target(("tests/test_core/test_compressor.py",)),
+    "narnat_agent/core/compressor.py": Target(
+        ("tests/test_core/test_compressor.py", "tests/test_commands/test_conversation.py")
+    ),
     "narnat_agent/core/agent.py": Target(
         ("tests/test_core", "tests/test_commands"), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")
     ),
@@ -113,7 +115,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
     },
     "narnat_agent/core/compressor.py": {
-        "COMPRESSION_PROMPT}], None, sink)": "the client sends no tools field for None and for an empty list alike",
+        "instruction}], None, sink)": "the client sends no tools field for None and for an empty list alike",
     },
 }
 
