@@ -60,7 +60,7 @@ def _request(client: Client, messages: list[dict], instruction: str, sink: Sink)
     return reply, LEFT_OUT.format(what=" and the ".join(parts)) if parts else ""
 
 
-def summarise(client: Client, messages: list[dict], state_dir: Path, sink: Sink, keep: str = "") -> str:
+def summarise(client: Client, messages: list[dict], state_dir: Path, sink: Sink, keep: str) -> str:
     """Ask for the summary (no tools), write it to the summary file and read it back; "" means it failed.
 
     `keep` is the user's own words on what the summary must keep (/compact's argument)."""
@@ -90,6 +90,7 @@ def compressed(
     """The conversation that goes on from a summary of `old` (keeping what the user asks to), with `old` archived;
     None, and why said to the user, when there is none."""
     log.info("compression started: turns=%d, prompt_tokens=%d", old.turns, old.conversation.last_prompt_tokens)
+    failure = _("Compression failed: no complete summary came back; the conversation is unchanged.")
     sink = ui.begin_compressing()
     try:
         summary = summarise(client, old.conversation.messages, config.state_dir, sink, keep)
@@ -100,13 +101,13 @@ def compressed(
         log.info("compression cancelled by the user")
         summary = ""
     except OSError as e:  # the summary file could not be written (a full disk)
-        ui.error(_("Compression failed: the summary could not be saved ({why}); free some space. "
-                   "The conversation is unchanged.").format(why=e.strerror))  # fmt: skip
-        return None
+        summary = ""
+        failure = _("Compression failed: the summary could not be saved ({why}); free some space. "
+                    "The conversation is unchanged.").format(why=e.strerror)  # fmt: skip
     finally:
-        ui.end_compressing()
+        ui.end_compressing()  # before any failure is said, so that it is the last line
     if not summary:
-        ui.error(_("Compression failed: no complete summary came back; the conversation is unchanged."))
+        ui.error(failure)
         return None
     archive = f"compressed-{session_store.stamp()}"
     try:

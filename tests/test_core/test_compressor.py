@@ -2,8 +2,9 @@
 
 import json
 
-from narnat_agent.core.compressor import inherit_summary, read_summary
-from narnat_agent.prompts.texts import COMPRESSION_PROMPT, SUMMARY_HEADING
+from narnat_agent.core.compressor import compressed, inherit_summary, read_summary
+from narnat_agent.core.llm import Client
+from narnat_agent.prompts.texts import COMPRESSION_PROMPT, KEEP, LEFT_OUT, SUMMARY_HEADING
 from narnat_agent.ui.plain import PlainUI
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 from tests.keys import press_at
@@ -198,3 +199,107 @@ def test_a_summary_left_by_a_run_that_died_is_taken_once(project):
     assert inherit_summary(state) == "## Summary\ncaf\\xe9 was renamed"  # bytes that are not UTF-8 stay visible
     assert (state / "last_session_summary.md").read_bytes() == b""
     assert inherit_summary(state) == ""
+
+
+# compressed() as the 120th turn and /compact call it: what it gives back, and what the user reads
+
+
+def compress(h, keep: str = "", client=None):
+    return compressed(h.agent.session, client or h.agent.client, h.ui, h.config, "THE SYSTEM PROMPT", keep)
+
+
+def test_compact_sends_the_users_words_and_the_successor_keeps_the_name_on_a_fresh_system_prompt(
+    harness, fake_llm, project
+):
+    h = harness()
+    chat(h, fake_llm, 1)
+    h.agent.session.conversation.name = "work"
+    fake_llm.add(text_reply(SUMMARY))
+    successor = compress(h, keep="the list of failing tests")
+    instruction = fake_llm.requests[-1]["messages"][-1]["content"]
+    assert instruction == f"{COMPRESSION_PROMPT}\n\n{KEEP.format(keep='the list of failing tests')}"
+    assert successor.name == "work" and successor.conversation.turns == 0
+    assert successor.conversation.messages[0]["content"].startswith("THE SYSTEM PROMPT\n")
+    assert SUMMARY in successor.conversation.messages[0]["content"]
+    [archive] = (project / ".narnat" / "sessions").glob("compressed-*.json")
+    assert json.loads(archive.read_text())["model"] == "fake-model"
+    said = f"Compressed: the old conversation is saved as '{archive.stem}'; this one starts from its summary.\n"
+    assert h.err.getvalue().endswith(said)
+
+
+def test_without_the_users_words_the_instruction_is_the_prompt_alone(harness, fake_llm):
+    h = harness()
+    chat(h, fake_llm, 1)
+    fake_llm.add(text_reply(SUMMARY))
+    assert compress(h) is not None
+    assert fake_llm.requests[-1]["messages"][-1]["content"] == COMPRESSION_PROMPT
+
+
+NO_SUMMARY = "✗ Compression failed: no complete summary came back; the conversation is unchanged.\n"
+
+
+def test_a_provider_error_is_a_failed_compression_said_in_one_sentence(harness, fake_llm, project):
+    h = harness()
+    chat(h, fake_llm, 1)
+    fake_llm.add(Status(401, {"error": {"message": "invalid key"}}))
+    assert compress(h) is None
+    assert h.err.getvalue().endswith(NO_SUMMARY) and not (project / ".narnat" / "sessions").exists()
+
+
+def test_ctrl_c_while_the_summary_request_waits_to_retry_is_a_failed_compression(harness, fake_llm, project):
+    def pressed_during_the_wait(notice: str) -> None:
+        raise KeyboardInterrupt
+
+    h = harness()
+    chat(h, fake_llm, 1)
+    fake_llm.add(Status(503, {"error": {"message": "overloaded"}}), text_reply(SUMMARY))
+    assert compress(h, client=Client(h.config, pressed_during_the_wait)) is None
+    assert h.err.getvalue().endswith(NO_SUMMARY) and not (project / ".narnat" / "sessions").exists()
+
+
+def test_a_summary_that_cannot_be_written_says_why_and_changes_nothing(harness, fake_llm, project):
+    h = harness()
+    chat(h, fake_llm, 1)
+    (project / ".narnat" / "last_session_summary.md").mkdir(parents=True)
+    fake_llm.add(text_reply(SUMMARY))
+    assert compress(h) is None
+    assert h.err.getvalue().endswith(
+        "✗ Compression failed: the summary could not be saved (Is a directory); free some space. "
+        "The conversation is unchanged.\n"
+    )
+    assert not (project / ".narnat" / "sessions").exists()
+
+
+def test_an_archive_that_cannot_be_saved_says_why_and_keeps_the_summary(harness, fake_llm, project):
+    h = harness()
+    chat(h, fake_llm, 1)
+    (project / ".narnat").mkdir(exist_ok=True)
+    (project / ".narnat" / "sessions").write_text("not a folder")
+    fake_llm.add(text_reply(SUMMARY))
+    assert compress(h) is None
+    said = h.err.getvalue().rsplit("\n", 2)[-2]
+    assert said.startswith("✗ Compression failed: Cannot save 'compressed-") and said.endswith(
+        " The conversation is unchanged."
+    )
+    assert read_summary(project / ".narnat") == SUMMARY.strip()  # a later run inherits it
+
+
+def test_an_empty_summary_after_leaving_out_is_still_a_failure(harness, fake_llm, project):
+    (project / "a.txt").write_text("data\n")
+    h = harness()
+    fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"})), text_reply("read it"))
+    h.agent.ask("read a.txt")
+    fake_llm.add(Status(400, {"error": {"message": "maximum context length exceeded"}}), text_reply("  \n"))
+    assert compress(h) is None and h.err.getvalue().endswith(NO_SUMMARY)
+
+
+def test_the_note_names_both_what_was_left_out(harness, fake_llm):
+    h = harness()
+    chat(h, fake_llm, 1)
+    fake_llm.add(tool_reply(("Glob", {"pattern": "*"})), text_reply("looked"))
+    h.agent.ask("look")
+    too_long = Status(400, {"error": {"message": "maximum context length exceeded"}})
+    fake_llm.add(too_long, too_long, text_reply(SUMMARY))
+    successor = compress(h)
+    note = LEFT_OUT.format(what="1 oldest tool outputs and the 1 oldest answers")
+    assert f"{note}\n\n{SUMMARY}" in successor.conversation.messages[0]["content"]
