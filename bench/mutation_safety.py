@@ -29,6 +29,9 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     'name = argv[0].rsplit("/", )[-1]': LAST_PART,
     '(target or "XXXX").startswith("/dev/")': "a target named at run time is no /dev/ path, whatever "
     "text stands in for it",
+    'not (t or "XXXX").startswith("/dev/")': "a redirect's target named at run time is no /dev/ path, whatever text "
+    "stands in for it",
+    "or _app_shell(None, args)": "an interpreter is never named rails or flask, the only names _app_shell looks at",
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,

@@ -29,6 +29,14 @@ COMMIT_MESSAGE = re.compile(r"-[a-zA-Z]*[mFC]|--(message|file|reuse-message|fixu
 # an awk program that only picks lines by number: NR==5, NR>=10 && NR<=20, optionally { print }
 LINE_RANGE = re.compile(r"NR\s*[<>=!]=?\s*\d+(\s*&&\s*NR\s*[<>=!]=?\s*\d+)?\s*(\{\s*print\s*;?\s*\})?")
 FOLLOW = re.compile(r"-[a-zA-Z]*f[a-zA-Z]*$|--follow$")
+# grep's options that take the next word as their value: a short one when its cluster ends at the first letter
+# that takes a value (-ie PATTERN, but -efoo), a long one written without "="
+GREP_VALUE = re.compile(
+    r"-[^efmABCdD]*[efmABCdD]|--(regexp|file|max-count|after-context|before-context|context|label|include|exclude"
+    r"|exclude-dir|exclude-from)"
+)
+GREP_PATTERN = re.compile(r"-[^efmABCdD-]*[ef]|--(regexp|file)(=|$)")  # the pattern is given by an option
+BATCH = re.compile(r"-[a-zA-Z0-9]*b")  # top -b, -bn1, -n1b
 
 
 def _plumbing(command: Command) -> bool:
@@ -59,7 +67,7 @@ def file_op(name: str, argv: list, command: Command) -> str | None:
         return Said(N_("editing files with perl -i: use Edit"))
     if name in ("awk", "gawk") and "inplace" in argv and "-i" in argv:
         return Said(N_("editing files with awk -i inplace: use Edit"))
-    if name in ("tail", "less") and flags & {"-f", "-F", "--follow", "+F"}:
+    if name == "tail" and any(FOLLOW.match(f) or f == "-F" or f.startswith("--follow=") for f in flags):
         return Said(N_("{program} -f never ends: use Read to see the file"), program=name)
     if name == "tee" and files and command.stdin is not None and not command.stdin_dynamic:
         return Said(N_("writing files with tee: use Write (or Edit)"))
@@ -75,7 +83,7 @@ def _read_or_search(name: str, argv: list, flags: set[str], files: list) -> str 
         return Said(N_("printing lines with sed -n: use Read with offset and limit"))
     if name in ("awk", "gawk", "mawk") and len(files) > 1 and files[0] and LINE_RANGE.fullmatch(files[0].strip()):
         return Said(N_("printing lines with {program}: use Read with offset and limit"), program=name)
-    if name in ("grep", "egrep", "fgrep") and (_grep_files(argv, flags) or flags & {"-r", "-R", "--recursive"}):
+    if name in ("grep", "egrep", "fgrep") and (_grep_files(argv) or flags & {"-r", "-R", "--recursive"}):
         return Said(N_("searching files with {program}: use Grep"), program=name)
     if name in ("rg", "ag", "ack", "ripgrep"):
         return Said(N_("searching with {program}: use Grep (or Glob for file names)"), program=name)
@@ -88,12 +96,19 @@ def _read_or_search(name: str, argv: list, flags: set[str], files: list) -> str 
     return None
 
 
-def _grep_files(argv: list, flags: set[str]) -> list[str]:
-    """The literal file operands of grep: those after the pattern (unless -e gave it)."""
-    words = operands(argv)
-    if not flags & {"-e", "-f", "--regexp", "--file"}:
-        words = words[1:]
-    return [w for w in words if w is not None and w != "-"]
+def _grep_files(argv: list) -> list[str]:
+    """The literal file operands of grep: its words that are neither options nor their values, after the pattern
+    (unless -e or -f gave it)."""
+    words, skip, given = [], False, False
+    for word in argv[1:]:
+        if skip:
+            skip = False
+        elif word is None or not word.startswith("-") or word == "-":
+            words.append(word)
+        else:
+            given = given or bool(GREP_PATTERN.match(word))
+            skip = bool(GREP_VALUE.fullmatch(word))
+    return [w for w in words[0 if given else 1 :] if w is not None and w != "-"]
 
 
 def _find_acts(argv: list) -> bool:
@@ -118,7 +133,7 @@ def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
         )
     if name in ("tmux", "screen") and not {"ls", "list-sessions", "-ls", "kill-server", "kill-session"} & set(args):
         return Said(N_("{program} needs a terminal: run the command directly"), program=name)
-    if name == "top" and "-b" not in "".join(args):
+    if name == "top" and not any(BATCH.match(a) for a in args):
         return Said(N_("top is interactive: use top -bn1"))
     if name == "crontab" and "-e" in args:
         return Said(N_("crontab -e opens an editor: use crontab FILE"))
@@ -134,9 +149,9 @@ def _repl(name: str, argv: list, args: list[str], command: Command) -> str | Non
     elif name in CLIENTS:
         waits = not has_code(name, argv, command)
     elif name == "redis-cli":
-        waits = not _positional(args, {"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})
+        waits = not _positionals(args, {"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})
     elif name == "ssh":
-        waits = "-t" in args or len(_positional(args, {"-i", "-p", "-o", "-l", "-F", "-J", "-L", "-R", "-D"})) <= 1
+        waits = "-t" in args or _positionals(args, {"-i", "-p", "-o", "-l", "-F", "-J", "-L", "-R", "-D"}) <= 1
     elif name in REPLS or name in ALWAYS_REPLS:
         waits = name in ALWAYS_REPLS or not [a for a in args if not a.startswith("-")]
     else:
@@ -156,14 +171,15 @@ def _app_shell(name: str, args: list[str]) -> bool:
     return runs_app and args[-1:] in (["shell"], ["dbshell"], ["tinker"], ["shell_plus"])
 
 
-def _positional(args: list[str], values: set[str]) -> list[str]:
-    words, skip = [], False
+def _positionals(args: list[str], values: set[str]) -> int:
+    """How many words are neither options nor the values of `values`."""
+    count, skip = 0, False
     for word in args:
         if skip or word.startswith("-"):
             skip = word in values
             continue
-        words.append(word)
-    return words
+        count += 1
+    return count
 
 
 def _git_interactive(args: list[str], fed: bool) -> str | None:
