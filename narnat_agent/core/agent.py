@@ -1,7 +1,6 @@
 """The blocking main loop: a question in, model and tools in turns, an answer out."""
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -12,7 +11,7 @@ from narnat_agent.core.budget import Budget, cost
 from narnat_agent.core.compressor import compressed
 from narnat_agent.core.context import with_mentions, with_reminder
 from narnat_agent.core.llm import Client
-from narnat_agent.core.provider_errors import ContextTooLong, LLMError
+from narnat_agent.core.provider_errors import ContextTooLong, LLMError, ModelRefused
 from narnat_agent.core.reply import Ending, Reply, ToolCall
 from narnat_agent.core.session import Session
 from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, TurnStopped
@@ -60,7 +59,8 @@ class Agent:
         self.go_on: Callable[[], str] = lambda: _("Say 'continue' to go on.")
         self.budget = Budget(config.max_cost, config.max_tokens_sent, config.pricing)
         self.model_from = 0  # the turn from which /model's choice answers; 0 while the configured model does
-        self.untried = ""  # the model before a /model switch that no request has used yet
+        # the model before a /model switch that no request has used yet, and the turn it answered from
+        self.untried: tuple[str, int] | None = None
         store = open_store(config.project, config.state_dir, ui.notice)
         self.checkpoints = Checkpoints(store, session.checkpoints, ui.notice)
         self.switch(session)
@@ -87,18 +87,18 @@ class Agent:
         """/model: `name` answers from the next turn on; the history is kept, and so is the system prompt (the
         provider's cache needs the prefix byte-stable), which names the new model from the next conversation on."""
         previous, self.client.model = self.client.model, name
-        self.untried, self.model_from = previous, self.conversation.turns + 1
+        self.untried, self.model_from = (previous, self.model_from), self.conversation.turns + 1
         self.system_prompt = for_model(self.system_prompt, previous, name)
         log.info("model switched from %s to %s from turn %d", previous, name, self.model_from)
         self._show_status()
 
     def _refused_model(self, error: str, stats: TurnStats) -> str:
         """A model just switched to that the provider refuses at once: the switch is undone."""
-        if not self.untried or stats.requests or not re.search(r"\bmodel\b", error, re.IGNORECASE):
+        if self.untried is None or stats.requests:
             return error
-        refused, previous = self.client.model, self.untried
+        refused, (previous, since) = self.client.model, self.untried
         self.use_model(previous)
-        self.untried, self.model_from = "", 0 if previous == self.config.model else self.model_from
+        self.untried, self.model_from = None, since
         log.info("model %s refused; back to %s", refused, previous)
         why = error.rstrip(".")
         undone = _("The provider refused '{refused}', so the switch is undone and {previous} answers again ({why}).")
@@ -181,8 +181,10 @@ class Agent:
         except ContextTooLong:
             stop, message = Stop.PROVIDER_ERROR, _("The conversation no longer fits the model's context window.")
             raise
-        except LLMError as e:
+        except ModelRefused as e:
             stop, message = Stop.PROVIDER_ERROR, self._refused_model(str(e), stats)
+        except LLMError as e:
+            stop, message = Stop.PROVIDER_ERROR, str(e)
         finally:
             self.conversation.answer_open_calls()
             stats.requests = self.client.requests - sent_before  # failed ones too: each is paid for or counted
@@ -242,7 +244,7 @@ class Agent:
             price = cost(reply.usage, self.config.pricing)
             stats.add(reply, price)
             self.budget.spend(reply.usage, price)
-            self.untried = ""
+            self.untried = None
             view.replied(reply.usage, price)
             if not reply.empty:
                 return reply

@@ -15,6 +15,7 @@ CONTEXT_FULL = re.compile(
     re.IGNORECASE,
 )
 IMAGES = re.compile(r"image|vision|multimodal|multi-modal|content.*(string|str\b)|unknown variant", re.IGNORECASE)
+NAMES_MODEL = re.compile(r"\bmodel", re.IGNORECASE)  # "Model Not Exist", "model_not_found", "The model `x` does not…"
 NO_QUOTA = re.compile(r"insufficient.quota|balance|\b1113\b|billing|credit", re.IGNORECASE)
 
 
@@ -24,6 +25,10 @@ class LLMError(Exception):
 
 class ContextTooLong(LLMError):
     """The provider says the conversation no longer fits its context window."""
+
+
+class ModelRefused(LLMError):
+    """The provider does not serve the request's model: it does not know it, or not for this key."""
 
 
 class Retry(Exception):
@@ -70,7 +75,10 @@ def refusal(status: int, message: str, headers: Mapping[str, str] | None, model:
             return LLMError(busy.format(status=status, wait=wait))
         answered = _("The provider answered status {status} ({message})")
         return Retry(answered.format(status=status, message=message[:200]), wait)
-    return LLMError(_refused(status, message, model, base_url))
+    refused = _refused(status, message, model, base_url)
+    if status == 404 or status in (400, 403, 422) and NAMES_MODEL.search(message):
+        return ModelRefused(refused)
+    return LLMError(refused)
 
 
 def _refused(status: int, message: str, model: str, base_url: str) -> str:
@@ -82,7 +90,6 @@ def _refused(status: int, message: str, model: str, base_url: str) -> str:
     if status == 403:
         return _("The provider refused access (403): {message}").format(message=message)
     if status == 404:
-        # the word "model" stays in every language: a /model switch is undone on an error that names it
         return _("Not found (404): check the model '{model}' and base_url {base_url}.").format(
             model=model, base_url=base_url
         )
