@@ -167,18 +167,21 @@ def _parsed(sql: str, dialect: str | None = None) -> str | None:
     for statement in statements:
         if isinstance(statement, exp.Command) and DESTRUCTIVE.search(statement.sql()):
             return None
-        if statement is not None and (found := _destroys(statement)):
+        if statement is not None and (found := _destroys(statement)) != "":
             return found
     return ""
 
 
-def _destroys(statement: "exp.Expression") -> str:
+def _destroys(statement: "exp.Expression") -> str | None:
+    """What the statement destroys, "" when nothing, None when it names no target (`delete frm t` parses so)."""
     from sqlglot import exp
 
     node = statement.find(exp.Drop, exp.TruncateTable, exp.Delete, exp.Update)
     if node is None:
         return ""
     target = node.this.sql() if node.this is not None else ""
+    if not target and not isinstance(node, exp.TruncateTable):
+        return None
     if isinstance(node, exp.Drop):
         kind = str(node.args.get("kind") or "").lower()
         if isinstance(statement, exp.Drop):

@@ -66,6 +66,20 @@ def test_sql_is_read_in_its_clients_dialect_and_the_question_names_the_tables(co
     assert analyze(command).deletions == [f"{lost} — /undo cannot restore it"]
 
 
+@pytest.mark.parametrize(
+    ("command", "keyword"),
+    [
+        ('sqlite3 app.db "delete frm sessions"', "DELETE"),  # parses as a DELETE of nothing named
+        ('sqlite3 app.db "update set done = 1"', "UPDATE"),
+        ('sqlite3 app.db "drop table"', "DROP"),
+    ],
+)
+def test_sql_that_names_no_table_is_said_to_be_unreadable_not_given_an_empty_name(command, keyword):
+    assert analyze(command).deletions == [
+        f"sqlite3 runs SQL it cannot read that mentions {keyword} — /undo cannot restore it"
+    ]
+
+
 def test_sql_too_long_to_parse_is_judged_by_the_destructive_words_it_mentions(tmp_path):
     (tmp_path / "big.sql").write_text("SELECT 1;\n" * 12_000 + "DROP TABLE users;\n")
     assert analyze("psql app --file=big.sql", tmp_path).deletions == [
