@@ -18,13 +18,16 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from difflib import unified_diff
 from fnmatch import fnmatch
+from functools import cache
 from pathlib import Path
 
+import libcst as cst
 from common import ROOT, table
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
-from mutmut.mutation.diff_apply import get_diff_for_mutant
+from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
 
 
@@ -195,9 +198,20 @@ def statuses(target: Target, scratch: Path) -> dict[str, tuple[str, Path]]:
     return found
 
 
+@cache
+def parsed(mutated: Path) -> cst.Module:
+    """A mutated file, read once: it holds every mutant of the module, so parsing it is the slow part of a diff."""
+    return cst.parse_module(mutated.read_text())
+
+
 def mutated_lines(name: str, mutated: Path) -> tuple[str, list[str]]:
     """The mutant's diff, and the lines it writes (what EQUIVALENT is keyed by: names shift when the code does)."""
-    diff = get_diff_for_mutant(name, source=mutated.read_text(), path=name.rsplit(".", 1)[0])
+    module = parsed(mutated)
+    before, after = (
+        cst.Module([function]).code.strip().split("\n")
+        for function in (read_original_function(module, name), read_mutant_function(module, name))
+    )
+    diff = "\n".join(unified_diff(before, after, lineterm=""))
     added = [line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
     return diff, added
 
