@@ -72,12 +72,13 @@ AWK_PIPE = re.compile(r'\|&?\s*("(?:\\.|[^"\\])*")|("(?:\\.|[^"\\])*")\s*\|&?\s*
 VALUES = {
     "python": {"-W", "-X", "-Q"},
     "node": {"-r", "--require", "--input-type", "--import", "--loader"},
-    "perl": {"-I", "-M", "-m", "-x"},
+    "perl": {"-I", "-M", "-m"},  # -x takes its directory attached (-xdir) or none
     "ruby": {"-r", "-I", "-C", "-E"},
     "php": {"-c", "-d", "-z"},
     "awk": {"-F", "-v", "-i", "-l", "-f", "--field-separator", "--assign", "--include", "--load", "--file"},
     "sed": {"-l", "-f", "--line-length", "--file"},
 }
+ONLY_SAYS = {"--version", "-V", "-v", "--help", "-h"}  # print and exit (python's -v is verbose: it runs on)
 CODE = {
     "python": set(),
     "node": {"-e", "--eval", "-p", "--print"},
@@ -110,7 +111,7 @@ def interpreter_code(name: str, argv: list) -> tuple[str, str | None]:
         flag = (word or "").split("=", 1)[0]
         if word is None or not word.startswith("-") or word in ("-", "--"):
             break
-        if flag in ("--version", "-V", "--help", "-h") and not codes and family not in ("awk", "sed"):
+        if flag in ONLY_SAYS and not codes and family not in ("awk", "sed") and (flag, family) != ("-v", "python"):
             return "none", None
         attached = "=" in word and flag in CODE.get(family, ())
         if flag in CODE.get(family, ()) or _code_cluster(family, word):
