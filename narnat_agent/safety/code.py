@@ -108,9 +108,9 @@ def interpreter_code(name: str, argv: list) -> tuple[str, str | None]:
     codes: list[str | None] = []
     while i < len(argv):
         word = argv[i]
-        flag = (word or "").split("=", 1)[0]
         if word is None or not word.startswith("-") or word in ("-", "--"):
             break
+        flag = word.split("=", 1)[0]
         if flag in ONLY_SAYS and not codes and family not in ("awk", "sed") and (flag, family) != ("-v", "python"):
             return "none", None
         attached = "=" in word and flag in CODE.get(family, ())

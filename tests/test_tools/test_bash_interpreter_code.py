@@ -39,6 +39,8 @@ CODE = "print(1)"
         ("node -e 'print(1)'", ("code", CODE)),
         ("node --eval 'print(1)'", ("code", CODE)),
         ("node --eval='print(1)'", ("code", CODE)),
+        ("node --eval='let a=1'", ("code", "let a=1")),
+        ("node --eval 'let a=1' --require=x", ("code", "let a=1")),
         ("node -p 'print(1)'", ("code", CODE)),
         ("node --print 'print(1)'", ("code", CODE)),
         ("nodejs -e 'print(1)'", ("code", CODE)),
