@@ -22,33 +22,42 @@ PS_COMMAND = re.compile(r"(?:^|[;|{(]|&&|\|\|)\s*&?\s*([\w.-]+)")
 CMD_COMMAND = re.compile(r"(?:^|[&|(])\s*@?([\w.]+)")
 
 
-def windows_code(name: str, argv: list[str | None]) -> list[str]:
-    """What the code handed to a Windows shell deletes or hides; empty when it is plain."""
+def windows_code(name: str, argv: list[str | None], fed: str | None) -> list[str]:
+    """What the code handed to a Windows shell deletes or hides; empty when it is plain. `fed` is the text on its
+    standard input, which it runs when given no command of its own (None: text computed at run time)."""
     if None in argv:
         return [computed(name)]
     words = [a for a in argv[1:] if a is not None]
     if name in CMDS:
         at = next((i for i, w in enumerate(words) if w.lower() in ("/c", "/k")), None)
-        code = " ".join(words[at + 1 :]) if at is not None else ""
+        code = " ".join(words[at + 1 :]) if at is not None else fed
+        if code is None:
+            return [computed(name)]
         found = {m.lower() for m in CMD_COMMAND.findall(code)} & CMD_DELETES
         return [Said(N_("cmd deletes files ({commands})"), commands=", ".join(sorted(found)))] if found else []
-    return _powershell(name, words)
+    return _powershell(name, words, fed)
 
 
-def _powershell(name: str, words: list[str]) -> list[str]:
-    """PowerShell takes its parameters abbreviated and in any case: -c, -Com, -COMMAND; -e, -en, -enc, -ec."""
+def _powershell(name: str, words: list[str], fed: str | None) -> list[str]:
+    """PowerShell takes its parameters abbreviated and in any case: -c, -Com, -COMMAND; -e, -en, -enc, -ec.
+    `-Command -`, `-File -` and no command or file at all read the commands from standard input (the parser drops
+    a lone - before a heredoc: an option without its value reads them too)."""
     for i, word in enumerate(words):
         option = word.lower()
         if option in ("-file", "-f"):
-            return []  # a script file, run like `bash script.sh`
+            return _ps_code(name, fed) if words[i + 1 : i + 2] in ([], ["-"]) else []  # a script, like `bash x.sh`
         if option == "-ec" or len(option) > 1 and "-encodedcommand".startswith(option):
             return [Said(N_("{program} runs encoded code the analysis cannot read"), program=name)]
         if len(option) > 1 and "-command".startswith(option):
-            return _ps_code(name, " ".join(words[i + 1 :]))
-    return []
+            return _ps_code(name, fed if words[i + 1 :] in ([], ["-"]) else " ".join(words[i + 1 :]))
+        if not option.startswith("-") or option == "-":
+            return [] if option != "-" else _ps_code(name, fed)  # a script file (pwsh's first word is -File's)
+    return _ps_code(name, fed)
 
 
-def _ps_code(name: str, code: str) -> list[str]:
+def _ps_code(name: str, code: str | None) -> list[str]:
+    if code is None:
+        return [computed(name)]
     commands = {m.lower() for m in PS_COMMAND.findall(code)}
     if commands & PS_UNSEEN:
         unseen = ", ".join(sorted(commands & PS_UNSEEN))

@@ -41,6 +41,32 @@ def test_windows_shells_say_which_commands_delete(command, lost):
     assert analyze(command).deletions == lost
 
 
+REMOVES = ["pwsh deletes or overwrites (remove-item)"]
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ('echo "Remove-Item -Recurse -Force build" | pwsh -Command -', REMOVES),
+        ("pwsh -NoProfile -Command - <<'EOF'\nRemove-Item -Recurse build\nEOF", REMOVES),
+        ("echo Remove-Item build | pwsh -NoProfile", REMOVES),  # no command or file: it reads its input
+        ("echo Remove-Item build | pwsh -NonInteractive -File -", REMOVES),
+        ("echo Remove-Item build | pwsh -", REMOVES),
+        ("echo Get-Date | pwsh -Command -", []),
+        ("echo Remove-Item build | pwsh clean.ps1", []),  # the input is the script's data
+        ("echo Remove-Item build | pwsh -c Get-Date", []),
+        ("cat $SCRIPT | pwsh -Command -", ["pwsh runs code computed at run time"]),
+        ("pwsh < clean.ps1", []),  # a script file, opaque like `pwsh clean.ps1`
+        ("echo rd /s /q build | cmd", ["cmd deletes files (rd)"]),
+        ("cmd /q <<'EOF'\ndel a.txt\nEOF", ["cmd deletes files (del)"]),
+        ("echo del a.txt | cmd /c dir", []),
+        ("cat $SCRIPT | cmd", ["cmd runs code computed at run time"]),
+    ],
+)
+def test_windows_shells_run_what_their_input_holds_when_given_no_command(command, lost):
+    assert analyze(command).deletions == lost
+
+
 @pytest.mark.parametrize("option", ["-e", "-E", "-ec", "-EC", "-en", "-enc", "-Enc", "-EncodedCommand", "-encodedc"])
 def test_powershell_code_given_encoded_asks_under_every_abbreviation(option):
     assert analyze(f"pwsh -NoProfile {option} SQBFAFgA").deletions == [
