@@ -32,6 +32,17 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     'not (t or "XXXX").startswith("/dev/")': "a redirect's target named at run time is no /dev/ path, whatever text "
     "stands in for it",
     "or _app_shell(None, args)": "an interpreter is never named rails or flask, the only names _app_shell looks at",
+    'name = word.rsplit("/", )[-1]': LAST_PART,
+    'name = word.rsplit("/", 2)[-1]': LAST_PART,
+    'if word == "XX--XX":': "a command never starts with '-': read as an unknown option, -- leaves the command where "
+    "it was, and the doubt it adds checks the same words again",
+    'not word.startswith("XX--XX") and "-c" in spec.scripts': "no long option of a wrapper that takes -c (su, runuser, "
+    "flock, script, npx, nix) ends in c",
+    "return None, True": "the caller stops at a None start: the doubt that comes with it is never read",
+    "return len(argv), True": "at the end of argv there is no later word for the doubt to check",
+    'else "XXXX", name)': "an option with no value hands over text that names no program, like the empty text",
+    'word[:1] != "XX=XX"': "env refuses a word starting with '=': what follows is checked either way",
+    'word[:2] != "="': "env refuses a word starting with '=': what follows is checked either way",
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,
