@@ -133,7 +133,13 @@ def _read(path: str | None, cwd: Path | None) -> str | None:
     if cwd is None or not file.is_file():
         return ""
     with open(file, "rb") as f:
-        return f.read(MAX_FILE).decode("utf-8", "replace")
+        text = f.read(MAX_FILE).decode("utf-8", "replace")
+        rest = text[-16:]  # a word cut by a chunk's end is read whole with the next
+        while chunk := f.read(MAX_FILE):  # too long to parse, the file is judged by its words: those past
+            rest = rest[-16:] + chunk.decode("utf-8", "replace")  # the part kept count too
+            if found := DESTRUCTIVE.search(rest):
+                return f"{text}\n{found.group()}"
+    return text
 
 
 def judge(code: str, dialect: str | None = None) -> str:

@@ -4,6 +4,7 @@ and the SQL a client is given by option, file, script or stdin, read in its dial
 import pytest
 
 from narnat_agent.safety import analyze
+from narnat_agent.safety.sql import MAX_FILE
 
 
 def test_copies_onto_existing_files_ask_whatever_the_options_and_paths(tmp_path, monkeypatch):
@@ -85,6 +86,17 @@ def test_sql_too_long_to_parse_is_judged_by_the_destructive_words_it_mentions(tm
     assert analyze("psql app --file=big.sql", tmp_path).deletions == [
         "psql runs SQL it cannot read that mentions DROP — /undo cannot restore it"
     ]
+
+
+@pytest.mark.parametrize("at", [0, MAX_FILE - 10, MAX_FILE - 3, MAX_FILE, 3 * MAX_FILE + 5])  # MAX_FILE - 3: cut
+def test_a_sql_file_longer_than_what_is_read_is_judged_by_its_words_to_the_end(tmp_path, at):
+    filler = b"SELECT 1;\n" * (4 * MAX_FILE // 10)
+    (tmp_path / "dump.sql").write_bytes(filler[:at] + b"\nDROP TABLE users;\n" + filler[at:])
+    (tmp_path / "seed.sql").write_bytes(filler)
+    assert analyze("psql app -f dump.sql", tmp_path).deletions == [
+        "psql runs SQL it cannot read that mentions DROP — /undo cannot restore it"
+    ]
+    assert analyze("psql app -f seed.sql", tmp_path).deletions == []
 
 
 @pytest.mark.parametrize(
