@@ -6,7 +6,7 @@ program that can delete (a deleter, a shell, an interpreter, git, …) is checke
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import Argv, Check
@@ -126,6 +126,7 @@ RUNNERS = {  # `<tool> <subcommand>` that runs the words after it as a command
     ("bundle", "exec"): _w(),
 }
 RUNNING_TOOLS = {tool for tool, _ in RUNNERS}
+YARN = _w("--cwd --modules-folder --cache-folder --global-folder --mutex --network-timeout")
 YARN_OWN = names(
     "add audit autoclean bin cache check config create dedupe dlx exec explain generate-lock-entry global help "
     "import info init install licenses link list login logout node npm outdated owner pack patch patch-commit "
@@ -183,7 +184,7 @@ def peel(command: Command, check: Check) -> list | None:
     if unsure:  # not sure where the command starts: the first later word naming a program that can delete starts one
         later = next((j for j in range(at + 1, len(argv)) if _starts(argv[j])), None)
         if later is not None:
-            check.command(Command(argv=argv[later:]))
+            check.command(replace(command, argv=argv[later:]))
     return argv[at:]
 
 
@@ -200,15 +201,27 @@ def _starts(word: str | None) -> bool:
 
 def _wrapper(name: str, argv: Argv, at: int) -> tuple[Wrapper | None, int]:
     """The wrapper's table, and how many words its name takes (`npm exec` two)."""
-    after = argv[at + 1] if at + 1 < len(argv) else None
     if name in WRAPPERS:
         return WRAPPERS[name], 0
     for j in range(at + 1, min(at + 5, len(argv)) if name in RUNNING_TOOLS else 0):  # `pnpm -r --filter web exec`
         if (subcommand := argv[j]) is not None and (name, subcommand) in RUNNERS:
             return RUNNERS[(name, subcommand)], j - at
-    if name == "yarn" and after is not None and after not in YARN_OWN and after[:1] != "-":
-        return Wrapper(), 0
+    if name == "yarn" and (first := _first_word(argv[at + 1 :], YARN.values)) is not None and first not in YARN_OWN:
+        return YARN, 0  # `yarn -s rimraf dist` runs a package's program
     return None, 0
+
+
+def _first_word(argv: Argv, values: frozenset[str]) -> str | None:
+    """The first word that is neither an option nor an option's value; None when there is none or it is computed."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word is None or not word.startswith("-"):
+            return word
+        else:
+            skip = word in values
+    return None
 
 
 def _unwrap(name: str, argv: Argv, at: int, spec: Wrapper, check: Check) -> tuple[int | None, bool]:

@@ -39,3 +39,59 @@ RM = ["rm deletes files: build"]
 )
 def test_where_the_wrapped_command_starts(command, lost):
     assert list(dict.fromkeys(analyze(command).deletions)) == lost
+
+
+@pytest.mark.parametrize(
+    ("later", "lost"),
+    [
+        ('eval "rm -rf build"', RM),
+        ("source $SCRIPT", ["source runs shell code computed at run time"]),
+        (". $SCRIPT", [". runs shell code computed at run time"]),
+        ("awk 'BEGIN{system(\"rm -rf build\")}'", RM),
+        ("sed 's/x/rm -rf build/e' a.txt", ["sed's e command runs the text as a shell command"]),
+        ("parallel rm -rf build ::: a", ["rm deletes files: build"]),
+        ('hyperfine "rm -rf build"', RM),
+        ('trap "rm -rf build" EXIT', RM),
+        ("at now <<'EOF'\nrm -rf build\nEOF", RM),  # the input given to the wrapper reaches the command
+        ("make -f - <<'EOF'\nall:\n\trm -rf build\nEOF", RM),
+        ('watch "rm -rf build"', RM),
+        ("shred build", ["shred deletes files: build"]),  # a deleter
+        ('zsh -c "rm -rf build"', RM),  # a shell
+        ("find . -delete", ["find -delete deletes the files it finds"]),  # a program with rules of its own
+        ("git clean -fdx", ["git clean deletes untracked files"]),  # a family of the table
+        ('sqlite3 app.db "DROP TABLE t"', ["sqlite3 drops table t — /undo cannot restore it"]),  # a SQL client
+        ('pwsh -c "Remove-Item x"', ["pwsh deletes or overwrites (remove-item)"]),
+        ('cmd /c "del a"', ["cmd deletes files (del)"]),
+        ("nice -n 5 rm -rf build", RM),  # a wrapper is checked from where it stands
+        ('ruby -e "FileUtils.rm_rf(1)"', ["the ruby code calls a file-deletion function"]),  # an interpreter
+    ],
+)
+def test_after_an_unknown_option_each_kind_of_program_that_can_delete_is_checked(later, lost):
+    assert list(dict.fromkeys(analyze(f"sudo --weird-flag echo {later}").deletions)) == lost
+    assert analyze(f"sudo -uroot echo {later}").deletions == []  # known options: echo runs, the rest is its text
+
+
+RIMRAF = ["rimraf deletes files: build"]
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("command rm -rf build", RM),
+        ("command -v rm", []),  # a lookup: it prints where rm is
+        ("command -V rm", []),
+        ("pnpx rimraf@5 build", RIMRAF),  # runners name a version
+        ("bunx rimraf@latest build", RIMRAF),
+        ("uvx rimraf@1 build", RIMRAF),
+        ("nice pnpm exec rm -rf build", RM),  # a runner under a wrapper
+        ("pnpm -r --filter web exec rm -rf build", RM),
+        ("yarn rimraf build", RIMRAF),  # yarn runs a package's program by its name
+        ("yarn -s rimraf build", RIMRAF),
+        ("yarn --cwd web rimraf build", RIMRAF),
+        ("yarn --cwd web install", []),
+        ("yarn --silent run clean", []),
+        ("yarn -v", []),
+    ],
+)
+def test_runners_and_lookups(command, lost):
+    assert list(dict.fromkeys(analyze(command).deletions)) == lost
