@@ -201,7 +201,8 @@ def _split(code: str) -> tuple[str, list[str], list[str]]:
     def cut(match: re.Match) -> str:
         text = match.group()
         if match.group(1) is not None or not text.startswith(("'", '"')):
-            inner = next(g for g in match.groups()[1:] if g is not None) if match.group(1) is None else text[1:-1]
+            # the last group that matched holds the command: in qx/…/ the one before it is the delimiter
+            inner = next(g for g in reversed(match.groups()) if g is not None) if match.group(1) is None else text[1:-1]
             commands.append(inner)
             return '"_"'
         literal = text[3:-3] if text.startswith(("'''", '"""')) else text[1:-1]
