@@ -6,6 +6,7 @@ CREATES = (
 )
 MENTIONS = "sql.py names the keyword only of SQL that DESTRUCTIVE matched: the fallback is never said"
 SUBCOMMAND = "never said: git's loop over its options answers a word computed at run time first, as an option"
+SED_STAND_IN = "a removed s command stands as letters without e, which SED_EXECUTE reads like the single s"
 LAST_PART = "the last part of a path is the same however many times it is split from the right"
 NO_OPTION = "the default names an option XXXX, which no command gives"
 DEV = "rules.py hands it no redirect into /dev/: it skips those before"
@@ -43,6 +44,12 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     'else "XXXX", name)': "an option with no value hands over text that names no program, like the empty text",
     'word[:1] != "XX=XX"': "env refuses a word starting with '=': what follows is checked either way",
     'word[:2] != "="': "env refuses a word starting with '=': what follows is checked either way",
+    'if word.startswith("XX--XX"):': "a word starting with -- matches neither cluster pattern (their classes hold "
+    "no -), and other families have no clusters",
+    'SED_SUBSTITUTE.sub("XXsXX"': SED_STAND_IN,
+    'SED_SUBSTITUTE.sub("S"': SED_STAND_IN,
+    "if match.group(2) is not None or not text.startswith": "groups 1 and 2 (backticks, qx(…)) are set only for text "
+    "starting with ` or q, where the second test holds already",
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,
