@@ -167,7 +167,7 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
         Said(N_("the {language} code {does}"), language=name, does=does)
         for does in _calls(skeleton, lines, identifiers, literals)
     ]
-    if {"exec", "eval"} & identifiers:  # code handed over as a literal is code all the same
+    if {"exec", "eval", "compile", "Function"} & identifiers:  # code handed over as a literal is code all the same
         for literal in literals:
             reasons += scan(name, literal, shell)
     if identifiers & SHELL_OUTS or any(i.startswith(("spawn", "exec", "capture", "pipeline")) for i in identifiers):

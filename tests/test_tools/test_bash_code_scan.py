@@ -97,8 +97,26 @@ EMPTIES = "empties a file"
         # a literal handed to eval or exec is code all the same
         ("python3 -c \"eval(\\\"__import__('shutil').rmtree('build')\\\")\"", [f"the python3 code {DELETES}"]),
         ('python3 -c "exec(\\"import os; os.system(\'rm -rf build\')\\")"', ["rm deletes files: build"]),
+        # and one handed to new Function or compile
+        ("""node -e 'new Function("require(\\"fs\\").rmSync(\\"dist\\")")()'""", [f"the node code {DELETES}"]),
+        (
+            """python3 -c 'c = compile("import shutil; shutil.rmtree(\\"x\\")", "<s>", "exec")'""",
+            [f"the python3 code {DELETES}"],
+        ),
+        ("""node -e 'new Function("return 1")()'""", []),
     ],
-    ids=["open-w", "write-text-empty", "php-put-empty", "open-read", "node-write-text", "eval-literal", "exec-system"],
+    ids=[
+        "open-w",
+        "write-text-empty",
+        "php-put-empty",
+        "open-read",
+        "node-write-text",
+        "eval-literal",
+        "exec-system",
+        "function-literal",
+        "compile-literal",
+        "function-plain",
+    ],
 )
 def test_code_that_deletes_or_empties_files(command, reasons):
     assert analyze(command).deletions == reasons
