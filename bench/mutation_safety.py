@@ -50,6 +50,16 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     'SED_SUBSTITUTE.sub("S"': SED_STAND_IN,
     "if match.group(2) is not None or not text.startswith": "groups 1 and 2 (backticks, qx(…)) are set only for text "
     "starting with ` or q, where the second test holds already",
+    "for j in range(min(start + 4, len(argv))):": "the words before the command are the wrapper's options and their "
+    "values, whose shell text the option loop read already",
+    "return risky(name) or name not in WRAPPERS": "a later word naming no risky program starts an unknown command, "
+    "whose risky words the rules check all the same",
+    "if (name in RUNNING_TOOLS) or True else 0": "only running tools have subcommands in RUNNERS",
+    "if name in RUNNING_TOOLS else 1)": "the range from at + 1 to 1 is empty as the one to 0",
+    "return None, 1": "the caller stops at a None table: the count beside it is never read",
+    "*.x__first_word__mutmut_[13]": "None is as false as False",
+    'def _w(values: str = "XXXX"': NO_OPTION,
+    'def _w(values: str = "", skip: int = 0, scripts: str = "XXXX")': NO_OPTION,
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,

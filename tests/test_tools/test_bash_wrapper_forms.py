@@ -95,3 +95,19 @@ RIMRAF = ["rimraf deletes files: build"]
 )
 def test_runners_and_lookups(command, lost):
     assert list(dict.fromkeys(analyze(command).deletions)) == lost
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        # shell text named after the wrapper's positional words: su's user, flock's lock file
+        ('flock /tmp/lock --command="rm -rf build=old"', ["rm deletes files: build=old"]),
+        ('su root -c "$CMD"', ["su runs shell code computed at run time"]),
+        ("flock /tmp/lock -c", []),
+        # an option after one that takes a value is read too
+        ("sudo -u root -g wheel echo rm -rf build", []),
+        ("yarn $PROGRAM build", []),  # a program named at run time: yarn's own or a package's, unknown
+    ],
+)
+def test_shell_text_after_positional_words_and_options_after_values(command, lost):
+    assert list(dict.fromkeys(analyze(command).deletions)) == lost
