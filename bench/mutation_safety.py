@@ -7,6 +7,11 @@ CREATES = (
 MENTIONS = "sql.py names the keyword only of SQL that DESTRUCTIVE matched: the fallback is never said"
 SUBCOMMAND = "never said: git's loop over its options answers a word computed at run time first, as an option"
 SED_STAND_IN = "a removed s command stands as letters without e, which SED_EXECUTE reads like the single s"
+KNOWN_UNREAD = (
+    "a chain with nothing cached after it ends with a command that feeds nothing: the value known before it is "
+    "never read"
+)
+FIRST_WORD = "the first of the first two words is the first word"
 LAST_PART = "the last part of a path is the same however many times it is split from the right"
 NO_OPTION = "the default names an option XXXX, which no command gives"
 DEV = "rules.py hands it no redirect into /dev/: it skips those before"
@@ -60,6 +65,13 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     "*.x__first_word__mutmut_[13]": "None is as false as False",
     'def _w(values: str = "XXXX"': NO_OPTION,
     'def _w(values: str = "", skip: int = 0, scripts: str = "XXXX")': NO_OPTION,
+    "known = None": KNOWN_UNREAD,
+    "known = after.plumbing if after is not None else True": KNOWN_UNREAD,
+    "known = after.plumbing if (after is not None) and False else False": KNOWN_UNREAD,
+    'else (words[:2] or [""])[0]': FIRST_WORD,
+    '(words[:1] or ["XXXX"])[0]': "no subcommand is named XXXX: an empty one and it ask alike",
+    "sub, flags = (words[:2] or": FIRST_WORD,
+    "*.x__grep_files__mutmut_5": "None is as false as False",
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,

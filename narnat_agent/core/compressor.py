@@ -84,9 +84,7 @@ def inherit_summary(state_dir: Path) -> str:
     return summary
 
 
-def compressed(
-    old: Session, client: Client, ui: UI, config: Config, system_prompt: str, keep: str = ""
-) -> Session | None:
+def compressed(old: Session, client: Client, ui: UI, config: Config, system_prompt: str, keep: str) -> Session | None:
     """The conversation that goes on from a summary of `old` (keeping what the user asks to), with `old` archived;
     None, and why said to the user, when there is none."""
     log.info("compression started: turns=%d, prompt_tokens=%d", old.turns, old.conversation.last_prompt_tokens)

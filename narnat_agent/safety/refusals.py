@@ -103,12 +103,12 @@ def _grep_files(argv: list) -> list[str]:
     for word in argv[1:]:
         if skip:
             skip = False
-        elif word is None or not word.startswith("-") or word == "-":
+        elif word is None or not word.startswith("-"):
             words.append(word)
         else:
             given = given or bool(GREP_PATTERN.match(word))
             skip = bool(GREP_VALUE.fullmatch(word))
-    return [w for w in words[0 if given else 1 :] if w is not None and w != "-"]
+    return [w for w in words[0 if given else 1 :] if w is not None]
 
 
 def _find_acts(argv: list) -> bool:
