@@ -123,6 +123,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     },
     "narnat_agent/core/compressor.py": {
         "instruction}], None, sink)": "the client sends no tools field for None and for an empty list alike",
+        "summary = None": "a failed summary is read only by `if not summary`, which takes None as the empty text",
     },
 }
 
