@@ -185,7 +185,8 @@ class GitStore:
         records = [f"{_mode(n)} {found[n]}\t{OUTSIDE}{n}" if n in found else f"0 {'0' * 40}\t{OUTSIDE}{n}"
                    for n in names]  # fmt: skip
         if records:
-            self.git("update-index", "-z", "--index-info", stdin="".join(f"{r}\0" for r in records).encode())
+            info = "".join(f"{r}\0" for r in records).encode(errors="surrogateescape")  # names in any encoding
+            self.git("update-index", "-z", "--index-info", stdin=info)
 
     def _stage_folder(self, folder: str) -> None:
         """Put a nested repository's files in the index as ordinary files: from then on git walks into it."""

@@ -1,14 +1,19 @@
 """What either store promises, with git and without it (copies of the touched files): a restore byte for byte and
 mode for mode, the .narnat folder left alone, the listing's line counts, a private store and its pruning."""
 
+import hashlib
 import os
+import re
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 
+from narnat_agent.checkpoints.git_store import FIRST_LIMIT, GitStore
 from narnat_agent.checkpoints.store import AGE_DAYS, CAP, CheckpointError, CopyStore
-from tests.test_core.test_checkpoints import Agent, files, write
+from narnat_agent.checkpoints.turns import open_store
+from tests.test_core.test_checkpoints import Agent, bash, files, write
 
 
 @pytest.fixture(params=["git", "copies"])
@@ -199,3 +204,198 @@ def test_a_special_file_a_call_makes_or_changes_is_said(tree, store_kind):
                ("Edit", ["old.pipe"], lambda root: (root / "old.pipe").chmod(0o644)))  # fmt: skip
     assert agent.said == ["Write(new.pipe): /undo cannot restore new.pipe (not a regular file).",
                           "Edit(old.pipe): /undo cannot restore old.pipe (not a regular file)."]  # fmt: skip
+
+
+def test_the_store_lists_exactly_the_files_that_differ_between_two_snapshots(tree, store_kind):
+    store = open_store(tree, tree / ".narnat", print)
+    touched = [tree / "gen.py", tree / "new.txt", tree / "out.txt", tree / "notes.txt"]
+    first = store.snapshot(touched, everything=False).id
+    (tree / "gen.py").write_text("changed\n")
+    (tree / "new.txt").write_text("new\n")
+    (tree / "out.txt").unlink()
+    assert store.changed(first, store.snapshot(touched, everything=False).id) == ["gen.py", "new.txt", "out.txt"]
+
+
+# The git store alone: the store's own folder, names git would read otherwise, nested repositories, packing.
+
+GIT_DIR = ".narnat/checkpoints/git"
+
+
+def test_a_new_store_adds_nothing_to_the_project_and_no_sample_hooks_to_itself(tree):
+    before = sorted(p.name for p in tree.iterdir())
+    open_store(tree, tree / ".narnat", print).snapshot([], everything=True)
+    assert sorted(p.name for p in tree.iterdir()) == sorted([*before, ".narnat"])
+    assert not (tree / GIT_DIR / "hooks").exists()
+
+
+def test_a_snapshot_of_touched_files_leaves_the_others_as_the_last_snapshot_had_them(tree):
+    store = open_store(tree, tree / ".narnat", print)
+    first = store.snapshot([], everything=True).id
+    (tree / "gen.py").write_text("agent\n")
+    (tree / "out.txt").write_text("the user's\n")
+    assert store.changed(first, store.snapshot([tree / "gen.py"], everything=False).id) == ["gen.py"]
+
+
+def test_a_project_too_large_to_copy_is_refused_in_one_sentence_that_says_how_much(project):
+    with open(project / "data.bin", "wb") as f:
+        f.truncate(FIRST_LIMIT + 1)  # sparse: large to git, nothing on disk
+    (project / os.fsdecode(b"caf\xe9.txt")).write_text("x\n")
+    with pytest.raises(CheckpointError) as refused:
+        open_store(project, project / ".narnat", print).snapshot([], everything=True)
+    assert str(refused.value) == (
+        "the project holds 1.0 GB in 2 files that .gitignore does not leave out, more than "
+        "the 1 GB a first checkpoint would copy; list what need not be kept in a .gitignore."
+    )
+
+
+def test_a_project_of_just_the_size_a_first_checkpoint_copies_is_kept_links_not_counted(project):
+    with open(project / "data.bin", "wb") as f:
+        f.truncate(FIRST_LIMIT)
+    (project / "data.link").symlink_to("data.bin")
+    agent = Agent(project)
+    agent.turn("write", ("Write", ["new.txt"], write("new.txt", "x\n")))  # a first snapshot of new.txt alone
+    assert agent.said == [] and agent.rewind(0) == ["new.txt"] and not (project / "new.txt").exists()
+
+
+def test_a_store_that_lost_its_head_is_begun_again_in_place_private_and_with_its_snapshots(tree):
+    agent = Agent(tree)
+    agent.turn("first", ("Edit", ["gen.py"], write("gen.py", "agent\n")))
+    info = tree / GIT_DIR / "info"
+    (tree / GIT_DIR / "HEAD").unlink()  # as a git killed while it made the store leaves it
+    for name in ("exclude", "attributes"):
+        (info / name).chmod(0o644)  # readable by all: the new start must make them private again
+    agent.turn("second", ("Edit", ["out.txt"], write("out.txt", "agent\n")))
+    assert agent.said == [] and [(info / n).stat().st_mode & 0o777 for n in ("exclude", "attributes")] == [0o600] * 2
+    assert agent.rewind(0) == ["gen.py", "out.txt"] and (tree / "gen.py").read_text().startswith("open(")
+
+
+def test_snapshots_pruned_from_the_git_store_are_said_to_be_pruned(tree):
+    agent, other = Agent(tree), Agent(tree)
+    agent.turn("mine", ("Edit", ["gen.py"], write("gen.py", "agent\n")))
+    root = tree / GIT_DIR
+    for path in [root / "info/exclude", *(root / "objects").rglob("*")]:  # a store begun before the conversation
+        age(path, (AGE_DAYS + 1) * 86400)
+    other.checkpoints.prune()  # the snapshot after stays: it is the store's index
+    with pytest.raises(CheckpointError) as refused:
+        agent.checkpoints.plan(0)
+    assert str(refused.value) == (
+        "1 of the checkpoints needed is no longer in the store (they were pruned: the store keeps this "
+        "conversation's and those of the last 7 days), so only the conversation can be rewound."
+    )
+
+
+def test_a_damaged_store_is_set_aside_under_the_date_and_time_and_begun_again_with_the_whole_project(tree, caplog):
+    store = open_store(tree, tree / ".narnat", print)
+    first = store.snapshot([], everything=True).id
+    (tree / GIT_DIR / "HEAD").write_bytes(b"garbage")
+    assert store.snapshot([], everything=True).id == first
+    [aside] = (tree / ".narnat/checkpoints").glob("git.*")
+    assert re.fullmatch(r"git\.damaged-\d{8}-\d{6}", aside.name)
+    assert caplog.messages == [f"damaged checkpoint store set aside as {aside}: the checkpoint store {tree}/{GIT_DIR} "
+                               f"failed (fatal: not a git repository: '{tree}/{GIT_DIR}')."]  # fmt: skip
+
+
+def test_a_damaged_store_that_cannot_be_set_aside_is_one_sentence(tree, tmp_path):
+    git_dir = tmp_path / "state" / ("g" * 240)  # no room in the name for the date and time of a store set aside
+    store = GitStore(tree, git_dir, print)
+    store.snapshot([], everything=True)
+    (git_dir / "HEAD").write_bytes(b"garbage")
+    with pytest.raises(CheckpointError) as refused:
+        store.snapshot([], everything=True)
+    assert str(refused.value) == f"the checkpoint store {git_dir} cannot be written (File name too long)."
+
+
+def test_a_file_git_cannot_store_is_one_sentence_with_gits_reason(tree):
+    agent = Agent(tree)
+    agent.turn("first", ("Bash", [], bash("true")))
+    sha = hashlib.sha1(b"blob 4\0made").hexdigest()
+    folder = tree / GIT_DIR / "objects" / sha[:2]
+    assert not folder.exists()
+    folder.write_text("")  # a file where git puts the new file's copy
+    agent.turn("second", ("Bash", [], bash("printf made > made.txt")))
+    assert agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree}/{GIT_DIR} failed (error: "
+                          "unable to create temporary file: Not a directory)."]  # fmt: skip
+
+
+def test_a_command_keeps_neither_the_narnat_folder_nor_a_half_written_file_nor_an_ignored_folder(tree):
+    (tree / ".gitignore").write_text("build/\n")
+    (tree / "build").mkdir()
+    (tree / "build/cache").write_text("cache\n")
+    made = ".narnat/notes/plan.md", "a/b/.narnat-tmp-1-x", "build/out.o"  # a plan, an atomic write caught mid-way
+    agent = Agent(tree)
+    agent.turn("build", ("Bash", [], lambda root: [write(p, "made\n")(root) for p in (*made, "gen.py")]))
+    [summary] = agent.checkpoints.turns()
+    assert agent.said == [] and [f.path for f in summary.files] == ["gen.py"]
+    assert agent.rewind(0) == ["gen.py"] and [(tree / p).read_text() for p in made] == ["made\n"] * 3
+
+
+def test_files_named_in_another_encoding_are_listed_and_come_back(tree):
+    (tree / ".gitignore").write_text("*.log\n")
+    text, log = os.fsdecode(b"caf\xe9.txt"), os.fsdecode(b"caf\xe9.log")  # Latin-1, not UTF-8
+    for name in (text, log):
+        (tree / name).write_text("old\n")
+    agent = Agent(tree)
+    agent.turn("rewrite", ("Bash", [], lambda root: [(root / n).write_text("new\n") for n in (text, log)]))
+    [summary] = agent.checkpoints.turns()
+    assert [(f.path, f.added, f.removed) for f in summary.files] == [(log, 1, 1), (text, 1, 1)]
+    assert agent.rewind(0) == [log, text] and [(tree / n).read_text() for n in (text, log)] == ["old\n"] * 2
+
+
+def test_files_named_with_a_tab_or_a_leading_space_are_listed_and_come_back(tree):
+    names = ["\tindented.txt", " spaced.txt", "with\ttab.txt"]
+    for name in names:
+        (tree / name).write_text("one\n")
+    agent = Agent(tree)
+    agent.turn("append", ("Bash", [], lambda root: [(root / n).write_text("one\ntwo\n") for n in names]))
+    [summary] = agent.checkpoints.turns()
+    assert [(f.path, f.added, f.removed) for f in summary.files] == [(n, 1, 0) for n in names]
+    assert agent.rewind(0) == names and [(tree / n).read_text() for n in names] == ["one\n"] * 3
+
+
+def test_files_named_like_git_patterns_come_back_and_restore_no_other_file(tree):
+    names = [":memo.txt", "note*.txt"]  # to git, a pattern with magic and a wildcard that matches notes.txt
+    for name in names:
+        (tree / name).write_text("mine\n")
+    agent = Agent(tree)
+    agent.turn("edit", ("Bash", [], lambda root: [(root / n).write_text("agent\n") for n in names]))
+    (tree / "notes.txt").write_text("the user's\n")
+    assert agent.rewind(0) == names and [(tree / n).read_text() for n in names] == ["mine\n"] * 2
+    assert (tree / "notes.txt").read_text() == "the user's\n"
+
+
+def test_outside_files_come_back_after_commands_in_the_same_reply_as_plain_files(tree, tmp_path):
+    gone, shared = tmp_path / os.fsdecode(b"gon\xe9.txt"), tmp_path / "shared.txt"  # Latin-1, not UTF-8
+    gone.write_text("gone\n")
+    gone.chmod(0o644)
+    shared.write_bytes(b"shared\r\n")
+    shared.chmod(0o666)  # writable by all, but no program
+    agent = Agent(tree)
+    agent.checkpoints.start_turn(1, "outside", 1)
+    for step in (
+        ("Bash", [], bash("echo agent > gen.py")),
+        ("Edit", [f"../{gone.name}"], lambda root: gone.unlink()),
+        ("Edit", ["../shared.txt"], lambda root: shared.write_text("changed\n")),
+        ("Bash", [], bash("true")),
+    ):
+        agent.step(*step)  # no reply between them: each command starts from the snapshot before it
+    assert agent.rewind(0, conversation=False) == [str(gone), str(shared), "gen.py"]
+    kept = [(p.read_bytes(), p.stat().st_mode & 0o777) for p in (gone, shared)]
+    assert kept == [(b"gone\n", 0o644), (b"shared\r\n", 0o644)]
+
+
+def test_a_file_the_user_put_where_a_folder_was_is_kept_and_comes_back(tree):
+    agent = Agent(tree)
+    agent.turn("look", ("Bash", [], bash("true")))  # the store's last snapshot has src/ as a folder
+    shutil.rmtree(tree / "src")
+    (tree / "src").write_text("a file now\n")
+    agent.turn("edit", ("Edit", ["src"], write("src", "agent\n")))
+    assert agent.said == [] and agent.rewind(1) == ["src"] and (tree / "src").read_text() == "a file now\n"
+
+
+def test_a_store_folder_git_cannot_begin_in_is_one_sentence(tree):
+    (tree / GIT_DIR).mkdir(parents=True)
+    (tree / GIT_DIR / "info").write_text("a file, not a folder\n")
+    agent = Agent(tree)
+    agent.turn("edit", ("Edit", ["gen.py"], write("gen.py", "x\n")))
+    assert agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree}/{GIT_DIR} cannot be "
+                          "written (File exists)."]  # fmt: skip

@@ -1,11 +1,14 @@
 """Checkpoints on real files with real git: what a rewind brings back, what it leaves alone, and the user's .git."""
 
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -770,3 +773,109 @@ def test_a_rewind_told_to_overwrite_takes_back_a_file_the_user_changed_since(tre
     plan = agent.checkpoints.plan(0)
     assert agent.checkpoints.rewind(0, plan, overwrite=True) == ["gen.py", "out.txt"]
     assert (tree / "gen.py").read_text().startswith("open(") and agent.checkpoints.entries[-1].rewind == "turn 1"
+
+
+# Nested repositories kept two deep or oddly named, the background first snapshot, and what a pack keeps.
+
+AGE = (AGE_DAYS + 1) * 86400
+GIT_DIR = ".narnat/checkpoints/git"
+
+
+def repository(path: Path, commit: bool = True) -> None:
+    git(path, "init", "-q")
+    if commit:
+        git(path, "add", ".")
+        git(path, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "init")
+
+
+def test_files_of_repositories_nested_two_deep_or_oddly_named_come_back(tree):
+    folders = ["-dash", os.fsdecode(b"caf\xe9"), "outer", "outer/inner"]
+    for folder in reversed(folders):  # the inner repository before the outer one takes it in
+        (tree / folder).mkdir(parents=True, exist_ok=True)
+        (tree / folder / "f.c").write_text("mine\n")
+        repository(tree / folder)
+    (tree / "empty").mkdir()
+    repository(tree / "empty", commit=False)
+    original = files(tree)
+    agent = Agent(tree)
+    agent.turn("edit", ("Bash", [], lambda root: [(root / d / "f.c").write_text("agent\n") for d in folders]))
+    assert agent.said == [] and [f.path for f in agent.checkpoints.turns()[0].files] == [f"{d}/f.c" for d in folders]
+    agent.rewind(0)
+    assert files(tree) == original
+
+
+def test_a_file_made_in_a_nested_repository_that_held_no_files_is_kept(tree):
+    (tree / "outer").mkdir()
+    (tree / "outer/f.c").write_text("mine\n")
+    repository(tree / "outer")
+    (tree / "outer/f.c").unlink()  # a commit, and no files to walk into
+    agent = Agent(tree)
+    agent.turn("make one", ("Bash", [], bash("echo agent > outer/new.c")))
+    assert [f.path for f in agent.checkpoints.turns()[0].files] == ["outer/new.c"]
+    assert agent.rewind(0) == ["outer/new.c"] and not (tree / "outer/new.c").exists()
+
+
+def test_a_file_git_cannot_store_in_a_new_nested_repository_is_one_sentence_with_gits_reason(tree):
+    agent = Agent(tree)
+    agent.turn("first", ("Bash", [], bash("true")))
+    sha = hashlib.sha1(b"blob 4\0made").hexdigest()
+    folder = tree / GIT_DIR / "objects" / sha[:2]
+    assert not folder.exists()
+    folder.write_text("")  # a file where git puts the new file's copy
+    (tree / "outer").mkdir()
+    (tree / "outer/made.c").write_text("made")
+    repository(tree / "outer")
+    agent.turn("second", ("Bash", [], bash("true")))
+    assert agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree}/{GIT_DIR} failed (error: "
+                          "unable to create temporary file: Not a directory)."]  # fmt: skip
+
+
+def warm_and_wait(warm: Callable[[], None]) -> None:
+    """Start the background first snapshot, and wait for it to end."""
+    running = set(threading.enumerate())
+    warm()
+    for thread in set(threading.enumerate()) - running:
+        thread.join()
+
+
+def test_the_background_first_snapshot_packs_a_store_of_exactly_the_loose_objects_that_call_for_it(project):
+    for n in range(PACK_AT - 1):  # and the tree that holds them
+        (project / f"file_{n}.txt").write_text(f"{n}\n")
+    store = open_store(project, project / ".narnat", print)
+    warm_and_wait(store.warm)
+    objects = project / GIT_DIR / "objects"
+    assert list(objects.glob("??/*")) == [] and len(list(objects.glob("pack/*.pack"))) == 1
+    first = store.snapshot([], everything=True).id
+    assert store.existing([first]) == {first} and len(store.git("ls-tree", first).splitlines()) == PACK_AT - 1
+
+
+def test_a_pack_keeps_the_young_snapshots_nobody_names_and_drops_the_old_ones(project):
+    for n in range(PACK_AT):
+        (project / f"file_{n}.txt").write_text(f"{n}\n")
+    store = open_store(project, project / ".narnat", print)
+    old = store.snapshot([], everything=True).id
+    store.pack()
+    for n in range(PACK_AT):
+        (project / f"more_{n}.txt").write_text(f"more {n}\n")
+    young = store.snapshot([], everything=True).id
+    (project / "file_0.txt").unlink()
+    now = store.snapshot([], everything=True).id  # the store's index holds this one alone
+    for path in (project / GIT_DIR / "objects/pack").iterdir():  # git dates a packed object by its pack
+        os.utime(path, (time.time() - AGE, time.time() - AGE))  # (and makes it new when it meets one again)
+    store.pack()
+    assert store.existing([old, young, now]) == {young, now} and list((project / GIT_DIR).glob("objects/??/*")) == []
+
+
+def test_a_background_first_snapshot_that_fails_leaves_the_error_to_the_next_snapshot(tree, tmp_path, monkeypatch):
+    escaped = []
+    monkeypatch.setattr(threading, "excepthook", escaped.append)
+    (tree / ".narnat").mkdir()
+    (tree / ".narnat/checkpoints").write_text("not a folder")
+    agent = Agent(tree)
+    warm_and_wait(agent.checkpoints.warm)
+    unpackable = open_store(tree, tmp_path / "state", print)
+    (tmp_path / "state/checkpoints/pack-lock").mkdir(parents=True)  # the snapshot goes well, the pack cannot
+    warm_and_wait(unpackable.warm)
+    agent.turn("edit", ("Edit", ["gen.py"], write("gen.py", "x\n")))
+    assert escaped == [] and agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree}/.narnat/"
+                                            "checkpoints cannot be written (File exists)."]  # fmt: skip
