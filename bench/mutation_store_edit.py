@@ -2,6 +2,13 @@
 mutant writes it, and why that change cannot alter what the code does."""
 
 FIRST_PIECE = "the first piece of a split is the same however many pieces are asked for"
+LAST_PIECE = "the last piece after a / is the same however many pieces are asked for"
+REPOSITORY = "rev-parse exits by whether git takes the folder for a repository, whatever else it is asked"
+ONE_ID_A_PATH = "hash-object prints one id for each path it reads, or fails: the two lists have the same length"
+NO_RENAMES = "diff-tree looks for renames only when given -M; diff.renames is read by porcelain commands only"
+QUIET = "-q only hides repack's progress on stderr, which nobody reads (a stray argument is ignored)"
+PACK_SIZE = "only the pack's size and the time to make it change: the same objects are kept and restored"
+NO_BITMAP = "repack writes no bitmap for a repository that is not bare, as the store is"
 UNREAD = "an unreadable path's state is one constant before and after a call, whatever its value: only a change counts"
 ORDER = ("a snapshot's id names its manifest and is compared only with one taken of the same touched list in the same"
          " order: another key order names the same content differently, never restores another")  # fmt: skip
@@ -68,6 +75,36 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         "if not overwrite or plan.conflicts:": "the branch only writes the log",
         "snapshot(touched, everything=None).id": "a false everything, None included, is False",
         "c in changes], everything=None).id": "a false everything, None included, is False",
+    },
+    "narnat_agent/checkpoints/git_store.py": {
+        '"init", "--template=")': "--quiet only hides git init's line on stdout, which nobody reads",
+        'self.git.run("rev-parse", )[0] == 0': REPOSITORY,
+        '"rev-parse", "--GIT-DIR")': REPOSITORY,
+        'n.rsplit("/", )[-1]': LAST_PIECE,
+        'n.rsplit("/", 2)[-1]': LAST_PIECE,
+        "self.git.failure(text, None)": "the exit code shows only when git add fails with nothing on stderr, which only "
+        "a signal that kills it does",
+        '"hash-object", "-w", "--stdin-paths",': "info/attributes turns every filter off and core.autocrlf is false: "
+        "nothing is converted either way",
+        "strict=None))": ONE_ID_A_PATH,
+        "(s.decode() for s in shas), ))": ONE_ID_A_PATH,
+        "strict=False))": ONE_ID_A_PATH,
+        "folder.count('XX/XX')": "each nested index is deleted before the walk goes deeper: one file name serves "
+        "every depth",
+        '"diff-tree", "-r", "-z", "--name-only", a, b': NO_RENAMES,
+        '"diff-tree", "-r", "-z", "--numstat", a, b': NO_RENAMES,
+        '"diff-tree", "-z", "--no-renames", "--numstat"': "--numstat makes diff-tree recurse already",
+        '"ls-tree", "-r", "-z", snapshot': "git runs in the project's root: paths are given from the top already",
+        "meta.split(None)": "an ls-tree entry's mode, type and id are separated by single spaces",
+        "split(maxsplit=2)[0]": FIRST_PIECE,
+        '"repack", "-d", "--window=0", "--cruft",': QUIET,
+        '"XX-qXX"': QUIET,
+        '"repack", "-d", "-q", "--cruft",': PACK_SIZE,
+        '"XX--window=0XX"': PACK_SIZE,
+        '"XXpack.compression=1XX"': PACK_SIZE,
+        '"PACK.COMPRESSION=1"': "git's configuration keys ignore case",
+        'f"--cruft-expiration={AGE_DAYS}.days.ago", hold=(fd,))': NO_BITMAP,
+        '"XX--no-write-bitmap-indexXX"': NO_BITMAP,
     },
     "narnat_agent/tools/edit/matcher.py": {
         "super().__init__(None)": UNSAID,
