@@ -82,8 +82,8 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         '"rev-parse", "--GIT-DIR")': REPOSITORY,
         'n.rsplit("/", )[-1]': LAST_PIECE,
         'n.rsplit("/", 2)[-1]': LAST_PIECE,
-        "self.git.failure(text, None)": "the exit code shows only when git add fails with nothing on stderr, which only "
-        "a signal that kills it does",
+        "self.git.failure(text, None)": "the exit code shows only when git add fails with nothing on stderr, which "
+        "only a signal that kills it does",
         '"hash-object", "-w", "--stdin-paths",': "info/attributes turns every filter off and core.autocrlf is false: "
         "nothing is converted either way",
         "strict=None))": ONE_ID_A_PATH,
