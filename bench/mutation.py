@@ -63,6 +63,7 @@ SAFETY_TESTS = (
     "tests/test_tools/test_bash_interpreter_code.py",
     "tests/test_tools/test_bash_wrapper_forms.py",
     "tests/test_tools/test_bash_code_scan.py",
+    "tests/test_tools/test_bash_syntax_forms.py",
     "-k",
     "not (commands_ask or just_run or are_refused or name_the_tool or look_alikes_run)",
 )

@@ -12,6 +12,14 @@ KNOWN_UNREAD = (
     "never read"
 )
 FIRST_WORD = "the first of the first two words is the first word"
+SAME_TEXT = "value() computes the same text again from _text(node)"
+HAS_OPERATOR = "every file redirect has an operator token: the default is never taken"
+UTF8 = "a node's text is valid UTF-8 (an encoded str cut at token boundaries): no error handler is ever looked up"
+CODEC = "codec names ignore case"
+NO_CONTINUATION = "parse() removes line continuations first: a word never holds a backslash-newline"
+CONSUMED = (
+    "commands in a heredoc's body or a redirect's target sit inside $( ) or <( ) only, which marks them consumed anyway"
+)
 LAST_PART = "the last part of a path is the same however many times it is split from the right"
 NO_OPTION = "the default names an option XXXX, which no command gives"
 DEV = "rules.py hands it no redirect into /dev/: it skips those before"
@@ -72,6 +80,36 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     '(words[:1] or ["XXXX"])[0]': "no subcommand is named XXXX: an empty one and it ask alike",
     "sub, flags = (words[:2] or": FIRST_WORD,
     "*.x__grep_files__mutmut_5": "None is as false as False",
+    'EXPANDS.search(text.strip("[")) else value(node, None)': SAME_TEXT,
+    'EXPANDS.search(text.strip("[")) else value(node, )': SAME_TEXT,
+    '{"file_descriptor"}), "XX>XX")': HAS_OPERATOR,
+    '{"file_descriptor"}), None)': HAS_OPERATOR,
+    '{"file_descriptor"}), )': HAS_OPERATOR,
+    "command.stdin = value(child.children[+1])": "a herestring has two children, <<< and its word: [1] is [-1]",
+    '(node.text or b"").decode("utf-8", "REPLACE")': UTF8,
+    '(node.text or b"").decode("utf-8", )': UTF8,
+    '(node.text or b"").decode("utf-8", "XXreplaceXX")': UTF8,
+    'words[1].encode("LATIN-1"': CODEC,
+    'words[1].encode("latin-1", "backslashreplace").decode("UNICODE_ESCAPE"': CODEC,
+    'CONTINUATION.sub(r"\\1", source).encode("UTF-8")': CODEC,
+    "_unreadable(tree.root_node) if (tree.root_node.has_error) or True": "a tree without errors has no ERROR node: "
+    "_unreadable finds none and says nothing",
+    "inside: list[str] = None": "inside is only tested for truth before it is first set: None and [] are both false",
+    'if ("\\\\" in text) or True else text': "with no backslash in the text, the replace and the sub change nothing",
+    'text.replace("XX\\\\\\nXX", "")': NO_CONTINUATION,
+    'text.replace("\\\\\\n", "XXXX")': NO_CONTINUATION,
+    "text = text if (text is not None) and False else _text(node)": "the only caller passes _text(node) itself",
+    'text[2:-1].encode("LATIN-1"': CODEC,
+    'text[2:-1].encode("latin-1", "backslashreplace").decode("UNICODE_ESCAPE"': CODEC,
+    'code.replace("\\\\`", "`").encode("UTF-8")': CODEC,
+    "self.collect(child, None)": CONSUMED,
+    "self.collect(child, )": CONSUMED,
+    "self.collect(child, False)": CONSUMED,
+    "self.collect(redirect, None)": CONSUMED,
+    "self.collect(redirect, )": CONSUMED,
+    "self.collect(redirect, False)": CONSUMED,
+    "if c.is_named or c.type not in LEAVES)": "the nodes it adds are leaves or anonymous tokens, which the walk "
+    "passes by",
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,

@@ -15,7 +15,7 @@ from narnat_agent.safety.deletions import DELETERS, RULES
 from narnat_agent.safety.families import BY_PROGRAM
 from narnat_agent.safety.runners import SPECIAL
 from narnat_agent.safety.sql import CLIENTS
-from narnat_agent.safety.syntax import Command, names
+from narnat_agent.safety.syntax import EXPANDS, Command, names
 from narnat_agent.safety.windows import CMDS, POWERSHELLS
 
 
@@ -177,6 +177,9 @@ def peel(command: Command, check: Check) -> list | None:
             return None
         if inner == len(argv) or name == "exec" and all(_descriptor(a) for a in argv[inner:]):
             return argv[at:]  # the wrapper alone: `env`, `exec 3> f`
+        program = argv[inner]
+        if program is not None and program != "{" and EXPANDS.search(program.strip("[")):  # not `time { …; }`
+            argv[inner] = None  # `sudo /bin/r? …`: bash rewrites the name first, as it would with no wrapper
         runner = name in ("npx", "pnpx", "bunx", "uvx") or skip
         if runner and (program := argv[inner]):  # runners name a version: rimraf@5
             argv[inner] = re.sub(r"(?<=.)@[^/]*$", "", program)

@@ -111,3 +111,17 @@ def test_runners_and_lookups(command, lost):
 )
 def test_shell_text_after_positional_words_and_options_after_values(command, lost):
     assert list(dict.fromkeys(analyze(command).deletions)) == lost
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo /bin/r? -rf build",
+        "nohup /bin/r? -rf build",
+        "env r[m] -rf build",
+        "timeout 5 /bin/r* -rf build",
+        "sudo -u root r{m,} -rf build",
+    ],
+)
+def test_a_wrapped_program_named_by_a_pattern_is_unknown_as_it_is_unwrapped(command):
+    assert analyze(command).deletions == ["the command name is computed at run time"]
