@@ -72,6 +72,7 @@ CHECKPOINT_TESTS = (
     "tests/test_core/test_checkpoints.py",
     "tests/test_core/test_checkpoint_stores.py",
     "tests/test_core/test_checkpoint_timeline.py",
+    "tests/test_core/test_checkpoint_git.py",
     "tests/test_commands/test_rewind.py",
 )
 # one row each: a run per file fits

@@ -76,6 +76,10 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         "snapshot(touched, everything=None).id": "a false everything, None included, is False",
         "c in changes], everything=None).id": "a false everything, None included, is False",
     },
+    "narnat_agent/checkpoints/git.py": {
+        "start_new_session=True, pass_fds=hold,": "core.sharedRepository=0600 has git set each file's mode itself: "
+        "the umask only closes the moment between a file's creation and git's chmod",
+    },
     "narnat_agent/checkpoints/git_store.py": {
         '"init", "--template=")': "--quiet only hides git init's line on stdout, which nobody reads",
         'self.git.run("rev-parse", )[0] == 0': REPOSITORY,
