@@ -117,6 +117,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,
         "NO LONGER FITS THE MODEL'S CONTEXT WINDOW.": UNSHOWN,
+        "stop, message = Stop.PROVIDER_ERROR, _(None)": UNSHOWN,
     },
     "narnat_agent/tools/registry.py": {
         'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",

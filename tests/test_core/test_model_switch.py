@@ -76,3 +76,13 @@ def test_a_switch_back_to_a_model_other_than_the_configured_one_keeps_its_turn(h
     outcome = h.agent.turn("three")
     assert outcome.message.startswith("The provider refused 'nope', so the switch is undone and second answers again")
     assert h.agent.client.model == "second" and h.agent.model_from == 2
+
+
+def test_the_footer_of_each_turn_names_the_model_switched_to_and_its_first_turn(harness, fake_llm):
+    h = harness()
+    fake_llm.add(text_reply("a"), text_reply("b"))
+    h.agent.turn("one")
+    h.agent.use_model("second")
+    outcome = h.agent.turn("two")
+    assert (outcome.stats.model, outcome.stats.model_from) == ("second", 2)
+    assert "second from turn 2" in h.err.getvalue().splitlines()[-1]
