@@ -92,9 +92,10 @@ class Agent:
         log.info("model switched from %s to %s from turn %d", previous, name, self.model_from)
         self._show_status()
 
-    def _refused_model(self, error: str, stats: TurnStats) -> str:
-        """A model just switched to that the provider refuses at once: the switch is undone."""
-        if self.untried is None or stats.requests:
+    def _refused_model(self, error: str) -> str:
+        """A model just switched to that the provider refuses at once (no request has used it): the switch is
+        undone."""
+        if self.untried is None:
             return error
         refused, (previous, since) = self.client.model, self.untried
         self.use_model(previous)
@@ -182,7 +183,7 @@ class Agent:
             stop, message = Stop.PROVIDER_ERROR, _("The conversation no longer fits the model's context window.")
             raise
         except ModelRefused as e:
-            stop, message = Stop.PROVIDER_ERROR, self._refused_model(str(e), stats)
+            stop, message = Stop.PROVIDER_ERROR, self._refused_model(str(e))
         except LLMError as e:
             stop, message = Stop.PROVIDER_ERROR, str(e)
         finally:

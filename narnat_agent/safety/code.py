@@ -36,7 +36,8 @@ SHELL_OUTS = names(
     "system popen Popen run call check_call check_output getoutput getstatusoutput shell_exec passthru proc_open "
     "Command child_process"
 )
-BUILT_CODE = re.compile(r"\b(exec|eval|compile|Function)\s*\((?!\s*\"(_|API)?\"\s*[,)])")
+# compile( and not re.compile(: a method of that name compiles a pattern, not code
+BUILT_CODE = re.compile(r"\b(exec|eval|(?<!\.)compile|Function)\s*\((?!\s*r?\"(_|API)?\"\s*[,)])")
 NAMED_BY_STRING = re.compile(
     r"\b(getattr|send|method|public_send)\s*\([^()]*\"API\"|\[\s*\"API\"\s*\]|\(\s*\"API\"\s*,"
 )
@@ -78,7 +79,8 @@ VALUES = {
     "awk": {"-F", "-v", "-i", "-l", "-f", "--field-separator", "--assign", "--include", "--load", "--file"},
     "sed": {"-l", "-f", "--line-length", "--file"},
 }
-ONLY_SAYS = {"--version", "-V", "-v", "--help", "-h"}  # print and exit (python's -v is verbose: it runs on)
+ONLY_SAYS = {"--version", "-V", "-v", "--help", "-h"}  # print and exit
+SAYS_V = {"node", "perl", "php"}  # python's -v is verbose, ruby's and lua's print the version and run on
 CODE = {
     "python": set(),
     "node": {"-e", "--eval", "-p", "--print"},
@@ -111,7 +113,7 @@ def interpreter_code(name: str, argv: list) -> tuple[str, str | None]:
         if word is None or not word.startswith("-") or word in ("-", "--"):
             break
         flag = word.split("=", 1)[0]
-        if flag in ONLY_SAYS and not codes and family not in ("awk", "sed") and (flag, family) != ("-v", "python"):
+        if flag in ONLY_SAYS and not codes and family not in ("awk", "sed") and (flag != "-v" or family in SAYS_V):
             return "none", None
         attached = "=" in word and flag in CODE.get(family, ())
         if flag in CODE.get(family, ()) or _code_cluster(family, word):
@@ -167,7 +169,7 @@ def scan(name: str, code: str, shell: Callable[[str], list[str]]) -> list[str]:
         Said(N_("the {language} code {does}"), language=name, does=does)
         for does in _calls(skeleton, lines, identifiers, literals)
     ]
-    if {"exec", "eval", "compile", "Function"} & identifiers:  # code handed over as a literal is code all the same
+    if {"exec", "eval", "Function"} & identifiers:  # code handed over as a literal is code all the same
         for literal in literals:
             reasons += scan(name, literal, shell)
     if identifiers & SHELL_OUTS or any(i.startswith(("spawn", "exec", "capture", "pipeline")) for i in identifiers):

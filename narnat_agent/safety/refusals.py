@@ -33,10 +33,11 @@ FOLLOW = re.compile(r"-[a-zA-Z]*f[a-zA-Z]*$|--follow$")
 # that takes a value (-ie PATTERN, but -efoo), a long one written without "="
 GREP_VALUE = re.compile(
     r"-[^efmABCdD]*[efmABCdD]|--(regexp|file|max-count|after-context|before-context|context|label|include|exclude"
-    r"|exclude-dir|exclude-from)"
+    r"|exclude-dir|exclude-from|binary-files|directories|devices|group-separator)"
 )
 GREP_PATTERN = re.compile(r"-[^efmABCdD-]*[ef]|--(regexp|file)(=|$)")  # the pattern is given by an option
-BATCH = re.compile(r"-[a-zA-Z0-9]*b")  # top -b, -bn1, -n1b
+TAIL_FOLLOW = re.compile(r"-[a-zA-Z0-9]*[fF][a-zA-Z0-9]*$|--follow(=.*)?$")  # -f, -F, -Fn, -5f, --follow=name
+BATCH = re.compile(r"-[a-zA-Z0-9]*b|--batch")  # top -b, -bn1, -n1b, --batch
 
 
 def _plumbing(command: Command) -> bool:
@@ -67,7 +68,7 @@ def file_op(name: str, argv: list, command: Command) -> str | None:
         return Said(N_("editing files with perl -i: use Edit"))
     if name in ("awk", "gawk") and "inplace" in argv and "-i" in argv:
         return Said(N_("editing files with awk -i inplace: use Edit"))
-    if name == "tail" and any(FOLLOW.match(f) or f == "-F" or f.startswith("--follow=") for f in flags):
+    if name == "tail" and any(TAIL_FOLLOW.match(f) for f in flags):
         return Said(N_("{program} -f never ends: use Read to see the file"), program=name)
     if name == "tee" and files and command.stdin is not None and not command.stdin_dynamic:
         return Said(N_("writing files with tee: use Write (or Edit)"))
@@ -99,12 +100,14 @@ def _read_or_search(name: str, argv: list, flags: set[str], files: list) -> str 
 def _grep_files(argv: list) -> list[str]:
     """The literal file operands of grep: its words that are neither options nor their values, after the pattern
     (unless -e or -f gave it)."""
-    words, skip, given = [], False, False
+    words, skip, given, ended = [], False, False, False
     for word in argv[1:]:
         if skip:
             skip = False
-        elif word is None or not word.startswith("-"):
+        elif ended or word is None or not word.startswith("-"):
             words.append(word)
+        elif word == "--":  # the options end
+            ended = True
         else:
             given = given or bool(GREP_PATTERN.match(word))
             skip = bool(GREP_VALUE.fullmatch(word))

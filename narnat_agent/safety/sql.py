@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from sqlglot import exp
 
 MAX_SQL = 100_000  # characters parsed; longer text is judged by its keywords
-MAX_FILE = 1_000_000  # bytes read from a file the client runs
+MAX_FILE = 1_000_000  # bytes of a file the client runs that are kept to be parsed
+MAX_SCAN = 64_000_000  # bytes of it searched for destructive words; a longer file is too long to check
+TOO_LONG = "\0too long"  # what stands for such a file's code
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,10 @@ def sql_destroys(name: str, argv: list[str | None], command: Command, cwd: Path 
     for code in sources(client, argv, command, cwd):
         if code is None:
             reasons.append(computed(name))
+        elif code is TOO_LONG:
+            reasons.append(
+                Said(N_("{program} runs a SQL file too long to check — {undo}"), program=name, undo=NOT_UNDOABLE)
+            )
         elif found := (_mongo(code) if name.startswith("mongo") else judge(code, client.dialect)):
             reasons.append(Said(N_("{program} {lost} — {undo}"), program=name, lost=found, undo=NOT_UNDOABLE))
     return reasons
@@ -134,11 +140,15 @@ def _read(path: str | None, cwd: Path | None) -> str | None:
         return ""
     with open(file, "rb") as f:
         text = f.read(MAX_FILE).decode("utf-8", "replace")
-        rest = text[-16:]  # a word cut by a chunk's end is read whole with the next
+        if DESTRUCTIVE.search(text):
+            return text
+        rest, read = text[-16:], len(text)  # a word cut by a chunk's end is read whole with the next
         while chunk := f.read(MAX_FILE):  # too long to parse, the file is judged by its words: those past
-            rest = rest[-16:] + chunk.decode("utf-8", "replace")  # the part kept count too
+            rest, read = rest[-16:] + chunk.decode("utf-8", "replace"), read + len(chunk)  # the part kept count too
             if found := DESTRUCTIVE.search(rest):
                 return f"{text}\n{found.group()}"
+            if read > MAX_SCAN:
+                return TOO_LONG
     return text
 
 
@@ -173,21 +183,23 @@ def _parsed(sql: str, dialect: str | None = None) -> str | None:
     for statement in statements:
         if isinstance(statement, exp.Command) and DESTRUCTIVE.search(statement.sql()):
             return None
-        if statement is not None and (found := _destroys(statement)) != "":
+        if statement is not None and (found := _destroys(statement)):
             return found
     return ""
 
 
-def _destroys(statement: "exp.Expression") -> str | None:
-    """What the statement destroys, "" when nothing, None when it names no target (`delete frm t` parses so)."""
+def _destroys(statement: "exp.Expression") -> str:
+    """What the statement destroys, "" when nothing."""
     from sqlglot import exp
 
+    if isinstance(statement, exp.Merge):  # its WHEN MATCHED clauses update or delete rows
+        return Said(N_("rewrites rows of {target}"), target=statement.this.sql())
     node = statement.find(exp.Drop, exp.TruncateTable, exp.Delete, exp.Update)
     if node is None:
         return ""
     target = node.this.sql() if node.this is not None else ""
-    if not target and not isinstance(node, exp.TruncateTable):
-        return None
+    if not target and not isinstance(node, exp.TruncateTable):  # `delete frm t` parses so
+        return Said(N_("runs SQL it cannot read that mentions {keyword}"), keyword=type(node).__name__.upper())
     if isinstance(node, exp.Drop):
         kind = str(node.args.get("kind") or "").lower()
         if isinstance(statement, exp.Drop):

@@ -250,7 +250,7 @@ class _Walker:
         assert owner.stdin is not None
         for code in BACKQUOTED.findall(owner.stdin):
             owner.stdin_dynamic = True
-            self.collect(_parser().parse(code.replace("\\`", "`").encode("utf-8")).root_node, True)
+            self.collect(_parser().parse(code.replace("\\`", "`").encode("utf-8", "surrogatepass")).root_node, True)
 
 
 def _statements(node: "Node") -> list[tuple["Node", bool]]:
@@ -287,7 +287,9 @@ def syntax_length(source: str) -> int:
 
 def parse(source: str) -> Script:
     """The simple commands a shell would run for source."""
-    tree = _parser().parse(CONTINUATION.sub(r"\1", source).encode("utf-8"))
+    tree = _parser().parse(
+        CONTINUATION.sub(r"\1", source).encode("utf-8", "surrogatepass")
+    )  # a lone surrogate from JSON
     walker = _Walker()
     walker.collect(tree.root_node)
     return Script(walker.commands, _unreadable(tree.root_node) if tree.root_node.has_error else "", walker.heredocs)

@@ -18,6 +18,11 @@ PS_DELETES = names(
 )
 PS_UNSEEN = names("invoke-expression iex invoke-command icm start-process saps start")
 CMD_DELETES = names("del erase rd rmdir format move")
+# parameters that take the next word as their value (about_Pwsh, about_PowerShell_exe), and their aliases
+PS_VALUES = names(
+    "-executionpolicy -ep -ex -windowstyle -w -outputformat -o -of -inputformat -inp -if -workingdirectory -wd "
+    "-configurationname -config -custompipename -settingsfile -configurationfile -version -v -psconsolefile"
+)
 PS_COMMAND = re.compile(r"(?:^|[;|{(]|&&|\|\|)\s*&?\s*([\w.-]+)")
 CMD_COMMAND = re.compile(r"(?:^|[&|(])\s*@?([\w.]+)")
 
@@ -42,16 +47,23 @@ def _powershell(name: str, words: list[str], fed: str | None) -> list[str]:
     """PowerShell takes its parameters abbreviated and in any case: -c, -Com, -COMMAND; -e, -en, -enc, -ec.
     `-Command -`, `-File -` and no command or file at all read the commands from standard input (the parser drops
     a lone - before a heredoc: an option without its value reads them too)."""
+    skip = False
     for i, word in enumerate(words):
         option = word.lower()
-        if option in ("-file", "-f"):
+        if skip:
+            skip = False
+        elif option in ("-file", "-f"):
             return _ps_code(name, fed) if words[i + 1 : i + 2] in ([], ["-"]) else []  # a script, like `bash x.sh`
-        if option == "-ec" or len(option) > 1 and "-encodedcommand".startswith(option):
+        elif option == "-ec" or len(option) > 1 and "-encodedcommand".startswith(option):
             return [Said(N_("{program} runs encoded code the analysis cannot read"), program=name)]
-        if len(option) > 1 and "-command".startswith(option):
+        elif option in ("-cwa", "-commandwithargs") or len(option) > 1 and "-command".startswith(option):
             return _ps_code(name, fed if words[i + 1 :] in ([], ["-"]) else " ".join(words[i + 1 :]))
-        if not option.startswith("-") or option == "-":
-            return [] if option != "-" else _ps_code(name, fed)  # a script file (pwsh's first word is -File's)
+        elif option == "-":
+            return _ps_code(name, fed)
+        elif not option.startswith("-"):  # pwsh takes it for -File's script, Windows PowerShell for -Command's text
+            return [] if name.startswith("pwsh") else _ps_code(name, " ".join(words[i:]))
+        else:
+            skip = option in PS_VALUES or len(option) > 2 and any(p.startswith(option) for p in PS_VALUES)
     return _ps_code(name, fed)
 
 

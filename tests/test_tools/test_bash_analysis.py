@@ -20,6 +20,10 @@ def test_the_last_pipeline_is_the_one_whose_exit_code_the_shell_reports(command,
     assert last_pipeline(command) == stages
 
 
+REMOVES = ["pwsh deletes or overwrites (remove-item)"]
+PS_REMOVES = ["powershell deletes or overwrites (remove-item)"]
+
+
 @pytest.mark.parametrize(
     ("command", "lost"),
     [
@@ -32,6 +36,16 @@ def test_the_last_pipeline_is_the_one_whose_exit_code_the_shell_reports(command,
         ('pwsh -c "Get-ChildItem"', []),
         ("pwsh -File clean.ps1 -Command Remove-Item x", []),  # the words after a script are its arguments
         ("pwsh -F clean.ps1 -c Remove-Item x", []),
+        # the values of parameters are no script: -ExecutionPolicy Bypass is how these commands are written
+        ('powershell -ExecutionPolicy Bypass -Command "Remove-Item -Recurse C:\\build"', PS_REMOVES),
+        ('powershell -ep bypass -c "rm -r build"', ["powershell deletes or overwrites (rm)"]),
+        ('pwsh -NoProfile -ExecutionPolicy Bypass -Command "Remove-Item -Recurse build"', REMOVES),
+        ('pwsh -WindowStyle Hidden -Command "Remove-Item -Recurse build"', REMOVES),
+        ('pwsh -OutputFormat Text -Command "Remove-Item x"', REMOVES),
+        ('pwsh -WorkingDirectory C:\\p -c "Remove-Item x"', REMOVES),
+        ("pwsh -Exec Bypass -File clean.ps1", []),
+        ('powershell "Remove-Item -Recurse build"', PS_REMOVES),  # Windows PowerShell's first word is a command
+        ("pwsh clean.ps1", []),  # pwsh's is a script file
         ('cmd /c "del a.txt & rd /s b"', ["cmd deletes files (del, rd)"]),
         ('cmd.exe /K "echo x && @ERASE y"', ["cmd deletes files (erase)"]),
         ('cmd /c "dir & echo hi"', []),
@@ -39,9 +53,6 @@ def test_the_last_pipeline_is_the_one_whose_exit_code_the_shell_reports(command,
 )
 def test_windows_shells_say_which_commands_delete(command, lost):
     assert analyze(command).deletions == lost
-
-
-REMOVES = ["pwsh deletes or overwrites (remove-item)"]
 
 
 @pytest.mark.parametrize(
@@ -70,6 +81,9 @@ def test_windows_shells_run_what_their_input_holds_when_given_no_command(command
 @pytest.mark.parametrize("option", ["-e", "-E", "-ec", "-EC", "-en", "-enc", "-Enc", "-EncodedCommand", "-encodedc"])
 def test_powershell_code_given_encoded_asks_under_every_abbreviation(option):
     assert analyze(f"pwsh -NoProfile {option} SQBFAFgA").deletions == [
+        "pwsh runs encoded code the analysis cannot read"
+    ]
+    assert analyze(f"pwsh -ExecutionPolicy Bypass {option} SQBFAFgA").deletions == [
         "pwsh runs encoded code the analysis cannot read"
     ]
 

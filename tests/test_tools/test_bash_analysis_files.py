@@ -4,7 +4,7 @@ and the SQL a client is given by option, file, script or stdin, read in its dial
 import pytest
 
 from narnat_agent.safety import analyze
-from narnat_agent.safety.sql import MAX_FILE
+from narnat_agent.safety.sql import MAX_FILE, MAX_SCAN
 
 
 def test_copies_onto_existing_files_ask_whatever_the_options_and_paths(tmp_path, monkeypatch):
@@ -61,6 +61,7 @@ def test_copies_into_a_directory_ask_about_the_file_they_replace_there(tmp_path,
         ('psql app --command="UPDATE users SET a=1 WHERE b=2"', "psql rewrites rows of users"),
         ('psql app -c "TRUNCATE a, b"', "psql empties table a, b"),
         ("mysql shop -e 'DELETE FROM `cart items`'", 'mysql deletes rows from "cart items"'),  # MySQL's quoting
+        ('psql app -c "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE"', "psql rewrites rows of t"),
     ],
 )
 def test_sql_is_read_in_its_clients_dialect_and_the_question_names_the_tables(command, lost):
@@ -81,6 +82,13 @@ def test_sql_that_names_no_table_is_said_to_be_unreadable_not_given_an_empty_nam
     ]
 
 
+def test_sql_naming_no_table_in_a_programs_literal_asks_too():
+    code = """python3 -c 'import sqlite3; sqlite3.connect("app.db").execute("delete sessions")'"""
+    assert analyze(code).deletions == [
+        "the python3 code runs SQL it cannot read that mentions DELETE — /undo cannot restore it"
+    ]
+
+
 def test_sql_too_long_to_parse_is_judged_by_the_destructive_words_it_mentions(tmp_path):
     (tmp_path / "big.sql").write_text("SELECT 1;\n" * 12_000 + "DROP TABLE users;\n")
     assert analyze("psql app --file=big.sql", tmp_path).deletions == [
@@ -97,6 +105,15 @@ def test_a_sql_file_longer_than_what_is_read_is_judged_by_its_words_to_the_end(t
         "psql runs SQL it cannot read that mentions DROP — /undo cannot restore it"
     ]
     assert analyze("psql app -f seed.sql", tmp_path).deletions == []
+
+
+def test_a_sql_file_past_what_is_searched_is_too_long_to_check(tmp_path):
+    with open(tmp_path / "huge.sql", "wb") as f:
+        f.write(b"INSERT INTO t VALUES (1);\n")
+        f.truncate(MAX_SCAN + 2 * MAX_FILE)  # the rest reads as zero bytes, without being written
+    assert analyze("psql app -f huge.sql", tmp_path).deletions == [
+        "psql runs a SQL file too long to check — /undo cannot restore it"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -97,12 +97,12 @@ EMPTIES = "empties a file"
         # a literal handed to eval or exec is code all the same
         ("python3 -c \"eval(\\\"__import__('shutil').rmtree('build')\\\")\"", [f"the python3 code {DELETES}"]),
         ('python3 -c "exec(\\"import os; os.system(\'rm -rf build\')\\")"', ["rm deletes files: build"]),
-        # and one handed to new Function or compile
+        # and one handed to new Function; compile() only compiles it, re.compile a pattern
         ("""node -e 'new Function("require(\\"fs\\").rmSync(\\"dist\\")")()'""", [f"the node code {DELETES}"]),
-        (
-            """python3 -c 'c = compile("import shutil; shutil.rmtree(\\"x\\")", "<s>", "exec")'""",
-            [f"the python3 code {DELETES}"],
-        ),
+        ("""python3 -c 'c = compile("import shutil; shutil.rmtree(\\"x\\")", "<s>", "exec")'""", []),
+        ("""python3 -c 'exec(compile(source, "<s>", "exec"))'""", ["the python3 code runs code it builds at run time"]),
+        ("""python3 -c 'import re; p = re.compile(r"os.remove\\(")'""", []),
+        ("""python3 -c 'import re; p = re.compile(r"a+")'""", []),
         ("""node -e 'new Function("return 1")()'""", []),
     ],
     ids=[
@@ -115,6 +115,9 @@ EMPTIES = "empties a file"
         "exec-system",
         "function-literal",
         "compile-literal",
+        "exec-compiled",
+        "re-compile-deletion-name",
+        "re-compile-raw",
         "function-plain",
     ],
 )

@@ -128,10 +128,13 @@ def test_code_computed_at_run_time_is_unknown(argv, where):
     [
         ("php -v", ("none", None)),
         ("node -v", ("none", None)),
-        ("ruby -v", ("none", None)),
-        ("python3 -v", ("stdin", None)),
+        ("perl -v", ("none", None)),
+        ("python3 -v", ("stdin", None)),  # verbose
+        ("ruby -v -e 'print(1)'", ("code", CODE)),  # the version, then the code
+        ("ruby -w -v -e 'print(1)'", ("code", CODE)),
+        ("lua -v -e 'print(1)'", ("code", CODE)),
     ],
 )
-def test_minus_v_prints_the_version_except_pythons_which_is_verbose(command, where):
+def test_minus_v_ends_the_run_only_where_it_only_prints_the_version(command, where):
     argv = shlex.split(command)
     assert interpreter_code(argv[0], argv) == where

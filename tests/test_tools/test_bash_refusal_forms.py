@@ -33,6 +33,10 @@ FOLLOWS = "tail -f never ends: use Read to see the file"
         ("tail --follow app.log", FOLLOWS),
         ("tail --follow=name app.log", FOLLOWS),
         ("tail -fn 20 app.log", FOLLOWS),
+        ("tail -Fn 20 app.log > out.txt", FOLLOWS),  # it never ends, wherever its output goes
+        ("tail -5f app.log | python3 watch.py", FOLLOWS),
+        ("tail -qF a.log b.log", FOLLOWS),
+        ("tail -n 5 app.log > out.txt", None),
         ("fgrep TODO a.txt", SEARCH.format("fgrep")),
         ("grep -r TODO", SEARCH.format("grep")),
         ("grep -R TODO", SEARCH.format("grep")),
@@ -49,6 +53,10 @@ FOLLOWS = "tail -f never ends: use Read to see the file"
         ("grep -eTODO a.txt", SEARCH.format("grep")),
         ("grep --regexp=TODO a.txt", SEARCH.format("grep")),
         ("grep --include '*.py' TODO", None),
+        ("grep --binary-files text TODO", None),
+        ("grep --binary-files text TODO a.txt", SEARCH.format("grep")),
+        ("grep -w -- -v a.txt", SEARCH.format("grep")),  # after --, -v is the pattern
+        ("grep -e TODO -- a.txt", SEARCH.format("grep")),
         ("ack TODO", SEARCH_ANY.format("ack")),
         ("ripgrep TODO", SEARCH_ANY.format("ripgrep")),
         ("fdfind '*.py'", FIND.format("fdfind")),
@@ -118,6 +126,7 @@ PATCH = "git {} -p/-i asks questions: name the paths instead"
         ("tmux new -s build", TERMINAL.format("tmux")),
         ("top -bn1", None),
         ("top -n1 -b", None),
+        ("top --batch -n 1", None),
         ("top -d 1", "top is interactive: use top -bn1"),
         ("echo ls | docker exec -it web sh", None),  # its input is given
         ("docker exec -it web sh", IT),

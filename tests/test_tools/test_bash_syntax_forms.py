@@ -246,3 +246,8 @@ def test_a_server_started_with_an_ampersand_is_not_waited_for(command, interacti
 
 def test_a_redirection_before_the_program_empties_the_file():
     assert analyze("> .env true").deletions == ["the redirection empties .env"]
+
+
+def test_a_lone_surrogate_from_the_models_json_is_analysed_not_a_crash():
+    assert analyze("rm -rf build-\udcff").deletions == ["rm deletes files: build-\ufffd\ufffd\ufffd"]
+    assert analyze("grep TODO notes-\ud800.txt").file_ops == ["searching files with grep: use Grep"]
