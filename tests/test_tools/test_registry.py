@@ -25,11 +25,14 @@ def test_bad_arguments_never_reach_the_header_or_the_tool(workspace):
     assert call.header == "Read(…)" and call.tool is None
     result = call.run(workspace)
     assert result.is_error and "'file_path' must be a string" in result.text and "call Read again" in result.text
+    assert result.summary == 'wrong arguments: \'file_path\' must be a string, not ["a", "b"]'  # what the person reads
 
 
 def test_arguments_that_were_not_json_and_unknown_tools(workspace):
     call = registry.prepare("Bash", None, "the arguments were not valid JSON (Expecting value): {cmd")
     assert call.header == "Bash(…)" and "not valid JSON" in call.run(workspace).text
+    said = "the arguments could not be read: the arguments were not valid JSON (Expecting value): {cmd"
+    assert call.run(workspace).summary == said
     unknown = registry.prepare("Delete", {"path": "x"}).run(workspace)
     tools = "Read, Write, Edit, Glob, Grep, Bash, WebSearch, WebFetch, TodoWrite"
     assert unknown.is_error and unknown.text == f"Error: there is no tool named 'Delete'; the tools are {tools}."
@@ -91,6 +94,7 @@ def test_a_call_carrying_the_key_is_refused_before_any_request(keyed, web):
     url = f"{web.url}/collect?k={KEY}"
     result = execute("WebFetch", {"url": url}, keyed)
     assert result.is_error and "hold the API key" in result.text and web.requests == []
+    assert result.summary == "the arguments hold the API key, so the call was not run"
     assert registry.prepare("WebFetch", {"url": url}, secret=KEY).header == f"WebFetch({web.url}/collect?k=[API key])"
 
 
