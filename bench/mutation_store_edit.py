@@ -80,6 +80,13 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         "start_new_session=True, pass_fds=hold,": "core.sharedRepository=0600 has git set each file's mode itself: "
         "the umask only closes the moment between a file's creation and git's chmod",
     },
+    "narnat_agent/checkpoints/lock.py": {
+        "lock.unlink(missing_ok=": "the store's lock is held: nobody removes a git lock between the listing and the "
+        "unlink",
+        "told = None": "told is only tested for truth: None is as false as False",
+        "if time.monotonic() > deadline:": "the clock reads the deadline to the nanosecond only by chance: either way "
+        "the wait ends within one poll",
+    },
     "narnat_agent/checkpoints/git_store.py": {
         '"init", "--template=")': "--quiet only hides git init's line on stdout, which nobody reads",
         'self.git.run("rev-parse", )[0] == 0': REPOSITORY,

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from narnat_agent import i18n
 from narnat_agent.checkpoints import timeline
 from narnat_agent.checkpoints.git_store import PACK_AT
+from narnat_agent.checkpoints.lock import POLL
 from narnat_agent.checkpoints.store import AGE_DAYS, CAP, CheckpointError, CopyStore
 from narnat_agent.checkpoints.timeline import Taken
 from narnat_agent.checkpoints.turns import NO_COMMANDS, Checkpoints, open_store
@@ -534,18 +535,21 @@ def holder(tree):
 def test_a_git_lock_left_by_a_killed_git_is_cleared(tree):
     store = open_store(tree, tree / ".narnat", print)
     first = store.snapshot([], everything=True).id
-    lock = tree / ".narnat/checkpoints/git/index.lock"
-    lock.write_text("")  # as a git killed with its narnat leaves it
-    assert store.snapshot([], everything=True).id == first and not lock.exists()
+    git = tree / ".narnat/checkpoints/git"
+    locks = [git / "index.lock", git / "refs/heads/main.lock", git / "refs/tags/deep/x.lock"]
+    for lock in locks:  # as a git killed with its narnat leaves them
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        lock.write_text("")
+    assert store.snapshot([], everything=True).id == first and not any(lock.exists() for lock in locks)
 
 
 def test_a_live_narnat_holding_the_store_is_waited_for_with_a_notice(tree, holder):
     said = []
 
-    def say(text: str) -> None:  # the other narnat finishes as soon as this one says it waits
+    def say(text: str) -> None:  # the other narnat finishes a few of this one's looks at the lock later
         said.append(text)
         holder.stdin.write("\n")
-        holder.stdin.flush()
+        threading.Timer(6 * POLL, holder.stdin.flush).start()
 
     store = open_store(tree, tree / ".narnat", say)
     store.snapshot([], everything=True)
