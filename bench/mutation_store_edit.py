@@ -83,7 +83,7 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/checkpoints/lock.py": {
         "lock.unlink(missing_ok=": "the store's lock is held: nobody removes a git lock between the listing and the "
         "unlink",
-        "told = None": "told is only tested for truth: None is as false as False",
+        "*.xǁStoreLockǁ_take__mutmut_3": "told starts as None instead of False: it is only tested for truth",
         "if time.monotonic() > deadline:": "the clock reads the deadline to the nanosecond only by chance: either way "
         "the wait ends within one poll",
     },
