@@ -110,6 +110,8 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     "self.collect(redirect, False)": CONSUMED,
     "if c.is_named or c.type not in LEAVES)": "the nodes it adds are leaves or anonymous tokens, which the walk "
     "passes by",
+    'if family == "python" and re.fullmatch(r"-[a-za-z]*m", word):': "what follows python's -m is a module name, "
+    "which the rest reads as a script all the same",
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,

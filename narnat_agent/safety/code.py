@@ -97,9 +97,10 @@ CODE = {
 
 
 def _family(name: str) -> str:
-    for family in ("python", "pypy", "nodejs", "node", "perl", "ruby", "php", "lua"):
+    """The language of an interpreter's name (python3.12, pypy3, nodejs, php8.2, lua5.4), or of a text tool."""
+    for family in ("python", "pypy", "node", "php", "lua"):
         if name.startswith(family):
-            return {"pypy": "python", "nodejs": "node"}.get(family, family)
+            return "python" if family == "pypy" else family
     return "awk" if name in AWKS else "sed" if name in SEDS else name
 
 
@@ -115,8 +116,8 @@ def interpreter_code(name: str, argv: list) -> tuple[str, str | None]:
         flag = word.split("=", 1)[0]
         if flag in ONLY_SAYS and not codes and family not in ("awk", "sed") and (flag != "-v" or family in SAYS_V):
             return "none", None
-        attached = "=" in word and flag in CODE.get(family, ())
-        if flag in CODE.get(family, ()) or _code_cluster(family, word):
+        attached = "=" in word and flag in CODE[family]
+        if flag in CODE[family] or _code_cluster(family, word):
             codes.append(word.split("=", 1)[1] if attached else argv[i + 1] if i + 1 < len(argv) else "")
             if family == "python":
                 break

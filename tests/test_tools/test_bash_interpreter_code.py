@@ -29,6 +29,7 @@ CODE = "print(1)"
         ("python3 -", ("stdin", None)),
         ("python3 /dev/stdin", ("stdin", None)),
         ("python3 -- app.py", ("script", None)),
+        ("python3 -- -c 'print(1)'", ("script", None)),  # after --, -c names a script file
         ("python3 -- -", ("stdin", None)),
         ("python3 --version", ("none", None)),
         ("python3 -V", ("none", None)),
@@ -50,6 +51,8 @@ CODE = "print(1)"
         ("node --import tsx app.ts", ("script", None)),
         ("node --loader ts-node/esm app.ts", ("script", None)),
         ("node -e 'print(1)' -e 'print(2)'", ("code", "print(1)\nprint(2)")),
+        ("node --eval='print(1)' -e 'print(2)'", ("code", "print(1)\nprint(2)")),
+        ("node --require=dotenv/config app.js", ("script", None)),
         ("bun -e 'print(1)'", ("code", CODE)),
         ("bun --eval 'print(1)'", ("code", CODE)),
         ("bun -p 'print(1)'", ("code", CODE)),
@@ -103,6 +106,7 @@ CODE = "print(1)"
         ("sed --line-length 80 s/a/b/ a.txt", ("code", "s/a/b/")),
         ("sed -f prog.sed a.txt", ("script", None)),
         ("sed --file prog.sed a.txt", ("script", None)),
+        ("sed --version", ("code", "")),
     ],
 )
 def test_where_each_interpreter_gets_its_code(command, where):
