@@ -1,7 +1,6 @@
 """What either store promises, with git and without it (copies of the touched files): a restore byte for byte and
 mode for mode, the .narnat folder left alone, the listing's line counts, a private store and its pruning."""
 
-import hashlib
 import os
 import re
 import shutil
@@ -13,7 +12,7 @@ import pytest
 from narnat_agent.checkpoints.git_store import FIRST_LIMIT, GitStore
 from narnat_agent.checkpoints.store import AGE_DAYS, CAP, CheckpointError, CopyStore
 from narnat_agent.checkpoints.turns import open_store
-from tests.test_core.test_checkpoints import Agent, bash, files, write
+from tests.test_core.test_checkpoints import GIT_DIR, Agent, bash, blocked_store, files, write
 
 
 @pytest.fixture(params=["git", "copies"])
@@ -218,8 +217,6 @@ def test_the_store_lists_exactly_the_files_that_differ_between_two_snapshots(tre
 
 # The git store alone: the store's own folder, names git would read otherwise, nested repositories, packing.
 
-GIT_DIR = ".narnat/checkpoints/git"
-
 
 def test_a_new_store_adds_nothing_to_the_project_and_no_sample_hooks_to_itself(tree):
     before = sorted(p.name for p in tree.iterdir())
@@ -306,12 +303,7 @@ def test_a_damaged_store_that_cannot_be_set_aside_is_one_sentence(tree, tmp_path
 
 
 def test_a_file_git_cannot_store_is_one_sentence_with_gits_reason(tree):
-    agent = Agent(tree)
-    agent.turn("first", ("Bash", [], bash("true")))
-    sha = hashlib.sha1(b"blob 4\0made").hexdigest()
-    folder = tree / GIT_DIR / "objects" / sha[:2]
-    assert not folder.exists()
-    folder.write_text("")  # a file where git puts the new file's copy
+    agent = blocked_store(tree)
     agent.turn("second", ("Bash", [], bash("printf made > made.txt")))
     assert agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree}/{GIT_DIR} failed (error: "
                           "unable to create temporary file: Not a directory)."]  # fmt: skip

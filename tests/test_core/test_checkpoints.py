@@ -819,13 +819,18 @@ def test_a_file_made_in_a_nested_repository_that_held_no_files_is_kept(tree):
     assert agent.rewind(0) == ["outer/new.c"] and not (tree / "outer/new.c").exists()
 
 
-def test_a_file_git_cannot_store_in_a_new_nested_repository_is_one_sentence_with_gits_reason(tree):
+def blocked_store(tree: Path) -> "Agent":
+    """An agent past its first snapshot whose store has a file where git puts the copy of a file holding "made"."""
     agent = Agent(tree)
     agent.turn("first", ("Bash", [], bash("true")))
-    sha = hashlib.sha1(b"blob 4\0made").hexdigest()
-    folder = tree / GIT_DIR / "objects" / sha[:2]
+    folder = tree / GIT_DIR / "objects" / hashlib.sha1(b"blob 4\0made").hexdigest()[:2]
     assert not folder.exists()
-    folder.write_text("")  # a file where git puts the new file's copy
+    folder.write_text("")
+    return agent
+
+
+def test_a_file_git_cannot_store_in_a_new_nested_repository_is_one_sentence_with_gits_reason(tree):
+    agent = blocked_store(tree)
     (tree / "outer").mkdir()
     (tree / "outer/made.c").write_text("made")
     repository(tree / "outer")
