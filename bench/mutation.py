@@ -81,6 +81,7 @@ EDIT_TESTS = (
     "tests/test_tools/test_edit_matcher.py",
     "tests/test_tools/test_edit.py",
     "tests/test_tools/test_edit_properties.py",
+    "tests/test_tools/test_edit_reindent.py",
 )
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/redact.py": Target(("tests/test_tools/test_registry.py",)),

@@ -2,6 +2,7 @@
 mutant writes it, and why that change cannot alter what the code does."""
 
 FIRST_PIECE = "the first piece of a split is the same however many pieces are asked for"
+NO_SHIFT = "a shift of 0 adds nothing and drops nothing, whichever branch applies it"
 LAST_PIECE = "the last piece after a / is the same however many pieces are asked for"
 REPOSITORY = "rev-parse exits by whether git takes the folder for a repository, whatever else it is asked"
 ONE_ID_A_PATH = "hash-object prints one id for each path it reads, or fails: the two lists have the same length"
@@ -116,6 +117,16 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         '"PACK.COMPRESSION=1"': "git's configuration keys ignore case",
         'f"--cruft-expiration={AGE_DAYS}.days.ago", hold=(fd,))': NO_BITMAP,
         '"XX--no-write-bitmap-indexXX"': NO_BITMAP,
+    },
+    "narnat_agent/tools/edit/reindent.py": {
+        "if shift > 0:": NO_SHIFT,
+        "if shift >= 1:": NO_SHIFT,
+        "range(j1, j2), strict=None)": SAME_LENGTH,
+        "range(j1, j2), )": SAME_LENGTH,
+        "range(j1, j2), strict=False)": SAME_LENGTH,
+        'elif tag != "replace" and': "an insert or a delete has no lines on one side: its product is 0",
+        "(j2 - j1) > 401:": "only one line against 401 makes the product 401, and side by side that pairs nothing "
+        "either",
     },
     "narnat_agent/tools/edit/matcher.py": {
         "super().__init__(None)": UNSAID,
