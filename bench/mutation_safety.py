@@ -112,6 +112,8 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     "passes by",
     'if family == "python" and re.fullmatch(r"-[a-za-z]*m", word):': "what follows python's -m is a module name, "
     "which the rest reads as a script all the same",
+    'risky(word.rsplit("/", )[-1])': LAST_PART,
+    'risky(word.rsplit("/", 2)[-1])': LAST_PART,
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,

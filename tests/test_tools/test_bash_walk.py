@@ -3,7 +3,11 @@ command in the same line downloaded."""
 
 import shlex
 
-from narnat_agent.safety.rules import MAX_DEPTH, MAX_LENGTH, analyze
+import pytest
+
+from narnat_agent.safety.rules import MAX_DEPTH, MAX_LENGTH, MAX_NESTING, analyze
+
+OUTSIDE = "/undo restores only the project's files"
 
 TOO_DEEP = "the command is too long or too deeply nested to check"
 
@@ -58,3 +62,61 @@ def test_appending_nothing_to_a_file_runs():
 def test_echo_into_a_file_after_other_redirections_is_the_write_tools_job():
     for command in ("echo hi &> notes.txt", "echo hi &>> notes.txt", "echo hi 2>/dev/null > notes.txt"):
         assert analyze(command).file_ops == ["writing files with echo > notes.txt: use Write (or Edit)"], command
+
+
+def _finds(n: int, command: str) -> str:
+    """The command run by n finds, each -exec'ing the next."""
+    return "find . -exec " * n + command + " \\;" * n
+
+
+TOO_NESTED = "the command nests commands too deeply to check"
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        (_finds(MAX_NESTING, "rm -rf build"), ["rm deletes files: build"]),
+        (_finds(MAX_NESTING + 1, "rm -rf build"), [TOO_NESTED]),
+        # one nesting ended gives its depth back to the next
+        (
+            f"{_finds(6, 'rm -rf a')} && {_finds(MAX_NESTING, 'rm -rf b')}",
+            ["rm deletes files: a", "rm deletes files: b"],
+        ),
+        (f"{_finds(6, 'rm -rf a')} && {_finds(MAX_NESTING + 1, 'rm -rf b')}", ["rm deletes files: a", TOO_NESTED]),
+    ],
+    ids=["at-limit", "past-limit", "sibling-at-limit", "sibling-past-limit"],
+)
+def test_commands_run_by_commands_are_checked_to_a_nesting_limit(command, lost):
+    assert analyze(command).deletions == lost
+
+
+def test_plain_syntax_at_the_length_limit_is_checked():
+    assert analyze("echo " + "a" * (MAX_LENGTH - 5)).deletions == []
+
+
+def test_an_unparsable_part_is_quoted_to_forty_characters():
+    assert analyze(_finds(11, "rm -rf build").replace("\\;", ";")).deletions[0] == (
+        "part of the command cannot be parsed (find . -exec find . -exec find . -exec f)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("docker run alpine rm build", ["rm deletes files: build"]),
+        ("docker run alpine /bin/rm -rf /data", [f"rm deletes files: /data — {OUTSIDE}"]),  # named by its path
+        ("podman exec db rm -rf /var/lib/data", [f"rm deletes files: /var/lib/data — {OUTSIDE}"]),
+        ("nerdctl run alpine rm -rf /data", [f"rm deletes files: /data — {OUTSIDE}"]),
+        ("docker compose run web rm -rf /app/build", [f"rm deletes files: /app/build — {OUTSIDE}"]),
+        ("docker logs rm", []),  # not run: a container's name
+        ("docker run alpine rm", []),  # the last word starts nothing that can delete
+    ],
+)
+def test_a_container_runs_the_command_after_its_image(command, lost):
+    assert analyze(command).deletions == lost
+
+
+def test_tee_fed_a_heredoc_into_a_file_is_the_write_tools_job():
+    assert analyze("tee -a <<'EOF' > notes.md\nhi\nEOF").file_ops == [
+        "writing files with tee > notes.md: use Write (or Edit)"
+    ]
