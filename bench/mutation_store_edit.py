@@ -2,6 +2,10 @@
 mutant writes it, and why that change cannot alter what the code does."""
 
 FIRST_PIECE = "the first piece of a split is the same however many pieces are asked for"
+BLANK_WITH_BLANK = (
+    "lines pair by their text without indentation: a blank line pairs only with a blank one, so one "
+    "side blank means both are"
+)
 NO_SHIFT = "a shift of 0 adds nothing and drops nothing, whichever branch applies it"
 LAST_PIECE = "the last piece after a / is the same however many pieces are asked for"
 REPOSITORY = "rev-parse exits by whether git takes the folder for a repository, whatever else it is asked"
@@ -125,6 +129,14 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         "range(j1, j2), )": SAME_LENGTH,
         "range(j1, j2), strict=False)": SAME_LENGTH,
         'elif tag != "replace" and': "an insert or a delete has no lines on one side: its product is 0",
+        "if f.strip() or o.strip()]": BLANK_WITH_BLANK,
+        "if n.strip() or o.strip():": BLANK_WITH_BLANK,
+        'for char in "XX \tXX":': "an X shift needs every pair unindented, which returned KEEP already",
+        "pairs = [(indent(f), indent(o)) for f, o in zip(file_block, old_lines, strict=None)": SAME_LENGTH,
+        "pairs = [(indent(f), indent(o)) for f, o in zip(file_block, old_lines, )": SAME_LENGTH,
+        "pairs = [(indent(f), indent(o)) for f, o in zip(file_block, old_lines, strict=False)": SAME_LENGTH,
+        "both = both or (as_old or as_file)": "one frame alone matching casts a vote, and both is read only when "
+        "there is none",
         "(j2 - j1) > 401:": "only one line against 401 makes the product 401, and side by side that pairs nothing "
         "either",
     },
