@@ -6,6 +6,10 @@ BLANK_WITH_BLANK = (
     "lines pair by their text without indentation: a blank line pairs only with a blank one, so one "
     "side blank means both are"
 )
+NOT_INHERITED = (
+    "git gets no environment but PATH: without HOME, XDG_CONFIG_HOME, a terminal or a locale it "
+    "reads no user configuration, asks nothing and speaks C, which these settings only say again"
+)
 NO_SHIFT = "a shift of 0 adds nothing and drops nothing, whichever branch applies it"
 LAST_PIECE = "the last piece after a / is the same however many pieces are asked for"
 REPOSITORY = "rev-parse exits by whether git takes the folder for a repository, whatever else it is asked"
@@ -82,6 +86,26 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         "c in changes], everything=None).id": "a false everything, None included, is False",
     },
     "narnat_agent/checkpoints/git.py": {
+        **{
+            f'"{name}": ': NOT_INHERITED
+            for name in (
+                "XXHOMEXX",
+                "home",
+                "XXXDG_CONFIG_HOMEXX",
+                "xdg_config_home",
+                "XXGIT_CONFIG_GLOBALXX",
+                "git_config_global",
+                "XXGIT_TERMINAL_PROMPTXX",
+                "git_terminal_prompt",
+                "XXLC_ALLXX",
+                "lc_all",
+            )
+        },  # fmt: skip
+        '"HOME": str(None)': NOT_INHERITED,
+        '"XDG_CONFIG_HOME": str(None)': NOT_INHERITED,
+        '"GIT_TERMINAL_PROMPT": "XX0XX"': NOT_INHERITED,
+        '"LC_ALL": "XXCXX"': NOT_INHERITED,
+        '"LC_ALL": "c"': NOT_INHERITED,
         "start_new_session=True, pass_fds=hold,": "core.sharedRepository=0600 has git set each file's mode itself: "
         "the umask only closes the moment between a file's creation and git's chmod",
     },

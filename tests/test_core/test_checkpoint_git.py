@@ -96,7 +96,8 @@ def test_a_failing_git_says_its_fatal_line_or_its_exit_status(git, tmp_path):
     ("err", "code", "reason"),
     [
         ("hint: try this\nerror: pathspec 'a' did not match\nfatal: then this", 1, "error: pathspec 'a' did not match"),
-        ("warning: first\nfatal: the cause\n", 128, "fatal: the cause"),
+        ("warning: first\nfatal: the cause\nhint: try again\n", 128, "fatal: the cause"),
+        ("error: the cause\nhint: try again", 1, "error: the cause"),
         ("warning: first\nsomething went wrong\n", 2, "something went wrong"),
         ("", 128, "exit status 128"),
         ("  \n", 1, "exit status 1"),
@@ -131,5 +132,11 @@ def test_git_is_found_on_the_path_narnat_was_given(tmp_path, monkeypatch):
     (tmp_path / "bin").mkdir()
     (tmp_path / "bin" / "git").symlink_to(real)
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    (tmp_path / "project").mkdir()
+    assert Git(tmp_path / "project", tmp_path / "store")("--version").startswith(b"git version")
+
+
+def test_git_is_found_on_the_systems_default_path_when_narnat_was_given_none(tmp_path, monkeypatch):
+    monkeypatch.delenv("PATH")
     (tmp_path / "project").mkdir()
     assert Git(tmp_path / "project", tmp_path / "store")("--version").startswith(b"git version")
