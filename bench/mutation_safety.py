@@ -114,6 +114,7 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     "which the rest reads as a script all the same",
     'risky(word.rsplit("/", )[-1])': LAST_PART,
     'risky(word.rsplit("/", 2)[-1])': LAST_PART,
+    "*.x__powershell__mutmut_[16]": "None is as false as False",
     'name = (argv[0] or "XXXX")': "the rules are reached only by a command whose name is plain text (rules.py)",
     'skip = word in ("XX-bXX", "-B"': CREATES,
     'skip = word in ("-B", "-B"': CREATES,

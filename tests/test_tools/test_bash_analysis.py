@@ -46,6 +46,16 @@ PS_REMOVES = ["powershell deletes or overwrites (remove-item)"]
         ("pwsh -Exec Bypass -File clean.ps1", []),
         ('powershell "Remove-Item -Recurse build"', PS_REMOVES),  # Windows PowerShell's first word is a command
         ("pwsh clean.ps1", []),  # pwsh's is a script file
+        ("pwsh remove-old-builds.ps1", []),  # whatever the script is named
+        ("powershell -File remove-old-builds.ps1", []),
+        ("powershell -f remove-old-builds.ps1", []),
+        ("powershell -FILE remove-old-builds.ps1", []),
+        ("powershell Remove-Item -Recurse build", PS_REMOVES),
+        ('pwsh -cwa "Remove-Item build"', REMOVES),  # -CommandWithArgs
+        ("pwsh -CommandWithArgs 'Remove-Item $args[0]' build", REMOVES),
+        ('pwsh -w Hidden -c "Remove-Item x"', REMOVES),
+        ('pwsh -wi Hidden -c "Remove-Item x"', REMOVES),  # -WindowStyle abbreviated
+        ('pwsh -i -c "Remove-Item x"', REMOVES),  # -Interactive takes no value
         ('cmd /c "del a.txt & rd /s b"', ["cmd deletes files (del, rd)"]),
         ('cmd.exe /K "echo x && @ERASE y"', ["cmd deletes files (erase)"]),
         ('cmd /c "dir & echo hi"', []),
@@ -65,6 +75,9 @@ def test_windows_shells_say_which_commands_delete(command, lost):
         ("echo Remove-Item build | pwsh -", REMOVES),
         ("echo Get-Date | pwsh -Command -", []),
         ("echo Remove-Item build | pwsh clean.ps1", []),  # the input is the script's data
+        ("echo Remove-Item build | pwsh -File clean.ps1", []),
+        ("echo Remove-Item build | pwsh -File - extra", REMOVES),
+        ("echo Remove-Item build | pwsh - extra", REMOVES),
         ("echo Remove-Item build | pwsh -c Get-Date", []),
         ("cat $SCRIPT | pwsh -Command -", ["pwsh runs code computed at run time"]),
         ("pwsh < clean.ps1", []),  # a script file, opaque like `pwsh clean.ps1`
