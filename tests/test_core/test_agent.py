@@ -77,9 +77,18 @@ def test_max_steps_stops_the_turn(harness, fake_llm, project):
         (project / f"{name}.txt").write_text(name)
     h = harness(max_steps=2)
     fake_llm.add(*(tool_reply(("Read", {"file_path": f"{n}.txt"})) for n in "abc"))
-    h.agent.turn("go")
+    outcome = h.agent.turn("go")
     assert len(fake_llm.requests) == 2
-    assert "max_steps" in h.err.getvalue()
+    assert outcome.message == "Stopped after 2 tool steps (max_steps). Say 'continue' to go on."
+    assert outcome.stats.requests == 2
+
+
+def test_max_steps_of_one_says_one_step_and_a_later_turn_counts_only_its_own_requests(harness, fake_llm, project):
+    (project / "a.txt").write_text("a")
+    h = harness(max_steps=1)
+    fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"})), text_reply("fine"))
+    assert h.agent.turn("go").message == "Stopped after 1 tool step (max_steps). Say 'continue' to go on."
+    assert h.agent.turn("continue").stats.requests == 1
 
 
 def test_malformed_arguments_become_an_error_result(harness, fake_llm):
