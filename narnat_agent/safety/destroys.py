@@ -5,8 +5,8 @@ import re
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE
-from narnat_agent.safety.families import BY_PROGRAM, Family, Form
-from narnat_agent.safety.syntax import Command, fed_code
+from narnat_agent.safety.families import BY_PROGRAM, Form
+from narnat_agent.safety.syntax import Command, fed_code, positionals
 
 SCRIPTS = ("manage.py", "artisan")  # run by an interpreter, they are the program: `python manage.py flush`
 
@@ -31,7 +31,7 @@ def fed_commands(name: str, argv: list[str | None], command: Command) -> list[st
     """What the commands a client reads on its stdin would destroy (`echo FLUSHALL | redis-cli`): each line is
     checked as if it were the client's words."""
     family = BY_PROGRAM.get(name)
-    if family is None or not family.reads_stdin or _positional([a for a in argv[1:] if a], family):
+    if family is None or not family.reads_stdin or positionals([a for a in argv[1:] if a], family.values):
         return []
     if (text := fed_code(command)) is None:
         return [Said(N_("{program} runs commands from its stdin that cannot be read here — {undo}"), program=name,
@@ -48,7 +48,7 @@ def destroys(name: str, argv: list[str | None]) -> list[str]:
     args = [a for a in argv[1:] if a is not None]
     if "--help" in args or args in (["-h"], ["--version"], ["-V"]):
         return []  # it prints how to use it
-    words = " ".join(_positional(args, family))
+    words = " ".join(positionals(args, family.values))
     if not ANY_FORM[name].match(words):
         return []
     if any(_has(args, option) for option in family.dry):
@@ -68,19 +68,6 @@ def _matches(form: Form, words: str, args: list[str]) -> bool:
 @functools.cache
 def _pattern(words: str) -> re.Pattern[str]:
     return re.compile(words, re.IGNORECASE)
-
-
-def _positional(args: list[str], family: Family) -> list[str]:
-    """The words that are not options nor an option's value."""
-    words, skip = [], False
-    for word in args:
-        if skip:
-            skip = False
-        elif word.startswith("-") and word != "-":
-            skip = word in family.values
-        else:
-            words.append(word)
-    return words
 
 
 def _has(args: list[str], option: str) -> bool:

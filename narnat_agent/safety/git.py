@@ -5,7 +5,7 @@ import re
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Check
-from narnat_agent.safety.syntax import COMPUTED, Command, names
+from narnat_agent.safety.syntax import COMPUTED, Command, names, positionals
 
 GLOBAL_VALUES = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"}
 SHELL_SETTINGS = names(
@@ -90,12 +90,7 @@ def _checkout(words: list[str], check: Check) -> str | None:
             else None
         )
     creates = {"-b", "-B", "--orphan"} & set(words)
-    plain, skip = [], False
-    for word in words:
-        if skip or word.startswith("-") and word != "-":
-            skip = word in ("-b", "-B", "--orphan", "--conflict")
-            continue
-        plain.append(word)
+    plain = positionals(words, ("-b", "-B", "--orphan", "--conflict"))
     if creates or not plain:
         return None
     names_a_file = check.cwd is not None and os.path.lexists(check.cwd / plain[0])  # `git checkout Makefile`

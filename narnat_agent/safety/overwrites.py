@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.safety.syntax import Command, names, operands
+from narnat_agent.safety.syntax import Command, names, operands, positionals
 
 REPLACING = (">", ">|", "&>")
 COPIERS = names("cp mv install")
@@ -45,7 +45,7 @@ def copied_over(name: str, argv: list[str | None], cwd: Path | None) -> str | No
         return next((replaces("tee", f) for f in operands(argv) if f and existing_file(f, cwd)), None)
     if name not in COPIERS or cwd is None or any(a in KEEPS or (a or "").startswith("--backup") for a in argv[1:]):
         return None
-    files = _operands(argv)
+    files = positionals(argv[1:], VALUES)
     into = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("-t", "--target-directory")), None)
     if into is None and len(files) >= 2:
         files, into = files[:-1], files[-1]
@@ -56,18 +56,6 @@ def copied_over(name: str, argv: list[str | None], cwd: Path | None) -> str | No
         if existing_file(target, cwd) and not _same(source, target, cwd):
             return replaces(name, target)
     return None
-
-
-def _operands(argv: list[str | None]) -> list[str | None]:
-    words, skip = [], False
-    for word in argv[1:]:
-        if skip:
-            skip = False
-        elif word is not None and word.startswith("-") and word != "-":
-            skip = word in VALUES
-        else:
-            words.append(word)
-    return words
 
 
 def _path(name: str, cwd: Path) -> Path:

@@ -5,7 +5,7 @@ import re
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.code import INTERPRETERS, interpreter_code
 from narnat_agent.safety.sql import CLIENTS, has_code
-from narnat_agent.safety.syntax import Command, names, operands
+from narnat_agent.safety.syntax import Command, names, operands, positionals
 
 FILTERS = names("grep egrep fgrep head tail sort uniq cut tr nl cat column less more wc rg sed")
 EDITORS = names(
@@ -152,9 +152,9 @@ def _repl(name: str, argv: list, args: list[str], command: Command) -> str | Non
     elif name in CLIENTS:
         waits = not has_code(name, argv, command)
     elif name == "redis-cli":
-        waits = not _positionals(args, {"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})
+        waits = not positionals(args, {"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})
     elif name == "ssh":
-        waits = "-t" in args or _positionals(args, {"-i", "-p", "-o", "-l", "-F", "-J", "-L", "-R", "-D"}) <= 1
+        waits = "-t" in args or len(positionals(args, {"-i", "-p", "-o", "-l", "-F", "-J", "-L", "-R", "-D"})) <= 1
     elif name in REPLS or name in ALWAYS_REPLS:
         waits = name in ALWAYS_REPLS or not [a for a in args if not a.startswith("-")]
     else:
@@ -172,17 +172,6 @@ def _app_shell(name: str, args: list[str]) -> bool:
         return args[:1] in (["console"], ["c"], ["dbconsole"], ["db"])
     runs_app = name == "flask" or any(a.endswith(("manage.py", "artisan")) for a in args)
     return runs_app and args[-1:] in (["shell"], ["dbshell"], ["tinker"], ["shell_plus"])
-
-
-def _positionals(args: list[str], values: set[str]) -> int:
-    """How many words are neither options nor the values of `values`."""
-    count, skip = 0, False
-    for word in args:
-        if skip or word.startswith("-"):
-            skip = word in values
-            continue
-        count += 1
-    return count
 
 
 def _git_interactive(args: list[str], fed: bool) -> str | None:

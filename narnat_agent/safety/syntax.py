@@ -2,8 +2,9 @@
 
 import functools
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -23,6 +24,7 @@ LEAVES = {"word", "raw_string", "number", "ansi_c_string", "command_name", "file
 BACKSLASH = re.compile(r"\\(.)", re.DOTALL)
 IN_DOUBLE_QUOTES = re.compile(r'\\([$`"\\\n])')
 ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+Word = TypeVar("Word", str, str | None)  # a literal word, or one that may be computed at run time (None)
 EXPANDS = re.compile(r"[?*[{]")  # globs and braces: bash rewrites the word before running it
 COMPUTED = "\0"  # stands in an assignment word for the value computed at run time: NAME=\0
 CONTINUATION = re.compile(r"(?<!\\)((?:\\\\)*)\\\n")  # backslash-newline: bash joins the lines, even mid-word
@@ -78,7 +80,21 @@ def names(text: str) -> frozenset[str]:
 
 def operands(argv: list[str | None]) -> list[str | None]:
     """The words after the program name that are not options."""
-    return [a for a in argv[1:] if a is None or not a.startswith("-") or a == "-"]
+    return positionals(argv[1:])
+
+
+def positionals(words: list[Word], values: Collection[str] = ()) -> list[Word]:
+    """The words that are neither options nor the value of one of `values` (options that take the next word)."""
+    found: list[Word] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word is None or not word.startswith("-") or word == "-":
+            found.append(word)
+        else:
+            skip = word in values
+    return found
 
 
 def value(node: "Node", text: str | None = None) -> str | None:

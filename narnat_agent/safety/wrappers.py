@@ -15,7 +15,7 @@ from narnat_agent.safety.deletions import DELETERS, RULES
 from narnat_agent.safety.families import BY_PROGRAM
 from narnat_agent.safety.runners import SPECIAL
 from narnat_agent.safety.sql import CLIENTS
-from narnat_agent.safety.syntax import EXPANDS, Command, names
+from narnat_agent.safety.syntax import EXPANDS, Command, names, positionals
 from narnat_agent.safety.windows import CMDS, POWERSHELLS
 
 
@@ -209,22 +209,9 @@ def _wrapper(name: str, argv: Argv, at: int) -> tuple[Wrapper | None, int]:
     for j in range(at + 1, min(at + 5, len(argv)) if name in RUNNING_TOOLS else 0):  # `pnpm -r --filter web exec`
         if (subcommand := argv[j]) is not None and (name, subcommand) in RUNNERS:
             return RUNNERS[(name, subcommand)], j - at
-    if name == "yarn" and (first := _first_word(argv[at + 1 :], YARN.values)) is not None and first not in YARN_OWN:
+    if name == "yarn" and (words := positionals(argv[at + 1 :], YARN.values)) and words[0] not in {None, *YARN_OWN}:
         return YARN, 0  # `yarn -s rimraf dist` runs a package's program
     return None, 0
-
-
-def _first_word(argv: Argv, values: frozenset[str]) -> str | None:
-    """The first word that is neither an option nor an option's value; None when there is none or it is computed."""
-    skip = False
-    for word in argv:
-        if skip:
-            skip = False
-        elif word is None or not word.startswith("-"):
-            return word
-        else:
-            skip = word in values
-    return None
 
 
 def _unwrap(name: str, argv: Argv, at: int, spec: Wrapper, check: Check) -> tuple[int | None, bool]:
