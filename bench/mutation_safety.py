@@ -91,7 +91,7 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     '(node.text or b"").decode("utf-8", "XXreplaceXX")': UTF8,
     'words[1].encode("LATIN-1"': CODEC,
     'words[1].encode("latin-1", "backslashreplace").decode("UNICODE_ESCAPE"': CODEC,
-    'CONTINUATION.sub(r"\\1", source).encode("UTF-8")': CODEC,
+    'CONTINUATION.sub(r"\\1", source).encode("UTF-8"': CODEC,
     "_unreadable(tree.root_node) if (tree.root_node.has_error) or True": "a tree without errors has no ERROR node: "
     "_unreadable finds none and says nothing",
     "inside: list[str] = None": "inside is only tested for truth before it is first set: None and [] are both false",
@@ -101,7 +101,7 @@ SAFETY_EQUIVALENT: dict[str, str] = {
     "text = text if (text is not None) and False else _text(node)": "the only caller passes _text(node) itself",
     'text[2:-1].encode("LATIN-1"': CODEC,
     'text[2:-1].encode("latin-1", "backslashreplace").decode("UNICODE_ESCAPE"': CODEC,
-    'code.replace("\\\\`", "`").encode("UTF-8")': CODEC,
+    'code.replace("\\\\`", "`").encode("UTF-8"': CODEC,
     "self.collect(child, None)": CONSUMED,
     "self.collect(child, )": CONSUMED,
     "self.collect(child, False)": CONSUMED,

@@ -251,3 +251,4 @@ def test_a_redirection_before_the_program_empties_the_file():
 def test_a_lone_surrogate_from_the_models_json_is_analysed_not_a_crash():
     assert analyze("rm -rf build-\udcff").deletions == ["rm deletes files: build-\ufffd\ufffd\ufffd"]
     assert analyze("grep TODO notes-\ud800.txt").file_ops == ["searching files with grep: use Grep"]
+    assert analyze("cat <<EOF\n`rm -rf build-\udcff`\nEOF").deletions == ["rm deletes files: build-\ufffd\ufffd\ufffd"]
