@@ -13,13 +13,13 @@ from common import ROOT, median_seconds, table
 
 from narnat_agent.safety.rules import MAX_LENGTH, MAX_TOTAL, analyze
 from narnat_agent.safety.syntax import _parser
-from tests.test_tools import bash_corpus as own
-from tests.test_tools import bash_corpus_blind as blind
-from tests.test_tools import bash_corpus_irreversible as irreversible
-from tests.test_tools.test_bash_blind import EXISTING
+from tests.safety import bash_corpus as own
+from tests.safety import bash_corpus_blind as blind
+from tests.safety import bash_corpus_irreversible as irreversible
+from tests.safety.test_bash_blind import EXISTING
 
 try:
-    from tests.test_tools import bash_corpus_categories as categories
+    from tests.safety import bash_corpus_categories as categories
 except ImportError:  # the independent corpus lives on its own branch until it is merged
     categories = None
 

@@ -50,52 +50,52 @@ class Target:
 # parametrized over the corpora assert, at a quarter of their time: those are left out), each rule's own cases, and
 # the tests on files in tmp_path.
 SAFETY_TESTS = (
-    "tests/test_tools/test_bash_wording.py",
-    "tests/test_tools/test_bash_analysis.py",
-    "tests/test_tools/test_bash_analysis_files.py",
-    "tests/test_tools/test_bash_walk.py",
-    "tests/test_tools/test_bash_hidden_code.py",
-    "tests/test_tools/test_bash_waiting.py",
-    "tests/test_tools/test_bash_rules.py",
-    "tests/test_tools/test_bash_irreversible.py",
-    "tests/test_tools/test_bash_runners.py",
-    "tests/test_tools/test_bash_refusal_forms.py",
-    "tests/test_tools/test_bash_interpreter_code.py",
-    "tests/test_tools/test_bash_wrapper_forms.py",
-    "tests/test_tools/test_bash_code_scan.py",
-    "tests/test_tools/test_bash_syntax_forms.py",
+    "tests/safety/test_bash_wording.py",
+    "tests/safety/test_bash_analysis.py",
+    "tests/safety/test_bash_analysis_files.py",
+    "tests/safety/test_bash_walk.py",
+    "tests/safety/test_bash_hidden_code.py",
+    "tests/safety/test_bash_waiting.py",
+    "tests/safety/test_bash_rules.py",
+    "tests/safety/test_bash_irreversible.py",
+    "tests/safety/test_bash_runners.py",
+    "tests/safety/test_bash_refusal_forms.py",
+    "tests/safety/test_bash_interpreter_code.py",
+    "tests/safety/test_bash_wrapper_forms.py",
+    "tests/safety/test_bash_code_scan.py",
+    "tests/safety/test_bash_syntax_forms.py",
     "-k",
     "not (commands_ask or just_run or are_refused or name_the_tool or look_alikes_run)",
 )
 SAFETY_AT_IMPORT = ("_f", "_family", "_c", "_w", "names")  # they build the tables of families, SQL clients, wrappers
 CHECKPOINT_TESTS = (
-    "tests/test_core/test_checkpoints.py",
-    "tests/test_core/test_checkpoint_stores.py",
-    "tests/test_core/test_checkpoint_timeline.py",
-    "tests/test_core/test_checkpoint_git.py",
-    "tests/test_commands/test_rewind.py",
+    "tests/checkpoints/test_checkpoints.py",
+    "tests/checkpoints/test_checkpoint_stores.py",
+    "tests/checkpoints/test_entries.py",
+    "tests/checkpoints/test_checkpoint_git.py",
+    "tests/commands/test_rewind.py",
 )
 # one row each: a run per file fits
 CHECKPOINT_FILES = ("store", "turns", "plans", "timeline", "git_store", "git", "lock")
 EDIT_TESTS = (
-    "tests/test_tools/test_edit_matcher.py",
-    "tests/test_tools/test_edit.py",
-    "tests/test_tools/test_edit_properties.py",
-    "tests/test_tools/test_edit_reindent.py",
+    "tests/tools/test_edit_matcher.py",
+    "tests/tools/test_edit.py",
+    "tests/tools/test_edit_properties.py",
+    "tests/tools/test_edit_reindent.py",
 )
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
-    "narnat_agent/redact.py": Target(("tests/test_tools/test_registry.py",)),
+    "narnat_agent/keyguard.py": Target(("tests/tools/test_registry.py",)),
     "narnat_agent/tools/registry.py": Target(
-        ("tests/test_tools/test_registry.py",), ("_safe", "_safe_result", "prepare", "Call.run")
+        ("tests/tools/test_registry.py",), ("_safe", "_safe_result", "prepare", "Call.run")
     ),
     "narnat_agent/tools/edit/matcher.py": Target(EDIT_TESTS),
     "narnat_agent/tools/edit/reindent.py": Target(EDIT_TESTS),
     "narnat_agent/tools/edit/typography.py": Target(EDIT_TESTS),
-    "narnat_agent/core/compressor.py": Target(
-        ("tests/test_core/test_compressor.py", "tests/test_commands/test_conversation.py")
+    "narnat_agent/conversation/compressor.py": Target(
+        ("tests/conversation/test_compressor.py", "tests/commands/test_conversation.py")
     ),
     "narnat_agent/core/agent.py": Target(
-        ("tests/test_core", "tests/test_commands"), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")
+        ("tests/core", "tests/commands"), ("Agent.turn", "Agent._steps", "Agent._call", "Agent._check_ending")
     ),
     "narnat_agent/safety/": Target(SAFETY_TESTS, at_import=SAFETY_AT_IMPORT),
     **{  # a file of it at a time, when the package is too much for one sitting
@@ -125,7 +125,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
         "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
     },
-    "narnat_agent/core/compressor.py": {
+    "narnat_agent/conversation/compressor.py": {
         "instruction}], None, sink)": "the client sends no tools field for None and for an empty list alike",
         "summary = None": "a failed summary is read only by `if not summary`, which takes None as the empty text",
     },

@@ -59,11 +59,11 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         'b"*\\n", None)': MKSTEMP,
         'b"*\\n", )': MKSTEMP,
     },
-    "narnat_agent/checkpoints/timeline.py": {
+    "narnat_agent/checkpoints/entries.py": {
         "raise TypeError(None)": "load turns every TypeError into Damaged, and its message goes nowhere",
         "elif entry.before or entry.after:": BOTH_OR_NEITHER,
     },
-    "narnat_agent/checkpoints/turns.py": {
+    "narnat_agent/checkpoints/timeline.py": {
         "began >= datetime.fromisoformat(first)": ON_THE_NANOSECOND.replace("file", "store"),
         "if (self.broken) and False else": "turns() reads the snapshots found only when the store is not broken",
         "return self._plan(None,": REDO_STEP,
@@ -196,7 +196,7 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
         " n_done is at least the last of them, so starting at the line's start adds nothing",
         "autojunk=None)": FALSE,
     },
-    "narnat_agent/core/compressor.py": {
+    "narnat_agent/conversation/compressor.py": {
         "COMPRESSION_PROMPT}], None, sink)": "the client sends no tools field for None and for an empty list alike",
     },
 }

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from common import median_seconds, table
 
-from narnat_agent import ripgrep
 from narnat_agent.tools import registry
+from narnat_agent.tools.files import ripgrep
 from narnat_agent.tools.workspace import Workspace
 
 CASES = [

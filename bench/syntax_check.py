@@ -9,8 +9,8 @@ from pathlib import Path
 
 from common import median_seconds, table
 
-from narnat_agent.syntax_check import changed_lines, introduced
 from narnat_agent.tools.edit.matcher import apply_edit
+from narnat_agent.tools.files.syntax_check import changed_lines, introduced
 
 LINES = 10_000
 FILES = {  # name: (a line, numbered), 10,000 of them

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from narnat_agent import __version__, i18n
 from narnat_agent.i18n import _
-from narnat_agent.run import EXIT_CODES, USAGE_ERROR
+from narnat_agent.run.headless import EXIT_CODES
+from narnat_agent.run.start import USAGE_ERROR
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -37,7 +38,7 @@ class _HelpFormatter(argparse.HelpFormatter):
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         """Help text wrapped by the columns it takes: a Chinese line is twice as wide as its length."""
-        from narnat_agent import cells
+        from narnat_agent.ui import cells
 
         return cells.wrap(" ".join(text.split()), width)
 
@@ -82,7 +83,7 @@ def first_run_setup(ui: UI, project: Path, home: Path, servers: tuple = ()) -> N
     project if it keeps its own key). A server running here is offered with its models."""
     from narnat_agent.config.loader import write_setup
     from narnat_agent.config.settings import DEFAULT_BASE_URL, DEFAULTS
-    from narnat_agent.core.endpoint import LOCAL_SERVERS, check_model, local_servers
+    from narnat_agent.provider.endpoint import LOCAL_SERVERS, check_model, local_servers
 
     base_url, model, key = DEFAULT_BASE_URL, str(DEFAULTS["model"]), ""
     found = local_servers(servers or LOCAL_SERVERS)
@@ -149,7 +150,9 @@ def _start(args: argparse.Namespace) -> int:
     from narnat_agent.keyguard import seal_process
     from narnat_agent.processes import start_thread
     from narnat_agent.prompts.system_prompt import build_system_prompt
-    from narnat_agent.run import run_headless, run_repl, sweep_leftovers
+    from narnat_agent.run.headless import run_headless
+    from narnat_agent.run.repl import run_repl
+    from narnat_agent.run.start import sweep_leftovers
 
     seal_process()  # before the key is read: no moment when another process could read it from this one
     prompt = read_prompt(args.prompt)

@@ -1,11 +1,12 @@
-"""What keeps the API key out of reach of the commands Narnat runs.
+"""What keeps the API key from the model, the screen, the log and the commands Narnat runs.
 
-Masking the key's text cannot win against a command that encodes it (`| base64`, `| rev`), so the key must be
-unreadable to them: this process is made non-dumpable (its /proc/<pid>/environ and memory closed to other
-processes of the user), the key leaves the environment once read, and where the kernel allows unprivileged user
-namespaces Bash's commands run in namespaces of their own: the files that may hold the key read as empty there, and
-no process outside can be inspected through /proc (not Narnat, not the user's shell).
-Root in the host's namespaces can still read everything; the README says what holds on which platform.
+Its text is replaced by a marker wherever it would be shown or sent (`redact`). Masking the key's text cannot win
+against a command that encodes it (`| base64`, `| rev`), so the key must also be unreadable to them: this process is
+made non-dumpable (its /proc/<pid>/environ and memory closed to other processes of the user), the key leaves the
+environment once read, and where the kernel allows unprivileged user namespaces Bash's commands run in namespaces of
+their own: the files that may hold the key read as empty there, and no process outside can be inspected through /proc
+(not Narnat, not the user's shell). Root in the host's namespaces can still read everything; the docs say what holds
+on which platform.
 """
 
 import functools
@@ -18,6 +19,8 @@ from pathlib import Path
 
 KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where the configuration reads the API key
 PR_SET_DUMPABLE = 4
+MIN_KEY = 8  # shorter strings are words ("local" is in "localhost", "ollama" is a placeholder): left alone
+MARK = "[API key]"
 
 # In a user namespace where the command's user is root, the key files are covered by /dev/null; then a nested user
 # namespace maps the command back to the user's own ids and leaves it no capability over those mounts (they are
@@ -28,6 +31,15 @@ _COVER = (
     'exec {unshare} --user --map-user={uid} --map-group={gid} -- bash --noprofile --norc -c "$s"'
 )
 _NAMESPACES = ["--user", "--map-root-user", "--mount", "--propagation", "private"]
+
+
+def can_be_key(secret: str) -> bool:
+    return len(secret) >= MIN_KEY
+
+
+def redact(text: str, secret: str, mark: str = MARK) -> str:
+    """text with every occurrence of secret replaced by mark."""
+    return text.replace(secret, mark) if can_be_key(secret) and secret in text else text
 
 
 def seal_process() -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 from narnat_agent import state
 from narnat_agent.encodable import encodable
 from narnat_agent.i18n import _
-from narnat_agent.redact import redact
+from narnat_agent.keyguard import redact
 
 ROOT = "narnat"
 FORMAT = "%(asctime)s [%(area)s] %(levelname)s %(message)s"

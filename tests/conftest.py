@@ -7,10 +7,10 @@ import pytest
 from hypothesis import settings
 
 from narnat_agent.config.loader import load_config
+from narnat_agent.conversation.session import new_session
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.llm import Client
-from narnat_agent.core.session import new_session
 from narnat_agent.prompts.system_prompt import build_system_prompt
+from narnat_agent.provider.client import Client
 from narnat_agent.tools.workspace import Workspace
 from narnat_agent.ui.plain import Interrupts, PlainUI, never
 from tests.fake_llm import FakeLLM

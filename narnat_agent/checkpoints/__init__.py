@@ -5,10 +5,10 @@
 the conversation back only through the `Cut` its caller hands it, as the messages are not the store's business.
 """
 
+from narnat_agent.checkpoints.entries import Entry, Rewind, Taken, Turn
 from narnat_agent.checkpoints.plans import Plan
 from narnat_agent.checkpoints.store import CheckpointError, FileChange
-from narnat_agent.checkpoints.timeline import Entry, Rewind, Taken, Turn
-from narnat_agent.checkpoints.turns import NO_COMMANDS, Checkpoints, Cut, TurnSummary, open_store
+from narnat_agent.checkpoints.timeline import NO_COMMANDS, Checkpoints, Cut, TurnSummary, open_store
 
 __all__ = ["NO_COMMANDS", "CheckpointError", "Checkpoints", "Cut", "Entry", "FileChange", "Plan", "Rewind", "Taken",
            "Turn", "TurnSummary", "open_store"]  # fmt: skip

@@ -1,117 +1,257 @@
-"""The checkpoints a conversation keeps: a list of entries, saved with the session and checked when read back.
+"""Checkpoints of a conversation: the state of the project before and after every Write, Edit and Bash call.
 
-Two kinds of entry: a turn, whose steps each hold the project before and after one call (the project as the
-turn found it is the `before` of its first step, as nothing else changes files); and a rewind, holding the
-project before and after its restore (None when only the conversation went back) and what it took away, so
-/redo can put it back.
+What a conversation keeps is a list of entries (timeline.py), saved with it.
+A rewind's plan and its restore, worked out against the store, are plans.py's.
 """
 
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass
-from typing import Any
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+
+from narnat_agent import state
+from narnat_agent.checkpoints.entries import Entry, Rewind, Step, Taken, Turn, ids_of, steps_of, unkept_of
+from narnat_agent.checkpoints.git_store import GitStore
+from narnat_agent.checkpoints.plans import Plan, changed_files, restore, work_out
+from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Snapshot, Store
+from narnat_agent.i18n import N_, _, ngettext
+from narnat_agent.logger import get_logger
+
+log = get_logger("checkpoints")
+NO_COMMANDS = N_("git is not installed: checkpoints keep the files Write and Edit change, not what commands change.")
+DAMAGED = N_("The checkpoints saved with this conversation are damaged: its earlier turns cannot be rewound.")
 
 
-class Damaged(Exception):
-    """A session file's checkpoints do not have the shape below (edited by hand, or written by a bug)."""
+def open_store(project: Path, state_dir: Path, say: Callable[[str], None]) -> Store:
+    """The shadow git store, or copies of the touched files when git is not installed."""
+    root = state.checkpoints(state_dir)
+    return GitStore(project, root / "git", say) if shutil.which("git") else CopyStore(project, root / "files")
 
 
 @dataclass(frozen=True)
-class Step:
-    call: str  # as the UI showed it: Edit(src/app.py)
-    before: str
-    after: str
-    unkept: tuple[str, ...] = ()  # the files the call changed that no snapshot could keep
+class Pending:
+    """A step whose tool is running: its snapshot before, and the touched paths to snapshot after."""
+
+    label: str  # the call as the UI showed it: Edit(src/app.py)
+    before: Snapshot
+    touched: list[Path]
+    everything: bool  # a command: it may change any file
 
 
 @dataclass(frozen=True)
-class Turn:
-    turn: int
+class TurnSummary:
+    index: int  # in the entry list
     time: str
     question: str
-    messages: int | None  # where the turn starts in the conversation; None once compression dropped them
-    steps: tuple[Step, ...] = ()
+    files: list[FileChange]
+    calls: list[str]  # its steps, as the UI showed them: Edit(src/app.py)
+    conversation: bool  # its messages are still in the conversation
+    code: bool  # its snapshots are still in the store
 
 
-@dataclass(frozen=True)
-class Taken:
-    """What a rewind took from the conversation, kept as it was given for /redo to give back."""
-
-    messages: list[dict]
-    turns: int
+Cut = Callable[[int, int], Taken]  # cuts the conversation back to (message, turns), returning what it took
 
 
-@dataclass(frozen=True)
-class Rewind:
-    rewind: str  # what it went back to: "turn 2", "turn 2, step 3"
-    time: str
-    before: str | None
-    after: str | None
-    tail: tuple["Turn | Rewind", ...]  # the entries it took away
-    taken: Taken | None
+class Checkpoints:
+    """The checkpoints of the current conversation; `entries` is the session's list, shared, not copied."""
+
+    def __init__(self, store: Store, entries: list[Entry], say: Callable[[str], None]):
+        self.store, self.say = store, say
+        self.broken = False  # after the first failure the store is left alone for the rest of the run
+        self.said_commands = False
+        self.whole: Snapshot | None = None  # the last snapshot, while it is known to hold the whole project
+        self.use(entries)
+
+    def use(self, entries: list[Entry], damaged: bool = False) -> None:
+        """Follow another conversation's list; a damaged one (a session file edited by hand) came empty: say so."""
+        if damaged:
+            self.say(_(DAMAGED))
+        self.entries = entries
+
+    def _snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot | None:
+        if self.broken:
+            return None
+        try:
+            snapshot = self.store.snapshot(touched, everything)
+        except (CheckpointError, OSError) as e:
+            self.broken = True
+            log.warning("checkpoints off: %s", e)
+            self.say(_("Checkpoints are off for this run: {problem}").format(problem=e))
+            return None
+        if everything or self.whole:
+            known = self.whole.unkept if self.whole and not everything else {}
+            self.whole = Snapshot(snapshot.id, known | snapshot.unkept)
+        return snapshot
+
+    def warm(self) -> None:
+        """Let the store take its first snapshot while the user types the first question."""
+        if not self.broken:
+            self.store.warm()
+
+    def replied(self) -> None:
+        """The model has answered: files may have changed while it wrote, so the next command needs a new look."""
+        self.whole = None
+
+    def start_turn(self, turn: int, question: str, messages: int) -> None:
+        """Mark where a user turn starts: in time, and in the conversation."""
+        self.whole = None
+        self.entries.append(Turn(turn, _now(), question, messages))
+
+    def before(self, label: str, touched: Sequence[Path], anything: bool) -> Pending | None:
+        """The snapshot before a tool call that may change the touched files (even if ignored), or anything (a
+        command); None if none."""
+        if anything and not self.store.covers_commands and not self.said_commands:
+            self.said_commands = True
+            self.say(_(NO_COMMANDS))
+        # nothing but the agent's own calls ran since the last whole snapshot: the project cannot differ from it
+        before = self.whole if anything and self.whole else self._snapshot(touched, anything)
+        return Pending(label[:80], before, list(touched), anything) if before else None
+
+    def after(self, pending: Pending | None) -> None:
+        """Record the step once the tool has run, and say at once what of its changes /undo cannot give back; a
+        call that changed nothing (a refused one) is no step."""
+        after = self._snapshot(pending.touched, pending.everything) if pending else None
+        if not (pending and after):
+            return
+        unkept = {name: why for name, why in (pending.before.unkept | after.unkept).items()
+                  if pending.before.unkept.get(name) != after.unkept.get(name)}  # fmt: skip
+        if unkept:
+            names = ", ".join(f"{name} ({why.reason})" for name, why in unkept.items())
+            self.say(_("{call}: /undo cannot restore {files}.").format(call=pending.label, files=names))
+        turn = self.entries[-1] if self.entries else None
+        if isinstance(turn, Turn) and (after.id != pending.before.id or unkept):
+            step = Step(pending.label, pending.before.id, after.id, tuple(unkept))
+            self.entries[-1] = replace(turn, steps=(*turn.steps, step))
+
+    def why_lost(self) -> str:
+        """Why the store lacks snapshots this conversation names."""
+        if self.broken:
+            return _("checkpoints are off for this run")
+        began = self.store.began()
+        first = next((e.time for e in self.entries if isinstance(e, Turn)), None)
+        if began is None or (first and began > datetime.fromisoformat(first).timestamp()):
+            return _("the checkpoint store was deleted, or set aside as damaged, since")
+        return _("they were pruned: the store keeps this conversation's and those of the last {days} days").format(
+            days=AGE_DAYS
+        )
+
+    def covers_commands(self) -> bool:
+        """Whether what a command changes can be rewound."""
+        return self.store.covers_commands and not self.broken
+
+    def turns(self) -> list[TurnSummary]:
+        """The turns that can be rewound to, oldest first, with the files the agent changed in each."""
+        available = self._available()
+        summaries = []
+        for index, entry in enumerate(self.entries):
+            if isinstance(entry, Turn):
+                code = not self.broken and ids_of([entry]) <= available
+                files = self._files(entry) if code and entry.steps else []
+                calls = [step.call for step in entry.steps]
+                summaries.append(TurnSummary(index, entry.time, entry.question, files, calls,
+                                             entry.messages is not None, code))  # fmt: skip
+        return summaries
+
+    def _available(self) -> set[str]:
+        try:
+            return set() if self.broken else self.store.existing(ids_of(self.entries))
+        except CheckpointError:
+            return set()
+
+    def _files(self, entry: Turn) -> list[FileChange]:
+        changes = changed_files(self.store, steps_of([entry]))
+        files = []
+        for target, expected in {(c.target, c.expected) for c in changes.values()}:
+            mine = {c.path for c in changes.values() if (c.target, c.expected) == (target, expected)}
+            files += [f for f in self.store.numstat(target, expected) if f.path in mine]
+        return sorted(files, key=lambda f: f.path)
+
+    def plan(self, index: int, step: int = 0) -> Plan:
+        """What rewinding the code to before entry `index` (at its step `step`) would restore."""
+        entry = self.entries[index]
+        assert isinstance(entry, Turn)
+        span = [replace(entry, steps=entry.steps[step:]), *self.entries[index + 1 :]]
+        return self._plan(step, steps_of(span), unkept_of(span))
+
+    def plan_redo(self) -> Plan | None:
+        """What undoing the last rewind would restore (None: it did not touch the code); it must be the last."""
+        last = self.entries[-1] if self.entries else None
+        if not isinstance(last, Rewind):
+            raise CheckpointError(
+                _("there is nothing to redo: /redo takes back a rewind only until the next question.")
+            )
+        return self._plan(0, [(True, last.before, last.after)], []) if last.before and last.after else None
+
+    def _plan(self, step: int, steps: list[tuple[bool, str, str]], unkept: list[str]) -> Plan:
+        if self.broken:
+            raise CheckpointError(_("checkpoints are off for this run, so only the conversation can be rewound."))
+        ids = {i for _, before, after in steps for i in (before, after)}
+        if missing := ids - self.store.existing(ids):
+            gone = ngettext("{n} of the checkpoints needed is no longer in the store ({why}), so only the "
+                            "conversation can be rewound.",
+                            "{n} of the checkpoints needed are no longer in the store ({why}), so only the "
+                            "conversation can be rewound.", len(missing))  # fmt: skip
+            raise CheckpointError(gone.format(n=len(missing), why=self.why_lost()))
+        return work_out(self.store, step, steps, unkept)
+
+    def rewind(self, index: int, plan: Plan | None, overwrite: bool, cut: Cut | None = None) -> list[str]:
+        """Go back to before entry `index`: the code when a plan is given, the conversation when `cut` is given.
+
+        The rewind becomes an entry itself, holding what it took away, so /redo can undo it.
+        """
+        entry = self.entries[index]
+        assert isinstance(entry, Turn)
+        number = sum(isinstance(e, Turn) for e in self.entries[: index + 1])  # as /rewind lists it
+        label = f"turn {number}" + (f", step {plan.step + 1}" if plan and plan.step else "")  # the model reads it
+        if cut and (entry.messages is None or (plan and plan.step)):
+            raise CheckpointError(_cannot_go_back(number, plan.step + 1 if plan and plan.step else None))
+        restored: list[str] = []
+        before = after = None
+        if plan:
+            (restored, after), before = restore(self.store, plan, overwrite, f"rewind to {label}"), plan.now
+        tail: tuple[Entry, ...] = ()
+        taken = None
+        if cut and entry.messages is not None:
+            tail, taken = tuple(self.entries[index:]), cut(entry.messages, entry.turn - 1)
+            del self.entries[index:]
+        self.entries.append(Rewind(label, _now(), before, after, tail, taken))
+        return restored
+
+    def redo(self, plan: Plan | None, overwrite: bool) -> tuple[Rewind, list[str]]:
+        """Undo the last rewind (its plan from plan_redo): the rewind, whose `taken` the caller gives back, and the
+        files restored."""
+        record = self.entries.pop()
+        assert isinstance(record, Rewind)
+        restored = restore(self.store, plan, overwrite, f"redo of the rewind to {record.rewind}")[0] if plan else []
+        self.entries.extend(record.tail)
+        return record, restored
+
+    def forget_conversation(self) -> None:
+        """After compression the turns' messages are gone; their code can still be rewound."""
+        self.entries[:] = _forget(self.entries)
+
+    def prune(self) -> None:
+        """Delete the snapshots that this conversation does not name and that are older than the store keeps."""
+        try:
+            if not self.broken:
+                self.store.prune(ids_of(self.entries))
+        except (CheckpointError, OSError) as e:
+            log.warning("prune failed: %s", e)
 
 
-Entry = Turn | Rewind
+def _forget(entries: Sequence[Entry]) -> list[Entry]:
+    return [replace(e, messages=None) if isinstance(e, Turn) else replace(e, tail=tuple(_forget(e.tail)), taken=None)
+            for e in entries]  # fmt: skip
 
 
-def steps_of(entries: Iterable[Entry]) -> list[tuple[bool, str, str]]:
-    """The code changes of some entries in order, as (made by the agent, before, after)."""
-    steps = []
-    for entry in entries:
-        if isinstance(entry, Turn):
-            steps += [(True, s.before, s.after) for s in entry.steps]
-        elif entry.before and entry.after:
-            steps.append((False, entry.before, entry.after))
-        else:  # a rewind of the conversation alone left the code of its turns in place
-            steps += steps_of(entry.tail)
-    return steps
+def _cannot_go_back(turn: int, step: int | None) -> str:
+    if step is None:
+        return _("the conversation cannot go back to turn {turn}: only its code can.").format(turn=turn)
+    return _("the conversation cannot go back to turn {turn}, step {step}: only its code can.").format(
+        turn=turn, step=step
+    )
 
 
-def ids_of(entries: Iterable[Entry]) -> set[str]:
-    ids: set[str] = set()
-    for entry in entries:
-        if isinstance(entry, Turn):
-            ids |= {i for s in entry.steps for i in (s.before, s.after)}
-        else:
-            ids |= {i for i in (entry.before, entry.after) if i} | ids_of(entry.tail)
-    return ids
-
-
-def unkept_of(entries: Iterable[Entry]) -> list[str]:
-    """What the agent changed in these entries that a rewind cannot give back."""
-    found: list[str] = []
-    for entry in entries:
-        parts = [u for s in entry.steps for u in s.unkept] if isinstance(entry, Turn) else unkept_of(entry.tail)
-        found += [u for u in parts if u not in found]
-    return found
-
-
-def dump(entries: Iterable[Entry]) -> list[dict]:
-    """The entries as JSON-able dicts, for the session file."""
-    return [asdict(e) for e in entries]
-
-
-def load(data: Any) -> list[Entry]:
-    """The entries of a session file; Damaged when they do not have the shape above."""
-    try:
-        return [_entry(e) for e in data or []]
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise Damaged from None
-
-
-def _entry(e: dict) -> Entry:
-    if "turn" in e:
-        steps = tuple(Step(_is(s["call"], str), _is(s["before"], str), _is(s["after"], str),
-                           tuple(_is(u, str) for u in s.get("unkept", ()))) for s in e["steps"])  # fmt: skip
-        return Turn(_is(e["turn"], int), _is(e["time"], str), _is(e["question"], str),
-                    _is(e["messages"], int, type(None)), steps)  # fmt: skip
-    # files from before "taken" kept its two parts beside the others
-    kept = e.get("taken", {"messages": e.get("messages"), "turns": e.get("turns")})
-    taken = kept and kept["messages"] is not None and Taken(_is(kept["messages"], list), _is(kept["turns"], int))
-    return Rewind(_is(e["rewind"], str), _is(e["time"], str), _is(e["before"], str, type(None)),
-                  _is(e["after"], str, type(None)), tuple(map(_entry, e["tail"])), taken or None)  # fmt: skip
-
-
-def _is(value: Any, *kinds: type) -> Any:
-    if not isinstance(value, kinds) or isinstance(value, bool):
-        raise TypeError(f"{value!r} is not {kinds}")
-    return value
+def _now() -> str:
+    return datetime.now().isoformat(timespec="seconds")

@@ -3,10 +3,10 @@
 import difflib
 
 from narnat_agent.commands import helps
+from narnat_agent.conversation.window import Window
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.provider_errors import LLMError
-from narnat_agent.core.window import Window
 from narnat_agent.i18n import N_, _
+from narnat_agent.provider.errors import LLMError
 from narnat_agent.ui.plain import tokens
 
 LARGEST = 5  # single items /context names

@@ -2,11 +2,11 @@
 
 import re
 
-from narnat_agent import cells
 from narnat_agent.checkpoints import CheckpointError, Cut, Entry, FileChange, Plan, Rewind, Taken, TurnSummary
 from narnat_agent.commands import helps
 from narnat_agent.core.agent import Agent
 from narnat_agent.i18n import N_, _, ngettext, sentences
+from narnat_agent.ui import cells
 
 MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)
 SHOWN = 6  # file names listed in a report before "and N more"

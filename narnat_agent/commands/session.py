@@ -4,40 +4,40 @@ commands/conversation.py, /rewind /undo /redo from commands/rewind.py, and the u
 import difflib
 from collections.abc import Callable, Mapping
 
-from narnat_agent import cells
 from narnat_agent.checkpoints import CheckpointError
 from narnat_agent.commands import conversation, help_line, helps, rewind
 from narnat_agent.commands.custom import UserCommand
-from narnat_agent.core import session as sessions
-from narnat_agent.core import session_store
+from narnat_agent.conversation import session as sessions
+from narnat_agent.conversation import store
+from narnat_agent.conversation.store import SessionError
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.provider_errors import LLMError
-from narnat_agent.core.session_store import SessionError
 from narnat_agent.i18n import N_, _, ngettext
+from narnat_agent.provider.errors import LLMError
 from narnat_agent.state import commands_folders, skills_folders
+from narnat_agent.ui import cells
 
 
 @helps(N_("/save [name]"), N_("save this conversation (default name: the date and time)"))
 def save(agent: Agent, arg: str) -> None:
-    name = session_store.check_name(arg or session_store.stamp())
+    name = store.check_name(arg or store.stamp())
     if not agent.conversation.turns:
         agent.ui.notice(_("Nothing to save yet: this conversation has no turns."))
         return
-    exists = session_store.exists(agent.config.state_dir, name) and name != agent.conversation.name
+    exists = store.exists(agent.config.state_dir, name) and name != agent.conversation.name
     if exists and not agent.ui.confirm(
         f"/save {name}", _("a session named '{name}' exists; overwrite it").format(name=name)
     ):
         agent.ui.notice(_("Not saved."))
         return
     if exists:
-        session_store.claim(agent.config.state_dir, name)
+        store.claim(agent.config.state_dir, name)
     agent.conversation.name = name
     agent.ui.notice(_("Saved as '{name}'.").format(name=agent.save()))
 
 
 @helps("/show", N_("list saved sessions, newest first"))
 def show(agent: Agent, arg: str) -> None:
-    rows = session_store.listing(agent.config.state_dir)
+    rows = store.listing(agent.config.state_dir)
     if not rows:
         agent.ui.info(_("No saved sessions yet (/save keeps one)."))
         return
@@ -69,12 +69,12 @@ def enter(agent: Agent, arg: str) -> None:
 def delete(agent: Agent, arg: str) -> None:
     if not arg:
         raise SessionError(_("say which session: /delete <name> (see /show)."))
-    if not session_store.exists(agent.config.state_dir, session_store.check_name(arg)):
+    if not store.exists(agent.config.state_dir, store.check_name(arg)):
         raise SessionError(_("there is no session named '{name}' (see /show).").format(name=arg))
     if not agent.ui.confirm(f"/delete {arg}", _("delete the saved session '{name}'").format(name=arg)):
         agent.ui.notice(_("Not deleted."))
         return
-    session_store.delete(agent.config.state_dir, arg)
+    store.delete(agent.config.state_dir, arg)
     agent.ui.notice(_("Deleted '{name}'.").format(name=arg))
 
 

@@ -6,20 +6,21 @@ from dataclasses import replace
 
 from narnat_agent.checkpoints import Checkpoints, open_store
 from narnat_agent.config.loader import Config
-from narnat_agent.core import session as sessions
-from narnat_agent.core.budget import Budget, cost
-from narnat_agent.core.compressor import compressed
-from narnat_agent.core.context import with_mentions, with_reminder
-from narnat_agent.core.llm import Client
-from narnat_agent.core.provider_errors import ContextTooLong, LLMError, ModelRefused
-from narnat_agent.core.reply import Ending, Reply, ToolCall
-from narnat_agent.core.session import Session
+from narnat_agent.conversation import session as sessions
+from narnat_agent.conversation.compressor import compressed
+from narnat_agent.conversation.context import with_mentions, with_reminder
+from narnat_agent.conversation.session import Session
+from narnat_agent.conversation.window import Window, measure
+from narnat_agent.core.budget import Budget
 from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, TurnStopped
 from narnat_agent.core.ui import UI, TurnView
-from narnat_agent.core.window import Window, measure
 from narnat_agent.i18n import N_, Said, _, ngettext, sentences
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.system_prompt import for_model
+from narnat_agent.provider.client import Client
+from narnat_agent.provider.errors import ContextTooLong, LLMError, ModelRefused
+from narnat_agent.provider.pricing import cost
+from narnat_agent.provider.reply import Ending, Reply, ToolCall
 from narnat_agent.tools import registry
 from narnat_agent.tools.base import Confirm, Interrupted, Picture, Result
 from narnat_agent.tools.workspace import Workspace

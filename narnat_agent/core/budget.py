@@ -3,21 +3,12 @@
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from narnat_agent.core.reply import Usage
 from narnat_agent.core.turn import Stop, TurnStopped
 from narnat_agent.i18n import N_, _, sentences
+from narnat_agent.provider.pricing import cost
+from narnat_agent.provider.reply import Usage
 
 GO_ON = N_("A new message allows as much again (headless: narnat -c -p MESSAGE, with a larger --max-cost if need be).")
-
-
-def cost(usage: Usage | None, pricing: Mapping[str, float]) -> float | None:
-    """The price of one request in the pricing's currency, or None without pricing."""
-    if not pricing or usage is None:
-        return None
-    fresh = usage.prompt - usage.cached
-    cached_price = pricing.get("cached_input", pricing.get("input", 0))
-    total = fresh * pricing.get("input", 0) + usage.cached * cached_price + usage.completion * pricing.get("output", 0)
-    return total / 1_000_000
 
 
 @dataclass

@@ -5,9 +5,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from narnat_agent.core.reply import Reply
 from narnat_agent.i18n import in_english
-from narnat_agent.verification import Verification
+from narnat_agent.provider.reply import Reply
+from narnat_agent.tools.verification import Verification
 
 
 class Cancelled(Exception):

@@ -5,8 +5,8 @@ The core never imports a UI: the CLI builds one and hands it in, and the type ch
 
 from typing import TYPE_CHECKING, Protocol
 
-from narnat_agent.core.llm import Sink
-from narnat_agent.core.reply import ToolCall, Usage
+from narnat_agent.provider.client import Sink
+from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Result
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from narnat_agent import state
 from narnat_agent.i18n import _
-from narnat_agent.textfile import binary_kind
+from narnat_agent.tools.files.textfile import binary_kind
 
 SKILLS_HEADING = "# Skills"
 SKILLS_INTRO = (

@@ -1,14 +1,11 @@
-"""The tool contract: what a tool is, what it returns, and how it fails."""
+"""The tool contract: what a call returns, how it fails, and what it may change."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.verification import Verification
-
-if TYPE_CHECKING:
-    from narnat_agent.tools.workspace import Workspace
+from narnat_agent.tools.verification import Verification
 
 Confirm = Callable[[str, str], bool]
 Clean = Callable[[str], str]  # what every text leaving a tool passes through (the key masked, made encodable)
@@ -110,20 +107,3 @@ def changes_file_path(args: dict) -> Changes:
     """A tool that changes the one file its `file_path` argument names."""
     path = args.get("file_path")
     return Changes(files=(path,) if isinstance(path, str) and path.strip() else ())
-
-
-@dataclass(frozen=True)
-class Tool:
-    name: str
-    description: str
-    parameters: dict  # the JSON schema of its arguments, defaults included
-    run: "Callable[[dict, Workspace], Result]"
-    target: Callable[[dict], str]  # what the UI shows in the header line: Read(<target>)
-    changes: Callable[[dict], Changes] | None = None  # None: it changes no file, so no checkpoint is taken
-
-    @property
-    def schema(self) -> dict:
-        return {
-            "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
-        }

@@ -3,9 +3,10 @@
 import os
 from pathlib import Path
 
-from narnat_agent import ripgrep
 from narnat_agent.i18n import _, ngettext
-from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.base import Result, ToolError
+from narnat_agent.tools.files import ripgrep
+from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.workspace import Workspace
 
 LIMIT = 100

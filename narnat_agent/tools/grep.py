@@ -4,10 +4,11 @@ import os
 import re
 from pathlib import Path
 
-from narnat_agent import ripgrep
 from narnat_agent.i18n import _, ngettext
-from narnat_agent.textfile import binary_kind
-from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.base import Result, ToolError
+from narnat_agent.tools.files import ripgrep
+from narnat_agent.tools.files.textfile import binary_kind
+from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.workspace import Workspace
 
 MODES = ["files_with_matches", "content", "count"]

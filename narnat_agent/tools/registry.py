@@ -11,10 +11,11 @@ from typing import Any
 
 from narnat_agent.encodable import encodable
 from narnat_agent.i18n import N_, Said, spoken
+from narnat_agent.keyguard import can_be_key, redact
 from narnat_agent.logger import get_logger
-from narnat_agent.redact import can_be_key, redact
 from narnat_agent.tools import bash, edit, glob, grep, read, todo_write, write
-from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.base import Result, ToolError
+from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.web import fetch as web_fetch
 from narnat_agent.tools.web import search as web_search
 from narnat_agent.tools.workspace import Workspace

@@ -1,7 +1,8 @@
 """TodoWrite: the session's task list, replaced whole on every call."""
 
 from narnat_agent.i18n import _
-from narnat_agent.tools.base import Result, Todos, Tool, ToolError
+from narnat_agent.tools.base import Result, Todos, ToolError
+from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.workspace import Workspace
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.processes.jobs import Jobs
-from narnat_agent.textfile import digest
 from narnat_agent.tools.base import Confirm, ToolError, nobody_to_ask
+from narnat_agent.tools.files.textfile import digest
 from narnat_agent.tools.web.http import Web
 
 Ranges = tuple[tuple[int, int], ...]  # line ranges, first and last (1-based)

@@ -1,11 +1,12 @@
 """Write: create a file, or replace one the model has read whole."""
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.diffs import compact_diff
 from narnat_agent.i18n import ngettext
-from narnat_agent.syntax_check import introduced
-from narnat_agent.textfile import UTF8, decode, line_count, line_ending, with_ending
-from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
+from narnat_agent.tools.base import Diff, Result, ToolError, changes_file_path
+from narnat_agent.tools.files.diffs import compact_diff
+from narnat_agent.tools.files.syntax_check import introduced
+from narnat_agent.tools.files.textfile import UTF8, decode, line_count, line_ending, with_ending
+from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.workspace import Workspace
 
 

@@ -9,9 +9,9 @@ import threading
 import time
 from typing import TextIO
 
-from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import TurnOutcome
-from narnat_agent.redact import redact
+from narnat_agent.keyguard import redact
+from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Result
 from narnat_agent.ui.headless import HeadlessStream, HeadlessUI
 

@@ -34,7 +34,7 @@ class PathCompleter(Completer):
         self.root = root
 
     def _files(self) -> list[str]:
-        from narnat_agent import ripgrep
+        from narnat_agent.tools.files import ripgrep
 
         done = ripgrep.rg(["--files"], self.root)
         files = done.stdout.splitlines() if done else ripgrep.walk_matching("**", self.root, self.root)

@@ -4,11 +4,11 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from narnat_agent import cells
-from narnat_agent.core.reply import ToolCall, Usage
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
 from narnat_agent.i18n import _, ngettext, spoken
+from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Diff, Output, Todos
+from narnat_agent.ui import cells
 
 TODO_MARKS = {"completed": "✔", "in_progress": "◼", "pending": "◻"}
 

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from narnat_agent import state
-from narnat_agent.core.reply import ToolCall
 from narnat_agent.core.ui import UI
 from narnat_agent.i18n import _, spoken
 from narnat_agent.processes import start_thread
+from narnat_agent.provider.reply import ToolCall
 from narnat_agent.tools.base import Diff, Output, Todos
 from narnat_agent.ui.plain import PlainUI, QuietSink
 

@@ -8,9 +8,9 @@ from rich.segment import Segment
 from rich.spinner import Spinner
 from rich.text import Text
 
-from narnat_agent.core.reply import Usage
 from narnat_agent.core.turn import Stop, TurnOutcome
 from narnat_agent.i18n import _
+from narnat_agent.provider.reply import Usage
 from narnat_agent.ui import render
 from narnat_agent.ui.markdown_stream import MarkdownStream
 

@@ -7,10 +7,11 @@ from datetime import datetime
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said, _, listed, ngettext
 from narnat_agent.safety import analyze, last_pipeline
-from narnat_agent.tools.base import Changes, Output, Result, Tool, ToolError
+from narnat_agent.tools.base import Changes, Output, Result, ToolError
 from narnat_agent.tools.bash.execute import TAIL, Finished, environment, execute, line_count, spawn_script, stopped
+from narnat_agent.tools.tool import Tool
+from narnat_agent.tools.verification import verified
 from narnat_agent.tools.workspace import Workspace
-from narnat_agent.verification import verified
 
 __all__ = ["TOOL", "environment", "execute"]  # environment: what the system prompt tells of the shell
 

@@ -6,14 +6,15 @@ from difflib import get_close_matches
 from pathlib import Path
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.diffs import compact_diff
 from narnat_agent.i18n import N_, Said, _, ngettext
-from narnat_agent.syntax_check import changed_lines, introduced
-from narnat_agent.textfile import decode, line_count, line_ending, with_ending
-from narnat_agent.tools.base import Diff, Result, Tool, ToolError, changes_file_path
+from narnat_agent.tools.base import Diff, Result, ToolError, changes_file_path
 from narnat_agent.tools.edit.matcher import Lines, NotFound, apply_edit, indentless, whole_lines
 from narnat_agent.tools.edit.notebook import edit_cell
 from narnat_agent.tools.edit.typography import TYPOGRAPHY
+from narnat_agent.tools.files.diffs import compact_diff
+from narnat_agent.tools.files.syntax_check import changed_lines, introduced
+from narnat_agent.tools.files.textfile import decode, line_count, line_ending, with_ending
+from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.workspace import Workspace, renumbered
 
 READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read numbers lines

@@ -6,10 +6,10 @@ import warnings
 from dataclasses import dataclass
 from itertools import product
 
-from narnat_agent.documents import joined
 from narnat_agent.i18n import N_, Said
 from narnat_agent.tools.base import ToolError
 from narnat_agent.tools.edit.matcher import Edited, NotFound, apply_edit
+from narnat_agent.tools.files.documents import joined
 
 
 @dataclass(frozen=True)

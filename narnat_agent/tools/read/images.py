@@ -5,8 +5,8 @@ import io
 from pathlib import Path
 
 from narnat_agent.i18n import _
-from narnat_agent.textfile import size_text
 from narnat_agent.tools.base import Picture, Result, ToolError
+from narnat_agent.tools.files.textfile import size_text
 
 SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp"}
 MAX_SIDE = 1568  # pixels on the longer side: what vision models look at; larger ones are scaled down to it

@@ -4,9 +4,10 @@ import html
 import re
 
 from narnat_agent.i18n import N_, Said, _, ngettext
-from narnat_agent.textfile import decode as decode_file
-from narnat_agent.textfile import size_text
-from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.base import Result, ToolError
+from narnat_agent.tools.files.textfile import decode as decode_file
+from narnat_agent.tools.files.textfile import size_text
+from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.web.http import Web, unreachable
 from narnat_agent.tools.workspace import Workspace
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode, urlparse
 
 from narnat_agent.i18n import N_, Said, _, ngettext
-from narnat_agent.tools.base import Result, Tool, ToolError
+from narnat_agent.tools.base import Result, ToolError
+from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.web.http import Web, accept_language, unreachable
 from narnat_agent.tools.workspace import Workspace
 

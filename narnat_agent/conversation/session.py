@@ -1,0 +1,78 @@
+"""One conversation and everything that belongs to it, saved and loaded as one value.
+
+What the model has read, its todo list and the checkpoints of its changes go with the conversation: a
+/clear drops them, /enter and --resume bring back those of the conversation entered.
+"""
+
+import contextlib
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from narnat_agent.checkpoints import entries
+from narnat_agent.conversation import store
+from narnat_agent.conversation.context import Conversation
+from narnat_agent.tools.workspace import FileRecord, ToolState
+
+
+@dataclass
+class Session:
+    conversation: Conversation
+    tool_state: ToolState = field(default_factory=ToolState)
+    checkpoints: list[entries.Entry] = field(default_factory=list)
+    checkpoints_damaged: bool = False  # the session file's were, and were dropped
+    cost: float | None = None
+    notes: list[str] = field(default_factory=list)  # told to the model with the next question (e.g. files rewound)
+
+    @property
+    def name(self) -> str:
+        return self.conversation.name
+
+    @property
+    def turns(self) -> int:
+        return self.conversation.turns
+
+
+def new_session(system_prompt: str, summary: str = "", name: str | None = None) -> Session:
+    return Session(Conversation(system_prompt, name=name, summary=summary))
+
+
+def to_dict(session: Session, model: str) -> dict:
+    conversation = session.conversation
+    reads = {str(path): dataclasses.asdict(record) for path, record in session.tool_state.reads.items()}
+    return {"model": model, "created": conversation.created.isoformat(), "turns": conversation.turns,
+            "todos": session.tool_state.todos, "reads": reads, "checkpoints": entries.dump(session.checkpoints),
+            "cost": session.cost, "messages": conversation.messages}  # fmt: skip
+
+
+def from_dict(name: str, data: dict) -> Session:
+    """A session from its saved form; records that no longer fit are dropped (the model reads those files again)."""
+    conversation = Conversation(data["messages"][0]["content"], name)
+    conversation.messages = data["messages"]
+    conversation.turns = data["turns"]
+    with contextlib.suppress(ValueError, TypeError):
+        conversation.created = datetime.fromisoformat(data.get("created", ""))
+    reads = {}
+    for path, record in (data.get("reads") or {}).items():
+        with contextlib.suppress(TypeError):
+            reads[Path(path)] = FileRecord(**record)
+    cost = data.get("cost")
+    try:
+        checkpoints, damaged = entries.load(data.get("checkpoints")), False
+    except entries.Damaged:
+        checkpoints, damaged = [], True
+    return Session(conversation, ToolState(reads, list(data.get("todos") or [])), checkpoints, damaged,
+                   cost if isinstance(cost, (int, float)) else None)  # fmt: skip
+
+
+def save(state_dir: Path, session: Session, model: str, name: str | None = None) -> store.Saved:
+    """Write the session under its own name (or `name`); saved beside another process's, it goes on there."""
+    saved = store.save(state_dir, name or session.name, to_dict(session, model))
+    if saved.note and not name:
+        session.conversation.name = saved.name
+    return saved
+
+
+def load(state_dir: Path, name: str) -> Session:
+    return from_dict(name, store.load(state_dir, store.check_name(name)))

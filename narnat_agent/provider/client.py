@@ -1,0 +1,299 @@
+"""The OpenAI-compatible streaming client: one request, its retries, its errors, its usage and cost."""
+
+import contextlib
+import json
+import random
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+from narnat_agent.config.loader import Config
+from narnat_agent.i18n import _
+from narnat_agent.logger import get_logger
+from narnat_agent.processes import start_thread
+from narnat_agent.provider.endpoint import Server
+from narnat_agent.provider.errors import IMAGES, ContextTooLong, LLMError, Retry, provider_words, refusal
+from narnat_agent.provider.fit import Fit
+from narnat_agent.provider.pricing import cost
+from narnat_agent.provider.reply import Reply, ReplyBuilder, StreamError, Usage
+from narnat_agent.provider.silence import IDLE, Silence
+from narnat_agent.provider.tokens import estimate
+
+if TYPE_CHECKING:
+    import openai
+from narnat_agent.keyguard import redact
+
+MAX_TRIES = 4
+# The read timeout ends a stream that sends nothing at all, at stream_idle_timeout_s; the watch ends one that sends
+# only keep-alives a moment later, so each failure can be named for what it was.
+GRACE = 1.0
+MODELS_TIMEOUT = 15.0  # seconds /model waits for the list: a command, not a turn, so nothing can interrupt it
+log = get_logger("core.llm")
+
+
+class Sink(Protocol):
+    """Where a reply streams: a turn's view, or the silent sink of a compression."""
+
+    cancelled: bool  # set by the UI when the user presses the interrupt key; the client stops reading
+
+    def feed(self, text: str) -> None: ...
+    def feed_reasoning(self, text: str) -> None: ...
+
+
+def _has_images(messages: list[dict]) -> bool:
+    return any(isinstance(m.get("content"), list) for m in messages)
+
+
+def _without_images(message: dict) -> dict:
+    """A message that carried images, as text: the tool results above already say what each image is."""
+    words = [part["text"] for part in message["content"] if part.get("type") == "text"]
+    return {**message, "content": "\n".join([*words, "(The images are not shown: this provider refused them.)"])}
+
+
+def _hang_up(stream) -> Callable[[], None]:
+    """What ends the stream from another thread: shutting its socket down wakes the read waiting on it."""
+
+    def hang_up() -> None:
+        network = stream.response.extensions.get("network_stream")
+        sock = network.get_extra_info("socket") if network is not None else None
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    return hang_up
+
+
+def _take(chunk: object, builder: ReplyBuilder, sink: Sink, silence: Silence) -> None:
+    """One chunk into the reply and onto the screen; only part of the answer counts as the provider being heard."""
+    before = builder.parts
+    text, thought = builder.add(chunk)
+    if builder.parts > before:
+        silence.heard()
+    if thought:
+        sink.feed_reasoning(thought)
+    if text:
+        sink.feed(text)
+
+
+def _chunks(stream):
+    """The stream's chunks; a data line that is not JSON is the provider's fault, said as such."""
+    chunks = iter(stream)
+    while True:
+        try:
+            yield next(chunks)
+        except StopIteration:
+            return
+        except json.JSONDecodeError as e:
+            raise StreamError(f"malformed stream: a data line is not JSON ({e.msg})") from None
+
+
+class Client:
+    def __init__(self, config: Config, notify: Callable[[str], None], server: Server | None = None):
+        self.config = config
+        self.model = config.model  # /model changes it for the rest of the conversation
+        self.notify = notify
+        self.fit = Fit(notify, config.model, server)  # the server that people run themselves, when it said so
+        self.use_stream_options = True
+        self.send_reasoning = True
+        self.send_images = True  # until the provider refuses one: then images go as the words that describe them
+        self._sdk: openai.OpenAI | None = None
+        self._lock = threading.Lock()
+        self.requests = 0  # sent so far, retries included
+
+    def preload(self) -> None:
+        """Import the SDK (and its chat resources, loaded lazily) in the background while the user types."""
+        start_thread(lambda: self._client().chat.completions)
+
+    def _client(self):
+        with self._lock:
+            if self._sdk is None:
+                import openai
+
+                self._sdk = openai.OpenAI(
+                    api_key=self.config.api_key,
+                    base_url=self.config.base_url,
+                    max_retries=0,  # retries are ours: one policy, visible to the user
+                    # the read timeout is the longest silence allowed between two bytes of the stream
+                    timeout=openai.Timeout(self.config.stream_idle_timeout_s, connect=15.0),
+                )
+            return self._sdk
+
+    def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
+        """Send one request and stream its reply into sink, retrying what may be retried."""
+        self._client().chat.completions  # noqa: B018 -- the SDK loads first: silence is timed at the provider only
+        self.fit.before(messages, tools)
+        for attempt in range(1, MAX_TRIES + 1):
+            try:
+                with Silence(self.notify, idle=self.config.stream_idle_timeout_s + GRACE,
+                             overall=self.config.request_timeout_s) as silence:  # fmt: skip
+                    reply = self._attempt(messages, tools, sink, silence)
+                self.fit.after(messages, tools, reply.usage)
+                return reply
+            except Retry as retry:
+                if attempt == MAX_TRIES:
+                    gave_up = _("{problem}; gave up after {tries} tries.")
+                    raise LLMError(gave_up.format(problem=retry, tries=MAX_TRIES)) from None
+                wait = retry.wait if retry.wait is not None else min(8.0, 0.5 * 2 ** (attempt - 1))
+                wait *= 1 - random.random() * 0.25
+                again = _("{problem}; retrying in {wait:.1f}s (try {attempt} of {tries}).")
+                self.notify(again.format(problem=retry, wait=wait, attempt=attempt + 1, tries=MAX_TRIES))
+                log.warning("retry %d: %s", attempt, retry)
+                time.sleep(wait)
+        raise AssertionError("unreachable")
+
+    def models(self) -> list[str] | None:
+        """The model names the endpoint lists (/v1/models), or None when it keeps no such list."""
+        import openai
+
+        try:
+            return sorted(model.id for model in self._client().models.list(timeout=MODELS_TIMEOUT))
+        except openai.APIStatusError as e:
+            log.info("no model list: status %d", e.status_code)
+            return None
+        except openai.APIConnectionError as e:
+            why = redact(str(e), self.config.api_key)
+            raise LLMError(
+                _("Cannot reach {base_url} ({error}).").format(base_url=self.config.base_url, error=why)
+            ) from None
+
+    def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink, silence: Silence) -> Reply:
+        started = time.monotonic()
+        stream = self._open(messages, tools)
+        silence.abort = _hang_up(stream)
+        builder = ReplyBuilder()
+        try:
+            self._read(stream, builder, sink, silence)
+        finally:
+            stream.close()
+        reply = self._finish(builder, sink)
+        if reply.usage is None:
+            reply.usage = self._estimate(messages, reply)
+        log.info(
+            "reply: tokens_in=%s%d, tokens_out=%d, cached=%d, finish=%s, time=%.2fs, cost=%s",
+            "~" if reply.usage.estimated else "", reply.usage.prompt, reply.usage.completion,
+            reply.usage.cached, reply.finish_reason, time.monotonic() - started,
+            cost(reply.usage, self.config.pricing),
+        )  # fmt: skip
+        return reply
+
+    def _read(self, stream, builder: ReplyBuilder, sink: Sink, silence: Silence) -> None:
+        """The stream's chunks into the reply and the sink, until its end, a cancel, a failure or a limit."""
+        import openai
+
+        try:
+            for chunk in _chunks(stream):
+                _take(chunk, builder, sink, silence)
+                if sink.cancelled:
+                    builder.reply.cancelled = True
+                    break
+        except KeyboardInterrupt:
+            builder.reply.cancelled = True
+        except openai.APITimeoutError:
+            idle = _("The provider sent nothing for {seconds:g} s (stream_idle_timeout_s)")
+            self._stalled(builder, idle.format(seconds=self.config.stream_idle_timeout_s))
+        except (StreamError, openai.APIError) as e:
+            if not silence.expired and not builder.parts:
+                raise Retry(
+                    _("The provider failed before answering ({message})").format(message=self._message(e))
+                ) from None
+            builder.reply.error = "" if silence.expired else self._message(e)
+        except Exception:  # the connection a limit closed fails in the transport's own words
+            if not silence.expired:
+                raise
+        if silence.expired:
+            self._stalled(builder, self._limit(silence.expired), retry=silence.expired == IDLE)
+
+    def _limit(self, which: str) -> str:
+        if which == IDLE:
+            alive = _("The provider sent only keep-alives for {seconds:g} s (stream_idle_timeout_s)")
+            return alive.format(seconds=self.config.stream_idle_timeout_s)
+        return _("The request ran longer than {seconds:g} s (request_timeout_s)").format(
+            seconds=self.config.request_timeout_s
+        )
+
+    def _stalled(self, builder: ReplyBuilder, why: str, retry: bool = True) -> None:
+        """A request ended for want of progress: asked again when nothing of the answer had arrived, else cut off
+        where it stopped (without a finish reason the reply counts as cut off)."""
+        if builder.parts:
+            self.notify(_("{problem}; the answer stops there.").format(problem=why))
+        elif retry:
+            raise Retry(why)
+        else:
+            raise LLMError(_("{problem}, and nothing of the answer had arrived.").format(problem=why))
+
+    @staticmethod
+    def _finish(builder: ReplyBuilder, sink: Sink) -> Reply:
+        """The complete reply; text held back as a possible tool call that was none is shown now."""
+        reply = builder.finish()
+        if builder.unshown:
+            sink.feed(builder.unshown)
+        if reply.finish_reason == "model_context_window_exceeded":
+            raise ContextTooLong(_("The conversation no longer fits the model's context window."))
+        return reply
+
+    def _open(self, messages: list[dict], tools: list[dict]):
+        """The response stream; a rejected optional field is dropped once and the request sent again."""
+        import openai
+
+        while True:
+            request = {"model": self.model, "messages": self._outgoing(messages), "stream": True}
+            if tools:
+                request["tools"] = tools
+            if self.use_stream_options:
+                request["stream_options"] = {"include_usage": True}
+            log.info("request: %d messages", len(messages))
+            self.requests += 1
+            try:
+                return self._client().chat.completions.create(**request)
+            except openai.APIStatusError as e:
+                self._classify(e, messages)
+            except openai.APIConnectionError as e:  # timeouts included
+                raise self._unreachable(e) from None
+
+    def _unreachable(self, error: Exception) -> Retry:
+        """Why no response came; a server that accepted the connection and said nothing is not one out of reach."""
+        import openai
+
+        # the SDK's HTTP library varies between versions: its read timeout is known by name
+        if isinstance(error, openai.APITimeoutError) and type(error.__cause__).__name__ == "ReadTimeout":
+            idle = self.config.stream_idle_timeout_s
+            silent = _("{base_url} accepted the connection and sent nothing for {seconds:g} s (stream_idle_timeout_s)")
+            return Retry(silent.format(base_url=self.config.base_url, seconds=idle))
+        why = redact(str(error), self.config.api_key)
+        return Retry(_("Cannot reach {base_url} ({error})").format(base_url=self.config.base_url, error=why))
+
+    def _classify(self, e, messages: list[dict]) -> None:
+        """Decide what a status error means: returns only when the request should be sent again now."""
+        status, message = e.status_code, self._message(e)
+        log.warning("status %d: %s", status, message)
+        if status in (400, 422) and self.use_stream_options and "stream_options" in message:
+            self.use_stream_options = False
+            return
+        if status in (400, 422) and self.send_reasoning and re.search(r"reasoning", message, re.I) \
+                and not re.search(r"must be passed|missing", message, re.I):  # fmt: skip
+            self.send_reasoning = False
+            return
+        if status in (400, 415, 422) and self.send_images and _has_images(messages) and IMAGES.search(message):
+            self.send_images = False
+            self.notify(_("The provider refused an image; images are left out of what this run sends."))
+            return
+        raise refusal(status, message, e.response.headers, self.model, self.config.base_url)
+
+    def _message(self, error: Exception) -> str:
+        return provider_words(error, self.config.api_key)
+
+    def _outgoing(self, messages: list[dict]) -> list[dict]:
+        if not self.send_images:
+            messages = [_without_images(m) if isinstance(m["content"], list) else m for m in messages]
+        if self.send_reasoning:
+            return messages
+        fields = ("reasoning_content", "reasoning")
+        return [{k: v for k, v in m.items() if k not in fields} for m in messages]
+
+    @staticmethod
+    def _estimate(messages: list[dict], reply: Reply) -> Usage:
+        made = reply.content + reply.reasoning + "".join(c.arguments for c in reply.tool_calls)
+        return Usage(estimate(messages), estimate(made), 0, estimated=True)

@@ -1,0 +1,108 @@
+"""The interactive run: the banner, then questions and slash commands until the person leaves, the conversation
+saved on the way out whatever ends it (a signal included)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from narnat_agent import __version__
+from narnat_agent.i18n import _, ngettext
+from narnat_agent.run.signals import leave_on_signals
+from narnat_agent.run.start import USAGE_ERROR, build_agent, save, stop_jobs
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from narnat_agent.config.loader import Config
+    from narnat_agent.conversation.session import Session
+    from narnat_agent.core.agent import Agent
+    from narnat_agent.core.ui import UI
+
+
+def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: str) -> int:
+    """The interactive conversation, until the user leaves."""
+    from narnat_agent.commands.session import dispatch
+
+    agent = build_agent(config, ui, args, system_prompt, ui.confirm)
+    if agent is None:
+        return USAGE_ERROR
+    agent.workspace.confirm = agent.ask_with_undo(ui.confirm)
+    ui.banner(config.model, _banner(config, agent.session, bool(args.latest or args.resume)))
+    agent.client.preload()
+    agent.checkpoints.warm()
+    try:
+        _repl(agent, ui, _with_user_commands(config, ui, dispatch))
+    finally:
+        stop_jobs(agent)
+    return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
+
+
+def _with_user_commands(config: Config, ui: UI, dispatch: Callable) -> Callable:
+    """The slash commands with the user's own (.narnat/commands/NAME.md), which Tab completes too."""
+    import functools
+
+    from narnat_agent.commands import custom
+    from narnat_agent.commands.session import COMMANDS, descriptions
+
+    user, notices = custom.load(config.project, config.home, COMMANDS)
+    for notice in notices:
+        ui.notice(notice)
+    # the built-ins' help lines again: the UI was made before the settings could choose the language
+    ui.add_commands({**descriptions(), **{name: command.description for name, command in user.items()}})
+    return functools.partial(dispatch, user=user)
+
+
+def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
+    """Two lines at start: what answers (version, model, endpoint) and where (project, conversation)."""
+    from pathlib import Path
+    from urllib.parse import urlparse
+
+    host = urlparse(config.base_url).netloc or config.base_url
+    where = str(config.project).replace(str(Path.home()), "~", 1)
+    turns = session.conversation.turns
+    resumed_as = ngettext("resumed '{name}' ({n} turn)", "resumed '{name}' ({n} turns)", turns)
+    start = resumed_as.format(name=session.name, n=turns) if resumed else _("new conversation")
+    return [f"narnat {__version__} · {config.model} · {host}", _("{where} · {start} · /help for commands and keys")
+            .format(where=where, start=start)]  # fmt: skip
+
+
+def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) -> None:
+    """Questions until the user leaves; when the autosave fails, leaving once more quits without it."""
+    for last_chance in (False, True):
+        leave_on_signals(agent)
+        try:
+            _questions(agent, ui, dispatch)
+        finally:
+            leave_on_signals(agent, stop=False)
+            saved = save(agent, ui)
+            agent.checkpoints.prune()
+        if saved or last_chance or agent.leaving:
+            return
+        ui.notice(_("The conversation is still here: /save it once there is room, or leave again to quit without it."))
+
+
+def _questions(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) -> None:
+    """Questions and slash commands until the user leaves; `dispatch` returns False to leave, or the question that
+    one of the user's own commands stands for."""
+    while not agent.leaving and (text := ui.read_input()) is not None:
+        if text.strip().startswith("/"):
+            done = dispatch(agent, text.strip())
+            if done is False:
+                return
+            text = done if isinstance(done, str) else ""
+        if text.strip():
+            try:
+                agent.ask(text)
+            except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over
+                agent.conversation.answer_open_calls()
+            except Exception as e:  # a bug must not end the session; the history stays valid
+                from narnat_agent.logger import get_logger
+
+                get_logger("run").exception("unexpected error")
+                agent.conversation.answer_open_calls(f"Failed: {type(e).__name__}")
+                ui.error(
+                    _("Unexpected error ({kind}: {error}); the conversation is kept.").format(
+                        kind=type(e).__name__, error=e
+                    )
+                )

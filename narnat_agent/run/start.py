@@ -1,0 +1,134 @@
+"""What every run does around its conversation: the conversation chosen (new, -c, --resume), the agent built on
+it, the autosave, and the background commands stopped on the way out."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from narnat_agent.i18n import _, ngettext
+from narnat_agent.run.signals import leave_on_signals
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from narnat_agent.config.loader import Config
+    from narnat_agent.conversation.session import Session
+    from narnat_agent.core.agent import Agent
+    from narnat_agent.core.ui import UI
+    from narnat_agent.provider.endpoint import Server
+
+USAGE_ERROR = 2  # a configuration or command-line mistake: nothing was sent
+
+
+def _session(config: Config, ui: UI, args: argparse.Namespace, system_prompt: str) -> Session:
+    """The conversation of this run: a saved one (-c, --resume) or a new one (named by the time and the process)."""
+    from narnat_agent.conversation import session as sessions
+    from narnat_agent.conversation.compressor import inherit_summary
+
+    if args.latest or args.resume:
+        return _saved_session(config, args.resume, system_prompt)
+    if summary := inherit_summary(config.state_dir):
+        ui.notice(_("A summary left by an interrupted compression was inherited into this new conversation."))
+    return sessions.new_session(system_prompt, summary)
+
+
+def _saved_session(config: Config, name: str | None, system_prompt: str) -> Session:
+    """A saved conversation (by name, else the most recent), going on in this run's environment (date, mode)."""
+    from narnat_agent import state
+    from narnat_agent.conversation import session as sessions
+    from narnat_agent.conversation import store
+    from narnat_agent.prompts.system_prompt import with_environment
+
+    state_dir = config.state_dir
+    if name is None or not store.exists(state_dir, store.check_name(name)):
+        names = [row["name"] for row in store.listing(state_dir) if not row["name"].startswith("compressed-")]
+        if name is not None:
+            where, recent = state.sessions(state_dir), ", ".join(names[:3])
+            missing = (
+                _("there is no session named '{name}' in {where}; the most recent are {recent}.")
+                if names
+                else _("there is no session named '{name}' in {where}.")
+            )
+            raise store.SessionError(missing.format(name=name, where=where, recent=recent))
+        if not names:
+            raise store.SessionError(_("this project has no saved conversation yet."))
+        name = names[0]
+    session = sessions.load(state_dir, name)
+    system = session.conversation.messages[0]
+    system["content"] = with_environment(system["content"], system_prompt)
+    return session
+
+
+def sweep_leftovers(config: Config) -> None:
+    """Temporary files of writers killed mid-write, in the project, the state folder and the user's settings."""
+    from narnat_agent import state
+    from narnat_agent.atomic import clean_leftovers
+    from narnat_agent.tools.files.ripgrep import folders_with_writes
+
+    folders = folders_with_writes(config.project) | {state.user_folder(config.home)}
+    if not config.state_dir.is_relative_to(config.project):
+        folders |= folders_with_writes(config.state_dir)
+    clean_leftovers(folders)
+
+
+def build_agent(
+    config: Config, ui: UI, args: argparse.Namespace, system_prompt: str, confirm: Callable[[str, str], bool]
+) -> Agent | None:
+    """The agent of this run, on the conversation the flags chose; None (and one sentence) when it cannot be had."""
+    from narnat_agent.conversation import store
+    from narnat_agent.core.agent import Agent
+    from narnat_agent.logger import start_log
+    from narnat_agent.provider.client import Client
+    from narnat_agent.tools.web.http import Web
+    from narnat_agent.tools.workspace import Workspace
+
+    start_log(config.state_dir, [config.api_key], ui.notice)
+    try:
+        session = _session(config, ui, args, system_prompt)
+    except store.SessionError as e:
+        ui.error((_("Cannot continue: {why}") if args.latest else _("Cannot resume: {why}")).format(why=e))
+        return None
+    web = Web(config.search_urls, config.web_timeout_s)
+    workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
+                          web=web, secret=config.api_key, hidden=config.files)  # fmt: skip
+    config, server = _learn_server(config)
+    agent = Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
+    leave_on_signals(agent)
+    return agent
+
+
+def _learn_server(config: Config) -> tuple[Config, Server | None]:
+    """A server people run themselves says how much context it gives the model; that is context_window, unless the
+    settings name one."""
+    import dataclasses
+
+    from narnat_agent.provider.endpoint import learn
+
+    server = learn(config.base_url, config.model, config.api_key)
+    if server and server.context and not config.context_window_set:
+        config = dataclasses.replace(config, context_window=server.context)
+    return config, server
+
+
+def stop_jobs(agent: Agent) -> None:
+    """Background commands end with Narnat, each with its whole process group, said in one line."""
+    stopped = agent.workspace.jobs.stop_all()
+    if stopped:
+        said = ngettext("Stopped {n} background command: {commands}", "Stopped {n} background commands: {commands}",
+                        len(stopped))  # fmt: skip
+        agent.ui.notice(said.format(n=len(stopped), commands="; ".join(job.command for job in stopped)))
+
+
+def save(agent: Agent, ui: UI, quiet: bool = False) -> bool:
+    """The autosave; a failure is its one sentence, and the conversation stays in memory."""
+    from narnat_agent.conversation.store import SessionError
+
+    try:
+        saved = agent.save()
+    except SessionError as e:
+        ui.error(str(e))
+        return False
+    if saved and not quiet:
+        ui.notice(_("Saved this conversation as '{name}' (narnat --resume {name}).").format(name=saved))
+    return True

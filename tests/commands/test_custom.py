@@ -1,0 +1,67 @@
+"""The user's own commands (.narnat/commands/NAME.md) and skills (.narnat/skills/*/SKILL.md) through the real REPL."""
+
+from tests.commands.test_conversation import repl
+from tests.fake_llm import text_reply
+
+
+def write(path, content: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+
+
+def test_a_command_file_becomes_a_slash_command_with_its_arguments_filled(project, fake_llm):
+    write(project / ".narnat/commands/review.md", "---\ndescription: Review a file\n---\nReview $ARGUMENTS for bugs.\n")
+    write(project.parent / "home/.narnat/commands/explain.md", "# Explain the code\nExplain it simply.\n")
+    fake_llm.add(text_reply("reviewed"), text_reply("explained"))
+    done = repl(project, fake_llm, "/review src/app.py", "/Explain the parser", "/help")
+    first, second = (r["messages"][-1]["content"] for r in fake_llm.requests)
+    assert first == "Review src/app.py for bugs."
+    assert second == "# Explain the code\nExplain it simply.\n\nthe parser"  # no $ARGUMENTS: they follow the text
+    mine = "Your commands\n  /explain [arguments] Explain the code\n  /review [arguments] Review a file\n"
+    assert mine in done.stdout
+    assert "reviewed" in done.stdout and "explained" in done.stdout
+
+
+def test_the_projects_command_wins_over_the_users_of_the_same_name(project, fake_llm):
+    write(project.parent / "home/.narnat/commands/fix.md", "the user's fix")
+    write(project / ".narnat/commands/fix.md", "the project's fix")
+    fake_llm.add(text_reply("ok"))
+    repl(project, fake_llm, "/fix")
+    assert fake_llm.requests[0]["messages"][-1]["content"] == "the project's fix"
+
+
+def test_unusable_command_files_are_left_out_with_one_notice_each_at_start(project, fake_llm):
+    write(project / ".narnat/commands/save.md", "not the built-in")
+    write(project / ".narnat/commands/huge.md", "x" * 70_000)
+    write(project / ".narnat/commands/image.md", b"\x89PNG\r\n\x1a\n" + bytes(200))
+    write(project / ".narnat/commands/empty.md", "---\ndescription: nothing\n---\n")
+    write(project / ".narnat/commands/bad yaml.md", "text")
+    done = repl(project, fake_llm, "/huge", "/save")
+    notices = done.stderr.split("> ", 1)[0]
+    assert "save.md is not a command: /save is a built-in command, which wins; rename the file." in notices
+    assert "huge.md is not a command: it is larger than 64 KB." in notices
+    assert "image.md is not a command: it is binary" in notices
+    assert "empty.md is not a command: it is empty." in notices
+    assert "bad yaml.md is not a command: a command's name has only letters" in notices
+    assert notices.count("is not a command") == 5 and "Unknown command /huge." in done.stderr
+    assert "Nothing to save yet" in done.stderr and fake_llm.requests == []
+
+
+def test_skills_are_named_and_described_in_the_system_prompt_and_their_bodies_stay_in_their_files(project, fake_llm):
+    write(
+        project / ".narnat/skills/release/SKILL.md",
+        "---\nname: release\ndescription: >\n  Cut a release: bump the version,\n  tag it.\n---\nSECRET STEPS\n",
+    )
+    write(project / ".narnat/skills/nameless/SKILL.md", "---\ndescription: no name\n---\nbody\n")
+    write(project.parent / "home/.narnat/skills/mine/SKILL.md", "---\nname: mine\ndescription: Mine.\n---\nbody\n")
+    fake_llm.add(text_reply("ok"), text_reply("ok"))
+    done = repl(project, fake_llm, "hello", "/clear", "again")
+    system = fake_llm.requests[0]["messages"][0]["content"]
+    skills = system.split("# Skills\n", 1)[1]
+    home_skill = project.parent / "home/.narnat/skills/mine/SKILL.md"
+    assert f"- mine: Mine. (Read {home_skill})" in skills
+    assert "- release: Cut a release: bump the version, tag it. (Read .narnat/skills/release/SKILL.md)" in skills
+    assert "SECRET STEPS" not in system and "nameless" not in skills and system.count("# Skills") == 1
+    left_out = "Skill .narnat/skills/nameless/SKILL.md is left out: its front matter has no name (name: ...)."
+    assert left_out in done.stderr
+    assert fake_llm.requests[1]["messages"][0]["content"] == system  # the same in the next conversation

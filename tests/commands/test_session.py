@@ -1,0 +1,250 @@
+"""Slash commands on real session files, and autosave and --resume through the real program."""
+
+import json
+import subprocess
+
+import pytest
+
+from narnat_agent.commands.session import dispatch
+from narnat_agent.conversation import store
+from tests.fake_llm import text_reply, tool_reply
+from tests.launch import NARNAT, scrubbed_environment
+
+
+@pytest.fixture
+def talked(harness, fake_llm):
+    """An agent with one answered question; `answers` are the user's replies to confirmations."""
+
+    def make(answers: str = ""):
+        h = harness(answers)
+        fake_llm.add(text_reply("first answer"))
+        h.agent.ask("the first question")
+        return h
+
+    return make
+
+
+def sessions(project):
+    return sorted(p.stem for p in (project / ".narnat" / "sessions").glob("*.json"))
+
+
+def test_save_with_a_name_and_with_the_default_timestamp(talked, project):
+    h = talked()
+    assert dispatch(h.agent, "/save work")
+    saved = json.loads((project / ".narnat/sessions/work.json").read_text())
+    assert saved["turns"] == 1 and saved["messages"] == h.agent.conversation.messages and saved["todos"] == []
+    assert saved["model"] == "fake-model" and saved["created"] and saved["updated"]
+    dispatch(h.agent, "/save")
+    assert len(sessions(project)) == 2
+
+
+def test_save_asks_before_overwriting_another_session(talked, project):
+    h = talked("n\ny\n")
+    store.save(project / ".narnat", "taken", {"turns": 0, "messages": [{"role": "system", "content": "x"}]})
+    dispatch(h.agent, "/save taken")
+    assert "Not saved." in h.err.getvalue()
+    assert json.loads((project / ".narnat/sessions/taken.json").read_text())["turns"] == 0
+    dispatch(h.agent, "/save taken")
+    assert json.loads((project / ".narnat/sessions/taken.json").read_text())["turns"] == 1
+
+
+def test_bad_names_are_refused(talked, project):
+    h = talked()
+    for bad in ("../escape", "a/b", "..", "white space", "semi;colon"):
+        dispatch(h.agent, f"/save {bad}")
+        dispatch(h.agent, f"/enter {bad}")
+    assert h.err.getvalue().count("is not a session name") >= 8
+    assert not (project / ".narnat" / "escape.json").exists() and sessions(project) == []
+
+
+def test_show_lists_newest_first_with_turns_and_the_first_question(talked, project, fake_llm):
+    h = talked()
+    dispatch(h.agent, "/save older")
+    fake_llm.add(text_reply("x"))
+    h.agent.ask("another")
+    dispatch(h.agent, "/save newer")
+    h.out.truncate(0)
+    dispatch(h.agent, "/show")
+    lines = h.out.getvalue().strip("\x00").splitlines()
+    assert lines[0].split() == ["name", "turns", "last", "activity", "first", "question"]
+    assert lines[1].startswith("newer") and " 2 " in lines[1] and lines[1].endswith("the first question")
+    assert lines[2].startswith("older") and " 1 " in lines[2]
+
+
+def test_enter_saves_the_current_conversation_then_loads(talked, project, fake_llm):
+    h = talked()
+    dispatch(h.agent, "/save first")
+    dispatch(h.agent, "/clear")
+    fake_llm.add(text_reply("other answer"))
+    h.agent.ask("a different question")
+    current = h.agent.conversation.name
+    dispatch(h.agent, "/enter first")
+    assert current in sessions(project)
+    assert h.agent.conversation.name == "first" and h.agent.conversation.turns == 1
+    fake_llm.add(text_reply("continued"))
+    h.agent.ask("continue")
+    assert fake_llm.requests[-1]["messages"][1]["content"] == "the first question"
+
+
+def test_enter_a_corrupt_or_foreign_file_is_an_error_naming_it(talked, project):
+    h = talked()
+    folder = project / ".narnat" / "sessions"
+    folder.mkdir(parents=True)
+    (folder / "broken.json").write_text("{not json")
+    (folder / "foreign.json").write_text(json.dumps({"hello": "world"}))
+    before = list(h.agent.conversation.messages)
+    dispatch(h.agent, "/enter broken")
+    dispatch(h.agent, "/enter foreign")
+    dispatch(h.agent, "/enter nowhere")
+    err = h.err.getvalue()
+    assert "broken.json is damaged" in err and "foreign.json is not a Narnat session file" in err
+    assert "no session named 'nowhere'" in err and h.agent.conversation.messages == before
+    dispatch(h.agent, "/show")
+    assert "(unreadable:" in h.out.getvalue()
+
+
+def test_delete_asks_and_default_is_no(talked, project):
+    h = talked("\ny\n")
+    dispatch(h.agent, "/save doomed")
+    dispatch(h.agent, "/delete doomed")
+    assert "doomed" in sessions(project) and "Not deleted." in h.err.getvalue()
+    dispatch(h.agent, "/delete doomed")
+    assert "doomed" not in sessions(project)
+    dispatch(h.agent, "/delete doomed")
+    assert "no session named 'doomed'" in h.err.getvalue()
+
+
+def test_clear_saves_and_starts_fresh(talked, project):
+    h = talked()
+    old = h.agent.conversation.name
+    dispatch(h.agent, "/clear")
+    assert old in sessions(project)
+    assert h.agent.conversation.turns == 0 and len(h.agent.conversation.messages) == 1
+
+
+def test_help_exit_and_unknown_commands(talked):
+    h = talked()
+    dispatch(h.agent, "/help")
+    for name in ("/save", "/show", "/enter", "/delete", "/clear", "/help", "/exit"):
+        assert name in h.out.getvalue()
+    assert dispatch(h.agent, "/exit") is False
+    dispatch(h.agent, "/shwo")
+    assert "Unknown command /shwo. Did you mean /show?" in h.err.getvalue()
+
+
+def test_todos_are_saved_with_the_session(talked, project, fake_llm):
+    h = talked()
+    todo = {"content": "Fix", "activeForm": "Fixing", "status": "in_progress"}
+    fake_llm.add(tool_reply(("TodoWrite", {"todos": [todo]})), text_reply("planned"))
+    h.agent.ask("plan")
+    dispatch(h.agent, "/save planned")
+    dispatch(h.agent, "/clear")
+    assert h.agent.workspace.todos == []
+    dispatch(h.agent, "/enter planned")
+    assert h.agent.workspace.todos == [todo]
+
+
+def run_repl(project, fake_llm, stdin, *args):
+    env = scrubbed_environment()
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url)
+    return subprocess.run([*NARNAT, *args], cwd=project, env=env, input=stdin,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+
+
+def test_end_of_input_and_exit_autosave_and_resume_continues(project, fake_llm):
+    fake_llm.add(text_reply("remembered"))
+    done = run_repl(project, fake_llm, "remember 42\n")
+    assert done.returncode == 0
+    [name] = sessions(project)
+    assert f"Saved this conversation as '{name}'" in done.stderr
+    fake_llm.add(text_reply("it was 42"))
+    done = run_repl(project, fake_llm, "what was it?\n/exit\n", "--resume", name)
+    assert "it was 42" in done.stdout
+    history = fake_llm.requests[-1]["messages"]
+    assert [m["content"] for m in history if m["role"] == "user"] == ["remember 42", "what was it?"]
+    assert json.loads((project / f".narnat/sessions/{name}.json").read_text())["turns"] == 2
+
+
+def test_resume_of_a_missing_session_is_a_clear_error(project, fake_llm):
+    done = run_repl(project, fake_llm, "", "--resume", "nope")
+    assert done.returncode == 2 and "Cannot resume: there is no session named 'nope'" in done.stderr
+
+
+def test_a_summary_left_by_a_crash_is_inherited_at_start(project, fake_llm):
+    (project / ".narnat").mkdir()
+    (project / ".narnat" / "last_session_summary.md").write_text("We were fixing bug 7.")
+    fake_llm.add(text_reply("ok"))
+    done = run_repl(project, fake_llm, "", "-p", "go on")
+    assert done.returncode == 0 and "inherited" in done.stderr
+    assert fake_llm.requests[0]["messages"][0]["content"].endswith("We were fixing bug 7.\n")
+    assert (project / ".narnat" / "last_session_summary.md").read_text() == ""
+
+
+def test_help_lists_keys_mentions_and_where_config_and_logs_are(talked, project):
+    h = talked()
+    dispatch(h.agent, "/help")
+    shown = h.out.getvalue()
+    for key in ("Enter", "Alt-Enter", "Ctrl-J", "Esc", "Ctrl-C", "Ctrl-D", "Tab", "@path"):
+        assert key in shown, key
+    assert "~/.narnat/narnat.json" in shown and str(project / ".narnat" / "narnat.json") in shown
+    assert str(project / ".narnat" / "logs") in shown
+
+
+def test_clear_draws_a_separator_and_enter_recaps_where_it_stopped(talked, project, fake_llm):
+    h = talked()
+    dispatch(h.agent, "/save first")
+    dispatch(h.agent, "/clear")
+    assert "── new conversation ──" in h.err.getvalue()
+    dispatch(h.agent, "/enter first")
+    err = h.err.getvalue()
+    assert "── first · 1 turn ──" in err
+    assert "you: the first question" in err and "model: first answer" in err
+
+
+def test_show_fits_a_narrow_terminal(talked, project, fake_llm):
+    import io
+
+    from rich.console import Console
+
+    from narnat_agent.ui.terminal import TerminalUI
+
+    h = talked()
+    fake_llm.add(text_reply("x"))
+    h.agent.ask("a very long first question " * 10)
+    dispatch(h.agent, "/save long")
+    console = Console(file=io.StringIO(), width=50, record=True)
+    h.agent.ui = TerminalUI(console, project / ".narnat", project, {})
+    dispatch(h.agent, "/show")
+    lines = console.export_text().splitlines()
+    assert len(lines) == 2 and all(len(line) <= 50 for line in lines) and lines[1].endswith("…")
+
+
+def test_what_the_model_read_belongs_to_the_conversation(harness, fake_llm, project):
+    (project / "a.txt").write_text("one\n")
+    h = harness()
+    fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"})), text_reply("read it"))
+    h.agent.ask("read a.txt")
+    dispatch(h.agent, "/save with-read")
+    dispatch(h.agent, "/clear")
+    edit = {"file_path": "a.txt", "old_string": "one", "new_string": "two"}
+    fake_llm.add(tool_reply(("Edit", edit)), text_reply("tried"))
+    h.agent.ask("edit it without reading")
+    assert "has not been read" in fake_llm.requests[-1]["messages"][-1]["content"]
+    assert (project / "a.txt").read_text() == "one\n"
+    dispatch(h.agent, "/enter with-read")
+    fake_llm.add(tool_reply(("Edit", edit)), text_reply("edited"))
+    h.agent.ask("now edit it")
+    assert (project / "a.txt").read_text() == "two\n"
+
+
+def test_resuming_by_name_follows_the_conversation_through_compression(project, fake_llm):
+    (project / ".narnat").mkdir()
+    (project / ".narnat" / "narnat.json").write_text('{"compress_turns": 1}')
+    fake_llm.add(text_reply("first"))
+    run_repl(project, fake_llm, "one\n/save work\n")
+    fake_llm.add(text_reply("We talked about one."), text_reply("second"))
+    done = run_repl(project, fake_llm, "", "--resume", "work", "-p", "two")
+    assert done.returncode == 0, done.stderr
+    saved = json.loads((project / ".narnat/sessions/work.json").read_text())
+    assert [m["content"] for m in saved["messages"] if m["role"] == "user"] == ["two"]
+    assert "We talked about one." in saved["messages"][0]["content"]

@@ -1,0 +1,70 @@
+"""Thinking sent inside `content` (<think>…</think>), and replies that carry nothing."""
+
+import json
+
+from narnat_agent.core.turn import Stop
+from tests.fake_llm import SSE, chunk, raw_reply, text_reply, tool_reply, usage
+from tests.provider.test_text_calls import build
+
+THOUGHT = "<think>\nThe user greets me. I answer briefly.\n</think>\n\nHello!"
+
+
+def test_think_at_the_start_of_content_is_reasoning_whatever_the_split():
+    for cut in range(len(THOUGHT) + 1):
+        reply, screen, thought = build(THOUGHT[:cut], THOUGHT[cut:])
+        assert screen == "Hello!" and reply.content == "Hello!", cut
+        assert thought.strip() == "The user greets me. I answer briefly." == reply.reasoning.strip(), cut
+
+
+def test_think_later_in_the_answer_stays_text():
+    text = "Use <think> tags like this: <think>x</think>"
+    reply, screen, thought = build(text)
+    assert screen == text == reply.content and thought == ""
+
+
+def test_thinking_then_a_call_written_as_text_runs_the_call():
+    text = '<think>I need the file.</think>\n<tool_call>\n{"name": "Glob", "arguments": {"pattern": "*"}}\n</tool_call>'
+    for cut in range(len(text) + 1):
+        reply, screen, thought = build(text[:cut], text[cut:])
+        assert [c.name for c in reply.tool_calls] == ["Glob"] and screen == "" and thought == "I need the file.", cut
+
+
+def test_thinking_in_content_is_shown_as_reasoning_and_kept_out_of_the_answer(harness, fake_llm, project):
+    (project / "a.txt").write_text("alpha\n")
+    h = harness()
+    call = '<think>Read it first.</think>\n<tool_call>\n{"name": "Read", "arguments": {"file_path": "a.txt"}}\n'
+    call += "</tool_call>"
+    fake_llm.add(raw_reply(call, (4, 20)), raw_reply(THOUGHT, (3, 30, 50)))
+    outcome = h.agent.turn("hi")
+    assert outcome.answer == "Hello!" and h.out.getvalue().strip() == "Hello!"
+    assert "Read it first." in h.err.getvalue() and "The user greets me." in h.err.getvalue()
+    assistant = fake_llm.requests[1]["messages"][-2]
+    assert set(assistant) == {"role", "content", "tool_calls"}  # the thinking is not echoed in a field it never used
+    assert h.conversation.messages[-1] == {"role": "assistant", "content": "Hello!"}
+
+
+def test_an_empty_reply_is_asked_for_once_more(harness, fake_llm):
+    h = harness()
+    fake_llm.add(SSE([chunk({"role": "assistant", "content": ""}), chunk(finish="stop"), usage()]), text_reply("Hi!"))
+    outcome = h.agent.turn("hi")
+    assert outcome.completed and outcome.answer == "Hi!" and len(fake_llm.requests) == 2
+    assert fake_llm.requests[1]["messages"] == fake_llm.requests[0]["messages"]  # nothing empty entered the history
+
+
+def test_two_empty_replies_end_the_turn_with_one_sentence(harness, fake_llm):
+    h = harness()
+    empty = SSE([chunk({"content": "<think>hmm</think>\n"}), chunk(finish="stop"), usage()])
+    fake_llm.add(empty, empty, text_reply("never asked"))
+    outcome = h.agent.turn("hi")
+    assert outcome.stop is Stop.PROVIDER_ERROR and "returned nothing" in outcome.message
+    assert len(fake_llm.requests) == 2 and outcome.answer == ""
+    assert "returned nothing" in h.err.getvalue()
+
+
+def test_a_reply_with_only_a_call_is_not_empty(harness, fake_llm):
+    h = harness()
+    fake_llm.add(tool_reply(("Glob", {"pattern": "*"})), text_reply("done"))
+    assert h.agent.turn("list").completed and len(fake_llm.requests) == 2
+    assert json.loads(fake_llm.requests[1]["messages"][-2]["tool_calls"][0]["function"]["arguments"]) == {
+        "pattern": "*"
+    }

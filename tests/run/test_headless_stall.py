@@ -1,0 +1,100 @@
+"""A provider that stalls: the silence is said as it lasts, and a stream idle too long is retried or cut off."""
+
+import json
+import re
+import time
+
+from narnat_agent.provider.silence import Silence
+from tests.conftest import assert_failed
+from tests.fake_llm import SSE, Unanswered, chunk, text_reply, usage
+from tests.run.test_cli import narnat
+from tests.run.test_headless import settings
+
+
+class Clock:
+    """The time the watcher reads, moved by the test; the watcher itself still wakes on its own."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _until(done, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the watcher did not notice in time"
+        time.sleep(0.01)
+
+
+def test_silence_is_said_every_period_and_counted_afresh_after_a_byte():
+    said: list[str] = []
+    clock = Clock()
+    with Silence(said.append, every=0.5, clock=clock) as silence:
+        for now, count in ((0.5, 1), (1.0, 2)):
+            clock.now = now
+            _until(lambda count=count: len(said) == count)
+        silence.heard()
+        clock.now = 1.5
+        _until(lambda: len(said) == 3)
+    seconds = [float(re.fullmatch(r"waiting for the provider \(([\d.]+) s\)…", text)[1]) for text in said]
+    assert seconds == [0.5, 1.0, 0.5]
+
+
+def test_a_provider_silent_before_answering_is_left_and_asked_again(project, fake_llm):
+    settings(project, stream_idle_timeout_s=1)
+    silent = SSE([chunk({"role": "assistant", "content": ""}), chunk({"content": "late"}), chunk(finish="stop")],
+                 delay=5)  # fmt: skip
+    fake_llm.add(silent, text_reply("Here it is."))
+    done = narnat(project, "-p", "hi", base_url=fake_llm.base_url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Here it is.\n" and len(fake_llm.requests) == 2
+    assert "The provider sent nothing for 1 s (stream_idle_timeout_s); retrying in" in done.stderr
+
+
+def test_a_provider_silent_mid_answer_cuts_the_answer_off(harness, fake_llm):
+    h = harness(stream_idle_timeout_s=1)
+    fake_llm.add(SSE([chunk({"role": "assistant", "content": "The first half"}), chunk({"content": " and more"}),
+                      chunk(finish="stop"), usage()], delay=5))  # fmt: skip
+    outcome = h.agent.ask("hi")
+    assert_failed(outcome, "cut off")
+    assert "sent nothing for 1 s (stream_idle_timeout_s); the answer stops there." in h.err.getvalue()
+    assert len(fake_llm.requests) == 1 and h.conversation.messages[-1]["content"] == "The first half"
+
+
+def test_keep_alives_alone_do_not_keep_a_request_open(harness, fake_llm):
+    """A proxy's keep-alive comments are bytes, not progress: the request is dropped and asked again."""
+    h = harness(stream_idle_timeout_s=1)
+    fake_llm.add(SSE([chunk({"role": "assistant", "content": ""})], trickle=": keep-alive\n\n", delay=0.2),
+                 text_reply("Here it is."))  # fmt: skip
+    outcome = h.agent.ask("hi")
+    assert outcome.answer == "Here it is." and len(fake_llm.requests) == 2
+    assert "The provider sent only keep-alives for 1 s (stream_idle_timeout_s); retrying in" in h.err.getvalue()
+
+
+def test_a_data_line_that_trickles_in_and_never_ends_is_no_progress_either(harness, fake_llm):
+    h = harness(stream_idle_timeout_s=1)
+    fake_llm.add(SSE([chunk({"role": "assistant", "content": "The first half"})], trickle='data: {"id', delay=0.2))
+    outcome = h.agent.ask("hi")
+    assert_failed(outcome, "cut off")
+    assert "sent only keep-alives for 1 s (stream_idle_timeout_s); the answer stops there." in h.err.getvalue()
+    assert h.conversation.messages[-1]["content"] == "The first half"
+
+
+def test_a_request_that_keeps_streaming_past_the_overall_limit_is_ended(harness, fake_llm):
+    h = harness(stream_idle_timeout_s=5, request_timeout_s=1)
+    more = f"data: {json.dumps(chunk({'content': 'more '}))}\n\n"
+    fake_llm.add(SSE([chunk({"role": "assistant", "content": "word "})], trickle=more, delay=0.1))
+    outcome = h.agent.ask("hi")
+    assert_failed(outcome, "cut off")
+    assert "The request ran longer than 1 s (request_timeout_s); the answer stops there." in h.err.getvalue()
+    assert h.conversation.messages[-1]["content"].startswith("word more more")
+
+
+def test_a_provider_that_accepts_and_never_answers_is_said_so(harness, fake_llm):
+    h = harness(stream_idle_timeout_s=1)
+    fake_llm.add(Unanswered(), Unanswered(), Unanswered(), Unanswered())
+    outcome = h.agent.ask("hi")
+    assert_failed(outcome, r"accepted the connection and sent nothing for 1 s \(stream_idle_timeout_s\)")
+    assert "Request timed out" not in outcome.message

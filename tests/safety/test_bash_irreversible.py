@@ -1,0 +1,132 @@
+"""What /undo cannot bring back asks, and says so: data stores, clusters and clouds, git refs, clobbered files,
+caches, code that runs unseen — against the corpus written for them, and on real files for what the file system
+decides."""
+
+from pathlib import Path
+
+import pytest
+
+from narnat_agent.safety import analyze
+from tests.safety import bash_corpus_irreversible as corpus
+
+ROOT = Path(__file__).resolve().parents[2]  # the corpus's overwrites name files of this repository
+UNDOABLE = ("/undo cannot restore it", "regenerable")
+
+
+@pytest.mark.parametrize(("command", "category"), corpus.ASK)
+def test_irreversible_commands_ask(command, category):
+    assert analyze(command, ROOT).deletions, command
+
+
+@pytest.mark.parametrize(("command", "category"), corpus.RUN)
+def test_their_look_alikes_run(command, category):
+    verdict = analyze(command, ROOT)
+    assert (verdict.deletions, verdict.file_ops, verdict.interactive) == ([], [], []), command
+
+
+@pytest.mark.parametrize(("command", "category"), corpus.REFUSE_FILE_OP + corpus.REFUSE_TERMINAL)
+def test_endless_and_waiting_programs_are_refused(command, category):
+    verdict = analyze(command, ROOT)
+    assert verdict.file_ops or verdict.interactive, command
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("psql app -c 'DROP TABLE users'", "psql drops table users — /undo cannot restore it"),
+        ("sqlite3 app.db 'DELETE FROM sessions'", "sqlite3 deletes rows from sessions — /undo cannot restore it"),
+        ("git push --force origin main", "git rewrites or deletes history on the remote — /undo cannot restore it"),
+        ("kubectl delete ns staging", "kubectl deletes cluster resources"),
+        ("cargo clean", "cargo deletes the build output — regenerable"),
+    ],
+)
+def test_the_question_says_what_is_lost_and_whether_undo_restores_it(command, lost):
+    assert any(reason.startswith(lost) for reason in analyze(command).deletions), analyze(command).deletions
+
+
+def test_every_irreversible_family_says_undo_cannot_restore_it():
+    for command, category in corpus.ASK:
+        if category in ("data_store", "cluster_cloud", "git_refs", "regenerable"):
+            reasons = analyze(command, ROOT).deletions
+            project_files = any("deletes files" in r for r in reasons)  # in the project: /undo restores them
+            assert project_files or any(any(word in r for word in UNDOABLE) for r in reasons), (command, reasons)
+
+
+@pytest.mark.parametrize(
+    ("sql", "asks"),
+    [
+        ("DROP TABLE users; SELECT 1", True),
+        ("ALTER TABLE users DROP COLUMN legacy", True),
+        ("UPDATE accounts SET balance = 0", True),
+        ("ALTER TABLE users ADD COLUMN age int", False),
+        ("SELECT * FROM deleted_users WHERE note = 'drop'", False),
+        ("INSERT INTO log (msg) VALUES ('truncate later')", False),
+        ("DROP TABEL users", True),  # unparseable, and it names DROP
+        ("SELEKT 1", False),  # unparseable, and nothing destructive
+    ],
+)
+def test_sql_is_read_by_a_parser_not_by_its_words(sql, asks):
+    assert bool(analyze(f'psql app -c "{sql}"').deletions) is asks
+
+
+def test_a_sql_file_given_with_f_is_read_when_it_exists(tmp_path):
+    (tmp_path / "reset.sql").write_text("BEGIN;\nDROP TABLE users;\nCOMMIT;\n")
+    (tmp_path / "report.sql").write_text("SELECT count(*) FROM users;\n")
+    assert analyze("psql app -f reset.sql", tmp_path).deletions
+    assert analyze("psql app < reset.sql", tmp_path).deletions
+    assert analyze("psql app -f report.sql", tmp_path).deletions == []
+
+
+def test_copies_and_redirects_onto_existing_files_ask(tmp_path):
+    (tmp_path / "config.json").write_text("{}")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "config.json").write_text("{}")
+    assert analyze("cp /tmp/other.json config.json", tmp_path).deletions
+    assert analyze("mv config.json src/", tmp_path).deletions
+    assert analyze("cp config.json new.json", tmp_path).deletions == []
+    assert analyze("cp -n /tmp/other.json config.json", tmp_path).deletions == []
+    assert analyze("python3 gen.py > config.json", tmp_path).deletions
+    assert analyze("python3 gen.py > out.json", tmp_path).deletions == []
+
+
+def test_a_redirect_into_a_file_the_pipeline_reads_asks_without_looking():
+    assert analyze("jq .a data.json > data.json").deletions
+    assert analyze("cat data.json | jq .a > data.json").deletions
+    assert analyze("jq .a data.json > other.json").deletions == []
+
+
+def test_a_script_fed_to_ssh_is_read_when_it_exists(tmp_path):
+    (tmp_path / "cleanup.sh").write_text("rm -rf /var/cache/app\n")
+    (tmp_path / "status.sh").write_text("uptime\n")
+    assert analyze("ssh prod 'bash -s' < cleanup.sh", tmp_path).deletions
+    assert analyze("ssh prod 'bash -s' < status.sh", tmp_path).deletions == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo " + "$(" * 600 + "ls" + ")" * 600,
+        "echo " + "$(echo " * 600 + "ls" + ")" * 600,
+        'echo "' + '$(echo "' * 600 + "ls" + '")' * 600 + '"',
+        "x=" + "$(echo " * 600 + "$(rm -rf build)" + ")" * 600,
+        "(" * 600 + "rm x" + ")" * 600,
+    ],
+)
+def test_deep_nesting_under_the_length_cap_gets_an_honest_verdict(command):
+    verdict = analyze(command)
+    assert ("rm" in command) <= bool(verdict.deletions)
+    assert all("Recursion" not in reason for reason in verdict.deletions)
+
+
+@pytest.mark.parametrize(
+    ("command", "asks"),
+    [
+        ("echo FLUSHALL | redis-cli", True),
+        ("redis-cli -n 2 <<EOF\nDEL session:1\nEOF", True),
+        ("echo PING | redis-cli", False),
+        ("helm -n monitoring uninstall grafana", True),
+        ("kubectl --context prod -n web delete deploy api", True),
+    ],
+)
+def test_commands_a_client_reads_on_stdin_and_options_before_the_subcommand_are_seen(command, asks):
+    assert bool(analyze(command).deletions) is asks

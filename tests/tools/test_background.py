@@ -1,0 +1,89 @@
+"""Commands that keep running: a real server in the background, its log read with Read, stopped with Bash."""
+
+import json
+import os
+import sys
+import urllib.request
+from pathlib import Path
+
+from narnat_agent.commands.session import dispatch
+from narnat_agent.tools.registry import execute
+from tests.fake_llm import text_reply, tool_reply
+from tests.processes import gone
+from tests.run.test_cli import narnat
+
+SERVER = """\
+import http.server, sys
+server = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+print(f"listening on {server.server_port}", flush=True)
+with open(sys.argv[1], "w") as ready:  # the test waits on this pipe, not on a clock
+    ready.write(str(server.server_port))
+server.serve_forever()
+"""
+
+
+def start_server(project: Path, workspace):
+    (project / "server.py").write_text(SERVER)
+    os.mkfifo(project / "ready")
+    command = f"{sys.executable} server.py ready"
+    started = execute("Bash", {"command": command, "run_in_background": True}, workspace)
+    port = int((project / "ready").read_text())
+    return started, port
+
+
+def test_a_background_server_runs_its_log_is_read_and_bash_stops_it(harness, project):
+    h = harness()
+    started, port = start_server(project, h.workspace)
+    [job] = h.workspace.jobs.started
+    assert f"job 1, pid {job.pid}" in started.text and f"kill -- -{job.pid}" in started.text
+    assert ".narnat/jobs/job-1-" in started.text and not started.is_error
+    assert urllib.request.urlopen(f"http://127.0.0.1:{port}/server.py").read() == SERVER.encode()
+    log = execute("Read", {"file_path": h.workspace.show(job.log)}, h.workspace)
+    assert f"listening on {port}" in log.text and "Job 1 is still running" in log.text
+    dispatch(h.agent, "/jobs")
+    assert f"1    {job.pid}  running" in h.out.getvalue() and "server.py ready" in h.out.getvalue()
+    killed = execute("Bash", {"command": f"kill -- -{job.pid}"}, h.workspace)
+    assert not killed.is_error
+    job.process.wait()
+    told = killed.text + execute("Bash", {"command": "true"}, h.workspace).text  # whichever came after its end
+    assert told.count("background job 1 (") == 1 and "was stopped by signal 15" in told
+    assert "background job" not in execute("Bash", {"command": "true"}, h.workspace).text
+
+
+def test_background_commands_go_through_the_same_safety_analysis(workspace, project):
+    refused = execute("Bash", {"command": "rm -rf build", "run_in_background": True}, workspace)
+    assert refused.is_error and "declined" in refused.text and not workspace.jobs.started
+
+
+def test_narnat_stops_its_background_commands_process_group_and_all_when_it_exits(project, fake_llm):
+    os.mkfifo(project / "ready")  # the second call waits on it until the background child exists
+    write_pid = "import sys; open('child.pid', 'w').write(sys.argv[1]); open('ready', 'w').close()"
+    command = f'sleep 300 & {sys.executable} -c "{write_pid}" $!; wait'
+    wait_ready = f"{sys.executable} -c \"open('ready').read()\""
+    fake_llm.add(tool_reply(("Bash", {"command": command, "run_in_background": True})),
+                 tool_reply(("Bash", {"command": wait_ready})), text_reply("Started."))  # fmt: skip
+    done = narnat(project, "-p", "start it", "--output-format", "stream-json", base_url=fake_llm.base_url)
+    assert done.returncode == 0, done.stderr
+    assert "Stopped 1 background command: sleep 300 & " in done.stderr
+    assert json.loads(done.stdout.splitlines()[-1])["type"] == "result"
+    assert gone(int((project / "child.pid").read_text()))
+
+
+def test_a_server_the_analysis_knows_never_ends_is_started_in_the_background_not_refused(workspace, project):
+    command = f"{sys.executable} -m http.server 0 --bind 127.0.0.1"
+    refused = execute("Bash", {"command": command}, workspace)
+    assert refused.is_error and "in the background" in refused.text  # in the foreground it would never end
+    started = execute("Bash", {"command": command, "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    assert not started.is_error and f"job 1, pid {job.pid}" in started.text
+    execute("Bash", {"command": f"kill -- -{job.pid}"}, workspace)
+    job.process.wait()
+
+
+def test_a_job_log_is_read_without_the_colour_codes_its_command_wrote(workspace, project):
+    script = "import sys; print('\\x1b[32mPASSED\\x1b[0m test_x', flush=True)"
+    execute("Bash", {"command": f'{sys.executable} -c "{script}"', "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    job.process.wait()
+    log = execute("Read", {"file_path": workspace.show(job.log)}, workspace)
+    assert "PASSED test_x" in log.text and "\x1b" not in log.text

@@ -1,0 +1,172 @@
+import os
+
+from narnat_agent.tools import glob as glob_tool
+from narnat_agent.tools.files import ripgrep
+from narnat_agent.tools.registry import execute
+
+
+def tree(root, files, ignore=""):
+    for i, name in enumerate(files):
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(name)
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))  # later in the list = newer
+    if ignore:
+        (root / ".gitignore").write_text(ignore)
+
+
+def glob(ws, pattern, **args):
+    return execute("Glob", {"pattern": pattern, **args}, ws)
+
+
+def test_every_depth_newest_first(project, workspace):
+    tree(project, ["a.py", "src/b.py", "src/deep/er/c.py", "notes.md"])
+    result = glob(workspace, "**/*.py")
+    assert result.text.splitlines() == ["src/deep/er/c.py", "src/b.py", "a.py"]
+    assert result.summary == "Found 3 files"
+
+
+def test_path_patterns_and_a_search_folder(project, workspace):
+    tree(project, ["src/app/x.ts", "src/y.ts", "lib/z.ts", "src/app/x.test.ts"])
+    assert glob(workspace, "src/**/*.ts").text.splitlines() == ["src/app/x.test.ts", "src/y.ts", "src/app/x.ts"]
+    assert glob(workspace, "*.{ts,js}", path="lib").text == "lib/z.ts"
+
+
+def test_gitignore_is_respected_hidden_files_included_and_git_skipped(project, workspace):
+    tree(project, ["keep.py", "build/gen.py", ".config/tool.py", ".git/hooks/x.py"], ignore="build/\n")
+    assert sorted(glob(workspace, "**/*.py").text.splitlines()) == [".config/tool.py", "keep.py"]
+
+
+def test_no_match_says_what_was_skipped(project, workspace):
+    tree(project, ["build/out.log"], ignore="build/\n")
+    result = glob(workspace, "**/*.log")
+    assert result.text.startswith("No files match '**/*.log' in the project root.")
+    assert "1 file ignored by .gitignore rules would match; they were skipped" in result.text
+    assert "Hidden files were included" in glob(workspace, "*.nothing").text
+
+
+def test_results_are_capped_at_100_with_the_rest_counted(project, workspace):
+    tree(project, [f"f{n:03}.txt" for n in range(130)])
+    lines = glob(workspace, "*.txt").text.splitlines()
+    assert lines[0] == "f129.txt" and len(lines) == 101
+    assert lines[-1] == "(showing the 100 newest of 130 files; 30 more; narrow the pattern)"
+
+
+def test_missing_folder(project, workspace):
+    result = glob(workspace, "*.py", path="nowhere")
+    assert result.is_error and "nowhere does not exist" in result.text
+
+
+def test_fallback_walk_matches_like_glob(project):
+    tree(project, ["a.py", "src/b.py", "src/c.txt", "src/d/e.py", ".narnat/logs/x.py"])
+    assert ripgrep.walk_matching("*.py", project, project) == ["a.py"]
+    assert sorted(ripgrep.walk_matching("**/*.py", project, project)) == ["a.py", "src/b.py", "src/d/e.py"]
+    assert ripgrep.walk_matching("*.py", project / "src", project) == ["src/b.py"]
+    assert ripgrep.walk_matching("src/*.py", project, project) == ["src/b.py"]
+    assert sorted(ripgrep.walk_matching("src/**/*.py", project, project)) == ["src/b.py", "src/d/e.py"]
+
+
+def test_rg_comes_from_the_ripgrep_distribution():
+    from importlib.metadata import distribution
+    from pathlib import Path
+
+    dist = distribution("ripgrep")
+    shipped = next(dist.locate_file(f) for f in dist.files if f.name == "rg")
+    assert ripgrep.binary() == str(Path(shipped).resolve()) and os.access(ripgrep.binary(), os.X_OK)
+
+
+def test_star_and_question_mark_stay_within_one_segment(project, workspace):
+    tree(project, ["README.md", "docs/x.md", "café/y.md", "src/a.py", "src/core/b.py", "src/c.py"])
+    assert glob(workspace, "*.md").text == "README.md\n(2 more files match '**/*.md' in subfolders)"
+    assert glob(workspace, "*.py", path="src").text.splitlines()[:2] == ["src/c.py", "src/a.py"]
+    assert sorted(glob(workspace, "**/*.md").text.splitlines()) == ["README.md", "café/y.md", "docs/x.md"]
+    assert glob(workspace, "src/?.py").text.splitlines() == ["src/c.py", "src/a.py"]
+    assert glob(workspace, "src/**/b.py").text == "src/core/b.py"
+    assert "'*' and '?' match within one path segment" in glob_tool.TOOL.description
+
+
+def test_absolute_and_dot_slash_patterns(project, workspace):
+    tree(project, ["pkg/a.py", "pkg/sub/b.py", "other.py"])
+    for pattern in (f"{project}/pkg/*.py", "./pkg/*.py", "pkg/./*.py"):
+        assert glob(workspace, pattern).text.splitlines()[0] == "pkg/a.py", pattern
+    assert glob(workspace, "../*.py", path="pkg/sub").text.splitlines()[0] == "pkg/a.py"
+    assert glob(workspace, "*.py", path=str(project / "pkg")).text.splitlines()[0] == "pkg/a.py"
+
+
+def test_a_glob_never_overrides_gitignore(project, workspace):
+    tree(project, ["a.log", "src/keep.log", "src/x.py", "src/y.py", "build/z.py"], ignore="*.log\nbuild/\n")
+    (project / "src" / ".gitignore").write_text("!keep.log\nx.py\n")
+    assert glob(workspace, "**/*.log").text == "src/keep.log"
+    assert glob(workspace, "**/*.py").text == "src/y.py"
+    assert glob(workspace, "build/*.py").text.startswith("No files match")
+
+
+def test_gitignore_is_honoured_with_and_without_git(project, workspace):
+    import subprocess
+
+    tree(project, ["gen/out.py", "a.py"], ignore="gen/\n")
+    assert glob(workspace, "**/*.py").text == "a.py"
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    assert glob(workspace, "**/*.py").text == "a.py"
+    assert "Respects .gitignore, also outside git" in glob_tool.TOOL.description
+
+
+def test_narnat_state_is_listed_only_when_path_points_into_it(project, workspace):
+    tree(project, ["a.log", ".narnat/logs/run.log", ".narnat/sessions/s.json"])
+    assert glob(workspace, "**/*.log").text == "a.log"
+    assert glob(workspace, "**").text == "a.log"
+    assert glob(workspace, "**/*.log", path=".narnat").text == ".narnat/logs/run.log"
+    assert glob(workspace, f"{project}/.narnat/logs/*.log").text == ".narnat/logs/run.log"
+
+
+def test_binary_files_are_listed_and_the_note_does_not_say_otherwise(project, workspace):
+    tree(project, ["a.txt"])
+    (project / "img.png").write_bytes(b"\x89PNG\x00\x00")
+    assert glob(workspace, "*.png").text == "img.png"
+    assert "binary" not in glob(workspace, "*.nothing").text
+
+
+def test_non_utf8_names_are_shown_escaped(project, workspace):
+    (project / os.fsdecode(b"caf\xe9.py")).write_bytes(b"x\n")
+    result = glob(workspace, "caf*")
+    assert result.text == "caf\\xe9.py"
+    result.text.encode("utf-8")
+
+
+def test_a_path_that_is_not_a_folder(project, workspace):
+    from tests.tools.test_grep import in_child
+
+    tree(project, ["a.py"])
+    os.mkfifo(project / "pipe")
+    assert glob(workspace, "*", path="a.py").text == "Error: a.py is a file, not a folder; Glob searches folders."
+    assert "pipe is not a folder" in in_child(project, "Glob", {"pattern": "*", "path": "pipe"}, timeout=20)
+    assert glob(workspace, "*").text == "a.py"
+
+
+def test_a_name_pattern_says_how_many_more_match_in_subfolders(project, workspace):
+    tree(project, ["a.py", "src/b.py", "src/c/d.py", "src/c/e.txt"])
+    assert glob(workspace, "*.py").text.splitlines() == ["a.py", "(2 more files match '**/*.py' in subfolders)"]
+    assert glob(workspace, "**/*.py").text.splitlines() == ["src/c/d.py", "src/b.py", "a.py"]
+    (project / "a.py").unlink()
+    result = glob(workspace, "*.py")
+    assert result.text == "No files match '*.py' in the project root; 2 files match '**/*.py' in subfolders."
+    assert glob(workspace, "*.txt", path="src").text.startswith(
+        "No files match '*.txt' in src; 1 file matches '**/*.txt' in subfolders."
+    )
+
+
+def test_a_file_being_replaced_by_edit_or_write_is_never_listed(workspace, project):
+    (project / "app.py").write_text("x = 1\n")
+    (project / ".narnat-tmp-4242-abc").write_text("x = 2\n")  # what an atomic write looks like half-way
+    assert execute("Glob", {"pattern": "**/*"}, workspace).text.splitlines() == ["app.py"]
+    assert ".narnat-tmp" not in execute("Grep", {"pattern": "x =", "output_mode": "content"}, workspace).text
+
+
+def test_nothing_found_after_a_cd_says_where_patterns_start(workspace, project):
+    (project / "doc" / "source").mkdir(parents=True)
+    (project / "doc" / "source" / "conf.py").write_text("project = 'x'\n")
+    execute("Bash", {"command": "cd doc"}, workspace)
+    glob = execute("Glob", {"pattern": "source/*.py"}, workspace)
+    grep = execute("Grep", {"pattern": "project", "glob": "source/*.py"}, workspace)
+    for result in (glob, grep):
+        assert "start at the project root" in result.text and f"Bash is in {project / 'doc'}" in result.text

@@ -1,0 +1,65 @@
+"""Verification commands (tests, linters, type checkers, builds): recognised as written, and their real outcome kept."""
+
+import sys
+
+import pytest
+
+from narnat_agent.tools.registry import execute
+from narnat_agent.tools.verification import Verification, recognise
+
+RECOGNISED = [
+    ("pytest -q", "pytest"),
+    ("time uv run python -m pytest tests", "pytest"),
+    ("/usr/bin/python3 -m mypy narnat_agent", "mypy"),
+    ("env CI=1 npx jest --ci", "jest"),
+    ("timeout 60 pytest", "pytest"),
+    ("coverage run -m pytest", "pytest"),
+    ("bundle exec rspec", "rspec"),
+    ("ruff check .", "ruff"),
+    ("black --check .", "black"),
+    ("npm test", "npm test"),
+    ("npm run lint", "npm run lint"),
+    ("cargo test --release", "cargo test"),
+    ("go test ./...", "go test"),
+    ("make -j4 test", "make test"),
+    ("./gradlew test", "gradlew test"),
+    ("tsc --noEmit", "tsc"),
+]
+NOT_VERIFICATIONS = ["python script.py", "npm run dev", "npm install", "cargo run", "go run .", "black .",
+                     "ruff format .", "make clean", "git status", "ls -la", "python -c 'print(1)'"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("command", "name"), RECOGNISED)
+def test_verification_commands_are_recognised_through_wrappers(command, name):
+    assert recognise(command.split()) == name
+
+
+@pytest.mark.parametrize("command", NOT_VERIFICATIONS)
+def test_other_commands_are_not_verifications(command):
+    assert recognise(command.split()) is None
+
+
+def test_outcomes_read_as_a_person_says_them():
+    assert [str(Verification("pytest", c)) for c in (0, 1, None)] == [
+        "pytest: passed", "pytest: failed (exit 1)", "pytest: timed out"]  # fmt: skip
+
+
+def test_bash_keeps_the_runners_own_exit_code_behind_cd_and_a_pipe(workspace, project):
+    (project / "sub").mkdir()
+    (project / "sub" / "test_x.py").write_text("def test_x():\n    assert 1 == 2\n")
+    command = f"cd sub && {sys.executable} -m pytest -q -p no:cacheprovider 2>&1 | tail -3"
+    failing = execute("Bash", {"command": command}, workspace)
+    assert failing.verification == Verification("pytest", 1), failing.text  # tail's exit code is 0
+    (project / "sub" / "test_x.py").write_text("def test_x():\n    assert 2 == 2\n")
+    passing = execute("Bash", {"command": f"{sys.executable} -m pytest -q -p no:cacheprovider"}, workspace)
+    assert passing.verification == Verification("pytest", 0)
+    assert execute("Bash", {"command": "echo hi"}, workspace).verification is None
+    stopped = execute("Bash", {"command": f"{sys.executable} -m pytest --version; sleep 5", "timeout": 300}, workspace)
+    assert stopped.verification is None  # the last command was sleep, not the runner
+
+
+def test_a_runner_stopped_at_the_timeout_is_timed_out_not_passed(workspace, project):
+    (project / "test_slow.py").write_text("import time\n\ndef test_slow():\n    time.sleep(30)\n")
+    stopped = execute("Bash", {"command": f"{sys.executable} -m pytest -q -p no:cacheprovider", "timeout": 1500},
+                      workspace)  # fmt: skip
+    assert stopped.verification == Verification("pytest", None) and stopped.verification.status == "timed_out"

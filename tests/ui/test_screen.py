@@ -1,0 +1,189 @@
+"""What the screen shows in a real pseudo-terminal, at several widths: keys in, the terminal's rows out."""
+
+import io
+import sys
+import threading
+
+import pexpect
+import pyte
+import pytest
+
+from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
+from tests.launch import NARNAT, scrubbed_environment
+from tests.ui.test_pty import prompt, screen, slow_answer, text
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+
+class LiveScreen(io.StringIO):
+    """The child's terminal drawn as output arrives, answering its cursor-position queries as a terminal does
+    (prompt_toolkit draws the status line under the prompt only when it knows where the cursor is)."""
+
+    def __init__(self, child: pexpect.spawn, width: int):
+        super().__init__()
+        self.screen = pyte.Screen(width, 30)
+        self.screen.write_process_input = child.send
+        self.stream = pyte.Stream(self.screen)
+
+    def write(self, data: str) -> int:
+        self.stream.feed(data)
+        return super().write(data)
+
+    def status_line(self) -> str:
+        return next(row.rstrip() for row in reversed(self.screen.display) if row.rstrip().endswith("/help"))
+
+
+def spawn(project, fake_llm, width: int = 100, cpr: bool = False) -> pexpect.spawn:
+    env = scrubbed_environment()
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
+               TERM="xterm-256color")  # fmt: skip
+    if not cpr:  # nothing answers the terminal's cursor-position queries
+        env["PROMPT_TOOLKIT_NO_CPR"] = "1"
+    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, width),
+                          encoding="utf-8", timeout=20)  # fmt: skip
+    child.logfile_read = io.StringIO()
+    return child
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_show_keeps_names_turns_and_dates_whole_and_cuts_the_question(project, fake_llm, width):
+    question = "get_real_name() can't get the name of db.schema.tbl.col " * 6
+    fake_llm.add(text_reply("Looked."))
+    child = spawn(project, fake_llm, width)
+    try:
+        prompt(child)
+        child.send(question.strip() + "\r")
+        child.expect("Looked")
+        prompt(child)
+        child.send("/save a-rather-long-session-name-2026\r")
+        child.expect("Saved as")
+        prompt(child)
+        child.send("/show\r")
+        child.expect("a-rather-long")
+        prompt(child)
+        lines = [text(row) for row in screen(child.logfile_read.getvalue(), width)]
+    finally:
+        child.close(force=True)
+    header = next(line for line in lines if line.startswith("name"))
+    assert header.split() == ["name", "turns", "last", "activity", "first", "question"]
+    row = next(line for line in lines if line.startswith("a-rather-long-session-name-2026 "))
+    assert row.split()[1] == "1" and len(row.split()[2]) == 10 and len(row.split()[3]) == 8  # the date and time whole
+    assert row.endswith("…") and "get_real_name()" in row
+
+
+def test_an_empty_enter_then_a_question_typed_at_once_sends_the_question(project, fake_llm):
+    fake_llm.add(text_reply("Hello back."))
+    child = spawn(project, fake_llm)
+    try:
+        prompt(child)
+        child.send("\rhello\r")  # one burst, as a fast typist or a terminal multiplexer delivers it
+        child.expect("Hello back")
+        assert fake_llm.requests[0]["messages"][-1]["content"] == "hello"
+    finally:
+        child.close(force=True)
+
+
+def test_questions_typed_while_the_agent_works_are_queued_shown_and_sent_one_by_one(project, fake_llm):
+    answer = slow_answer(40, 0.03)
+    answer.gate = threading.Event()  # the model answers once the question is queued
+    fake_llm.add(tool_reply(("Glob", {"pattern": "*"})), answer, text_reply("Answer two."), text_reply("Answer three."))
+    child = spawn(project, fake_llm)
+    try:
+        prompt(child)
+        child.send("one\r")
+        child.expect("⎿")
+        child.expect("Thinking")  # the tool is done: the agent waits for the model
+        child.send("two\r")
+        child.expect("Queued")
+        answer.gate.set()
+        child.expect("word3")
+        child.send("three\rdraft")  # the last line has no Enter: it waits on the input line
+        child.expect("Answer three")
+        prompt(child)
+        child.expect("draft")
+        asked = [[m["content"] for m in r["messages"] if m["role"] == "user"] for r in fake_llm.requests]
+        assert asked == [["one"], ["one"], ["one", "two"], ["one", "two", "three"]]
+        lines = [text(row) for row in screen(child.logfile_read.getvalue())]
+        assert "❯ two" in lines and "❯ three" in lines  # shown as sent, each in its turn
+        queued = [line.strip().rsplit(" ", 1)[1] for line in lines if "Queued, to be sent when this turn ends" in line]
+        assert queued == ["two", "three"]  # and as queued, until then
+    finally:
+        child.close(force=True)
+
+
+def test_text_cleared_with_ctrl_c_does_not_look_sent(project, fake_llm):
+    child = spawn(project, fake_llm)
+    try:
+        prompt(child)
+        child.send("first line\nsecond line")  # Ctrl-J: a question of two lines
+        child.expect("second line")
+        child.send("\x03")
+        prompt(child)
+        prompt(child)
+        rows = screen(child.logfile_read.getvalue())
+    finally:
+        child.close(force=True)
+    for line in ("first line", "second line"):
+        row = next(row for row in rows if text(row).endswith(line))
+        start = len(text(row)) - len(line)
+        assert all(c.strikethrough for c in row[start : len(text(row))] if c.data != " "), line
+    lines = [text(row) for row in rows]
+    below = lines[next(n for n, line in enumerate(lines) if line.endswith("second line")) + 1]
+    assert below.strip() == "cleared, not sent"  # also where the terminal draws no strikethrough (tmux, screen)
+
+
+def test_the_status_line_drops_the_context_size_once_undo_shortens_the_conversation(project, fake_llm):
+    fake_llm.add(text_reply("Answered."))
+    child = spawn(project, fake_llm, cpr=True)
+    child.logfile_read = live = LiveScreen(child, 100)
+    try:
+        prompt(child)
+        child.send("a question\r")
+        child.expect("Answered")
+        child.expect("/help")  # the status line under the next prompt
+        before = live.status_line()
+        child.send("/undo\r")
+        child.expect("Rewound to before turn 1")
+        child.expect("/help")
+        after = live.status_line()
+    finally:
+        child.close(force=True)
+    assert before.endswith("ctx 10/128k · /help")
+    assert after.endswith("/help") and "ctx" not in after
+
+
+def test_notices_about_waiting_for_the_provider_go_once_the_answer_comes(project, fake_llm):
+    busy = Status(503, {"error": {"message": "overloaded"}}, {"retry-after-ms": "400"})
+    fake_llm.add(busy, text_reply("Here at last."))
+    child = spawn(project, fake_llm)
+    try:
+        prompt(child)
+        child.send("a question\r")
+        child.expect("retrying in")  # shown while it waits
+        child.expect("Here at last")
+        prompt(child)
+        lines = [text(row) for row in screen(child.logfile_read.getvalue())]
+    finally:
+        child.close(force=True)
+    assert "Here at last." in lines and not any("retrying" in line for line in lines)
+
+
+def test_a_paragraph_that_grows_past_the_plain_text_threshold_is_in_the_scrollback_once(project, fake_llm):
+    words = [f"w{n}" for n in range(4500)]  # one paragraph of about 25,000 characters, every line of it different
+    pieces = [" ".join(words[n : n + 50]) + " " for n in range(0, len(words), 50)]
+    fake_llm.add(SSE([chunk({"content": piece}) for piece in pieces] + [chunk(finish="stop"), usage()], delay=0.02))
+    child = spawn(project, fake_llm)
+    child.searchwindowsize = 4000
+    try:
+        prompt(child)
+        child.send("a long one\r")
+        child.expect("w4499")
+        prompt(child)
+        lines = [text(row) for row in screen(child.logfile_read.getvalue())]
+    finally:
+        child.close(force=True)
+    footer = next(n for n, line in enumerate(lines) if line.startswith("── ctx"))
+    answer = lines[lines.index("❯ a long one") + 1 : footer]
+    assert sum(line.startswith("w0 w1 w2 w3 ") for line in answer) == 1  # its first line, once
+    width = sum(len(line) for line in answer) + len(answer)  # what the answer's rows hold, with the breaks
+    assert width < len(" ".join(words)) * 1.1  # nothing drawn twice
