@@ -32,6 +32,7 @@ def disguises(text: str) -> str:
     return "\n".join([text, text[::-1], *decoded])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not can_confine(), reason="user namespaces are not available here")
 def test_a_command_cannot_read_the_key_file_nor_narnats_environment(project, fake_llm):
     home_settings = project.parent / "home" / ".narnat" / "narnat.json"
@@ -53,6 +54,7 @@ def test_a_command_cannot_read_the_key_file_nor_narnats_environment(project, fak
     assert KEY in home_settings.read_text()  # the user's own file is untouched
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not can_confine(), reason="user namespaces are not available here")
 def test_a_key_from_the_environment_is_out_of_reach_too(project, fake_llm):
     fake_llm.add(

@@ -4,6 +4,8 @@ import resource
 import signal
 import subprocess
 
+import pytest
+
 from narnat_agent.logger import get_logger, start_log
 from tests.fake_llm import text_reply
 from tests.launch import NARNAT
@@ -44,6 +46,7 @@ def test_undecodable_text_is_logged_escaped_and_logging_goes_on(tmp_path):
     assert path.read_text().splitlines()[0].endswith("read caf\\xe9.py") and "still logging" in path.read_text()
 
 
+@pytest.mark.slow
 def test_two_processes_started_together_get_their_own_log(project, fake_llm):
     fake_llm.add(text_reply("one"), text_reply("two"))
     env = {**os.environ, "HOME": str(project.parent / "home"), "NARNAT_API_KEY": "sk-test-key",
@@ -64,6 +67,7 @@ def limit_file_size(size: int):
     return apply
 
 
+@pytest.mark.slow
 def test_a_log_that_cannot_be_written_costs_one_notice_not_a_traceback_per_line(project, fake_llm):
     fake_llm.add(text_reply("the answer"))
     done = narnat(project, "-p", "hi", base_url=fake_llm.base_url, preexec_fn=limit_file_size(150))

@@ -464,6 +464,7 @@ OPERATIONS = st.lists(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(turns=st.lists(OPERATIONS, min_size=1, max_size=3), back=st.integers(0, 2))
 def test_a_rewind_to_any_turn_gives_back_the_files_as_that_turn_found_them(tmp_path_factory, turns, back):

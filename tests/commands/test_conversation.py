@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT, SUMMARY_HEADING
 from tests.fake_llm import Status, text_reply, tool_reply, usage
 from tests.run.test_cli import narnat
@@ -21,18 +23,21 @@ def log_text(project) -> str:
     return "".join(p.read_text() for p in (project / ".narnat" / "logs").glob("*.log"))
 
 
+@pytest.mark.slow
 def test_model_lists_the_endpoints_models_with_the_current_one_marked(project, fake_llm):
     fake_llm.models = ["deepseek-v4-flash", "deepseek-v4-pro"]
     done = repl(project, fake_llm, "/model")
     assert "  deepseek-v4-flash\n● deepseek-v4-pro\n" in done.stdout, done.stdout
 
 
+@pytest.mark.slow
 def test_model_without_a_list_at_the_provider_says_so_in_one_sentence(project, fake_llm):
     done = repl(project, fake_llm, "/model")
     assert "does not list its models; /model NAME switches to one by name (now: deepseek-v4-pro)." in done.stdout
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_model_switches_from_the_next_turn_and_keeps_the_history(project, fake_llm):
     fake_llm.models = ["deepseek-v4-pro", "glm-4.6"]
     fake_llm.add(text_reply("first"), text_reply("second"), text_reply("third"))
@@ -53,6 +58,7 @@ def test_model_switches_from_the_next_turn_and_keeps_the_history(project, fake_l
     assert saved["model"] == "glm-4.6"
 
 
+@pytest.mark.slow
 def test_a_model_the_provider_does_not_list_is_refused_and_nothing_changes(project, fake_llm):
     fake_llm.models = ["deepseek-v4-pro", "glm-4.6"]
     fake_llm.add(text_reply("answered"))
@@ -62,6 +68,7 @@ def test_a_model_the_provider_does_not_list_is_refused_and_nothing_changes(proje
     assert fake_llm.requests[0]["model"] == "deepseek-v4-pro"
 
 
+@pytest.mark.slow
 def test_a_model_the_provider_rejects_at_the_first_request_is_switched_back(project, fake_llm):
     rejected = Status(404, {"error": {"message": "The model `nope` does not exist"}})
     fake_llm.add(text_reply("first"), rejected, text_reply("back"))
@@ -74,6 +81,7 @@ def test_a_model_the_provider_rejects_at_the_first_request_is_switched_back(proj
     assert "back" in done.stdout and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_compact_summarises_now_with_the_users_words_and_goes_on_from_the_summary(project, fake_llm):
     fake_llm.add(text_reply("answer one"), text_reply("## Summary\nThe parser is fixed."), text_reply("fresh"))
     done = repl(project, fake_llm, "one", "/compact keep the list of failing tests", "next")
@@ -94,6 +102,7 @@ def test_compact_on_an_empty_conversation_sends_nothing(project, fake_llm):
     assert "Nothing to compact: this conversation has no turns yet." in done.stderr and fake_llm.requests == []
 
 
+@pytest.mark.slow
 def test_context_shows_where_the_window_goes_with_the_footers_figure(project, fake_llm):
     (project / "AGENTS.md").write_text("Use tabs.\n" * 40)
     (project / "big.txt").write_text("data line\n" * 400)
@@ -113,6 +122,7 @@ def test_context_before_any_request_is_an_estimate(project, fake_llm):
     assert done.stdout.split("\n")[0].startswith("> ctx ~") and fake_llm.requests == []
 
 
+@pytest.mark.slow
 def test_no_bell_rings_when_stdout_is_not_a_terminal(project, fake_llm):
     (project / ".narnat").mkdir()
     (project / ".narnat" / "narnat.json").write_text(json.dumps({"bell_after_s": 0}))

@@ -1,5 +1,7 @@
 """The user's own commands (.narnat/commands/NAME.md) and skills (.narnat/skills/*/SKILL.md) through the real REPL."""
 
+import pytest
+
 from tests.commands.test_conversation import repl
 from tests.fake_llm import text_reply
 
@@ -9,6 +11,7 @@ def write(path, content: str | bytes) -> None:
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
 
 
+@pytest.mark.slow
 def test_a_command_file_becomes_a_slash_command_with_its_arguments_filled(project, fake_llm):
     write(project / ".narnat/commands/review.md", "---\ndescription: Review a file\n---\nReview $ARGUMENTS for bugs.\n")
     write(project.parent / "home/.narnat/commands/explain.md", "# Explain the code\nExplain it simply.\n")
@@ -22,6 +25,7 @@ def test_a_command_file_becomes_a_slash_command_with_its_arguments_filled(projec
     assert "reviewed" in done.stdout and "explained" in done.stdout
 
 
+@pytest.mark.slow
 def test_the_projects_command_wins_over_the_users_of_the_same_name(project, fake_llm):
     write(project.parent / "home/.narnat/commands/fix.md", "the user's fix")
     write(project / ".narnat/commands/fix.md", "the project's fix")
@@ -47,6 +51,7 @@ def test_unusable_command_files_are_left_out_with_one_notice_each_at_start(proje
     assert "Nothing to save yet" in done.stderr and fake_llm.requests == []
 
 
+@pytest.mark.slow
 def test_skills_are_named_and_described_in_the_system_prompt_and_their_bodies_stay_in_their_files(project, fake_llm):
     write(
         project / ".narnat/skills/release/SKILL.md",

@@ -129,6 +129,7 @@ def test_a_file_the_user_changed_is_asked_about_and_kept_when_declined(harness, 
     assert (tree / "notes.txt").read_text() == "the user's own words\n" and not (tree / "a.txt").exists()
 
 
+@pytest.mark.slow
 def test_a_rewind_after_save_restart_and_resume(project, fake_llm, tree):
     original = files(tree)
     read_then_edit(fake_llm, "src/main.py", "hello", "bye")

@@ -151,6 +151,7 @@ def run_repl(project, fake_llm, stdin, *args):
                           capture_output=True, text=True, timeout=60)  # fmt: skip
 
 
+@pytest.mark.slow
 def test_end_of_input_and_exit_autosave_and_resume_continues(project, fake_llm):
     fake_llm.add(text_reply("remembered"))
     done = run_repl(project, fake_llm, "remember 42\n")
@@ -170,6 +171,7 @@ def test_resume_of_a_missing_session_is_a_clear_error(project, fake_llm):
     assert done.returncode == 2 and "Cannot resume: there is no session named 'nope'" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_summary_left_by_a_crash_is_inherited_at_start(project, fake_llm):
     (project / ".narnat").mkdir()
     (project / ".narnat" / "last_session_summary.md").write_text("We were fixing bug 7.")
@@ -237,6 +239,7 @@ def test_what_the_model_read_belongs_to_the_conversation(harness, fake_llm, proj
     assert (project / "a.txt").read_text() == "two\n"
 
 
+@pytest.mark.slow
 def test_resuming_by_name_follows_the_conversation_through_compression(project, fake_llm):
     (project / ".narnat").mkdir()
     (project / ".narnat" / "narnat.json").write_text('{"compress_turns": 1}')

@@ -38,6 +38,7 @@ def test_a_cost_budget_stops_cleanly_and_a_new_message_allows_as_much_again(harn
     assert h.agent.ask("go on").completed and len(fake_llm.requests) == 2
 
 
+@pytest.mark.slow
 def test_headless_over_budget_has_its_own_stop_and_exit_code_3(project, fake_llm):
     (project / ".narnat").mkdir()
     (project / ".narnat" / "narnat.json").write_text(json.dumps({"pricing": PRICING}))
@@ -50,6 +51,7 @@ def test_headless_over_budget_has_its_own_stop_and_exit_code_3(project, fake_llm
     assert "max_cost 0.04" in result["message"] and len(fake_llm.requests) == 1
 
 
+@pytest.mark.slow
 def test_the_repl_says_the_budget_stopped_the_turn_and_how_to_go_on(project, fake_llm):
     (project / ".narnat").mkdir()
     (project / ".narnat" / "narnat.json").write_text(json.dumps({"max_tokens_sent": 5000}))

@@ -16,6 +16,7 @@ def settings(project, text: str) -> None:
     (project / ".narnat" / "narnat.json").write_text(text)
 
 
+@pytest.mark.slow
 def test_a_provider_refusal_is_chinese_in_the_json_message_with_english_keys(project, fake_llm):
     fake_llm.add(Status(401, {"error": {"message": "invalid key"}}))
     done = narnat(project, "-p", "hi", "--output-format", "json", base_url=fake_llm.base_url, lang=CHINESE)
@@ -27,6 +28,7 @@ def test_a_provider_refusal_is_chinese_in_the_json_message_with_english_keys(pro
     assert result["message"] in done.stderr
 
 
+@pytest.mark.slow
 def test_a_retry_is_announced_in_chinese_in_the_providers_words_and_the_request_sent_again_is_the_same(
     project, fake_llm
 ):
@@ -38,6 +40,7 @@ def test_a_retry_is_announced_in_chinese_in_the_providers_words_and_the_request_
     assert again["messages"] == first["messages"]
 
 
+@pytest.mark.slow
 def test_a_failed_turn_leaves_nothing_of_its_error_for_the_model_in_any_locale(project, fake_llm):
     def run(lang: str) -> tuple[list[dict], str]:
         fake_llm.add(Status(403, {"error": {"message": "region blocked"}}), text_reply("ok"))
@@ -51,6 +54,7 @@ def test_a_failed_turn_leaves_nothing_of_its_error_for_the_model_in_any_locale(p
     assert chinese == english and [m["role"] for m in chinese] == ["system", "user", "user"]
 
 
+@pytest.mark.slow
 def test_a_model_switch_the_provider_refuses_is_undone_in_chinese_too(project, fake_llm):
     fake_llm.add(text_reply("first"), Status(404, {"error": {"message": "no such thing"}}), text_reply("back"))
     done = narnat(project, stdin="one\n/model nope\ntwo\nthree\n", base_url=fake_llm.base_url, lang=CHINESE)
@@ -78,6 +82,7 @@ def test_a_key_with_a_character_no_key_has_is_refused_in_chinese(project):
     assert "API key 中有 U+200B ZERO WIDTH SPACE（第 6 个字符，共 7 个），正常的 key 不会包含它" in done.stderr
 
 
+@pytest.mark.slow
 def test_the_language_setting_words_the_notices_of_the_settings_it_is_read_with(project, fake_llm):
     settings(project, '{"language": "zh-CN", "colour": "blue"}')
     fake_llm.add(text_reply("ok"))
@@ -86,6 +91,7 @@ def test_the_language_setting_words_the_notices_of_the_settings_it_is_read_with(
     assert "narnat.json：已忽略未知的键 'colour'（可用的键：api_key, base_url," in done.stderr
 
 
+@pytest.mark.slow
 def test_session_file_errors_in_chinese(project, fake_llm):
     folder = project / ".narnat" / "sessions"
     folder.mkdir(parents=True)

@@ -21,6 +21,7 @@ def _env(project, fake_llm, lang: str) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_answer(project, fake_llm):
     (project / "junk.txt").write_text("x")
     fake_llm.add(tool_reply(("Read", {"file_path": "junk.txt"})), tool_reply(("Bash", {"command": "rm junk.txt"})),
@@ -68,6 +69,7 @@ def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_ans
     assert fake_llm.requests[0]["messages"][-1]["content"] == "把 junk.txt 删掉"
 
 
+@pytest.mark.slow
 def test_the_model_receives_the_same_whatever_the_locale(project, fake_llm):
     def run(lang: str) -> dict:
         fake_llm.add(text_reply("ok"))
@@ -86,6 +88,7 @@ STOPS = {  # a turn that stops early, with what its sentence says in English and
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", STOPS)
 def test_a_stopped_turn_tells_the_model_the_same_and_the_person_in_their_language(project, fake_llm, stop):
     replies, flags, english_words, chinese_words = STOPS[stop]
@@ -108,6 +111,7 @@ def test_a_stopped_turn_tells_the_model_the_same_and_the_person_in_their_languag
     assert set(chinese_result) == set(english_result)
 
 
+@pytest.mark.slow
 def test_tool_lines_errors_and_a_refusal_speak_chinese_while_the_model_receives_the_same(project, fake_llm):
     def run(lang: str) -> tuple[list[dict], str]:
         (project / "junk.txt").write_text("x\n")

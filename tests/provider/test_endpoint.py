@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from narnat_agent.config.loader import load_config
 from narnat_agent.provider.client import Client
 from narnat_agent.provider.endpoint import Server, is_local, learn
@@ -99,6 +101,7 @@ def test_a_count_close_to_what_was_sent_says_nothing(project, fake_llm):
     assert notices == []
 
 
+@pytest.mark.slow
 def test_a_headless_run_on_ollama_with_a_small_num_ctx_is_told_how_to_fix_it(project, fake_llm):
     ollama(fake_llm)
     fake_llm.add(text_reply("Hello."))

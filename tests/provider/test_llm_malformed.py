@@ -43,6 +43,7 @@ def test_a_malformed_chunk_after_some_text_cuts_the_reply_off_with_a_reason(clie
     assert reply.error.startswith("malformed stream: ") and reply.content == "Hello"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", ["not JSON", "content a list"])
 def test_a_malformed_first_chunk_is_retried_then_one_sentence(client, fake_llm, shape):
     fake_llm.add(*[SSE([BROKEN[shape]]) for _ in range(4)])
@@ -60,6 +61,7 @@ def test_usage_counts_that_are_not_numbers_are_estimated_instead(client, fake_ll
     assert reply.usage.estimated and reply.usage.completion == 10 and not reply.cut_off
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", BROKEN)
 def test_headless_run_says_one_sentence_and_exits_1(project, fake_llm, shape):
     fake_llm.add(SSE([chunk({"content": "Hello"}), BROKEN[shape], chunk(finish="stop")]))
@@ -68,6 +70,7 @@ def test_headless_run_says_one_sentence_and_exits_1(project, fake_llm, shape):
     assert "malformed stream" in done.stderr and len(done.stderr.strip().splitlines()) <= 2
 
 
+@pytest.mark.slow
 def test_headless_usage_with_a_string_count_still_answers(project, fake_llm):
     bad = usage()
     bad["usage"]["prompt_tokens"] = "lots"
@@ -76,6 +79,7 @@ def test_headless_usage_with_a_string_count_still_answers(project, fake_llm):
     assert done.returncode == 0 and done.stdout == "fine\n" and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_headless_text_reply_still_fine(project, fake_llm):
     fake_llm.add(text_reply("all good"))
     assert narnat(project, "-p", "hi", base_url=fake_llm.base_url).stdout == "all good\n"

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.fake_llm import Status, chunk, text_reply, tool_reply
 from tests.launch import NARNAT, scrubbed_environment
 
@@ -21,6 +23,7 @@ def narnat(project, *args, stdin="", base_url=None, key="sk-test-key", lang="C.U
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_headless_stdout_is_the_final_answer_and_the_rest_goes_to_stderr(project, fake_llm):
     (project / "notes.txt").write_text("remember the milk\n")
     thinking = [
@@ -42,6 +45,7 @@ def test_headless_stdout_is_the_final_answer_and_the_rest_goes_to_stderr(project
     assert done.stderr.endswith(f" · session {session.stem}\n")  # the footer names it: --resume NAME continues it
 
 
+@pytest.mark.slow
 def test_prompt_from_stdin(project, fake_llm):
     fake_llm.add(text_reply("ok"))
     done = narnat(project, "-p", "-", stdin="summarise this diff", base_url=fake_llm.base_url)
@@ -49,6 +53,7 @@ def test_prompt_from_stdin(project, fake_llm):
     assert fake_llm.requests[0]["messages"][-1]["content"] == "summarise this diff"
 
 
+@pytest.mark.slow
 def test_provider_failure_exits_1_with_one_sentence(project, fake_llm):
     fake_llm.add(Status(401, {"error": {"message": "invalid key"}}))
     done = narnat(project, "-p", "hi", base_url=fake_llm.base_url)
@@ -65,6 +70,7 @@ def test_config_error_exits_2_without_waiting_for_a_keyboard(project):
     assert done.returncode == 2 and "invalid JSON at line 1, column 2" in done.stderr
 
 
+@pytest.mark.slow
 def test_plain_repl_reads_lines_until_end_of_input(project, fake_llm):
     fake_llm.add(text_reply("first answer"), text_reply("second answer"))
     done = narnat(project, stdin="one\n\ntwo\n", base_url=fake_llm.base_url)
@@ -74,6 +80,7 @@ def test_plain_repl_reads_lines_until_end_of_input(project, fake_llm):
     assert "\x1b" not in done.stdout + done.stderr  # no terminal, no escape codes
 
 
+@pytest.mark.slow
 def test_log_file_records_the_turn_without_the_key(project, fake_llm):
     (project / "a.txt").write_text("x\n")
     fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"})), text_reply("done"))
@@ -95,6 +102,7 @@ def test_version_imports_nothing_heavy(project):
     assert json.loads(done.stdout.splitlines()[-1]) == []
 
 
+@pytest.mark.slow
 def test_headless_refuses_deletion_unless_yes_and_exits_3(project, fake_llm):
     (project / "junk.txt").write_text("x")
     rm = tool_reply(("Bash", {"command": "rm junk.txt"}))

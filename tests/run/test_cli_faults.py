@@ -58,6 +58,7 @@ def sent(fake_llm, request: int = 0) -> str:
 # Invalid UTF-8 in the prompt
 
 
+@pytest.mark.slow
 def test_latin1_on_stdin_is_escaped_not_a_traceback(project, fake_llm):
     fake_llm.add(text_reply("ok"))
     done = run(project, fake_llm.base_url, "-p", "-", stdin=LATIN1)
@@ -65,18 +66,21 @@ def test_latin1_on_stdin_is_escaped_not_a_traceback(project, fake_llm):
     assert sent(fake_llm) == "Explique caf\\xe9.py"
 
 
+@pytest.mark.slow
 def test_utf16_on_stdin_is_decoded(project, fake_llm):
     fake_llm.add(text_reply("ok"))
     done = run(project, fake_llm.base_url, "-p", "-", stdin="Explique café.py".encode("utf-16"))
     assert done.returncode == 0 and sent(fake_llm) == "Explique café.py"
 
 
+@pytest.mark.slow
 def test_undecodable_bytes_in_argv_are_escaped(project, fake_llm):
     fake_llm.add(text_reply("ok"))
     done = run(project, fake_llm.base_url, "-p", LATIN1)
     assert done.returncode == 0 and "Traceback" not in done.stderr and sent(fake_llm) == "Explique caf\\xe9.py"
 
 
+@pytest.mark.slow
 def test_a_plain_repl_line_in_latin1_does_not_poison_the_conversation(project, fake_llm):
     fake_llm.add(text_reply("first"), text_reply("second"))
     done = run(project, fake_llm.base_url, stdin=LATIN1 + b"\nand then?\n")
@@ -86,6 +90,7 @@ def test_a_plain_repl_line_in_latin1_does_not_poison_the_conversation(project, f
     assert json.loads(saved.read_text())["turns"] == 2
 
 
+@pytest.mark.slow
 def test_a_non_utf8_file_name_in_a_listing_can_be_sent_and_saved(project, fake_llm):
     open(os.path.join(os.fsencode(project), b"caf\xe9.py"), "w").close()
     fake_llm.add(tool_reply(("Read", {"file_path": "."})), text_reply("one file"), text_reply("still fine"))
@@ -100,6 +105,7 @@ def test_a_non_utf8_file_name_in_a_listing_can_be_sent_and_saved(project, fake_l
 # A project whose .narnat/ cannot be written
 
 
+@pytest.mark.slow
 def test_a_read_only_project_still_answers_and_keeps_state_per_user(project, fake_llm):
     if not can_unshare("-rm"):
         pytest.skip("cannot make a mount namespace here (unshare -rm refused)")
@@ -115,6 +121,7 @@ def test_a_read_only_project_still_answers_and_keeps_state_per_user(project, fak
     assert len(list((state / "logs").glob("*.log"))) == 1
 
 
+@pytest.mark.slow
 def test_an_unwritable_state_folder_still_answers_and_resumes_from_the_per_user_one(project, fake_llm):
     (project / ".narnat").write_text("not a folder")  # refused to root too
     fake_llm.add(text_reply("first"), text_reply("second"))
@@ -129,6 +136,7 @@ def test_an_unwritable_state_folder_still_answers_and_resumes_from_the_per_user_
 # A full disk
 
 
+@pytest.mark.slow
 def test_full_disk_save_and_autosave_are_one_sentence_and_the_repl_goes_on(project, fake_llm):
     fake_llm.add(text_reply("the answer"), text_reply("second answer"))
     stdin = b"question\n/save work\nanother question\n"
@@ -142,6 +150,7 @@ def test_full_disk_save_and_autosave_are_one_sentence_and_the_repl_goes_on(proje
     assert not list((project / ".narnat/sessions").glob("*")) if (project / ".narnat/sessions").exists() else True
 
 
+@pytest.mark.slow
 def test_full_disk_headless_resume_says_so_and_exits_1(project, fake_llm):
     state = project / ".narnat"
     state.mkdir()
@@ -154,6 +163,7 @@ def test_full_disk_headless_resume_says_so_and_exits_1(project, fake_llm):
     assert [p.name for p in (state / "sessions").iterdir()] == ["work.json"]  # no temporary file left behind
 
 
+@pytest.mark.slow
 def test_a_real_full_tmpfs(project, fake_llm):
     if not can_unshare("-rm"):
         pytest.skip("cannot mount a tmpfs here (unshare -rm refused)")
@@ -171,6 +181,7 @@ def test_a_real_full_tmpfs(project, fake_llm):
 # Two processes in one project
 
 
+@pytest.mark.slow
 def test_two_repls_started_together_keep_both_conversations(project, fake_llm):
     fake_llm.add(text_reply("one"), text_reply("two"))
     env = environment(project, fake_llm.base_url)
@@ -182,6 +193,7 @@ def test_two_repls_started_together_keep_both_conversations(project, fake_llm):
     assert sorted(s["messages"][1]["content"] for s in saved) == ["question 0", "question 1"]
 
 
+@pytest.mark.slow
 def test_two_resumes_of_one_session_lose_no_update(project, fake_llm):
     state = project / ".narnat"
     state.mkdir()
@@ -211,6 +223,7 @@ def test_two_resumes_of_one_session_lose_no_update(project, fake_llm):
 # Damaged and unreadable sessions
 
 
+@pytest.mark.slow
 def test_a_session_with_wrongly_typed_fields_is_one_sentence_everywhere(project, fake_llm):
     sessions = project / ".narnat/sessions"
     sessions.mkdir(parents=True)
@@ -234,6 +247,7 @@ def test_a_session_with_wrongly_typed_fields_is_one_sentence_everywhere(project,
         ({"role": "tool", "content": "x", "tool_call_id": 7}, "message 2 (tool) has a 'tool_call_id' that is not text"),
     ],
 )
+@pytest.mark.slow
 def test_a_hand_edited_message_is_named_in_one_sentence_and_the_repl_goes_on(project, fake_llm, message, said):
     sessions = project / ".narnat/sessions"
     sessions.mkdir(parents=True)
@@ -252,6 +266,7 @@ def test_an_unreadable_session_is_not_called_damaged(project, fake_llm):
     assert done.returncode == 2 and "cannot be read (Is a directory)" in done.stderr and "damaged" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_summary_left_in_another_encoding_is_inherited_escaped(project, fake_llm):
     (project / ".narnat").mkdir()
     (project / ".narnat/last_session_summary.md").write_bytes(b"We renamed caf\xe9.py.")
@@ -261,6 +276,7 @@ def test_a_summary_left_in_another_encoding_is_inherited_escaped(project, fake_l
     assert "We renamed caf\\xe9.py." in fake_llm.requests[0]["messages"][0]["content"]
 
 
+@pytest.mark.slow
 def test_the_full_screen_repl_starts_and_answers_in_a_read_only_project(project, fake_llm):
     import pexpect
 
@@ -282,6 +298,7 @@ def test_the_full_screen_repl_starts_and_answers_in_a_read_only_project(project,
     assert not (project / ".narnat").exists()
 
 
+@pytest.mark.slow
 def test_a_pasted_key_with_a_newline_is_trimmed_and_one_with_a_zero_width_space_is_named(project, fake_llm):
     fake_llm.add(text_reply("ok"))
     env = {**environment(project, fake_llm.base_url), "NARNAT_API_KEY": "sk-test-key\u00a0\n"}
@@ -295,6 +312,7 @@ def test_a_pasted_key_with_a_newline_is_trimmed_and_one_with_a_zero_width_space_
     assert "U+200B ZERO WIDTH SPACE (character 8 of 12)" in done.stderr and "sk-test" not in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("room", [10, 3000], ids=["no room for the summary", "no room for the archive"])
 def test_a_compression_on_a_full_disk_fails_in_one_sentence_and_keeps_the_conversation(project, fake_llm, room):
     (project / ".narnat").mkdir()
@@ -307,6 +325,7 @@ def test_a_compression_on_a_full_disk_fails_in_one_sentence_and_keeps_the_conver
     assert [m["content"] for m in fake_llm.requests[1]["messages"] if m["role"] == "user"][0] == "one"
 
 
+@pytest.mark.slow
 def test_a_project_folder_with_a_non_utf8_name_works(project, fake_llm):
     folder = os.path.join(os.fsencode(project), b"caf\xe9")
     os.mkdir(folder)
@@ -316,6 +335,7 @@ def test_a_project_folder_with_a_non_utf8_name_works(project, fake_llm):
     assert "caf\\xe9" in fake_llm.requests[0]["messages"][0]["content"] and len(fake_llm.requests) == 2
 
 
+@pytest.mark.slow
 def test_nowhere_to_write_still_answers_with_one_notice_per_kind(project, fake_llm):
     (project / ".narnat").write_text("not a folder")
     (project.parent / "home").rmdir()
@@ -327,6 +347,7 @@ def test_nowhere_to_write_still_answers_with_one_notice_per_kind(project, fake_l
     assert done.stderr.count("can be written") == 1 and done.stderr.count("Cannot write the log") == 1
 
 
+@pytest.mark.slow
 def test_temporary_files_of_writers_killed_mid_write_are_cleaned_at_start(project, fake_llm):
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     home_settings = project.parent / "home" / ".narnat"

@@ -34,6 +34,7 @@ def answer(text: str, prompt: int, cached: int, completion: int) -> SSE:
     return reply
 
 
+@pytest.mark.slow
 def test_json_prints_one_object_with_the_figures_of_the_run_and_the_model_knows_it_is_headless(project, fake_llm):
     (project / "a.txt").write_text("alpha\n")
     settings(project, pricing={"input": 1.0, "output": 2.0, "cached_input": 0.5})
@@ -56,6 +57,7 @@ def test_json_prints_one_object_with_the_figures_of_the_run_and_the_model_knows_
     assert "destroying data) will be refused." in environment
 
 
+@pytest.mark.slow
 def test_stream_json_is_one_event_a_line_and_the_result_sums_the_requests(project, fake_llm):
     (project / "a.txt").write_text("alpha\n")
     settings(project, pricing={"input": 1.0, "output": 2.0})
@@ -88,6 +90,7 @@ def test_stream_json_is_one_event_a_line_and_the_result_sums_the_requests(projec
     assert sum(e["cost"] for e in requests) == pytest.approx(final["cost"])
 
 
+@pytest.mark.slow
 def test_exit_code_3_when_the_turn_stops_before_its_end(tmp_path):
     """Step limit, the same call again and again, a cut-off answer: each exits 3 and says why."""
     cases = {
@@ -126,6 +129,7 @@ def test_exit_code_2_for_usage_mistakes(project, capsys, monkeypatch):
     assert "Cannot continue: this project has no saved conversation yet." in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_ctrl_c_exits_130_and_keeps_the_session(project, fake_llm):
     fake_llm.add(SSE([chunk({"role": "assistant", "content": "Start"}), chunk({"content": " of it"})], delay=30))
     run = start(project, fake_llm, "-p", "long job", "--output-format", "json")
@@ -139,6 +143,7 @@ def test_ctrl_c_exits_130_and_keeps_the_session(project, fake_llm):
     assert (project / ".narnat" / "sessions" / f"{result['session']}.json").exists()
 
 
+@pytest.mark.slow
 def test_continue_takes_up_the_latest_conversation_in_both_modes(project, fake_llm, capsys, monkeypatch):
     fake_llm.add(text_reply("Noted."), text_reply("It was 42."), text_reply("Still 42."))
     first = json.loads(
@@ -162,6 +167,7 @@ def test_continue_takes_up_the_latest_conversation_in_both_modes(project, fake_l
     assert len(fake_llm.requests) == 3
 
 
+@pytest.mark.slow
 def test_stream_json_stdout_is_json_lines_only_even_with_line_separators_and_config_notices(project, fake_llm):
     settings(project, unknown_setting=1)
     fake_llm.add(text_reply("one\u2028two\u2029three"))
@@ -185,6 +191,7 @@ def test_nothing_but_json_reaches_stdout_in_the_json_formats():
     assert out.getvalue() == "" and "a listing" in err.getvalue()
 
 
+@pytest.mark.slow
 def test_the_result_and_footer_state_the_last_outcome_of_each_verification(project, fake_llm):
     (project / "test_x.py").write_text("def test_x():\n    assert 1 == 2\n")
     pytest_run = f"{sys.executable} -m pytest -q -p no:cacheprovider 2>&1 | tail -3"

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from tests.fake_llm import text_reply, tool_reply
 from tests.run.test_headless import settings, start
 
@@ -22,6 +24,7 @@ def respond(request: dict):
     return text_reply(f"done {n}")
 
 
+@pytest.mark.slow
 def test_eight_runs_at_once_each_keep_their_own_files(project, fake_llm):
     settings(project, context_window=64000)
     state = project / ".narnat"

@@ -4,6 +4,8 @@ import json
 import re
 import time
 
+import pytest
+
 from narnat_agent.provider.silence import Silence
 from tests.conftest import assert_failed
 from tests.fake_llm import SSE, Unanswered, chunk, text_reply, usage
@@ -42,6 +44,7 @@ def test_silence_is_said_every_period_and_counted_afresh_after_a_byte():
     assert seconds == [0.5, 1.0, 0.5]
 
 
+@pytest.mark.slow
 def test_a_provider_silent_before_answering_is_left_and_asked_again(project, fake_llm):
     settings(project, stream_idle_timeout_s=1)
     silent = SSE([chunk({"role": "assistant", "content": ""}), chunk({"content": "late"}), chunk(finish="stop")],
@@ -53,6 +56,7 @@ def test_a_provider_silent_before_answering_is_left_and_asked_again(project, fak
     assert "The provider sent nothing for 1 s (stream_idle_timeout_s); retrying in" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_provider_silent_mid_answer_cuts_the_answer_off(harness, fake_llm):
     h = harness(stream_idle_timeout_s=1)
     fake_llm.add(SSE([chunk({"role": "assistant", "content": "The first half"}), chunk({"content": " and more"}),
@@ -63,6 +67,7 @@ def test_a_provider_silent_mid_answer_cuts_the_answer_off(harness, fake_llm):
     assert len(fake_llm.requests) == 1 and h.conversation.messages[-1]["content"] == "The first half"
 
 
+@pytest.mark.slow
 def test_keep_alives_alone_do_not_keep_a_request_open(harness, fake_llm):
     """A proxy's keep-alive comments are bytes, not progress: the request is dropped and asked again."""
     h = harness(stream_idle_timeout_s=1)
@@ -73,6 +78,7 @@ def test_keep_alives_alone_do_not_keep_a_request_open(harness, fake_llm):
     assert "The provider sent only keep-alives for 1 s (stream_idle_timeout_s); retrying in" in h.err.getvalue()
 
 
+@pytest.mark.slow
 def test_a_data_line_that_trickles_in_and_never_ends_is_no_progress_either(harness, fake_llm):
     h = harness(stream_idle_timeout_s=1)
     fake_llm.add(SSE([chunk({"role": "assistant", "content": "The first half"})], trickle='data: {"id', delay=0.2))
@@ -82,6 +88,7 @@ def test_a_data_line_that_trickles_in_and_never_ends_is_no_progress_either(harne
     assert h.conversation.messages[-1]["content"] == "The first half"
 
 
+@pytest.mark.slow
 def test_a_request_that_keeps_streaming_past_the_overall_limit_is_ended(harness, fake_llm):
     h = harness(stream_idle_timeout_s=5, request_timeout_s=1)
     more = f"data: {json.dumps(chunk({'content': 'more '}))}\n\n"
@@ -92,6 +99,7 @@ def test_a_request_that_keeps_streaming_past_the_overall_limit_is_ended(harness,
     assert h.conversation.messages[-1]["content"].startswith("word more more")
 
 
+@pytest.mark.slow
 def test_a_provider_that_accepts_and_never_answers_is_said_so(harness, fake_llm):
     h = harness(stream_idle_timeout_s=1)
     fake_llm.add(Unanswered(), Unanswered(), Unanswered(), Unanswered())

@@ -26,6 +26,7 @@ def saved(project) -> list[dict]:
     return [json.loads(p.read_text()) for p in (project / ".narnat" / "sessions").glob("*.json")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_at_the_prompt_saves_and_exits_with_the_conventional_code(project, fake_llm, signum):
     fake_llm.add(text_reply("noted"))
@@ -43,6 +44,7 @@ def test_a_signal_at_the_prompt_saves_and_exits_with_the_conventional_code(proje
     assert [m["content"] for m in session["messages"] if m["role"] == "user"] == ["remember 42"]
 
 
+@pytest.mark.slow
 def test_a_signal_while_the_answer_streams_keeps_what_arrived(project, fake_llm):
     words = [chunk({"content": f"w{n} "}) for n in range(200)]
     fake_llm.add(SSE([*words, chunk(finish="stop"), usage()], delay=0.05))
@@ -80,6 +82,7 @@ def _assert_saved_with_result(project, run: subprocess.Popen, out: str, err: str
 SIGNAL_PAIRS = [(signal.SIGTERM, signal.SIGTERM), (signal.SIGHUP, signal.SIGTERM), (signal.SIGTERM, signal.SIGHUP)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("first", "second"), SIGNAL_PAIRS)
 def test_two_signals_at_once_still_save_and_print_the_result(project, fake_llm, first, second):
     """Closing a terminal delivers several hangups: the second must not interrupt the stop, the save or the result.
@@ -94,6 +97,7 @@ def test_two_signals_at_once_still_save_and_print_the_result(project, fake_llm, 
     _assert_saved_with_result(project, run, out, err, {128 + first, 128 + second})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("first", "second"), SIGNAL_PAIRS)
 def test_a_second_signal_during_the_exit_save_keeps_the_first_ones_code(project, fake_llm, first, second):
     run, gate = _headless_json(project, fake_llm)

@@ -107,6 +107,7 @@ def test_a_sql_file_longer_than_what_is_read_is_judged_by_its_words_to_the_end(t
     assert analyze("psql app -f seed.sql", tmp_path).deletions == []
 
 
+@pytest.mark.slow
 def test_a_sql_file_past_what_is_searched_is_too_long_to_check(tmp_path):
     with open(tmp_path / "huge.sql", "wb") as f:
         f.write(b"INSERT INTO t VALUES (1);\n")

@@ -6,6 +6,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from narnat_agent.commands.session import dispatch
 from narnat_agent.tools.registry import execute
 from tests.fake_llm import text_reply, tool_reply
@@ -55,6 +57,7 @@ def test_background_commands_go_through_the_same_safety_analysis(workspace, proj
     assert refused.is_error and "declined" in refused.text and not workspace.jobs.started
 
 
+@pytest.mark.slow
 def test_narnat_stops_its_background_commands_process_group_and_all_when_it_exits(project, fake_llm):
     os.mkfifo(project / "ready")  # the second call waits on it until the background child exists
     write_pid = "import sys; open('child.pid', 'w').write(sys.argv[1]); open('ready', 'w').close()"

@@ -43,12 +43,14 @@ def test_working_directory_persists_but_variables_do_not(workspace, project):
     assert result.text.splitlines()[:2] == [str(project / "sub"), "FOO="]
 
 
+@pytest.mark.slow
 def test_timeout_kills_the_whole_process_group(workspace, project):
     result = bash(workspace, "sleep 301 & sleep 302 & jobs -p > pids; wait", timeout=1000)
     assert "timed out after 1 s" in result.text and result.is_error
     assert len((project / "pids").read_text().split()) == 2 and ended(project / "pids")
 
 
+@pytest.mark.slow
 def test_background_children_cannot_block_the_tool(workspace, project):
     # a child that held the output open would make the call time out
     result = bash(workspace, "sleep 303 & jobs -p > pids; echo started", timeout=5000)
@@ -155,6 +157,7 @@ def test_a_timeout_above_the_maximum_is_said_not_clamped_silently(workspace):
     assert "maximum" not in bash(workspace, "echo ok", timeout=5_000).text
 
 
+@pytest.mark.slow
 def test_a_timed_out_command_without_output_does_not_claim_partial_output(workspace):
     silent = bash(workspace, "sleep 5", timeout=500)
     assert "timed out after 0.5 s" in silent.text and "partial" not in silent.text and "no output" in silent.text
@@ -162,6 +165,7 @@ def test_a_timed_out_command_without_output_does_not_claim_partial_output(worksp
     assert chatty.text.startswith("started\n") and "output so far" in chatty.text
 
 
+@pytest.mark.slow
 def test_an_interrupted_command_leaves_no_spill_file(workspace, project):
     for command in ("sleep 5", "echo started; sleep 5"):
         timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.fake_llm import text_reply, tool_reply
 from tests.launch import scrubbed_environment
 
@@ -29,6 +31,7 @@ def run_bash(project, fake_llm, path: list[Path], virtual_env: Path | None) -> t
     return seen, messages[0]["content"]
 
 
+@pytest.mark.slow
 def test_commands_do_not_see_narnats_own_virtualenv(project, fake_llm):
     seen, prompt = run_bash(project, fake_llm, [OWN / "bin"], OWN)  # `. .venv/bin/activate && narnat`
     assert str(OWN) not in seen["path"] and seen["venv"] == ""
@@ -36,6 +39,7 @@ def test_commands_do_not_see_narnats_own_virtualenv(project, fake_llm):
     assert "virtualenv" not in prompt.split("# Environment", 1)[1]
 
 
+@pytest.mark.slow
 def test_the_projects_own_virtualenv_stays_and_the_model_is_told_of_it(project, fake_llm):
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True)
     mine = project / ".venv"

@@ -1,6 +1,7 @@
 """Edit's slips, generated: an old_string with an indentation, typography or line-ending slip, and a new_string that
 is either right or carries the same slip, must give the file the exact edit gives. Never a third result."""
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -107,6 +108,7 @@ def joined(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+@pytest.mark.slow
 @BOUNDED
 @given(case=slipped_edit())
 def test_a_slipped_edit_gives_the_exact_edits_file(tmp_path_factory, case):

@@ -3,6 +3,7 @@ and line endings: every byte the change did not touch stays as it was."""
 
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -52,6 +53,7 @@ def setup(tmp_path_factory, data):
     return root, ws, shown_lines(seen.text)
 
 
+@pytest.mark.slow
 @BOUNDED
 @given(case=text_file())
 def test_edit_keeps_every_byte_it_did_not_change(tmp_path_factory, case):
@@ -63,6 +65,7 @@ def test_edit_keeps_every_byte_it_did_not_change(tmp_path_factory, case):
     assert (root / "f.txt").read_bytes() == expected(codec, bom, lines, ending, final, {k})
 
 
+@pytest.mark.slow
 @BOUNDED
 @given(case=text_file())
 def test_write_after_an_edit_keeps_every_byte_it_did_not_change(tmp_path_factory, case):
@@ -85,6 +88,7 @@ def reads_and_edits(draw):
     return lines, steps
 
 
+@pytest.mark.slow
 @BOUNDED
 @given(case=reads_and_edits())
 def test_whole_read_status_follows_what_the_model_has_seen(tmp_path_factory, case):

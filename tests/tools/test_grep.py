@@ -158,6 +158,7 @@ def test_a_single_file_path_is_not_garbled_in_content_and_count(project, workspa
     assert grep(workspace, ">>>", path=str(project / "doc.txt"), output_mode="count").text == "doc.txt:2"
 
 
+@pytest.mark.slow
 def test_a_match_deep_in_a_sparse_binary_file_is_reported(project, workspace):
     with open(project / "disk.img", "wb") as f:
         f.seek(1 << 30)
@@ -254,6 +255,7 @@ def alive(pid):
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds rg's process through /proc")
 def test_a_cancelled_search_leaves_no_rg_behind(project):
     import signal

@@ -133,6 +133,7 @@ def test_a_non_utf8_file_name_reaches_the_model_escaped(project):
     result.text.encode("utf-8")
 
 
+@pytest.mark.slow
 def test_canary_key_in_a_real_run_never_reaches_the_model_the_web_or_the_screen(project, fake_llm, web):
     """A prompt injection's two calls: read the settings, then send what was read to a collector."""
     (project / ".narnat").mkdir()

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -207,6 +208,7 @@ def check_grep(tree: Tree, args: dict) -> None:
         assert pages == whole, args
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), phases=PHASES)
 @given(spec=trees(), data=st.data())
 def test_grep_equals_rg(spec, data):
@@ -261,6 +263,7 @@ def glob_queries(draw, tree: Tree) -> tuple[dict, str, str | None]:
     return args, pattern, path
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), phases=PHASES)
 @given(spec=trees(), data=st.data())
 def test_glob_equals_rg_files_filtered_by_the_stated_semantics(spec, data):

@@ -44,6 +44,7 @@ def test_outcomes_read_as_a_person_says_them():
         "pytest: passed", "pytest: failed (exit 1)", "pytest: timed out"]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_bash_keeps_the_runners_own_exit_code_behind_cd_and_a_pipe(workspace, project):
     (project / "sub").mkdir()
     (project / "sub" / "test_x.py").write_text("def test_x():\n    assert 1 == 2\n")
@@ -58,6 +59,7 @@ def test_bash_keeps_the_runners_own_exit_code_behind_cd_and_a_pipe(workspace, pr
     assert stopped.verification is None  # the last command was sleep, not the runner
 
 
+@pytest.mark.slow
 def test_a_runner_stopped_at_the_timeout_is_timed_out_not_passed(workspace, project):
     (project / "test_slow.py").write_text("import time\n\ndef test_slow():\n    time.sleep(30)\n")
     stopped = execute("Bash", {"command": f"{sys.executable} -m pytest -q -p no:cacheprovider", "timeout": 1500},

@@ -35,6 +35,7 @@ def extractions():
     return results
 
 
+@pytest.mark.slow
 def test_main_content_is_close_to_the_expected_article_on_every_page(extractions):
     scores = {}
     for name, result in extractions.items():

@@ -71,6 +71,7 @@ def test_answer_and_code_are_readable_on_light_and_dark_themes(palette):
         assert contrast(fg, palette["background"]) >= 3, cell
 
 
+@pytest.mark.slow
 def test_no_color_gives_no_colour_codes(project, fake_llm):
     import pexpect
 
@@ -99,6 +100,7 @@ def test_no_color_gives_no_colour_codes(project, fake_llm):
     assert not [c for c in colours if re.search(r"(^|;)(3[0-7]|38|9[0-7]|4[0-7]|48)(;|$)", c)], colours
 
 
+@pytest.mark.slow
 def test_plain_output_has_no_escape_codes(project, fake_llm):
     from tests.fake_llm import text_reply
 

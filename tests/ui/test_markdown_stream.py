@@ -104,6 +104,7 @@ def flooded(source: str, cancel: bool = False) -> str:
     return console.file.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["paragraphs", "one line", "one code block"])
 def test_a_huge_answer_is_drawn_once_as_plain_text_past_the_limit(kind):
     source = {"paragraphs": "Some **bold** words here.\n\n" * 40_000, "one line": "word " * 200_000,

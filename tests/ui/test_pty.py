@@ -44,6 +44,7 @@ def text(row) -> str:
     return "".join(c.data for c in row).rstrip()
 
 
+@pytest.mark.slow
 def test_a_whole_session(session, fake_llm, project):
     child = session
     child.logfile_read = transcript = io.StringIO()
@@ -124,6 +125,7 @@ def test_a_whole_session(session, fake_llm, project):
     assert all(c.strikethrough for c in discarded[2 : len(text(discarded))] if c.data != " ")
 
 
+@pytest.mark.slow
 def test_arrow_keys_do_not_interrupt(session, fake_llm):
     child = session
     fake_llm.add(slow_answer(60, 0.03))
@@ -137,6 +139,7 @@ def test_arrow_keys_do_not_interrupt(session, fake_llm):
     assert "Interrupted" not in child.before
 
 
+@pytest.mark.slow
 def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake_llm):
     import json
     import stat
@@ -172,6 +175,7 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
     assert fake_llm.requests[0]["max_tokens"] == 1 and fake_llm.requests[1]["model"] == "my-model"
 
 
+@pytest.mark.slow
 def test_ctrl_d_always_leaves(project, fake_llm):
     """A stress run of what preceded Ctrl-D doing nothing: refused commands, keys typed while the agent was busy
     (an Enter, a space), and keys sent while a command is still printing its error, before the prompt is back."""
@@ -199,6 +203,7 @@ def test_ctrl_d_always_leaves(project, fake_llm):
         assert child.exitstatus == 0, run
 
 
+@pytest.mark.slow
 def test_rewind_redo_and_undo_in_a_real_terminal(session, fake_llm, project):
     child, app = session, project / "app.py"
     app.write_text("x = 1\n")
@@ -235,6 +240,7 @@ def test_rewind_redo_and_undo_in_a_real_terminal(session, fake_llm, project):
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 def test_esc_stops_a_huge_answer_and_the_prompt_is_usable_at_once(session, fake_llm):
     child = session
     child.searchwindowsize = 4000  # the answer is megabytes: look only at the newest output
@@ -266,6 +272,7 @@ def test_closing_the_terminal_prints_no_traceback(project, fake_llm):
     assert "Traceback" not in err.read_text() and "termios" not in err.read_text()
 
 
+@pytest.mark.slow
 def test_the_input_history_follows_the_state_folder_when_narnat_cannot_write_its_own(project, fake_llm):
     (project / ".narnat").write_text("a file where the folder should be")
     home = project.parent / "home"
@@ -289,6 +296,7 @@ def test_the_input_history_follows_the_state_folder_when_narnat_cannot_write_its
     assert "cannot be used" not in child.before
 
 
+@pytest.mark.slow
 def test_a_call_written_as_text_shows_as_a_recovered_tool_line_not_as_markup(session, fake_llm, project):
     child = session
     child.logfile_read = transcript = io.StringIO()

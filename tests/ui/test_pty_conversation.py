@@ -37,6 +37,7 @@ def answers():
     return respond
 
 
+@pytest.mark.slow
 def test_steering_the_conversation_as_a_person_types_it(project, fake_llm):
     (project / ".narnat" / "commands").mkdir(parents=True)
     (project / ".narnat" / "commands" / "review.md").write_text("Review $ARGUMENTS please.\n")

@@ -45,6 +45,7 @@ def spawn(project, fake_llm, width: int = 100, cpr: bool = False) -> pexpect.spa
     return child
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [80, 120])
 def test_show_keeps_names_turns_and_dates_whole_and_cuts_the_question(project, fake_llm, width):
     question = "get_real_name() can't get the name of db.schema.tbl.col " * 6
@@ -71,6 +72,7 @@ def test_show_keeps_names_turns_and_dates_whole_and_cuts_the_question(project, f
     assert row.endswith("…") and "get_real_name()" in row
 
 
+@pytest.mark.slow
 def test_an_empty_enter_then_a_question_typed_at_once_sends_the_question(project, fake_llm):
     fake_llm.add(text_reply("Hello back."))
     child = spawn(project, fake_llm)
@@ -83,6 +85,7 @@ def test_an_empty_enter_then_a_question_typed_at_once_sends_the_question(project
         child.close(force=True)
 
 
+@pytest.mark.slow
 def test_questions_typed_while_the_agent_works_are_queued_shown_and_sent_one_by_one(project, fake_llm):
     answer = slow_answer(40, 0.03)
     answer.gate = threading.Event()  # the model answers once the question is queued
@@ -111,6 +114,7 @@ def test_questions_typed_while_the_agent_works_are_queued_shown_and_sent_one_by_
         child.close(force=True)
 
 
+@pytest.mark.slow
 def test_text_cleared_with_ctrl_c_does_not_look_sent(project, fake_llm):
     child = spawn(project, fake_llm)
     try:
@@ -132,6 +136,7 @@ def test_text_cleared_with_ctrl_c_does_not_look_sent(project, fake_llm):
     assert below.strip() == "cleared, not sent"  # also where the terminal draws no strikethrough (tmux, screen)
 
 
+@pytest.mark.slow
 def test_the_status_line_drops_the_context_size_once_undo_shortens_the_conversation(project, fake_llm):
     fake_llm.add(text_reply("Answered."))
     child = spawn(project, fake_llm, cpr=True)
@@ -152,6 +157,7 @@ def test_the_status_line_drops_the_context_size_once_undo_shortens_the_conversat
     assert after.endswith("/help") and "ctx" not in after
 
 
+@pytest.mark.slow
 def test_notices_about_waiting_for_the_provider_go_once_the_answer_comes(project, fake_llm):
     busy = Status(503, {"error": {"message": "overloaded"}}, {"retry-after-ms": "400"})
     fake_llm.add(busy, text_reply("Here at last."))
@@ -168,6 +174,7 @@ def test_notices_about_waiting_for_the_provider_go_once_the_answer_comes(project
     assert "Here at last." in lines and not any("retrying" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_a_paragraph_that_grows_past_the_plain_text_threshold_is_in_the_scrollback_once(project, fake_llm):
     words = [f"w{n}" for n in range(4500)]  # one paragraph of about 25,000 characters, every line of it different
     pieces = [" ".join(words[n : n + 50]) + " " for n in range(0, len(words), 50)]
