@@ -1,3 +1,3 @@
 """Narnat: a terminal coding agent for OpenAI-compatible models."""
 
-__version__ = "0.2.0"
+__version__ = "0.4.0"

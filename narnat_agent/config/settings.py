@@ -1,7 +1,7 @@
 """Every setting, declared once: its default, the check its value must pass, and what it means.
 
-The defaults, the checks of the loader, the unknown-key notice, `narnat.json.example` and the README's settings
-table are all derived from `SETTINGS` (tests hold the last two to it).
+The defaults, the checks of the loader, the unknown-key notice, `narnat.json.example` and the settings table of
+docs/configuration.md are all derived from `SETTINGS` (tests hold the last two to it).
 """
 
 import json
@@ -20,7 +20,7 @@ class Setting:
     default: Any
     check: Callable[[Any], bool]
     expected: str  # what a value must be, as the error for a wrong one says it (translated there)
-    meaning: str  # the README's words for it (Markdown)
+    meaning: str  # the docs' words for it (Markdown)
     example: Any = None  # what narnat.json.example shows, when not the default
 
 
@@ -109,7 +109,7 @@ def example_file() -> str:
 
 
 def readme_table() -> str:
-    """The README's table of settings."""
+    """docs/configuration.md's table of settings."""
     rows = [f"| `{s.name}` | {'—' if s.name == 'api_key' else f'`{json.dumps(s.default)}`'} | {s.meaning} |"
             for s in SETTINGS]  # fmt: skip
     return "\n".join(["| key | default | meaning |", "|---|---|---|", *rows]) + "\n"

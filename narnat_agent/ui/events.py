@@ -1,6 +1,6 @@
 """Headless output as JSON: one result object at the end (json), or one event per line as it happens (stream-json).
 
-The shapes are documented in the README under "Headless use"; VERSION changes whenever a field changes meaning.
+The shapes are documented in docs/headless.md; VERSION changes whenever a field changes meaning.
 """
 
 import json
