@@ -12,7 +12,7 @@ from pathlib import Path
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import Argv, Check
 from narnat_agent.safety.git import git
-from narnat_agent.safety.syntax import Command, names, operands
+from narnat_agent.safety.syntax import Command, names, operands, short_option
 
 DELETERS = names("rm rmdir unlink shred srm wipe trash trash-put trash-rm rimraf del-cli wipefs truncate")
 FIND_ACTIONS = ("-exec", "-execdir", "-ok", "-okdir")
@@ -57,11 +57,6 @@ def silent(argv: Argv, command: Command) -> bool:
     return name == "printf" and args == [""]
 
 
-def _short(args: list, letter: str) -> bool:
-    """A short-option cluster among args holds letter (-avn has n)."""
-    return any(a and re.fullmatch(rf"-[a-zA-Z0-9]*{letter}[a-zA-Z0-9]*", a) for a in args)
-
-
 def _find(argv: Argv, command: Command, check: Check) -> str | None:
     i = 0
     while i < len(argv):  # each -exec command once: the next one starts after its terminator
@@ -76,7 +71,7 @@ def _find(argv: Argv, command: Command, check: Check) -> str | None:
 
 
 def _rsync(argv: Argv, command: Command, check: Check) -> str | None:
-    if "--dry-run" in argv or _short(argv[1:], "n"):
+    if "--dry-run" in argv or short_option(argv[1:], "n"):
         return None
     if any(a and a.startswith(("--del", "--remove-source-files")) for a in argv):
         return Said(N_("rsync deletes files (--delete / --remove-source-files)"))
@@ -102,7 +97,7 @@ def _tee(argv: Argv, command: Command, check: Check) -> str | None:
 
 
 def _ln(argv: Argv, command: Command, check: Check) -> str | None:
-    if "--force" in argv or _short(argv[1:], "f"):
+    if "--force" in argv or short_option(argv[1:], "f"):
         target = operands(argv)[-1:]
         return (
             Said(N_("ln -f replaces {file}"), file=target[0] or "$…")
@@ -127,7 +122,12 @@ def _dd(argv: Argv, command: Command, check: Check) -> str | None:
 
 def _archive(argv: Argv, command: Command, check: Check) -> str | None:
     name = (argv[0] or "").rsplit("/", 1)[-1]
-    if name == "tar" and "--remove-files" in argv or name == "zip" and ("--move" in argv or _short(argv[1:], "m")):
+    if (
+        name == "tar"
+        and "--remove-files" in argv
+        or name == "zip"
+        and ("--move" in argv or short_option(argv[1:], "m"))
+    ):
         return Said(N_("{program} deletes what it archives"), program=name)
     if name.startswith("7z") and "-sdel" in argv:
         return Said(N_("{program} deletes what it archives"), program="7z -sdel")

@@ -6,7 +6,7 @@ import re
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE
 from narnat_agent.safety.families import BY_PROGRAM, Form
-from narnat_agent.safety.syntax import Command, fed_code, positionals
+from narnat_agent.safety.syntax import Command, fed_code, positionals, short_option
 
 SCRIPTS = ("manage.py", "artisan")  # run by an interpreter, they are the program: `python manage.py flush`
 
@@ -85,4 +85,4 @@ def _has(args: list[str], option: str) -> bool:
 
 
 def _in_cluster(flag: str, word: str) -> bool:
-    return len(flag) == 2 and flag[1].isalpha() and bool(re.fullmatch(rf"-[a-zA-Z]*{flag[1]}[a-zA-Z]*", word))
+    return len(flag) == 2 and flag[1].isalpha() and short_option([word], flag[1])

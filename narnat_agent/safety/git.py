@@ -5,7 +5,7 @@ import re
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Check
-from narnat_agent.safety.syntax import COMPUTED, Command, names, positionals
+from narnat_agent.safety.syntax import COMPUTED, Command, names, positionals, short_option
 
 GLOBAL_VALUES = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"}
 SHELL_SETTINGS = names(
@@ -62,10 +62,6 @@ def _setting(assignment: str | None, check: Check) -> None:
         check.script(value.lstrip("!"), f"git's {key}")
 
 
-def _short(words: list[str], letter: str) -> bool:
-    return any(re.fullmatch(rf"-[a-zA-Z]*{letter}[a-zA-Z]*", w) for w in words)
-
-
 def _value(words: list[str], *options: str) -> list[str]:
     """The values given to options, as `--opt value`, `--opt=value` or `-xvalue`."""
     found = []
@@ -79,7 +75,7 @@ def _value(words: list[str], *options: str) -> list[str]:
 
 
 def _checkout(words: list[str], check: Check) -> str | None:
-    if "--force" in words or _short(words, "f"):
+    if "--force" in words or short_option(words, "f"):
         return Said(N_("{git} discards uncommitted work"), git="git checkout -f")
     if {"-p", "--patch"} & set(words):
         return None  # refused: it asks questions
@@ -100,7 +96,9 @@ def _checkout(words: list[str], check: Check) -> str | None:
 
 
 def _restore(words: list[str], check: Check) -> str | None:
-    staged_only = ("--staged" in words or _short(words, "S")) and not ("--worktree" in words or _short(words, "W"))
+    staged_only = ("--staged" in words or short_option(words, "S")) and not (
+        "--worktree" in words or short_option(words, "W")
+    )
     return None if staged_only else Said(N_("{git} overwrites uncommitted changes"), git="git restore")
 
 
@@ -136,7 +134,7 @@ def _config(words: list[str], check: Check) -> None:
 
 
 def _dry(words: list[str]) -> bool:
-    return "--dry-run" in words or _short(words, "n")
+    return "--dry-run" in words or short_option(words, "n")
 
 
 SUBCOMMANDS = {
@@ -159,7 +157,7 @@ SUBCOMMANDS = {
     ),
     "restore": _restore,
     "checkout-index": lambda w, c: (
-        Said(N_("git checkout-index -f overwrites files")) if "--force" in w or _short(w, "f") else None
+        Said(N_("git checkout-index -f overwrites files")) if "--force" in w or short_option(w, "f") else None
     ),
     "read-tree": lambda w, c: Said(N_("git read-tree -u overwrites the working tree")) if "-u" in w else None,
     "stash": lambda w, c: (
@@ -169,7 +167,7 @@ SUBCOMMANDS = {
     ),
     "worktree": lambda w, c: (
         Said(N_("git worktree remove --force deletes a working tree and its changes — {undo}"), undo=NOT_UNDOABLE)
-        if "remove" in w and ({"--force"} & set(w) or _short(w, "f"))
+        if "remove" in w and ({"--force"} & set(w) or short_option(w, "f"))
         else None
     ),
     "rebase": _rebase,

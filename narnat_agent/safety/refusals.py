@@ -5,7 +5,7 @@ import re
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.code import INTERPRETERS, interpreter_code
 from narnat_agent.safety.sql import CLIENTS, has_code
-from narnat_agent.safety.syntax import Command, names, operands, positionals
+from narnat_agent.safety.syntax import Command, names, operands, positionals, short_option
 
 FILTERS = names("grep egrep fgrep head tail sort uniq cut tr nl cat column less more wc rg sed")
 EDITORS = names(
@@ -219,9 +219,7 @@ def _own_options(args: list[str], sub: str) -> list[str]:
 
 def _flag(args: list[str], letter: str, *long: str) -> bool:
     """A one-letter option in a cluster (not a detached run's), or one of its long names."""
-    return any(re.fullmatch(rf"-[a-zA-Z]*{letter}[a-zA-Z]*", a) and "d" not in a for a in args) or bool(
-        set(long) & set(args)
-    )
+    return any(short_option([a], letter) and "d" not in a for a in args) or bool(set(long) & set(args))
 
 
 FOLLOWERS = {

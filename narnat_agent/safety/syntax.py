@@ -83,6 +83,11 @@ def operands(argv: list[str | None]) -> list[str | None]:
     return positionals(argv[1:])
 
 
+def short_option(words: Collection[Word], letter: str) -> bool:
+    """One of words is a cluster of one-letter options holding letter (`-avn` has `n`; `zip -9m` has `m`)."""
+    return any(word and re.fullmatch(rf"-[a-zA-Z0-9]*{letter}[a-zA-Z0-9]*", word) for word in words)
+
+
 def positionals(words: list[Word], values: Collection[str] = ()) -> list[Word]:
     """The words that are neither options nor the value of one of `values` (options that take the next word)."""
     found: list[Word] = []
