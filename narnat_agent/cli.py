@@ -16,7 +16,7 @@ from narnat_agent.run.start import USAGE_ERROR
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from narnat_agent.config.loader import Config
+    from narnat_agent.config.settings import Config
     from narnat_agent.core.ui import UI, Reporter
 
 SETUP_TRIES = 3  # answers checked against the provider before they are saved unchecked
@@ -211,7 +211,7 @@ def _configuration(ui: UI, project: Path, home: Path, args: argparse.Namespace, 
 
 
 def _terminal_ui(project: Path, state_dir: Path) -> UI:
-    from narnat_agent.commands.session import descriptions
+    from narnat_agent.commands.dispatch import descriptions
     from narnat_agent.ui.terminal import make_ui
 
     return make_ui(project, state_dir, descriptions())

@@ -5,6 +5,7 @@ the compression instruction) stays as it is whatever the locale, so the prefix s
 provider's cache. A translator adds a language with a catalog under `locale/`, without touching code.
 """
 
+import functools
 import gettext
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
@@ -13,7 +14,6 @@ from unicodedata import east_asian_width
 
 DOMAIN = "narnat"
 LOCALES = Path(__file__).parent / "locale"
-LANGUAGES = {"en": None, "zh-CN": "zh_CN"}  # the `language` setting's values, and the catalog each one reads
 
 ENGLISH = gettext.NullTranslations()
 
@@ -21,19 +21,44 @@ _catalog: gettext.NullTranslations = ENGLISH
 _english: ContextVar[bool] = ContextVar("english", default=False)  # per thread: the others go on in their language
 
 
+@functools.cache
+def languages() -> dict[str, str | None]:
+    """The `language` setting's values (`zh-CN`) and the catalog each one reads (`zh_CN`): English, and every
+    compiled catalog under locale/."""
+    found = sorted(path.parents[1].name for path in LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+    return {"en": None, **{code.replace("_", "-"): code for code in found}}
+
+
 def from_locale(env: Mapping[str, str]) -> str:
-    """The language the locale asks for: the first of LC_ALL, LC_MESSAGES, LANG that is set decides."""
+    """The language the locale asks for: the first of LC_ALL, LC_MESSAGES, LANG that is set decides; a catalog of
+    the same language serves another region (zh_TW reads zh_CN)."""
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         if value := env.get(name):
-            return "zh-CN" if value.lower().startswith("zh") else "en"
+            asked = value.split(".")[0].replace("-", "_").lower()
+            codes = {language: code.lower() for language, code in languages().items() if code}
+            same = [language for language, code in codes.items() if code == asked]
+            kin = [language for language, code in codes.items() if code.split("_")[0] == asked.split("_")[0]]
+            return (same or kin or ["en"])[0]
     return "en"
 
 
 def use(language: str) -> None:
-    """Speak `language` (a key of LANGUAGES) from now on."""
+    """Speak `language` (a key of languages()) from now on."""
     global _catalog
-    code = LANGUAGES.get(language)
-    _catalog = gettext.translation(DOMAIN, LOCALES, [code], fallback=True) if code else ENGLISH
+    code = languages().get(language)
+    _catalog = _translations(code) if code else ENGLISH
+
+
+@functools.cache
+def _translations(code: str) -> gettext.NullTranslations:
+    return gettext.translation(DOMAIN, LOCALES, [code], fallback=True)
+
+
+@functools.cache
+def answers(meaning: str) -> frozenset[str]:
+    """The words that mean YES (or NO) in any language Narnat speaks, in lower case."""
+    said = [meaning] + [_translations(code).gettext(meaning) for code in languages().values() if code]
+    return frozenset(word.lower() for words in said for word in words.split())
 
 
 def in_english(say: Callable[[], str]) -> str:
@@ -65,6 +90,10 @@ def _(message: str) -> str:
 def N_(message: str) -> str:
     """message marked for the catalog where it is defined (a table); `_` translates it where it is shown."""
     return message
+
+
+# The words that answer a question yes or no, separated by spaces; each catalog adds its language's own.
+YES, NO = N_("y yes"), N_("n no")
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

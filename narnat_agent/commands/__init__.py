@@ -1,27 +1,36 @@
-"""The slash commands. Each is a function of the Agent and its argument, with a usage and a one-line help that /help
-and Tab's completions show: `@helps` gives them where the command is defined (marked for the catalog), `help_line`
-translates them where they are shown."""
+"""The slash commands. A command is one function of the Agent and its argument, decorated with `@command`: its usage
+(`/save [name]`, whose first word names it) and its one-line help stand beside it, marked for the catalog, and the
+registry below is what /help, Tab's completions and the dispatch read; `dispatch` imports the modules that hold
+commands and says in which order /help lists them."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from narnat_agent.i18n import _
 
-Command = TypeVar("Command", bound=Callable[..., Any])
-_HELP: dict[Callable[..., Any], tuple[str, str]] = {}
+Function = TypeVar("Function", bound=Callable[..., Any])
 
 
-def helps(usage: str, line: str) -> Callable[[Command], Command]:
-    """A command's usage (`/save [name]`) and help line, both marked with N_ where the command is defined."""
+@dataclass(frozen=True)
+class SlashCommand:
+    run: Callable[..., Any]
+    usage: str  # as marked for the catalog; shown translated
+    line: str
 
-    def given(command: Command) -> Command:
-        _HELP[command] = (usage, line)
-        return command
-
-    return given
+    def help(self) -> tuple[str, str]:
+        """The usage and help line in the interface's language."""
+        return _(self.usage), _(self.line)
 
 
-def help_line(command: Callable[..., Any]) -> tuple[str, str]:
-    """A command's usage and help line in the interface's language."""
-    usage, line = _HELP[command]
-    return _(usage), _(line)
+REGISTRY: dict[str, SlashCommand] = {}
+
+
+def command(usage: str, line: str) -> Callable[[Function], Function]:
+    """Register a slash command under the first word of its usage (both marked with N_ where it is defined)."""
+
+    def registered(function: Function) -> Function:
+        REGISTRY[usage.split()[0].removeprefix("/")] = SlashCommand(function, usage, line)
+        return function
+
+    return registered

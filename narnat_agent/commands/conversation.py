@@ -2,7 +2,7 @@
 
 import difflib
 
-from narnat_agent.commands import helps
+from narnat_agent.commands import command
 from narnat_agent.conversation.window import Window
 from narnat_agent.core.agent import Agent
 from narnat_agent.i18n import N_, _
@@ -12,7 +12,9 @@ from narnat_agent.ui.plain import tokens
 LARGEST = 5  # single items /context names
 
 
-@helps(N_("/model [name]"), N_("switch the model from the next turn on, history kept; without a name, list the models"))
+@command(
+    N_("/model [name]"), N_("switch the model from the next turn on, history kept; without a name, list the models")
+)
 def model(agent: Agent, arg: str) -> None:
     """The system prompt names the new model only from the next conversation: its prefix stays byte-stable for the
     provider's cache."""
@@ -50,7 +52,7 @@ def model(agent: Agent, arg: str) -> None:
     agent.ui.notice(switched.format(name=arg, turn=agent.model_from, current=current))
 
 
-@helps(
+@command(
     N_("/compact [what to keep]"), N_("summarise the conversation now and go on from the summary; your words guide it")
 )
 def compact(agent: Agent, arg: str) -> None:
@@ -60,7 +62,7 @@ def compact(agent: Agent, arg: str) -> None:
     agent.compress(arg)
 
 
-@helps("/context", N_("where the context window goes: prompt, instructions, questions, answers, tool results"))
+@command("/context", N_("where the context window goes: prompt, instructions, questions, answers, tool results"))
 def context(agent: Agent, arg: str) -> None:
     window = agent.window()
     agent.ui.info("\n".join([_headline(window), *_parts(window), _("Largest items"), *_largest(window)]))

@@ -3,7 +3,7 @@
 import re
 
 from narnat_agent.checkpoints import CheckpointError, Cut, Entry, FileChange, Plan, Rewind, Taken, TurnSummary
-from narnat_agent.commands import helps
+from narnat_agent.commands import command
 from narnat_agent.core.agent import Agent
 from narnat_agent.i18n import N_, _, ngettext, sentences
 from narnat_agent.ui import cells
@@ -12,7 +12,7 @@ MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, co
 SHOWN = 6  # file names listed in a report before "and N more"
 
 
-@helps(N_("/rewind [N or N.S]"), N_("go back to before turn N (or its step S): code, conversation or both"))
+@command(N_("/rewind [N or N.S]"), N_("go back to before turn N (or its step S): code, conversation or both"))
 def rewind(agent: Agent, arg: str) -> None:
     turns = agent.checkpoints.turns()
     if not turns:
@@ -30,7 +30,7 @@ def rewind(agent: Agent, arg: str) -> None:
         _go_back(agent, summary, step, code, conversation)
 
 
-@helps("/undo", N_("take back the last turn: its code and its conversation (/redo brings them back)"))
+@command("/undo", N_("take back the last turn: its code and its conversation (/redo brings them back)"))
 def undo(agent: Agent, arg: str) -> None:
     turns = agent.checkpoints.turns()
     if not turns:
@@ -46,7 +46,7 @@ def undo(agent: Agent, arg: str) -> None:
     _go_back(agent, last, 0, last.code, last.conversation)
 
 
-@helps("/redo", N_("undo the last /rewind or /undo: its code and conversation come back"))
+@command("/redo", N_("undo the last /rewind or /undo: its code and conversation come back"))
 def redo(agent: Agent, arg: str) -> None:
     checkpoints = agent.checkpoints
     plan = checkpoints.plan_redo()

@@ -5,13 +5,12 @@ import os
 import stat
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from narnat_agent import state
 from narnat_agent.atomic import write_atomic
-from narnat_agent.config.settings import BY_NAME, DEFAULTS
+from narnat_agent.config.settings import BY_NAME, DEFAULTS, Config, Notice
 from narnat_agent.i18n import N_, _
 
 SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a mirror or a proxy)
@@ -28,51 +27,6 @@ class ConfigError(Exception):
 
 class MissingApiKey(ConfigError):
     """No API key anywhere: interactive starts offer the setup questions."""
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something about the settings worth saying, in the language they choose: it is worded when shown."""
-
-    message: str  # marked with N_
-    values: Mapping[str, object]
-
-    def __str__(self) -> str:
-        return _(self.message).format(**self.values)
-
-
-@dataclass(frozen=True)
-class Config:
-    api_key: str
-    base_url: str
-    model: str
-    context_window: int
-    warn_turns: tuple[int, ...]
-    compress_turns: int
-    bash_timeout_ms: int
-    pricing: Mapping[str, float]
-    max_steps: int
-    interrupt_key: str
-    web_timeout_s: float
-    stream_idle_timeout_s: float
-    max_cost: float | None  # per run, in pricing's currency
-    max_tokens_sent: int | None  # per run: prompt tokens over all requests
-    bell: bool
-    bell_after_s: float
-    language: str
-    request_timeout_s: float
-    sees_images: bool
-    project: Path
-    home: Path
-    state_dir: Path  # the project's .narnat/, or the per-user folder that stands in for it (state.choose_folder)
-    search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
-    notices: tuple[Notice, ...] = field(default=(), compare=False)
-    context_window_set: bool = False  # a settings file names it, so what the server reports does not replace it
-
-    @property
-    def files(self) -> tuple[Path, ...]:
-        """The settings files, in the order they are read; either may hold the API key."""
-        return state.settings_files(self.project, self.home)
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -116,7 +70,7 @@ def _read_file(path: Path, notices: list[Notice]) -> dict:
         if not BY_NAME[key].check(value):
             shown = _short(json.dumps(value), 200)
             wrong = _("{path}: '{key}' must be {expected}, not {value}.")
-            raise ConfigError(wrong.format(path=path, key=key, expected=_(BY_NAME[key].expected), value=shown))
+            raise ConfigError(wrong.format(path=path, key=key, expected=BY_NAME[key].what_is_expected(), value=shown))
         settings[key] = value
     return settings
 
@@ -135,7 +89,7 @@ def _from_environment(env: Mapping[str, str], have_key: bool) -> dict:
         if not BY_NAME[key].check(value):
             wrong = _("environment: {key} must be {expected}, not {value}.")
             shown = _short(repr(value), 200)
-            raise ConfigError(wrong.format(key=key, expected=_(BY_NAME[key].expected), value=shown))
+            raise ConfigError(wrong.format(key=key, expected=BY_NAME[key].what_is_expected(), value=shown))
     return settings
 
 

@@ -5,11 +5,13 @@ docs/configuration.md are all derived from `SETTINGS` (tests hold the last two t
 """
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from narnat_agent.i18n import N_
+from narnat_agent import state
+from narnat_agent.i18n import N_, _, languages
 
 DEFAULT_BASE_URL = "https://api.deepseek.com"
 
@@ -22,6 +24,10 @@ class Setting:
     expected: str  # what a value must be, as the error for a wrong one says it (translated there)
     meaning: str  # the docs' words for it (Markdown)
     example: Any = None  # what narnat.json.example shows, when not the default
+
+    def what_is_expected(self) -> str:
+        """`expected` in the interface's language, naming the languages Narnat speaks where it mentions them."""
+        return _(self.expected).replace("{languages}", ", ".join(f'"{name}"' for name in languages()))
 
 
 def _is_int(value: object) -> bool:
@@ -70,7 +76,7 @@ SETTINGS = (
             'habits) or `"ctrl-c"` (ESC ignored)'),
     Setting("web_timeout_s", 10, lambda v: _is_number(v) and 0 < v <= 120, N_("a number of seconds from 1 to 120"),
             "seconds WebSearch and WebFetch wait for a web server"),
-    Setting("language", "", lambda v: v in ("", "en", "zh-CN"), N_('"", "en" or "zh-CN"'),
+    Setting("language", "", lambda v: v == "" or v in languages(), N_('"" (the locale\'s) or one of {languages}'),
             'the interface\'s language: `"zh-CN"` (简体中文) or `"en"`; `""` follows the locale (`LC_ALL`, '
             '`LC_MESSAGES`, `LANG`). What the model receives is the same in every language'),
     Setting("stream_idle_timeout_s", 120, lambda v: _is_number(v) and 1 <= v <= 3600,
@@ -97,6 +103,54 @@ SETTINGS = (
     Setting("bell_after_s", 30, lambda v: _is_number(v) and v >= 0, N_("a number of seconds (0: every turn)"),
             "how long a turn must have taken for its end to ring (0: every turn)"),
 )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something about the settings worth saying, in the language they choose: it is worded when shown."""
+
+    message: str  # marked with N_
+    values: Mapping[str, object]
+
+    def __str__(self) -> str:
+        return _(self.message).format(**self.values)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The settings of one run: every entry of SETTINGS by its name, then what the run itself decides."""
+
+    api_key: str
+    base_url: str
+    model: str
+    context_window: int
+    warn_turns: tuple[int, ...]
+    compress_turns: int
+    bash_timeout_ms: int
+    pricing: Mapping[str, float]
+    max_steps: int
+    interrupt_key: str
+    web_timeout_s: float
+    language: str
+    stream_idle_timeout_s: float
+    request_timeout_s: float
+    sees_images: bool
+    max_cost: float | None  # per run, in pricing's currency
+    max_tokens_sent: int | None  # per run: prompt tokens over all requests
+    bell: bool
+    bell_after_s: float
+    project: Path
+    home: Path
+    state_dir: Path  # the project's .narnat/, or the per-user folder that stands in for it (state.choose_folder)
+    search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
+    notices: tuple[Notice, ...] = field(default=(), compare=False)
+    context_window_set: bool = False  # a settings file names it, so what the server reports does not replace it
+
+    @property
+    def files(self) -> tuple[Path, ...]:
+        """The settings files, in the order they are read; either may hold the API key."""
+        return state.settings_files(self.project, self.home)
+
 
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 DEFAULTS: dict[str, Any] = {setting.name: setting.default for setting in SETTINGS}

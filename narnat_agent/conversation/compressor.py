@@ -6,7 +6,7 @@ from typing import Protocol
 
 from narnat_agent import state
 from narnat_agent.atomic import write_atomic
-from narnat_agent.config.loader import Config
+from narnat_agent.config.settings import Config
 from narnat_agent.conversation import session as sessions
 from narnat_agent.conversation import store
 from narnat_agent.conversation.session import Session

@@ -82,7 +82,7 @@ def save(state_dir: Path, name: str, session: dict) -> Saved:
         path = path_of(state_dir, f"{name}-{n}")
         note = _("'{name}' was changed by another process or conversation since this one last read or saved it; "
                  "saved this conversation beside it as '{beside}'.").format(name=name, beside=path.stem)  # fmt: skip
-    data = {"format": FORMAT, "version": 1, "name": path.stem, **session, "updated": datetime.now().isoformat()}
+    data = {"format": FORMAT, "name": path.stem, **session, "updated": datetime.now().isoformat()}
     try:
         body = json.dumps(data, ensure_ascii=False, indent=1).encode()
     except UnicodeEncodeError:  # a lone surrogate from anywhere: saved in its escaped form
@@ -163,7 +163,7 @@ FIELDS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
     "todos": ([], lambda v: isinstance(v, list) and all(_todo(t) for t in v),
               N_("a list of {content, activeForm, status} objects")),
     "reads": ({}, lambda v: isinstance(v, dict) and all(_read_record(r) for r in v.values()),
-              N_("an object mapping paths to {sha, mtime, whole} records")),
+              N_("an object mapping paths to {sha, whole} records")),
     "cost": (None, lambda v: v is None or isinstance(v, (int, float)), N_("a number or null")),
     "created": ("", _text, N_("text")), "updated": ("", _text, N_("text")), "model": ("", _text, N_("text")),
     "name": ("", _text, N_("text")),
@@ -202,8 +202,7 @@ def _todo(todo: object) -> bool:
 
 
 def _read_record(record: object) -> bool:
-    return (isinstance(record, dict) and isinstance(record.get("sha"), str)
-            and isinstance(record.get("mtime"), (int, float)) and isinstance(record.get("whole"), bool))  # fmt: skip
+    return isinstance(record, dict) and isinstance(record.get("sha"), str) and isinstance(record.get("whole"), bool)
 
 
 def exists(state_dir: Path, name: str) -> bool:

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from narnat_agent.checkpoints import Checkpoints, open_store
-from narnat_agent.config.loader import Config
+from narnat_agent.config.settings import Config
 from narnat_agent.conversation import session as sessions
 from narnat_agent.conversation.compressor import compressed
 from narnat_agent.conversation.context import with_mentions, with_reminder

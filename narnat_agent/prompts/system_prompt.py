@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 
 from narnat_agent import state
-from narnat_agent.config.loader import Config
+from narnat_agent.config.settings import Config
 from narnat_agent.encodable import encodable
 from narnat_agent.i18n import _
 from narnat_agent.prompts.skills import find_skills, skills_section

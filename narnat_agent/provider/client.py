@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from narnat_agent.config.loader import Config
+from narnat_agent.config.settings import Config
 from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 from narnat_agent.processes import start_thread

@@ -11,7 +11,7 @@ from narnat_agent.run.signals import leave_on_signals
 from narnat_agent.run.start import USAGE_ERROR, build_agent, save, stop_jobs
 
 if TYPE_CHECKING:
-    from narnat_agent.config.loader import Config
+    from narnat_agent.config.settings import Config
     from narnat_agent.core.agent import Agent
     from narnat_agent.core.headless import NobodyToAsk
     from narnat_agent.core.turn import TurnOutcome

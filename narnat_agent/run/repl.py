@@ -14,7 +14,7 @@ from narnat_agent.run.start import USAGE_ERROR, build_agent, save, stop_jobs
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from narnat_agent.config.loader import Config
+    from narnat_agent.config.settings import Config
     from narnat_agent.conversation.session import Session
     from narnat_agent.core.agent import Agent
     from narnat_agent.core.ui import UI
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: str) -> int:
     """The interactive conversation, until the user leaves."""
-    from narnat_agent.commands.session import dispatch
+    from narnat_agent.commands.dispatch import dispatch
 
     agent = build_agent(config, ui, args, system_prompt, ui.confirm)
     if agent is None:
@@ -42,10 +42,10 @@ def _with_user_commands(config: Config, ui: UI, dispatch: Callable) -> Callable:
     """The slash commands with the user's own (.narnat/commands/NAME.md), which Tab completes too."""
     import functools
 
-    from narnat_agent.commands import custom
-    from narnat_agent.commands.session import COMMANDS, descriptions
+    from narnat_agent.commands import REGISTRY, custom
+    from narnat_agent.commands.dispatch import descriptions
 
-    user, notices = custom.load(config.project, config.home, COMMANDS)
+    user, notices = custom.load(config.project, config.home, REGISTRY)
     for notice in notices:
         ui.notice(notice)
     # the built-ins' help lines again: the UI was made before the settings could choose the language

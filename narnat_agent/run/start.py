@@ -12,7 +12,7 @@ from narnat_agent.run.signals import leave_on_signals
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from narnat_agent.config.loader import Config
+    from narnat_agent.config.settings import Config
     from narnat_agent.conversation.session import Session
     from narnat_agent.core.agent import Agent
     from narnat_agent.core.ui import UI

@@ -115,7 +115,7 @@ def _python_search(args: dict, ws: Workspace, top: Path, mode: str) -> dict:
 def _content(found: dict[bytes, list[Row]], args: dict) -> list[str]:
     """rg's lines (`path:line:text`, `path-line-text` for context) with the files sorted by path; with context,
     '--' between groups, as rg prints them."""
-    numbered, grouped = args.get("-n", True), any(args.get(key, 0) > 0 for key in ("-A", "-B", "-C"))
+    numbered, grouped = args["-n"], any(args.get(key, 0) > 0 for key in ("-A", "-B", "-C"))
     lines: list[str] = []
     for path in sorted(found, key=lambda raw: (ripgrep.shown(raw), raw)):
         name = ripgrep.shown(path)
@@ -132,7 +132,7 @@ def _content(found: dict[bytes, list[Row]], args: dict) -> list[str]:
 
 
 def _page(entries: list[str], args: dict, noun: str) -> str:
-    offset, limit = args.get("offset", 0), args.get("head_limit", 250)
+    offset, limit = args["offset"], args["head_limit"]
     if offset >= len(entries):
         return f"(offset {offset} is past the end: there are {len(entries):,} {noun})"
     page = entries[offset : offset + limit] if limit > 0 else entries[offset:]
@@ -197,7 +197,7 @@ def run(args: dict, ws: Workspace) -> Result:
     top = _top(args, ws)
     if args.get("glob"):
         args = {**args, "glob": _anchored(args["glob"], ws.root)}
-    mode = args.get("output_mode", "files_with_matches")
+    mode = args["output_mode"]
     try:
         found, note = _search(args, ws, top, mode)
         if not found:
@@ -258,16 +258,16 @@ TOOL = Tool(
             "path": {"type": "string", "description": "File or folder (default: the project root)"},
             "glob": {"type": "string"},
             "type": {"type": "string"},
-            "output_mode": {"type": "string", "enum": MODES},
+            "output_mode": {"type": "string", "enum": MODES, "default": "files_with_matches"},
             "-i": {"type": "boolean", "description": "Case-insensitive"},
-            "-n": {"type": "boolean", "description": "Line numbers in content mode (default true)"},
+            "-n": {"type": "boolean", "default": True, "description": "Line numbers in content mode"},
             "-A": {"type": "integer"},
             "-B": {"type": "integer"},
             "-C": {"type": "integer"},
             "multiline": {"type": "boolean", "description": "Let . and patterns span lines"},
             "fixed_strings": {"type": "boolean", "description": "Pattern is literal text"},
-            "head_limit": {"type": "integer", "description": "Results to show (default 250; 0 for all)"},
-            "offset": {"type": "integer", "description": "Results to skip"},
+            "head_limit": {"type": "integer", "default": 250, "description": "Results to show (0 for all)"},
+            "offset": {"type": "integer", "default": 0, "description": "Results to skip"},
         },
         "required": ["pattern"],
     },

@@ -21,7 +21,6 @@ class FileRecord:
     """What the model has seen of a file's current content: all of it, or these line ranges (merged, 1-based)."""
 
     sha: str
-    mtime: float
     whole: bool
     seen: Ranges = ()
     codec: str = "utf-8"  # the encoding the model was shown the text in
@@ -133,7 +132,7 @@ class Workspace:
             whole = before is not None and before.whole
             seen = _merged([*(before.seen if before else ()), *ranges])
             whole = whole or seen == ((1, total),)
-        self.reads[path] = FileRecord(sha, path.stat().st_mtime, whole, () if whole else seen, codec)
+        self.reads[path] = FileRecord(sha, whole, () if whole else seen, codec)
 
     def seen_as(self, path: Path, data: bytes) -> str | None:
         """The encoding the model has seen this content of a file in, if it has."""

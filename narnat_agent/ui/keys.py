@@ -21,7 +21,7 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.styles import Style
 
-from narnat_agent.i18n import _
+from narnat_agent.i18n import NO, YES, _, answers
 from narnat_agent.processes import start_thread
 
 POLL = 0.05
@@ -162,11 +162,17 @@ def yes_no(message) -> bool:
 
         return handler
 
-    for key in ("y", "Y", "是"):
+    for key in _one_key(YES):
         keys.add(key)(answer(True))
-    for key in ("n", "N", "否", "escape", "c-c", "c-d"):
+    for key in (*_one_key(NO), "escape", "c-c", "c-d"):
         keys.add(key, eager=True)(answer(False))
     return PromptSession(message, key_bindings=keys).prompt()
+
+
+def _one_key(meaning: str) -> list[str]:
+    """The one-key answers that mean YES (or NO) in any language Narnat speaks: y and Y, 是."""
+    single = sorted(word for word in answers(meaning) if len(word) == 1)
+    return single + [key.upper() for key in single if key.upper() != key]
 
 
 TWICE = 1.5  # seconds within which the second ESC must follow, with "escape-twice"

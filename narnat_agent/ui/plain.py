@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
-from narnat_agent.i18n import _, ngettext, spoken
+from narnat_agent.i18n import YES, _, answers, ngettext, spoken
 from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Diff, Output, Todos
 from narnat_agent.ui import cells
@@ -24,8 +24,8 @@ def never(moment: str) -> bool:
 
 
 def is_yes(answer: str) -> bool:
-    """y, yes, 是 or 是的 — in any language Narnat speaks; anything else is no."""
-    return answer.strip().lower() in ("y", "yes", "是", "是的")
+    """y, yes, 是 or 是的 — in any language Narnat speaks (its catalogs' words for YES); anything else is no."""
+    return answer.strip().lower() in answers(YES)
 
 
 def footer(stats: TurnStats) -> str:

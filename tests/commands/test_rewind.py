@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from narnat_agent.checkpoints import NO_COMMANDS
-from narnat_agent.commands.session import dispatch
+from narnat_agent.commands.dispatch import dispatch
 from tests.commands.test_session import run_repl
 from tests.fake_llm import text_reply, tool_reply
 

@@ -1,6 +1,6 @@
 """What /rewind shows and leaves behind: its table, its questions, how long /redo lasts, what the model may edit."""
 
-from narnat_agent.commands.session import dispatch
+from narnat_agent.commands.dispatch import dispatch
 from tests.fake_llm import text_reply, tool_reply
 
 THREE_EDITS = [("one", "ONE"), ("two", "TWO"), ("three", "THREE")]

@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from narnat_agent.commands.session import dispatch
+from narnat_agent.commands.dispatch import dispatch
 from narnat_agent.conversation import store
 from tests.fake_llm import text_reply, tool_reply
 from tests.launch import NARNAT, scrubbed_environment

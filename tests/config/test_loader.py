@@ -134,7 +134,7 @@ def test_every_setting_reaches_the_config_and_a_wrong_value_names_what_it_must_b
         write(project / ".narnat/narnat.json", {"api_key": "k", setting.name: object.__name__})
         if setting.check("object"):
             continue
-        with pytest.raises(ConfigError, match=f"'{setting.name}' must be {re.escape(setting.expected)}"):
+        with pytest.raises(ConfigError, match=f"'{setting.name}' must be {re.escape(setting.what_is_expected())}"):
             load_config(project, home, env={})
 
 
@@ -265,3 +265,12 @@ def test_git_status_does_not_show_the_state_folder_it_ignores(dirs):
 
 
 OLD_GITIGNORE = state.GITIGNORE.replace(".gitignore\n", "")  # as earlier versions wrote it, without naming itself
+
+
+def test_the_config_holds_every_setting_and_only_the_runs_own_facts_besides():
+    from dataclasses import fields
+
+    from narnat_agent.config.settings import SETTINGS
+
+    own = {"project", "home", "state_dir", "search_urls", "notices", "context_window_set"}
+    assert [f.name for f in fields(Config) if f.name not in own] == [s.name for s in SETTINGS]

@@ -87,3 +87,12 @@ def test_the_interface_speaks_the_language_chosen_and_english_otherwise():
         assert i18n._("Cancelled.") == "Cancelled."
     finally:
         i18n.use("en")
+
+
+def test_the_languages_are_the_catalogs_under_locale():
+    assert i18n.languages() == {"en": None, **{p.parts[-3].replace("_", "-"): p.parts[-3] for p in CATALOGS}}
+
+
+def test_the_words_for_yes_and_no_come_from_every_catalog():
+    assert i18n.answers(i18n.YES) == {"y", "yes", "是", "是的"}
+    assert i18n.answers(i18n.NO) == {"n", "no", "否", "不"}

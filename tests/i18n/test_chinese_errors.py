@@ -67,7 +67,10 @@ def test_a_model_switch_the_provider_refuses_is_undone_in_chinese_too(project, f
     [
         ("{oops", "narnat.json：第 1 行第 2 列的 JSON 无效：Expecting property name enclosed in double quotes。"),
         ('{"max_steps": 0}', "narnat.json：'max_steps' 必须是正整数，而不是 0。"),
-        ('{"language": "fr"}', '\'language\' 必须是以下值之一：""、"en"、"zh-CN"，而不是 "fr"。'),
+        (
+            '{"language": "fr"}',
+            '\'language\' 必须是空字符串 ""（跟随区域设置）或以下之一："en", "zh-CN"，而不是 "fr"。',
+        ),
     ],
 )
 def test_a_settings_mistake_at_start_is_said_in_chinese(project, content, said):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from narnat_agent.commands.session import dispatch
+from narnat_agent.commands.dispatch import dispatch
 from narnat_agent.tools.registry import execute
 from tests.fake_llm import text_reply, tool_reply
 from tests.processes import gone

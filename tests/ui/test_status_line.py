@@ -7,7 +7,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from narnat_agent.commands.session import dispatch
+from narnat_agent.commands.dispatch import dispatch
 from narnat_agent.config.loader import load_config
 from narnat_agent.conversation.session import new_session
 from narnat_agent.core.agent import Agent

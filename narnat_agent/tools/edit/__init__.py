@@ -49,7 +49,7 @@ def run(args: dict, ws: Workspace) -> Result:
     if ending:
         text, old, new = text.replace("\r\n", "\n"), with_ending(old, "\n"), with_ending(new, "\n")
     try:
-        done = apply_edit(text, old, new, args.get("replace_all", False))
+        done = apply_edit(text, old, new, args["replace_all"])
     except NotFound as miss:
         said = Said(N_("old_string was not found in {file}"), file=ws.show(path))
         raise ToolError(explain_miss(miss.lines, old, new), said) from None
@@ -76,7 +76,7 @@ def run(args: dict, ws: Workspace) -> Result:
 def _notebook(path: Path, data: bytes, args: dict, ws: Workspace) -> Result:
     """An edit of one cell's source; the notebook is written back valid, the rest of it unchanged."""
     try:
-        edited = edit_cell(data, args["old_string"], args["new_string"], args.get("replace_all", False))
+        edited = edit_cell(data, args["old_string"], args["new_string"], args["replace_all"])
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ToolError(f"{ws.show(path)} is not a valid notebook ({e}); fix it with Write.") from None
     diff, removed, added = compact_diff(edited.before, edited.done.text, f"{ws.show(path)} cell {edited.cell}")
@@ -167,7 +167,7 @@ TOOL = Tool(
             "file_path": {"type": "string"},
             "old_string": {"type": "string", "description": "The exact text to replace"},
             "new_string": {"type": "string", "description": "The replacement, inserted literally"},
-            "replace_all": {"type": "boolean", "description": "Replace every occurrence (default false)"},
+            "replace_all": {"type": "boolean", "default": False, "description": "Replace every occurrence"},
         },
         "required": ["file_path", "old_string", "new_string"],
     },

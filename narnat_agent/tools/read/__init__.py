@@ -151,7 +151,7 @@ def _page(text: str, args: dict, ws: Workspace, file: tuple[Path, bytes, str], n
     """The page of numbered lines that offset and limit ask for, remembered as seen."""
     path, data, codec = file
     total = line_count(text)
-    start = max(args.get("offset", 1), 1)
+    start = max(args["offset"], 1)
     if start > total:
         said = Said(N_("{file} has {total} lines; offset={offset} is past the end"), file=ws.show(path),
                     total=str(total), offset=str(start))  # fmt: skip
@@ -181,7 +181,7 @@ TOOL = Tool(
         "type": "object",
         "properties": {
             "file_path": {"type": "string", "description": "Absolute path, or relative to the project root"},
-            "offset": {"type": "integer", "description": "First line to read (1-based)"},
+            "offset": {"type": "integer", "default": 1, "description": "First line to read (1-based)"},
             "limit": {"type": "integer", "description": "How many lines to read"},
         },
         "required": ["file_path"],

@@ -1,0 +1,35 @@
+"""A slash command is one decorated function: its usage and help line beside it, and /help, Tab's completions and the
+dispatch all find it there."""
+
+import pytest
+
+from narnat_agent.commands import REGISTRY, command
+from narnat_agent.commands.dispatch import descriptions, dispatch, listed
+
+
+@pytest.fixture
+def shout():
+    said = []
+
+    @command("/shout <words>", "say the words louder")
+    def shout(agent, arg: str) -> None:
+        said.append(arg.upper())
+        agent.ui.notice(arg.upper())
+
+    yield said
+    del REGISTRY["shout"]
+
+
+def test_each_command_is_registered_under_the_first_word_of_its_usage():
+    assert all(slash.usage.split()[0] == f"/{name}" for name, slash in REGISTRY.items())
+    assert [name for name, __ in listed()][:5] == ["save", "show", "enter", "delete", "clear"]
+    assert [name for name, __ in listed()][-3:] == ["jobs", "help", "exit"]
+
+
+def test_a_new_decorated_function_is_dispatched_completed_and_listed_by_help(shout, harness):
+    h = harness()
+    assert dispatch(h.agent, "/shout hello there") is True
+    assert shout == ["HELLO THERE"] and "! HELLO THERE" in h.err.getvalue()
+    assert descriptions()["shout"] == "say the words louder"
+    dispatch(h.agent, "/help")
+    assert "/shout <words>" in h.out.getvalue() and "say the words louder" in h.out.getvalue()
