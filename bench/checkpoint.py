@@ -27,8 +27,9 @@ REPEAT = 11
 def build(root: Path, files: int) -> tuple[int, int]:
     """Copy the stdlib into root and top it up to `files` files; the number of files and their bytes."""
     stdlib = Path(sysconfig.get_paths()["stdlib"])
-    sources = [p for p in stdlib.rglob("*") if p.is_file() and "site-packages" not in p.parts
-               and p.stat().st_size <= 5 * 2**20][:files]  # fmt: skip
+    sources = [
+        p for p in stdlib.rglob("*") if p.is_file() and "site-packages" not in p.parts and p.stat().st_size <= 5 * 2**20
+    ][:files]
     for source in sources:
         target = root / source.relative_to(stdlib)
         target.parent.mkdir(parents=True, exist_ok=True)

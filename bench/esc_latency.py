@@ -28,10 +28,12 @@ def main() -> None:
         fake.add(sleeping)
     project = tempfile.mkdtemp()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}
-    env.update(HOME=project, NARNAT_API_KEY="k", NARNAT_BASE_URL=fake.base_url, PYTHONPATH=str(ROOT),
-               TERM="xterm-256color")  # fmt: skip
-    child = pexpect.spawn(sys.executable, ["-m", "narnat_agent"], env=env, cwd=project, dimensions=(30, 100),
-                          encoding="utf-8", timeout=30)  # fmt: skip
+    env.update(
+        HOME=project, NARNAT_API_KEY="k", NARNAT_BASE_URL=fake.base_url, PYTHONPATH=str(ROOT), TERM="xterm-256color"
+    )
+    child = pexpect.spawn(
+        sys.executable, ["-m", "narnat_agent"], env=env, cwd=project, dimensions=(30, 100), encoding="utf-8", timeout=30
+    )
     child.delaybeforesend = None  # pexpect otherwise sleeps 50 ms before each send
     child.expect("❯")
     results = {"while streaming": [], "while a tool runs": []}

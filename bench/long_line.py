@@ -30,8 +30,9 @@ def peak_mb(project: str, calls: list) -> float:
     import json
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-c", CALL, project, json.dumps(calls)], env=env, capture_output=True,
-                         text=True, check=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", CALL, project, json.dumps(calls)], env=env, capture_output=True, text=True, check=True
+    )
     return int(out.stdout.strip()) / 1024
 
 
@@ -51,7 +52,7 @@ def main() -> None:
             peak_mb(
                 project, [read, ("Edit", {"file_path": "one-line.txt", "old_string": "needle", "new_string": "thread"})]
             ),
-        ),  # fmt: skip
+        ),
     ]
     table("Peak RSS, 100 MB one-line file", [(name, f"{mb:.0f} MB") for name, mb in rows], ("call", "peak RSS"))
 

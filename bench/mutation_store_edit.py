@@ -100,7 +100,7 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
                 "XXLC_ALLXX",
                 "lc_all",
             )
-        },  # fmt: skip
+        },
         '"HOME": str(None)': NOT_INHERITED,
         '"XDG_CONFIG_HOME": str(None)': NOT_INHERITED,
         '"GIT_TERMINAL_PROMPT": "XX0XX"': NOT_INHERITED,

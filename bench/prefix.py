@@ -29,10 +29,11 @@ def main() -> None:
     prompt = count(build_system_prompt(config))
     tools = {s["function"]["name"]: count(json.dumps(s, ensure_ascii=False)) for s in registry.schemas()}
     total = prompt + sum(tools.values())
-    rows = [("system prompt (no user instructions)", prompt, "", "", ""),
-            *[(f"  tool schema: {name}", n, "", "", "") for name, n in tools.items()],
-            ("fixed prefix total", total, "5,000", f"{total / 5000:.2f}x of budget",
-             "< 5,000 (aim 3,500)")]  # fmt: skip
+    rows = [
+        ("system prompt (no user instructions)", prompt, "", "", ""),
+        *[(f"  tool schema: {name}", n, "", "", "") for name, n in tools.items()],
+        ("fixed prefix total", total, "5,000", f"{total / 5000:.2f}x of budget", "< 5,000 (aim 3,500)"),
+    ]
     rows += [(f"  vs {name}", total, f"{n:,}", f"{total / n:.2f}x", "") for name, n in PEERS]
     table("Fixed prefix (cl100k tokens)", rows, ("part", "tokens", "reference", "ratio", "budget"))
 

@@ -42,8 +42,9 @@ def main() -> None:
     ws = Workspace(root, root / ".narnat", confirm=None)
     rows = []
     for label, tool, args, rg_args in CASES:
-        direct = median_seconds(lambda a=rg_args: subprocess.run([ripgrep.binary(), *ripgrep.COMMON, *a], cwd=root,
-                                                                 capture_output=True))  # fmt: skip
+        direct = median_seconds(
+            lambda a=rg_args: subprocess.run([ripgrep.binary(), *ripgrep.COMMON, *a], cwd=root, capture_output=True)
+        )
         ours = median_seconds(lambda t=tool, a=args: registry.execute(t, a, ws))
         rows.append((label, f"{ours * 1000:.0f} ms", f"{direct * 1000:.0f} ms rg", f"{ours / direct:.2f}x", "<= 1.3x"))
     table(f"Search on {root} ({size:.0f} MB), median of 5", rows)

@@ -58,8 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="narnat", description=about, formatter_class=_HelpFormatter, add_help=False)
     parser._optionals.title = _("options")
     parser.add_argument("-h", "--help", action="help", help=_("show this help and exit"))
-    parser.add_argument("-p", "--print", dest="prompt", metavar="PROMPT",
-                        help=_("answer one request and exit; '-' reads it from stdin"))  # fmt: skip
+    parser.add_argument(
+        "-p", "--print", dest="prompt", metavar="PROMPT", help=_("answer one request and exit; '-' reads it from stdin")
+    )
     parser.add_argument("--output-format", choices=("text", "json", "stream-json"),
                         help=_("with -p: stdout is the answer (text, the default), one JSON object at the end (json) "
                                "or one JSON event per line (stream-json)"))  # fmt: skip
@@ -73,8 +74,9 @@ def _parser() -> argparse.ArgumentParser:
                         help=_("stop a turn before a request that would take this run's cost over AMOUNT "
                                "(in pricing's currency)"))  # fmt: skip
     parser.add_argument("--yes", action="store_true", help=_("with -p: run commands that would ask for confirmation"))
-    parser.add_argument("--version", action="version", version=f"narnat {__version__}",
-                        help=_("show the version and exit"))  # fmt: skip
+    parser.add_argument(
+        "--version", action="version", version=f"narnat {__version__}", help=_("show the version and exit")
+    )
     return parser
 
 

@@ -61,8 +61,9 @@ class Git:
     ) -> tuple[int, bytes, bytes]:
         return self.finish(self.start(*args, env=env), stdin)
 
-    def start(self, *args: str, env: dict[str, str] | None = None, hold: tuple[int, ...] = (),
-              umask: int = PRIVATE) -> subprocess.Popen:  # fmt: skip
+    def start(
+        self, *args: str, env: dict[str, str] | None = None, hold: tuple[int, ...] = (), umask: int = PRIVATE
+    ) -> subprocess.Popen:
         """git started, to run beside another; with umask USERS, the files it writes in the project are made as
         the user's own tools make them."""
         try:

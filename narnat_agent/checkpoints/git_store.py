@@ -85,8 +85,10 @@ class GitStore:
         except OSError as e:
             raise CheckpointError(os_failure(e, self.git_dir)) from None
         log.warning("damaged checkpoint store set aside as %s: %s", aside, error)
-        damaged = _("The checkpoint store was damaged and is set aside as {aside}; a new one is begun, so the files "
-                    "of the turns before this one can no longer be restored.")  # fmt: skip
+        damaged = _(
+            "The checkpoint store was damaged and is set aside as {aside}; a new one is begun, so the files "
+            "of the turns before this one can no longer be restored."
+        )
         self.say(damaged.format(aside=aside))
 
     def began(self) -> float | None:
@@ -182,8 +184,9 @@ class GitStore:
         shas = self.git("hash-object", "-w", "--no-filters", "--stdin-paths",
                         stdin="".join(f"{n}\n" for n in present).encode(errors="surrogateescape")).split()  # fmt: skip
         found = dict(zip(present, (s.decode() for s in shas), strict=True))
-        records = [f"{_mode(n)} {found[n]}\t{OUTSIDE}{n}" if n in found else f"0 {'0' * 40}\t{OUTSIDE}{n}"
-                   for n in names]  # fmt: skip
+        records = [
+            f"{_mode(n)} {found[n]}\t{OUTSIDE}{n}" if n in found else f"0 {'0' * 40}\t{OUTSIDE}{n}" for n in names
+        ]
         if records:
             info = "".join(f"{r}\0" for r in records).encode(errors="surrogateescape")  # names in any encoding
             self.git("update-index", "-z", "--index-info", stdin=info)

@@ -149,8 +149,9 @@ class Checkpoints:
                 code = not self.broken and ids_of([entry]) <= available
                 files = self._files(entry) if code and entry.steps else []
                 calls = [step.call for step in entry.steps]
-                summaries.append(TurnSummary(index, entry.time, entry.question, files, calls,
-                                             entry.messages is not None, code))  # fmt: skip
+                summaries.append(
+                    TurnSummary(index, entry.time, entry.question, files, calls, entry.messages is not None, code)
+                )
         return summaries
 
     def _available(self) -> set[str]:
@@ -241,8 +242,10 @@ class Checkpoints:
 
 
 def _forget(entries: Sequence[Entry]) -> list[Entry]:
-    return [replace(e, messages=None) if isinstance(e, Turn) else replace(e, tail=tuple(_forget(e.tail)), taken=None)
-            for e in entries]  # fmt: skip
+    return [
+        replace(e, messages=None) if isinstance(e, Turn) else replace(e, tail=tuple(_forget(e.tail)), taken=None)
+        for e in entries
+    ]
 
 
 def _cannot_go_back(turn: int, step: int | None) -> str:

@@ -82,8 +82,10 @@ def _parts(window: Window) -> list[str]:
     total = max(1, sum(window.parts.values()))
     fixed = [part for part in window.parts if not part.startswith("tool results")]
     results = sorted((p for p in window.parts if p.startswith("tool results")), key=lambda p: -window.parts[p])
-    return [f"  {part:<28} {tokens(window.parts[part]):>7} {window.parts[part] / total:>5.0%}"
-            for part in [*fixed, *results]]  # fmt: skip
+    return [
+        f"  {part:<28} {tokens(window.parts[part]):>7} {window.parts[part] / total:>5.0%}"
+        for part in [*fixed, *results]
+    ]
 
 
 def _largest(window: Window) -> list[str]:

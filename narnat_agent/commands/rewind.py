@@ -70,8 +70,10 @@ def redo(agent: Agent, arg: str) -> None:
 
 
 def _tell_model(agent: Agent, what: str, files: list[str]) -> None:
-    agent.session.notes.append(f"{what}: {', '.join(files)}. Their content on disk may differ from what this "
-                               "conversation shows; Read a file again before relying on it.")  # fmt: skip
+    agent.session.notes.append(
+        f"{what}: {', '.join(files)}. Their content on disk may differ from what this "
+        "conversation shows; Read a file again before relying on it."
+    )
 
 
 def _listing(turns: list[TurnSummary], entries: list[Entry]) -> str:

@@ -32,8 +32,10 @@ def show(agent: Agent, arg: str) -> None:
     if not rows:
         agent.ui.info(_("No saved sessions yet (/save keeps one)."))
         return
-    table = [[row["name"], str(row["turns"]), row["updated"][:19].replace("T", " "), " ".join(row["first"].split())]
-             for row in rows]  # fmt: skip
+    table = [
+        [row["name"], str(row["turns"]), row["updated"][:19].replace("T", " "), " ".join(row["first"].split())]
+        for row in rows
+    ]
     agent.ui.table([_("name"), _("turns"), _("last activity"), _("first question")], table)
 
 

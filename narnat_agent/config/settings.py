@@ -164,6 +164,8 @@ def example_file() -> str:
 
 def readme_table() -> str:
     """docs/configuration.md's table of settings."""
-    rows = [f"| `{s.name}` | {'—' if s.name == 'api_key' else f'`{json.dumps(s.default)}`'} | {s.meaning} |"
-            for s in SETTINGS]  # fmt: skip
+    rows = [
+        f"| `{s.name}` | {'—' if s.name == 'api_key' else f'`{json.dumps(s.default)}`'} | {s.meaning} |"
+        for s in SETTINGS
+    ]
     return "\n".join(["| key | default | meaning |", "|---|---|---|", *rows]) + "\n"

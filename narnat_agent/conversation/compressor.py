@@ -63,8 +63,10 @@ def _request(client: Client, messages: list[dict], instruction: str, sink: Sink)
             if not (_leave_out(copy, "tool", ELIDED) or _leave_out(copy, "assistant", ELIDED_ANSWER)):
                 raise
             log.info("summary request too long; leaving out more of the oldest tool outputs and answers")
-    counts = ((sum(m["content"] == marker for m in copy), what)
-              for marker, what in ((ELIDED, "tool outputs"), (ELIDED_ANSWER, "answers")))  # fmt: skip
+    counts = (
+        (sum(m["content"] == marker for m in copy), what)
+        for marker, what in ((ELIDED, "tool outputs"), (ELIDED_ANSWER, "answers"))
+    )
     parts = [f"{n} oldest {what}" for n, what in counts if n]
     return reply, LEFT_OUT.format(what=" and the ".join(parts)) if parts else ""
 
@@ -111,8 +113,10 @@ def compressed(
         summary = ""
     except OSError as e:  # the summary file could not be written (a full disk)
         summary = ""
-        failure = _("Compression failed: the summary could not be saved ({why}); free some space. "
-                    "The conversation is unchanged.").format(why=e.strerror)  # fmt: skip
+        failure = _(
+            "Compression failed: the summary could not be saved ({why}); free some space. "
+            "The conversation is unchanged."
+        ).format(why=e.strerror)
     finally:
         ui.end_compressing()  # before any failure is said, so that it is the last line
     if not summary:

@@ -102,8 +102,9 @@ def with_mentions(text: str, root: Path, known: Callable[[Path], bool]) -> str:
         return text
     named = ", ".join(f"@{p}" for p in paths[:MAX_MENTIONS])
     more = f" (and {len(paths) - MAX_MENTIONS} more)" if len(paths) > MAX_MENTIONS else ""
-    return with_reminder(text, [f"The user mentioned {named}{more}.",
-                                "You MUST read these files with the Read tool before answering."])  # fmt: skip
+    return with_reminder(
+        text, [f"The user mentioned {named}{more}.", "You MUST read these files with the Read tool before answering."]
+    )
 
 
 def with_reminder(text: str, lines: list[str]) -> str:

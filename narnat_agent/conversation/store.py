@@ -80,8 +80,10 @@ def save(state_dir: Path, name: str, session: dict) -> Saved:
         while path_of(state_dir, f"{name}-{n}").exists():
             n += 1
         path = path_of(state_dir, f"{name}-{n}")
-        note = _("'{name}' was changed by another process or conversation since this one last read or saved it; "
-                 "saved this conversation beside it as '{beside}'.").format(name=name, beside=path.stem)  # fmt: skip
+        note = _(
+            "'{name}' was changed by another process or conversation since this one last read or saved it; "
+            "saved this conversation beside it as '{beside}'."
+        ).format(name=name, beside=path.stem)
     data = {"format": FORMAT, "name": path.stem, **session, "updated": datetime.now().isoformat()}
     try:
         body = json.dumps(data, ensure_ascii=False, indent=1).encode()

@@ -51,8 +51,9 @@ def _repeats(call: ToolCall, recent: list[str]) -> int:
 
 
 class Agent:
-    def __init__(self, config: Config, ui: UI, client: Client, workspace: Workspace, session: Session,
-                 system_prompt: str):  # fmt: skip
+    def __init__(
+        self, config: Config, ui: UI, client: Client, workspace: Workspace, session: Session, system_prompt: str
+    ):
         self.config, self.ui, self.client, self.workspace = config, ui, client, workspace
         self.system_prompt = system_prompt  # without any inherited summary
         self.leaving = 0  # the signal asking the process to end, once one has
@@ -112,8 +113,9 @@ class Agent:
         def ask(command: str, reason: str) -> bool:
             covered = self.checkpoints.covers_commands() and "/undo" not in reason  # else the reason says it already
             if covered:
-                reason = Said(N_("{reason}; /undo can restore files, but not those in folders .gitignore names"),
-                              reason=reason)  # fmt: skip
+                reason = Said(
+                    N_("{reason}; /undo can restore files, but not those in folders .gitignore names"), reason=reason
+                )
             return confirm(command, reason)
 
         return ask
@@ -209,8 +211,9 @@ class Agent:
     def _warn(self) -> None:
         turns, thresholds = self.conversation.turns, self.config.warn_turns
         if turns in thresholds:
-            reached = ngettext("This conversation has reached {n} turn.", "This conversation has reached {n} turns.",
-                               turns).format(n=turns)  # fmt: skip
+            reached = ngettext(
+                "This conversation has reached {n} turn.", "This conversation has reached {n} turns.", turns
+            ).format(n=turns)
             limit = _("At {limit} it will be compressed.").format(limit=self.config.compress_turns)
             advice = _("Consider /clear to start a new conversation.") if turns == max(thresholds) else ""
             self.ui.warning(sentences(reached, limit, advice))

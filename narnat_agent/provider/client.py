@@ -127,8 +127,9 @@ class Client:
         self.fit.before(messages, tools)
         for attempt in range(1, MAX_TRIES + 1):
             try:
-                with Silence(self.notify, idle=self.config.stream_idle_timeout_s + GRACE,
-                             overall=self.config.request_timeout_s) as silence:  # fmt: skip
+                with Silence(
+                    self.notify, idle=self.config.stream_idle_timeout_s + GRACE, overall=self.config.request_timeout_s
+                ) as silence:
                     reply = self._attempt(messages, tools, sink, silence)
                 self.fit.after(messages, tools, reply.usage)
                 return reply

@@ -30,8 +30,10 @@ class Fit:
             return
         sent = estimate([messages, tools])
         if sent > server.context:
-            problem = _("This request is about {sent:,} tokens, but {server} runs {model} with a {context:,}-token "
-                        "context and cuts the rest without an error")  # fmt: skip
+            problem = _(
+                "This request is about {sent:,} tokens, but {server} runs {model} with a {context:,}-token "
+                "context and cuts the rest without an error"
+            )
             self._say(server, problem.format(sent=sent, server=server.name, model=self.model, context=server.context))
 
     def after(self, messages: list[dict], tools: list[dict], usage: Usage | None) -> None:
@@ -42,13 +44,17 @@ class Fit:
             return
         sent, counted = estimate([messages, tools]), usage.prompt + usage.cached
         if counted < COUNTED_SHARE * sent and sent - counted >= MIN_MISSING:
-            problem = _("{server} counted {counted:,} prompt tokens but about {sent:,} were sent: it cut the prompt to "
-                        "fit a smaller context")  # fmt: skip
+            problem = _(
+                "{server} counted {counted:,} prompt tokens but about {sent:,} were sent: it cut the prompt to "
+                "fit a smaller context"
+            )
             self._say(server, problem.format(server=server.name, counted=counted, sent=sent))
 
     def _say(self, server: Server, problem: str) -> None:
         self.said = True
         log.warning("prompt does not fit: %s", problem)
-        advice = _("{problem}; the model loses part of its instructions, tools or conversation. To fix: {fix}, then "
-                   "set context_window in .narnat/narnat.json to match.")  # fmt: skip
+        advice = _(
+            "{problem}; the model loses part of its instructions, tools or conversation. To fix: {fix}, then "
+            "set context_window in .narnat/narnat.json to match."
+        )
         self.notify(advice.format(problem=problem, fix=server.fix))

@@ -240,8 +240,10 @@ class ReplyBuilder:
         if found is None:
             return []
         self.reply.content = found.prose
-        calls = [ToolCall(_new_id(), name, json.dumps(args, ensure_ascii=False), args, recovered=found.form)
-                 for name, args in found.calls]  # fmt: skip
+        calls = [
+            ToolCall(_new_id(), name, json.dumps(args, ensure_ascii=False), args, recovered=found.form)
+            for name, args in found.calls
+        ]
         log.info("recovered %d tool call(s) written as %s text: %s", len(calls), found.form,
                  "; ".join(f"{c.name} {c.arguments}" for c in calls))  # fmt: skip
         return calls

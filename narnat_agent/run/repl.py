@@ -63,8 +63,10 @@ def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
     turns = session.conversation.turns
     resumed_as = ngettext("resumed '{name}' ({n} turn)", "resumed '{name}' ({n} turns)", turns)
     start = resumed_as.format(name=session.name, n=turns) if resumed else _("new conversation")
-    return [f"narnat {__version__} · {config.model} · {host}", _("{where} · {start} · /help for commands and keys")
-            .format(where=where, start=start)]  # fmt: skip
+    return [
+        f"narnat {__version__} · {config.model} · {host}",
+        _("{where} · {start} · /help for commands and keys").format(where=where, start=start),
+    ]
 
 
 def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) -> None:

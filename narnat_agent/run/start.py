@@ -115,8 +115,9 @@ def stop_jobs(agent: Agent) -> None:
     """Background commands end with Narnat, each with its whole process group, said in one line."""
     stopped = agent.workspace.jobs.stop_all()
     if stopped:
-        said = ngettext("Stopped {n} background command: {commands}", "Stopped {n} background commands: {commands}",
-                        len(stopped))  # fmt: skip
+        said = ngettext(
+            "Stopped {n} background command: {commands}", "Stopped {n} background commands: {commands}", len(stopped)
+        )
         agent.ui.notice(said.format(n=len(stopped), commands="; ".join(job.command for job in stopped)))
 
 

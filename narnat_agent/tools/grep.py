@@ -164,9 +164,11 @@ def _report(found: dict, args: dict, mode: str, ws: Workspace) -> tuple[str, str
     said = ngettext("Found {n} line in {files}", "Found {n} lines in {files}", matched)
     summary = said.format(n=f"{matched:,}", files=_files(files))
     if binary:
-        summary = ngettext("{found}; {n} binary file matched (lines not shown)",
-                           "{found}; {n} binary files matched (lines not shown)", binary).format(
-                               found=summary, n=f"{binary:,}")  # fmt: skip
+        summary = ngettext(
+            "{found}; {n} binary file matched (lines not shown)",
+            "{found}; {n} binary files matched (lines not shown)",
+            binary,
+        ).format(found=summary, n=f"{binary:,}")
     return _page(_content(found, args), args, "lines"), summary
 
 
@@ -175,8 +177,9 @@ def _top(args: dict, ws: Workspace) -> Path:
     if not top.exists():
         raise ws.missing(top)
     if not (top.is_file() or top.is_dir()):
-        raise ToolError(f"{ws.show(top)} is not a regular file or folder (a FIFO, socket or device); "
-                        "Grep searches files only.")  # fmt: skip
+        raise ToolError(
+            f"{ws.show(top)} is not a regular file or folder (a FIFO, socket or device); Grep searches files only."
+        )
     for key in ("offset", "head_limit"):
         if args.get(key, 0) < 0:
             raise ToolError(f"{key} must be 0 or more, not {args[key]}.")
@@ -222,8 +225,10 @@ def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
 def _glob_hint(pattern: str) -> str:
     if not FILE_GLOB.fullmatch(pattern):
         return ""
-    return (f" {pattern!r} looks like a file name pattern: to find files by name use Glob; to search only such "
-            f"files, pass glob={pattern!r} and a regex for the text.")  # fmt: skip
+    return (
+        f" {pattern!r} looks like a file name pattern: to find files by name use Glob; to search only such "
+        f"files, pass glob={pattern!r} and a regex for the text."
+    )
 
 
 def _failure(stderr: str, pattern: str) -> ToolError:

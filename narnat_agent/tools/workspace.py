@@ -152,11 +152,15 @@ class Workspace:
         record = self.reads.get(path)
         name = self.show(path)
         if record is None:
-            raise ToolError(f"{name} has not been read in this session; Read it first, then retry.",
-                            Said(N_("{file} has not been read in this session"), file=name))  # fmt: skip
+            raise ToolError(
+                f"{name} has not been read in this session; Read it first, then retry.",
+                Said(N_("{file} has not been read in this session"), file=name),
+            )
         if whole and not record.whole:
-            raise ToolError(f"only part of {name} has been read; Read all of it before overwriting it with Write.",
-                            Said(N_("only part of {file} has been read"), file=name))  # fmt: skip
+            raise ToolError(
+                f"only part of {name} has been read; Read all of it before overwriting it with Write.",
+                Said(N_("only part of {file} has been read"), file=name),
+            )
         if record.sha != digest(data):
             how = "restored by /rewind after you last read it" if record.rewound else "modified since you read it"
             shown = (

@@ -73,10 +73,12 @@ class MergedCompleter(Completer):
             yield from completer.get_completions(document, event)
 
 
-STYLE = Style.from_dict({
-    "discarded": "strike fg:ansibrightblack",  # a line given up with Ctrl-C must not look sent
-    "bottom-toolbar": "noreverse fg:ansibrightblack",
-})  # fmt: skip
+STYLE = Style.from_dict(
+    {
+        "discarded": "strike fg:ansibrightblack",  # a line given up with Ctrl-C must not look sent
+        "bottom-toolbar": "noreverse fg:ansibrightblack",
+    }
+)
 
 
 @Condition

@@ -41,8 +41,9 @@ class _Code(CodeBlock):
     """Code exactly as written: no inset, no padding, no background, so it copies cleanly."""
 
     def __rich_console__(self, console, options):
-        yield Syntax(str(self.text).rstrip(), self.lexer_name, theme=CODE_THEME, word_wrap=True,
-                     background_color="default")  # fmt: skip
+        yield Syntax(
+            str(self.text).rstrip(), self.lexer_name, theme=CODE_THEME, word_wrap=True, background_color="default"
+        )
 
 
 class _Heading(Heading):

@@ -82,8 +82,9 @@ def output_tail(output: Output, failed: bool) -> Group | None:
     shown = lines[-(TAIL_FAILED if failed else TAIL_OK) :]
     if not shown:
         return None
-    rows: list[Hanging | Text] = [Hanging(INDENT, Text(line[:TAIL_WIDTH], style="red dim" if failed else "dim"))
-                                  for line in shown]  # fmt: skip
+    rows: list[Hanging | Text] = [
+        Hanging(INDENT, Text(line[:TAIL_WIDTH], style="red dim" if failed else "dim")) for line in shown
+    ]
     above = output.lines - len(shown)
     if above > 0:
         more = ngettext("… +{n} line above", "… +{n} lines above", above).format(n=above)

@@ -42,8 +42,9 @@ class TerminalStream:
 
     def __init__(self, ui):
         self.ui, self.cancelled = ui, False
-        self.live = Live(console=ui.console, transient=True, auto_refresh=True, refresh_per_second=10,
-                         vertical_overflow="crop")  # fmt: skip
+        self.live = Live(
+            console=ui.console, transient=True, auto_refresh=True, refresh_per_second=10, vertical_overflow="crop"
+        )
         self.markdown = self._new_markdown()
         self.thinking = ""
         self.waiting: Spinner | None = None  # the spinner while it waits for the model (not for a tool)

@@ -91,8 +91,9 @@ def test_without_git_a_file_too_big_to_keep_is_said_when_changed(no_git):
     (no_git / "big.bin").write_bytes(b"b" * (CAP + 1))
     agent = Agent(no_git)
     agent.turn("shrink it", ("Edit", ["big.bin"], write("big.bin", "small now\n")))
-    assert agent.said == [f"Edit(big.bin): /undo cannot restore big.bin (10 MB, over the {CAP >> 20} MB a checkpoint"
-                          " keeps of a file)."]  # fmt: skip
+    assert agent.said == [
+        f"Edit(big.bin): /undo cannot restore big.bin (10 MB, over the {CAP >> 20} MB a checkpoint keeps of a file)."
+    ]
 
 
 def test_without_git_the_listing_counts_lines_of_text_in_any_encoding_and_none_for_binary(no_git):
@@ -192,8 +193,9 @@ def test_a_file_too_big_to_keep_changed_at_the_same_size_is_said(tree, store_kin
     (tree / "big.bin").write_bytes(b"a" * (CAP + 1))
     agent = Agent(tree)
     agent.turn("rewrite it", ("Write", ["big.bin"], put("big.bin", b"b" * (CAP + 1))))
-    assert agent.said == [f"Write(big.bin): /undo cannot restore big.bin (10 MB, over the {CAP >> 20} MB a checkpoint"
-                          " keeps of a file)."]  # fmt: skip
+    assert agent.said == [
+        f"Write(big.bin): /undo cannot restore big.bin (10 MB, over the {CAP >> 20} MB a checkpoint keeps of a file)."
+    ]
 
 
 def test_a_special_file_a_call_makes_or_changes_is_said(tree, store_kind):
@@ -389,5 +391,6 @@ def test_a_store_folder_git_cannot_begin_in_is_one_sentence(tree):
     (tree / GIT_DIR / "info").write_text("a file, not a folder\n")
     agent = Agent(tree)
     agent.turn("edit", ("Edit", ["gen.py"], write("gen.py", "x\n")))
-    assert agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree}/{GIT_DIR} cannot be "
-                          "written (File exists)."]  # fmt: skip
+    assert agent.said == [
+        f"Checkpoints are off for this run: the checkpoint store {tree}/{GIT_DIR} cannot be written (File exists)."
+    ]

@@ -263,9 +263,10 @@ def test_a_file_too_big_to_keep_is_said_when_changed_and_listed_by_the_rewind(tr
     agent.turn("touch big files", ("Write", ["small.bin"], write("small.bin", "s\n")),
                ("Edit", ["big.bin"], write("big.bin", "small now\n")),
                ("Bash", [], bash("truncate -s 20M same.bin")))  # fmt: skip
-    assert agent.said == [f"Edit(big.bin): /undo cannot restore big.bin (10 MB, over the {CAP >> 20} MB a checkpoint"
-                          " keeps of a file).", "Bash(): /undo cannot restore same.bin (20 MB, over the 10 MB a"
-                          " checkpoint keeps of a file)."]  # fmt: skip
+    assert agent.said == [
+        f"Edit(big.bin): /undo cannot restore big.bin (10 MB, over the {CAP >> 20} MB a checkpoint keeps of a file).",
+        "Bash(): /undo cannot restore same.bin (20 MB, over the 10 MB a checkpoint keeps of a file).",
+    ]
     plan = agent.checkpoints.plan(0)
     assert [c.path for c in plan.changes] == ["small.bin"] and len(plan.unkept) == 2
     agent.checkpoints.rewind(0, plan, False)
@@ -459,7 +460,7 @@ def test_a_snapshot_just_taken_survives_a_prune_even_when_its_tree_is_old(tree):
 
 OPERATIONS = st.lists(
     st.tuples(st.sampled_from(["Write", "Edit", "Bash"]), st.sampled_from(["a", "b", "d/c"]),
-              st.one_of(st.none(), st.binary(max_size=20))),  # fmt: skip
+              st.one_of(st.none(), st.binary(max_size=20))),
     min_size=1, max_size=4,
 )  # fmt: skip
 

@@ -57,8 +57,7 @@ def test_an_edit_after_a_step_rewind_is_told_the_file_was_restored(harness, fake
     h = harness("1.3\ny\n")
     edit_three_times(fake_llm, h)
     dispatch(h.agent, "/rewind")  # a.py holds ONE TWO three again
-    fake_llm.add(tool_reply(("Edit", {"file_path": "a.py", "old_string": "TWO", "new_string": "2"})),
-                 text_reply("ok"))  # fmt: skip
+    fake_llm.add(tool_reply(("Edit", {"file_path": "a.py", "old_string": "TWO", "new_string": "2"})), text_reply("ok"))
     h.agent.ask("again")
     result = [m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "tool"][-1]
     assert "a.py was restored by /rewind after you last read it; Read it again, then retry." in result

@@ -147,8 +147,9 @@ def test_todos_are_saved_with_the_session(talked, project, fake_llm):
 def run_repl(project, fake_llm, stdin, *args):
     env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url)
-    return subprocess.run([*NARNAT, *args], cwd=project, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    return subprocess.run(
+        [*NARNAT, *args], cwd=project, env=env, input=stdin, capture_output=True, text=True, timeout=60
+    )
 
 
 @pytest.mark.slow

@@ -44,8 +44,9 @@ def test_a_mention_reaches_the_model_with_the_question(harness, fake_llm, projec
 def test_a_mention_of_a_file_the_model_has_read_as_it_is_adds_no_reminder(harness, fake_llm, project):
     (project / "app.py").write_text("x = 1\n")
     h = harness()
-    fake_llm.add(tool_reply(("Read", {"file_path": "app.py"})), text_reply("read"), text_reply("same"),
-                 text_reply("changed"))  # fmt: skip
+    fake_llm.add(
+        tool_reply(("Read", {"file_path": "app.py"})), text_reply("read"), text_reply("same"), text_reply("changed")
+    )
     h.agent.ask("what does @app.py do?")
     h.agent.ask("and what does @app.py return?")
     assert fake_llm.requests[-1]["messages"][-1]["content"] == "and what does @app.py return?"  # already in context

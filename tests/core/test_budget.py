@@ -44,8 +44,9 @@ def test_headless_over_budget_has_its_own_stop_and_exit_code_3(project, fake_llm
     (project / ".narnat" / "narnat.json").write_text(json.dumps({"pricing": PRICING}))
     (project / "a.txt").write_text("alpha\n")
     fake_llm.add(costly(tool_reply(("Read", {"file_path": "a.txt"})), 3000))
-    done = narnat(project, "-p", "read a.txt", "--max-cost", "0.04", "--output-format", "json",
-                  base_url=fake_llm.base_url)  # fmt: skip
+    done = narnat(
+        project, "-p", "read a.txt", "--max-cost", "0.04", "--output-format", "json", base_url=fake_llm.base_url
+    )
     result = json.loads(done.stdout)
     assert done.returncode == 3 and result["stop"] == "budget" and result["exit_code"] == 3, done.stderr
     assert "max_cost 0.04" in result["message"] and len(fake_llm.requests) == 1

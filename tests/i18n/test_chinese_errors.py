@@ -99,8 +99,9 @@ def test_session_file_errors_in_chinese(project, fake_llm):
     folder = project / ".narnat" / "sessions"
     folder.mkdir(parents=True)
     (folder / "broken.json").write_text("{not json")
-    done = narnat(project, stdin="/enter ../x\n/enter broken\n/enter nowhere\n", base_url=fake_llm.base_url,
-                  lang=CHINESE)  # fmt: skip
+    done = narnat(
+        project, stdin="/enter ../x\n/enter broken\n/enter nowhere\n", base_url=fake_llm.base_url, lang=CHINESE
+    )
     assert "'../x' 不是有效的会话名：只能用字母、数字、'-'、'_' 和 '.'。" in done.stderr
     assert "broken.json 已损坏，无法加载（JSONDecodeError）。" in done.stderr
     assert "没有名为 'nowhere' 的会话（用 /show 查看）。" in done.stderr

@@ -73,8 +73,9 @@ def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_ans
 def test_the_model_receives_the_same_whatever_the_locale(project, fake_llm):
     def run(lang: str) -> dict:
         fake_llm.add(text_reply("ok"))
-        done = subprocess.run([*NARNAT, "-p", "hi"], cwd=project, capture_output=True,
-                              env=_env(project, fake_llm, lang), timeout=60)  # fmt: skip
+        done = subprocess.run(
+            [*NARNAT, "-p", "hi"], cwd=project, capture_output=True, env=_env(project, fake_llm, lang), timeout=60
+        )
         assert done.returncode == 0, done.stderr
         return fake_llm.requests[-1]
 

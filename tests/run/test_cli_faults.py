@@ -21,8 +21,9 @@ LATIN1 = "Explique caf\u00e9.py".encode("latin-1")
 
 def environment(project, base_url, **extra):
     env = scrubbed_environment()
-    env.update(HOME=str(project.parent / "home"), NO_COLOR="1", NARNAT_API_KEY="sk-test-key",
-               NARNAT_BASE_URL=base_url, **extra)  # fmt: skip
+    env.update(
+        HOME=str(project.parent / "home"), NO_COLOR="1", NARNAT_API_KEY="sk-test-key", NARNAT_BASE_URL=base_url, **extra
+    )
     return env
 
 
@@ -302,12 +303,10 @@ def test_the_full_screen_repl_starts_and_answers_in_a_read_only_project(project,
 def test_a_pasted_key_with_a_newline_is_trimmed_and_one_with_a_zero_width_space_is_named(project, fake_llm):
     fake_llm.add(text_reply("ok"))
     env = {**environment(project, fake_llm.base_url), "NARNAT_API_KEY": "sk-test-key\u00a0\n"}
-    done = subprocess.run([*NARNAT, "-p", "hi"], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    done = subprocess.run([*NARNAT, "-p", "hi"], cwd=project, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and fake_llm.headers[0]["authorization"] == "Bearer sk-test-key"
     env["NARNAT_API_KEY"] = "sk-test\u200b-key"
-    done = subprocess.run([*NARNAT, "-p", "hi"], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    done = subprocess.run([*NARNAT, "-p", "hi"], cwd=project, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr and len(fake_llm.requests) == 1
     assert "U+200B ZERO WIDTH SPACE (character 8 of 12)" in done.stderr and "sk-test" not in done.stderr
 

@@ -19,8 +19,9 @@ def start(project, fake, *args):
 
     env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="sk-test-key", NARNAT_BASE_URL=fake.base_url)
-    return subprocess.Popen([*NARNAT, *args], cwd=project, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    return subprocess.Popen(
+        [*NARNAT, *args], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def settings(project, **values) -> None:

@@ -14,8 +14,9 @@ def test_the_step_limit_says_how_to_go_on_in_headless_words(project, fake_llm):
     done = narnat(project, "-p", "go", "--max-steps", "1", "--output-format", "json", base_url=fake_llm.base_url)
     result = json.loads(done.stdout)
     assert done.returncode == 3 and result["stop"] == "step_limit"
-    assert result["message"] == (f"Stopped after 1 tool step (max_steps). `narnat --resume {result['session']} -p "
-                                 "continue` goes on.")  # fmt: skip
+    assert result["message"] == (
+        f"Stopped after 1 tool step (max_steps). `narnat --resume {result['session']} -p continue` goes on."
+    )
     assert "Say 'continue'" not in done.stderr
 
 

@@ -47,8 +47,9 @@ def test_silence_is_said_every_period_and_counted_afresh_after_a_byte():
 @pytest.mark.slow
 def test_a_provider_silent_before_answering_is_left_and_asked_again(project, fake_llm):
     settings(project, stream_idle_timeout_s=1)
-    silent = SSE([chunk({"role": "assistant", "content": ""}), chunk({"content": "late"}), chunk(finish="stop")],
-                 delay=5)  # fmt: skip
+    silent = SSE(
+        [chunk({"role": "assistant", "content": ""}), chunk({"content": "late"}), chunk(finish="stop")], delay=5
+    )
     fake_llm.add(silent, text_reply("Here it is."))
     done = narnat(project, "-p", "hi", base_url=fake_llm.base_url)
     assert done.returncode == 0, done.stderr

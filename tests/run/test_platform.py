@@ -15,6 +15,7 @@ def test_a_start_on_windows_says_in_one_sentence_to_use_wsl2(project):
 
 
 def test_the_version_still_answers_there(project):
-    done = subprocess.run([sys.executable, "-c", WINDOWS, "--version"], cwd=project, capture_output=True, text=True,
-                          timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", WINDOWS, "--version"], cwd=project, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0 and done.stdout.startswith("narnat ")

@@ -17,8 +17,9 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX sig
 
 def environment(project, fake_llm) -> dict:
     env = scrubbed_environment()
-    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
-               TERM="xterm-256color")  # fmt: skip
+    env.update(
+        HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url, TERM="xterm-256color"
+    )
     return env
 
 

@@ -22,8 +22,9 @@ def run_bash(project, fake_llm, path: list[Path], virtual_env: Path | None) -> t
                PATH=os.pathsep.join(map(str, [*path, "/usr/local/bin", "/usr/bin", "/bin"])))  # fmt: skip
     if virtual_env:
         env["VIRTUAL_ENV"] = str(virtual_env)
-    done = subprocess.run([str(OWN / "bin" / "narnat"), "-p", "look"], cwd=project, env=env, capture_output=True,
-                          text=True, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [str(OWN / "bin" / "narnat"), "-p", "look"], cwd=project, env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     messages = fake_llm.requests[-1]["messages"]
     result = next(m["content"] for m in messages if m["role"] == "tool")

@@ -113,15 +113,17 @@ def test_a_notebook_in_another_tools_layout_keeps_it(project, workspace):
     path.write_text(json.dumps(json.loads(path.read_text()), indent=2))  # unsorted keys, two spaces, no final newline
     before = path.read_text()
     read(workspace, "analysis.ipynb")
-    result = execute("Edit", {"file_path": "analysis.ipynb", "old_string": "# Analysis", "new_string": "# Study"},
-                     workspace)  # fmt: skip
+    result = execute(
+        "Edit", {"file_path": "analysis.ipynb", "old_string": "# Analysis", "new_string": "# Study"}, workspace
+    )
     assert not result.is_error and "layout" not in result.text
     assert path.read_text() == before.replace('"# Analysis"', '"# Study"')
 
 
 def test_write_of_a_notebook_that_is_not_json_says_where(project, workspace):
-    result = execute("Write", {"file_path": "new.ipynb", "content": '{"cells": [\n  {"cell_type": "code"\n}\n'},
-                     workspace)  # fmt: skip
+    result = execute(
+        "Write", {"file_path": "new.ipynb", "content": '{"cells": [\n  {"cell_type": "code"\n}\n'}, workspace
+    )
     assert "Syntax check (json): this change introduced" in result.text
 
 

@@ -33,7 +33,7 @@ from narnat_agent.tools.edit.reindent import _pairs, indent_map, new_string_fram
         "to-tabs-2",
         "to-spaces-3",
         "to-spaces-unit-2",
-    ],  # fmt: skip
+    ],
 )
 def test_each_mapping_says_what_it_does_and_moves_a_line_so(file, old, how, line, moved):
     mapping = indent_map(file, old)
@@ -123,8 +123,9 @@ def test_new_lines_made_from_old_ones_follow_the_frame_they_are_indented_in():
 def test_new_lines_split_between_the_two_frames_are_refused():
     with pytest.raises(ToolError) as refused:
         frame(["    value = compute(1)", "        total += value"])
-    assert str(refused.value) == DOUBT.format("some of its lines are indented like old_string's and others like the "
-                                              "file's")  # fmt: skip
+    assert str(refused.value) == DOUBT.format(
+        "some of its lines are indented like old_string's and others like the file's"
+    )
 
 
 def test_a_line_made_from_an_old_one_indented_like_neither_frame_is_doubt():

@@ -272,8 +272,9 @@ def test_a_cancelled_search_leaves_no_rg_behind(project):
             "execute('Grep', {'pattern': 'x', 'path': 'huge.img', 'output_mode': sys.argv[1]},"
             " Workspace(Path.cwd(), Path.cwd() / '.narnat', None))"
         )
-        child = subprocess.Popen([sys.executable, "-c", code, mode], cwd=project, stderr=subprocess.DEVNULL,
-                                 start_new_session=True)  # fmt: skip
+        child = subprocess.Popen(
+            [sys.executable, "-c", code, mode], cwd=project, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         searches = []
         try:
             deadline = time.monotonic() + 30

@@ -98,8 +98,9 @@ def test_in_a_large_file_the_statements_around_the_edit_decide_and_errors_are_co
     valid = read_and_edit(project, workspace, "big.py", source, "Usage: tool", "Usage: the tool")  # inside a string
     assert valid.detail.syntax == ""
     execute("Read", {"file_path": "big.py"}, workspace)
-    broken = execute("Edit", {"file_path": "big.py", "old_string": "return x + 150", "new_string": "return x +"},
-                     workspace)  # fmt: skip
+    broken = execute(
+        "Edit", {"file_path": "big.py", "old_string": "return x + 150", "new_string": "return x +"}, workspace
+    )
     assert "line 608, column" in broken.detail.syntax and "    return x +" in broken.detail.syntax
     script = "".join(f"function f{n}(x) {{\n  return x + {n};\n}}\n" for n in range(300))
     (project / "big.js").write_text(script)

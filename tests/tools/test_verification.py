@@ -62,6 +62,7 @@ def test_bash_keeps_the_runners_own_exit_code_behind_cd_and_a_pipe(workspace, pr
 @pytest.mark.slow
 def test_a_runner_stopped_at_the_timeout_is_timed_out_not_passed(workspace, project):
     (project / "test_slow.py").write_text("import time\n\ndef test_slow():\n    time.sleep(30)\n")
-    stopped = execute("Bash", {"command": f"{sys.executable} -m pytest -q -p no:cacheprovider", "timeout": 1500},
-                      workspace)  # fmt: skip
+    stopped = execute(
+        "Bash", {"command": f"{sys.executable} -m pytest -q -p no:cacheprovider", "timeout": 1500}, workspace
+    )
     assert stopped.verification == Verification("pytest", None) and stopped.verification.status == "timed_out"

@@ -51,8 +51,9 @@ def test_a_machine_without_a_network_is_named_as_such():
     """A real network namespace with no interfaces: no DNS, no route, as on a plane."""
     if not shutil.which("unshare") or subprocess.run(["unshare", "-rn", "true"], capture_output=True).returncode:
         pytest.skip("cannot make a network namespace here (unshare -rn refused)")
-    done = subprocess.run(["unshare", "-rn", sys.executable, "-c", OFFLINE_RUN], capture_output=True, text=True,
-                          timeout=120)  # fmt: skip
+    done = subprocess.run(
+        ["unshare", "-rn", sys.executable, "-c", OFFLINE_RUN], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     search, fetch = done.stdout.split("\nError: could not connect", 1)
     assert search.startswith("Error: this machine cannot reach the internet") and "Retrying will not help" in search

@@ -152,7 +152,7 @@ def test_a_writer_killed_mid_write_leaves_only_a_temporary_file_we_recognise_and
             "import sys; from pathlib import Path; from narnat_agent.atomic import write_atomic; "
             "write_atomic(Path(sys.argv[1]), b'x' * 200_000_000)",
             str(target),
-        ],  # fmt: skip
+        ],
     )
     while len(os.listdir(tmp_path)) < 2 and child.poll() is None:
         time.sleep(0.01)

@@ -81,8 +81,9 @@ def test_no_color_gives_no_colour_codes(project, fake_llm):
     env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color", NO_COLOR="1", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
-    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100),
-                          encoding="utf-8", timeout=20)  # fmt: skip
+    child = pexpect.spawn(
+        NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100), encoding="utf-8", timeout=20
+    )
     try:
         child.expect("❯")
         child.send("go\r")
@@ -107,6 +108,5 @@ def test_plain_output_has_no_escape_codes(project, fake_llm):
     fake_llm.add(text_reply("Some **bold** answer"))
     env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url)
-    done = subprocess.run([*NARNAT, "-p", "go"], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    done = subprocess.run([*NARNAT, "-p", "go"], cwd=project, env=env, capture_output=True, text=True, timeout=60)
     assert "bold" in done.stdout and "\x1b" not in done.stdout + done.stderr

@@ -60,8 +60,9 @@ def streamed(source: str, width: int, height: int, step: int) -> str:
     def show(renderable):
         live.update(renderable if renderable is not None else "", refresh=True)
 
-    stream = MarkdownStream(console, lambda lines: console.print(Text.from_ansi("\n".join(lines)), soft_wrap=True),
-                            show, clock=Clock())  # fmt: skip
+    stream = MarkdownStream(
+        console, lambda lines: console.print(Text.from_ansi("\n".join(lines)), soft_wrap=True), show, clock=Clock()
+    )
     for i in range(0, len(source), step):
         stream.feed(source[i : i + step])
     stream.finish()

@@ -22,8 +22,9 @@ def session(project, fake_llm):
     env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color", COLUMNS="100", LINES="30", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
-    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100),
-                          encoding="utf-8", timeout=20)  # fmt: skip
+    child = pexpect.spawn(
+        NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100), encoding="utf-8", timeout=20
+    )
     yield child
     child.close(force=True)
 
@@ -147,8 +148,9 @@ def test_first_start_without_a_key_asks_and_saves_a_private_config(project, fake
     env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), TERM="xterm-256color")
     fake_llm.add(text_reply("OK"), text_reply("configured and answering"))  # the setup's check, then the question
-    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100),
-                          encoding="utf-8", timeout=20)  # fmt: skip
+    child = pexpect.spawn(
+        NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100), encoding="utf-8", timeout=20
+    )
     child.logfile_read = screen = io.StringIO()  # everything the terminal showed, from the first byte
     try:
         child.expect("Base URL")
@@ -183,8 +185,9 @@ def test_ctrl_d_always_leaves(project, fake_llm):
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
     for run in range(4):
-        child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env,
-                              dimensions=(30, 100), encoding="utf-8", timeout=10)  # fmt: skip
+        child = pexpect.spawn(
+            NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100), encoding="utf-8", timeout=10
+        )
         try:
             prompt(child)
             fake_llm.add(slow_answer(15, 0.02))
@@ -280,8 +283,9 @@ def test_the_input_history_follows_the_state_folder_when_narnat_cannot_write_its
     env.update(HOME=str(home), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url, TERM="xterm-256color",
                PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
     fake_llm.add(text_reply("noted"))
-    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100),
-                          encoding="utf-8", timeout=20)  # fmt: skip
+    child = pexpect.spawn(
+        NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100), encoding="utf-8", timeout=20
+    )
     try:
         prompt(child)
         child.send("remember this question\r")

@@ -20,8 +20,9 @@ def spawn(project, fake_llm):
     env = scrubbed_environment()
     env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
                TERM="xterm-256color", COLUMNS="100", LINES="30", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
-    return pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100),
-                         encoding="utf-8", timeout=20)  # fmt: skip
+    return pexpect.spawn(
+        NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100), encoding="utf-8", timeout=20
+    )
 
 
 def answers():

@@ -35,12 +35,14 @@ class LiveScreen(io.StringIO):
 
 def spawn(project, fake_llm, width: int = 100, cpr: bool = False) -> pexpect.spawn:
     env = scrubbed_environment()
-    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
-               TERM="xterm-256color")  # fmt: skip
+    env.update(
+        HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url, TERM="xterm-256color"
+    )
     if not cpr:  # nothing answers the terminal's cursor-position queries
         env["PROMPT_TOOLKIT_NO_CPR"] = "1"
-    child = pexpect.spawn(NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, width),
-                          encoding="utf-8", timeout=20)  # fmt: skip
+    child = pexpect.spawn(
+        NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, width), encoding="utf-8", timeout=20
+    )
     child.logfile_read = io.StringIO()
     return child
 

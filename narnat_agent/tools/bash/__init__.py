@@ -33,8 +33,9 @@ def run(args: dict, ws: Workspace) -> Result:
     finished = execute(command, ws, timeout_ms / 1000)
     notes = [f"timeout {asked} ms is above the maximum; it ran with {MAX_TIMEOUT_MS} ms"] if asked > timeout_ms else []
     if ws.cwd != ws.root:
-        notes.append(f"Bash's working directory: {ws.cwd} — file paths in the other tools still start at the "
-                     "project root")  # fmt: skip
+        notes.append(
+            f"Bash's working directory: {ws.cwd} — file paths in the other tools still start at the project root"
+        )
     return _result(command, finished, timeout_ms, notes + ws.jobs.news())
 
 
@@ -45,9 +46,11 @@ def _background(command: str, ws: Workspace) -> Result:
     log = logs / f"job-{len(ws.jobs.started) + 1}-{datetime.now():%Y%m%d-%H%M%S}.log"
     job = ws.jobs.start(command, log, lambda out: spawn_script(subprocess.Popen, command, ws, out))
     news = "".join(f"\n({line})" for line in ws.jobs.news())
-    text = (f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
-            f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends. "
-            f"Stop it with: kill -- -{job.pid}{news}")  # fmt: skip
+    text = (
+        f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
+        f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends. "
+        f"Stop it with: kill -- -{job.pid}{news}"
+    )
     return Result(text, _("job {number} started in the background · pid {pid}").format(number=job.number, pid=job.pid))
 
 
@@ -71,9 +74,11 @@ def _failed_stages(stages: list[list[str | None]], pipeline: tuple[int, ...]) ->
     by SIGPIPE (141, its reader had enough) or a grep/diff answering "no" (1) did not fail."""
     if len(pipeline) != len(stages) or len(stages) < 2:
         return []
-    return [f"stage {n} of the pipeline ({stage[0] if stage and stage[0] else '…'}) exited {status}"
-            for n, (stage, status) in enumerate(zip(stages[:-1], pipeline, strict=False), 1)
-            if status not in (0, 141) and not (status == 1 and _name(stage) in NOT_FAILURES)]  # fmt: skip
+    return [
+        f"stage {n} of the pipeline ({stage[0] if stage and stage[0] else '…'}) exited {status}"
+        for n, (stage, status) in enumerate(zip(stages[:-1], pipeline, strict=False), 1)
+        if status not in (0, 141) and not (status == 1 and _name(stage) in NOT_FAILURES)
+    ]
 
 
 def _name(stage: list[str | None]) -> str | None:
@@ -90,15 +95,17 @@ def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str])
         return dataclasses.replace(timed_out, verification=verification)
     benign = code == 1 and bool(stages) and _name(stages[-1]) in NOT_FAILURES
     failed = _failed_stages(stages, finished.pipeline)
-    status = "; ".join([f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""),
-                        *failed, *notes])  # fmt: skip
+    status = "; ".join(
+        [f"exit code {code}" + (" — no match / a difference, not an error" if benign else ""), *failed, *notes]
+    )
     body = f"{text.rstrip()}\n" if text.strip() else "(no output)\n"
     shown = line_count(text)
     output = Output(tuple(text.splitlines()[-TAIL:]), finished.lines, min(shown, finished.lines))
     n = finished.lines
     if failed:
-        summary = ngettext("exit {code} · a pipeline stage failed · {n} line",
-                           "exit {code} · a pipeline stage failed · {n} lines", n).format(code=code, n=n)  # fmt: skip
+        summary = ngettext(
+            "exit {code} · a pipeline stage failed · {n} line", "exit {code} · a pipeline stage failed · {n} lines", n
+        ).format(code=code, n=n)
     else:
         summary = ngettext("exit {code} · {n} line", "exit {code} · {n} lines", n).format(code=code, n=n)
     return Result(f"{body}({status})", summary, bool(failed) or (bool(code) and not benign), output, verification)

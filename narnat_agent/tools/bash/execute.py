@@ -144,8 +144,10 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
     fd, after = tempfile.mkstemp(prefix="narnat-cwd-")
     os.close(fd)
     # PIPESTATUS and $? are read in one assignment, before anything else can change them
-    script = (f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
-              f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\nexit $__narnat_status\n')  # fmt: skip
+    script = (
+        f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
+        f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\nexit $__narnat_status\n'
+    )
     held = HeldInterrupt()
     with held:
         process = spawn_script(spawn, script, ws, subprocess.PIPE)

@@ -114,8 +114,10 @@ def _already_there(text: str, new: str) -> int | None:
 def explain_miss(lines: Lines, old: str, new: str) -> str:
     """Why old_string is not in the file, with the closest lines and the likely cause."""
     if (at := _already_there(lines.text, new)) is not None:
-        return f"old_string was not found, but new_string is already present at line {lines.line_of(at)}; the edit " \
-               "may be done."  # fmt: skip
+        return (
+            f"old_string was not found, but new_string is already present at line {lines.line_of(at)}; the edit "
+            "may be done."
+        )
     old_lines = whole_lines(old, new)[0]
     numbered = _numbered(old_lines)
     if numbered:

@@ -258,8 +258,10 @@ def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> Edit
         for span, (replacement, _) in zip(reversed(spans), reversed(made), strict=True):
             edited = edited[: span.start] + replacement + edited[span.end :]
         if edited == text:
-            raise ToolError(f"old_string matched ({name} match), but new_string leaves the file as it is there.",
-                            Said(N_("the edit would leave the file unchanged")))  # fmt: skip
+            raise ToolError(
+                f"old_string matched ({name} match), but new_string leaves the file as it is there.",
+                Said(N_("the edit would leave the file unchanged")),
+            )
         moved = sorted({how for _, how in made if how})
         how = f"{name} match" + "".join(f"; new_string re-indented {how}" for how in moved)
         changes = []

@@ -32,13 +32,17 @@ def edit_cell(data: bytes, old: str, new: str, replace_all: bool) -> CellEdit:
         except NotFound:
             continue
     if not found:
-        raise ToolError("old_string was not found in any cell's source (outputs cannot be edited); Read the notebook "
-                        "again and copy the text from one cell.",
-                        Said(N_("old_string was not found in any cell of the notebook")))  # fmt: skip
+        raise ToolError(
+            "old_string was not found in any cell's source (outputs cannot be edited); Read the notebook "
+            "again and copy the text from one cell.",
+            Said(N_("old_string was not found in any cell of the notebook")),
+        )
     if len(found) > 1:
         cells = ", ".join(str(f[0]) for f in found)
-        raise ToolError(f"ambiguous: old_string is in cells {cells}; include more of one cell, or edit each in turn.",
-                        Said(N_("old_string is in several cells ({cells})"), cells=cells))  # fmt: skip
+        raise ToolError(
+            f"ambiguous: old_string is in cells {cells}; include more of one cell, or edit each in turn.",
+            Said(N_("old_string is in several cells ({cells})"), cells=cells),
+        )
     n, cell, source, done = found[0]
     cell["source"] = done.text.splitlines(keepends=True) if isinstance(cell["source"], list) else done.text
     _validate(notebook)

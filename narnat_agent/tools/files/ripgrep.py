@@ -59,8 +59,9 @@ def run(args: list[str], cwd: Path) -> Done | None:
     if exe is None:
         return None
     try:
-        process = subprocess.Popen([exe, *COMMON, *args], cwd=cwd, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+        process = subprocess.Popen(
+            [exe, *COMMON, *args], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
     except OSError:
         return None
     try:

@@ -105,8 +105,10 @@ def run(args: dict, ws: Workspace) -> Result:
     final = response.url
     if kind and kind not in ("text/html", "application/xhtml+xml") and not kind.startswith(TEXT_TYPES) \
             and not kind.endswith(("+json", "+xml")):  # fmt: skip
-        return Result(f"URL: {final}\nA {kind} file of {size_text(len(data))}; WebFetch returns text only.",
-                      _("{kind}, {size}").format(kind=kind, size=size_text(len(data))))  # fmt: skip
+        return Result(
+            f"URL: {final}\nA {kind} file of {size_text(len(data))}; WebFetch returns text only.",
+            _("{kind}, {size}").format(kind=kind, size=size_text(len(data))),
+        )
     text = page_text(data, response.headers.get("Content-Type", ""))
     title = ""
     if kind in ("text/html", "application/xhtml+xml", "") and "<" in text:

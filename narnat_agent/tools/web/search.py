@@ -106,7 +106,8 @@ def _resolve_baidu(web: Web, hits: list[Hit], root: str) -> list[Hit]:
         except EngineFailed:
             return hit
         target = response.headers.get("Location") or next(
-            iter(re.findall(r"""location\.replace\(["']([^"']+)""", response.text)), "")  # fmt: skip
+            iter(re.findall(r"""location\.replace\(["']([^"']+)""", response.text)), ""
+        )
         return Hit(hit.title, target, hit.snippet) if target.startswith("http") else hit
 
     with ThreadPoolExecutor(max_workers=5) as pool:
@@ -214,9 +215,11 @@ def run(args: dict, ws: Workspace) -> Result:
             return Result(_format(query, NAMES[engine], hits), summary.format(n=len(hits), engine=_(NAMES[engine])))
     if len(unreached) == len(ENGINES):
         why = f"every engine: {unreached[0]}" if len(set(unreached)) == 1 else "; ".join(failures)
-        raise ToolError(f"this machine cannot reach the internet ({why}). Retrying will not help; answer from what "
-                        "you know and the project's files, and tell the user the web is out of reach.",
-                        Said(N_("this machine cannot reach the internet")))  # fmt: skip
+        raise ToolError(
+            f"this machine cannot reach the internet ({why}). Retrying will not help; answer from what "
+            "you know and the project's files, and tell the user the web is out of reach.",
+            Said(N_("this machine cannot reach the internet")),
+        )
     said = Said(N_("no search engine gave results for {query}"), query=repr(query))
     raise ToolError(f"no search engine gave results for {query!r}: {'; '.join(failures)}.", said)
 
