@@ -162,7 +162,7 @@ def example_file() -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def readme_table() -> str:
+def settings_table() -> str:
     """docs/configuration.md's table of settings."""
     rows = [
         f"| `{s.name}` | {'—' if s.name == 'api_key' else f'`{json.dumps(s.default)}`'} | {s.meaning} |"

@@ -118,9 +118,9 @@ def test_the_example_file_is_valid_and_derived_from_the_settings(dirs):
 def test_the_docs_table_of_settings_is_derived_from_the_settings():
     from pathlib import Path
 
-    from narnat_agent.config.settings import readme_table
+    from narnat_agent.config.settings import settings_table
 
-    assert readme_table() in (Path(__file__).parents[2] / "docs" / "configuration.md").read_text()
+    assert settings_table() in (Path(__file__).parents[2] / "docs" / "configuration.md").read_text()
 
 
 def test_every_setting_reaches_the_config_and_a_wrong_value_names_what_it_must_be(dirs):
