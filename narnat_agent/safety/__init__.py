@@ -2,6 +2,12 @@
 
 `analyze(command, cwd)` returns a `Verdict`: what would be lost (ask first), or why Bash refuses it. Bash is its only
 user; it also reads `last_pipeline` to tell which stage of a pipeline failed, and which one ran the tests.
+
+The modules, by what they decide (docs/architecture.md says each in a line):
+- what would be lost (ask): deletions, families, destroys, overwrites, git, sql, downloads
+- what is refused: refusals, endless
+- what runs inside: wrappers, runners, embedded, code, windows
+- the engine: syntax, rules, check
 """
 
 from narnat_agent.safety.check import Verdict
