@@ -99,6 +99,7 @@ class Client:
         self.use_stream_options = True
         self.send_reasoning = True
         self.send_images = True  # until the provider refuses one: then images go as the words that describe them
+        self.thinking_opened = False  # the model's chat template opens <think>: a reply closed one it never opened
         self._sdk: openai.OpenAI | None = None
         self._lock = threading.Lock()
         self.requests = 0  # sent so far, retries included
@@ -164,12 +165,13 @@ class Client:
         started = time.monotonic()
         stream = self._open(messages, tools)
         silence.abort = _hang_up(stream)
-        builder = ReplyBuilder()
+        builder = ReplyBuilder(self.thinking_opened)
         try:
             self._read(stream, builder, sink, silence)
         finally:
             stream.close()
         reply = self._finish(builder, sink)
+        self.thinking_opened = self.thinking_opened or reply.closed_alone
         if reply.usage is None:
             reply.usage = self._estimate(messages, reply)
         log.info(

@@ -59,6 +59,7 @@ class Reply:
     content: str = ""
     reasoning: str = ""
     reasoning_field: str = "reasoning_content"  # "" when it came inside content: then it is not sent back
+    closed_alone: bool = False  # its content closed a <think> the chat template had opened
     tool_calls: list[ToolCall] = field(default_factory=list)
     finish_reason: str | None = None
     usage: Usage | None = None
@@ -143,14 +144,14 @@ class _Slot:
 class ReplyBuilder:
     """Keys tool-call fragments by index (id only as a fallback); see the rules in SPEC §5."""
 
-    def __init__(self) -> None:
+    def __init__(self, opened: bool = False) -> None:
         self.reply = Reply()
         self.slots: list[_Slot] = []
         self.by_index: dict[int, _Slot] = {}
         self.by_id: dict[str, _Slot] = {}
         self.current: _Slot | None = None
         self.parts = 0  # chunks that carried part of the answer: text, reasoning, a tool call or how it ended
-        self.content = ContentSplitter()
+        self.content = ContentSplitter(opened)  # opened: the chat template opens <think> (see content.py)
 
     def add(self, chunk: object) -> tuple[str, str]:
         """Take one chunk; returns the (text, reasoning) it added, for the screen."""
@@ -159,6 +160,7 @@ class ReplyBuilder:
             raise StreamError(_error_text(error or chunk))
         usage = _get(chunk, "usage")
         text, thought, progress = [], [], False  # progress: this chunk carried part of the answer or its end
+        fields = []  # reasoning in a field of its own; the content's is the splitter's to keep
         for choice in _list(chunk, "choices"):
             usage = _get(choice, "usage") or usage
             delta = _get(choice, "delta") or {}
@@ -170,6 +172,7 @@ class ReplyBuilder:
             for name in ("reasoning_content", "reasoning"):
                 if piece := _text(delta, name):
                     thought.append(piece)
+                    fields.append(piece)
                     self.reply.reasoning_field = name
             calls = _get(delta, "tool_calls") or []
             for fragment in calls if isinstance(calls, list) else [calls]:  # TGI sends one object
@@ -179,7 +182,7 @@ class ReplyBuilder:
             progress = progress or bool(calls or finish)
         if usage:
             self.reply.usage = _usage(usage) or self.reply.usage
-        self.reply.reasoning += "".join(thought)
+        self.reply.reasoning += "".join(fields)
         self.parts += bool(progress or thought)
         return "".join(text), "".join(thought)
 
@@ -224,6 +227,7 @@ class ReplyBuilder:
         """The reply with its named calls parsed, or recovered from its text; cut-off replies keep no calls."""
         self.reply.content, thought = self.content.finish()
         self.reply.reasoning += thought
+        self.reply.closed_alone = self.content.orphan
         if self.content.thought:
             self.reply.reasoning_field = ""
         if not self.reply.cut_off:

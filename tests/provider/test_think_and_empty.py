@@ -68,3 +68,38 @@ def test_a_reply_with_only_a_call_is_not_empty(harness, fake_llm):
     assert json.loads(fake_llm.requests[1]["messages"][-2]["tool_calls"][0]["function"]["arguments"]) == {
         "pattern": "*"
     }
+
+
+ORPHAN = "The user greets me; the template opened the thinking.\n</think>\n\nHello!"
+
+
+def test_a_closing_think_without_its_opening_ends_reasoning_whatever_the_split():
+    for cut in range(len(ORPHAN) + 1):
+        reply, screen, thought = build(ORPHAN[:cut], ORPHAN[cut:])
+        assert reply.content == "Hello!" and "</think>" not in screen, cut
+        assert reply.reasoning.strip() == "The user greets me; the template opened the thinking.", cut
+        assert screen.endswith("Hello!"), cut
+
+
+def test_a_closing_think_quoted_in_an_answer_stays_text():
+    for text in ("Close it with `</think>` as usual.", "Write <think>x</think> to mark it."):
+        reply, screen, thought = build(text)
+        assert reply.content == text == screen and reply.reasoning == ""
+
+
+def test_after_a_reply_whose_thinking_the_template_opened_the_next_ones_are_shown_as_reasoning(harness, fake_llm):
+    h = harness()
+    fake_llm.add(raw_reply(ORPHAN, (3, 30, 50)), raw_reply("Checking the file.\n</think>\n\nAll good.", (3, 30, 50)))
+    first, second = h.agent.turn("hi"), h.agent.turn("again")
+    assert first.answer == "Hello!" and second.answer == "All good."
+    assert h.conversation.messages[-1] == {"role": "assistant", "content": "All good."}
+    assert "</think>" not in h.out.getvalue() + h.err.getvalue()
+    assert "Checking the file." in h.err.getvalue() and "Checking the file." not in h.out.getvalue()
+    assert fake_llm.requests[1]["messages"][2] == {"role": "assistant", "content": "Hello!"}
+
+
+def test_a_reply_without_thinking_after_one_with_it_is_all_answer(harness, fake_llm):
+    h = harness()
+    fake_llm.add(raw_reply(ORPHAN, (3, 30, 50)), raw_reply("Plain answer.", (3, 30, 50)))
+    h.agent.turn("hi")
+    assert h.agent.turn("again").answer == "Plain answer."
