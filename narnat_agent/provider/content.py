@@ -3,8 +3,9 @@
 Several open models and servers put the model's thinking at the start of `content` as <think>…</think>; it is
 reasoning, not answer. Where the chat template itself opens <think> (Qwen3, QwQ, R1 distills on a server without a
 reasoning parser), the content holds only the closing `</think>`: what came before it was reasoning too, and the
-next replies of that model start inside their thinking (`opened`), which stays answer if no `</think>` comes. Text that may be a tool call written as text is held back until the reply ends, so the
-user does not see markup that turns into a tool line; if it was not a call after all, it is shown then.
+next replies of that model start inside their thinking (`opened`), which stays answer if no `</think>` comes.
+Text that may be a tool call written as text is held back until the reply ends, so the user does not see markup
+that turns into a tool line; if it was not a call after all, it is shown then.
 Each piece costs time in proportion to itself and the line it ends, not to the answer so far.
 """
 
