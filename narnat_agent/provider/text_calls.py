@@ -92,8 +92,8 @@ def _back_to_back(pattern: re.Pattern, text: str, build: Callable[[re.Match], T 
 
 
 def _pairs(pattern: re.Pattern, text: str) -> dict | None:
-    """Named values (XML parameters, GLM's key/value tags). They stay text: these formats write strings raw, and
-    the schema check reads numbers, booleans and lists from text as it does for any call."""
+    """Named values (XML parameters, GLM's key/value tags), as text: these formats write strings raw; `_typed` reads
+    numbers, booleans and lists from them as the schema says."""
     pairs = _back_to_back(pattern, text, lambda m: (m.group(1).strip(), m.group(2)))
     return None if pairs is None else dict(pairs)
 
@@ -236,12 +236,16 @@ def recover(text: str) -> Recovered | None:
         marker = marker_at(text, at) if fences % 2 == 0 else None
         if marker and not (marker.startswith("```") and fences):
             form, parse = FORMATS[marker]
-            calls = parse(text[at:])
-            if calls and all(_valid(name, args) for name, args in calls):
+            typed = [(name, _typed(name, args)) for name, args in parse(text[at:]) or []]
+            calls = [(name, args) for name, args in typed if args is not None]
+            if calls and len(calls) == len(typed):
                 return Recovered(text[:at].rstrip(), calls, form)
         fences += text.startswith("```", at)
     return None
 
 
-def _valid(name: str, args: dict) -> bool:
-    return registry.prepare(name, args).tool is not None
+def _typed(name: str, args: dict) -> dict | None:
+    """The call's arguments as the schema types them (`"5"` written as text is the integer 5, as a server's own
+    parser gives it), None when the schema refuses them; defaults are left for the registry to add."""
+    call = registry.prepare(name, args)
+    return None if call.tool is None else {key: call.args[key] for key in args}

@@ -101,11 +101,14 @@ def test_one_invalid_call_among_several_leaves_all_as_text():
     assert reply.tool_calls == [] and screen == text
 
 
-def test_xml_parameters_arrive_as_text_and_pass_the_schema():
+def test_xml_parameters_arrive_as_text_and_take_the_schemas_types():
     text = "<function=Read>\n<parameter=file_path>\nnotes.txt\n</parameter>\n<parameter=limit>\n5\n</parameter>\n"
     text += "</function>"
     reply, _, _ = build(text)
-    assert reply.tool_calls[0].args == {"file_path": "notes.txt", "limit": "5"}
+    assert reply.tool_calls[0].args == {"file_path": "notes.txt", "limit": 5}  # as vLLM's own parser gives it
+    glm = "<tool_call>Grep<arg_key>pattern</arg_key><arg_value>42</arg_value><arg_key>-i</arg_key><arg_value>true"
+    reply, _, _ = build(glm + "</arg_value></tool_call>")
+    assert reply.tool_calls[0].args == {"pattern": "42", "-i": True}  # a string stays one, though it reads as a number
 
 
 CALL = '<tool_call>\n{"name": "Read", "arguments": {"file_path": "notes.txt"}}\n</tool_call>'
