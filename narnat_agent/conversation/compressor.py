@@ -13,6 +13,7 @@ from narnat_agent.conversation.session import Session
 from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT, KEEP, LEFT_OUT
+from narnat_agent.tools import registry
 from narnat_agent.provider.client import Client, Sink
 from narnat_agent.provider.errors import ContextTooLong, LLMError
 from narnat_agent.provider.reply import Ending, Reply
@@ -57,7 +58,9 @@ def _request(client: Client, messages: list[dict], instruction: str, sink: Sink)
     copy = [dict(m) for m in messages]
     while True:
         try:
-            reply = client.stream([*copy, {"role": "user", "content": instruction}], [], sink)
+            # the turns' tools too, though none may be called: the request then shares their prefix, which the
+            # provider has cached
+            reply = client.stream([*copy, {"role": "user", "content": instruction}], registry.schemas(), sink)
             break
         except ContextTooLong:
             if not (_leave_out(copy, "tool", ELIDED) or _leave_out(copy, "assistant", ELIDED_ANSWER)):
@@ -72,7 +75,7 @@ def _request(client: Client, messages: list[dict], instruction: str, sink: Sink)
 
 
 def summarise(client: Client, messages: list[dict], state_dir: Path, sink: Sink, keep: str) -> str:
-    """Ask for the summary (no tools), write it to the summary file and read it back; "" means it failed.
+    """Ask for the summary (no tool may be called), write it to the summary file and read it back; "" means it failed.
 
     `keep` is the user's own words on what the summary must keep (/compact's argument)."""
     instruction = f"{COMPRESSION_PROMPT}\n\n{KEEP.format(keep=keep)}" if keep else COMPRESSION_PROMPT
@@ -130,6 +133,9 @@ def compressed(
         return None
     successor = sessions.new_session(system_prompt, summary, name=old.name)
     successor.checkpoints, successor.cost = old.checkpoints, old.cost
+    # what the model had read it may still edit: Edit checks old_string against the file, and a file changed since
+    # is caught as before (its hash)
+    successor.tool_state.reads = dict(old.tool_state.reads)
     clear_summary(config.state_dir)
     log.info("compression done: archived as %s, summary %d characters", archive, len(summary))
     ui.notice(_("Compressed: the old conversation is saved as '{name}'; this one starts from its summary.")

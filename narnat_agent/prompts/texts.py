@@ -76,13 +76,12 @@ with Write; if a file changed on disk since your Read, Read it again.
 - Commands that delete files ask the user first; if the user declines, do not try another way.
 """
 
-# The design's compression instruction (§6), asking for the summary itself: Narnat writes the file.
+# The design's compression instruction (§6), asking for the summary itself: Narnat writes the file. In English
+# whatever the conversation: a sentence in another language here pulls the summary into that language.
 COMPRESSION_PROMPT = (
-    "请总结本轮对话的全部经验和成果，确保新对话能继承当前对话的全部经验成果。"
-    "直接输出总结正文（Markdown），不要调用工具。\n"
     "Summarise everything this conversation learned and achieved so that a new conversation can inherit all of "
     "it: the goal, decisions and their reasons, files changed, commands that worked, open problems and next steps. "
-    "Reply with the summary itself (Markdown) and call no tools."
+    "Reply with the summary itself (Markdown), in the language the user writes in, and call no tools."
 )
 
 KEEP = "The user asks that the summary keep in particular: {keep}"

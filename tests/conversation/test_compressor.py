@@ -2,6 +2,7 @@
 
 import json
 
+from narnat_agent.commands.dispatch import dispatch
 from narnat_agent.conversation.compressor import compressed, inherit_summary, read_summary
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT, KEEP, LEFT_OUT, SUMMARY_HEADING
 from narnat_agent.provider.client import Client
@@ -18,6 +19,11 @@ def chat(h, fake_llm, turns):
         h.agent.ask(f"question {n}")
 
 
+def test_the_summary_request_speaks_english_and_asks_for_the_users_language():
+    assert all(ord(c) < 0x2E80 for c in COMPRESSION_PROMPT), "a CJK sentence pulls the summary into that language"
+    assert "language" in COMPRESSION_PROMPT and "call no tools" in COMPRESSION_PROMPT
+
+
 def test_the_question_after_the_limit_compresses_then_continues_in_a_new_session(harness, fake_llm, project):
     h = harness(compress_turns=2)
     chat(h, fake_llm, 2)
@@ -25,7 +31,7 @@ def test_the_question_after_the_limit_compresses_then_continues_in_a_new_session
     fake_llm.add(text_reply(SUMMARY), text_reply("fresh answer"))
     h.agent.ask("question 2")
     summary_request, first_new = fake_llm.requests[2], fake_llm.requests[3]
-    assert "tools" not in summary_request
+    assert summary_request["tools"] == fake_llm.requests[1]["tools"]  # the same prefix: the provider's cache holds
     assert summary_request["messages"] == old_messages + [{"role": "user", "content": COMPRESSION_PROMPT}]
     system = first_new["messages"][0]["content"]
     assert system.endswith(f"{SUMMARY_HEADING}\n{SUMMARY}\n")
@@ -303,3 +309,27 @@ def test_the_note_names_both_what_was_left_out(harness, fake_llm):
     successor = compress(h)
     note = LEFT_OUT.format(what="1 oldest tool outputs and the 1 oldest answers")
     assert f"{note}\n\n{SUMMARY}" in successor.conversation.messages[0]["content"]
+
+
+def test_a_summary_request_answered_with_a_tool_call_runs_nothing_and_changes_nothing(harness, fake_llm, project):
+    h = harness()
+    chat(h, fake_llm, 1)
+    before = list(h.agent.conversation.messages)
+    fake_llm.add(tool_reply(("Bash", {"command": "touch ran.txt"})))
+    dispatch(h.agent, "/compact")
+    assert not (project / "ran.txt").exists() and h.agent.conversation.messages == before
+    assert "Compression failed" in h.err.getvalue()
+
+
+def test_the_files_read_before_a_compaction_can_be_edited_after_it(harness, fake_llm, project):
+    (project / "app.py").write_text("x = 1\n")
+    h = harness()
+    fake_llm.add(tool_reply(("Read", {"file_path": "app.py"})), text_reply("read it"))
+    h.agent.ask("read app.py")
+    fake_llm.add(text_reply(SUMMARY))
+    dispatch(h.agent, "/compact")
+    edit = ("Edit", {"file_path": "app.py", "old_string": "x = 1", "new_string": "x = 2"})
+    fake_llm.add(tool_reply(edit), text_reply("edited"))
+    h.agent.ask("now change it")
+    assert (project / "app.py").read_text() == "x = 2\n"
+    assert "has not been read" not in json.dumps(fake_llm.requests[-1]["messages"])
