@@ -13,10 +13,10 @@ from narnat_agent.conversation.session import Session
 from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT, KEEP, LEFT_OUT
-from narnat_agent.tools import registry
 from narnat_agent.provider.client import Client, Sink
 from narnat_agent.provider.errors import ContextTooLong, LLMError
 from narnat_agent.provider.reply import Ending, Reply
+from narnat_agent.tools import registry
 
 ELIDED = "[tool output left out of the summary request]"
 ELIDED_ANSWER = "[answer left out of the summary request]"
