@@ -62,6 +62,7 @@ class Config:
     language: str
     request_timeout_s: float
     sees_images: bool
+    shell: str  # the shell Bash runs, when not the one found ("")
     project: Path
     home: Path
     state_dir: Path  # the project's .narnat/, or the per-user folder that stands in for it (state.choose_folder)

@@ -14,7 +14,8 @@ from narnat_agent.encodable import encodable
 from narnat_agent.i18n import _
 from narnat_agent.prompts.skills import find_skills, skills_section
 from narnat_agent.prompts.texts import BASE_PROMPT, IRON_LAWS
-from narnat_agent.tools.bash import environment
+from narnat_agent.tools.bash import chosen, environment
+from narnat_agent.tools.bash.shells import Shell
 
 MAX_INSTRUCTIONS = 32_000  # characters of one instruction file in the system prompt, which every request carries
 
@@ -30,15 +31,15 @@ CONFIRMATION = {
 ENVIRONMENT = re.compile(r"^# Environment\n(?:- .*\n)*", re.MULTILINE)
 
 
-def _environment_block(project: Path, headless: bool, yes: bool) -> str:
+def _environment_block(project: Path, headless: bool, yes: bool, shell: Shell) -> str:
     git = any((d / ".git").exists() for d in (project, *project.parents))
     return (
         (
             "# Environment\n"
             f"- Working directory: {project}\n"
             f"- Platform: {platform.system()} {platform.release()} ({platform.machine()})\n"
-            f"- Shell: {os.environ.get('SHELL', '/bin/sh')} (the Bash tool runs bash)\n"
-            f"- Date: {date.today().isoformat()}\n"
+            + shell.environment_line(os.environ)
+            + f"- Date: {date.today().isoformat()}\n"
             f"- Git repository: {'yes' if git else 'no'}\n"
         )
         + _python_environments(project)
@@ -90,7 +91,11 @@ def build_system_prompt(
     config: Config, notify: Callable[[str], None] = lambda text: None, headless: bool = False, yes: bool = False
 ) -> str:
     """Base prompt + iron laws + environment (headless or not) + user instructions, computed once per run."""
-    parts = [BASE_PROMPT.replace("{model}", config.model), IRON_LAWS, _environment_block(config.project, headless, yes)]
+    shell = chosen(config.shell)
+    if shell.problem:
+        notify(_(shell.problem).format(**shell.values))
+    environment_block = _environment_block(config.project, headless, yes, shell.shell)
+    parts = [BASE_PROMPT.replace("{model}", config.model), IRON_LAWS, environment_block]
     sources = (
         ("User instructions (~/.narnat/narnat.md)", state.user_folder(config.home) / state.INSTRUCTIONS),
         ("Project instructions (.narnat/narnat.md)", state.project_folder(config.project) / state.INSTRUCTIONS),

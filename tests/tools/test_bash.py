@@ -253,3 +253,12 @@ def test_a_file_operation_is_refused_with_the_tool_that_does_it(workspace, proje
     result = bash(workspace, command)
     assert result.is_error and "Bash is for running programs" in result.text, result.text
     assert "wait for a terminal" not in result.text and "use " in result.text
+
+
+def test_a_shell_that_cannot_start_is_said_in_one_sentence(workspace, tmp_path):
+    from narnat_agent.tools.base import ToolError
+    from narnat_agent.tools.bash.shells import Shell
+
+    missing = Shell("Git Bash", str(tmp_path / "Git" / "bin" / "bash.exe"), windows=True)
+    with pytest.raises(ToolError, match=r"^the shell could not start \(.*bash.exe: No such file or directory\)\.$"):
+        bash_tool.execute("echo hi", workspace, 5, shell=missing)
