@@ -14,6 +14,7 @@ from narnat_agent.tools.bash.execute import (
     environment,
     execute,
     line_count,
+    private,
     spawn_script,
     stopped,
 )
@@ -52,6 +53,7 @@ def _background(command: str, ws: Workspace) -> Result:
     logs = state.jobs(ws.state_dir)
     logs.mkdir(parents=True, exist_ok=True)
     log = logs / f"job-{len(ws.jobs.started) + 1}-{datetime.now():%Y%m%d-%H%M%S}.log"
+    private(log).close()  # the job's output may hold anything: only the user reads it (Jobs keeps the mode)
     shell = chosen(ws.shell).shell
     script, file = shell.script(command, None), log.with_suffix(shell.suffix)
     job = ws.jobs.start(command, log, lambda out: spawn_script(subprocess.Popen, shell, script, ws, out, file))

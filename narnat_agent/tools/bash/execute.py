@@ -1,5 +1,6 @@
 """Running a command with no terminal, never hanging and never flooding: its output kept at both ends and spilled
-to a file, its whole process tree stopped at the timeout or on Ctrl-C, its environment without the API key."""
+to a private file with the API key masked, its whole process tree stopped at the timeout or on Ctrl-C, its environment
+without the API key."""
 
 import os
 import subprocess
@@ -15,7 +16,7 @@ from typing import IO
 
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said, ngettext
-from narnat_agent.keyguard import KEY_VARIABLES, confined
+from narnat_agent.keyguard import KEY_VARIABLES, MARK, can_be_key, confined
 from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
 from narnat_agent.tools.base import Interrupted, Output, Result, ToolError
 from narnat_agent.tools.bash import tree
@@ -35,22 +36,44 @@ QUIET = {
 }  # fmt: skip
 
 
+class _Masked:
+    """Bytes written on with every occurrence of the key replaced by its marker, a key split across two writes too."""
+
+    def __init__(self, file: IO[bytes], secret: str):
+        self.file, self.key, self.held = file, secret.encode() if can_be_key(secret) else b"", b""
+
+    def write(self, chunk: bytes) -> None:
+        if not self.key:
+            self.file.write(chunk)
+            return
+        data = (self.held + chunk).replace(self.key, MARK.encode())
+        # held back: the longest end that could be the start of the key, until the next chunk says whether it is
+        cut = next((n for n in range(min(len(self.key) - 1, len(data)), 0, -1) if self.key.startswith(data[-n:])), 0)
+        self.file.write(data[: len(data) - cut])
+        self.held = data[len(data) - cut :]
+
+    def close(self) -> None:
+        self.file.write(self.held)
+
+
 def private(path: Path) -> IO[bytes]:
-    """A new file for writing that only the user can read (a command may hold anything)."""
+    """A new file for writing that only the user can read (a command's output may hold anything)."""
     return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
 
 
 class _Output:
-    """Reads the merged output on a thread: everything to a spill file, the two ends kept in memory."""
+    """Reads the merged output on a thread: everything to a spill file (the key masked), the two ends kept in
+    memory."""
 
-    def __init__(self, stream, spill: Path):
-        self.stream, self.spill = stream, spill
+    def __init__(self, stream, spill: Path, secret: str = ""):
+        self.stream, self.spill, self.secret = stream, spill, secret
         self.head, self.tail_size, self.total, self.newlines, self.last = bytearray(), 0, 0, 0, b"\n"
         self.tail: deque[bytes] = deque()
         self.thread = start_thread(self._read)
 
     def _read(self) -> None:
-        with open(self.spill, "wb") as spill:
+        with private(self.spill) as file:
+            spill = _Masked(file, self.secret)
             while chunk := self.stream.read1(65536):
                 spill.write(chunk)
                 self.total += len(chunk)
@@ -64,6 +87,7 @@ class _Output:
                     self.tail_size += len(chunk)
                     while self.tail_size - len(self.tail[0]) >= KEEP:
                         self.tail_size -= len(self.tail.popleft())
+            spill.close()
 
     @property
     def lines(self) -> int:
@@ -170,7 +194,7 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
         finally:
             if process is None:
                 _remove(after, script_file)
-        output = _Output(process.stdout, spill)
+        output = _Output(process.stdout, spill, ws.secret)
     deadline = time.monotonic() + timeout_s
     timed_out = finished = cancelled = False
     try:
