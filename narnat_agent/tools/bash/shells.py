@@ -41,9 +41,10 @@ $global:__narnat_ok = $false
 try {
     . ([ScriptBlock]::Create([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('{command}'))))
 } catch {
-    $__narnat_error = $_.Exception.InnerException
-    if ($__narnat_error -isnot [Management.Automation.ParseException]) { $__narnat_error = $_ | Out-String }
-    [Console]::Error.WriteLine("$__narnat_error".TrimEnd())
+    $__narnat_error = $_ | Out-String
+    $__narnat_parse = $_.Exception.InnerException
+    if ($__narnat_parse -is [Management.Automation.ParseException]) { $__narnat_error = $__narnat_parse.Message }
+    [Console]::Error.WriteLine($__narnat_error.TrimEnd())
 }"""
 # The command's $? right after its last statement: bash's "status of the last command". When it failed, the exit code
 # of the last native program if that was not 0 (a cmdlet's failure has none: 1).
