@@ -267,4 +267,4 @@ def test_the_shell_found_on_windows_runs_keeps_the_directory_and_says_the_exit_c
 def _under_wine() -> bool:
     import ctypes
 
-    return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")  # type: ignore[attr-defined]
+    return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")
