@@ -52,8 +52,8 @@ def _python_environments(project: Path) -> str:
     variable = environment(root=project).get("VIRTUAL_ENV")
     active = Path(variable).resolve() if variable else None
     found = [d.resolve() for d in sorted(project.iterdir()) if (d / "pyvenv.cfg").is_file()]
-    lines = [f"- Python virtualenv: {d.name} ({'active; ' if d == active else ''}its tools: {d.name}/bin/python, "
-             f"{d.name}/bin/pip)" for d in found]  # fmt: skip
+    lines = [f"- Python virtualenv: {d.name} ({'active; ' if d == active else ''}its tools: {d.name}/{_bin(d)}/python, "
+             f"{d.name}/{_bin(d)}/pip)" for d in found]  # fmt: skip
     if active and active not in found:
         lines.append(f"- Python virtualenv: {active} (active)")
     for lock, tool in (("poetry.lock", "poetry"), ("uv.lock", "uv")):
@@ -62,6 +62,11 @@ def _python_environments(project: Path) -> str:
     if (conda := os.environ.get("CONDA_DEFAULT_ENV")) and conda != "base":
         lines.append(f"- Conda environment: {conda} (active)")
     return "".join(f"{line}\n" for line in lines)
+
+
+def _bin(venv: Path) -> str:
+    """Where a virtualenv keeps its programs: Scripts on Windows, bin elsewhere."""
+    return "Scripts" if (venv / "Scripts").is_dir() and not (venv / "bin").is_dir() else "bin"
 
 
 def with_environment(saved_prompt: str, system_prompt: str) -> str:

@@ -268,3 +268,13 @@ def _under_wine() -> bool:
     import ctypes
 
     return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")
+
+
+def test_the_model_is_told_where_a_windows_virtualenv_keeps_its_programs(project):
+    for name, folder in ((".venv", "Scripts"), ("env", "bin")):
+        (project / name / folder).mkdir(parents=True)
+        (project / name / "pyvenv.cfg").write_text("home = C:\\Python311\n")
+    config = load_config(project, project.parent / "home", env={"NARNAT_API_KEY": "sk-test"})
+    prompt = build_system_prompt(config)
+    assert "- Python virtualenv: .venv (its tools: .venv/Scripts/python, .venv/Scripts/pip)\n" in prompt
+    assert "- Python virtualenv: env (its tools: env/bin/python, env/bin/pip)\n" in prompt

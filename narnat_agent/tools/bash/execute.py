@@ -5,6 +5,7 @@ without the API key."""
 import os
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from collections import deque
@@ -146,14 +147,15 @@ def environment(secret: str = "", root: Path | None = None) -> dict[str, str]:
 
 
 def _without_own_virtualenv(env: Mapping[str, str], root: Path | None) -> dict[str, str]:
-    """Run from the virtualenv it was installed in, Narnat has that one's bin/ on PATH (and in VIRTUAL_ENV when
-    activated); a command would find Narnat's python and pip there instead of the project's."""
+    """Run from the virtualenv it was installed in, Narnat has that one's bin/ (Scripts\\ on Windows) on PATH (and in
+    VIRTUAL_ENV when activated); a command would find Narnat's python and pip there instead of the project's."""
     own = os.path.realpath(sys.prefix)
     if sys.prefix == sys.base_prefix or (root and Path(own).is_relative_to(os.path.realpath(root))):
         return dict(env)
     activated = os.path.realpath(env.get("VIRTUAL_ENV", "")) == own
     kept = {k: v for k, v in env.items() if not (activated and k in ("VIRTUAL_ENV", "VIRTUAL_ENV_PROMPT"))}
-    path = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.realpath(d) != os.path.join(own, "bin")]
+    scripts = os.path.normcase(os.path.realpath(sysconfig.get_path("scripts")))
+    path = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.normcase(os.path.realpath(d)) != scripts]
     return {**kept, "PATH": os.pathsep.join(path)} if "PATH" in env else kept
 
 
