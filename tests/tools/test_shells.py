@@ -175,6 +175,18 @@ def test_a_windows_bashs_script_file_is_private_and_removed_with_the_directory_f
     assert f"> {after}\n" in text and not script.exists() and not after.exists()
 
 
+def test_a_windows_background_job_runs_from_a_private_script_beside_its_log(workspace, tmp_path):
+    from narnat_agent.tools.bash.execute import spawn_script
+
+    shell, log = bashes(tmp_path)[0], tmp_path / "job-1.log"
+    with open(log, "wb") as out:
+        job = spawn_script(subprocess.Popen, shell, shell.script("echo bg $PYTHONIOENCODING", None), workspace, out,
+                           log.with_suffix(shell.suffix))  # fmt: skip
+    assert job.wait() == 0 and log.read_text() == "bg utf-8\n"
+    assert (tmp_path / "job-1.sh").read_text() == "echo bg $PYTHONIOENCODING"
+    assert (tmp_path / "job-1.sh").stat().st_mode & 0o777 == 0o600
+
+
 def powershell_errors(script: str) -> list[str]:
     tree = get_parser("powershell").parse(script.encode())
     errors, stack = [], [tree.root_node]
