@@ -139,6 +139,9 @@ def test_msys_paths_are_read_as_windows_paths():
     assert GIT_BASH.directory("/tmp/x") == "/tmp/x" and GIT_BASH.directory("/cd/x") == "/cd/x"
 
 
+POSIX_ONLY = pytest.mark.skipif(os.name == "nt", reason="runs this machine's bash (and ash) as a Windows bash")
+
+
 def bashes(tmp_path: Path) -> list[Shell]:
     """This machine's bash, and busybox's ash where busybox is installed: both run the script a Windows bash runs."""
     found = [Shell("Git Bash", shutil.which("bash") or "bash", windows=True)]
@@ -148,6 +151,7 @@ def bashes(tmp_path: Path) -> list[Shell]:
     return found
 
 
+@POSIX_ONLY
 def test_a_windows_bashs_script_reports_status_stages_and_directory(workspace, project, tmp_path):
     (project / "sub dir").mkdir()
     for shell in bashes(tmp_path):
@@ -160,6 +164,7 @@ def test_a_windows_bashs_script_reports_status_stages_and_directory(workspace, p
         assert (ended.text, ended.code, workspace.cwd) == ("utf-8\n", 4, project / "sub dir")
 
 
+@POSIX_ONLY
 def test_a_windows_bashs_script_file_is_private_and_removed_with_the_directory_file(workspace, tmp_path):
     seen = []
 
@@ -175,6 +180,7 @@ def test_a_windows_bashs_script_file_is_private_and_removed_with_the_directory_f
     assert f"> {after}\n" in text and not script.exists() and not after.exists()
 
 
+@POSIX_ONLY
 def test_a_windows_background_job_runs_from_a_private_script_beside_its_log(workspace, tmp_path):
     from narnat_agent.tools.bash.execute import spawn_script
 
