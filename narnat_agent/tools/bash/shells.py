@@ -22,6 +22,7 @@ from narnat_agent.i18n import N_
 BASH_TRAILER = (
     '\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\n'
 )
+EXIT = "exit $__narnat_status\n"
 # On Windows, a bash that is not bash (busybox's ash, as a bash.exe) stops at ${PIPESTATUS[*]} itself, so only bash
 # is shown it, inside eval, which still sees the command's $? and PIPESTATUS. `pwd -W` is MSYS bash's C:/… form.
 WINDOWS_BASH_TRAILER = (
@@ -135,7 +136,6 @@ class Shell:
         return f"- Shell: {self.name} (the Bash tool runs PowerShell, not bash: use PowerShell syntax{old})\n"
 
 
-EXIT = "exit $__narnat_status\n"
 BASH = Shell("bash", "bash")
 POWERSHELL_7 = "PowerShell 7"
 WINDOWS_POWERSHELL = "Windows PowerShell 5.1"
