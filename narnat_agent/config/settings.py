@@ -65,6 +65,10 @@ SETTINGS = (
     Setting("compress_turns", 120, _positive_int, N_("a positive integer"), "the forced-compression limit"),
     Setting("bash_timeout_ms", 120000, lambda v: _is_int(v) and 0 < v <= 600000, N_("an integer from 1 to 600000"),
             "default Bash timeout (a call may ask up to 600000)"),
+    Setting("shell", "", lambda v: isinstance(v, str), N_("a string"),
+            "Windows only: the shell the Bash tool runs, by its full path (a `bash.exe`, `pwsh.exe` or "
+            "`powershell.exe`); `\"\"` finds Git Bash, else PowerShell 7, else Windows PowerShell 5.1 "
+            "(see [Windows](windows.md#the-bash-tool-on-windows))"),
     Setting("pricing", {}, _pricing, N_('an object like {"input": 0.27, "output": 1.1, "cached_input": 0.07}'),
             '`{"input": x, "output": y, "cached_input": z}` per million tokens, for the cost footer',
             example={"input": 0.27, "output": 1.10, "cached_input": 0.07}),
@@ -127,6 +131,7 @@ class Config:
     warn_turns: tuple[int, ...]
     compress_turns: int
     bash_timeout_ms: int
+    shell: str  # the shell Bash runs, when not the one found ("")
     pricing: Mapping[str, float]
     max_steps: int
     interrupt_key: str

@@ -78,7 +78,7 @@ class Agent:
 
     def window(self) -> Window:
         """Where the context window goes (/context); its figure is the status line's ctx."""
-        return measure(self.conversation, registry.schemas(), self.config.context_window)
+        return measure(self.conversation, registry.schemas(self.workspace.shell), self.config.context_window)
 
     def _show_status(self) -> None:
         window = self.window()
@@ -245,7 +245,7 @@ class Agent:
     def _reply(self, view: TurnView, stats: TurnStats) -> Reply:
         """The model's next reply; one that carries nothing is asked for once more, then the turn stops."""
         for attempt in range(EMPTY_TRIES):
-            reply = self.client.stream(self.conversation.messages, registry.schemas(), view)
+            reply = self.client.stream(self.conversation.messages, registry.schemas(self.workspace.shell), view)
             price = cost(reply.usage, self.config.pricing)
             stats.add(reply, price)
             self.budget.spend(reply.usage, price)

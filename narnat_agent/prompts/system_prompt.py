@@ -14,7 +14,8 @@ from narnat_agent.encodable import encodable
 from narnat_agent.i18n import _
 from narnat_agent.prompts.skills import find_skills, skills_section
 from narnat_agent.prompts.texts import BASE_PROMPT, IRON_LAWS
-from narnat_agent.tools.bash import environment
+from narnat_agent.tools.bash import chosen, environment
+from narnat_agent.tools.bash.shells import Shell
 
 MAX_INSTRUCTIONS = 32_000  # characters of one instruction file in the system prompt, which every request carries
 
@@ -30,15 +31,15 @@ CONFIRMATION = {
 ENVIRONMENT = re.compile(r"^# Environment\n(?:- .*\n)*", re.MULTILINE)
 
 
-def _environment_block(project: Path, headless: bool, yes: bool) -> str:
+def _environment_block(project: Path, headless: bool, yes: bool, shell: Shell) -> str:
     git = any((d / ".git").exists() for d in (project, *project.parents))
     return (
         (
             "# Environment\n"
             f"- Working directory: {project}\n"
             f"- Platform: {platform.system()} {platform.release()} ({platform.machine()})\n"
-            f"- Shell: {os.environ.get('SHELL', '/bin/sh')} (the Bash tool runs bash)\n"
-            f"- Date: {date.today().isoformat()}\n"
+            + shell.environment_line(os.environ)
+            + f"- Date: {date.today().isoformat()}\n"
             f"- Git repository: {'yes' if git else 'no'}\n"
         )
         + _python_environments(project)
@@ -51,8 +52,8 @@ def _python_environments(project: Path) -> str:
     variable = environment(root=project).get("VIRTUAL_ENV")
     active = Path(variable).resolve() if variable else None
     found = [d.resolve() for d in sorted(project.iterdir()) if (d / "pyvenv.cfg").is_file()]
-    lines = [f"- Python virtualenv: {d.name} ({'active; ' if d == active else ''}its tools: {d.name}/bin/python, "
-             f"{d.name}/bin/pip)" for d in found]  # fmt: skip
+    lines = [f"- Python virtualenv: {d.name} ({'active; ' if d == active else ''}its tools: {d.name}/{_bin(d)}/python, "
+             f"{d.name}/{_bin(d)}/pip)" for d in found]  # fmt: skip
     if active and active not in found:
         lines.append(f"- Python virtualenv: {active} (active)")
     for lock, tool in (("poetry.lock", "poetry"), ("uv.lock", "uv")):
@@ -61,6 +62,11 @@ def _python_environments(project: Path) -> str:
     if (conda := os.environ.get("CONDA_DEFAULT_ENV")) and conda != "base":
         lines.append(f"- Conda environment: {conda} (active)")
     return "".join(f"{line}\n" for line in lines)
+
+
+def _bin(venv: Path) -> str:
+    """Where a virtualenv keeps its programs: Scripts on Windows, bin elsewhere."""
+    return "Scripts" if (venv / "Scripts").is_dir() and not (venv / "bin").is_dir() else "bin"
 
 
 def with_environment(saved_prompt: str, system_prompt: str) -> str:
@@ -90,7 +96,11 @@ def build_system_prompt(
     config: Config, notify: Callable[[str], None] = lambda text: None, headless: bool = False, yes: bool = False
 ) -> str:
     """Base prompt + iron laws + environment (headless or not) + user instructions, computed once per run."""
-    parts = [BASE_PROMPT.replace("{model}", config.model), IRON_LAWS, _environment_block(config.project, headless, yes)]
+    shell = chosen(config.shell)
+    if shell.problem:
+        notify(_(shell.problem).format(**shell.values))
+    environment_block = _environment_block(config.project, headless, yes, shell.shell)
+    parts = [BASE_PROMPT.replace("{model}", config.model), IRON_LAWS, environment_block]
     sources = (
         ("User instructions (~/.narnat/narnat.md)", state.user_folder(config.home) / state.INSTRUCTIONS),
         ("Project instructions (.narnat/narnat.md)", state.project_folder(config.project) / state.INSTRUCTIONS),

@@ -91,7 +91,7 @@ def build_agent(
         return None
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
-                          web=web, secret=config.api_key, hidden=config.files)  # fmt: skip
+                          web=web, secret=config.api_key, hidden=config.files, shell=config.shell)  # fmt: skip
     config, server = _learn_server(config)
     agent = Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
     leave_on_signals(agent)

@@ -5,6 +5,7 @@ is always encodable text and never holds the API key's value (a marker stands in
 or fetched; a call whose arguments hold the key is refused before it runs.
 """
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,12 +86,12 @@ TOOLS: dict[str, Tool] = {
 }
 
 
-SCHEMAS = [tool.schema for tool in TOOLS.values()]
-
-
-def schemas() -> list[dict]:
-    """The tool definitions sent with every request (a fixed, byte-stable prefix, built once)."""
-    return SCHEMAS
+@functools.cache
+def schemas(shell: str = "") -> list[dict]:
+    """The tool definitions sent with every request (a fixed, byte-stable prefix, built once), Bash's naming the
+    shell it runs (the `shell` setting's, or the one found)."""
+    told = bash.for_shell(bash.chosen(shell).shell)
+    return [(told if tool is bash.TOOL else tool).schema for tool in TOOLS.values()]
 
 
 @dataclass(frozen=True)

@@ -253,3 +253,46 @@ def test_a_file_operation_is_refused_with_the_tool_that_does_it(workspace, proje
     result = bash(workspace, command)
     assert result.is_error and "Bash is for running programs" in result.text, result.text
     assert "wait for a terminal" not in result.text and "use " in result.text
+
+
+KEY = "sk-spill-canary-0123456789"
+
+
+def test_a_spill_file_is_the_users_alone_and_holds_the_key_masked(project):
+    ws = Workspace(project, project / ".narnat", confirm=None, secret=KEY)
+    split = KEY.replace("canary", '"c"anary')  # the call's own text does not hold the key: the output does
+    result = bash(ws, f"seq 1 20000; echo {split} twice {split}; seq 1 5000")
+    spill = project / result.text.split('file_path="')[1].split('"')[0]
+    assert KEY not in result.text and "[API key] twice [API key]" in spill.read_text()
+    assert KEY not in spill.read_text() and spill.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("cut", range(len(KEY) + 2))
+def test_the_key_is_masked_in_a_spill_file_where_the_output_cuts_it(cut):
+    import io
+
+    from narnat_agent.tools.bash.execute import _Masked
+
+    file = io.BytesIO()
+    masked = _Masked(file, KEY)
+    data = f"a {KEY} b sk-spill {KEY} sk-spill".encode()  # the end could start a key: it is written at the close
+    for chunk in (data[:cut], data[cut : cut + 7], data[cut + 7 :]):
+        masked.write(chunk)
+    masked.close()
+    assert file.getvalue() == b"a [API key] b sk-spill [API key] sk-spill"
+
+
+def test_a_background_jobs_log_is_the_users_alone(workspace):
+    execute("Bash", {"command": "echo started", "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    job.process.wait()
+    assert job.log.read_text() == "started\n" and job.log.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_shell_that_cannot_start_is_said_in_one_sentence(workspace, tmp_path):
+    from narnat_agent.tools.base import ToolError
+    from narnat_agent.tools.bash.shells import Shell
+
+    missing = Shell("Git Bash", str(tmp_path / "Git" / "bin" / "bash.exe"), windows=True)
+    with pytest.raises(ToolError, match=r"^the shell could not start \(.*bash.exe: No such file or directory\)\.$"):
+        bash_tool.execute("echo hi", workspace, 5, shell=missing)

@@ -8,12 +8,22 @@ from narnat_agent import state
 from narnat_agent.i18n import N_, Said, _, listed, ngettext
 from narnat_agent.safety import analyze, last_pipeline
 from narnat_agent.tools.base import Changes, Output, Result, ToolError
-from narnat_agent.tools.bash.execute import TAIL, Finished, environment, execute, line_count, spawn_script, stopped
+from narnat_agent.tools.bash.execute import (
+    TAIL,
+    Finished,
+    environment,
+    execute,
+    line_count,
+    private,
+    spawn_script,
+    stopped,
+)
+from narnat_agent.tools.bash.shells import BASH, Shell, chosen
 from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.verification import verified
 from narnat_agent.tools.workspace import Workspace
 
-__all__ = ["TOOL", "environment", "execute"]  # environment: what the system prompt tells of the shell
+__all__ = ["TOOL", "chosen", "environment", "execute", "for_shell"]  # the system prompt tells of the shell
 
 MAX_TIMEOUT_MS = 600_000
 NOT_FAILURES = {"grep", "egrep", "fgrep", "rg", "diff", "cmp", "test", "["}  # exit 1 means "no" for these
@@ -44,13 +54,14 @@ def _background(command: str, ws: Workspace) -> Result:
     logs = state.jobs(ws.state_dir)
     logs.mkdir(parents=True, exist_ok=True)
     log = logs / f"job-{len(ws.jobs.started) + 1}-{datetime.now():%Y%m%d-%H%M%S}.log"
-    job = ws.jobs.start(command, log, lambda out: spawn_script(subprocess.Popen, command, ws, out))
+    private(log).close()  # the job's output may hold anything: only the user reads it (Jobs keeps the mode)
+    shell = chosen(ws.shell).shell
+    script, file = shell.script(command, None), log.with_suffix(shell.suffix)
+    job = ws.jobs.start(command, log, lambda out: spawn_script(subprocess.Popen, shell, script, ws, out, file))
     news = "".join(f"\n({line})" for line in ws.jobs.news())
-    text = (
-        f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
-        f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends. "
-        f"Stop it with: kill -- -{job.pid}{news}"
-    )
+    text = (f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
+            f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends. "
+            f"Stop it with: {shell.stop_hint(job.pid)}{news}")  # fmt: skip
     return Result(text, _("job {number} started in the background · pid {pid}").format(number=job.number, pid=job.pid))
 
 
@@ -111,16 +122,18 @@ def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str])
     return Result(f"{body}({status})", summary, bool(failed) or (bool(code) and not benign), output, verification)
 
 
+DESCRIPTION = (
+    "Run {runs} (tests, builds, git, package managers, scripts). No terminal: editors, pagers and "
+    "REPLs are refused. Its working directory "
+    "persists between calls (a result names it when it is not the project root); environment variables do not. "
+    "Commands that delete files or destroy data ask the user first. "
+    "Output is cut at 30000 characters (the full text is saved to a file you can Read). "
+    "Timeout in ms, default 120000, max 600000."
+)
+
 TOOL = Tool(
     name="Bash",
-    description=(
-        "Run a bash command (tests, builds, git, package managers, scripts). No terminal: editors, pagers and "
-        "REPLs are refused. Its working directory "
-        "persists between calls (a result names it when it is not the project root); environment variables do not. "
-        "Commands that delete files or destroy data ask the user first. "
-        "Output is cut at 30000 characters (the full text is saved to a file you can Read). "
-        "Timeout in ms, default 120000, max 600000."
-    ),
+    description=DESCRIPTION.format(runs=BASH.runs),
     parameters={
         "type": "object",
         "properties": {
@@ -139,3 +152,8 @@ TOOL = Tool(
     target=lambda args: args.get("command", ""),  # the UI cuts it, visibly
     changes=lambda args: Changes(anything=True),
 )
+
+
+def for_shell(shell: Shell) -> Tool:
+    """The Bash tool as the model is told of it when it runs shell (its name stays: the model knows it)."""
+    return dataclasses.replace(TOOL, description=DESCRIPTION.format(runs=shell.runs))

@@ -1,10 +1,11 @@
 """Running a command with no terminal, never hanging and never flooding: its output kept at both ends and spilled
-to a file, its whole process group stopped at the timeout or on Ctrl-C, its environment without the API key."""
+to a private file with the API key masked, its whole process tree stopped at the timeout or on Ctrl-C, its environment
+without the API key."""
 
 import os
-import signal
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from collections import deque
@@ -15,10 +16,12 @@ from pathlib import Path
 from typing import IO
 
 from narnat_agent import state
-from narnat_agent.i18n import ngettext
-from narnat_agent.keyguard import KEY_VARIABLES, confined
+from narnat_agent.i18n import N_, Said, ngettext
+from narnat_agent.keyguard import KEY_VARIABLES, MARK, can_be_key, confined
 from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
-from narnat_agent.tools.base import Interrupted, Output, Result
+from narnat_agent.tools.base import Interrupted, Output, Result, ToolError
+from narnat_agent.tools.bash import tree
+from narnat_agent.tools.bash.shells import Shell, chosen
 from narnat_agent.tools.files.textfile import without_escapes
 from narnat_agent.tools.workspace import Workspace
 
@@ -34,17 +37,44 @@ QUIET = {
 }  # fmt: skip
 
 
-class _Output:
-    """Reads the merged output on a thread: everything to a spill file, the two ends kept in memory."""
+class _Masked:
+    """Bytes written on with every occurrence of the key replaced by its marker, a key split across two writes too."""
 
-    def __init__(self, stream, spill: Path):
-        self.stream, self.spill = stream, spill
+    def __init__(self, file: IO[bytes], secret: str):
+        self.file, self.key, self.held = file, secret.encode() if can_be_key(secret) else b"", b""
+
+    def write(self, chunk: bytes) -> None:
+        if not self.key:
+            self.file.write(chunk)
+            return
+        data = (self.held + chunk).replace(self.key, MARK.encode())
+        # held back: the longest end that could be the start of the key, until the next chunk says whether it is
+        cut = next((n for n in range(min(len(self.key) - 1, len(data)), 0, -1) if self.key.startswith(data[-n:])), 0)
+        self.file.write(data[: len(data) - cut])
+        self.held = data[len(data) - cut :]
+
+    def close(self) -> None:
+        self.file.write(self.held)
+
+
+def private(path: Path) -> IO[bytes]:
+    """A new file for writing that only the user can read (a command's output may hold anything)."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
+
+
+class _Output:
+    """Reads the merged output on a thread: everything to a spill file (the key masked), the two ends kept in
+    memory."""
+
+    def __init__(self, stream, spill: Path, secret: str = ""):
+        self.stream, self.spill, self.secret = stream, spill, secret
         self.head, self.tail_size, self.total, self.newlines, self.last = bytearray(), 0, 0, 0, b"\n"
         self.tail: deque[bytes] = deque()
         self.thread = start_thread(self._read)
 
     def _read(self) -> None:
-        with open(self.spill, "wb") as spill:
+        with private(self.spill) as file:
+            spill = _Masked(file, self.secret)
             while chunk := self.stream.read1(65536):
                 spill.write(chunk)
                 self.total += len(chunk)
@@ -58,6 +88,7 @@ class _Output:
                     self.tail_size += len(chunk)
                     while self.tail_size - len(self.tail[0]) >= KEEP:
                         self.tail_size -= len(self.tail.popleft())
+            spill.close()
 
     @property
     def lines(self) -> int:
@@ -89,13 +120,11 @@ def cut(text: str, lines: int, shown: str) -> str:
 
 
 def _stop(process: subprocess.Popen, output: _Output) -> None:
-    """SIGTERM to the command's whole process group, then SIGKILL to whatever is left once the output closes
-    (or two seconds pass). The pipe, not the group, tells when it is over: dead grandchildren linger as
-    zombies until init reaps them."""
-    for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, DRAIN_SECONDS)):
-        try:
-            os.killpg(process.pid, sig)
-        except (ProcessLookupError, PermissionError):
+    """Ask the command's whole process tree to end, then end whatever is left once the output closes (or two
+    seconds pass). The pipe, not the tree, tells when it is over: dead grandchildren linger as zombies until init
+    reaps them."""
+    for stop, wait in ((tree.terminate, 2.0), (tree.kill, DRAIN_SECONDS)):
+        if not stop(process):
             return
         output.thread.join(wait)
 
@@ -118,40 +147,56 @@ def environment(secret: str = "", root: Path | None = None) -> dict[str, str]:
 
 
 def _without_own_virtualenv(env: Mapping[str, str], root: Path | None) -> dict[str, str]:
-    """Run from the virtualenv it was installed in, Narnat has that one's bin/ on PATH (and in VIRTUAL_ENV when
-    activated); a command would find Narnat's python and pip there instead of the project's."""
+    """Run from the virtualenv it was installed in, Narnat has that one's bin/ (Scripts\\ on Windows) on PATH (and in
+    VIRTUAL_ENV when activated); a command would find Narnat's python and pip there instead of the project's."""
     own = os.path.realpath(sys.prefix)
     if sys.prefix == sys.base_prefix or (root and Path(own).is_relative_to(os.path.realpath(root))):
         return dict(env)
     activated = os.path.realpath(env.get("VIRTUAL_ENV", "")) == own
     kept = {k: v for k, v in env.items() if not (activated and k in ("VIRTUAL_ENV", "VIRTUAL_ENV_PROMPT"))}
-    path = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.realpath(d) != os.path.join(own, "bin")]
+    scripts = os.path.normcase(os.path.realpath(sysconfig.get_path("scripts")))
+    path = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.normcase(os.path.realpath(d)) != scripts]
     return {**kept, "PATH": os.pathsep.join(path)} if "PATH" in env else kept
 
 
-def spawn_script(spawn: Spawn, script: str, ws: Workspace, stdout: int | IO[bytes]) -> subprocess.Popen:
-    """bash running script, confined, in its own session (so its whole process group can be stopped), with no
-    terminal."""
-    return spawn(confined(script, ws.hidden), cwd=ws.cwd, env=environment(ws.secret, ws.root),
-                 stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+def spawn_script(spawn: Spawn, shell: Shell, script: str, ws: Workspace, stdout: int | IO[bytes],
+                 file: Path) -> subprocess.Popen:  # fmt: skip
+    """shell running script (on Linux and macOS bash, confined; on Windows from file, written here), at the root of a
+    process tree of its own (so all of it can be stopped), with no terminal."""
+    if shell.windows:
+        with private(file) as out:
+            out.write(script.encode("utf-8", "surrogateescape"))
+        argv = shell.argv(file)
+    else:
+        argv = confined(script, ws.hidden)
+    return spawn(argv, cwd=ws.cwd, env={**environment(ws.secret, ws.root), **shell.variables}, stdin=subprocess.DEVNULL,
+                 stdout=stdout, stderr=subprocess.STDOUT, **tree.START)  # fmt: skip
 
 
-def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subprocess.Popen) -> Finished:
-    """Run command in its own session, with its whole process group stopped at the timeout or on Ctrl-C."""
+def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subprocess.Popen,
+            shell: Shell | None = None) -> Finished:  # fmt: skip
+    """Run command in shell (the workspace's by default) at the root of a process tree of its own, all of it stopped
+    at the timeout or on Ctrl-C."""
     spills = state.spills(ws.state_dir)
     spills.mkdir(parents=True, exist_ok=True)
     spill = spills / f"bash-{datetime.now():%Y%m%d-%H%M%S-%f}.log"
-    fd, after = tempfile.mkstemp(prefix="narnat-cwd-")
+    fd, name = tempfile.mkstemp(prefix="narnat-cwd-")
     os.close(fd)
-    # PIPESTATUS and $? are read in one assignment, before anything else can change them
-    script = (
-        f'{command}\n__narnat_pipe="${{PIPESTATUS[*]}}" __narnat_status=$?\n'
-        f'{{ pwd -P; echo "$__narnat_pipe"; }} > "{after}"\nexit $__narnat_status\n'
-    )
-    held = HeldInterrupt()
+    after = Path(name)
+    shell = shell or chosen(ws.shell).shell
+    script_file = after.with_name(after.name + shell.suffix)  # only a Windows shell's script is written there
+    held, process = HeldInterrupt(), None
     with held:
-        process = spawn_script(spawn, script, ws, subprocess.PIPE)
-        output = _Output(process.stdout, spill)
+        try:
+            process = spawn_script(spawn, shell, shell.script(command, after), ws, subprocess.PIPE, script_file)
+        except OSError as e:  # on Windows, a shell removed since it was found, or one the setting names wrongly
+            error = e.strerror or str(e)
+            said = Said(N_("the shell could not start ({program}: {error})"), program=shell.program, error=error)
+            raise ToolError(f"{said}.", said) from None
+        finally:
+            if process is None:
+                _remove(after, script_file)
+        output = _Output(process.stdout, spill, ws.secret)
     deadline = time.monotonic() + timeout_s
     timed_out = finished = cancelled = False
     try:
@@ -170,7 +215,8 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
         if output.thread.is_alive():  # a background child still holds the pipe
             _stop(process, output)
         process.wait()
-        pipeline = _follow(ws, Path(after))
+        pipeline = _follow(ws, after, shell)
+        _remove(script_file)
         if not finished and not cancelled:
             spill.unlink(missing_ok=True)
     text, partial = output.text()
@@ -183,12 +229,18 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
     return Finished(text, None if timed_out else process.returncode, pipeline, output.lines)
 
 
-def _follow(ws: Workspace, after: Path) -> tuple[int, ...]:
+def _remove(*files: Path) -> None:
+    for file in files:
+        file.unlink(missing_ok=True)
+
+
+def _follow(ws: Workspace, after: Path, shell: Shell) -> tuple[int, ...]:
     """The working directory the command ended in becomes the next call's; returns the last pipeline's statuses."""
     try:
-        final, _, statuses = after.read_text().partition("\n")
+        final, _, statuses = os.fsdecode(after.read_bytes()).partition("\n")
     finally:
         after.unlink(missing_ok=True)
+    final = shell.directory(final)
     if final and Path(final).is_dir():
         ws.cwd = Path(final)
     return tuple(int(s) for s in statuses.split() if s.isdigit())
