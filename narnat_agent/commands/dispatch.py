@@ -2,6 +2,7 @@
 /jobs /help /exit below, in the order /help lists them) and the user's own from commands/custom.py."""
 
 import difflib
+import shutil
 from collections.abc import Mapping
 
 from narnat_agent.checkpoints import CheckpointError
@@ -60,8 +61,16 @@ def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None)
     )
     keys = [(key, _(what)) for key, what in KEYS]
     sections = ((_("Commands"), rows), (_("Your commands"), mine), (_("Keys"), keys), (_("Files"), files))
-    agent.ui.info("\n".join(f"{title}\n" + "\n".join(f"  {cells.ljust(a, 18)} {b}" for a, b in lines)
+    column = max(cells.width(usage) for __, lines in sections for usage, __ in lines)
+    room = max(shutil.get_terminal_size((100, 24)).columns - column - 3, 20)
+    agent.ui.info("\n".join(f"{title}\n" + "\n".join(_row(a, b, column, room) for a, b in lines)
                             for title, lines in sections if lines))  # fmt: skip
+
+
+def _row(usage: str, line: str, column: int, room: int) -> str:
+    """One row of /help: the usage padded to the column, its line wrapped to the room left, under itself."""
+    first, *rest = cells.wrap(line, room) or [""]
+    return "\n".join([f"  {cells.ljust(usage, column)} {first}", *(" " * (column + 3) + more for more in rest)])
 
 
 def listed() -> list[tuple[str, SlashCommand]]:

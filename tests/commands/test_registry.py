@@ -33,3 +33,28 @@ def test_a_new_decorated_function_is_dispatched_completed_and_listed_by_help(sho
     assert descriptions()["shout"] == "say the words louder"
     dispatch(h.agent, "/help")
     assert "/shout <words>" in h.out.getvalue() and "say the words louder" in h.out.getvalue()
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_help_fits_the_terminal_its_descriptions_in_one_column_with_a_hanging_indent(harness, monkeypatch, language):
+    from narnat_agent import i18n
+    from narnat_agent.ui import cells
+
+    monkeypatch.setenv("COLUMNS", "72")
+    h = harness()
+    try:
+        i18n.use(language)
+        dispatch(h.agent, "/help")
+    finally:
+        i18n.use("en")
+    lines = h.out.getvalue().splitlines()
+    end = next(i for i, line in enumerate(lines[1:], 1) if not line.startswith(" "))
+    commands = lines[1:end]  # the Commands section, without its title
+    assert all(cells.width(line) <= 72 for line in commands), [line for line in commands if cells.width(line) > 72]
+    continued = [line for line in commands if not line.startswith("  /")]
+    indents = {len(line) - len(line.lstrip()) for line in continued}
+    assert continued and len(indents) == 1, continued  # long lines wrap under their own description
+    column = indents.pop()
+    for row in (line for line in commands if line.startswith("  /")):  # /compact [what to keep] too
+        at = next(i for i in range(len(row)) if cells.width(row[:i]) == column)
+        assert row[at - 1] == " " and row[at] != " ", (row, column)
