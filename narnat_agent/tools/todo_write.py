@@ -75,5 +75,5 @@ TOOL = Tool(
         "required": ["todos"],
     },
     run=run,
-    target=lambda args: f"{len(args['todos'])} tasks",
+    target=lambda args: f"{len(args['todos'])} task" + ("s" if len(args["todos"]) != 1 else ""),
 )

@@ -170,3 +170,26 @@ def test_a_new_string_found_only_inside_a_line_is_not_taken_for_an_edit_already_
     assert inside.is_error and "already present" not in inside.text
     whole = edit(workspace, "value = 1", "value = 2")
     assert whole.is_error and "already present at line 2" in whole.text
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "summary"),
+    [
+        ("b = 2\n", "b = 3\n", "1 line changed"),
+        ("b = 2\n", "b = 2\nb2 = 4\nb3 = 6\n", "2 lines added"),
+        ("b = 2\nc = 3\n", "c = 3\n", "1 line removed"),
+        ("b = 2\nc = 3\n", "bc = 5\n", "1 added, 2 removed"),
+    ],
+)
+def test_an_edits_summary_says_what_it_added_and_removed(workspace, project, old, new, summary):
+    (project / "m.py").write_text("a = 1\nb = 2\nc = 3\n")
+    execute("Read", {"file_path": "m.py"}, workspace)
+    assert execute("Edit", {"file_path": "m.py", "old_string": old, "new_string": new}, workspace).summary == summary
+
+
+def test_a_todo_list_of_one_is_one_task_in_its_header():
+    from narnat_agent.tools import registry
+
+    one = {"todos": [{"content": "fix it", "activeForm": "fixing it", "status": "pending"}]}
+    assert registry.prepare("TodoWrite", one).header == "TodoWrite(1 task)"
+    assert registry.prepare("TodoWrite", {"todos": one["todos"] * 2}).header == "TodoWrite(2 tasks)"

@@ -21,13 +21,14 @@ READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read nu
 
 
 def change_summary(removed: int, added: int) -> str:
-    """`3 lines changed (+3 -1)`."""
-    n = max(removed, added)
+    """`3 lines changed`, `2 lines added`, `1 line removed`, or `1 added, 2 removed`."""
     if added == removed:
-        return ngettext("{n} line changed", "{n} lines changed", n).format(n=n)
-    return ngettext("{n} line changed (+{added} -{removed})", "{n} lines changed (+{added} -{removed})", n).format(
-        n=n, added=added, removed=removed
-    )
+        return ngettext("{n} line changed", "{n} lines changed", added).format(n=added)
+    if not removed:
+        return ngettext("{n} line added", "{n} lines added", added).format(n=added)
+    if not added:
+        return ngettext("{n} line removed", "{n} lines removed", removed).format(n=removed)
+    return _("{added} added, {removed} removed").format(added=added, removed=removed)
 
 
 def run(args: dict, ws: Workspace) -> Result:
