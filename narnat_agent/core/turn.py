@@ -63,11 +63,22 @@ class TurnStats:
     model_from: int = 0  # the turn from which /model's choice answers; 0 while the configured model does
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None  # set when the turn is over: its duration stays what it was
-    verifications: dict[str, Verification] = field(default_factory=dict)  # the last outcome of each, by command
+    verifications: list[Verification] = field(default_factory=list)  # every one, in the order they ran
 
     def verified(self, verification: Verification | None) -> None:
         if verification is not None:
-            self.verifications[verification.command] = verification
+            self.verifications.append(verification)
+
+    @property
+    def latest(self) -> list[Verification]:
+        """The last outcome of each verification command, in the order they last ran."""
+        last = {v.command: v for v in self.verifications}
+        return sorted(last.values(), key=self.verifications.index)
+
+    @property
+    def suite(self) -> Verification | None:
+        """The latest verification that ran a whole suite rather than part of one."""
+        return next((v for v in reversed(self.verifications) if not v.filtered), None)
 
     def add(self, reply: Reply, price: float | None) -> None:
         usage = reply.usage

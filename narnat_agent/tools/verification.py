@@ -25,7 +25,16 @@ SUBCOMMANDS = {
     "cmake": {"--build"},
 }  # None: any target
 SCRIPT_RUNNERS = {"npm", "yarn", "pnpm", "bun"}
-SCRIPTS = {"test", "lint", "build", "typecheck", "type-check", "check", "tsc", "e2e"}
+SCRIPTS = {"test", "lint", "build", "typecheck", "type-check", "check", "tsc", "e2e"}  # and test:node, lint:css…
+NPM_OWN = {"test", "start", "stop", "restart"}  # the scripts npm runs without `run`: `npm test` is `npm run test`
+# what narrows a run to part of the suite: options that pick tests, and the options whose value is not a path
+NARROWING = {"-k", "-m", "--lf", "--last-failed", "--deselect", "--testNamePattern", "-t", "--grep", "-g", "--run"}
+VALUED = {"-p", "-c", "-n", "-o", "-W", "-r", "--timeout", "--rootdir", "--maxfail", "--tb", "--cov", "--durations",
+          "--basetemp", "--log-level", "--junitxml", "--import-mode", "--dist", "--reporter", "--config", "-j",
+          "--workspace", "--project", "--package", "--features", "--target", "-C", "--manifest-path"}  # fmt: skip
+TEST_RUNNERS = {"pytest", "py.test", "unittest", "jest", "vitest", "mocha", "rspec", "phpunit", "node", "go", "cargo",
+                "dotnet", "deno", "swift", "mix", "bazel"}  # fmt: skip  # a path given to a linter is its whole job
+NOT_TARGETS = {"run", "watch", "discover", "./..."}  # vitest run, unittest discover, go test ./...: the whole suite
 WRAPPERS = {"sudo", "env", "time", "nice", "nohup", "command", "exec", "xvfb-run", "npx", "pnpx", "bunx", "uvx"}
 RUN_WRAPPERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("rye", "run"),
                 ("conda", "run"), ("bundle", "exec"), ("npm", "exec"), ("pnpm", "exec"), ("yarn", "exec")}  # fmt: skip
@@ -39,6 +48,13 @@ class Verification:
 
     command: str  # pytest, cargo test, npm run lint
     exit_code: int | None  # None: stopped at its timeout
+    run: str = ""  # the command as it ran: `pytest tests/test_io.py -k slow`
+    filtered: bool = False  # it ran part of the suite: named tests, files or a pattern
+
+    @property
+    def shown(self) -> str:
+        """The command as the footer names it: a filtered run as it was written, so it is not read as the suite's."""
+        return self.command if not self.filtered else self.run if len(self.run) <= 40 else self.run[:39] + "…"
 
     @property
     def status(self) -> str:
@@ -50,10 +66,10 @@ class Verification:
     def __str__(self) -> str:
         """How the footer says it, in the interface's language."""
         if self.exit_code is None:
-            return _("{command}: timed out").format(command=self.command)
+            return _("{command}: timed out").format(command=self.shown)
         if self.exit_code == 0:
-            return _("{command}: passed").format(command=self.command)
-        return _("{command}: failed (exit {code})").format(command=self.command, code=self.exit_code)
+            return _("{command}: passed").format(command=self.shown)
+        return _("{command}: failed (exit {code})").format(command=self.shown, code=self.exit_code)
 
 
 def _program(argv: list[str]) -> list[str]:
@@ -78,16 +94,25 @@ def _program(argv: list[str]) -> list[str]:
 
 def recognise(argv: list[str | None]) -> str | None:
     """What a command verifies, as a short name, or None when it is not a test, lint, type check or build."""
+    words = _words(argv)
+    return _name(words[0], words) if words else None
+
+
+def _words(argv: list[str | None]) -> list[str]:
+    """The program doing the work and its words, up to the first word known only at run time."""
     if any(word is None for word in argv):
         argv = argv[: next(i for i, w in enumerate(argv) if w is None)]
-    words = _program([w for w in argv if w is not None])
-    if not words:
-        return None
-    program, rest = words[0], [w for w in words[1:] if not w.startswith("-") or w == "--build"]
+    return _program([w for w in argv if w is not None])
+
+
+def _name(program: str, words: list[str]) -> str | None:
+    rest = [w for w in words[1:] if not w.startswith("-") or w == "--build"]
     if program in CHECKING or program == "ruff" and rest[:1] == ["format"]:
         return program if "--check" in words else None
     if program in PROGRAMS:
         return program
+    if program == "node":
+        return "node --test" if "--test" in words else None
     if program in SUBCOMMANDS:
         allowed = SUBCOMMANDS[program]
         if allowed is None:
@@ -95,8 +120,41 @@ def recognise(argv: list[str | None]) -> str | None:
         return f"{program} {rest[0]}" if rest and rest[0] in allowed else None
     if program in SCRIPT_RUNNERS and rest:
         script = rest[1] if rest[0] == "run" and len(rest) > 1 else rest[0]
-        return " ".join([program, *rest[: 2 if rest[0] == "run" else 1]]) if script in SCRIPTS else None
+        if script.split(":")[0] not in SCRIPTS:
+            return None
+        return f"{program} {script}" if program != "npm" or script in NPM_OWN else f"npm run {script}"
     return None
+
+
+def filtered(argv: list[str | None]) -> bool:
+    """Whether a verification runs part of what it would run alone: named tests or files, a pattern, the last
+    failures, or a script's arguments after `--`."""
+    words = _words(argv)
+    if "--" in words[1:]:
+        return bool(words[words.index("--") + 1 :])
+    if words[0] not in TEST_RUNNERS or len(words) < 2:
+        return False
+    at = 2 if words[0] in SUBCOMMANDS else 1
+    skip = False
+    for word in words[at:]:
+        if skip:
+            skip = False
+        elif word.split("=")[0] in NARROWING:
+            return True
+        elif word.startswith("-"):
+            skip = word in VALUED
+        elif word not in NOT_TARGETS and _part(words[0], word):
+            return True
+    return False
+
+
+def _part(program: str, target: str) -> bool:
+    """Whether a target names part of the suite; for pytest a top folder (`pytest tests`) is the suite itself."""
+    if target.strip("/") in ("", "."):
+        return False
+    if program in ("pytest", "py.test"):
+        return "::" in target or "/" in target.strip("/") or "." in target.rsplit("/", 1)[-1]
+    return True
 
 
 def verified(stages: list[list[str | None]], code: int | None, pipeline: tuple[int, ...]) -> Verification | None:
@@ -105,5 +163,6 @@ def verified(stages: list[list[str | None]], code: int | None, pipeline: tuple[i
     statuses = pipeline if len(pipeline) == len(stages) else ()
     for n in reversed(range(len(stages))):
         if name := recognise(stages[n]):
-            return Verification(name, code if code is None or not statuses else statuses[n])
+            run = " ".join(word for word in stages[n] if word is not None)
+            return Verification(name, code if code is None or not statuses else statuses[n], run, filtered(stages[n]))
     return None

@@ -13,9 +13,10 @@ from narnat_agent.core.turn import TurnOutcome
 from narnat_agent.keyguard import redact
 from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Result
+from narnat_agent.tools.verification import Verification
 from narnat_agent.ui.headless import HeadlessStream, HeadlessUI
 
-VERSION = 1
+VERSION = 2  # 2: every verification in order, with what ran and whether it was filtered; the suite's
 
 
 class EventStream(HeadlessStream):
@@ -103,6 +104,10 @@ class EventUI(HeadlessUI):
             "usage": {"sent": stats.sent, "cached": stats.cached, "out": stats.completion,
                       "estimated": stats.estimated},
             "duration_s": round(time.monotonic() - self.started, 3),
-            "verifications": [{"command": v.command, "outcome": v.status, "exit_code": v.exit_code}
-                              for v in stats.verifications.values()],
+            "verifications": [_verification(v) for v in stats.verifications],
+            "suite": _verification(stats.suite) if stats.suite else None,
         })  # fmt: skip
+
+
+def _verification(v: Verification) -> dict:
+    return {"command": v.command, "run": v.run, "filtered": v.filtered, "outcome": v.status, "exit_code": v.exit_code}

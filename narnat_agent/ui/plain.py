@@ -51,7 +51,7 @@ def footer(stats: TurnStats) -> str:
     if stats.model_from:
         parts.append(_("{model} from turn {turn}").format(model=stats.model, turn=stats.model_from))
     parts.append(_("{seconds:.1f}s").format(seconds=stats.seconds))
-    return " · ".join([*parts, *(str(v) for v in stats.verifications.values())])
+    return " · ".join([*parts, *(str(v) for v in stats.latest)])
 
 
 def context(stats) -> str:

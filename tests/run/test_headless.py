@@ -45,7 +45,7 @@ def test_json_prints_one_object_with_the_figures_of_the_run_and_the_model_knows_
     [line] = done.stdout.splitlines()
     result = json.loads(line)
     assert {k: result[k] for k in ("type", "version", "answer", "is_error", "stop", "exit_code", "requests")} == {
-        "type": "result", "version": 1, "answer": "It says alpha.", "is_error": False, "stop": "completed",
+        "type": "result", "version": 2, "answer": "It says alpha.", "is_error": False, "stop": "completed",
         "exit_code": 0, "requests": 2,
     }  # fmt: skip
     assert result["tool_calls"] == 1 and result["usage"] == {"sent": 1010, "cached": 400, "out": 55, "estimated": False}
@@ -71,7 +71,7 @@ def test_stream_json_is_one_event_a_line_and_the_result_sums_the_requests(projec
     events = [json.loads(line) for line in done.stdout.splitlines()]
     kinds = [e["type"] for e in events]
     assert kinds[0] == "start" and kinds[-1] == "result" and kinds.count("result") == 1
-    assert events[0]["version"] == 1 and events[0]["session"] == events[-1]["session"]
+    assert events[0]["version"] == 2 and events[0]["session"] == events[-1]["session"]
     assert "".join(e["text"] for e in events if e["type"] == "reasoning") == "Look first."
     assert "".join(e["text"] for e in events if e["type"] == "text") == "Reading.Alpha."
     calls = [e for e in events if e["type"] == "tool_call"]
@@ -193,7 +193,7 @@ def test_nothing_but_json_reaches_stdout_in_the_json_formats():
 
 
 @pytest.mark.slow
-def test_the_result_and_footer_state_the_last_outcome_of_each_verification(project, fake_llm):
+def test_the_result_states_every_verification_in_order_and_the_whole_suites_latest(project, fake_llm):
     (project / "test_x.py").write_text("def test_x():\n    assert 1 == 2\n")
     pytest_run = f"{sys.executable} -m pytest -q -p no:cacheprovider 2>&1 | tail -3"
     again = f"cd . && {sys.executable} -m pytest -q -p no:cacheprovider --collect-only nothing_here.py"
@@ -201,5 +201,10 @@ def test_the_result_and_footer_state_the_last_outcome_of_each_verification(proje
                  text_reply("All tests pass."))  # fmt: skip
     done = narnat(project, "-p", "run the tests", "--output-format", "json", base_url=fake_llm.base_url)
     result = json.loads(done.stdout)
-    assert result["verifications"] == [{"command": "pytest", "outcome": "failed", "exit_code": 4}], done.stderr
-    assert "pytest: failed (exit 4)" in done.stderr.splitlines()[-1]
+    whole = {"command": "pytest", "run": f"{sys.executable} -m pytest -q -p no:cacheprovider", "filtered": False,
+             "outcome": "failed", "exit_code": 1}  # fmt: skip
+    part = {"command": "pytest", "run": again.removeprefix("cd . && "), "filtered": True, "outcome": "failed",
+            "exit_code": 4}  # fmt: skip
+    assert result["verifications"] == [whole, part], done.stderr
+    assert result["suite"] == whole  # the one file's run does not stand for the suite
+    assert "…: failed (exit 4) · session" in done.stderr.splitlines()[-1]  # a filtered run is named as it ran

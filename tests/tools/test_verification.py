@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from narnat_agent.tools.registry import execute
-from narnat_agent.tools.verification import Verification, recognise
+from narnat_agent.tools.verification import Verification, filtered, recognise
 
 RECOGNISED = [
     ("pytest -q", "pytest"),
@@ -18,6 +18,11 @@ RECOGNISED = [
     ("ruff check .", "ruff"),
     ("black --check .", "black"),
     ("npm test", "npm test"),
+    ("npm run test", "npm test"),
+    ("npm run test -- src", "npm test"),
+    ("npm run test:node", "npm run test:node"),
+    ("yarn test:unit", "yarn test:unit"),
+    ("node --test", "node --test"),
     ("npm run lint", "npm run lint"),
     ("cargo test --release", "cargo test"),
     ("go test ./...", "go test"),
@@ -25,8 +30,9 @@ RECOGNISED = [
     ("./gradlew test", "gradlew test"),
     ("tsc --noEmit", "tsc"),
 ]
-NOT_VERIFICATIONS = ["python script.py", "npm run dev", "npm install", "cargo run", "go run .", "black .",
-                     "ruff format .", "make clean", "git status", "ls -la", "python -c 'print(1)'"]  # fmt: skip
+NOT_VERIFICATIONS = ["python script.py", "node script.js", "npm run dev", "npm run testing-server", "npm install",
+                     "cargo run", "go run .", "black .", "ruff format .", "make clean", "git status", "ls -la",
+                     "python -c 'print(1)'"]  # fmt: skip
 
 
 @pytest.mark.parametrize(("command", "name"), RECOGNISED)
@@ -37,6 +43,36 @@ def test_verification_commands_are_recognised_through_wrappers(command, name):
 @pytest.mark.parametrize("command", NOT_VERIFICATIONS)
 def test_other_commands_are_not_verifications(command):
     assert recognise(command.split()) is None
+
+
+FILTERED = ["pytest tests/test_io.py", "pytest -k slow", "pytest tests/unit", "pytest t.py::test_a", "pytest --lf",
+            "python -m unittest tests.test_io", "npm run test -- src", "npm test -- -t parse", "vitest run src/a.ts",
+            "jest parser", "go test ./pkg/x", "cargo test parse_", "node --test test/a.js"]  # fmt: skip
+WHOLE = ["pytest", "pytest -q -p no:cacheprovider", "pytest tests", "pytest .", "python -m unittest",
+         "python -m unittest discover", "npm test", "vitest run", "go test ./...", "cargo test --release",
+         "mypy narnat_agent", "ruff check src", "tsc -p tsconfig.json", "make test"]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", FILTERED)
+def test_a_run_of_part_of_the_suite_is_told_apart(command):
+    assert filtered(command.split())
+
+
+@pytest.mark.parametrize("command", WHOLE)
+def test_a_run_of_the_whole_suite_or_a_linter_on_its_paths_is_not_filtered(command):
+    assert not filtered(command.split())
+
+
+def test_a_filtered_run_is_named_as_it_ran_and_the_suite_is_its_latest_whole_run():
+    from narnat_agent.core.turn import TurnStats
+
+    stats = TurnStats(0)
+    whole, part, lint = (Verification("pytest", 1, "pytest -q"), Verification("pytest", 0, "pytest -k io", True),
+                         Verification("ruff", 0, "ruff check ."))  # fmt: skip
+    for v in (whole, part, lint):
+        stats.verified(v)
+    assert [str(v) for v in stats.latest] == ["pytest -k io: passed", "ruff: passed"]
+    assert stats.suite == lint and stats.verifications == [whole, part, lint]
 
 
 def test_outcomes_read_as_a_person_says_them():
@@ -50,10 +86,11 @@ def test_bash_keeps_the_runners_own_exit_code_behind_cd_and_a_pipe(workspace, pr
     (project / "sub" / "test_x.py").write_text("def test_x():\n    assert 1 == 2\n")
     command = f"cd sub && {sys.executable} -m pytest -q -p no:cacheprovider 2>&1 | tail -3"
     failing = execute("Bash", {"command": command}, workspace)
-    assert failing.verification == Verification("pytest", 1), failing.text  # tail's exit code is 0
+    ran = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+    assert failing.verification == Verification("pytest", 1, ran), failing.text  # tail's exit code is 0
     (project / "sub" / "test_x.py").write_text("def test_x():\n    assert 2 == 2\n")
     passing = execute("Bash", {"command": f"{sys.executable} -m pytest -q -p no:cacheprovider"}, workspace)
-    assert passing.verification == Verification("pytest", 0)
+    assert passing.verification == Verification("pytest", 0, ran)
     assert execute("Bash", {"command": "echo hi"}, workspace).verification is None
     stopped = execute("Bash", {"command": f"{sys.executable} -m pytest --version; sleep 5", "timeout": 300}, workspace)
     assert stopped.verification is None  # the last command was sleep, not the runner
@@ -65,4 +102,5 @@ def test_a_runner_stopped_at_the_timeout_is_timed_out_not_passed(workspace, proj
     stopped = execute(
         "Bash", {"command": f"{sys.executable} -m pytest -q -p no:cacheprovider", "timeout": 1500}, workspace
     )
-    assert stopped.verification == Verification("pytest", None) and stopped.verification.status == "timed_out"
+    ran = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+    assert stopped.verification == Verification("pytest", None, ran) and stopped.verification.status == "timed_out"
