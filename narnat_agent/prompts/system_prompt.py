@@ -1,5 +1,6 @@
 """The system prompt: the design's base prompt, the iron laws, this run's environment and the user's instructions."""
 
+import json
 import os
 import platform
 import re
@@ -43,6 +44,7 @@ def _environment_block(project: Path, headless: bool, yes: bool, shell: Shell) -
             f"- Git repository: {'yes' if git else 'no'}\n"
         )
         + _python_environments(project)
+        + _node(project)
         + (HEADLESS + CONFIRMATION[yes] if headless else "")
     )
 
@@ -62,6 +64,45 @@ def _python_environments(project: Path) -> str:
     if (conda := os.environ.get("CONDA_DEFAULT_ENV")) and conda != "base":
         lines.append(f"- Conda environment: {conda} (active)")
     return "".join(f"{line}\n" for line in lines)
+
+
+LOCKFILES = (("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lock", "bun"), ("bun.lockb", "bun"),
+             ("package-lock.json", "npm"))  # fmt: skip
+MAX_SCRIPTS = 20  # of package.json's scripts named in the prompt, which every request carries
+MAX_PACKAGE_JSON = 1_000_000  # bytes: a larger package.json is not read at start
+
+
+def _node(project: Path) -> str:
+    """A Node project's package manager (from its lockfile) and package.json's scripts, for the model to run the
+    project's own test command."""
+    package = project / "package.json"
+    try:
+        if not package.is_file():
+            return ""
+    except OSError:
+        return ""
+    lockfile, manager = next(((f, m) for f, m in LOCKFILES if (project / f).is_file()), ("", "npm"))
+    line = f"- Node: {manager} ({f'from {lockfile}' if lockfile else 'no lockfile'}); "
+    scripts = _scripts(package)
+    if scripts is None:
+        return line + "package.json cannot be read\n"
+    if not scripts:
+        return line + "package.json has no scripts\n"
+    names = [str(name) for name in scripts][:MAX_SCRIPTS]
+    more = f" ({len(scripts) - MAX_SCRIPTS} more)" if len(scripts) > MAX_SCRIPTS else ""
+    return line + f"package.json scripts: {', '.join(names)}{more} — run them with `{manager} run NAME`\n"
+
+
+def _scripts(package: Path) -> dict | None:
+    """package.json's scripts ({} when it has none), None when it cannot be read as a package.json."""
+    try:
+        with package.open("rb") as f:
+            data = f.read(MAX_PACKAGE_JSON + 1)
+        found = json.loads(data) if len(data) <= MAX_PACKAGE_JSON else None
+    except (OSError, ValueError, RecursionError):
+        return None
+    scripts = found.get("scripts", {}) if isinstance(found, dict) else None
+    return scripts if isinstance(scripts, dict) else None
 
 
 def _bin(venv: Path) -> str:

@@ -1,0 +1,41 @@
+"""The system prompt tells the model how a Node project runs its scripts: the package manager its lockfile names and
+the scripts package.json defines, so it runs the right test command."""
+
+import json
+
+import pytest
+
+from narnat_agent.config.loader import load_config
+from narnat_agent.prompts.system_prompt import build_system_prompt
+
+
+def prompt(project) -> str:
+    return build_system_prompt(load_config(project, project.parent / "home", env={"NARNAT_API_KEY": "sk-test"}))
+
+
+@pytest.mark.parametrize(
+    ("lockfile", "manager"),
+    [("package-lock.json", "npm"), ("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lock", "bun")],
+)
+def test_the_lockfile_names_the_package_manager_and_package_json_the_scripts(project, lockfile, manager):
+    (project / "package.json").write_text(json.dumps({"scripts": {"test": "vitest run", "lint": "eslint ."}}))
+    (project / lockfile).write_text("")
+    expected = (
+        f"- Node: {manager} (from {lockfile}); package.json scripts: test, lint — run them with `{manager} run NAME`\n"
+    )
+    assert expected in prompt(project)
+
+
+def test_a_project_without_a_lockfile_uses_npm_and_one_without_package_json_says_nothing(project):
+    assert "- Node:" not in prompt(project)
+    (project / "package.json").write_text('{"name": "x"}')
+    assert "- Node: npm (no lockfile); package.json has no scripts\n" in prompt(project)
+
+
+def test_a_damaged_or_huge_package_json_costs_one_line_and_no_more(project):
+    (project / "package.json").write_text("{ not json")
+    assert "- Node: npm (no lockfile); package.json cannot be read\n" in prompt(project)
+    scripts = {f"script-{n}": "true" for n in range(100)}
+    (project / "package.json").write_text(json.dumps({"scripts": scripts}))
+    line = next(line for line in prompt(project).splitlines() if line.startswith("- Node:"))
+    assert line.count("script-") == 20 and "(80 more)" in line
