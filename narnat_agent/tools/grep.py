@@ -243,7 +243,8 @@ def _header(args: dict) -> str:
     """What was searched, filters included, so that a "No matches" under it reads right: "x" in src, glob *.py."""
     where = f" in {args['path']}" if args.get("path") else ""
     filters = ", ".join(f"{key} {args[key]}" for key in ("glob", "type") if args.get(key))
-    return f'"{args["pattern"]}"{where}' + (f", {filters}" if filters else "")
+    pattern = args["pattern"].replace('"', '\\"')  # a regex's own backslashes stay as written
+    return f'"{pattern}"{where}' + (f", {filters}" if filters else "")
 
 
 TOOL = Tool(

@@ -316,3 +316,10 @@ def test_the_header_names_the_filters():
 
     call = registry.prepare("Grep", {"pattern": "project", "path": "doc", "glob": "source/*.py"})
     assert call.header == 'Grep("project" in doc, glob source/*.py)'
+
+
+def test_a_pattern_with_quotes_is_quoted_so_it_reads_as_one_pattern_in_the_header():
+    from narnat_agent.tools import registry
+
+    call = registry.prepare("Grep", {"pattern": 'name="x"', "path": "src"})
+    assert call.header == r'Grep("name=\"x\"" in src)'
