@@ -27,10 +27,10 @@ from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
 EMPTY_TRIES = 2  # a reply with nothing in it is asked for once more
-REPEATS = 4  # identical calls in a row that end the turn; the ones before it are run, and warned about
+REPEATS = 4  # identical calls with identical results in a row that end the turn; those before it run, warned about
 REPEATED = (
-    "\n\n[This is the same call, with the same arguments, as the one before. Fine to re-run something flaky; "
-    "otherwise the result will not change: try something else. A {n}th identical call in a row ends the turn.]"
+    "\n\n[This is the same call, with the same arguments, as the one before, and its result did not change. Fine "
+    "to re-run something flaky; otherwise try something else. A {n}th identical call in a row ends the turn.]"
 )
 FULL = 0.9  # share of the context window that triggers the safety net
 ENDINGS = {  # a reply that did not end normally: how the turn stops, and what the user (and model) is told
@@ -44,10 +44,15 @@ ENDINGS = {  # a reply that did not end normally: how the turn stops, and what t
 }  # fmt: skip
 
 
-def _repeats(call: ToolCall, recent: list[str]) -> int:
-    """The doom-loop guard: how many times in a row, this one included, the same call has been made."""
-    recent.append(f"{call.name} {call.stored_arguments}")
-    return next((n for n in range(1, len(recent)) if recent[-1 - n] != recent[-1]), len(recent))
+def _repeats(call: str, recent: list[tuple[str, str]]) -> int:
+    """The doom-loop guard: how many times in a row, before this one, the same call has been made and given the same
+    result (a call whose result changes, such as a Read of a growing log, is not repeating itself)."""
+    same = 0
+    for made, result in reversed(recent):
+        if made != call or result != recent[-1][1]:
+            break
+        same += 1
+    return same
 
 
 class Agent:
@@ -219,7 +224,7 @@ class Agent:
             self.ui.warning(sentences(reached, limit, advice))
 
     def _steps(self, view: TurnView, stats: TurnStats) -> None:
-        recent: list[str] = []  # the calls made so far this turn, for the doom-loop guard
+        recent: list[tuple[str, str]] = []  # the calls made so far this turn and their results, for the guard
         for __ in range(self.config.max_steps):
             if self.budget.limited:
                 self.budget.check(self.window().next_request)
@@ -258,15 +263,18 @@ class Agent:
                                                          "times in a row; ask again, or try another model.")
                           .format(n=EMPTY_TRIES))  # fmt: skip
 
-    def _unless_repeated(self, call: ToolCall, recent: list[str]) -> Result:
-        """Run a call, warning in its result when it repeats the one before; stop when the warnings went unheeded."""
-        repeats = _repeats(call, recent)
-        if repeats >= REPEATS:
+    def _unless_repeated(self, call: ToolCall, recent: list[tuple[str, str]]) -> Result:
+        """Run a call, warning in its result when it repeats the one before to the same result; stop when the
+        warnings went unheeded."""
+        made = f"{call.name} {call.stored_arguments}"
+        if _repeats(made, recent) >= REPEATS - 1:
             raise TurnStopped(Stop.REPEATED_CALLS, lambda: _("{tool} was called {n} times in a row with the same "
                                                              "arguments, despite warnings.")
                               .format(tool=call.name, n=REPEATS))  # fmt: skip
         result = self._call(call)
-        return replace(result, text=result.text + REPEATED.format(n=REPEATS)) if repeats > 1 else result
+        repeated = bool(recent) and recent[-1] == (made, result.text)
+        recent.append((made, result.text))
+        return replace(result, text=result.text + REPEATED.format(n=REPEATS)) if repeated else result
 
     @staticmethod
     def _check_ending(reply: Reply) -> None:

@@ -22,6 +22,7 @@ class Job:
     process: subprocess.Popen
     log: Path
     told: bool = False  # the model has been told how it ended
+    given: int = 0  # bytes of its log the model has been given by waiting for it
 
     @property
     def pid(self) -> int:
@@ -56,6 +57,19 @@ class Jobs:
 
     def of_log(self, path: Path) -> Job | None:
         return next((job for job in self.started if job.log == path), None)
+
+    @staticmethod
+    def new_output(job: Job, limit: int) -> str:
+        """The job's output since it was last given, its last `limit` characters when there is more."""
+        try:
+            with job.log.open("rb") as log:
+                log.seek(job.given)
+                data = log.read()
+        except OSError:
+            return ""
+        job.given += len(data)
+        text = data.decode(errors="replace")
+        return text if len(text) <= limit else f"[… {len(text) - limit:,} characters before these]\n{text[-limit:]}"
 
     def news(self) -> list[str]:
         """Jobs that ended since the model was last told, said once each."""

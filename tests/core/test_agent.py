@@ -72,6 +72,17 @@ def test_a_flaky_test_can_be_run_three_times(harness, fake_llm, project):
     assert h.agent.turn("is it flaky?").completed
 
 
+def test_the_same_call_whose_result_changes_is_neither_warned_about_nor_stopped(harness, fake_llm, project):
+    """Waiting on a growing log (a background job's): each Read sees more, so nothing repeats."""
+    h = harness()
+    grow = "f = open('job.log', 'a+'); f.write('line\\n'); f.seek(0); print(len(f.readlines()))"
+    call = ("Bash", {"command": f'python3 -c "{grow}"'})
+    fake_llm.add(*[tool_reply(call) for _ in range(6)], text_reply("it finished"))
+    assert h.agent.turn("wait for the job").completed
+    results = [r["messages"][-1]["content"] for r in fake_llm.requests[1:]]
+    assert len(results) == 6 and not any("same arguments" in r for r in results)
+
+
 def test_max_steps_stops_the_turn(harness, fake_llm, project):
     for name in "abc":
         (project / f"{name}.txt").write_text(name)

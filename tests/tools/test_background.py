@@ -90,3 +90,30 @@ def test_a_job_log_is_read_without_the_colour_codes_its_command_wrote(workspace,
     job.process.wait()
     log = execute("Read", {"file_path": workspace.show(job.log)}, workspace)
     assert "PASSED test_x" in log.text and "\x1b" not in log.text
+
+
+def test_waiting_for_a_job_gives_its_new_output_and_how_it_ended(workspace, project):
+    (project / "test_slow.py").write_text("import time\n\ndef test_slow():\n    time.sleep(1)\n    assert 1 == 2\n")
+    command = f"{sys.executable} -m pytest -q -p no:cacheprovider test_slow.py"
+    started = execute("Bash", {"command": command, "run_in_background": True}, workspace)
+    assert "wait %1" in started.text
+    done = execute("Bash", {"command": "wait %1", "timeout": 60_000}, workspace)
+    assert "1 failed" in done.text and "job 1" in done.text and "exited with code 1" in done.text
+    assert done.verification is not None and (done.verification.command, done.verification.exit_code) == ("pytest", 1)
+    again = execute("Bash", {"command": "wait %1"}, workspace)
+    assert "1 failed" not in again.text and "no new output" in again.text  # only what is new since the last wait
+    assert "ended" not in execute("Bash", {"command": "echo hi"}, workspace).text  # said once, not again as news
+
+
+def test_waiting_past_the_timeout_says_the_job_still_runs_and_keeps_it(workspace, project):
+    code = "import time; print('started', flush=True); time.sleep(60)"
+    execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    waited = execute("Bash", {"command": f"wait {job.pid}", "timeout": 500}, workspace)
+    assert "started" in waited.text and "still running" in waited.text and job.process.poll() is None
+    workspace.jobs.stop_all()
+
+
+def test_waiting_for_a_job_that_does_not_exist_names_those_that_do(workspace):
+    result = execute("Bash", {"command": "wait %3"}, workspace)
+    assert result.is_error and "no background job 3" in result.text

@@ -1,6 +1,8 @@
 """Bash: run a command in the project, never hanging, never flooding, and asking before anything deletes files."""
 
+import contextlib
 import dataclasses
+import re
 import subprocess
 from datetime import datetime
 
@@ -9,6 +11,7 @@ from narnat_agent.i18n import N_, Said, _, listed, ngettext
 from narnat_agent.safety import analyze, last_pipeline
 from narnat_agent.tools.base import Changes, Output, Result, ToolError
 from narnat_agent.tools.bash.execute import (
+    LIMIT,
     TAIL,
     Finished,
     environment,
@@ -29,10 +32,15 @@ MAX_TIMEOUT_MS = 600_000
 NOT_FAILURES = {"grep", "egrep", "fgrep", "rg", "diff", "cmp", "test", "["}  # exit 1 means "no" for these
 
 
+WAIT = re.compile(r"\s*wait\s+(%?)(\d+)\s*")  # `wait %1` (job 1) or `wait 4242` (its pid), as in a shell
+
+
 def run(args: dict, ws: Workspace) -> Result:
     command = args["command"]
     if not command.strip():
         raise ToolError("the command is empty.", Said(N_("the command is empty")))
+    if waited := WAIT.fullmatch(command):
+        return _wait(waited, ws, min(args.get("timeout") or ws.bash_timeout_ms, MAX_TIMEOUT_MS) / 1000)
     _check(command, ws, background=bool(args.get("run_in_background")))
     if not ws.cwd.is_dir():
         ws.cwd = ws.root
@@ -60,9 +68,32 @@ def _background(command: str, ws: Workspace) -> Result:
     job = ws.jobs.start(command, log, lambda out: spawn_script(subprocess.Popen, shell, script, ws, out, file))
     news = "".join(f"\n({line})" for line in ws.jobs.news())
     text = (f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
-            f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends. "
+            f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends; Bash `wait "
+            f"%{job.number}` waits for it (up to its timeout) and returns its new output and exit code. "
             f"Stop it with: {shell.stop_hint(job.pid)}{news}")  # fmt: skip
     return Result(text, _("job {number} started in the background · pid {pid}").format(number=job.number, pid=job.pid))
+
+
+def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
+    """Wait for a background job, up to the timeout: its output since the last wait, and how it ended."""
+    number = int(waited.group(2))
+    job = next((j for j in ws.jobs.started if (j.number if waited.group(1) else j.pid) == number), None)
+    job = job or next((j for j in ws.jobs.started if not waited.group(1) and j.number == number), None)
+    if job is None:
+        known = ", ".join(f"%{j.number} (pid {j.pid})" for j in ws.jobs.started) or "none"
+        said = Said(N_("there is no background job {job}"), job=str(number))
+        raise ToolError(f"there is no background job {number}; the jobs of this conversation: {known}.", said)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        job.process.wait(timeout_s)
+    new = ws.jobs.new_output(job, LIMIT)
+    ended = job.process.poll() is not None
+    job.told = job.told or ended
+    how = f"job {job.number} {job.state}" if ended else f"job {job.number} still running after {timeout_s:g} s"
+    body = f"{new.rstrip()}\n" if new.strip() else "(no new output)\n"
+    verification = verified(last_pipeline(job.command), job.process.returncode, ()) if ended else None
+    summary = _("job {number}: {state}").format(number=job.number, state=job.state)
+    failed = ended and job.process.returncode != 0
+    return Result(f"{body}({how}; its whole output: {ws.show(job.log)})", summary, failed, verification=verification)
 
 
 def _check(command: str, ws: Workspace, background: bool) -> None:
