@@ -81,6 +81,7 @@ class _Builder:
             self._pipeline(tokens[2:], consumed=True)
             return
         upstream: WinCommand | None = None
+        inside: list[WinCommand] = []  # what runs inside the last expression: its output flows on with it
         for element in _split(tokens, "op", ("|",)):
             start = len(self.commands)
             command = self._element(element, consumed)
@@ -91,9 +92,9 @@ class _Builder:
                 command.upstream, upstream.downstream = upstream, command
                 if command.argv[:1] != ["write-output"] or command.argv[1:] != [None]:
                     command.stdin = _literal_output(upstream)
-            for inner in self.commands[start:]:  # what runs inside an expression flows on with it
-                if not inner.consumed and inner is not command and inner.downstream is None:
-                    inner.downstream = command.downstream
+                for inner in inside:
+                    inner.downstream = command
+            inside = [c for c in self.commands[start:] if not c.consumed and c is not command and c.downstream is None]
             upstream = command
 
     def _element(self, tokens: list[Token], consumed: bool) -> WinCommand | None:

@@ -179,6 +179,8 @@ ASK = [
     ("cmd", "az group delete --name my-rg --yes", "cross_cloud"),
     ("powershell", "terraform destroy -auto-approve", "cross_cloud"),
     ("powershell", "kubectl delete namespace staging", "cross_cloud"),
+    # a cache deleted by its own tool asks as regenerable (docs/safety.md); first written in RUN by mistake
+    ("powershell", "npm cache clean --force", "cross_runner"),
     ("powershell", "npx rimraf dist", "cross_runner"),
     ("cmd", "npx rimraf node_modules", "cross_runner"),
     ("powershell", "python -c \"import shutil; shutil.rmtree('build')\"", "cross_runner"),
@@ -339,7 +341,6 @@ RUN = [
     ("powershell", "Start-Process python -ArgumentList 'scripts/migrate.py' -Wait -NoNewWindow", "lookalike"),
     ("powershell", "pip uninstall -y requests", "lookalike"),
     ("powershell", "npm uninstall lodash", "lookalike"),
-    ("powershell", "npm cache clean --force", "lookalike"),
     # --- cmd ---
     ("cmd", "dir", "cmd_look"),
     ("cmd", "dir /b", "cmd_look"),
