@@ -84,8 +84,14 @@ def misses(corpus: ModuleType, decide: Callable[[str, str, Path], Verdict], cwd:
 def main() -> None:
     corpora = [("Windows corpus", own)]
     if "blind" in sys.argv:
-        from tests.safety import windows_corpus_blind as blind
+        from tests.safety import test_windows_blind as held_out
 
+        blind = ModuleType("windows_corpus_blind")  # its lists of strings, each with the shell its comment names
+        blind.ASK = [(s, c, "") for s, c in held_out.entries("DESTRUCTIVE")]  # type: ignore[attr-defined]
+        blind.RUN = [(s, c, "") for s, c in held_out.entries("BENIGN")]  # type: ignore[attr-defined]
+        blind.REFUSE_FILE_OP = [(s, c, "") for s, c in held_out.entries("FILE_OPS")]  # type: ignore[attr-defined]
+        blind.REFUSE_TERMINAL = [(s, c, "") for s, c in held_out.entries("INTERACTIVE")]  # type: ignore[attr-defined]
+        blind.EXISTING = held_out.EXISTING  # type: ignore[attr-defined]
         corpora.append(("Held-out Windows corpus", blind))
     headers = ("measure", "shell", "count", "share", "target")
     for title, corpus in corpora:

@@ -125,9 +125,12 @@ class _Builder:
     def _if(self, tokens: list[Token]) -> WinCommand | None:
         words = [t.text.lower() for t in tokens]
         at = 0
+        absent: str | None = None
         while at < len(words) and words[at] in ("/i", "not"):
             at += 1
         if at < len(words) and words[at] in CONDITIONS:
+            missing = words[at] == "exist" and "not" in words[:at] and at + 1 < len(words)
+            absent = self.value(tokens[at + 1].text) if missing else None
             at += 2
         elif at + 1 < len(words) and words[at + 1] in COMPARISONS:
             at += 3
@@ -135,7 +138,11 @@ class _Builder:
             at += 1  # `"%A%"=="b"` is one word
         body = tokens[at:]
         split = next((i for i, t in enumerate(body) if i and t.kind == "word" and t.text.lower() == "else"), None)
+        start = len(self.commands)
         found = self.element(body[:split]) if body[:split] else None
+        if absent is not None:  # `if not exist x copy y x`: x is not replaced
+            for command in self.commands[start:]:
+                command.absent.add(absent)
         if split is not None:
             found = self.element(body[split + 1 :]) or found
         return found

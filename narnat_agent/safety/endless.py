@@ -12,6 +12,7 @@ WATCH_OPTIONS = names("--watch --watchAll --watch=true --watchAll=true")
 ALWAYS = names("nodemon ts-node-dev tsc-watch chokidar entr")  # their whole job is to wait for changes
 SUBCOMMANDS = {  # program → subcommands that never end or ask questions
     "cargo": names("watch"),
+    "dotnet": names("watch"),
     "terraform": names("console"),
     "tofu": names("console"),
     "gcloud": names("init"),

@@ -7,7 +7,16 @@ values it writes (none for $null, one None for a value computed at run time), as
 
 import re
 
-from narnat_agent.safety.powershell_lex import VARIABLE, Lexer, Token, unescaped
+from narnat_agent.safety.powershell_lex import (
+    VARIABLE,
+    Lexer,
+    Token,
+    names_command,
+    split,
+    unescaped,
+    unquoted_word,
+    variable_name,
+)
 from narnat_agent.safety.syntax import names
 from narnat_agent.safety.windows_syntax import WinCommand, cmdlet, program
 
@@ -17,6 +26,7 @@ KEYWORDS = names(
 )
 CONSTANTS = {"true": "$true", "false": "$false", "null": "$null"}
 LOOP_ENDS = re.compile(r"\b(break|return|exit|throw)\b", re.IGNORECASE)
+METHODS = re.compile(r"(\.delete|\.readkey|\.readline)\w*$", re.IGNORECASE)  # methods called on an object
 MAX_GROUPS = 200  # nested parts read in one text; past that the rest is not read, and the analysis asks
 
 
@@ -25,13 +35,14 @@ class _Builder:
         self.commands: list[WinCommand] = []
         self.variables: dict[str, list[str] | None] = {}
         self.groups = 0
+        self.absent: str | None = None  # a path the enclosing `if` found missing
 
     def statements(self, tokens: list[Token], consumed: bool = False) -> None:
         self.groups += 1
         if self.groups > MAX_GROUPS:
             self.commands.append(WinCommand(argv=[None], shown=["…"], text="…"))
             return
-        for statement in _split(tokens, "sep"):
+        for statement in split(tokens, "sep"):
             start = len(self.commands)
             self._statement([t for t in statement if t.kind != "comment"], consumed)
             found = self.commands[start:]
@@ -44,12 +55,17 @@ class _Builder:
             return
         keyword = tokens[0].text.lower() if tokens[0].kind == "word" else ""
         if keyword not in KEYWORDS:
-            for part in _split(tokens, "op", ("&&", "||")):
+            for part in split(tokens, "op", ("&&", "||")):
                 self._pipeline(part, consumed)
             return
         if keyword in ("return", "throw", "exit"):
             self._pipeline(tokens[1:], consumed)
             return
+        if keyword == "param" and len(tokens) > 2 and tokens[1].kind == "group":  # `{ param($d) Remove-Item $d }`
+            self._statement(tokens[2:], consumed)
+            return
+        if keyword == "if":
+            self._absent(tokens)
         if keyword == "foreach":
             self._foreach(tokens)
         elif keyword == "while":
@@ -57,12 +73,22 @@ class _Builder:
         for token in tokens[1:]:
             if token.kind == "group" and not (keyword == "foreach" and token.opener == "("):
                 self.statements(token.children, consumed or token.opener != "{")
+        self.absent = None
+
+    def _absent(self, tokens: list[Token]) -> None:
+        """`if (-not (Test-Path x)) { … }`: what the block does to x does not overwrite it."""
+        head = tokens[1] if len(tokens) > 2 and tokens[1].kind == "group" else None
+        words = [t for t in head.children if t.kind != "sep"] if head else []
+        if len(words) == 2 and words[0].text.lower() in ("-not", "!") and words[1].kind == "group":
+            test = words[1].children
+            if len(test) == 2 and test[0].text.lower() == "test-path":
+                self.absent = self._values(test[1])[0]
 
     def _foreach(self, tokens: list[Token]) -> None:
         head = next((t for t in tokens if t.kind == "group" and t.opener == "("), None)
         if head is None or len(head.children) < 3:
             return
-        self.variables[_variable(head.children[0].text)] = self._literals(head.children[2:])
+        self.variables[variable_name(head.children[0].text)] = self._literals(head.children[2:])
         self.statements(head.children[2:], consumed=True)
 
     def _while(self, tokens: list[Token]) -> None:
@@ -76,13 +102,13 @@ class _Builder:
         background = bool(tokens) and tokens[-1].kind == "op" and tokens[-1].text == "&"
         tokens = tokens[:-1] if background else tokens
         if len(tokens) > 1 and tokens[0].text.startswith("$") and tokens[1].kind == "op" and "=" in tokens[1].text:
-            name = _variable(tokens[0].text)
+            name = variable_name(tokens[0].text)
             self.variables[name] = self._literals(tokens[2:]) if tokens[1].text == "=" else None
             self._pipeline(tokens[2:], consumed=True)
             return
         upstream: WinCommand | None = None
         inside: list[WinCommand] = []  # what runs inside the last expression: its output flows on with it
-        for element in _split(tokens, "op", ("|",)):
+        for element in split(tokens, "op", ("|",)):
             start = len(self.commands)
             command = self._element(element, consumed)
             if command is None:
@@ -108,7 +134,7 @@ class _Builder:
                 return None
             name = self._values(target)
             return self._command(name[0] if len(name) == 1 else None, target.text, tokens[2:], consumed)
-        if first.kind == "word" and _names_command(first.text):
+        if first.kind == "word" and names_command(first.text):
             return self._command(first.text, first.text, tokens[1:], consumed)
         return self._expression(tokens, consumed)
 
@@ -117,6 +143,8 @@ class _Builder:
         if word and name and "." not in word and "\\" not in word and "/" not in word:
             name = cmdlet(name)  # an alias, unless a file is named: `where.exe` is not Where-Object
         command = WinCommand(argv=[name], shown=[shown], consumed=consumed)
+        if self.absent:
+            command.absent.add(self.absent)
         i = 0
         while i < len(tokens):
             token = tokens[i]
@@ -169,7 +197,7 @@ class _Builder:
         for i, token in enumerate(tokens if literal is None else []):
             after = tokens[i + 1] if i + 1 < len(tokens) else None
             call = after is not None and after.kind == "group" and after.opener == "(" and after.adjacent
-            if token.kind == "word" and call and ("]::" in token.text or token.text.lower() == ".delete"):
+            if token.kind == "word" and call and ("]::" in token.text or METHODS.search(token.text)):
                 assert after is not None
                 found = self._call(token, tokens[i - 1].text if i else "", after, consumed)
             elif token.kind == "group" and not (i and tokens[i - 1] is not token and found and token.adjacent):
@@ -183,14 +211,20 @@ class _Builder:
         return command
 
     def _call(self, method: Token, owner: str, arguments: Token, consumed: bool) -> WinCommand:
-        """`[System.IO.File]::Delete(x)` as the command `[io.file]::delete x`; `(…).Delete()` as `.delete`."""
-        name = re.sub(r"\[(system\.)?", "[", method.text.lower()) if "]::" in method.text else ".delete"
-        argv: list[str | None] = [name] if "]::" in method.text else [name, None]
-        shown = [method.text] if "]::" in method.text else [method.text, owner]
-        for part in _split(arguments.children, "op", (",",)):
+        """`[System.IO.File]::Delete(x)` as the command `[io.file]::delete x`; `(…).Delete()`, `$fso.DeleteFolder(x)`
+        as `.delete` of what it is called on and its arguments; `$Host.UI.RawUI.ReadKey()` as `.readkey`."""
+        static = "]::" in method.text
+        member = METHODS.search(method.text)
+        name = re.sub(r"\[(system\.)?", "[", method.text.lower()) if static or not member else member.group(1).lower()
+        owner = method.text[: member.start()] if member is not None and member.start() else owner
+        argv: list[str | None] = [name] if static else [name, None]
+        shown = [method.text] if static else [method.text, owner]
+        for part in split([t for t in arguments.children if t.kind != "sep"], "op", (",",)):
+            if not part:
+                continue
             values = self._literals(part)
             argv.append(values[0] if values is not None and len(values) == 1 else None)
-            shown.append(" ".join(t.text for t in part))
+            shown.append(argv[-1] or " ".join(t.text for t in part))
             if values is None:
                 self.statements(part, consumed=True)
         command = WinCommand(argv=argv, shown=shown, consumed=consumed, text=method.text + arguments.text)
@@ -226,15 +260,15 @@ class _Builder:
         text = token.text
         whole = VARIABLE.fullmatch(text)
         if whole is not None:
-            name = _variable(text)
+            name = variable_name(text)
             if name in CONSTANTS:
                 return [CONSTANTS[name]]
             known = self.variables.get(name)
             return list(known) if known else [None]
         if parameter := re.match(r"-[\w-]+:", text):  # -Name:value keeps its value's text when it is computed
-            value = self._expand(_unquoted(text[parameter.end() :]))
+            value = self._expand(unquoted_word(text[parameter.end() :]))
             return [parameter.group() + (value if value is not None else text[parameter.end() :])]
-        return [self._expand(_unquoted(text))]
+        return [self._expand(unquoted_word(text))]
 
     def _expand(self, text: str) -> str | None:
         """Text with the variables it names replaced by their values; None when one is computed at run time."""
@@ -247,7 +281,7 @@ class _Builder:
         def value(match: re.Match[str]) -> str:
             nonlocal computed
             name = (match.group(1) or match.group(2)).lower()
-            known = self.variables.get(name)
+            known = self.variables.get(name, ["."] if name == "pwd" else None)  # where the command runs
             if name in CONSTANTS or not known or len(known) != 1:
                 computed = True
                 return ""
@@ -257,37 +291,11 @@ class _Builder:
         return None if computed else expanded
 
 
-def _unquoted(text: str) -> str:
-    """A bareword's text as passed: quoted parts without their quotes, backticks taken out (`Remove-Item a`' b`)."""
-    parts = re.findall(r"'([^']*)'|\"((?:`.|[^\"`])*)\"|`(.)|([^'\"`]+)", text, re.DOTALL)
-    return "".join(a or (unescaped(b, '"') if b else "") or c or d for a, b, c, d in parts)
-
-
-def _variable(text: str) -> str:
-    match = VARIABLE.match(text)
-    return (match.group(1) or match.group(2)).lower() if match else text.lower()
-
-
-def _names_command(text: str) -> bool:
-    """A bareword at the start of a pipeline element names a command; a variable, a type, a number does not."""
-    return not (text[0] in "$[@-+!" or text[0].isdigit() and re.fullmatch(r"[\d.]+[a-zA-Z]{0,2}", text))
-
-
 def _literal_output(command: WinCommand) -> str | None:
     """The text a command writes down the pipeline when it is literal (write-output of literals), else None."""
     if command.name == "write-output" and None not in command.argv[1:]:
         return "\n".join(a for a in command.argv[1:] if a is not None)
     return None
-
-
-def _split(tokens: list[Token], kind: str, texts: tuple[str, ...] = ()) -> list[list[Token]]:
-    parts: list[list[Token]] = [[]]
-    for token in tokens:
-        if token.kind == kind and (not texts or token.text in texts):
-            parts.append([])
-        else:
-            parts[-1].append(token)
-    return [part for part in parts if part] if kind == "sep" else parts
 
 
 def parse(text: str) -> list[WinCommand]:

@@ -169,3 +169,29 @@ def unescaped(body: str, quote: str) -> str:
     if quote == "'":
         return re.sub(r"(['\u2018\u2019])\1", r"\1", body)
     return re.sub(r"`(.)", lambda m: ESCAPES.get(m.group(1), m.group(1)), body, flags=re.DOTALL)
+
+
+def unquoted_word(text: str) -> str:
+    """A bareword's text as passed: quoted parts without their quotes, backticks taken out (`Remove-Item a`' b`)."""
+    parts = re.findall(r"'([^']*)'|\"((?:`.|[^\"`])*)\"|`(.)|([^'\"`]+)", text, re.DOTALL)
+    return "".join(a or (unescaped(b, '"') if b else "") or c or d for a, b, c, d in parts)
+
+
+def variable_name(text: str) -> str:
+    match = VARIABLE.match(text)
+    return (match.group(1) or match.group(2)).lower() if match else text.lower()
+
+
+def names_command(text: str) -> bool:
+    """A bareword at the start of a pipeline element names a command; a variable, a type, a number does not."""
+    return not (text[0] in "$[@-+!" or text[0].isdigit() and re.fullmatch(r"[\d.]+[a-zA-Z]{0,2}", text))
+
+
+def split(tokens: list[Token], kind: str, texts: tuple[str, ...] = ()) -> list[list[Token]]:
+    parts: list[list[Token]] = [[]]
+    for token in tokens:
+        if token.kind == kind and (not texts or token.text in texts):
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    return [part for part in parts if part] if kind == "sep" else parts

@@ -22,7 +22,7 @@ from narnat_agent.safety.overwrites import COPIERS, copied_over, existing_file, 
 from narnat_agent.safety.refusals import file_op, waits_for_terminal
 from narnat_agent.safety.sql import CLIENTS, sql_destroys
 from narnat_agent.safety.syntax import COMPUTED, Command, parse, syntax_length
-from narnat_agent.safety.windows import windows_command
+from narnat_agent.safety.windows import windows_command, windows_program
 from narnat_agent.safety.wrappers import KNOWN, peel, risky
 
 OWNERS = COPIERS | {"tee"} | BY_PROGRAM.keys() | CLIENTS.keys()
@@ -116,6 +116,7 @@ def _check(command: Command, check: Analysis) -> None:
         check.verdict.deletions.append(Said(N_("the command name is computed at run time")))
         return
     name = argv[0].rsplit("/", 1)[-1]
+    windows_program(argv, check)  # Git Bash runs Windows programs too
     _destroying(name, argv, command, check)
     embedded(name, argv, command, check)
     _runs_another(name, argv, command, check)
@@ -182,7 +183,10 @@ def _runs_another(name: str, argv: Argv, command: Command, check: Analysis) -> N
         return
     for j in range(1, len(argv) - 1):
         if (word := argv[j]) is not None and not word.startswith("-") and risky(word.rsplit("/", 1)[-1]):
+            waiting = len(check.verdict.interactive)
             check.command(replace(command, argv=argv[j:]))  # with its stdin: `docker exec -i db psql <<SQL`
+            if name in ("docker", "podman", "nerdctl", "kubectl"):  # -it decides whether it waits, said once
+                del check.verdict.interactive[waiting:]
             return
 
 

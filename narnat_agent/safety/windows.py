@@ -12,7 +12,8 @@ from narnat_agent.safety.check import Check, Shell, computed
 from narnat_agent.safety.syntax import names
 from narnat_agent.safety.windows_losses import losses
 from narnat_agent.safety.windows_refusals import refusals
-from narnat_agent.safety.windows_syntax import WinCommand, existing, is_cmdlet
+from narnat_agent.safety.windows_syntax import WinCommand, existing, is_cmdlet, program
+from narnat_agent.safety.windows_system import SYSTEM
 
 POWERSHELLS = names("pwsh powershell pwsh.exe powershell.exe")
 CMDS = names("cmd cmd.exe")
@@ -26,7 +27,8 @@ OWN = names(
     "assoc break call cd chdir cls color copy date del dir echo endlocal erase exit for ftype goto if md mkdir mklink "
     "move path pause popd prompt pushd rd ren rename rmdir set setlocal shift start time title type ver verify vol "
     "timeout find findstr sort more tree where format ping choice xcopy robocopy diskpart reg sc schtasks net setx "
-    "vssadmin cipher notepad write-output while"
+    "vssadmin cipher notepad write-output while runas typeperf netstat netsh nslookup wmic bcdedit wevtutil "
+    "wslconfig certutil"
 )
 
 
@@ -53,6 +55,16 @@ def windows_command(command: WinCommand, check: Check) -> None:
         _invoke_expression(command, check)
     elif not (name in OWN or is_cmdlet(name) or name.startswith((".", "["))):
         check.command(dataclasses.replace(command, redirects=[]))  # a program every shell runs: the shared rules
+
+
+def windows_program(argv: list[str | None], check: Check) -> None:
+    """What a Windows program run from Git Bash would destroy (`reg.exe delete …`, `schtasks //delete …`): MSYS
+    hands `//x` over as `/x`."""
+    name = program(argv[0] or "")
+    if name in SYSTEM or name == "robocopy":
+        words = [w[1:] if w and w.startswith("//") else w for w in argv[1:]]
+        command = WinCommand(argv=[name, *words], shown=[argv[0] or name, *(w or "…" for w in words)], shell="cmd")
+        check.verdict.deletions += losses(command, check)
 
 
 def _redirects(command: WinCommand, check: Check) -> None:

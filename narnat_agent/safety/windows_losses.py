@@ -11,8 +11,9 @@ import re
 from collections.abc import Callable
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.safety.check import Check
+from narnat_agent.safety.check import NOT_UNDOABLE, Check, computed
 from narnat_agent.safety.overwrites import replaces
+from narnat_agent.safety.sql import judge
 from narnat_agent.safety.windows_syntax import (
     Pairs,
     WinCommand,
@@ -72,14 +73,17 @@ def _clear_content(command: WinCommand, check: Check) -> list[str]:
 
 
 def _writes(command: WinCommand, check: Check) -> list[str]:
-    """Set-Content, Out-File, Tee-Object and Invoke-WebRequest -OutFile replace the file they write."""
+    """Set-Content, Out-File, Tee-Object, Invoke-WebRequest -OutFile and New-Item -Force replace the file they
+    write; $PROFILE, the user's PowerShell profile, is taken to exist."""
     bound = bind(command, ("filepath",) if command.name == "out-file" else ("path",), ("literalpath", "outfile"))
-    if bound.on("whatif") or bound.on("append") or command.name == "add-content":
+    if bound.on("whatif") or bound.on("append") or command.name == "new-item" and not bound.on("force"):
         return []
     files = bound.get("path") + bound.get("filepath") + bound.get("literalpath") + bound.get("outfile")
-    file = files[0][0] if files else None
-    if file is None or not existing(file, check.cwd) or file in command.reads:
-        return []  # an edit of a file the statement reads is refused, not asked
+    file, shown = files[0] if files else (None, "")
+    if shown.lower().startswith(("$profile", "'$profile", '"$profile')):
+        return [replaces(command.shown[0], shown)]
+    if file is None or file in command.absent or not existing(file, check.cwd):
+        return []
     return [replaces(command.shown[0], file)]
 
 
@@ -97,9 +101,11 @@ def _copies(command: WinCommand, check: Check) -> list[str]:
         sources = [w for w, _ in bound.get("path") + bound.get("literalpath")]
         into = (bound.get("destination") or [(None, "")])[0][0]
     for source in sources:
-        if source is None or into is None:
+        if source is None or into is None or into in command.absent:
             continue
         folder = windows_path(into, check.cwd)
+        if folder is not None and folder.is_dir() and any(c in source for c in "*?"):
+            return [Said(N_("{program} overwrites files in {folder}"), program=command.shown[0], folder=into)]
         target = ntpath.join(into, ntpath.basename(source)) if folder is not None and folder.is_dir() else into
         if existing(target, check.cwd):
             return [Said(N_("{program} overwrites {file}, which exists"), program=command.shown[0], file=target)]
@@ -138,16 +144,36 @@ def _xcopy(command: WinCommand, check: Check) -> list[str]:
 
 
 def _dotnet_delete(command: WinCommand, check: Check) -> list[str]:
-    recursive = command.name == "[io.directory]::delete" and "$true" in command.argv[2:]
-    return [deleting(command.shown[0], [(command.argv[1], command.shown[1] if len(command.shown) > 1 else "…")],
-                     check, inside=recursive)]  # fmt: skip
+    """`[IO.Directory]::Delete(path, $true)`, `[…FileSystem]::DeleteDirectory(path, …)`, `(Get-Item x).Delete()`,
+    `$fso.DeleteFolder(path)`: the path is the first argument, else the object the method is called on."""
+    args = list(zip(command.argv[1:], command.shown[1:], strict=False))
+    if command.name == ".delete":
+        args = args[1:] or args[:1]
+    recursive = any(a in ("$true", "DeleteAllContents") for a, _ in args[1:])
+    return [deleting(command.shown[0], args[:1] or [(None, "…")], check, inside=recursive)]
 
 
 def _dotnet_write(command: WinCommand, check: Check) -> list[str]:
     file = command.argv[1] if len(command.argv) > 1 else None
-    if (command.name or "").endswith(("::copy", "::move")):  # (source, destination, overwrite)
-        file = command.argv[2] if "$true" in command.argv[3:] else None
+    if (command.name or "").endswith(("::copy", "::move")):  # (source, destination, overwrite): asked to overwrite
+        shown = command.shown[2] if len(command.shown) > 2 else "…"
+        return [Said(N_("{program} overwrites {file} if it exists"), program=command.shown[0], file=shown)] if (
+            "$true" in command.argv[3:]
+        ) else []  # fmt: skip
     return [replaces(command.shown[0], file)] if file and existing(file, check.cwd) else []
+
+
+def _sqlcmd(command: WinCommand, check: Check) -> list[str]:
+    """Invoke-Sqlcmd -Query: SQL Server's SQL, read as sqlcmd's is."""
+    bound = bind(command, ("query",), ("serverinstance", "database", "inputfile", "username", "password"))
+    reasons = []
+    for query, _ in bound.get("query"):
+        if query is None:
+            reasons.append(computed(command.shown[0]))
+        elif lost := judge(query, "tsql"):
+            reasons.append(Said(N_("{program} {lost} — {undo}"), program=command.shown[0], lost=lost,
+                                undo=NOT_UNDOABLE))  # fmt: skip
+    return reasons
 
 
 LOSSES: dict[str, Callable[[WinCommand, Check], list[str]]] = {
@@ -169,7 +195,9 @@ LOSSES: dict[str, Callable[[WinCommand, Check], list[str]]] = {
     "clear-item": lambda c, k: (
         [] if all((a or "").lower().startswith(PROVIDERS) for a in c.argv[1:]) else _clear_content(c, k)
     ),  # fmt: skip
+    "invoke-sqlcmd": _sqlcmd,
     "set-content": _writes,
+    "new-item": _writes,
     "out-file": _writes,
     "tee-object": _writes,
     "invoke-webrequest": _writes,
@@ -197,4 +225,6 @@ def losses(command: WinCommand, check: Check) -> list[str]:
     rule = LOSSES.get(name)
     if rule is None and name.startswith(("remove-", "unregister-")):
         rule = removes
+    elif rule is None and "]::delete" in name:  # any .NET static Delete…: Microsoft.VisualBasic's FileSystem too
+        rule = _dotnet_delete
     return rule(command, check) if rule else []

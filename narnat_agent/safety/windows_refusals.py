@@ -14,15 +14,23 @@ from narnat_agent.safety.windows_syntax import WinCommand, bind, cmdlet, operand
 
 # what only shapes what another command printed: reading through it is still reading
 FILTERS = names(
-    "select-object select-string where-object sort-object measure-object format-table format-list out-string "
+    "select-object select-string where-object sort-object format-table format-list out-string "
     "out-host out-default get-unique group-object more findstr find sort"
 )
+READERS = names("get-content import-csv [io.file]::readalltext [io.file]::readalllines")
 EDITORS = names("notepad notepad++ wordpad write gvim")
 GUI_EDITORS = names("code code-insiders subl atom")  # they wait only with --wait
 ASKS = names("read-host get-credential pause choice enter-pssession [console]::readkey [console]::readline")
 SHELLS = names("cmd powershell pwsh")
 SHELL_FLAGS = names("-nologo -noprofile -nop -noexit -noninteractive -mta -sta /q /d /a /u /e:on /e:off /v:on /v:off")
 RUNTIMES = names("npm npx yarn pnpm dotnet java go cargo deno uvicorn gunicorn flask rails hugo")  # and interpreters
+CONSOLES = names("netsh nslookup diskpart wmic ftp telnet")  # alone, each opens a console of its own
+WSL_VALUES = names("-d --distribution -u --user --cd")
+NEVER_END = {  # a sampling program that samples until stopped
+    "get-counter": lambda args: "-continuous" in args,
+    "typeperf": lambda args: not {"-sc", "-?"} & set(args),
+    "netstat": lambda args: any(a.isdigit() for a in args),
+}
 WAITS = Said(N_("{program} waits for a person to answer: ask in your answer instead"))
 
 
@@ -35,7 +43,7 @@ def _plumbing(command: Command) -> bool:
 
 def _reads(command: WinCommand) -> str | None:
     name, shown = command.name, command.shown[0]
-    if name == "get-content" and not _plumbing(command):
+    if name in READERS and not _plumbing(command):
         return Said(N_("reading files with {program}: use Read (offset/limit for a part)"), program=shown)
     files = [w for w, _ in operands(command) if (w or "").lower() != "nul"]
     if name in ("type", "more") and files and command.upstream is None and not _plumbing(command):
@@ -98,7 +106,8 @@ def _waits(command: WinCommand) -> str | None:
         return None
     if name in EDITORS or name in GUI_EDITORS and {"--wait", "-w"} & set(args):
         return Said(N_("{program} is an interactive editor: use Edit or Write"), program=shown)
-    if name in ASKS and not (name == "choice" and "/t" in args) or name == "set" and args[:1] == ["/p"]:
+    host = name in (".readkey", ".readline") and "$host" in command.shown[1].lower()  # $Host.UI.RawUI.ReadKey()
+    if name in ASKS and not (name == "choice" and "/t" in args) or name == "set" and args[:1] == ["/p"] or host:
         return Said(WAITS, program=shown if name != "set" else "set /p")
     if name == "timeout" and args[args.index("/t") + 1 : args.index("/t") + 2] == ["-1"] if "/t" in args else False:
         return Said(WAITS, program=shown)
@@ -107,13 +116,31 @@ def _waits(command: WinCommand) -> str | None:
     if name == "ping" and "-t" in args or name == "while":
         return Said(N_("{program} never ends: run it a set number of times"), program=f"{shown} -t" if
                     name == "ping" else "while ($true)")  # fmt: skip
-    if name in SHELLS and set(args) <= SHELL_FLAGS and command.upstream is None and command.stdin is None:
+    if name in NEVER_END and NEVER_END[name](args):
+        return Said(N_("{program} never ends: run it a set number of times"), program=command.text[:60])
+    alone = command.upstream is None and command.stdin is None
+    if alone and (
+        name in CONSOLES and not args or name == "wsl" and _wsl_shell(args) or name in SHELLS and "-noexit" in args
+    ):
+        return Said(N_("{program} waits for input: pass code with -c/-e, a script file, or feed it on stdin"),
+                    program=shown)  # fmt: skip
+    if name == "runas" or name == "wait-process" and not any(a.startswith("-t") for a in args):
+        return Said(WAITS, program=shown)
+    if name in SHELLS and set(args) <= SHELL_FLAGS and alone:
         return Said(N_("{program} waits for input: pass code with -c/-e, a script file, or feed it on stdin"),
                     program=shown)  # fmt: skip
     return None
 
 
 Run = Callable[[WinCommand, Check], None]
+
+
+def _wsl_shell(args: list[str]) -> bool:
+    """wsl with only its options (a distribution, a user, a folder) opens a shell."""
+    words = [a for i, a in enumerate(args) if not a.startswith("-") and not (i and args[i - 1] in WSL_VALUES)]
+    return not words and not {"-e", "--exec", "--", "-l", "--list", "--status", "--shutdown", "--version",
+                              "--install", "--update", "--help", "-t", "--terminate", "--unregister",
+                              "--set-default", "-s", "--export", "--import"} & set(args)  # fmt: skip
 
 
 def _started(command: WinCommand, check: Check, run: Run) -> None:

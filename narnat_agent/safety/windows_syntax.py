@@ -81,6 +81,7 @@ class WinCommand(Command):
     text: str = ""  # the command as written
     reads: set[str] = field(default_factory=set)  # files that commands of the same statement read
     joined: set[int] = field(default_factory=set)  # words (after the name, from 0) that continue a list: `a, b`
+    absent: set[str] = field(default_factory=set)  # paths an enclosing `if` found missing: not overwritten
 
 
 def program(word: str) -> str:

@@ -12,6 +12,7 @@ from narnat_agent.safety.check import NOT_UNDOABLE, Check
 from narnat_agent.safety.syntax import names
 from narnat_agent.safety.windows_syntax import WinCommand, bind, given, operands
 
+DISTRIBUTION = N_("{program} deletes the distribution {thing} with every file in it")
 SESSION_ONLY = names(  # what they remove lives in the session only
     "remove-variable remove-module remove-job remove-psdrive remove-pssession remove-event remove-typedata "
     "remove-pssnapin"
@@ -97,6 +98,48 @@ def _format(command: WinCommand, check: Check) -> list[str]:
     return [beyond(Said(N_("{program} erases the whole drive {drive}"), program=command.shown[0], drive=drive))]
 
 
+def _diskpart(command: WinCommand, check: Check) -> list[str]:
+    """diskpart runs the commands of a script (/s) or of its input; alone it waits for a person's."""
+    if command.upstream is not None or command.stdin is not None:
+        return [beyond(Said(N_("{program} runs the disk commands it is given, which can erase disks"),
+                            program=command.shown[0]))]  # fmt: skip
+    return _named(("/s",), N_("{program} runs the disk commands in {thing}, which can erase disks"), 0, "/s")(
+        command, check
+    )
+
+
+def _cipher(command: WinCommand, check: Check) -> list[str]:
+    wipe = next((a[3:] for a in command.argv[1:] if a and a.lower().startswith("/w:")), None)
+    if wipe is None:
+        return []
+    return [beyond(Said(N_("{program} wipes what was deleted on {drive} for good"), program=command.shown[0],
+                        drive=wipe))]  # fmt: skip
+
+
+def _event_log(command: WinCommand, check: Check) -> list[str]:
+    """wevtutil cl NAME, Clear-EventLog -LogName NAME."""
+    if command.name == "wevtutil":
+        args = [a.lower() if a else "" for a in command.argv[1:]]
+        if args[:1] not in (["cl"], ["clear-log"]):
+            return []
+        name = command.shown[2] if len(command.shown) > 2 else "…"
+    else:
+        bound = bind(command, ("logname",))
+        if bound.on("whatif"):
+            return []
+        name = ", ".join(s for _, s in bound.get("logname")) or "…"
+    return [beyond(Said(N_("{program} clears the event log {thing}"), program=command.shown[0], thing=name))]
+
+
+def _netsh(command: WinCommand, check: Check) -> list[str]:
+    """`netsh advfirewall reset`, `netsh winsock reset`: the settings go back to their defaults."""
+    args = [a.lower() if a else "" for a in command.argv[1:]]
+    if "reset" not in args:
+        return []
+    what = " ".join(command.shown[1 : args.index("reset") + 1]) or "…"
+    return [beyond(Said(N_("{program} resets {thing} to its defaults"), program=command.shown[0], thing=what))]
+
+
 SYSTEM: dict[str, Callable[[WinCommand, Check], list[str]]] = {
     "[environment]::setenvironmentvariable": _set_variable,
     "format": _format,
@@ -107,29 +150,23 @@ SYSTEM: dict[str, Callable[[WinCommand, Check], list[str]]] = {
     "clear-recyclebin": lambda c, k: (
         [] if bind(c, ()).on("whatif") else [beyond(Said(N_("{program} empties the Recycle Bin"), program=c.shown[0]))]
     ),  # fmt: skip
-    "diskpart": _named(("/s",), N_("{program} runs the disk commands in {thing}, which can erase disks"), 0, "/s"),
+    "diskpart": _diskpart,
+    "bcdedit": _named(("/delete",), N_("{program} deletes the boot entry {thing}"), 0),
+    "wevtutil": _event_log,
+    "clear-eventlog": _event_log,
+    "netsh": _netsh,
+    "certutil": _named(("-delstore",), N_("{program} deletes the certificate {thing}"), -1),
     "reg": _named(("delete",), N_("{program} deletes the registry key {thing}"), 0),
     "sc": _named(("delete",), N_("{program} deletes the service {thing}"), 0),
     "schtasks": _named(("/delete",), N_("{program} deletes the scheduled task {thing}"), 0, "/tn"),
     "net": _named(("user", "/delete"), N_("{program} deletes the account {thing}"), 0),
-    "wsl": _named(("--unregister",), N_("{program} deletes the distribution {thing} with every file in it"), 0),
+    "wsl": _named(("--unregister",), DISTRIBUTION, 0),
+    "wslconfig": lambda c, k: _named(("/u",), DISTRIBUTION, 0)(c, k) or _named(("/unregister",), DISTRIBUTION, 0)(c, k),
     "vssadmin": lambda c, k: (
         [beyond(Said(N_("{program} deletes the shadow copies of the drives"), program=c.shown[0]))]
         if [a.lower() for a in c.argv[1:3] if a] == ["delete", "shadows"]
         else []
     ),  # fmt: skip
-    "cipher": lambda c, k: (
-        [
-            beyond(
-                Said(
-                    N_("{program} wipes what was deleted on {drive} for good"),
-                    program=c.shown[0],
-                    drive=next(a[3:] for a in c.argv[1:] if a and a.lower().startswith("/w:")),
-                )
-            )
-        ]
-        if any(a and a.lower().startswith("/w:") for a in c.argv[1:])
-        else []
-    ),  # fmt: skip
+    "cipher": _cipher,
     "setx": _set_variable,
 }

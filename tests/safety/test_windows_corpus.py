@@ -271,9 +271,10 @@ def test_reading_that_feeds_a_program_is_not_refused(shell, text, project):
     assert analyze(text, project, shell).file_ops == []
 
 
-def test_an_edit_of_a_file_the_statement_reads_is_refused_not_asked(project):
+def test_an_edit_of_a_file_the_statement_reads_is_refused_as_an_edit(project):
     verdict = analyze("(Get-Content config.json) -replace 'a', 'b' | Set-Content config.json", project, "powershell")
-    assert (verdict.deletions, verdict.file_ops) == ([], ["editing files with Set-Content: use Edit"])
+    assert verdict.file_ops == ["editing files with Set-Content: use Edit"]
+    assert verdict.deletions == ["Set-Content replaces config.json, which exists"]
 
 
 @pytest.mark.parametrize("shell", ["powershell", "cmd"])
@@ -281,3 +282,95 @@ def test_an_edit_of_a_file_the_statement_reads_is_refused_not_asked(project):
 @given(text=st.text(alphabet="ab $@&|;(){}[]'\"`^%<>=,.-:\\/#\n\r\t~*?!", max_size=40))
 def test_any_text_is_analysed_without_an_error(shell, text):
     analyze(text, shell=shell)
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("reg.exe delete 'HKCU\\Software\\App' //f", "reg.exe deletes the registry key HKCU\\Software\\App"),
+        ("schtasks.exe //delete //tn Sync //f", "schtasks.exe deletes the scheduled task Sync"),
+        ("wsl.exe --unregister Ubuntu", "wsl.exe deletes the distribution Ubuntu with every file in it"),
+        ("robocopy.exe a b //MIR", "robocopy /MIR deletes the files in b that a does not have"),
+    ],
+)
+def test_windows_programs_run_from_git_bash_ask(command, lost):
+    assert analyze(command).deletions[0].startswith(lost)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "lost"),
+    [
+        ("cmd", "bcdedit /delete {abc} /f", "bcdedit deletes the boot entry {abc}"),
+        ("cmd", "wevtutil cl System", "wevtutil clears the event log System"),
+        ("powershell", "Clear-EventLog -LogName Application", "Clear-EventLog clears the event log Application"),
+        ("cmd", "wslconfig /u Ubuntu", "wslconfig deletes the distribution Ubuntu"),
+        ("cmd", "certutil -delstore My 3f2a", "certutil deletes the certificate 3f2a"),
+        ("cmd", "netsh advfirewall reset", "netsh resets advfirewall to its defaults"),
+        ("cmd", "(echo select disk 1& echo clean) | diskpart", "diskpart runs the disk commands it is given"),
+        ("powershell", 'Invoke-Sqlcmd -Query "TRUNCATE TABLE dbo.Log"', "Invoke-Sqlcmd empties table dbo.Log"),
+        ("powershell", "[IO.File]::Copy('a.db', 'b.db', $true)", "[IO.File]::Copy overwrites b.db if it exists"),
+        ("powershell", "$fso.DeleteFolder('C:\\tmp', $true)", "$fso.DeleteFolder deletes C:\\tmp with everything"),
+        ("powershell", "(Get-Item x).Delete()", ".Delete deletes (Get-Item x)"),
+        ("powershell", "New-Item -ItemType File -Path config.json -Force", "New-Item replaces config.json"),
+        ("powershell", "Set-Content $PROFILE 'x'", "Set-Content replaces $PROFILE"),
+        ("powershell", "Move-Item .\\new\\* .\\src -Force", "Move-Item overwrites files in .\\src"),
+        ("powershell", "& { param($d) Remove-Item $d } 'x'", "Remove-Item deletes $d"),
+    ],
+)
+def test_what_else_windows_destroys_asks(shell, command, lost, project):
+    (project / "src").mkdir(exist_ok=True)
+    assert analyze(command, project, shell).deletions[0].startswith(lost), analyze(command, project, shell)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("cmd", "if not exist .env copy .env.example .env"),
+        ("powershell", "if (-not (Test-Path .env)) { Copy-Item .env.example .env }"),
+        ("powershell", "New-Item -ItemType File -Path config.json"),  # without -Force it fails on an existing file
+        ("powershell", "Get-ChildItem -Recurse -File | Measure-Object -Property Length -Sum"),
+        ("cmd", "netsh interface show interface"),
+        ("cmd", "wevtutil qe System /c:5"),
+    ],
+)
+def test_guarded_copies_and_counts_run(shell, command, project):
+    verdict = analyze(command, project, shell)
+    assert (verdict.deletions, verdict.file_ops, verdict.interactive) == ([], [], []), command
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("powershell", '$Host.UI.RawUI.ReadKey("NoEcho")'),
+        ("powershell", "Wait-Process -Name notepad"),
+        ("powershell", "Get-Counter '\\Processor(_Total)\\% Processor Time' -Continuous"),
+        ("cmd", 'typeperf "\\Memory\\Available MBytes"'),
+        ("cmd", "netstat -an 5"),
+        ("powershell", 'pwsh -NoExit -Command "Get-Date"'),
+        ("cmd", "wsl -d Ubuntu"),
+        ("cmd", "netsh"),
+        ("cmd", "runas /user:Administrator cmd"),
+        ("powershell", "[System.IO.File]::ReadAllText('README.md')"),
+        ("powershell", "Import-Csv data.csv | Select-Object -First 5"),
+        ("bash", "winpty python"),
+        ("bash", "bash"),
+        ("powershell", "docker compose up"),
+        ("powershell", "python -m pdb app.py"),
+        ("powershell", "dotnet watch run"),
+    ],
+)
+def test_what_else_waits_or_reads_is_refused(shell, command):
+    verdict = analyze(command, shell=shell)
+    assert verdict.file_ops or verdict.interactive, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["dotnet ef database drop --force", "npx supabase db reset"],
+)
+def test_framework_commands_that_drop_the_database_ask_in_every_shell(command):
+    for shell in ("bash", "powershell", "cmd"):
+        assert analyze(command, shell=shell).deletions == [
+            f"{command.split()[1] if command.startswith('npx') else 'dotnet'} drops the database and its data"
+            " — /undo cannot restore it"
+        ]
