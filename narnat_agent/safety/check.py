@@ -3,7 +3,7 @@ through which a rule hands over shell text or a command that another program wil
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.syntax import Command
@@ -30,8 +30,9 @@ class Check(Protocol):
     cwd: Path | None  # where the command runs, when known: files there can be looked at
     aliases: dict[str, str]  # defined earlier in the command: name → text
 
-    def script(self, code: str | None, source: str, remote: bool = False) -> None:
-        """Shell text that will run (None: computed at run time), checked like the command itself."""
+    def script(self, code: str | None, source: str, remote: bool = False, shell: "Shell" = "bash") -> None:
+        """Shell text that will run (None: computed at run time), checked like the command itself, as the shell
+        that runs it reads it."""
 
     def command(self, command: Command) -> None:
         """A command that another one runs (find -exec, a wrapper's), checked like a top-level one."""
@@ -45,6 +46,7 @@ NOT_UNDOABLE = Said(
 )  # how a question ends when what is lost lies beyond the project's files
 REGENERABLE = Said(N_("regenerable: its tool downloads or builds it again, /undo does not restore it"))
 Argv = list[str | None]
+Shell = Literal["bash", "powershell", "cmd"]  # the shells whose text the analysis reads
 
 
 def computed(name: str) -> str:

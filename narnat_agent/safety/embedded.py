@@ -23,7 +23,7 @@ def embedded(name: str, argv: Argv, command: Command, check: Check) -> None:
         _shell(name, argv, command, check)
     elif name in POWERSHELLS or name in CMDS:
         # `pwsh < script.ps1` reads a script file, which is opaque by design like `pwsh script.ps1`
-        check.verdict.deletions += windows_code(name, argv, "" if command.stdin_file else fed_code(command))
+        windows_code(name, argv, "" if command.stdin_file else fed_code(command), check)
     elif INTERPRETERS.match(name) or name in TEXT_TOOLS:
         _interpreter(name, argv, command, check)
 

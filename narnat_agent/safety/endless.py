@@ -12,6 +12,7 @@ WATCH_OPTIONS = names("--watch --watchAll --watch=true --watchAll=true")
 ALWAYS = names("nodemon ts-node-dev tsc-watch chokidar entr")  # their whole job is to wait for changes
 SUBCOMMANDS = {  # program → subcommands that never end or ask questions
     "cargo": names("watch"),
+    "dotnet": names("watch"),
     "terraform": names("console"),
     "tofu": names("console"),
     "gcloud": names("init"),
@@ -45,7 +46,16 @@ SERVERS = {  # program → what makes it serve until stopped: a subcommand, "" f
     "expo": names("start"),
 }
 SHORT_WATCH = names("tsc vite webpack rollup esbuild tailwindcss sass")  # -w is their watch mode
-NAMES = ALWAYS | SUBCOMMANDS.keys() | SHORT_WATCH | SERVERS.keys() | names("ping ping6 read aws az gcloud php")
+PACKAGE_MANAGERS = names("npm yarn pnpm bun")
+SCRIPTS = names("dev start serve develop")  # the package scripts that start a development server by convention
+NAMES = (
+    ALWAYS
+    | SUBCOMMANDS.keys()
+    | SHORT_WATCH
+    | SERVERS.keys()
+    | PACKAGE_MANAGERS
+    | names("ping ping6 read aws az gcloud php")
+)
 MODULE_SERVERS = names("http.server SimpleHTTPServer uvicorn gunicorn flask")  # python -m …
 PING_ENDS = re.compile(r"-[a-zA-Z]*[cw]")  # a count or a deadline
 
@@ -79,6 +89,9 @@ def never_ends(name: str, argv: list[str | None], command: Command) -> str | Non
 
 
 def _serves(name: str, args: list[str], words: list[str]) -> bool:
+    if name in PACKAGE_MANAGERS:  # `npm start`, `npm run dev`, `yarn dev`
+        script = words[1:2] if words[:1] in (["run"], ["run-script"]) else words[:1]
+        return bool(script) and script[0] in SCRIPTS and "--help" not in args
     if name == "php":  # before the interpreters, which php is one of
         return "-S" in args
     if INTERPRETERS.match(name):

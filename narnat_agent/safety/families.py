@@ -203,6 +203,17 @@ FAMILIES = (
         _f(r"db push\b", N_("drops the database's data"), "--force-reset --accept-data-loss"),
     ),
     _family(
+        "dotnet",
+        "Entity Framework Core tools reference (.NET CLI): dotnet ef database drop",
+        _f(r"ef database drop\b", N_("drops the database and its data")),
+        dry="--dry-run",
+    ),
+    _family(
+        "supabase",
+        "Supabase CLI reference: supabase db reset",
+        _f(r"db reset\b", N_("drops the database and its data")),
+    ),
+    _family(
         "artisan",
         "Laravel: migrate:fresh, migrate:reset, migrate:refresh, migrate:rollback, db:wipe",
         _f(

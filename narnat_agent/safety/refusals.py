@@ -3,7 +3,7 @@
 import re
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.safety.code import INTERPRETERS, interpreter_code
+from narnat_agent.safety.code import INTERPRETERS, SHELLS, interpreter_code
 from narnat_agent.safety.sql import CLIENTS, has_code
 from narnat_agent.safety.syntax import Command, names, operands, positionals, short_option
 
@@ -147,7 +147,8 @@ def _repl(name: str, argv: list, args: list[str], command: Command) -> str | Non
     if INTERPRETERS.match(name):
         kind, _ = interpreter_code(name, argv)
         asked = {"-i", "--interactive"} if name != "perl" else set()
-        waits = kind == "stdin" or asked & set(args) or name.startswith("php") and "-a" in args
+        debugger = args[:2] in (["-m", "pdb"], ["-m", "ipdb"])  # the debugger's prompt waits for a person
+        waits = kind == "stdin" or asked & set(args) or name.startswith("php") and "-a" in args or debugger
         waits = waits or args[:1] == ["repl"] or _app_shell(name, args)
     elif name in CLIENTS:
         waits = not has_code(name, argv, command)
@@ -155,6 +156,8 @@ def _repl(name: str, argv: list, args: list[str], command: Command) -> str | Non
         waits = not positionals(args, {"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})
     elif name == "ssh":
         waits = "-t" in args or len(positionals(args, {"-i", "-p", "-o", "-l", "-F", "-J", "-L", "-R", "-D"})) <= 1
+    elif name in SHELLS:  # a shell given no script and nothing on its input waits for commands
+        waits = None not in argv[1:] and set(args) <= {"-l", "-i", "-il", "-li", "--login", "--noprofile", "--norc"}
     elif name in REPLS or name in ALWAYS_REPLS:
         waits = name in ALWAYS_REPLS or not [a for a in args if not a.startswith("-")]
     else:
@@ -201,6 +204,8 @@ def _containers(args: list[str], fed: bool) -> str | None:
         return Said(N_("it waits for a terminal: drop -it (or run the command non-interactively)"))
     if sub == "logs" and any(FOLLOW.match(a) for a in args) or sub == "get" and {"-w", "--watch"} & set(args):
         return Said(N_("following logs never ends: drop -f (use --tail N)"))
+    if sub == "up" and words[:1] == ["compose"] and not {"-d", "--detach", "--help"} & set(args):
+        return Said(N_("docker compose up never ends: add -d (--detach)"))
     if sub == "stats" and "--no-stream" not in args or sub == "events":
         return Said(N_("{subcommand} never ends: use --no-stream or a one-shot command"), subcommand=sub)
     return None
@@ -255,5 +260,6 @@ WAITERS = (
     | ALWAYS_REPLS
     | CLIENTS.keys()
     | FOLLOWERS.keys()
+    | SHELLS
     | names("tmux screen top crontab redis-cli ssh sftp ftp telnet rails flask")
 )

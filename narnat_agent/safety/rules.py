@@ -10,7 +10,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Verdict
+from narnat_agent.safety import windows
+from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Shell, Verdict
 from narnat_agent.safety.deletions import deletions, silent
 from narnat_agent.safety.destroys import destroys, fed_commands
 from narnat_agent.safety.downloads import FETCHERS, fetched, runs_fetched
@@ -21,6 +22,7 @@ from narnat_agent.safety.overwrites import COPIERS, copied_over, existing_file, 
 from narnat_agent.safety.refusals import file_op, waits_for_terminal
 from narnat_agent.safety.sql import CLIENTS, sql_destroys
 from narnat_agent.safety.syntax import COMPUTED, Command, parse, syntax_length
+from narnat_agent.safety.windows import windows_command, windows_program
 from narnat_agent.safety.wrappers import KNOWN, peel, risky
 
 OWNERS = COPIERS | {"tee"} | BY_PROGRAM.keys() | CLIENTS.keys()
@@ -42,7 +44,7 @@ class Analysis:
     downloaded: set[str] = field(default_factory=set)  # files curl or wget wrote earlier in the command
     aliases: dict[str, str] = field(default_factory=dict)
 
-    def script(self, code: str | None, source: str, remote: bool = False) -> None:
+    def script(self, code: str | None, source: str, remote: bool = False, shell: Shell = "bash") -> None:
         """Run elsewhere (remote), only what the code destroys matters: the file tools cannot reach there."""
         if code is None or COMPUTED in code:
             self.verdict.deletions.append(Said(N_("{source} runs shell code computed at run time"), source=source))
@@ -55,7 +57,7 @@ class Analysis:
                 for r in lost
             ]
         else:
-            self.verdict.merge(_analyze(code, self.cwd, self.depth + 1))
+            self.verdict.merge(_analyze(code, self.cwd, self.depth + 1, shell))
 
     def command(self, command: Command) -> None:
         if self.nesting >= MAX_NESTING:
@@ -69,15 +71,21 @@ class Analysis:
         return _analyze(code, self.cwd, self.depth + 1).deletions
 
 
-def analyze(source: str, cwd: Path | None = None) -> Verdict:
-    """Everything Narnat must know about a command before it may run in cwd; it fails closed (asks) when unsure."""
-    return _analyze(source, cwd, 0)
+def analyze(source: str, cwd: Path | None = None, shell: Shell = "bash") -> Verdict:
+    """Everything Narnat must know about a command before the shell runs it in cwd; it fails closed (asks) when
+    unsure. `shell` is the one that runs the text: bash, or on Windows PowerShell or cmd."""
+    return _analyze(source, cwd, 0, shell)
 
 
-def _analyze(source: str, cwd: Path | None, depth: int) -> Verdict:
+def _analyze(source: str, cwd: Path | None, depth: int, shell: Shell = "bash") -> Verdict:
     verdict = Verdict()
     if depth > MAX_DEPTH or len(source) > MAX_TOTAL or syntax_length(source) > MAX_LENGTH:
         verdict.deletions.append(Said(N_("the command is too long or too deeply nested to check")))
+        return verdict
+    if shell != "bash":
+        check = Analysis(verdict, depth, cwd)
+        for found in windows.parse(source, shell):
+            windows_command(found, check)
         return verdict
     script = parse(source)
     if len(source) - script.heredocs > MAX_LENGTH:
@@ -108,6 +116,7 @@ def _check(command: Command, check: Analysis) -> None:
         check.verdict.deletions.append(Said(N_("the command name is computed at run time")))
         return
     name = argv[0].rsplit("/", 1)[-1]
+    windows_program(argv, check)  # Git Bash runs Windows programs too
     _destroying(name, argv, command, check)
     embedded(name, argv, command, check)
     _runs_another(name, argv, command, check)
@@ -174,7 +183,10 @@ def _runs_another(name: str, argv: Argv, command: Command, check: Analysis) -> N
         return
     for j in range(1, len(argv) - 1):
         if (word := argv[j]) is not None and not word.startswith("-") and risky(word.rsplit("/", 1)[-1]):
+            waiting = len(check.verdict.interactive)
             check.command(replace(command, argv=argv[j:]))  # with its stdin: `docker exec -i db psql <<SQL`
+            if name in ("docker", "podman", "nerdctl", "kubectl"):  # -it decides whether it waits, said once
+                del check.verdict.interactive[waiting:]
             return
 
 

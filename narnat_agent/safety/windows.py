@@ -1,49 +1,112 @@
-"""Code for Windows shells inside a command: PowerShell's -Command text and cmd's /c line, and what they delete.
+"""PowerShell and cmd: their text read as the commands it runs, each checked by the Windows rules (cmdlets, cmd's
+built-ins, Windows programs) or by the rules every shell shares (git, docker, databases, clouds, runners); and the
+code a command hands to a Windows shell (`pwsh -Command …`, `cmd /c …`, text on their input), checked the same way.
 
-From the PowerShell documentation (about_Pwsh, the Microsoft.PowerShell.Management cmdlets and their aliases) and
-cmd's built-in commands (del, erase, rd, rmdir, format)."""
+From the PowerShell documentation (about_Pwsh, about_PowerShell_exe) and cmd's (`cmd /?`)."""
 
-import re
+import dataclasses
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.safety.check import computed
+from narnat_agent.safety import cmd, powershell
+from narnat_agent.safety.check import Check, Shell, computed
 from narnat_agent.safety.syntax import names
+from narnat_agent.safety.windows_losses import losses
+from narnat_agent.safety.windows_refusals import refusals
+from narnat_agent.safety.windows_syntax import WinCommand, existing, is_cmdlet, program
+from narnat_agent.safety.windows_system import SYSTEM
 
 POWERSHELLS = names("pwsh powershell pwsh.exe powershell.exe")
 CMDS = names("cmd cmd.exe")
-# cmdlets and aliases that delete, empty or overwrite, or run code the analysis cannot see
-PS_DELETES = names(
-    "remove-item rm ri del erase rd rmdir clear-content clc clear-item cli clear-recyclebin format-volume clear-disk "
-    "set-content sc out-file move-item mi move"
-)
-PS_UNSEEN = names("invoke-expression iex invoke-command icm start-process saps start")
-CMD_DELETES = names("del erase rd rmdir format move")
 # parameters that take the next word as their value (about_Pwsh, about_PowerShell_exe), and their aliases
 PS_VALUES = names(
     "-executionpolicy -ep -ex -windowstyle -w -outputformat -o -of -inputformat -inp -if -workingdirectory -wd "
     "-configurationname -config -custompipename -settingsfile -configurationfile -version -v -psconsolefile"
 )
-PS_COMMAND = re.compile(r"(?:^|[;|{(]|&&|\|\|)\s*&?\s*([\w.-]+)")
-CMD_COMMAND = re.compile(r"(?:^|[&|(])\s*@?([\w.]+)")
+# cmd's built-ins, and Windows programs whose names mean something else to the shared rules (timeout, find, sort)
+OWN = names(
+    "assoc break call cd chdir cls color copy date del dir echo endlocal erase exit for ftype goto if md mkdir mklink "
+    "move path pause popd prompt pushd rd ren rename rmdir set setlocal shift start time title type ver verify vol "
+    "timeout find findstr sort more tree where format ping choice xcopy robocopy diskpart reg sc schtasks net setx "
+    "vssadmin cipher notepad write-output while runas typeperf netstat netsh nslookup wmic bcdedit wevtutil "
+    "wslconfig certutil"
+)
 
 
-def windows_code(name: str, argv: list[str | None], fed: str | None) -> list[str]:
-    """What the code handed to a Windows shell deletes or hides; empty when it is plain. `fed` is the text on its
-    standard input, which it runs when given no command of its own (None: text computed at run time)."""
+def parse(source: str, shell: str) -> list[WinCommand]:
+    """The commands PowerShell or cmd would run for source."""
+    commands = powershell.parse(source) if shell == "powershell" else cmd.parse(source)
+    for command in commands:
+        command.shell = shell
+    return commands
+
+
+def windows_command(command: WinCommand, check: Check) -> None:
+    """Check one command of PowerShell or cmd: what it would destroy, whether it is refused."""
+    name = command.name
+    if name == "":  # `""`: nothing runs
+        return
+    if name is None:
+        check.verdict.deletions.append(Said(N_("the command name is computed at run time")))
+        return
+    _redirects(command, check)
+    check.verdict.deletions += losses(command, check)
+    refusals(command, check, windows_command)
+    if name == "invoke-expression":
+        _invoke_expression(command, check)
+    elif not (name in OWN or is_cmdlet(name) or name.startswith((".", "["))):
+        check.command(dataclasses.replace(command, redirects=[]))  # a program every shell runs: the shared rules
+
+
+def windows_program(argv: list[str | None], check: Check) -> None:
+    """What a Windows program run from Git Bash would destroy (`reg.exe delete …`, `schtasks //delete …`): MSYS
+    hands `//x` over as `/x`."""
+    name = program(argv[0] or "")
+    if name in SYSTEM or name == "robocopy":
+        words = [w[1:] if w and w.startswith("//") else w for w in argv[1:]]
+        command = WinCommand(argv=[name, *words], shown=[argv[0] or name, *(w or "…" for w in words)], shell="cmd")
+        check.verdict.deletions += losses(command, check)
+
+
+def _redirects(command: WinCommand, check: Check) -> None:
+    """`> file` replaces an existing file (`>>` adds to it); a command that writes nothing empties it."""
+    silent = command.argv in (["write-output"], ["type", "nul"]) or command.name == "cd"
+    for operator, target in command.redirects:
+        if target is None or target.lower() in ("nul", "$null", "nul:") or ">" not in operator:
+            continue
+        if silent and ">>" not in operator:
+            check.verdict.deletions.append(Said(N_("the redirection empties {file}"), file=target))
+        elif ">>" not in operator and existing(target, check.cwd):
+            check.verdict.deletions.append(Said(N_("the redirection replaces {file}, which exists"), file=target))
+
+
+def _invoke_expression(command: WinCommand, check: Check) -> None:
+    words = command.argv[1:] if len(command.argv) > 1 else [command.stdin]
+    code = " ".join(w for w in words if w is not None) if None not in words else None
+    check.script(code, command.shown[0], shell="powershell")
+
+
+def _run(code: str | None, name: str, shell: Shell, check: Check) -> None:
+    if code is None:
+        check.verdict.deletions.append(computed(name))
+    else:
+        check.script(code, name, shell=shell)
+
+
+def windows_code(name: str, argv: list[str | None], fed: str | None, check: Check) -> None:
+    """Check the code a command hands to a Windows shell. `fed` is the text on its standard input, which it runs when
+    given no command of its own (None: text computed at run time)."""
     if None in argv:
-        return [computed(name)]
+        check.verdict.deletions.append(computed(name))
+        return
     words = [a for a in argv[1:] if a is not None]
-    if name in CMDS:
-        at = next((i for i, w in enumerate(words) if w.lower() in ("/c", "/k")), None)
-        code = " ".join(words[at + 1 :]) if at is not None else fed
-        if code is None:
-            return [computed(name)]
-        found = {m.lower() for m in CMD_COMMAND.findall(code)} & CMD_DELETES
-        return [Said(N_("cmd deletes files ({commands})"), commands=", ".join(sorted(found)))] if found else []
-    return _powershell(name, words, fed)
+    if name in CMDS:  # Git Bash turns //c into /c
+        at = next((i for i, w in enumerate(words) if w.lower() in ("/c", "/k", "//c", "//k")), None)
+        _run(" ".join(words[at + 1 :]) if at is not None else fed, name, "cmd", check)
+    else:
+        _powershell(name, words, fed, check)
 
 
-def _powershell(name: str, words: list[str], fed: str | None) -> list[str]:
+def _powershell(name: str, words: list[str], fed: str | None, check: Check) -> None:
     """PowerShell takes its parameters abbreviated and in any case: -c, -Com, -COMMAND; -e, -en, -enc, -ec.
     `-Command -`, `-File -` and no command or file at all read the commands from standard input (the parser drops
     a lone - before a heredoc: an option without its value reads them too)."""
@@ -53,28 +116,25 @@ def _powershell(name: str, words: list[str], fed: str | None) -> list[str]:
         if skip:
             skip = False
         elif option in ("-file", "-f"):
-            return _ps_code(name, fed) if words[i + 1 : i + 2] in ([], ["-"]) else []  # a script, like `bash x.sh`
+            if words[i + 1 : i + 2] in ([], ["-"]):  # otherwise a script, like `bash x.sh`
+                _run(fed, name, "powershell", check)
+            return
         elif option == "-ec" or len(option) > 1 and "-encodedcommand".startswith(option):
-            return [Said(N_("{program} runs encoded code the analysis cannot read"), program=name)]
+            check.verdict.deletions.append(
+                Said(N_("{program} runs encoded code the analysis cannot read"), program=name)
+            )
+            return
         elif option in ("-cwa", "-commandwithargs") or len(option) > 1 and "-command".startswith(option):
-            return _ps_code(name, fed if words[i + 1 :] in ([], ["-"]) else " ".join(words[i + 1 :]))
+            code = fed if words[i + 1 :] in ([], ["-"]) else " ".join(words[i + 1 :])
+            _run(code, name, "powershell", check)
+            return
         elif option == "-":
-            return _ps_code(name, fed)
+            _run(fed, name, "powershell", check)
+            return
         elif not option.startswith("-"):  # pwsh takes it for -File's script, Windows PowerShell for -Command's text
-            return [] if name.startswith("pwsh") else _ps_code(name, " ".join(words[i:]))
+            if not name.startswith("pwsh"):
+                _run(" ".join(words[i:]), name, "powershell", check)
+            return
         else:
             skip = option in PS_VALUES or len(option) > 2 and any(p.startswith(option) for p in PS_VALUES)
-    return _ps_code(name, fed)
-
-
-def _ps_code(name: str, code: str | None) -> list[str]:
-    if code is None:
-        return [computed(name)]
-    commands = {m.lower() for m in PS_COMMAND.findall(code)}
-    if commands & PS_UNSEEN:
-        unseen = ", ".join(sorted(commands & PS_UNSEEN))
-        return [Said(N_("{program} runs code it builds or fetches ({commands})"), program=name, commands=unseen)]
-    deletes = commands & PS_DELETES | {c for c in commands if c.startswith("remove-")}
-    if not deletes:
-        return []
-    return [Said(N_("{program} deletes or overwrites ({commands})"), program=name, commands=", ".join(sorted(deletes)))]
+    _run(fed, name, "powershell", check)

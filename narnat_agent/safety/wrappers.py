@@ -96,6 +96,7 @@ WRAPPERS = {
     "ccache": _w(),
     "nocache": _w(),
     "caffeinate": _w("-t -w"),
+    "winpty": _w(),  # Git Bash's console bridge for programs that want a Windows console
     "dotenv": _w("-f -e -v"),
 }
 RUNNERS = {  # `<tool> <subcommand>` that runs the words after it as a command

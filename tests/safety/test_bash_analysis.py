@@ -20,44 +20,53 @@ def test_the_last_pipeline_is_the_one_whose_exit_code_the_shell_reports(command,
     assert last_pipeline(command) == stages
 
 
-REMOVES = ["pwsh deletes or overwrites (remove-item)"]
-PS_REMOVES = ["powershell deletes or overwrites (remove-item)"]
-
-
 @pytest.mark.parametrize(
     ("command", "lost"),
     [
-        ('pwsh -c "Remove-Item x; Clear-Content y"', ["pwsh deletes or overwrites (clear-content, remove-item)"]),
-        ("pwsh -Co 'Remove-ItemProperty -Path HKCU:x'", ["pwsh deletes or overwrites (remove-itemproperty)"]),
-        ('pwsh -c "Get-Content s.ps1 | iex; icm -ScriptBlock {1}"', ["pwsh runs code it builds or fetches (icm, iex)"]),
+        ('pwsh -c "Remove-Item x; Clear-Content y"', ["Remove-Item deletes x", "Clear-Content empties y"]),
+        (
+            "pwsh -Co 'Remove-ItemProperty -Path HKCU:x'",
+            ["Remove-ItemProperty deletes a value of the registry key HKCU:x — /undo cannot restore it"],
+        ),
+        ('pwsh -c "Get-Content s.ps1 | iex; icm -ScriptBlock {1}"', ["iex runs shell code computed at run time"]),
         ("pwsh -c $SCRIPT", ["pwsh runs code computed at run time"]),
-        ("pwsh -Command Remove-Item -Recurse build", ["pwsh deletes or overwrites (remove-item)"]),
+        ("pwsh -Command Remove-Item -Recurse build", ["Remove-Item deletes build with everything inside"]),
         ("echo Get-ChildItem | pwsh -", []),  # a lone - is no abbreviation of -EncodedCommand
         ('pwsh -c "Get-ChildItem"', []),
         ("pwsh -File clean.ps1 -Command Remove-Item x", []),  # the words after a script are its arguments
         ("pwsh -F clean.ps1 -c Remove-Item x", []),
         # the values of parameters are no script: -ExecutionPolicy Bypass is how these commands are written
-        ('powershell -ExecutionPolicy Bypass -Command "Remove-Item -Recurse C:\\build"', PS_REMOVES),
-        ('powershell -ep bypass -c "rm -r build"', ["powershell deletes or overwrites (rm)"]),
-        ('pwsh -NoProfile -ExecutionPolicy Bypass -Command "Remove-Item -Recurse build"', REMOVES),
-        ('pwsh -WindowStyle Hidden -Command "Remove-Item -Recurse build"', REMOVES),
-        ('pwsh -OutputFormat Text -Command "Remove-Item x"', REMOVES),
-        ('pwsh -WorkingDirectory C:\\p -c "Remove-Item x"', REMOVES),
+        (
+            'powershell -ExecutionPolicy Bypass -Command "Remove-Item -Recurse C:\\build"',
+            ["Remove-Item deletes C:\\build with everything inside — /undo restores only the project's files"],
+        ),
+        ('powershell -ep bypass -c "rm -r build"', ["rm deletes build with everything inside"]),
+        (
+            'pwsh -NoProfile -ExecutionPolicy Bypass -Command "Remove-Item -Recurse build"',
+            ["Remove-Item deletes build with everything inside"],
+        ),
+        (
+            'pwsh -WindowStyle Hidden -Command "Remove-Item -Recurse build"',
+            ["Remove-Item deletes build with everything inside"],
+        ),
+        ('pwsh -OutputFormat Text -Command "Remove-Item x"', ["Remove-Item deletes x"]),
+        ('pwsh -WorkingDirectory C:\\p -c "Remove-Item x"', ["Remove-Item deletes x"]),
         ("pwsh -Exec Bypass -File clean.ps1", []),
-        ('powershell "Remove-Item -Recurse build"', PS_REMOVES),  # Windows PowerShell's first word is a command
+        # Windows PowerShell's first word is a command
+        ('powershell "Remove-Item -Recurse build"', ["Remove-Item deletes build with everything inside"]),
         ("pwsh clean.ps1", []),  # pwsh's is a script file
         ("pwsh remove-old-builds.ps1", []),  # whatever the script is named
         ("powershell -File remove-old-builds.ps1", []),
         ("powershell -f remove-old-builds.ps1", []),
         ("powershell -FILE remove-old-builds.ps1", []),
-        ("powershell Remove-Item -Recurse build", PS_REMOVES),
-        ('pwsh -cwa "Remove-Item build"', REMOVES),  # -CommandWithArgs
-        ("pwsh -CommandWithArgs 'Remove-Item $args[0]' build", REMOVES),
-        ('pwsh -w Hidden -c "Remove-Item x"', REMOVES),
-        ('pwsh -wi Hidden -c "Remove-Item x"', REMOVES),  # -WindowStyle abbreviated
-        ('pwsh -i -c "Remove-Item x"', REMOVES),  # -Interactive takes no value
-        ('cmd /c "del a.txt & rd /s b"', ["cmd deletes files (del, rd)"]),
-        ('cmd.exe /K "echo x && @ERASE y"', ["cmd deletes files (erase)"]),
+        ("powershell Remove-Item -Recurse build", ["Remove-Item deletes build with everything inside"]),
+        ('pwsh -cwa "Remove-Item build"', ["Remove-Item deletes build"]),  # -CommandWithArgs
+        ("pwsh -CommandWithArgs 'Remove-Item $args[0]' build", ["Remove-Item deletes $args[0], build"]),
+        ('pwsh -w Hidden -c "Remove-Item x"', ["Remove-Item deletes x"]),
+        ('pwsh -wi Hidden -c "Remove-Item x"', ["Remove-Item deletes x"]),  # -WindowStyle abbreviated
+        ('pwsh -i -c "Remove-Item x"', ["Remove-Item deletes x"]),  # -Interactive takes no value
+        ('cmd /c "del a.txt & rd /s b"', ["del deletes a.txt", "rd deletes b with everything inside"]),
+        ('cmd.exe /K "echo x && @ERASE y"', ["ERASE deletes y"]),
         ('cmd /c "dir & echo hi"', []),
     ],
 )
@@ -68,21 +77,27 @@ def test_windows_shells_say_which_commands_delete(command, lost):
 @pytest.mark.parametrize(
     ("command", "lost"),
     [
-        ('echo "Remove-Item -Recurse -Force build" | pwsh -Command -', REMOVES),
-        ("pwsh -NoProfile -Command - <<'EOF'\nRemove-Item -Recurse build\nEOF", REMOVES),
-        ("echo Remove-Item build | pwsh -NoProfile", REMOVES),  # no command or file: it reads its input
-        ("echo Remove-Item build | pwsh -NonInteractive -File -", REMOVES),
-        ("echo Remove-Item build | pwsh -", REMOVES),
+        (
+            'echo "Remove-Item -Recurse -Force build" | pwsh -Command -',
+            ["Remove-Item deletes build with everything inside"],
+        ),
+        (
+            "pwsh -NoProfile -Command - <<'EOF'\nRemove-Item -Recurse build\nEOF",
+            ["Remove-Item deletes build with everything inside"],
+        ),
+        ("echo Remove-Item build | pwsh -NoProfile", ["Remove-Item deletes build"]),  # no command: it reads its input
+        ("echo Remove-Item build | pwsh -NonInteractive -File -", ["Remove-Item deletes build"]),
+        ("echo Remove-Item build | pwsh -", ["Remove-Item deletes build"]),
         ("echo Get-Date | pwsh -Command -", []),
         ("echo Remove-Item build | pwsh clean.ps1", []),  # the input is the script's data
         ("echo Remove-Item build | pwsh -File clean.ps1", []),
-        ("echo Remove-Item build | pwsh -File - extra", REMOVES),
-        ("echo Remove-Item build | pwsh - extra", REMOVES),
+        ("echo Remove-Item build | pwsh -File - extra", ["Remove-Item deletes build"]),
+        ("echo Remove-Item build | pwsh - extra", ["Remove-Item deletes build"]),
         ("echo Remove-Item build | pwsh -c Get-Date", []),
         ("cat $SCRIPT | pwsh -Command -", ["pwsh runs code computed at run time"]),
         ("pwsh < clean.ps1", []),  # a script file, opaque like `pwsh clean.ps1`
-        ("echo rd /s /q build | cmd", ["cmd deletes files (rd)"]),
-        ("cmd /q <<'EOF'\ndel a.txt\nEOF", ["cmd deletes files (del)"]),
+        ("echo rd /s /q build | cmd", ["rd deletes build with everything inside"]),
+        ("cmd /q <<'EOF'\ndel a.txt\nEOF", ["del deletes a.txt"]),
         ("echo del a.txt | cmd /c dir", []),
         ("cat $SCRIPT | cmd", ["cmd runs code computed at run time"]),
     ],

@@ -60,8 +60,8 @@ def test_where_the_wrapped_command_starts(command, lost):
         ("find . -delete", ["find -delete deletes the files it finds"]),  # a program with rules of its own
         ("git clean -fdx", ["git clean deletes untracked files"]),  # a family of the table
         ('sqlite3 app.db "DROP TABLE t"', ["sqlite3 drops table t — /undo cannot restore it"]),  # a SQL client
-        ('pwsh -c "Remove-Item x"', ["pwsh deletes or overwrites (remove-item)"]),
-        ('cmd /c "del a"', ["cmd deletes files (del)"]),
+        ('pwsh -c "Remove-Item x"', ["Remove-Item deletes x"]),
+        ('cmd /c "del a"', ["del deletes a"]),
         ("nice -n 5 rm -rf build", RM),  # a wrapper is checked from where it stands
         ('ruby -e "FileUtils.rm_rf(1)"', ["the ruby code calls a file-deletion function"]),  # an interpreter
     ],

@@ -99,7 +99,7 @@ def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
 def _check(command: str, ws: Workspace, background: bool) -> None:
     """Refuse file operations and terminal programs (in the background nothing waits for them: a server is what it
     is for); ask the user before anything that deletes."""
-    verdict = analyze(command, cwd=ws.cwd)
+    verdict = analyze(command, cwd=ws.cwd, shell="powershell" if chosen(ws.shell).shell.powershell else "bash")
     if verdict.file_ops:
         why = listed(list(dict.fromkeys(verdict.file_ops)))
         raise ToolError(f"not run — Bash is for running programs: {why}.", Said(N_("not run: {why}"), why=why))
