@@ -117,3 +117,14 @@ def test_waiting_past_the_timeout_says_the_job_still_runs_and_keeps_it(workspace
 def test_waiting_for_a_job_that_does_not_exist_names_those_that_do(workspace):
     result = execute("Bash", {"command": "wait %3"}, workspace)
     assert result.is_error and "no background job 3" in result.text
+
+
+def test_a_jobs_log_read_again_is_not_said_to_be_modified_externally(workspace, project):
+    code = "import time; print('one', flush=True); time.sleep(0.5); print('two', flush=True)"
+    execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    log = str(job.log)
+    execute("Read", {"file_path": log}, workspace)
+    execute("Bash", {"command": "wait %1", "timeout": 30_000}, workspace)
+    again = execute("Read", {"file_path": log}, workspace)
+    assert "two" in again.text and "modified externally" not in again.text

@@ -97,8 +97,8 @@ def _load(path: Path, ws: Workspace) -> bytes:
 
 
 def run(args: dict, ws: Workspace) -> Result:
-    result = _read(args, ws)
     job = ws.jobs.of_log(ws.resolve(args["file_path"]))
+    result = _read(args, ws, growing=job is not None)
     if job is None:
         return result
     news = [line for line in ws.jobs.news() if not line.startswith(f"background job {job.number} ")]
@@ -110,12 +110,13 @@ def run(args: dict, ws: Workspace) -> Result:
     return dataclasses.replace(result, text="\n".join([text, state, *(f"({line})" for line in news)]))
 
 
-def _read(args: dict, ws: Workspace) -> Result:
+def _read(args: dict, ws: Workspace, growing: bool) -> Result:
+    """The file's text; `growing` is a background job's log, whose changes are no news."""
     path = ws.resolve(args["file_path"])
     if path.is_dir():
         return _listing(path, ws)
     data = _load(path, ws)
-    previous = ws.reads.get(path)
+    previous = None if growing else ws.reads.get(path)
     note = f"Note: {ws.show(path)} was modified externally.\n" if previous and previous.sha != digest(data) else ""
     if not data:
         ws.remember(path, data, whole=True)
