@@ -5,8 +5,9 @@ import difflib
 from narnat_agent.commands import command
 from narnat_agent.conversation.window import Window
 from narnat_agent.core.agent import Agent
-from narnat_agent.i18n import N_, _
+from narnat_agent.i18n import N_, _, spoken
 from narnat_agent.provider.errors import LLMError
+from narnat_agent.ui import cells
 from narnat_agent.ui.plain import tokens
 
 LARGEST = 5  # single items /context names
@@ -83,10 +84,10 @@ def _parts(window: Window) -> list[str]:
     fixed = [part for part in window.parts if not part.startswith("tool results")]
     results = sorted((p for p in window.parts if p.startswith("tool results")), key=lambda p: -window.parts[p])
     return [
-        f"  {part:<28} {tokens(window.parts[part]):>7} {window.parts[part] / total:>5.0%}"
+        f"  {cells.ljust(spoken(part), 28)} {tokens(window.parts[part]):>7} {window.parts[part] / total:>5.0%}"
         for part in [*fixed, *results]
     ]
 
 
 def _largest(window: Window) -> list[str]:
-    return [f"  {tokens(size):>7}  {label}" for size, label in sorted(window.items, reverse=True)[:LARGEST]]
+    return [f"  {tokens(size):>7}  {spoken(label)}" for size, label in sorted(window.items, reverse=True)[:LARGEST]]

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from narnat_agent.conversation.context import Conversation
+from narnat_agent.i18n import N_, Said
 from narnat_agent.prompts.skills import SKILLS_HEADING, SKILLS_INTRO
 from narnat_agent.prompts.texts import SUMMARY_HEADING
 from narnat_agent.provider.tokens import estimate
@@ -41,10 +42,11 @@ class Window:
 
 def _system_parts(prompt: str) -> list[tuple[str, str]]:
     """The system prompt cut at its section headings: each instruction file, the skills, an inherited summary."""
-    names, starts = ["system prompt"], [0]
+    names, starts = [Said(N_("system prompt"))], [0]
     for match in SECTION.finditer(prompt):
         file, skills = match["file"], match["skills"]
-        names.append(f"instructions: {file}" if file else "skills" if skills else "inherited summary")
+        names.append(Said(N_("instructions: {file}"), file=file) if file else Said(N_("skills")) if skills
+                     else Said(N_("inherited summary")))  # fmt: skip
         starts.append(match.start())
     ends = [*starts[1:], len(prompt)]
     return [(name, prompt[start:end]) for name, start, end in zip(names, starts, ends, strict=True)]
@@ -65,27 +67,32 @@ def _header(function: dict) -> str:
 
 
 def _pieces(conversation: Conversation, tools: list[dict]) -> list[tuple[int, str, str, int]]:
-    """(message index, part, item label, estimated tokens) for everything a request carries."""
+    """(message index, part, item label, estimated tokens) for everything a request carries; parts and labels are
+    Said, to be shown in the interface's language."""
     pieces = [(0, part, "", estimate(text)) for part, text in _system_parts(conversation.messages[0]["content"])]
-    pieces.append((0, "tool schemas", "", estimate(tools)))
+    pieces.append((0, Said(N_("tool schemas")), "", estimate(tools)))
     calls: dict[str, tuple[str, str]] = {}
     question = 0
     for n, message in enumerate(conversation.messages[1:], 1):
         role, size = message["role"], estimate(message)
         if role == "user" and not isinstance(message["content"], str):  # the images the tools read
-            pieces.append((n, "images", "images read by the tools", size))
+            pieces.append((n, Said(N_("images")), Said(N_("images read by the tools")), size))
         elif role == "user":
             question += 1
-            pieces.append((n, "questions", f"question {question}: {_first_words(message['content'])}", size))
+            said = Said(N_("question {n}: {text}"), n=str(question), text=_first_words(message["content"]))
+            pieces.append((n, Said(N_("questions")), said, size))
         elif role == "assistant":
             functions = {c["id"]: c["function"] for c in message.get("tool_calls", [])}
             calls.update({id_: (f["name"], _header(f)) for id_, f in functions.items()})
             named = ", ".join(f["name"] for f in functions.values())
-            label = f"answer: {_first_words(message['content'])}" if message["content"] else f"calls {named}"
-            pieces.append((n, "answers", label, size))
+            label = (Said(N_("answer: {text}"), text=_first_words(message["content"])) if message["content"]
+                     else Said(N_("calls {names}"), names=named))  # fmt: skip
+            pieces.append((n, Said(N_("answers")), label, size))
         else:
             name, header = calls.get(message.get("tool_call_id", ""), ("tool", "tool"))
-            pieces.append((n, f"tool results: {name}", f"result of {header}", size))
+            pieces.append(
+                (n, Said(N_("tool results: {tool}"), tool=name), Said(N_("result of {call}"), call=header), size)
+            )
     return pieces
 
 

@@ -88,7 +88,7 @@ def test_compact_summarises_now_with_the_users_words_and_goes_on_from_the_summar
     summary_request, fresh = fake_llm.requests[1], fake_llm.requests[2]
     instruction = summary_request["messages"][-1]["content"]
     assert instruction.startswith(COMPRESSION_PROMPT) and instruction.endswith("keep the list of failing tests")
-    assert "tools" not in summary_request
+    assert summary_request["tools"] == fake_llm.requests[0]["tools"]  # the same prefix as the turns: cached
     assert fresh["messages"][0]["content"].endswith(f"{SUMMARY_HEADING}\n## Summary\nThe parser is fixed.\n")
     assert fresh["messages"][1:] == [{"role": "user", "content": "next"}]
     assert (project / ".narnat" / "last_session_summary.md").read_text() == ""

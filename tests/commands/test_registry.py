@@ -58,3 +58,20 @@ def test_help_fits_the_terminal_its_descriptions_in_one_column_with_a_hanging_in
     for row in (line for line in commands if line.startswith("  /")):  # /compact [what to keep] too
         at = next(i for i in range(len(row)) if cells.width(row[:i]) == column)
         assert row[at - 1] == " " and row[at] != " ", (row, column)
+
+
+def test_context_speaks_the_interfaces_language_in_its_rows(harness, fake_llm):
+    from narnat_agent import i18n
+    from tests.fake_llm import text_reply
+
+    h = harness()
+    fake_llm.add(text_reply("hello"))
+    h.agent.ask("hi there")
+    try:
+        i18n.use("zh-CN")
+        dispatch(h.agent, "/context")
+    finally:
+        i18n.use("en")
+    shown = h.out.getvalue()
+    assert "系统提示词" in shown and "工具定义" in shown and "第 1 个提问：hi there" in shown, shown
+    assert "system prompt" not in shown and "question 1" not in shown
