@@ -31,7 +31,7 @@ ENVIRONMENT = re.compile(r"^# Environment\n(?:- .*\n)*", re.MULTILINE)
 
 
 def _environment_block(project: Path, headless: bool, yes: bool) -> str:
-    git = any((d / ".git").exists() for d in (project, *project.parents))
+    git = any(_found(d / ".git") for d in (project, *project.parents))
     return (
         (
             "# Environment\n"
@@ -50,17 +50,26 @@ def _python_environments(project: Path) -> str:
     """The project's own Python environments, which the Bash tool's commands should use."""
     variable = environment(root=project).get("VIRTUAL_ENV")
     active = Path(variable).resolve() if variable else None
-    found = [d.resolve() for d in sorted(project.iterdir()) if (d / "pyvenv.cfg").is_file()]
+    found = [d.resolve() for d in sorted(project.iterdir()) if _found(d / "pyvenv.cfg", Path.is_file)]
     lines = [f"- Python virtualenv: {d.name} ({'active; ' if d == active else ''}its tools: {d.name}/bin/python, "
              f"{d.name}/bin/pip)" for d in found]  # fmt: skip
     if active and active not in found:
         lines.append(f"- Python virtualenv: {active} (active)")
     for lock, tool in (("poetry.lock", "poetry"), ("uv.lock", "uv")):
-        if (project / lock).is_file():
+        if _found(project / lock, Path.is_file):
             lines.append(f"- {lock}: run the project's Python tools with `{tool} run …`")
     if (conda := os.environ.get("CONDA_DEFAULT_ENV")) and conda != "base":
         lines.append(f"- Conda environment: {conda} (active)")
     return "".join(f"{line}\n" for line in lines)
+
+
+def _found(path: Path, kind: Callable[[Path], bool] = Path.exists) -> bool:
+    """Whether path is there (as a file, with Path.is_file): inside a folder the user cannot enter (a database's
+    volume, lost+found), no."""
+    try:
+        return kind(path)
+    except OSError:  # pathlib lets EACCES through
+        return False
 
 
 def with_environment(saved_prompt: str, system_prompt: str) -> str:
