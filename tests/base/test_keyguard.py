@@ -5,7 +5,6 @@ import base64
 import contextlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -67,18 +66,32 @@ def test_a_key_from_the_environment_is_out_of_reach_too(project, fake_llm):
     assert KEY not in disguises(result) and "Permission denied" in result
 
 
+NOBODY = 65534
+# As root, the process drops to nobody only after importing Narnat: where the clone sits (a folder only root may
+# enter) does not matter. A change of user leaves a process non-dumpable; it is made dumpable again, as a process
+# nobody started would be, so that only seal_process can close it.
+SEALED = """
+import ctypes, os, sys
+from narnat_agent.keyguard import PR_SET_DUMPABLE, seal_process
+if sys.argv[1:] == ["drop"]:
+    os.setgroups([]); os.setgid(NOBODY); os.setuid(NOBODY)
+    ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+print(seal_process(), flush=True)
+input()
+""".replace("NOBODY", str(NOBODY))
+
+
 @linux_only
-@pytest.mark.skipif(os.geteuid() == 0 and not shutil.which("setpriv"), reason="needs setpriv to act as a user")
-def test_narnats_process_is_closed_to_the_users_other_processes(tmp_path):
+def test_narnats_process_is_closed_to_the_users_other_processes():
     """Where commands cannot be confined, a process of the same user still cannot read Narnat's environment."""
-    as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
-    code = "from narnat_agent.keyguard import seal_process; print(seal_process(), flush=True); input()"
+    root = os.geteuid() == 0
+    as_user = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if root else {}
     env = {**os.environ, "NARNAT_API_KEY": KEY}
-    sealed = subprocess.Popen([*as_user, sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              env=env, text=True, cwd=tmp_path.parent)  # fmt: skip
+    sealed = subprocess.Popen([sys.executable, "-c", SEALED, *(["drop"] if root else [])], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, env=env, text=True)  # fmt: skip
     try:
         assert sealed.stdout.readline() == "True\n"
-        reader = subprocess.run([*as_user, "cat", f"/proc/{sealed.pid}/environ"], capture_output=True, timeout=10)
+        reader = subprocess.run(["cat", f"/proc/{sealed.pid}/environ"], capture_output=True, timeout=10, **as_user)
     finally:
         sealed.communicate("\n", timeout=10)
     assert reader.returncode != 0 and KEY.encode() not in reader.stdout
