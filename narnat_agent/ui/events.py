@@ -16,6 +16,10 @@ from narnat_agent.tools.base import Result
 from narnat_agent.ui.headless import HeadlessStream, HeadlessUI
 
 VERSION = 1
+# Written as JSON escapes, though valid JSON either way: DEL and the C1 controls (U+009B is a terminal's CSI), which
+# json leaves raw, so a terminal that shows the output obeys none (the C0 ones, ESC among them, it always escapes);
+# line and paragraph separators, which split the line for str.splitlines and JavaScript.
+ESCAPED = str.maketrans({code: f"\\u{code:04x}" for code in (*range(0x7F, 0xA0), 0x2028, 0x2029)})
 
 
 class EventStream(HeadlessStream):
@@ -52,9 +56,7 @@ class EventUI(HeadlessUI):
             self._write({"type": kind, **fields})
 
     def _write(self, event: dict) -> None:
-        line = redact(json.dumps(event, ensure_ascii=False), self.secret)
-        # valid JSON either way, but raw line and paragraph separators split the line for str.splitlines and JS
-        line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        line = redact(json.dumps(event, ensure_ascii=False), self.secret).translate(ESCAPED)
         with self.lock:
             self.out.write(line + "\n")
             self.out.flush()

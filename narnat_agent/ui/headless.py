@@ -2,6 +2,7 @@
 
 from narnat_agent.core.turn import TurnOutcome, TurnStats
 from narnat_agent.i18n import _
+from narnat_agent.inert import inert
 from narnat_agent.ui.plain import PlainStream, PlainUI, footer
 
 
@@ -46,6 +47,6 @@ class HeadlessUI(PlainUI):
 
     def report(self, outcome: TurnOutcome, session: str | None, code: int) -> None:
         """The end of the run: the answer on stdout."""
-        if outcome.answer:
-            self.out.write(outcome.answer if outcome.answer.endswith("\n") else f"{outcome.answer}\n")
+        if answer := inert(outcome.answer):
+            self.out.write(answer if answer.endswith("\n") else f"{answer}\n")
             self.out.flush()
