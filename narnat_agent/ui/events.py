@@ -49,13 +49,13 @@ class EventUI(HeadlessUI):
         self.started = time.monotonic()
         self.running = ("", "")  # id and name of the call running now
         self.tool_calls = 0
-        self.secret = ""  # the API key: stdout never shows it, not even in arguments the model wrote
 
     def emit(self, kind: str, **fields: object) -> None:
         if self.live:
             self._write({"type": kind, **fields})
 
     def _write(self, event: dict) -> None:
+        """One JSON line; the key masked, even in arguments the model wrote."""
         line = redact(json.dumps(event, ensure_ascii=False), self.secret).translate(ESCAPED)
         with self.lock:
             self.out.write(line + "\n")
