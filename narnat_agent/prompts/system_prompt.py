@@ -12,6 +12,7 @@ from narnat_agent import state
 from narnat_agent.config.loader import Config
 from narnat_agent.encodable import encodable
 from narnat_agent.i18n import _
+from narnat_agent.keyguard import redact
 from narnat_agent.prompts.skills import find_skills, skills_section
 from narnat_agent.prompts.texts import BASE_PROMPT, IRON_LAWS
 from narnat_agent.tools.bash import environment
@@ -110,7 +111,9 @@ def build_system_prompt(
             parts.append(f"# {title}\n{text}\n")
     if skills := find_skills(config.project, config.home, notify):
         parts.append(skills_section(skills))
-    return encodable("\n".join(parts))  # a project path that is not UTF-8
+    # a project path that is not UTF-8; the key in a file of instructions or a skill's description, masked as in a
+    # tool's result
+    return redact(encodable("\n".join(parts)), config.api_key)
 
 
 def for_model(system_prompt: str, old: str, new: str) -> str:

@@ -45,7 +45,7 @@ def _with_user_commands(config: Config, ui: UI, dispatch: Callable) -> Callable:
     from narnat_agent.commands import custom
     from narnat_agent.commands.session import COMMANDS, descriptions
 
-    user, notices = custom.load(config.project, config.home, COMMANDS)
+    user, notices = custom.load(config.project, config.home, COMMANDS, config.api_key)
     for notice in notices:
         ui.notice(notice)
     # the built-ins' help lines again: the UI was made before the settings could choose the language
