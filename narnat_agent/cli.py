@@ -127,7 +127,11 @@ def read_prompt(arg: str | None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    i18n.use(i18n.from_locale(os.environ))  # until the settings are read; --help and its errors speak it too
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character (ASCII, Latin-1) gets its escape
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+    if problem := i18n.use(i18n.from_locale(os.environ)):  # until the settings are read; --help speaks it too
+        sys.stderr.write(f"{problem}\n")
     parser = _parser()
     args = parser.parse_args(argv)
     if args.output_format and args.prompt is None:
@@ -171,8 +175,8 @@ def _start(args: argparse.Namespace) -> int:
         return USAGE_ERROR
     state_dir, moved = folder or state.choose_folder(project, home, os.environ)
     config = dataclasses.replace(config, state_dir=state_dir, max_steps=args.max_steps or config.max_steps)
-    if config.language:
-        i18n.use(config.language)
+    if config.language and (problem := i18n.use(config.language)):
+        ui.notice(problem)
     for notice in (*config.notices, moved) if moved else config.notices:
         ui.notice(str(notice))  # worded now, in the language the settings chose
     ui.use_interrupt_key(config.interrupt_key)

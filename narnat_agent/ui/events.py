@@ -3,6 +3,7 @@
 The shapes are documented in docs/headless.md; VERSION changes whenever a field changes meaning.
 """
 
+import codecs
 import json
 import sys
 import threading
@@ -49,6 +50,7 @@ class EventUI(HeadlessUI):
         self.started = time.monotonic()
         self.running = ("", "")  # id and name of the call running now
         self.tool_calls = 0
+        self.ascii = codecs.lookup(getattr(out, "encoding", None) or "utf-8").name != "utf-8"  # then in \u escapes
 
     def emit(self, kind: str, **fields: object) -> None:
         if self.live:
@@ -56,7 +58,7 @@ class EventUI(HeadlessUI):
 
     def _write(self, event: dict) -> None:
         """One JSON line; the key masked, even in arguments the model wrote."""
-        line = redact(json.dumps(event, ensure_ascii=False), self.secret).translate(ESCAPED)
+        line = redact(json.dumps(event, ensure_ascii=self.ascii), self.secret).translate(ESCAPED)
         with self.lock:
             self.out.write(line + "\n")
             self.out.flush()
