@@ -97,6 +97,8 @@ def jobs(agent: Agent, arg: str) -> None:
     agent.ui.table([_("job"), _("pid"), _("state"), _("output"), _("command")], rows)
 
 
+LISTED = 20  # the user's own commands /help names; the others it counts
+
 KEYS = (
     ("Enter", N_("send (while the agent works: queued, sent when the turn ends)")),
     ("Alt-Enter, Ctrl-J", N_("new line (pasted text stays one message)")),
@@ -113,7 +115,20 @@ KEYS = (
 def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None) -> None:
     state = agent.config.state_dir
     rows = [help_line(command) for command in COMMANDS.values()]
-    mine = [(_("/{name} [arguments]").format(name=name), command.description) for name, command in (user or {}).items()]
+    mine = [(_("/{name} [arguments]").format(name=name), command.description)
+            for name, command in list((user or {}).items())[:LISTED]]  # fmt: skip
+    if len(user or {}) > LISTED:
+        more = len(user or {}) - LISTED
+        mine.append(
+            (
+                ngettext(
+                    "… {n:,} more command of your own, in the folders under Files",
+                    "… {n:,} more commands of your own, in the folders under Files",
+                    more,
+                ).format(n=more),
+                "",
+            )
+        )
     commands = ", ".join(f"{d}/NAME.md" for d in commands_folders(agent.config.project, agent.config.home))
     skills = ", ".join(f"{d}/*/SKILL.md" for d in skills_folders(agent.config.project, agent.config.home))
     files = (
@@ -129,7 +144,7 @@ def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None)
     )
     keys = [(key, _(what)) for key, what in KEYS]
     sections = ((_("Commands"), rows), (_("Your commands"), mine), (_("Keys"), keys), (_("Files"), files))
-    agent.ui.info("\n".join(f"{title}\n" + "\n".join(f"  {cells.ljust(a, 18)} {b}" for a, b in lines)
+    agent.ui.info("\n".join(f"{title}\n" + "\n".join(f"  {cells.ljust(a, 18)} {b}".rstrip() for a, b in lines)
                             for title, lines in sections if lines))  # fmt: skip
 
 

@@ -129,3 +129,17 @@ def test_the_key_in_a_command_a_skill_or_instructions_reaches_the_model_masked(p
     assert request["messages"][-1]["content"] == "Deploy with the token [API key]."
     assert "The token is [API key]." in request["messages"][0]["content"]
     assert "- ship: Ship with [API key]. (Read" in request["messages"][0]["content"]
+
+
+def test_help_names_the_first_of_many_commands_and_counts_the_rest(harness):
+    from narnat_agent.commands.custom import UserCommand
+    from narnat_agent.commands.session import dispatch
+
+    h = harness()
+    user = {f"c{n:05}": UserCommand(f"c{n:05}", "text", f"command {n}") for n in range(10_000)}
+    dispatch(h.agent, "/help", user=user)
+    shown = h.out.getvalue()
+    mine = shown.split("Your commands\n", 1)[1].split("\nKeys\n", 1)[0].splitlines()
+    assert len(shown) < 10_000 and mine[0].startswith("  /c00000 [arguments]") and "command 0" in mine[0]
+    assert mine[-1] == "  … 9,980 more commands of your own, in the folders under Files"
+    assert len(mine) == 21
