@@ -6,7 +6,7 @@ import argparse
 import io
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from narnat_agent import __version__, i18n
 from narnat_agent.i18n import _
@@ -124,6 +124,15 @@ def read_prompt(arg: str | None) -> str | None:
         if data.startswith(bom):
             return data.decode(codec, errors="backslashreplace")
     return data.decode("utf-8", errors="backslashreplace")
+
+
+def run() -> NoReturn:
+    """The program (`narnat`, `python -m narnat_agent`): main's exit code, kept until the process is gone."""
+    from narnat_agent.run.signals import keep_exit_code
+
+    code = main()
+    keep_exit_code()
+    sys.exit(code)
 
 
 def main(argv: list[str] | None = None) -> int:
