@@ -76,7 +76,7 @@ class TerminalUI:
         )
 
     def _toolbar(self):
-        return " · ".join(part for part in (self.model, self.context, "/help") if part)
+        return inert(" · ".join(part for part in (self.model, self.context, "/help") if part))
 
     def use_interrupt_key(self, key: str) -> None:
         """The configured key that stops a turn: "escape", "escape-twice" or "ctrl-c" (Ctrl-C always works)."""
