@@ -1,6 +1,7 @@
 """The user's own commands (.narnat/commands/NAME.md) and skills (.narnat/skills/*/SKILL.md) through the real REPL."""
 
 import json
+import os
 
 import pytest
 
@@ -98,12 +99,14 @@ def test_command_and_skill_files_linked_to_the_settings_or_outside_are_left_out_
     (commands / "local.md").symlink_to(project / ".narnat/narnat.json")
     (commands / "outside.md").symlink_to(project.parent / "outside.md")
     (commands / "folder.md").mkdir()
+    os.link(home_settings, commands / "hard.md")  # the same file under another name, inside the project
     write(project / "docs/review.md", "Review it.\n")  # a link inside the project is fine
     (commands / "review.md").symlink_to(project / "docs/review.md")
     (project / ".narnat/skills/leak").mkdir(parents=True)
     (project / ".narnat/skills/leak/SKILL.md").symlink_to(home_settings)
     fake_llm.add(text_reply("reviewed"))
-    done = narnat(project, stdin="/keylink\n/local\n/outside\n/help\n/review\n", base_url=fake_llm.base_url, key=None)
+    done = narnat(project, stdin="/keylink\n/local\n/hard\n/outside\n/help\n/review\n", base_url=fake_llm.base_url,
+                  key=None)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert KEY not in sent_or_kept(project, fake_llm, done)
     notices = done.stderr.split("> ", 1)[0]
@@ -111,8 +114,9 @@ def test_command_and_skill_files_linked_to_the_settings_or_outside_are_left_out_
     assert notices.count(".narnat/commands/local.md is not a command: it leads to a settings file") == 1
     assert notices.count(".narnat/commands/outside.md is not a command: it leads outside the project") == 1
     assert notices.count(".narnat/commands/folder.md is not a command: it is not a regular file") == 1
+    assert notices.count(".narnat/commands/hard.md is not a command: it leads to a settings file") == 1
     assert notices.count("Skill .narnat/skills/leak/SKILL.md is left out: it leads to a settings file") == 1
-    assert done.stderr.count("Unknown command") == 3
+    assert done.stderr.count("Unknown command") == 4
     assert [r["messages"][-1]["content"] for r in fake_llm.requests] == ["Review it."]
 
 
