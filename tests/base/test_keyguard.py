@@ -158,3 +158,12 @@ def test_a_stream_cut_anywhere_shows_the_key_masked_and_everything_else_in_order
             mask = StreamMask(KEY)
             shown = [mask.feed(piece) for piece in (text[:first], text[first:second], text[second:])]
             assert "".join(shown) + mask.rest() == redact(text, KEY)  # so no piece began a key the next one ended
+
+
+def test_what_the_mask_held_back_is_shown_in_its_place(harness, fake_llm):
+    """Reasoning that ends like the key begins waits; it still comes before the answer, and whole."""
+    fake_llm.add(SSE([chunk({"role": "assistant", "reasoning_content": "thinking s"}), chunk({"content": "answer sk"}),
+                      chunk(finish="stop"), usage()]))  # fmt: skip
+    run = harness(api_key=KEY)
+    run.agent.ask("hi")
+    assert "thinking s\n" in run.err.getvalue() and run.out.getvalue().startswith("answer sk\n")

@@ -51,12 +51,15 @@ def test_a_translation_that_loses_its_placeholders_is_said_in_english(locales):
     catalog.add(POSITIVE, "必须是正整数，而不是 {number}")
     catalog.add(HELP, "显示帮助")
     catalog.add("{n} requests", "{n 个请求")
+    catalog.add(("{n} line", "{n} lines"), ("{count} 行",))
     with locales.open("wb") as f:
         write_mo(f, catalog)
     i18n.use("zh-CN")
     assert i18n._(HELP) == "显示帮助"
     assert i18n._(POSITIVE).format(text="x") == "must be a positive whole number, not 'x'"
     assert i18n._("{n} requests").format(n=3) == "3 requests"
+    assert i18n.ngettext("{n} line", "{n} lines", 1).format(n=1) == "1 line"
+    assert i18n.ngettext("{n} line", "{n} lines", 2).format(n=2) == "2 lines"
 
 
 def test_help_in_chinese_with_a_damaged_catalog_is_english(locales, monkeypatch, capsys):
