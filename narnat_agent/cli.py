@@ -6,7 +6,7 @@ import argparse
 import io
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from narnat_agent import __version__, i18n
 from narnat_agent.i18n import _
@@ -128,8 +128,21 @@ def read_prompt(arg: str | None) -> str | None:
     return data.decode("utf-8", errors="backslashreplace")
 
 
+def run() -> NoReturn:
+    """The program (`narnat`, `python -m narnat_agent`): main's exit code, kept until the process is gone."""
+    from narnat_agent.run.signals import keep_exit_code
+
+    code = main()
+    keep_exit_code()
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
-    i18n.use(i18n.from_locale(os.environ))  # until the settings are read; --help and its errors speak it too
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character (ASCII, Latin-1) gets its escape
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+    if problem := i18n.use(i18n.from_locale(os.environ)):  # until the settings are read; --help speaks it too
+        sys.stderr.write(f"{problem}\n")
     parser = _parser()
     args = parser.parse_args(argv)
     if args.output_format and args.prompt is None:
@@ -173,8 +186,8 @@ def _start(args: argparse.Namespace) -> int:
         return USAGE_ERROR
     state_dir, moved = folder or state.choose_folder(project, home, os.environ)
     config = dataclasses.replace(config, state_dir=state_dir, max_steps=args.max_steps or config.max_steps)
-    if config.language:
-        i18n.use(config.language)
+    if config.language and (problem := i18n.use(config.language)):
+        ui.notice(problem)
     for notice in (*config.notices, moved) if moved else config.notices:
         ui.notice(str(notice))  # worded now, in the language the settings chose
     ui.use_interrupt_key(config.interrupt_key)

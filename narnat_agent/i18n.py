@@ -1,12 +1,19 @@
-"""The interface's language: English, or Simplified Chinese when the locale or the `language` setting says so.
+"""The interface's language: English, or one of the catalogs under locale/ when the locale or the `language` setting
+says so.
 
 Only what a person reads goes through here. What the model receives (the system prompt, tool schemas, tool results,
 the compression instruction) stays as it is whatever the locale, so the prefix stays byte-stable for the
 provider's cache. A translator adds a language with a catalog under `locale/`, without touching code.
+
+A damaged catalog never stops the program: one that cannot be read leaves the interface in English (said once), and
+a translation whose placeholders the English message does not have is not used (its English is).
 """
 
+import contextlib
 import functools
 import gettext
+import string
+import struct
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from pathlib import Path
@@ -19,6 +26,7 @@ ENGLISH = gettext.NullTranslations()
 
 _catalog: gettext.NullTranslations = ENGLISH
 _english: ContextVar[bool] = ContextVar("english", default=False)  # per thread: the others go on in their language
+_damaged: set[str] = set()  # the catalogs already said to be unreadable
 
 
 @functools.cache
@@ -42,22 +50,40 @@ def from_locale(env: Mapping[str, str]) -> str:
     return "en"
 
 
-def use(language: str) -> None:
-    """Speak `language` (a key of languages()) from now on."""
+# what gettext raises on a damaged .mo file
+DAMAGED = (OSError, ValueError, LookupError, struct.error)
+
+
+def use(language: str) -> str | None:
+    """Speak `language` (a key of languages()) from now on; when its catalog cannot be read, English, and the first
+    time, the sentence that says so."""
     global _catalog
-    code = languages().get(language)
-    _catalog = _translations(code) if code else ENGLISH
+    code, _catalog = languages().get(language), ENGLISH
+    if code is None:
+        return None
+    try:
+        _catalog = _translations(code)
+    except DAMAGED as e:
+        path = str(gettext.find(DOMAIN, LOCALES, [code]))
+        if path in _damaged:
+            return None
+        _damaged.add(path)
+        # in English: the catalog that would translate it is the one that cannot be read
+        return f"The {language} catalog {path} cannot be read ({e}); the interface speaks English. Reinstall Narnat."
+    return None
 
 
-@functools.cache
 def _translations(code: str) -> gettext.NullTranslations:
-    return gettext.translation(DOMAIN, LOCALES, [code], fallback=True)
+    return gettext.translation(DOMAIN, LOCALES, [code], fallback=True)  # gettext keeps each file it read
 
 
 @functools.cache
 def answers(meaning: str) -> frozenset[str]:
-    """The words that mean YES (or NO) in any language Narnat speaks, in lower case."""
-    said = [meaning] + [_translations(code).gettext(meaning) for code in languages().values() if code]
+    """The words that mean YES (or NO) in any language Narnat speaks (whose catalog can be read), in lower case."""
+    said = [meaning]
+    for code in filter(None, languages().values()):
+        with contextlib.suppress(*DAMAGED):
+            said.append(_translations(code).gettext(meaning))
     return frozenset(word.lower() for words in said for word in words.split())
 
 
@@ -84,7 +110,8 @@ def _active() -> gettext.NullTranslations:
 
 def _(message: str) -> str:
     """message in the interface's language."""
-    return _active().gettext(message)
+    translated = _active().gettext(message)
+    return translated if translated is message or _fits(translated, message) else message
 
 
 def N_(message: str) -> str:
@@ -97,7 +124,24 @@ YES, NO = N_("y yes"), N_("n no")
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _active().ngettext(singular, plural, n)
+    translated = _active().ngettext(singular, plural, n)
+    english = singular if n == 1 else plural
+    return translated if translated in (singular, plural) or _fits(translated, singular, plural) else english
+
+
+@functools.cache
+def _fits(translated: str, *english: str) -> bool:
+    """Whether a translation can be formatted as its English is: each of its placeholders (name, conversion and
+    format) is one the English has, and its braces are well formed."""
+    try:
+        return _placeholders(translated) <= set().union(*map(_placeholders, english))
+    except ValueError:
+        return False
+
+
+def _placeholders(text: str) -> set[tuple[str, str | None, str | None]]:
+    return {(name, conversion, spec) for _text, name, spec, conversion in string.Formatter().parse(text)
+            if name is not None}  # fmt: skip
 
 
 class Said(str):

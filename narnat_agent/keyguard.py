@@ -42,6 +42,28 @@ def redact(text: str, secret: str, mark: str = MARK) -> str:
     return text.replace(secret, mark) if can_be_key(secret) and secret in text else text
 
 
+class StreamMask:
+    """A stream's text with the key masked wherever the stream cuts it: what could be the key's beginning waits for
+    the next piece (or `rest`)."""
+
+    def __init__(self, secret: str):
+        self.secret = secret if can_be_key(secret) else ""
+        self.held = ""
+
+    def feed(self, text: str) -> str:
+        """What can be shown now of everything fed so far."""
+        text = redact(self.held + text, self.secret)
+        keep = next((size for size in range(min(len(self.secret) - 1, len(text)), 0, -1)
+                     if text.endswith(self.secret[:size])), 0)  # fmt: skip
+        self.held = text[len(text) - keep :]
+        return text[: len(text) - keep]
+
+    def rest(self) -> str:
+        """What was held back, now that no more will come: not the key."""
+        held, self.held = self.held, ""
+        return held
+
+
 def seal_process() -> bool:
     """Close this process's /proc entries and memory to the user's other processes (as ssh-agent does);
     whether it could. Linux only; root keeps its access."""

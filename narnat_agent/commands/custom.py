@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from narnat_agent import state
+from narnat_agent.keyguard import redact
 from narnat_agent.prompts.skills import UnusableFile, front_matter, read_markdown
 
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*")
@@ -26,9 +27,9 @@ class UserCommand:
         return f"{self.text}\n\n{arguments}" if arguments else self.text
 
 
-def _command(path: Path, name: str) -> UserCommand:
-    meta, body = front_matter(read_markdown(path))
-    text = body.strip()
+def _command(path: Path, name: str, project: Path, home: Path, secret: str) -> UserCommand:
+    meta, body = front_matter(read_markdown(path, project, home))
+    text = redact(body.strip(), secret)  # the text becomes the question: masked as a tool's result is
     if not text:
         raise UnusableFile("it is empty")
     description = meta.get("description")
@@ -37,7 +38,9 @@ def _command(path: Path, name: str) -> UserCommand:
     return UserCommand(name, text, " ".join(description.split())[:80])
 
 
-def load(project: Path, home: Path, builtins: Collection[str]) -> tuple[dict[str, UserCommand], list[str]]:
+def load(
+    project: Path, home: Path, builtins: Collection[str], secret: str = ""
+) -> tuple[dict[str, UserCommand], list[str]]:
     """The user's commands, then the project's (which win by name), and a sentence for each file left out."""
     commands: dict[str, UserCommand] = {}
     notices: list[str] = []
@@ -50,7 +53,7 @@ def load(project: Path, home: Path, builtins: Collection[str]) -> tuple[dict[str
                     raise UnusableFile(f"/{name} is a built-in command, which wins; rename the file")
                 if not NAME.fullmatch(name):
                     raise UnusableFile("a command's name has only letters, digits, '.', '-' and '_'")
-                commands[name] = _command(path, name)
+                commands[name] = _command(path, name, project, home, secret)
             except UnusableFile as e:
                 notices.append(f"{shown} is not a command: {e}.")
     return commands, notices

@@ -10,7 +10,7 @@ from narnat_agent.commands import REGISTRY, SlashCommand, command, conversation,
 from narnat_agent.commands.custom import UserCommand
 from narnat_agent.conversation.store import SessionError
 from narnat_agent.core.agent import Agent
-from narnat_agent.i18n import N_, _
+from narnat_agent.i18n import N_, _, ngettext
 from narnat_agent.provider.errors import LLMError
 from narnat_agent.state import commands_folders, skills_folders
 from narnat_agent.ui import cells
@@ -29,6 +29,8 @@ def jobs(agent: Agent, arg: str) -> None:
     agent.ui.table([_("job"), _("pid"), _("state"), _("output"), _("command")], rows)
 
 
+LISTED = 20  # the user's own commands /help names; the others it counts
+
 KEYS = (
     ("Enter", N_("send (while the agent works: queued, sent when the turn ends)")),
     ("Alt-Enter, Ctrl-J", N_("new line (pasted text stays one message)")),
@@ -45,7 +47,15 @@ KEYS = (
 def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None) -> None:
     state = agent.config.state_dir
     rows = [slash.help() for __, slash in listed()]
-    mine = [(_("/{name} [arguments]").format(name=name), command.description) for name, command in (user or {}).items()]
+    mine = [(_("/{name} [arguments]").format(name=name), command.description)
+            for name, command in list((user or {}).items())[:LISTED]]  # fmt: skip
+    if (more := len(user or {}) - LISTED) > 0:
+        counted = ngettext(
+            "… {n:,} more command of your own, in the folders under Files",
+            "… {n:,} more commands of your own, in the folders under Files",
+            more,
+        ).format(n=more)
+        mine.append((counted, ""))  # a line of its own, outside the columns
     commands = ", ".join(f"{d}/NAME.md" for d in commands_folders(agent.config.project, agent.config.home))
     skills = ", ".join(f"{d}/*/SKILL.md" for d in skills_folders(agent.config.project, agent.config.home))
     files = (
@@ -61,7 +71,7 @@ def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None)
     )
     keys = [(key, _(what)) for key, what in KEYS]
     sections = ((_("Commands"), rows), (_("Your commands"), mine), (_("Keys"), keys), (_("Files"), files))
-    column = max(cells.width(usage) for __, lines in sections for usage, __ in lines)
+    column = max(cells.width(usage) for __, lines in sections for usage, line in lines if line)
     room = max(shutil.get_terminal_size((100, 24)).columns - column - 3, 20)
     agent.ui.info("\n".join(f"{title}\n" + "\n".join(_row(a, b, column, room) for a, b in lines)
                             for title, lines in sections if lines))  # fmt: skip
@@ -69,6 +79,8 @@ def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None)
 
 def _row(usage: str, line: str, column: int, room: int) -> str:
     """One row of /help: the usage padded to the column, its line wrapped to the room left, under itself."""
+    if not line:
+        return f"  {usage}"
     first, *rest = cells.wrap(line, room) or [""]
     return "\n".join([f"  {cells.ljust(usage, column)} {first}", *(" " * (column + 3) + more for more in rest)])
 

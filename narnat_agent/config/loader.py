@@ -21,6 +21,9 @@ SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a
 }
 
 
+NAMED_KEYS = 5  # unknown keys a notice names; the others it counts
+
+
 class ConfigError(Exception):
     """A configuration problem, worded as one sentence for the user."""
 
@@ -61,11 +64,11 @@ def _read_file(path: Path, notices: list[Notice]) -> dict:
         raise ConfigError(_("{path}: nested too deeply to be a settings file.").format(path=path)) from None
     if not isinstance(data, dict):
         raise ConfigError(_('{path}: must hold a JSON object like {{"model": "..."}}.').format(path=path))
+    if unknown := [key for key in data if key not in BY_NAME]:
+        notices.append(_unknown_keys(path, unknown))
     settings = {}
     for key, value in data.items():
         if key not in BY_NAME:
-            unknown = N_("{path}: unknown key '{key}' ignored (known keys: {known}).")
-            notices.append(Notice(unknown, {"path": path, "key": _short(key), "known": ", ".join(BY_NAME)}))
             continue
         if not BY_NAME[key].check(value):
             shown = _short(json.dumps(value), 200)
@@ -73,6 +76,19 @@ def _read_file(path: Path, notices: list[Notice]) -> dict:
             raise ConfigError(wrong.format(path=path, key=key, expected=BY_NAME[key].what_is_expected(), value=shown))
         settings[key] = value
     return settings
+
+
+def _unknown_keys(path: Path, keys: list[str]) -> Notice:
+    """One notice for a file's unknown keys however many there are: the first few named, the others counted."""
+    known = ", ".join(BY_NAME)
+    if len(keys) == 1:
+        return Notice(N_("{path}: unknown key '{key}' ignored (known keys: {known})."),
+                      {"path": path, "key": _short(keys[0]), "known": known})  # fmt: skip
+    named: object = ", ".join(f"'{_short(key)}'" for key in keys[:NAMED_KEYS])
+    if len(keys) > NAMED_KEYS:
+        named = Notice(N_("{keys} and {count:,} more"), {"keys": named, "count": len(keys) - NAMED_KEYS})
+    return Notice(N_("{path}: unknown keys {keys} ignored (known keys: {known})."),
+                  {"path": path, "keys": named, "known": known})  # fmt: skip
 
 
 def _from_environment(env: Mapping[str, str], have_key: bool) -> dict:

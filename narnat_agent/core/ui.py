@@ -80,5 +80,7 @@ class UI(Protocol):
 class Reporter(UI, Protocol):
     """The UI of one headless request: it names the run at its start and reports how it ended (text or JSON)."""
 
+    secret: str  # the API key, masked in what it reports
+
     def begin(self, session: str, model: str) -> None: ...
     def report(self, outcome: "TurnOutcome", session: str | None, code: int) -> None: ...

@@ -1,6 +1,11 @@
 """The user's own Markdown files: skills (named and described in the system prompt; the model Reads the body when
-it needs it) and the reading of any such file, which /NAME commands share."""
+it needs it) and the reading of any such file, which /NAME commands share.
 
+Such a file's text reaches the model, so a file that leads (through a link) to a settings file, which may hold the
+API key, or out of the project and the user's own folder, is left out: a cloned repository cannot aim one at them."""
+
+import contextlib
+import os
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,11 +35,14 @@ class Skill:
     path: str  # as the model's Read takes it
 
 
-def read_markdown(path: Path) -> str:
-    """A command's or skill's text; a file too large, binary, not UTF-8 or not regular is refused with the reason."""
+def read_markdown(path: Path, project: Path, home: Path) -> str:
+    """A command's or skill's text; a file too large, binary, not UTF-8, not regular, or leading to a settings file
+    or out of the project and the user's folder is refused with the reason."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):
+        found = path.stat()
+        if not stat.S_ISREG(found.st_mode):
             raise UnusableFile(_("it is not a regular file"))
+        _check_lead(path, found, project, home)
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as e:
@@ -47,6 +55,18 @@ def read_markdown(path: Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UnusableFile(_("it is not UTF-8 text")) from None
+
+
+def _check_lead(path: Path, found: os.stat_result, project: Path, home: Path) -> None:
+    """Refuses a file that is a settings file under another name (a symbolic or hard link), or lies outside the
+    project and the user's own folder once its links are followed."""
+    for settings in state.settings_files(project, home):
+        with contextlib.suppress(OSError):
+            if os.path.samestat(found, settings.stat()):
+                raise UnusableFile(_("it leads to a settings file, which may hold the API key"))
+    real = path.resolve()
+    if not any(real.is_relative_to(root.resolve()) for root in (project, home)):
+        raise UnusableFile(_("it leads outside the project and your own folder ({path})").format(path=real))
 
 
 def front_matter(text: str) -> tuple[dict, str]:
@@ -65,8 +85,8 @@ def front_matter(text: str) -> tuple[dict, str]:
     return (data if isinstance(data, dict) else {}), body.partition("\n")[2]
 
 
-def _skill(path: Path, shown: str) -> Skill:
-    meta = front_matter(read_markdown(path))[0]
+def _skill(path: Path, shown: str, project: Path, home: Path) -> Skill:
+    meta = front_matter(read_markdown(path, project, home))[0]
     name, description = meta.get("name"), meta.get("description")
     if not isinstance(name, str) or not name.strip():
         raise UnusableFile(_("its front matter has no name (name: ...)"))
@@ -82,7 +102,7 @@ def find_skills(project: Path, home: Path, notify: Callable[[str], None]) -> lis
         for path in sorted(root.glob("*/SKILL.md")):
             shown = str(path.relative_to(project)) if path.is_relative_to(project) else str(path)
             try:
-                skill = _skill(path, shown)
+                skill = _skill(path, shown, project, home)
             except UnusableFile as e:
                 notify(_("Skill {path} is left out: {reason}.").format(path=shown, reason=e))
                 continue

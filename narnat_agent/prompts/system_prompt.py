@@ -13,6 +13,7 @@ from narnat_agent import state
 from narnat_agent.config.settings import Config
 from narnat_agent.encodable import encodable
 from narnat_agent.i18n import _
+from narnat_agent.keyguard import redact
 from narnat_agent.prompts.skills import find_skills, skills_section
 from narnat_agent.prompts.texts import BASE_PROMPT, IRON_LAWS
 from narnat_agent.tools.bash import chosen, environment
@@ -33,7 +34,7 @@ ENVIRONMENT = re.compile(r"^# Environment\n(?:- .*\n)*", re.MULTILINE)
 
 
 def _environment_block(project: Path, headless: bool, yes: bool, shell: Shell) -> str:
-    git = any((d / ".git").exists() for d in (project, *project.parents))
+    git = any(_found(d / ".git") for d in (project, *project.parents))
     return (
         (
             "# Environment\n"
@@ -53,13 +54,13 @@ def _python_environments(project: Path) -> str:
     """The project's own Python environments, which the Bash tool's commands should use."""
     variable = environment(root=project).get("VIRTUAL_ENV")
     active = Path(variable).resolve() if variable else None
-    found = [d.resolve() for d in sorted(project.iterdir()) if (d / "pyvenv.cfg").is_file()]
+    found = [d.resolve() for d in sorted(project.iterdir()) if _found(d / "pyvenv.cfg", Path.is_file)]
     lines = [f"- Python virtualenv: {d.name} ({'active; ' if d == active else ''}its tools: {d.name}/{_bin(d)}/python, "
              f"{d.name}/{_bin(d)}/pip)" for d in found]  # fmt: skip
     if active and active not in found:
         lines.append(f"- Python virtualenv: {active} (active)")
     for lock, tool in (("poetry.lock", "poetry"), ("uv.lock", "uv")):
-        if (project / lock).is_file():
+        if _found(project / lock, Path.is_file):
             lines.append(f"- {lock}: run the project's Python tools with `{tool} run …`")
     if (conda := os.environ.get("CONDA_DEFAULT_ENV")) and conda != "base":
         lines.append(f"- Conda environment: {conda} (active)")
@@ -76,12 +77,9 @@ def _node(project: Path) -> str:
     """A Node project's package manager (from its lockfile) and package.json's scripts, for the model to run the
     project's own test command."""
     package = project / "package.json"
-    try:
-        if not package.is_file():
-            return ""
-    except OSError:
+    if not _found(package, Path.is_file):
         return ""
-    lockfile, manager = next(((f, m) for f, m in LOCKFILES if (project / f).is_file()), ("", "npm"))
+    lockfile, manager = next(((f, m) for f, m in LOCKFILES if _found(project / f, Path.is_file)), ("", "npm"))
     line = f"- Node: {manager} ({f'from {lockfile}' if lockfile else 'no lockfile'}); "
     scripts = _scripts(package)
     if scripts is None:
@@ -108,6 +106,15 @@ def _scripts(package: Path) -> dict | None:
 def _bin(venv: Path) -> str:
     """Where a virtualenv keeps its programs: Scripts on Windows, bin elsewhere."""
     return "Scripts" if (venv / "Scripts").is_dir() and not (venv / "bin").is_dir() else "bin"
+
+
+def _found(path: Path, kind: Callable[[Path], bool] = Path.exists) -> bool:
+    """Whether path is there (as a file, with Path.is_file): inside a folder the user cannot enter (a database's
+    volume, lost+found), no."""
+    try:
+        return kind(path)
+    except OSError:  # pathlib lets EACCES through
+        return False
 
 
 def with_environment(saved_prompt: str, system_prompt: str) -> str:
@@ -152,7 +159,9 @@ def build_system_prompt(
             parts.append(f"# {title}\n{text}\n")
     if skills := find_skills(config.project, config.home, notify):
         parts.append(skills_section(skills))
-    return encodable("\n".join(parts))  # a project path that is not UTF-8
+    # a project path that is not UTF-8; the key in a file of instructions or a skill's description, masked as in a
+    # tool's result
+    return redact(encodable("\n".join(parts)), config.api_key)
 
 
 def for_model(system_prompt: str, old: str, new: str) -> str:

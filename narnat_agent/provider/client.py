@@ -24,7 +24,7 @@ from narnat_agent.provider.tokens import estimate
 
 if TYPE_CHECKING:
     import openai
-from narnat_agent.keyguard import redact
+from narnat_agent.keyguard import StreamMask, redact
 
 MAX_TRIES = 4
 # The read timeout ends a stream that sends nothing at all, at stream_idle_timeout_s; the watch ends one that sends
@@ -41,6 +41,39 @@ class Sink(Protocol):
 
     def feed(self, text: str) -> None: ...
     def feed_reasoning(self, text: str) -> None: ...
+
+
+class _Masked:
+    """A sink that never receives the key, though the model may write it cut across pieces: what could be its
+    beginning waits for the next piece, and all that waits comes out in order (`release`)."""
+
+    def __init__(self, sink: Sink, secret: str):
+        self.sink, self.text, self.reasoning = sink, StreamMask(secret), StreamMask(secret)
+
+    @property
+    def cancelled(self) -> bool:
+        return self.sink.cancelled
+
+    @cancelled.setter
+    def cancelled(self, value: bool) -> None:
+        self.sink.cancelled = value
+
+    def feed(self, text: str) -> None:
+        self._pass(self.reasoning.rest(), self.sink.feed_reasoning)  # the reasoning held back came first
+        self._pass(self.text.feed(text), self.sink.feed)
+
+    def feed_reasoning(self, text: str) -> None:
+        self._pass(self.text.rest(), self.sink.feed)
+        self._pass(self.reasoning.feed(text), self.sink.feed_reasoning)
+
+    def release(self) -> None:
+        self._pass(self.reasoning.rest(), self.sink.feed_reasoning)
+        self._pass(self.text.rest(), self.sink.feed)
+
+    @staticmethod
+    def _pass(text: str, to: Callable[[str], None]) -> None:
+        if text:
+            to(text)
 
 
 def _has_images(messages: list[dict]) -> bool:
@@ -165,12 +198,15 @@ class Client:
         started = time.monotonic()
         stream = self._open(messages, tools)
         silence.abort = _hang_up(stream)
-        builder = ReplyBuilder(self.thinking_opened)
+        builder, masked = ReplyBuilder(self.thinking_opened), _Masked(sink, self.config.api_key)
         try:
-            self._read(stream, builder, sink, silence)
+            try:
+                self._read(stream, builder, masked, silence)
+            finally:
+                stream.close()
+            reply = self._finish(builder, masked)
         finally:
-            stream.close()
-        reply = self._finish(builder, sink)
+            masked.release()
         self.thinking_opened = self.thinking_opened or reply.closed_alone
         if reply.usage is None:
             reply.usage = self._estimate(messages, reply)

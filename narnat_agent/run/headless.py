@@ -24,11 +24,9 @@ EXIT_CODES = {"completed": 0, "failed": 1, "stopped": 3, "cancelled": 130}
 def run_headless(config: Config, ui: Reporter, args: argparse.Namespace, prompt: str, system_prompt: str) -> int:
     """One request, saved as a session whatever happens; the exit code says how it ended."""
     from narnat_agent.core.headless import NobodyToAsk
-    from narnat_agent.ui.events import EventUI
 
     nobody = None if args.yes else NobodyToAsk()
-    if isinstance(ui, EventUI):  # JSON on stdout quotes the model's own arguments: the key is masked there too
-        ui.secret = config.api_key
+    ui.secret = config.api_key  # stdout quotes the model's answer, and JSON its arguments: the key is masked there
     agent = build_agent(config, ui, args, system_prompt, nobody or _allow)
     if agent is None:
         return USAGE_ERROR

@@ -45,7 +45,7 @@ def _with_user_commands(config: Config, ui: UI, dispatch: Callable) -> Callable:
     from narnat_agent.commands import REGISTRY, custom
     from narnat_agent.commands.dispatch import descriptions
 
-    user, notices = custom.load(config.project, config.home, REGISTRY)
+    user, notices = custom.load(config.project, config.home, REGISTRY, config.api_key)
     for notice in notices:
         ui.notice(notice)
     # the built-ins' help lines again: the UI was made before the settings could choose the language

@@ -26,6 +26,16 @@ def leave_on_signals(agent: Agent, stop: bool = True) -> None:
         signal.signal(signum, leave)
 
 
+def keep_exit_code() -> None:
+    """The run is over and its exit code decided. While the interpreter shuts down (it puts back the signals' default
+    actions, then can take a while collecting garbage), SIGTERM and SIGHUP are ignored: a second signal, or the
+    hangup of a terminal closed after the save, must not turn the exit into a death by that signal."""
+    import signal
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)  # the one action the shutdown leaves in place
+
+
 def _mute_hung_up_terminal() -> None:
     """After a hangup nothing written to the terminal arrives and every write fails with a traceback: the
     standard streams that were that terminal go to /dev/null instead (a stream redirected to a file is kept)."""

@@ -3,6 +3,7 @@
 The shapes are documented in docs/headless.md; VERSION changes whenever a field changes meaning.
 """
 
+import codecs
 import json
 import sys
 import threading
@@ -17,6 +18,10 @@ from narnat_agent.tools.verification import Verification
 from narnat_agent.ui.headless import HeadlessStream, HeadlessUI
 
 VERSION = 2  # 2: every verification in order, with what ran and whether it was filtered; the suite's
+# Written as JSON escapes, though valid JSON either way: DEL and the C1 controls (U+009B is a terminal's CSI), which
+# json leaves raw, so a terminal that shows the output obeys none (the C0 ones, ESC among them, it always escapes);
+# line and paragraph separators, which split the line for str.splitlines and JavaScript.
+ESCAPED = str.maketrans({code: f"\\u{code:04x}" for code in (*range(0x7F, 0xA0), 0x2028, 0x2029)})
 
 
 class EventStream(HeadlessStream):
@@ -46,16 +51,15 @@ class EventUI(HeadlessUI):
         self.started = time.monotonic()
         self.running = ("", "")  # id and name of the call running now
         self.tool_calls = 0
-        self.secret = ""  # the API key: stdout never shows it, not even in arguments the model wrote
+        self.ascii = codecs.lookup(getattr(out, "encoding", None) or "utf-8").name != "utf-8"  # then in \u escapes
 
     def emit(self, kind: str, **fields: object) -> None:
         if self.live:
             self._write({"type": kind, **fields})
 
     def _write(self, event: dict) -> None:
-        line = redact(json.dumps(event, ensure_ascii=False), self.secret)
-        # valid JSON either way, but raw line and paragraph separators split the line for str.splitlines and JS
-        line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        """One JSON line; the key masked, even in arguments the model wrote."""
+        line = redact(json.dumps(event, ensure_ascii=self.ascii), self.secret).translate(ESCAPED)
         with self.lock:
             self.out.write(line + "\n")
             self.out.flush()

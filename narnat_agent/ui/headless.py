@@ -2,6 +2,8 @@
 
 from narnat_agent.core.turn import TurnOutcome, TurnStats
 from narnat_agent.i18n import _
+from narnat_agent.inert import inert
+from narnat_agent.keyguard import redact
 from narnat_agent.ui.plain import PlainStream, PlainUI, footer
 
 
@@ -36,6 +38,7 @@ class HeadlessUI(PlainUI):
     """narnat -p: stdout holds the final answer only; narration, reasoning, tool lines and notices go to stderr."""
 
     session = ""  # the name this run is saved under, for the footer
+    secret = ""  # the API key: the answer, quoting the model, may hold it
 
     def turn_view(self) -> HeadlessStream:
         self.stream = HeadlessStream(self)
@@ -46,6 +49,6 @@ class HeadlessUI(PlainUI):
 
     def report(self, outcome: TurnOutcome, session: str | None, code: int) -> None:
         """The end of the run: the answer on stdout."""
-        if outcome.answer:
-            self.out.write(outcome.answer if outcome.answer.endswith("\n") else f"{outcome.answer}\n")
+        if answer := inert(redact(outcome.answer, self.secret)):
+            self.out.write(answer if answer.endswith("\n") else f"{answer}\n")
             self.out.flush()

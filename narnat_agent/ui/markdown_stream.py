@@ -14,6 +14,8 @@ from rich.syntax import ANSISyntaxTheme, Syntax
 from rich.text import Text
 from rich.theme import Theme
 
+from narnat_agent.inert import inert
+
 LIVE_LINES = 6
 FRAME = 0.08  # seconds between redraws of the open block: smooth enough, and half the CPU of 20 fps
 HUGE = 16_000  # characters waiting to be drawn beyond which the rest of the answer is shown as plain text
@@ -80,14 +82,6 @@ def render_lines(source: str, console: Console) -> list[str]:
     return [TRAILING.sub(r"\1", line) for line in out.getvalue().split("\n")[:-1]]
 
 
-CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-
-def _inert(text: str) -> str:
-    """Plain text that cannot drive the terminal: control characters are shown as �, not obeyed."""
-    return CONTROLS.sub("�", text)
-
-
 class MarkdownStream:
     """Feed text as it arrives; `emit` prints finished lines once, `show` redraws the small live region.
 
@@ -108,7 +102,7 @@ class MarkdownStream:
         self.delay, self.last, self.plain = FRAME, 0.0, False
 
     def feed(self, text: str) -> None:
-        self.arrived.append(text)
+        self.arrived.append(inert(text))  # before markdown: rich would pass an escape through, and so would plain text
         now = self.clock()
         if now - self.last >= self.delay:
             began = time.process_time()
@@ -181,9 +175,9 @@ class MarkdownStream:
         if not final and len(text) - end > room:
             end = len(text) - self.console.width
         if end:
-            self.emit_plain(_inert(text[:end].removesuffix("\n")))
+            self.emit_plain(text[:end].removesuffix("\n"))
         self.committed = self.anchor = self.committed + end
-        self.show(None if final or end == len(text) else Text(_inert(text[end:][-room:])))
+        self.show(None if final or end == len(text) else Text(text[end:][-room:]))
 
     def _show_open(self, kind: str) -> None:
         rendered = self._after(len(self.source))

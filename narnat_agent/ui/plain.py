@@ -1,4 +1,6 @@
-"""Plain-text terminal I/O: pipes, NO_COLOR and dumb terminals, and the words both UIs put around a turn."""
+"""Plain-text terminal I/O: pipes, NO_COLOR and dumb terminals, and the words both UIs put around a turn.
+
+Every text reaches its stream through `inert`: a pipe often ends at a terminal (`narnat | tee log`)."""
 
 import sys
 from collections.abc import Callable
@@ -6,6 +8,7 @@ from typing import TextIO
 
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
 from narnat_agent.i18n import YES, _, answers, ngettext, spoken
+from narnat_agent.inert import inert
 from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Diff, Output, Todos
 from narnat_agent.ui import cells
@@ -107,7 +110,7 @@ class PlainStream:
 
     def feed(self, text: str) -> None:
         self.ui.end_reasoning()
-        self.ui.out.write(text)
+        self.ui.out.write(inert(text))
         self.ui.out.flush()
         self.at_line_start = text.endswith("\n")
         if self.ui.interrupts("text"):  # as the terminal's key watcher does: the client stops reading
@@ -190,7 +193,7 @@ class PlainUI:
         """One or more whole lines, shown at once (stderr unless the user asked for them)."""
         self.end_reasoning()
         stream = stream or self.err
-        stream.write(f"{text}\n")
+        stream.write(f"{inert(text)}\n")
         stream.flush()
 
     def banner(self, model: str, lines: list[str]) -> None:
@@ -214,7 +217,7 @@ class PlainUI:
 
     def reason(self, text: str) -> None:
         """Reasoning streams to err as it comes; whatever is shown next starts on a line of its own."""
-        self.err.write(text)
+        self.err.write(inert(text))
         self.err.flush()
         self.reasoning = not text.endswith("\n")
 
@@ -271,13 +274,15 @@ class PlainUI:
 
     def confirm(self, command: str, reason: str) -> bool:
         """y/n before a deleting command; only y or yes runs it."""
-        self.err.write(f"? {spoken(reason)}:\n    {command}\n  " + _("Run it? [y/N] "))  # (pybabel reads no f-string)
+        self.err.write(
+            inert(f"? {spoken(reason)}:\n    {command}\n  ") + _("Run it? [y/N] ")
+        )  # (pybabel reads no f-string)
         self.err.flush()
         return is_yes(self.inp.readline())
 
     def ask(self, question: str, default: str = "", secret: bool = False) -> str:
         """One setup question; the default when the answer is empty."""
-        self.err.write(f"{question}{f' [{default}]' if default else ''}: ")
+        self.err.write(inert(f"{question}{f' [{default}]' if default else ''}: "))
         self.err.flush()
         if secret and self.inp is sys.stdin and sys.stdin.isatty():
             import getpass

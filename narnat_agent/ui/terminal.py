@@ -1,4 +1,6 @@
-"""The one object through which all terminal I/O goes: TerminalUI on a terminal, PlainUI everywhere else."""
+"""The one object through which all terminal I/O goes: TerminalUI on a terminal, PlainUI everywhere else.
+
+Every text it is given is shown through `inert`, before rich styles it: rich passes ESC through as it is."""
 
 import os
 import sys
@@ -9,6 +11,7 @@ from typing import TYPE_CHECKING
 from narnat_agent import state
 from narnat_agent.core.ui import UI
 from narnat_agent.i18n import _, spoken
+from narnat_agent.inert import inert
 from narnat_agent.processes import start_thread
 from narnat_agent.provider.reply import ToolCall
 from narnat_agent.tools.base import Diff, Output, Todos
@@ -60,7 +63,7 @@ class TerminalUI:
         self.compressing: Live | None = None
         self.model, self.context, self.hinted, self.history_told = "", "", False, bool(problem)
         self.bell_after: float | None = None
-        self.title, self.titled = f"narnat · {root.name}", False
+        self.title, self.titled = inert(f"narnat · {root.name}"), False
         if problem:
             self._history_lost(problem)
         start_thread(_preload)
@@ -73,7 +76,7 @@ class TerminalUI:
         )
 
     def _toolbar(self):
-        return " · ".join(part for part in (self.model, self.context, "/help") if part)
+        return inert(" · ".join(part for part in (self.model, self.context, "/help") if part))
 
     def use_interrupt_key(self, key: str) -> None:
         """The configured key that stops a turn: "escape", "escape-twice" or "ctrl-c" (Ctrl-C always works)."""
@@ -103,7 +106,7 @@ class TerminalUI:
         from rich.text import Text
 
         self.model = model
-        self.console.print(Text("\n".join(lines), style="dim"))
+        self.console.print(Text(inert("\n".join(lines)), style="dim"))
 
     def _cancelled(self) -> None:
         if self.stream:
@@ -111,12 +114,12 @@ class TerminalUI:
 
     def _queued(self, question: str) -> None:
         queued = _("Queued, to be sent when this turn ends: {question}").format(question=" ".join(question.split()))
-        self._say(queued)  # never aside: it stays
+        self._say(inert(queued))  # never aside: it stays
 
     def read_input(self) -> str | None:
         if self.watcher.queued:  # sent while the agent worked: it goes now, shown as sent
             question = self.watcher.queued.pop(0)
-            self.console.print(f"❯ {question}", markup=False, highlight=False)
+            self.console.print(f"❯ {inert(question)}", markup=False, highlight=False)
             return question
         self.watcher.stop()
         default, self.pending = self.pending + self.watcher.take_typed(), ""
@@ -151,6 +154,7 @@ class TerminalUI:
     def tool_start(self, title: str, call: ToolCall) -> None:
         from narnat_agent.ui import render
 
+        title = inert(title)
         if self.stream:
             self.stream.end_block()
         self.console.print(render.header(title, self.console.width).append(call.origin, style="dim"))
@@ -160,6 +164,7 @@ class TerminalUI:
     def tool_end(self, result) -> None:
         from narnat_agent.ui import render
 
+        result = result.cleaned(inert)
         detail = result.detail
         output = detail if isinstance(detail, Output) else None
         self.console.print(render.result(result.summary, result.is_error, output))
@@ -185,8 +190,10 @@ class TerminalUI:
         if live:
             live.stop()
         running = self.watcher.stop()
-        self.console.print(render.Hanging(Text("  ⎿  ⚠ ", style="magenta"), Text(spoken(reason), style="magenta")))
-        self.console.print(Text(f"     {command}", style="bold"))
+        self.console.print(
+            render.Hanging(Text("  ⎿  ⚠ ", style="magenta"), Text(inert(spoken(reason)), style="magenta"))
+        )
+        self.console.print(Text(f"     {inert(command)}", style="bold"))
         self.ring(_("waiting for you"))
         try:
             return yes_no("     " + _("Run it? [y/n] "))
@@ -197,6 +204,7 @@ class TerminalUI:
                 live.start()
 
     def notice(self, text: str) -> None:
+        text = inert(text)
         if not (self.stream and self.stream.aside(text)):
             self._say(text)
 
@@ -208,19 +216,20 @@ class TerminalUI:
         self.console.print(Hanging("  ", Text(text, style="dim")))
 
     def warning(self, text: str) -> None:
-        self.console.print(f"⚠ {text}", style="magenta", markup=False)
+        self.console.print(f"⚠ {inert(text)}", style="magenta", markup=False)
 
     def error(self, text: str) -> None:
-        self.console.print(f"✗ {text}", style="red", markup=False)
+        self.console.print(f"✗ {inert(text)}", style="red", markup=False)
 
     def info(self, text: str) -> None:
-        self.console.print(text, markup=False)
+        self.console.print(inert(text), markup=False)
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """A listing that fits the width: the other columns whole, the last one cut with … rather than wrapped."""
         from rich.cells import cell_len
         from rich.table import Table
 
+        columns, rows = [inert(c) for c in columns], [[inert(cell) for cell in row] for row in rows]
         table = Table(box=None, header_style="dim", pad_edge=False, show_edge=False)
         widths = [max(cell_len(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
         for name, width in zip(columns, widths, strict=False):
@@ -237,7 +246,7 @@ class TerminalUI:
     def separator(self, title: str) -> None:
         from narnat_agent.ui import render
 
-        self.console.print(render.separator(title, self.console.width))
+        self.console.print(render.separator(inert(title), self.console.width))
 
     def begin_compressing(self) -> QuietSink:
         from rich.live import Live
@@ -275,7 +284,8 @@ class TerminalUI:
         """One answer typed at its own prompt; the watcher lets go of the keyboard meanwhile."""
         running = self.watcher.stop()
         try:
-            answer = self.short.prompt(f"{question} [{default}]: " if default else f"{question}: ", is_password=secret)
+            asked = f"{question} [{default}]: " if default else f"{question}: "
+            answer = self.short.prompt(inert(asked), is_password=secret)
         finally:
             if running:
                 self.watcher.start()

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from narnat_agent.core.turn import Stop, TurnOutcome
 from narnat_agent.i18n import _
+from narnat_agent.inert import inert
 from narnat_agent.provider.reply import Usage
 from narnat_agent.ui import render
 from narnat_agent.ui.markdown_stream import MarkdownStream
@@ -82,7 +83,7 @@ class TerminalStream:
         self.markdown.feed(text)
 
     def feed_reasoning(self, text: str) -> None:
-        self.thinking += text
+        self.thinking += inert(text)
         *done, self.thinking = self.thinking.split("\n")
         for line in done:
             self.ui.console.print(Text(f"│ {line}", style="dim italic"), soft_wrap=True)

@@ -5,14 +5,13 @@ import base64
 import contextlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 
 from narnat_agent.keyguard import can_confine
-from tests.fake_llm import text_reply, tool_reply
+from tests.fake_llm import SSE, chunk, raw_reply, text_reply, tool_reply, usage
 from tests.run.test_cli import narnat
 
 KEY = "sk-canary-93d1f0a6c4e2"
@@ -67,18 +66,32 @@ def test_a_key_from_the_environment_is_out_of_reach_too(project, fake_llm):
     assert KEY not in disguises(result) and "Permission denied" in result
 
 
+NOBODY = 65534
+# As root, the process drops to nobody only after importing Narnat: where the clone sits (a folder only root may
+# enter) does not matter. A change of user leaves a process non-dumpable; it is made dumpable again, as a process
+# nobody started would be, so that only seal_process can close it.
+SEALED = """
+import ctypes, os, sys
+from narnat_agent.keyguard import PR_SET_DUMPABLE, seal_process
+if sys.argv[1:] == ["drop"]:
+    os.setgroups([]); os.setgid(NOBODY); os.setuid(NOBODY)
+    ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+print(seal_process(), flush=True)
+input()
+""".replace("NOBODY", str(NOBODY))
+
+
 @linux_only
-@pytest.mark.skipif(os.geteuid() == 0 and not shutil.which("setpriv"), reason="needs setpriv to act as a user")
-def test_narnats_process_is_closed_to_the_users_other_processes(tmp_path):
+def test_narnats_process_is_closed_to_the_users_other_processes():
     """Where commands cannot be confined, a process of the same user still cannot read Narnat's environment."""
-    as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
-    code = "from narnat_agent.keyguard import seal_process; print(seal_process(), flush=True); input()"
+    root = os.geteuid() == 0
+    as_user = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if root else {}
     env = {**os.environ, "NARNAT_API_KEY": KEY}
-    sealed = subprocess.Popen([*as_user, sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              env=env, text=True, cwd=tmp_path.parent)  # fmt: skip
+    sealed = subprocess.Popen([sys.executable, "-c", SEALED, *(["drop"] if root else [])], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, env=env, text=True)  # fmt: skip
     try:
         assert sealed.stdout.readline() == "True\n"
-        reader = subprocess.run([*as_user, "cat", f"/proc/{sealed.pid}/environ"], capture_output=True, timeout=10)
+        reader = subprocess.run(["cat", f"/proc/{sealed.pid}/environ"], capture_output=True, timeout=10, **as_user)
     finally:
         sealed.communicate("\n", timeout=10)
     assert reader.returncode != 0 and KEY.encode() not in reader.stdout
@@ -95,3 +108,62 @@ def test_the_key_is_read_once_then_gone_from_narnats_environment(project, fake_l
     assert main(["-p", "hi"]) == 0
     assert "NARNAT_API_KEY" not in os.environ and "OPENAI_API_KEY" not in os.environ
     assert fake_llm.headers[0]["authorization"] == f"Bearer {KEY}"  # kept in memory, where it is needed
+
+
+def own_text(fake_llm) -> None:
+    """The model writes the key itself, cut across pieces: in <think>, before a call written as text, in the
+    reasoning field and in the answer."""
+    call = f'<tool_call>\n{{"name": "Bash", "arguments": {{"command": "echo {KEY}"}}}}\n</tool_call>'
+    fake_llm.add(
+        raw_reply(f"<think>the key is {KEY}</think>Let me run it with {KEY}.\n{call}", cuts=(24, 55, 80, 140)),
+        SSE([chunk({"role": "assistant", "reasoning_content": f"reasoning {KEY[:6]}"}),
+             chunk({"reasoning_content": f"{KEY[6:]} end\n"}), chunk({"content": f"answer {KEY[:12]}"}),
+             chunk({"content": f"{KEY[12:]} done"}), chunk(finish="stop"), usage()]),
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("output", ["text", "json", "stream-json"])
+def test_the_key_the_model_writes_itself_is_masked_in_every_headless_output(project, fake_llm, output):
+    own_text(fake_llm)
+    done = narnat(project, "-p", "hi", "--output-format", output, base_url=fake_llm.base_url, key=KEY)
+    assert done.returncode == 0, done.stderr
+    pieces = [done.stdout, done.stderr] if output != "stream-json" else [done.stderr, *done.stdout.splitlines()]
+    assert [piece for piece in pieces if KEY in piece or KEY[:6] + KEY[6:12] in piece or KEY[12:] in piece] == []
+    assert "reasoning [API key] end" in done.stderr and "the key is [API key]" in done.stderr
+    assert "Let me run it with [API key]." in done.stderr
+    answer = "answer [API key] done"
+    assert (
+        (done.stdout == f"{answer}\n")
+        if output == "text"
+        else (json.loads(done.stdout.splitlines()[-1])["answer"] == answer)
+    )
+
+
+def test_the_key_the_model_writes_itself_is_masked_in_the_repl(harness, fake_llm):
+    own_text(fake_llm)
+    run = harness(api_key=KEY)
+    run.agent.ask("hi")
+    shown = run.out.getvalue() + run.err.getvalue()
+    assert KEY[12:] not in shown and KEY[:12] not in shown, shown
+    assert "answer [API key] done" in shown and "the key is [API key]" in shown
+
+
+def test_a_stream_cut_anywhere_shows_the_key_masked_and_everything_else_in_order():
+    from narnat_agent.keyguard import StreamMask, redact
+
+    text = f"a {KEY[:3]} then {KEY} and {KEY}{KEY[:-1]}"
+    for first in range(len(text)):
+        for second in range(first, len(text), 7):
+            mask = StreamMask(KEY)
+            shown = [mask.feed(piece) for piece in (text[:first], text[first:second], text[second:])]
+            assert "".join(shown) + mask.rest() == redact(text, KEY)  # so no piece began a key the next one ended
+
+
+def test_what_the_mask_held_back_is_shown_in_its_place(harness, fake_llm):
+    """Reasoning that ends like the key begins waits; it still comes before the answer, and whole."""
+    fake_llm.add(SSE([chunk({"role": "assistant", "reasoning_content": "thinking s"}), chunk({"content": "answer sk"}),
+                      chunk(finish="stop"), usage()]))  # fmt: skip
+    run = harness(api_key=KEY)
+    run.agent.ask("hi")
+    assert "thinking s\n" in run.err.getvalue() and run.out.getvalue().startswith("answer sk\n")

@@ -1,9 +1,13 @@
 """The user's own commands (.narnat/commands/NAME.md) and skills (.narnat/skills/*/SKILL.md) through the real REPL."""
 
+import json
+import os
+
 import pytest
 
 from tests.commands.test_conversation import repl
 from tests.fake_llm import text_reply
+from tests.run.test_cli import narnat
 
 
 def write(path, content: str | bytes) -> None:
@@ -70,3 +74,76 @@ def test_skills_are_named_and_described_in_the_system_prompt_and_their_bodies_st
     left_out = "Skill .narnat/skills/nameless/SKILL.md is left out: its front matter has no name (name: ...)."
     assert left_out in done.stderr
     assert fake_llm.requests[1]["messages"][0]["content"] == system  # the same in the next conversation
+
+
+KEY = "sk-canary-5e1c0ffee42a"
+
+
+def sent_or_kept(project, fake_llm, done) -> str:
+    """Everything the key could reach: the requests the provider got, the screen, the sessions saved."""
+    sessions = [p.read_text() for p in (project / ".narnat" / "sessions").glob("*.json")]
+    return "\n".join([json.dumps(fake_llm.requests), done.stdout, done.stderr, *sessions])
+
+
+@pytest.mark.slow
+def test_command_and_skill_files_linked_to_the_settings_or_outside_are_left_out_and_never_send_the_key(
+    project, fake_llm
+):
+    home_settings = project.parent / "home/.narnat/narnat.json"
+    write(home_settings, json.dumps({"api_key": KEY}))
+    write(project / ".narnat/narnat.json", json.dumps({"api_key": KEY, "model": "fake"}))
+    write(project.parent / "outside.md", "Text from outside.\n")
+    commands = project / ".narnat/commands"
+    commands.mkdir(parents=True)
+    (commands / "keylink.md").symlink_to(home_settings)
+    (commands / "local.md").symlink_to(project / ".narnat/narnat.json")
+    (commands / "outside.md").symlink_to(project.parent / "outside.md")
+    (commands / "folder.md").mkdir()
+    os.link(home_settings, commands / "hard.md")  # the same file under another name, inside the project
+    write(project / "docs/review.md", "Review it.\n")  # a link inside the project is fine
+    (commands / "review.md").symlink_to(project / "docs/review.md")
+    (project / ".narnat/skills/leak").mkdir(parents=True)
+    (project / ".narnat/skills/leak/SKILL.md").symlink_to(home_settings)
+    fake_llm.add(text_reply("reviewed"))
+    done = narnat(project, stdin="/keylink\n/local\n/hard\n/outside\n/help\n/review\n", base_url=fake_llm.base_url,
+                  key=None)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert KEY not in sent_or_kept(project, fake_llm, done)
+    notices = done.stderr.split("> ", 1)[0]
+    assert notices.count(".narnat/commands/keylink.md is not a command: it leads to a settings file") == 1
+    assert notices.count(".narnat/commands/local.md is not a command: it leads to a settings file") == 1
+    assert notices.count(".narnat/commands/outside.md is not a command: it leads outside the project") == 1
+    assert notices.count(".narnat/commands/folder.md is not a command: it is not a regular file") == 1
+    assert notices.count(".narnat/commands/hard.md is not a command: it leads to a settings file") == 1
+    assert notices.count("Skill .narnat/skills/leak/SKILL.md is left out: it leads to a settings file") == 1
+    assert done.stderr.count("Unknown command") == 4
+    assert [r["messages"][-1]["content"] for r in fake_llm.requests] == ["Review it."]
+
+
+@pytest.mark.slow
+def test_the_key_in_a_command_a_skill_or_instructions_reaches_the_model_masked(project, fake_llm):
+    write(project / ".narnat/commands/deploy.md", f"Deploy with the token {KEY}.\n")
+    write(project / ".narnat/skills/ship/SKILL.md", f"---\nname: ship\ndescription: Ship with {KEY}.\n---\nbody\n")
+    write(project / "AGENTS.md", f"The token is {KEY}.\n")
+    fake_llm.add(text_reply("deployed"))
+    done = narnat(project, stdin="/help\n/deploy\n", base_url=fake_llm.base_url, key=KEY)
+    assert done.returncode == 0, done.stderr
+    assert KEY not in sent_or_kept(project, fake_llm, done)
+    [request] = fake_llm.requests
+    assert request["messages"][-1]["content"] == "Deploy with the token [API key]."
+    assert "The token is [API key]." in request["messages"][0]["content"]
+    assert "- ship: Ship with [API key]. (Read" in request["messages"][0]["content"]
+
+
+def test_help_names_the_first_of_many_commands_and_counts_the_rest(harness):
+    from narnat_agent.commands.custom import UserCommand
+    from narnat_agent.commands.dispatch import dispatch
+
+    h = harness()
+    user = {f"c{n:05}": UserCommand(f"c{n:05}", "text", f"command {n}") for n in range(10_000)}
+    dispatch(h.agent, "/help", user=user)
+    shown = h.out.getvalue()
+    mine = shown.split("Your commands\n", 1)[1].split("\nKeys\n", 1)[0].splitlines()
+    assert len(shown) < 10_000 and mine[0].startswith("  /c00000 [arguments]") and "command 0" in mine[0]
+    assert mine[-1] == "  … 9,980 more commands of your own, in the folders under Files"
+    assert len(mine) == 21

@@ -95,6 +95,16 @@ def test_unknown_keys_are_warned_and_ignored(dirs):
     assert any("unknown key 'temprature'" in str(n) for n in config.notices)
 
 
+def test_many_unknown_keys_are_one_short_notice_per_file(dirs):
+    project, home = dirs
+    write(home / ".narnat/narnat.json", {"api_key": "k", **{f"key{n}": n for n in range(1000)}})
+    write(project / ".narnat/narnat.json", {"modle": "x", "temprature": 0.2})
+    user, local = (str(n) for n in load_config(project, home, env={}).notices)
+    assert user.startswith(f"{home / '.narnat/narnat.json'}: unknown keys 'key0', 'key1', 'key2', 'key3', 'key4' and "
+                           "995 more ignored (known keys: ") and len(user) < 1000  # fmt: skip
+    assert local.startswith(f"{project / '.narnat/narnat.json'}: unknown keys 'modle', 'temprature' ignored")
+
+
 def test_anthropic_suffix_is_stripped_with_a_notice(dirs):
     project, home = dirs
     write(project / ".narnat/narnat.json", {"api_key": "k", "base_url": "https://api.deepseek.com/anthropic"})

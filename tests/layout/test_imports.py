@@ -11,7 +11,7 @@ LAYERS = [
     "__main__", "cli", "run", "commands", "ui", "core", "conversation", "provider", "prompts", "checkpoints", "tools",
     "safety", "config",
 ]  # fmt: skip
-BASE = len(LAYERS)  # atomic, encodable, i18n, keyguard, logger, state, processes and the package itself
+BASE = len(LAYERS)  # atomic, encodable, i18n, inert, keyguard, logger, state, processes and the package itself
 # what every tool may use; the registry alone names the tools
 SHARED_BY_TOOLS = {"base", "tool", "workspace", "files", "verification"}
 CARRIED = (["workspace"], "web")  # the workspace carries the one HTTP session both web tools share

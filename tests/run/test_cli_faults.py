@@ -361,3 +361,57 @@ def test_temporary_files_of_writers_killed_mid_write_are_cleaned_at_start(projec
     done = run(project, fake_llm.base_url, "-p", "hi")
     assert done.returncode == 0, done.stderr
     assert [p for folder in folders for p in folder.glob(".narnat-tmp-*")] == [] and alive.exists()
+
+
+# A folder the user cannot enter (a database's volume owned by root, lost+found)
+
+
+def as_a_user() -> tuple[str, ...]:
+    """What makes a folder of mode 000 closed to narnat: nothing for a user; for root, a user namespace of its own,
+    where root's capabilities no longer reach the host's files."""
+    if os.geteuid() != 0:
+        return ()
+    if not can_unshare("--user"):
+        pytest.skip("root passes any mode and no user namespace can be made here (unshare --user refused)")
+    return ("unshare", "--user")
+
+
+@pytest.fixture
+def closed_folder(project):
+    """A project holding a folder nobody but its owner may enter, beside a virtualenv narnat should still find."""
+    (project / ".venv").mkdir()
+    (project / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    closed = project / "pgdata"
+    closed.mkdir()
+    closed.chmod(0)
+    yield closed
+    closed.chmod(0o700)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [("-p", "hello"), ()], ids=["headless", "plain-repl"])
+def test_a_folder_the_user_cannot_enter_does_not_stop_the_start(project, fake_llm, closed_folder, args):
+    fake_llm.add(text_reply("hello back"))
+    done = run(project, fake_llm.base_url, *args, stdin=b"hello\n", prefix=as_a_user())
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "hello back" in done.stdout and len(fake_llm.requests) == 1
+    assert "- Python virtualenv: .venv (its tools" in fake_llm.requests[0]["messages"][0]["content"]
+
+
+@pytest.mark.slow
+def test_the_full_screen_repl_starts_beside_a_folder_the_user_cannot_enter(project, fake_llm, closed_folder):
+    import pexpect
+
+    fake_llm.add(text_reply("still here"))
+    env = environment(project, fake_llm.base_url, TERM="xterm-256color")
+    del env["NO_COLOR"]
+    command = [*as_a_user(), *NARNAT]
+    child = pexpect.spawn(command[0], command[1:], cwd=str(project), env=env, dimensions=(30, 100),
+                          encoding="utf-8", timeout=30)  # fmt: skip
+    try:
+        child.expect("❯")
+        assert "Traceback" not in child.before
+        child.send("hello @pg\t\r")  # the @path completion walks the project too
+        child.expect("still here")
+    finally:
+        child.close(force=True)

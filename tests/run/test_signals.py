@@ -111,3 +111,19 @@ def test_a_second_signal_during_the_exit_save_keeps_the_first_ones_code(project,
     finally:
         gate.set()
     _assert_saved_with_result(project, run, out, err, {128 + first})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("first", "second"), SIGNAL_PAIRS)
+def test_a_second_signal_after_the_result_keeps_the_first_ones_code(project, fake_llm, first, second):
+    """Python puts the default actions back while it shuts down (which takes a while, collecting garbage): a signal
+    then must not turn the exit into a death by it (-15) once the run has saved and reported."""
+    run, gate = _headless_json(project, fake_llm)
+    try:
+        run.send_signal(first)
+        result = run.stdout.readline()  # the last thing the run writes: what follows is the interpreter's exit
+        run.send_signal(second)
+        out, err = run.communicate(timeout=60)
+    finally:
+        gate.set()
+    _assert_saved_with_result(project, run, result + out, err, {128 + first})

@@ -64,3 +64,14 @@ def test_pictures_in_the_conversation_count_at_a_fixed_price_not_as_their_base64
     window = h.agent.window()
     assert "images" in window.parts and window.parts["images"] < 2 * IMAGE_TOKENS
     assert not any(label.startswith("question 2") for _, label in window.items)
+
+
+def test_an_image_that_cannot_be_read_is_named_in_words_not_in_a_python_repr(project, workspace):
+    (project / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 40)
+    (project / "notes.gif").write_bytes(b"GIF89a" + b"\x01" * 3)
+    Image.new("RGB", (64, 64), "blue").save(project / "cut.jpg")
+    (project / "cut.jpg").write_bytes((project / "cut.jpg").read_bytes()[:200])
+    for name in ("broken.png", "notes.gif", "cut.jpg"):
+        result = execute("Read", {"file_path": name}, workspace)
+        assert result.is_error and result.text.startswith(f"Error: {name} is not a readable image ("), result.text
+        assert " object at 0x" not in result.text + result.summary and "<" not in result.text, result.text

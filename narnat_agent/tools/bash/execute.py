@@ -17,12 +17,12 @@ from typing import IO
 
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said, ngettext
+from narnat_agent.inert import without_escapes
 from narnat_agent.keyguard import KEY_VARIABLES, MARK, can_be_key, confined
 from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
 from narnat_agent.tools.base import Interrupted, Output, Result, ToolError
 from narnat_agent.tools.bash import tree
 from narnat_agent.tools.bash.shells import Shell, chosen
-from narnat_agent.tools.files.textfile import without_escapes
 from narnat_agent.tools.workspace import Workspace
 
 LIMIT = 30_000  # characters the model sees

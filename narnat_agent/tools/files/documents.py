@@ -3,7 +3,7 @@
 import warnings
 from pathlib import Path
 
-from narnat_agent.tools.files.textfile import without_escapes
+from narnat_agent.inert import without_escapes
 
 
 class DocumentError(ValueError):

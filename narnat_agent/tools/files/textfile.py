@@ -3,7 +3,6 @@
 import codecs
 import contextlib
 import hashlib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -151,11 +150,3 @@ def with_ending(text: str, ending: str | None) -> str:
         return text
     text = text.replace("\r\n", "\n")
     return text.replace("\n", "\r\n") if ending == "\r\n" else text
-
-
-# what terminals take as colour, cursor or title commands: never text a model should read
-ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-
-
-def without_escapes(text: str) -> str:
-    return ESCAPES.sub("", text)

@@ -5,9 +5,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said, _, ngettext
+from narnat_agent.inert import without_escapes
 from narnat_agent.tools.base import Result, ToolError
 from narnat_agent.tools.files.documents import DocumentError, notebook_text, pdf_text
-from narnat_agent.tools.files.textfile import binary_kind, decode, digest, line_count, size_text, without_escapes
+from narnat_agent.tools.files.textfile import binary_kind, decode, digest, line_count, size_text
 from narnat_agent.tools.read.images import SUFFIXES as IMAGE_SUFFIXES
 from narnat_agent.tools.read.images import read_image
 from narnat_agent.tools.tool import Tool

@@ -20,7 +20,9 @@ def read_image(path: Path, data: bytes, name: str, sees: bool) -> Result:
     try:
         image = Image.open(io.BytesIO(data))
         image.load()
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as e:
+    except UnidentifiedImageError:  # Pillow's own words name the buffer it read by its Python repr
+        raise ToolError(f"{name} is not a readable image (its content is no image format Pillow knows).") from None
+    except (OSError, Image.DecompressionBombError) as e:
         raise ToolError(f"{name} is not a readable image ({e}).") from None
     kind, (width, height) = image.format or path.suffix[1:].upper(), image.size
     what = f"{name}: {kind} image, {width}x{height} pixels, {size_text(len(data))}"
