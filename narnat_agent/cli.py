@@ -75,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
                                "(in pricing's currency)"))  # fmt: skip
     parser.add_argument("--yes", action="store_true", help=_("with -p: run commands that would ask for confirmation"))
     parser.add_argument(
+        "--acp", action="store_true", help=_("serve an editor over the Agent Client Protocol (also: narnat acp)")
+    )
+    parser.add_argument(
         "--version", action="version", version=f"narnat {__version__}", help=_("show the version and exit")
     )
     return parser
@@ -144,9 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     if problem := i18n.use(i18n.from_locale(os.environ)):  # until the settings are read; --help speaks it too
         sys.stderr.write(f"{problem}\n")
     parser = _parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser.parse_args(["--acp", *argv[1:]] if argv[:1] == ["acp"] else argv)
     if args.output_format and args.prompt is None:
         parser.error(_("--output-format needs -p: the REPL writes for a person"))
+    if args.acp and (args.prompt is not None or args.latest or args.resume):
+        parser.error(_("--acp serves an editor, which opens and loads its own sessions: leave out -p, -c and --resume"))
     if os.name != "posix":  # before any part that needs it: one sentence, not a traceback
         sys.stderr.write(UNSUPPORTED)
         return USAGE_ERROR
@@ -170,6 +176,10 @@ def _start(args: argparse.Namespace) -> int:
     from narnat_agent.run.start import sweep_leftovers
 
     seal_process()  # before the key is read: no moment when another process could read it from this one
+    if args.acp:
+        from narnat_agent.acp import run_acp
+
+        return run_acp(args)
     prompt = read_prompt(args.prompt)
     if isinstance(sys.stdin, io.TextIOWrapper):  # the plain REPL's lines: a byte that is not UTF-8 is escaped
         sys.stdin.reconfigure(errors="backslashreplace")

@@ -27,6 +27,7 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     agent = build_agent(config, ui, args, system_prompt, ui.confirm)
     if agent is None:
         return USAGE_ERROR
+    leave_on_signals(agent)
     agent.workspace.confirm = agent.ask_with_undo(ui.confirm)
     ui.banner(config.model, _banner(config, agent.session, bool(args.latest or args.resume)))
     agent.client.preload()

@@ -7,7 +7,6 @@ import argparse
 from typing import TYPE_CHECKING
 
 from narnat_agent.i18n import _, ngettext
-from narnat_agent.run.signals import leave_on_signals
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -75,7 +74,8 @@ def sweep_leftovers(config: Config) -> None:
 def build_agent(
     config: Config, ui: UI, args: argparse.Namespace, system_prompt: str, confirm: Callable[[str, str], bool]
 ) -> Agent | None:
-    """The agent of this run, on the conversation the flags chose; None (and one sentence) when it cannot be had."""
+    """The agent of this run, on the conversation the flags chose; None (and one sentence) when it cannot be had.
+    How a signal ends the run is the caller's to say (signal handlers belong to the main thread)."""
     from narnat_agent.conversation import store
     from narnat_agent.core.agent import Agent
     from narnat_agent.logger import start_log
@@ -93,9 +93,7 @@ def build_agent(
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
                           web=web, secret=config.api_key, hidden=config.files, shell=config.shell)  # fmt: skip
     config, server = _learn_server(config)
-    agent = Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
-    leave_on_signals(agent)
-    return agent
+    return Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
 
 
 def _learn_server(config: Config) -> tuple[Config, Server | None]:

@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Protocol
 
 from narnat_agent.i18n import N_, Said
@@ -9,6 +10,18 @@ from narnat_agent.tools.verification import Verification
 
 Confirm = Callable[[str, str], bool]
 Clean = Callable[[str], str]  # what every text leaving a tool passes through (the key masked, made encodable)
+
+
+class EditorFiles(Protocol):
+    """Files as the editor that drives Narnat holds them (acp/): a buffer's unsaved text is what the file says."""
+
+    def text(self, path: Path) -> str | None:
+        """The editor's text of the file; None where it has none to give (the disk's is the file's then)."""
+        ...
+
+    def wrote(self, path: Path, text: str) -> None:
+        """A tool has written the file whose unsaved text it read: the editor's buffer takes what was written."""
+        ...
 
 
 class ToolError(Exception):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.processes.jobs import Jobs
-from narnat_agent.tools.base import Confirm, ToolError, nobody_to_ask
-from narnat_agent.tools.files.textfile import digest
+from narnat_agent.tools.base import Confirm, EditorFiles, ToolError, nobody_to_ask
+from narnat_agent.tools.files.textfile import binary_kind, decode, digest, line_ending, with_ending
 from narnat_agent.tools.web.http import Web
 
 Ranges = tuple[tuple[int, int], ...]  # line ranges, first and last (1-based)
@@ -88,9 +88,34 @@ class Workspace:
     hidden: tuple[Path, ...] = ()  # files that may hold the key: Bash's commands read them as empty where it can
     shell: str = ""  # the `shell` setting: the shell Bash runs, when not the one found (tools/bash/shells.py)
     cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
+    editor: EditorFiles | None = None  # where an editor drives Narnat: its unsaved text of a file wins over the disk
+    unsaved: set[Path] = field(default_factory=set)  # files whose editor text differed from the disk when read
 
     def __post_init__(self) -> None:
         self.cwd = self.root
+
+    def content(self, path: Path) -> bytes:
+        """A file's bytes as Read, Edit and Write take them: the disk's, or, where an editor holds other text for it
+        (changes not saved yet), that text in the file's own encoding and line endings."""
+        data = path.read_bytes()
+        if self.editor is None or binary_kind(data[:4096], path):
+            return data
+        text = self.editor.text(path)
+        disk, encoding = decode(data)
+        if text is None or text in (disk, disk.replace("\r\n", "\n")):  # an editor may hold CRLF lines as LF
+            self.unsaved.discard(path)
+            return data
+        self.unsaved.add(path)
+        try:
+            return encoding.encode(with_ending(text, line_ending(disk)))
+        except UnicodeEncodeError:
+            return text.encode("utf-8")
+
+    def written(self, path: Path, data: bytes) -> None:
+        """A tool has written the file: an editor whose unsaved text of it was read takes the new text."""
+        if self.editor is not None and path in self.unsaved:
+            self.unsaved.discard(path)
+            self.editor.wrote(path, decode(data)[0])
 
     @property
     def reads(self) -> dict[Path, FileRecord]:

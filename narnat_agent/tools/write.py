@@ -20,7 +20,7 @@ def run(args: dict, ws: Workspace) -> Result:
     before, encoding = "", UTF8
     ending: str | None = "\n"  # a new file gets LF
     if existed:
-        data = path.read_bytes()
+        data = ws.content(path)
         ws.require_fresh(path, data, whole=True)
         before, encoding = decode(data, ws.seen_as(path, data))
         ending = line_ending(before)
@@ -36,6 +36,7 @@ def run(args: dict, ws: Workspace) -> Result:
         encoding = UTF8
     ws.ask_outside("Write", path)
     write_atomic(path, encoded)
+    ws.written(path, encoded)
     ws.remember(path, encoded, whole=True, codec=encoding.codec)
     count = line_count(content)
     diff = compact_diff(before, content, ws.show(path))[0]

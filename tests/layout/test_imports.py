@@ -8,9 +8,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "narnat_agent"
 LAYERS = [
-    "__main__", "cli", "run", "commands", "ui", "core", "conversation", "provider", "prompts", "checkpoints", "tools",
-    "safety", "config",
-]  # fmt: skip
+    "__main__", "cli", ("run", "acp"), "commands", "ui", "core", "conversation", "provider", "prompts", "checkpoints",
+    "tools", "safety", "config",
+]  # fmt: skip  # a tuple: packages side by side on one layer (an editor's run is another kind of run)
 BASE = len(LAYERS)  # atomic, encodable, i18n, inert, keyguard, logger, state, processes and the package itself
 # what every tool may use; the registry alone names the tools
 SHARED_BY_TOOLS = {"base", "tool", "workspace", "files", "verification"}
@@ -33,7 +33,8 @@ def _imports(path: Path) -> list[list[str]]:
 
 
 def _layer(module: list[str]) -> int:
-    return LAYERS.index(module[1]) if len(module) > 1 and module[1] in LAYERS else BASE
+    side_by_side = [layer if isinstance(layer, tuple) else (layer,) for layer in LAYERS]
+    return next((i for i, names in enumerate(side_by_side) if len(module) > 1 and module[1] in names), BASE)
 
 
 def _sibling_tool(importer: list[str], imported: list[str]) -> bool:

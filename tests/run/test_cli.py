@@ -95,7 +95,8 @@ def test_version_imports_nothing_heavy(project):
     code = (
         "import sys\nfrom narnat_agent.cli import main\n"
         "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
-        "print(json.dumps(sorted(m for m in ('openai', 'rich', 'prompt_toolkit', 'requests') if m in sys.modules)))"
+        "print(json.dumps(sorted(m for m in ('openai', 'rich', 'prompt_toolkit', 'requests', 'acp', 'pydantic')\n"
+        "                        if m in sys.modules)))"
     )
     done = subprocess.run([sys.executable, "-c", "import json\n" + code], capture_output=True, text=True)
     assert done.stdout.startswith("narnat ")

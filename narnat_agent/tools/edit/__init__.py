@@ -40,7 +40,7 @@ def run(args: dict, ws: Workspace) -> Result:
     path = ws.resolve(args["file_path"])
     if not path.is_file():
         raise ws.missing(path)
-    data = path.read_bytes()
+    data = ws.content(path)
     ws.require_fresh(path, data, whole=False)
     if path.suffix.lower() == ".ipynb":
         return _notebook(path, data, args, ws)
@@ -65,6 +65,7 @@ def run(args: dict, ws: Workspace) -> Result:
         ) from None
     ws.ask_outside("Edit", path)
     write_atomic(path, encoded)
+    ws.written(path, encoded)
     record = ws.reads[path]  # what the model had seen stays seen, renumbered: pages still add up after an edit
     seen = renumbered(record.seen, done.changes), line_count(done.text)
     ws.remember(path, encoded, whole=record.whole, lines=seen, codec=encoding.codec)
@@ -82,6 +83,7 @@ def _notebook(path: Path, data: bytes, args: dict, ws: Workspace) -> Result:
         raise ToolError(f"{ws.show(path)} is not a valid notebook ({e}); fix it with Write.") from None
     diff, removed, added = compact_diff(edited.before, edited.done.text, f"{ws.show(path)} cell {edited.cell}")
     write_atomic(path, edited.data)
+    ws.written(path, edited.data)
     ws.remember(path, edited.data, whole=ws.reads[path].whole)
     text = f"Edited cell {edited.cell} of {ws.show(path)} ({edited.done.how}).{edited.note}\n{diff}"
     return Result(

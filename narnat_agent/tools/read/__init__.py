@@ -89,7 +89,7 @@ def _load(path: Path, ws: Workspace) -> bytes:
     if (size := path.stat().st_size) > MAX_FILE:
         raise ToolError(f"{ws.show(path)} is {size_text(size)}, too large to Read; search it with Grep instead.")
     try:
-        data = path.read_bytes()
+        data = ws.content(path)
     except PermissionError:
         raise ToolError(f"{ws.show(path)}: permission denied.") from None
     except OSError as e:

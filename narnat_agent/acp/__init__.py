@@ -1,0 +1,54 @@
+"""`narnat acp`: Narnat as an Agent Client Protocol agent, which editors (Zed, JetBrains IDEs, Neovim plugins) start
+and drive over stdin and stdout.
+
+`server.py` answers the protocol's requests and runs each turn on the main thread; `sessions.py` opens a session in
+the client's working folder as the REPL opens its conversation; `ui.py` is the UI the core talks to, said as protocol
+messages; `calls.py` shows each tool call (kind, title, locations, a diff for a file change); `replay.py` tells a
+saved conversation again; `wire.py` carries the lines. The protocol itself is the `agent-client-protocol` package's.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def run_acp(args: argparse.Namespace) -> int:
+    """Serve one client until it closes stdin (or a signal ends the run); the exit code says which."""
+    import asyncio
+    import os
+    from pathlib import Path
+
+    from narnat_agent.acp.server import Editor, Turns
+    from narnat_agent.acp.sessions import Settings
+    from narnat_agent.keyguard import forget_key_variables
+    from narnat_agent.processes import start_thread
+
+    protocol_out = os.dup(1)  # the protocol's alone: whatever else writes to stdout lands on stderr
+    os.dup2(2, 1)
+    settings = Settings(args, dict(os.environ), Path.home())
+    forget_key_variables(os.environ)  # each session reads the key from `settings`; the commands never see it
+    turns = Turns()
+    editor = Editor(turns, settings)
+    start_thread(asyncio.run, _connect(editor, turns, protocol_out, settings.secrets))
+    try:
+        turns.serve()
+    finally:
+        editor.close()
+        turns.done.set_result(None)
+    return 128 + turns.leaving if turns.leaving else 0
+
+
+async def _connect(editor, turns, protocol_out: int, secrets: set[str]) -> None:  # type: ignore[no-untyped-def]
+    """The connection, until the client closes it; the loop goes on until the main thread is done with it."""
+    import asyncio
+
+    from acp import run_agent
+
+    from narnat_agent.acp.wire import Lines, stdio
+
+    reader, writer = await stdio(protocol_out)
+    try:
+        await run_agent(editor, Lines(reader, writer, secrets))
+    finally:
+        turns.finish()
+        await asyncio.wrap_future(turns.done)
