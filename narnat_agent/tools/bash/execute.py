@@ -2,7 +2,6 @@
 to a file, its whole process group stopped at the timeout or on Ctrl-C, its environment without the API key."""
 
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,7 @@ from typing import IO
 from narnat_agent import state
 from narnat_agent.i18n import ngettext
 from narnat_agent.keyguard import KEY_VARIABLES, confined
+from narnat_agent.platform.processes import TAG, start_tree, stop_tree
 from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
 from narnat_agent.tools.base import Interrupted, Output, Result
 from narnat_agent.tools.files.textfile import without_escapes
@@ -89,15 +89,9 @@ def cut(text: str, lines: int, shown: str) -> str:
 
 
 def _stop(process: subprocess.Popen, output: _Output) -> None:
-    """SIGTERM to the command's whole process group, then SIGKILL to whatever is left once the output closes
-    (or two seconds pass). The pipe, not the group, tells when it is over: dead grandchildren linger as
-    zombies until init reaps them."""
-    for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, DRAIN_SECONDS)):
-        try:
-            os.killpg(process.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            return
-        output.thread.join(wait)
+    """The command's whole process tree asked to stop, then killed once the output closes (or two seconds pass).
+    The pipe, not the tree, tells when it is over: dead grandchildren linger as zombies until init reaps them."""
+    stop_tree(process, output.thread.join, last=DRAIN_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -129,11 +123,12 @@ def _without_own_virtualenv(env: Mapping[str, str], root: Path | None) -> dict[s
     return {**kept, "PATH": os.pathsep.join(path)} if "PATH" in env else kept
 
 
-def spawn_script(spawn: Spawn, script: str, ws: Workspace, stdout: int | IO[bytes]) -> subprocess.Popen:
-    """bash running script, confined, in its own session (so its whole process group can be stopped), with no
-    terminal."""
-    return spawn(confined(script, ws.hidden), cwd=ws.cwd, env=environment(ws.secret, ws.root),
-                 stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+def spawn_script(spawn: Spawn, script: str, ws: Workspace, stdout: int | IO[bytes], job: str = "") -> subprocess.Popen:
+    """bash running script, confined, as a process tree that can be stopped whole, with no terminal; a background
+    job's carries its tag in its environment and dies with Narnat."""
+    env = environment(ws.secret, ws.root) | ({TAG: job} if job else {})
+    return start_tree(spawn, confined(script, ws.hidden), dies_with_narnat=bool(job), cwd=ws.cwd, env=env,
+                      stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.STDOUT)  # fmt: skip
 
 
 def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subprocess.Popen) -> Finished:
