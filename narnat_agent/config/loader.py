@@ -50,6 +50,7 @@ class Config:
     warn_turns: tuple[int, ...]
     compress_turns: int
     bash_timeout_ms: int
+    job_output_limit_mb: int
     pricing: Mapping[str, float]
     max_steps: int
     interrupt_key: str

@@ -59,6 +59,9 @@ SETTINGS = (
     Setting("compress_turns", 120, _positive_int, N_("a positive integer"), "the forced-compression limit"),
     Setting("bash_timeout_ms", 120000, lambda v: _is_int(v) and 0 < v <= 600000, N_("an integer from 1 to 600000"),
             "default Bash timeout (a call may ask up to 600000)"),
+    Setting("job_output_limit_mb", 100, _positive_int, N_("a positive integer"),
+            "megabytes a background command may print before it is stopped (its log keeps the first and the last "
+            "megabyte)"),
     Setting("pricing", {}, _pricing, N_('an object like {"input": 0.27, "output": 1.1, "cached_input": 0.07}'),
             '`{"input": x, "output": y, "cached_input": z}` per million tokens, for the cost footer',
             example={"input": 0.27, "output": 1.10, "cached_input": 0.07}),

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said, _, listed, ngettext
+from narnat_agent.processes.jobs import HEAD, MB
 from narnat_agent.safety import analyze, last_pipeline
 from narnat_agent.tools.base import Changes, Output, Result, ToolError
 from narnat_agent.tools.bash.execute import TAIL, Finished, environment, execute, line_count, spawn_script, stopped
@@ -43,10 +44,11 @@ def _background(command: str, ws: Workspace) -> Result:
     logs = state.jobs(ws.state_dir)
     logs.mkdir(parents=True, exist_ok=True)
     log = logs / f"job-{len(ws.jobs.started) + 1}-{datetime.now():%Y%m%d-%H%M%S}.log"
-    job = ws.jobs.start(command, log, lambda out: spawn_script(subprocess.Popen, command, ws, out))
+    job = ws.jobs.start(command, log, lambda tag: spawn_script(subprocess.Popen, command, ws, subprocess.PIPE, tag))
     news = "".join(f"\n({line})" for line in ws.jobs.news())
     text = (f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
-            f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends. "
+            f"to {ws.show(log)}: Read it (it grows; past {HEAD // MB} MB the log keeps the first and the last MB, "
+            f"and past {ws.jobs.limit // MB:,} MB the job is stopped). Later Bash and Read results say when it ends. "
             f"Stop it with: kill -- -{job.pid}{news}")  # fmt: skip
     return Result(text, _("job {number} started in the background · pid {pid}").format(number=job.number, pid=job.pid))
 
