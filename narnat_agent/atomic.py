@@ -7,7 +7,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from narnat_agent.platform.files import set_mode
+from narnat_agent.platform.files import replace, set_mode
 from narnat_agent.platform.processes import alive
 
 # Our temporary files carry the writer's process id, so a later write can tell a crashed writer's leftover
@@ -69,7 +69,7 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
             os.fsync(f.fileno())
         if mode is not None:
             set_mode(tmp, mode)  # 0o600 is for the user alone on Windows too (an access list)
-        os.replace(tmp, path)
+        replace(tmp, path)  # a read-only file is replaced too, as on POSIX
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

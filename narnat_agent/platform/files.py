@@ -1,12 +1,15 @@
-"""Files: the entries of one folder stat'ed by name, and a file's mode, "the user alone" included.
+"""Files: the entries of one folder stat'ed by name, a file's mode ("the user alone" included), and a file
+replaced by another whole.
 
-POSIX: names stat'ed relative to the open folder (no joined paths to build), chmod. Windows: joined paths; chmod
-sets only the read-only attribute, so a file for the user alone gets an access list naming only the user, which
-inherits nothing from its folder (what `icacls FILE /inheritance:r /grant:r USER:F` does).
+POSIX: names stat'ed relative to the open folder (no joined paths to build), chmod, rename. Windows: joined paths;
+chmod sets only the read-only attribute, so a file for the user alone gets an access list naming only the user,
+which inherits nothing from its folder (what `icacls FILE /inheritance:r /grant:r USER:F` does); a read-only file
+cannot be replaced, so its attribute is lifted first (the new file carries the mode it was given).
 """
 
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -35,6 +38,23 @@ if sys.platform == "win32":
     def _user_alone() -> str:
         return win32.user_alone()
 
+    _MSYS = re.compile(r"^/(?:cygdrive/|mnt/)?([a-zA-Z])(?=/|$)")
+
+    def native(path: str) -> str:
+        """A path as Windows reads it: Git Bash's and Cygwin's /c/… (and WSL's /mnt/c/…) are C:/…; backslashes,
+        forward slashes and drive letters are Windows' own."""
+        return _MSYS.sub(lambda m: m[1].upper() + ":", path)
+
+    def replace(source: Path | str, target: Path | str) -> None:
+        """target replaced by source, as a rename does on POSIX, whether or not target is read-only."""
+        try:
+            os.replace(source, target)
+        except PermissionError:
+            if not os.path.isfile(target) or os.access(target, os.W_OK):
+                raise  # not the read-only attribute: a file held open by another program, or a folder's rights
+            os.chmod(target, 0o600)
+            os.replace(source, target)
+
 else:
 
     @contextlib.contextmanager
@@ -48,3 +68,10 @@ else:
 
     def set_mode(path: Path | str, mode: int) -> None:
         os.chmod(path, mode)
+
+    def native(path: str) -> str:
+        return path
+
+    def replace(source: Path | str, target: Path | str) -> None:
+        """target replaced by source, in one rename."""
+        os.replace(source, target)

@@ -49,7 +49,9 @@ if sys.platform == "win32":
         job = _JOBS.get(process.pid)
         if job is None or not win32.active_processes(job):
             return False
-        with contextlib.suppress(OSError):  # no console shared with the tree: the forced stop follows
+        # no console shared with the tree: the forced stop follows (CPython 3.11 reports that failure as a
+        # SystemError wrapping the OSError)
+        with contextlib.suppress(OSError, SystemError):
             os.kill(process.pid, signal.CTRL_BREAK_EVENT)
         return True
 
