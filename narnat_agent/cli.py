@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from narnat_agent import __version__, i18n
 from narnat_agent.i18n import _
+from narnat_agent.platform.console import system_language, utf8_output
 from narnat_agent.run.headless import EXIT_CODES
 from narnat_agent.run.start import USAGE_ERROR
 
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
     from narnat_agent.core.ui import UI, Reporter
 
 SETUP_TRIES = 3  # answers checked against the provider before they are saved unchecked
-# Narnat needs what POSIX gives (termios, process groups, SIGHUP, bash); Windows has them inside WSL2
-UNSUPPORTED = "Narnat runs on Linux and macOS only; on Windows, run it inside WSL2 (wsl --install, then install it).\n"
 
 
 def _positive(text: str) -> int:
@@ -127,14 +126,13 @@ def read_prompt(arg: str | None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    i18n.use(i18n.from_locale(os.environ))  # until the settings are read; --help and its errors speak it too
+    utf8_output()  # before anything is written: --help and its errors too
+    # until the settings are read; --help and its errors speak it too (Windows' own language when no LANG says)
+    i18n.use(i18n.from_locale({"LANG": system_language(), **os.environ}))
     parser = _parser()
     args = parser.parse_args(argv)
     if args.output_format and args.prompt is None:
         parser.error(_("--output-format needs -p: the REPL writes for a person"))
-    if os.name != "posix":  # before any part that needs it: one sentence, not a traceback
-        sys.stderr.write(UNSUPPORTED)
-        return USAGE_ERROR
     try:
         return _start(args)
     except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it

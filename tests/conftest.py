@@ -39,6 +39,7 @@ def project(tmp_path, monkeypatch) -> Path:
     root.mkdir()
     (tmp_path / "home").mkdir()
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("USERPROFILE", str(tmp_path / "home"))  # Windows' home
     for name in list(os.environ):
         if name.startswith(LEAKS):
             monkeypatch.delenv(name)

@@ -24,6 +24,8 @@ STANDARD = (0, 1, 2)
 if sys.platform == "win32":
     from narnat_agent.platform import win32
 
+    LANG_CHINESE = 0x04  # the primary language of every Chinese LANGID (zh-CN 0x0804, zh-TW 0x0404, …)
+
     def key_ready(keyboard: Input, timeout: float) -> bool:
         """Whether a key waits on the console, waiting up to timeout seconds for one."""
         from prompt_toolkit.eventloop.win32 import wait_for_handles
@@ -40,6 +42,10 @@ if sys.platform == "win32":
 
     def hung_up() -> list[int]:
         return []
+
+    def system_language() -> str:
+        """The language of Windows' interface as a locale name ("zh_CN" on a Chinese Windows): Windows sets no LANG."""
+        return "zh_CN" if win32.ui_language() & 0x3FF == LANG_CHINESE else ""
 
     def utf8_output() -> None:
         """Standard streams that are not the console read and write UTF-8 (the console is Unicode already)."""
@@ -79,6 +85,10 @@ else:
             if any(event & select.POLLHUP for _, event in poller.poll(0)):
                 found.append(fd)
         return found
+
+    def system_language() -> str:
+        """Nothing beyond the locale's variables (LANG, LC_ALL), which the locale itself is."""
+        return ""
 
     def utf8_output() -> None:
         """Nothing to do: the streams follow the locale, UTF-8 (Python makes the C locale UTF-8 too)."""

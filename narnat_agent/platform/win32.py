@@ -95,6 +95,7 @@ _declare(kernel32.GetStdHandle, wintypes.HANDLE, wintypes.DWORD)
 _declare(kernel32.GetConsoleMode, wintypes.BOOL, wintypes.HANDLE, wintypes.LPDWORD)
 _declare(kernel32.SetConsoleMode, wintypes.BOOL, wintypes.HANDLE, wintypes.DWORD)
 _declare(kernel32.LocalFree, wintypes.HLOCAL, wintypes.HLOCAL)
+_declare(kernel32.GetUserDefaultUILanguage, wintypes.WORD)
 _declare(ntdll.NtResumeProcess, ctypes.c_long, wintypes.HANDLE)
 _declare(advapi32.OpenProcessToken, wintypes.BOOL, wintypes.HANDLE, wintypes.DWORD, ctypes.POINTER(wintypes.HANDLE))
 _declare(advapi32.GetTokenInformation, wintypes.BOOL, wintypes.HANDLE, ctypes.c_int, wintypes.LPVOID, wintypes.DWORD,
@@ -182,6 +183,11 @@ def console_input_mode() -> tuple[int, int] | None:
 
 def set_console_mode(handle: int, mode: int) -> None:
     kernel32.SetConsoleMode(handle, mode)
+
+
+def ui_language() -> int:
+    """The LANGID of the user's interface language."""
+    return int(kernel32.GetUserDefaultUILanguage())
 
 
 def _user_sid() -> str:

@@ -68,7 +68,9 @@ def test_a_key_from_the_environment_is_out_of_reach_too(project, fake_llm):
 
 
 @linux_only
-@pytest.mark.skipif(os.geteuid() == 0 and not shutil.which("setpriv"), reason="needs setpriv to act as a user")
+@pytest.mark.skipif(
+    linux_only.args[0] or os.geteuid() == 0 and not shutil.which("setpriv"), reason="needs setpriv to act as a user"
+)
 def test_narnats_process_is_closed_to_the_users_other_processes(tmp_path):
     """Where commands cannot be confined, a process of the same user still cannot read Narnat's environment."""
     as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []

@@ -87,6 +87,7 @@ def test_a_path_that_cannot_be_read_before_a_call_is_said_with_the_reason(tree, 
     assert agent.said == ["Write(data/x.txt): /undo cannot restore data/x.txt (cannot be read: Not a directory)."]
 
 
+@pytest.mark.windows
 def test_without_git_a_file_too_big_to_keep_is_said_when_changed(no_git):
     (no_git / "big.bin").write_bytes(b"b" * (CAP + 1))
     agent = Agent(no_git)
@@ -95,6 +96,7 @@ def test_without_git_a_file_too_big_to_keep_is_said_when_changed(no_git):
                           " keeps of a file)."]  # fmt: skip
 
 
+@pytest.mark.windows
 def test_without_git_the_listing_counts_lines_of_text_in_any_encoding_and_none_for_binary(no_git):
     (no_git / "five.txt").write_text("one\ntwo\nthree\nfour\nfive\n")
     (no_git / "latin.txt").write_bytes(b"caf\xe9\n")
@@ -109,6 +111,7 @@ def test_without_git_the_listing_counts_lines_of_text_in_any_encoding_and_none_f
         ("braces.txt", 1, 0), ("data.bin", None, None), ("five.txt", 2, 1), ("latin.txt", 1, 1)]  # fmt: skip
 
 
+@pytest.mark.windows
 def test_without_git_a_file_touched_with_another_then_alone_is_listed(no_git):
     agent = Agent(no_git)
     agent.turn("two calls", ("Write", ["gen.py", "out.txt"], write("gen.py", "1\n")),
@@ -117,6 +120,7 @@ def test_without_git_a_file_touched_with_another_then_alone_is_listed(no_git):
     assert [(f.path, f.added, f.removed) for f in summary.files] == [("gen.py", 2, 1)]
 
 
+@pytest.mark.windows
 def test_without_git_the_store_is_private_whatever_the_umask(no_git):
     old = os.umask(0o022)
     try:
@@ -128,6 +132,7 @@ def test_without_git_the_store_is_private_whatever_the_umask(no_git):
     assert [p for p in [root, *kept] if p.stat().st_mode & 0o077] == [] and len(kept) == 5
 
 
+@pytest.mark.windows
 def test_without_git_a_store_that_cannot_be_written_is_one_sentence(no_git):
     (no_git / ".narnat/checkpoints").mkdir(parents=True)
     (no_git / ".narnat/checkpoints/files").write_text("not a folder")
@@ -137,6 +142,7 @@ def test_without_git_a_store_that_cannot_be_written_is_one_sentence(no_git):
                           " cannot be written (File exists)."]  # fmt: skip
 
 
+@pytest.mark.windows
 def test_without_git_a_damaged_snapshot_is_named_in_one_sentence(no_git):
     agent = Agent(no_git)
     agent.turn("edit", ("Edit", ["gen.py"], write("gen.py", "x\n")))
@@ -154,6 +160,7 @@ def age(path: Path, seconds: float) -> None:
     os.utime(path, (then, then))
 
 
+@pytest.mark.windows
 def test_without_git_a_prune_keeps_the_conversations_snapshots_and_young_ones(no_git):
     agent, other, young = Agent(no_git), Agent(no_git), Agent(no_git)
     agent.turn("kept", ("Edit", ["gen.py"], write("gen.py", "kept\n")))

@@ -16,6 +16,8 @@ from narnat_agent.config.loader import (
 from narnat_agent.prompts.system_prompt import build_system_prompt
 from narnat_agent.prompts.texts import BASE_PROMPT
 
+pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
+
 
 def write(path, data):
     path.parent.mkdir(parents=True, exist_ok=True)
