@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from narnat_agent.platform.files import set_mode, stat_in
-from tests.wine import UNDER_WINE
+from tests.platforms import UNDER_WINE
 
 
 @pytest.mark.windows

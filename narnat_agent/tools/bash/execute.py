@@ -179,7 +179,7 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
 def _follow(ws: Workspace, after: Path) -> tuple[int, ...]:
     """The working directory the command ended in becomes the next call's; returns the last pipeline's statuses."""
     try:
-        final, _, statuses = after.read_text().partition("\n")
+        final, _, statuses = after.read_text(encoding="utf-8", errors="surrogateescape").partition("\n")
     finally:
         after.unlink(missing_ok=True)
     if final and Path(final).is_dir():
