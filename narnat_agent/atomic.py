@@ -7,19 +7,12 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from narnat_agent.platform.files import replace, set_mode
+from narnat_agent.platform.processes import alive
+
 # Our temporary files carry the writer's process id, so a later write can tell a crashed writer's leftover
 # from one still in progress. They sit beside the target: a rename is atomic only within one file system.
 TMP_PREFIX = ".narnat-tmp-"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process: alive
-        pass
-    return True
 
 
 def _clean_stale(directory: Path) -> None:
@@ -30,7 +23,7 @@ def _clean_stale(directory: Path) -> None:
         return
     for name in entries:
         pid = name[len(TMP_PREFIX) :].split("-", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+        if pid.isdigit() and int(pid) != os.getpid() and not alive(int(pid)):
             with contextlib.suppress(OSError):
                 os.unlink(directory / name)
 
@@ -63,7 +56,7 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     if old is not None and stat.S_ISREG(old.st_mode) and old.st_nlink > 1:
         _overwrite(path, data)
         if mode is not None:
-            os.chmod(path, mode)
+            set_mode(path, mode)
         return
     if mode is None and old is not None:
         mode = old.st_mode & 0o7777
@@ -75,8 +68,8 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
             f.flush()
             os.fsync(f.fileno())
         if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
+            set_mode(tmp, mode)  # 0o600 is for the user alone on Windows too (an access list)
+        replace(tmp, path)  # a read-only file is replaced too, as on POSIX
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

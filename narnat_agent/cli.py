@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from narnat_agent import __version__, i18n
 from narnat_agent.i18n import _
+from narnat_agent.platform.console import system_language, utf8_output
 from narnat_agent.run.headless import EXIT_CODES
 from narnat_agent.run.start import USAGE_ERROR
 
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
     from narnat_agent.core.ui import UI, Reporter
 
 SETUP_TRIES = 3  # answers checked against the provider before they are saved unchecked
-# Narnat needs what POSIX gives (termios, process groups, SIGHUP, bash); Windows has them inside WSL2
-UNSUPPORTED = "Narnat runs on Linux and macOS only; on Windows, run it inside WSL2 (wsl --install, then install it).\n"
 
 
 def _positive(text: str) -> int:
@@ -141,10 +140,12 @@ def run() -> NoReturn:
 
 
 def main(argv: list[str] | None = None) -> int:
+    utf8_output()  # before anything is written: --help and its errors too
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character (ASCII, Latin-1) gets its escape
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
-    if problem := i18n.use(i18n.from_locale(os.environ)):  # until the settings are read; --help speaks it too
+    # until the settings are read; --help and its errors speak it too (Windows' own language when no LANG says)
+    if problem := i18n.use(i18n.from_locale({"LANG": system_language(), **os.environ})):
         sys.stderr.write(f"{problem}\n")
     parser = _parser()
     argv = sys.argv[1:] if argv is None else argv
@@ -153,9 +154,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(_("--output-format needs -p: the REPL writes for a person"))
     if args.acp and (args.prompt is not None or args.latest or args.resume):
         parser.error(_("--acp serves an editor, which opens and loads its own sessions: leave out -p, -c and --resume"))
-    if os.name != "posix":  # before any part that needs it: one sentence, not a traceback
-        sys.stderr.write(UNSUPPORTED)
-        return USAGE_ERROR
     try:
         return _start(args)
     except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it

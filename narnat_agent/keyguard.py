@@ -87,7 +87,10 @@ def can_confine() -> bool:
 
 @functools.cache
 def _confining_argv() -> tuple[str, ...] | None:
-    """What runs a script confined, found once by absolute path (a command may change PATH for its own children)."""
+    """What runs a script confined, found once by absolute path (a command may change PATH for its own children).
+    Namespaces are Linux's: elsewhere (macOS, Windows) commands run plain, as docs/safety.md says."""
+    if not sys.platform.startswith("linux"):
+        return None
     unshare, mount, sh = (shutil.which(name) for name in ("unshare", "mount", "sh"))
     if not (unshare and mount and sh):
         return None

@@ -121,7 +121,7 @@ def ignore_runtime_files(state_dir: Path) -> None:
     """Keep secrets and runtime data out of the project's git history, once the folder holds anything."""
     gitignore = state_dir / ".gitignore"
     with contextlib.suppress(OSError):  # a full disk: the next start that can write it does
-        current = gitignore.read_text(errors="replace") if gitignore.exists() else ""
+        current = gitignore.read_text(encoding="utf-8", errors="replace") if gitignore.exists() else ""
         if not current:
             write_atomic(gitignore, GITIGNORE.encode())
         elif current.startswith(GITIGNORE_HEADER) and ".gitignore" not in current.split():  # written by an older one

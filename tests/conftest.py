@@ -39,6 +39,7 @@ def project(tmp_path, monkeypatch) -> Path:
     root.mkdir()
     (tmp_path / "home").mkdir()
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("USERPROFILE", str(tmp_path / "home"))  # Windows' home
     for name in list(os.environ):
         if name.startswith(LEAKS):
             monkeypatch.delenv(name)
@@ -105,3 +106,20 @@ def web():
     server = WebServer()
     yield server
     server.close()
+
+
+if os.name == "nt":
+    # The tests' own files are UTF-8 with LF line endings, as on Linux, where a test writes text without saying how;
+    # Narnat itself always names its encoding (tests/layout/test_text_io.py holds it to that).
+    import pathlib
+
+    _read_text, _write_text = pathlib.Path.read_text, pathlib.Path.write_text
+
+    def _utf8_read_text(self, encoding=None, errors=None):
+        return _read_text(self, encoding or "utf-8", errors)
+
+    def _utf8_write_text(self, data, encoding=None, errors=None, newline=None):
+        return _write_text(self, data, encoding or "utf-8", errors, "" if newline is None and not encoding else newline)
+
+    pathlib.Path.read_text = _utf8_read_text  # type: ignore[method-assign]
+    pathlib.Path.write_text = _utf8_write_text  # type: ignore[method-assign]

@@ -1,20 +1,25 @@
 """Whether processes a test started have ended, by their ids: never by matching every process on the machine."""
 
+import os
 import time
 from pathlib import Path
 
+from narnat_agent.platform.processes import alive
+
 
 def gone(pid: int) -> bool:
-    """No such process, or only its exit status waiting to be collected."""
+    """No such process, or only its exit status waiting to be collected (Windows, which has no /proc: not alive)."""
+    if os.name == "nt":
+        return not alive(pid)
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
     except FileNotFoundError:
         return True
 
 
-def ended(pids_file: Path, within: float = 5.0) -> bool:
-    """Whether every process whose id a command wrote to pids_file has ended before the deadline."""
-    pids = [int(pid) for pid in pids_file.read_text().split()]
+def ended(pids: Path | int, within: float = 5.0) -> bool:
+    """Whether this process, or every process whose id a command wrote to the file, has ended before the deadline."""
+    pids = [pids] if isinstance(pids, int) else [int(pid) for pid in pids.read_text().split()]
     deadline = time.monotonic() + within
     while not all(gone(pid) for pid in pids):
         if time.monotonic() > deadline:

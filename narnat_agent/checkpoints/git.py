@@ -13,6 +13,7 @@ from subprocess import PIPE
 
 from narnat_agent.checkpoints.store import CheckpointError
 from narnat_agent.i18n import _
+from narnat_agent.platform.processes import detached
 
 SETTINGS = {
     "core.hooksPath": os.devnull,
@@ -67,10 +68,9 @@ class Git:
         """git started, to run beside another; with umask USERS, the files it writes in the project are made as
         the user's own tools make them."""
         try:
-            # in a session of its own, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
+            # detached, so the terminal's Ctrl-C does not reach git, which would leave its lock behind
             return subprocess.Popen([*self.command, *args], cwd=self.project, env=self.env | (env or {}),
-                                    start_new_session=True, umask=umask, pass_fds=hold,
-                                    stdin=PIPE, stdout=PIPE, stderr=PIPE)  # fmt: skip
+                                    stdin=PIPE, stdout=PIPE, stderr=PIPE, **detached(umask, hold))  # fmt: skip
         except OSError as e:
             raise CheckpointError(_("git could not be started ({error}).").format(error=e.strerror)) from None
 

@@ -1,12 +1,11 @@
 """The store's own lock: one narnat at a time changes a project's store, and a lock left by a dead one is cleared.
 
-It is an flock on a file beside the git directory, which the kernel releases when its holder dies however it
-dies. So whoever holds it knows that any git `.lock` in the store was left by a git killed mid-way, and
-removes it; a live holder is waited for, with a notice, up to a deadline.
+It is a lock on a file beside the git directory (flock; LockFileEx on Windows), which the system releases when its
+holder dies however it dies. So whoever holds it knows that any git `.lock` in the store was left by a git killed
+mid-way, and removes it; a live holder is waited for, with a notice, up to a deadline.
 """
 
 import contextlib
-import fcntl
 import os
 import threading
 import time
@@ -17,6 +16,7 @@ from narnat_agent.checkpoints.git import os_failure
 from narnat_agent.checkpoints.store import CheckpointError
 from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
+from narnat_agent.platform.locks import try_lock
 
 log = get_logger("checkpoints.lock")
 WAIT = 30.0  # seconds: a first snapshot of a large tree in another narnat takes this long at most
@@ -42,7 +42,7 @@ class StoreLock:
                 self._clear_stale()
                 yield
             finally:
-                os.close(fd)  # releases the flock
+                os.close(fd)  # releases the lock
 
     @contextlib.contextmanager
     def packing(self) -> Iterator[int | None]:
@@ -50,24 +50,14 @@ class StoreLock:
         to a lock of its own, as it takes long and a snapshot may go on beside it."""
         fd = os.open(self.path.with_name("pack-lock"), os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                yield None
-                return
-            yield fd
+            yield fd if try_lock(fd) else None
         finally:
             os.close(fd)
 
     def _take(self, fd: int) -> None:
         deadline = time.monotonic() + self.wait
         told = False
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return
-            except BlockingIOError:
-                pass
+        while not try_lock(fd):
             if time.monotonic() >= deadline:
                 held = _("another narnat in this project held the checkpoint store for more than {seconds:.0f} s.")
                 raise CheckpointError(held.format(seconds=self.wait))

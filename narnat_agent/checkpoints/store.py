@@ -156,7 +156,7 @@ class CopyStore:
 
     def _manifest(self, snapshot: str) -> dict[str, str | None]:
         try:
-            return json.loads((self.manifests / f"{snapshot}.json").read_text())
+            return json.loads((self.manifests / f"{snapshot}.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             missing = _("checkpoint {snapshot} is missing from {folder}.")
             raise CheckpointError(missing.format(snapshot=snapshot[:12], folder=self.manifests)) from None

@@ -69,6 +69,9 @@ SETTINGS = (
             "Windows only: the shell the Bash tool runs, by its full path (a `bash.exe`, `pwsh.exe` or "
             "`powershell.exe`); `\"\"` finds Git Bash, else PowerShell 7, else Windows PowerShell 5.1 "
             "(see [Windows](windows.md#the-bash-tool-on-windows))"),
+    Setting("job_output_limit_mb", 100, _positive_int, N_("a positive integer"),
+            "megabytes a background command may print before it is stopped (its log keeps the first and the last "
+            "megabyte)"),
     Setting("pricing", {}, _pricing, N_('an object like {"input": 0.27, "output": 1.1, "cached_input": 0.07}'),
             '`{"input": x, "output": y, "cached_input": z}` per million tokens, for the cost footer',
             example={"input": 0.27, "output": 1.10, "cached_input": 0.07}),
@@ -132,6 +135,7 @@ class Config:
     compress_turns: int
     bash_timeout_ms: int
     shell: str  # the shell Bash runs, when not the one found ("")
+    job_output_limit_mb: int
     pricing: Mapping[str, float]
     max_steps: int
     interrupt_key: str

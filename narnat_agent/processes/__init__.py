@@ -2,24 +2,22 @@
 and a signal always reaches the main thread."""
 
 import signal
-import subprocess
 import threading
 from collections.abc import Callable
 
-Spawn = Callable[..., subprocess.Popen]  # subprocess.Popen, or a test's wrapper of it
-SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+from narnat_agent.platform.processes import Spawn
+from narnat_agent.platform.signals import held_from_threads
+
+__all__ = ["HeldInterrupt", "Spawn", "start_thread"]
 
 
 def start_thread(target: Callable[..., object], *args: object) -> threading.Thread:
     """A daemon thread that never takes the process's signals. The kernel gives a signal to any thread that does
     not block it; one taken by a helper thread never interrupts the main thread's blocking read (a stream waiting
     on the provider), so the Ctrl-C, SIGTERM or SIGHUP would go unanswered until data came."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)  # a new thread starts with its creator's mask
-    try:
+    with held_from_threads():
         thread = threading.Thread(target=target, args=args, daemon=True)
         thread.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
     return thread
 
 

@@ -1,18 +1,30 @@
-"""Commands that keep running (dev servers, watchers, long builds): each in its own process group with its output in
-a file, listed for the user, and stopped, group and all, when Narnat ends."""
+"""Commands that keep running (dev servers, watchers, long builds): each a process tree of its own whose output goes
+to a log of bounded size, listed for the user, and stopped, tree and all, when Narnat ends or when it has printed
+more than the limit. Nothing of a job outlives Narnat: a Job object on Windows; on Linux the job's first process
+dies with Narnat and, at the next start, what is left of an earlier Narnat's jobs is found by a tag in its
+environment and ended (`sweep`)."""
 
 import contextlib
 import os
-import signal
+import secrets
 import subprocess
+import threading
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from narnat_agent.processes import HeldInterrupt
+from narnat_agent.platform.processes import alive, kill_tagged, stop_tree
+from narnat_agent.processes import HeldInterrupt, start_thread
 
-STOP_SECONDS = 2.0  # between SIGTERM and SIGKILL
+MB = 1 << 20
+HEAD = MB  # bytes of a job's first output the log keeps
+TAIL = MB  # at most this many of its last output, once the log is full; at least half of it
+LIMIT_MB = 100  # output after which a job is stopped, unless the settings say otherwise (job_output_limit_mb)
+DRAIN = 1.0  # seconds the rest of an ended job's output is waited for, once
+RUNNING = ".running"  # beside a job's log while it runs: Narnat's pid and the job's tag, for the next start's sweep
+LEFT_OUT = "\n[… {gap:,} bytes of output left out here: this log keeps the first {head:,} and the last {tail:,} …]\n"
 
 
 @dataclass
@@ -21,33 +33,109 @@ class Job:
     command: str
     process: subprocess.Popen
     log: Path
+    output: "JobLog"
+    tag: str  # in the environment of each of its processes: what finds them, even outside its tree
     told: bool = False  # the model has been told how it ended
     given: int = 0  # bytes of its log the model has been given by waiting for it
 
     @property
     def pid(self) -> int:
-        return self.process.pid  # also the process group's id: it leads its own session
+        return self.process.pid  # also the process group's id on POSIX: it leads its own session
 
     @property
     def state(self) -> str:
         code = self.process.poll()
         if code is None:
             return "running"
+        if self.output.over:
+            return f"was stopped: its output passed {self.output.limit // MB:,} MB (setting job_output_limit_mb)"
         return f"exited with code {code}" if code >= 0 else f"was stopped by signal {-code}"
+
+    def settled(self, seconds: float) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(seconds)
+
+
+@dataclass
+class JobLog:
+    """Copies a job's output into its log as it comes: the first HEAD bytes, then a rolling tail of the last TAIL
+    bytes at most, with a line saying how much was left out between them; past `limit` bytes, `on_limit` runs."""
+
+    path: Path
+    limit: int
+    on_limit: Callable[[], None] = lambda: None
+    total: int = 0
+    over: bool = False
+    tail: deque[bytes] = field(default_factory=deque)
+    kept: int = 0  # bytes in tail
+    thread: threading.Thread | None = None
+    waited: bool = False
+
+    def follow(self, stream: IO[bytes]) -> None:
+        self.thread = start_thread(self._copy, stream)
+
+    def _copy(self, stream: IO[bytes]) -> None:
+        with stream, open(self.path, "r+b") as log:
+            while chunk := stream.read1(65536):  # type: ignore[attr-defined]
+                if self.over:
+                    continue  # what a stopping job still prints
+                self._write(log, chunk)
+                if self.total > self.limit:
+                    self.over = True
+                    log.write(f"\n[Narnat stopped this job: its output passed {self.limit // MB:,} MB.]\n".encode())
+                    log.flush()
+                    self.on_limit()
+
+    def _write(self, log: IO[bytes], chunk: bytes) -> None:
+        head = max(0, HEAD - self.total)
+        self.total += len(chunk)
+        if head:
+            log.write(chunk[:head])
+            chunk = chunk[head:]
+        if chunk:
+            self.tail.append(chunk)
+            self.kept += len(chunk)
+            if self.kept <= TAIL:
+                log.write(chunk)
+            else:  # the log is full: the head stays, then the gap's line and the newest half of TAIL
+                data = b"".join(self.tail)[-(TAIL // 2) :]
+                self.tail, self.kept = deque([data]), len(data)
+                gap = self.total - HEAD - len(data)
+                log.seek(HEAD)
+                log.write(LEFT_OUT.format(gap=gap, head=HEAD, tail=len(data)).encode() + data)
+                log.truncate()
+        log.flush()
+
+    def finish(self, seconds: float) -> None:
+        """Wait up to seconds, once, for the rest of the output of a job that has ended (a child it left running
+        may hold its output open for ever)."""
+        if self.thread is not None and not self.waited:
+            self.waited = True
+            self.thread.join(seconds)
 
 
 class Jobs:
     """The background commands of this run, in the order they started."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit_mb: int = LIMIT_MB) -> None:
         self.started: list[Job] = []
+        self.limit = limit_mb * MB
 
-    def start(self, command: str, log: Path, spawn: Callable[[IO[bytes]], subprocess.Popen]) -> Job:
-        """A job whose process spawn starts writing into log; a Ctrl-C meanwhile stops it before it goes on."""
+    def start(self, command: str, log: Path, spawn: Callable[[str], subprocess.Popen]) -> Job:
+        """A job whose process tree spawn(tag) starts (its output a pipe, tag in its environment), its output going
+        into log; a Ctrl-C meanwhile stops it before it goes on."""
         held = HeldInterrupt()
-        with held, open(log, "wb") as out:
-            job = Job(len(self.started) + 1, command, spawn(out), log)
+        tag = secrets.token_hex(8)
+        log.write_bytes(b"")
+        running = log.with_name(log.name + RUNNING)
+        running.write_text(f"{os.getpid()} {tag}\n", encoding="utf-8")
+        with held:
+            process = spawn(tag)
+            output = JobLog(log, self.limit)
+            job = Job(len(self.started) + 1, command, process, log, output, tag)
+            output.on_limit = lambda: self.stop(job)
             self.started.append(job)
+            output.follow(process.stdout)  # type: ignore[arg-type]
         try:
             held.release()
         except KeyboardInterrupt:
@@ -56,7 +144,11 @@ class Jobs:
         return job
 
     def of_log(self, path: Path) -> Job | None:
-        return next((job for job in self.started if job.log == path), None)
+        """The job writing to path, its output all in the log if it has ended."""
+        job = next((job for job in self.started if job.log == path), None)
+        if job is not None and job.process.poll() is not None:
+            job.output.finish(DRAIN)
+        return job
 
     @staticmethod
     def new_output(job: Job, limit: int) -> str:
@@ -79,7 +171,7 @@ class Jobs:
         return [f"background job {job.number} ({job.command}) {job.state}" for job in ended]
 
     def stop_all(self) -> list[Job]:
-        """Stop every job's process group (what a job left running after its first process ended, too); the jobs
+        """Stop every job's process tree (what a job left running after its first process ended, too); the jobs
         that were still running."""
         running = [job for job in self.started if job.process.poll() is None]
         for job in self.started:
@@ -88,14 +180,22 @@ class Jobs:
 
     @staticmethod
     def stop(job: Job) -> None:
-        """SIGTERM to the job's whole process group, SIGKILL to what is left after STOP_SECONDS."""
-        _signal(job, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            job.process.wait(STOP_SECONDS)
-        _signal(job, signal.SIGKILL)  # the first process, if it ignored SIGTERM, and any child that did
+        """The job's whole tree asked to stop, then killed after GRACE seconds; what left its tree too."""
+        stop_tree(job.process, job.settled)
+        kill_tagged(job.tag)
         job.process.wait()
+        job.log.with_name(job.log.name + RUNNING).unlink(missing_ok=True)
 
 
-def _signal(job: Job, sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(job.pid, sig)
+def sweep(folder: Path) -> int:
+    """What is left of the background jobs of a Narnat that ended without stopping them (killed, or the machine
+    lost power) ended now; how many processes that was. A job of a Narnat still running is left alone."""
+    ended = 0
+    for running in folder.glob(f"*{RUNNING}"):
+        with contextlib.suppress(OSError, ValueError):
+            owner, tag = running.read_text(encoding="utf-8").split()
+            if int(owner) != os.getpid() and alive(int(owner)):
+                continue
+            ended += kill_tagged(tag)
+            running.unlink()
+    return ended

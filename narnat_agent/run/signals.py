@@ -1,4 +1,5 @@
-"""How a run ends on a signal: SIGTERM and SIGHUP end it the way the user would, and a hung-up terminal is let go."""
+"""How a run ends on a signal: SIGTERM and SIGHUP (SIGBREAK on Windows) end it the way the user would, and a hung-up
+terminal is let go."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ def leave_on_signals(agent: Agent, stop: bool = True) -> None:
     first one counts: closing a terminal delivers several, and none may interrupt the exit save."""
     import signal
 
+    from narnat_agent.platform.signals import ENDING, HANGUP
+
     def leave(signum: int, frame: object) -> None:
-        if signum == signal.SIGHUP:
+        if signum == HANGUP:
             _mute_hung_up_terminal()
         if agent.leaving:
             return
@@ -22,7 +25,7 @@ def leave_on_signals(agent: Agent, stop: bool = True) -> None:
         if stop and not agent.ui.stop_reading():  # a waiting prompt ends like Ctrl-D; anything else stops like Esc
             raise KeyboardInterrupt
 
-    for signum in (signal.SIGTERM, signal.SIGHUP):
+    for signum in ENDING:
         signal.signal(signum, leave)
 
 
@@ -41,14 +44,12 @@ def _mute_hung_up_terminal() -> None:
     standard streams that were that terminal go to /dev/null instead (a stream redirected to a file is kept)."""
     import logging
     import os
-    import select
+
+    from narnat_agent.platform.console import hung_up
 
     devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        poller = select.poll()
-        poller.register(fd, select.POLLIN)
-        if any(event & select.POLLHUP for _, event in poller.poll(0)):  # (isatty is False after a hangup)
-            os.dup2(devnull, fd)
+    for fd in hung_up():
+        os.dup2(devnull, fd)
     os.close(devnull)
     for name in ("asyncio", "prompt_toolkit"):  # their reports of the dead terminal itself
         logging.getLogger(name).setLevel(logging.CRITICAL)

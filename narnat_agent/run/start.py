@@ -60,10 +60,17 @@ def _saved_session(config: Config, name: str | None, system_prompt: str) -> Sess
 
 
 def sweep_leftovers(config: Config) -> None:
-    """Temporary files of writers killed mid-write, in the project, the state folder and the user's settings."""
+    """Temporary files of writers killed mid-write, in the project, the state folder and the user's settings; what
+    is left of the background commands of a Narnat that was killed."""
     from narnat_agent import state
     from narnat_agent.atomic import clean_leftovers
+    from narnat_agent.logger import get_logger
+    from narnat_agent.processes.jobs import sweep
     from narnat_agent.tools.files.ripgrep import folders_with_writes
+
+    if ended := sweep(state.jobs(config.state_dir)):
+        log = get_logger("run.start")
+        log.warning("ended %d processes left by the background commands of a killed narnat", ended)
 
     folders = folders_with_writes(config.project) | {state.user_folder(config.home)}
     if not config.state_dir.is_relative_to(config.project):
@@ -79,6 +86,7 @@ def build_agent(
     from narnat_agent.conversation import store
     from narnat_agent.core.agent import Agent
     from narnat_agent.logger import start_log
+    from narnat_agent.processes.jobs import Jobs
     from narnat_agent.provider.client import Client
     from narnat_agent.tools.web.http import Web
     from narnat_agent.tools.workspace import Workspace
@@ -91,7 +99,8 @@ def build_agent(
         return None
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
-                          web=web, secret=config.api_key, hidden=config.files, shell=config.shell)  # fmt: skip
+                          web=web, jobs=Jobs(config.job_output_limit_mb), secret=config.api_key,
+                          hidden=config.files, shell=config.shell)  # fmt: skip
     config, server = _learn_server(config)
     return Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
 
@@ -109,14 +118,20 @@ def _learn_server(config: Config) -> tuple[Config, Server | None]:
     return config, server
 
 
+SHOWN_JOBS = 3  # commands the stop notice names; the others are counted
+
+
 def stop_jobs(agent: Agent) -> None:
-    """Background commands end with Narnat, each with its whole process group, said in one line."""
+    """Background commands end with Narnat, each with its whole process tree, said in one line: the count and the
+    first few commands."""
     stopped = agent.workspace.jobs.stop_all()
     if stopped:
-        said = ngettext(
-            "Stopped {n} background command: {commands}", "Stopped {n} background commands: {commands}", len(stopped)
-        )
-        agent.ui.notice(said.format(n=len(stopped), commands="; ".join(job.command for job in stopped)))
+        said = ngettext("Stopped {n} background command: {commands}", "Stopped {n} background commands: {commands}",
+                        len(stopped))  # fmt: skip
+        commands = "; ".join(job.command for job in stopped[:SHOWN_JOBS])
+        if len(stopped) > SHOWN_JOBS:
+            commands = _("{commands}; and {n} more").format(commands=commands, n=len(stopped) - SHOWN_JOBS)
+        agent.ui.notice(said.format(n=len(stopped), commands=commands))
 
 
 def save(agent: Agent, ui: UI, quiet: bool = False) -> bool:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
+from narnat_agent.platform.files import native
 from narnat_agent.processes.jobs import Jobs
 from narnat_agent.tools.base import Confirm, EditorFiles, ToolError, nobody_to_ask
 from narnat_agent.tools.files.textfile import binary_kind, decode, digest, line_ending, with_ending
@@ -131,8 +132,9 @@ class Workspace:
 
     def resolve(self, path: str) -> Path:
         """An absolute path; relative ones are taken from the project root, wherever Bash has moved: every path a
-        tool prints is relative to the root, so a path shown once stays valid for the whole conversation."""
-        p = Path(os.path.expanduser(path.strip()))
+        tool prints is relative to the root, so a path shown once stays valid for the whole conversation. On Windows
+        drive letters and either slash are taken as written, and Git Bash's /c/… is C:/…."""
+        p = Path(os.path.expanduser(native(path.strip())))
         p = p if p.is_absolute() else self.root / p
         if "\\x" in path and not os.path.lexists(p) and os.path.lexists(raw := _unescaped(str(p))):
             return Path(raw)

@@ -1,8 +1,6 @@
 """Keys: the prompt (prompt_toolkit) and the watcher that turns ESC or Ctrl-C into a cancel while the agent works."""
 
-import contextlib
 import os
-import select
 import signal
 import sys
 import threading
@@ -22,6 +20,8 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.styles import Style
 
 from narnat_agent.i18n import NO, YES, _, answers
+from narnat_agent.platform.console import key_ready, saved_terminal
+from narnat_agent.platform.signals import ENDING, interrupt_main
 from narnat_agent.processes import start_thread
 
 POLL = 0.05
@@ -232,10 +232,8 @@ class Watcher:
         return text
 
     def _watch(self, keyboard: Input) -> None:
-        fd = keyboard.fileno()
         while not self._stop.is_set():
-            ready, _, _ = select.select([fd], [], [], POLL)
-            keys = keyboard.read_keys() if ready else keyboard.flush_keys()
+            keys = keyboard.read_keys() if key_ready(keyboard, POLL) else keyboard.flush_keys()
             if self.busy:
                 self.handle([k.key for k in keys])
             elif keys:  # the prompt's own keys, early: Enter sends, Ctrl-D leaves, as if it had been there
@@ -279,24 +277,18 @@ class Watcher:
         self.fired = True
         if self.on_cancel:
             self.on_cancel()
-        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)  # the main thread has an ident
+        interrupt_main()
 
 
 def restore_terminal_on_signals() -> None:
     """A kill while the watcher holds raw mode must not leave the shell without echo."""
     import atexit
-    import termios
 
-    if not os.isatty(0):
+    restore = saved_terminal()
+    if restore is None:
         return
-    saved = termios.tcgetattr(0)
-
-    def restore(*_args) -> None:
-        with contextlib.suppress(termios.error, OSError):  # the terminal is gone (closed window, hung-up ssh)
-            termios.tcsetattr(0, termios.TCSANOW, saved)
-
     atexit.register(restore)
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    for sig in ENDING:
         previous = signal.getsignal(sig)
 
         def handler(signum, frame, previous=previous):

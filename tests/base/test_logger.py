@@ -1,10 +1,14 @@
 import logging
 import os
-import resource
 import signal
 import subprocess
 
 import pytest
+
+if os.name == "nt":
+    pytest.skip("file-size limits (resource) and signals are POSIX's", allow_module_level=True)
+
+import resource  # noqa: E402
 
 from narnat_agent.logger import get_logger, start_log
 from tests.fake_llm import text_reply

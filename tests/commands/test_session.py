@@ -10,6 +10,8 @@ from narnat_agent.conversation import store
 from tests.fake_llm import text_reply, tool_reply
 from tests.launch import NARNAT, scrubbed_environment
 
+pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
+
 
 @pytest.fixture
 def talked(harness, fake_llm):

@@ -11,7 +11,9 @@ LAYERS = [
     "__main__", "cli", ("run", "acp"), "commands", "ui", "core", "conversation", "provider", "prompts", "checkpoints",
     "tools", "safety", "config",
 ]  # fmt: skip  # a tuple: packages side by side on one layer (an editor's run is another kind of run)
-BASE = len(LAYERS)  # atomic, encodable, i18n, inert, keyguard, logger, state, processes and the package itself
+BASE = len(
+    LAYERS
+)  # atomic, encodable, i18n, inert, keyguard, logger, state, processes, platform and the package itself
 # what every tool may use; the registry alone names the tools
 SHARED_BY_TOOLS = {"base", "tool", "workspace", "files", "verification"}
 CARRIED = (["workspace"], "web")  # the workspace carries the one HTTP session both web tools share
@@ -56,6 +58,16 @@ def test_imports_go_down_the_layers_and_never_to_a_sibling_tool(path):
         if _layer(imported) < _layer(importer) or _sibling_tool(importer, imported)
     ]
     assert not wrong, f"{'.'.join(importer)} imports upward or from a sibling tool: {', '.join(wrong)}"
+
+
+PLATFORM = sorted((PACKAGE / "platform").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", PLATFORM, ids=[p.name for p in PLATFORM])
+def test_the_platform_seams_are_below_everything_else(path):
+    """platform/ is what every layer, the base modules included, may stand on: it imports only itself."""
+    wrong = [".".join(m) for m in _imports(path) if m[:2] != ["narnat_agent", "platform"]]
+    assert not wrong, f"platform/{path.name} imports {', '.join(wrong)}"
 
 
 def _graph() -> dict[str, set[str]]:

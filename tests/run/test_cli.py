@@ -12,18 +12,19 @@ from tests.launch import NARNAT, scrubbed_environment
 
 def narnat(project, *args, stdin="", base_url=None, key="sk-test-key", lang="C.UTF-8", **popen):
     env = scrubbed_environment()
-    env.update(HOME=str(project.parent / "home"), NO_COLOR="1", LANG=lang)
+    env.update(HOME=str(project.parent / "home"), USERPROFILE=str(project.parent / "home"), NO_COLOR="1", LANG=lang)
     if base_url:
         env["NARNAT_BASE_URL"] = base_url
     if key:
         env["NARNAT_API_KEY"] = key
     return subprocess.run(
         [*NARNAT, *args],
-        cwd=project, env=env, input=stdin, capture_output=True, text=True, timeout=60, **popen,
+        cwd=project, env=env, input=stdin, capture_output=True, text=True, encoding="utf-8", timeout=60, **popen,
     )  # fmt: skip
 
 
 @pytest.mark.slow
+@pytest.mark.windows
 def test_headless_stdout_is_the_final_answer_and_the_rest_goes_to_stderr(project, fake_llm):
     (project / "notes.txt").write_text("remember the milk\n")
     thinking = [
@@ -46,6 +47,7 @@ def test_headless_stdout_is_the_final_answer_and_the_rest_goes_to_stderr(project
 
 
 @pytest.mark.slow
+@pytest.mark.windows
 def test_prompt_from_stdin(project, fake_llm):
     fake_llm.add(text_reply("ok"))
     done = narnat(project, "-p", "-", stdin="summarise this diff", base_url=fake_llm.base_url)
@@ -54,6 +56,7 @@ def test_prompt_from_stdin(project, fake_llm):
 
 
 @pytest.mark.slow
+@pytest.mark.windows
 def test_provider_failure_exits_1_with_one_sentence(project, fake_llm):
     fake_llm.add(Status(401, {"error": {"message": "invalid key"}}))
     done = narnat(project, "-p", "hi", base_url=fake_llm.base_url)
@@ -61,6 +64,7 @@ def test_provider_failure_exits_1_with_one_sentence(project, fake_llm):
     assert "rejected the API key" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.windows
 def test_config_error_exits_2_without_waiting_for_a_keyboard(project):
     done = narnat(project, "-p", "hi", key=None)
     assert done.returncode == 2 and "No API key" in done.stderr
@@ -71,6 +75,7 @@ def test_config_error_exits_2_without_waiting_for_a_keyboard(project):
 
 
 @pytest.mark.slow
+@pytest.mark.windows
 def test_plain_repl_reads_lines_until_end_of_input(project, fake_llm):
     fake_llm.add(text_reply("first answer"), text_reply("second answer"))
     done = narnat(project, stdin="one\n\ntwo\n", base_url=fake_llm.base_url)
@@ -81,6 +86,7 @@ def test_plain_repl_reads_lines_until_end_of_input(project, fake_llm):
 
 
 @pytest.mark.slow
+@pytest.mark.windows
 def test_log_file_records_the_turn_without_the_key(project, fake_llm):
     (project / "a.txt").write_text("x\n")
     fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"})), text_reply("done"))

@@ -2,7 +2,6 @@
 
 import json
 import os
-import resource
 import shutil
 import signal
 import subprocess
@@ -11,6 +10,11 @@ import threading
 from pathlib import Path
 
 import pytest
+
+if os.name == "nt":
+    pytest.skip("real limits (resource), mounts and signals are POSIX's", allow_module_level=True)
+
+import resource  # noqa: E402
 
 from narnat_agent.conversation import store
 from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage

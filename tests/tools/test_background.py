@@ -2,6 +2,8 @@
 
 import json
 import os
+import shutil
+import subprocess
 import sys
 import urllib.request
 from pathlib import Path
@@ -9,9 +11,13 @@ from pathlib import Path
 import pytest
 
 from narnat_agent.commands.dispatch import dispatch
+from narnat_agent.platform.processes import TAG
+from narnat_agent.processes.jobs import MB, RUNNING, Jobs, sweep
+from narnat_agent.run.start import stop_jobs
 from narnat_agent.tools.registry import execute
+from narnat_agent.tools.workspace import Workspace
 from tests.fake_llm import text_reply, tool_reply
-from tests.processes import gone
+from tests.processes import ended, gone
 from tests.run.test_cli import narnat
 
 SERVER = """\
@@ -128,3 +134,71 @@ def test_a_jobs_log_read_again_is_not_said_to_be_modified_externally(workspace, 
     execute("Bash", {"command": "wait %1", "timeout": 30_000}, workspace)
     again = execute("Read", {"file_path": log}, workspace)
     assert "two" in again.text and "modified externally" not in again.text
+
+
+PRINT_MB = "import sys; [sys.stdout.write(f'{i:07d}' + 'x' * 1016 + '\\n') for i in range({n} * 1024)]"
+
+
+def _job(workspace, script: str):
+    execute("Bash", {"command": f'{sys.executable} -c "{script}"', "run_in_background": True}, workspace)
+    job = workspace.jobs.started[-1]
+    job.process.wait()
+    workspace.jobs.of_log(job.log)  # the rest of its output in the log
+    return job
+
+
+def test_a_jobs_log_keeps_its_first_and_last_megabyte_and_says_what_it_left_out(workspace):
+    job = _job(workspace, PRINT_MB.replace("{n}", "5"))
+    data = job.log.read_bytes()
+    lines = data.split(b"\n")
+    assert lines[0].startswith(b"0000000x") and data.endswith(f"{5 * 1024 - 1:07d}".encode() + b"x" * 1016 + b"\n")
+    assert len(data) <= 2 * MB + 200 and b" bytes of output left out here: this log keeps the first 1,048,576 " in data
+    assert job.state == "exited with code 0"
+
+
+def test_a_job_printing_past_the_limit_is_stopped_and_the_model_is_told(project):
+    workspace = Workspace(project, project / ".narnat", confirm=None, jobs=Jobs(limit_mb=3))
+    job = _job(workspace, "import sys\nwhile True: sys.stdout.write('y' * 1023 + '\\n')")
+    assert job.output.over and len(job.log.read_bytes()) <= 2 * MB + 300
+    assert job.log.read_bytes().endswith(b"[Narnat stopped this job: its output passed 3 MB.]\n")
+    said = execute("Bash", {"command": "true"}, workspace).text
+    assert "background job 1 (" in said and "was stopped: its output passed 3 MB (setting job_output_limit_mb)" in said
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not shutil.which("setsid"), reason="setsid is Linux's")
+def test_a_child_that_left_the_jobs_process_group_is_stopped_with_it(workspace, project):
+    os.mkfifo(project / "ready")  # the test waits on it until the escaped child exists
+    write_pid = "import sys; open('escaped', 'w').write(sys.argv[1]); open('ready', 'w').close()"
+    command = f'setsid sleep 300 & {sys.executable} -c "{write_pid}" $!; wait'
+    started = execute("Bash", {"command": command, "run_in_background": True}, workspace)
+    assert not started.is_error, started.text
+    (project / "ready").read_text()
+    workspace.jobs.stop_all()
+    assert ended(project / "escaped")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="on Windows a job's Job object ends it with Narnat")
+def test_the_start_ends_what_a_killed_narnats_jobs_left_and_leaves_a_running_ones_alone(tmp_path):
+    folder = tmp_path / "jobs"
+    folder.mkdir()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    left = [subprocess.Popen(["sleep", "300"], env={**os.environ, TAG: tag}, start_new_session=True)
+            for tag in ("aaaa", "bbbb")]  # fmt: skip
+    (folder / f"job-1.log{RUNNING}").write_text(f"{dead.pid} aaaa\n")  # its Narnat was killed
+    (folder / f"job-2.log{RUNNING}").write_text(f"{os.getppid()} bbbb\n")  # its Narnat still runs
+    assert sweep(folder) == 1
+    assert left[0].wait(30) == -9 and left[1].poll() is None
+    assert not (folder / f"job-1.log{RUNNING}").exists() and (folder / f"job-2.log{RUNNING}").exists()
+    left[1].kill()
+    left[1].wait()
+
+
+def test_the_stop_notice_for_many_jobs_counts_them_and_names_the_first_few(harness, project):
+    h = harness()
+    for n in range(5):
+        execute("Bash", {"command": f"sleep 30{n}", "run_in_background": True}, h.workspace)
+    stop_jobs(h.agent)
+    said = h.err.getvalue() + h.out.getvalue()
+    assert "Stopped 5 background commands: sleep 300; sleep 301; sleep 302; and 2 more" in said
+    assert "sleep 303" not in said

@@ -5,6 +5,8 @@ import pytest
 from narnat_agent.tools.registry import execute
 from tests.tools.edit_corpus import CASES
 
+pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
+
 
 def prepare(project, workspace, content):
     path = project / "target.txt"

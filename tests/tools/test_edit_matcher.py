@@ -5,6 +5,8 @@ import pytest
 
 from narnat_agent.tools.edit.matcher import NotFound, apply_edit
 
+pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
+
 
 def block(middle: list[str], first: str = "def handler(event):", last: str = "    return total") -> str:
     return "\n".join([first, *middle, last]) + "\n"

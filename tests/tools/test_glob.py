@@ -1,8 +1,12 @@
 import os
 
+import pytest
+
 from narnat_agent.tools import glob as glob_tool
 from narnat_agent.tools.files import ripgrep
 from narnat_agent.tools.registry import execute
+
+pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
 
 
 def tree(root, files, ignore=""):

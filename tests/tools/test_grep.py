@@ -5,6 +5,8 @@ import pytest
 from narnat_agent.tools import grep as grep_tool
 from narnat_agent.tools.registry import execute
 
+pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
+
 
 def files(root, contents):
     for i, (name, text) in enumerate(contents.items()):

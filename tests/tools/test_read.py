@@ -4,6 +4,8 @@ import pytest
 
 from narnat_agent.tools.registry import execute
 
+pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
+
 
 def read(ws, path, **args):
     return execute("Read", {"file_path": str(path), **args}, ws)
@@ -54,7 +56,8 @@ def test_missing_file_suggests_the_closest_names(workspace, project):
     assert result.is_error and "does not exist" in result.text and "src/config.py" in result.text
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+@pytest.mark.skipif(os.name == "nt", reason="Windows has no POSIX file modes to deny a read")
+@pytest.mark.skipif(os.name != "nt" and os.geteuid() == 0, reason="root reads files whatever their mode")
 def test_permission_denied(workspace, project):
     secret = project / "secret.txt"
     secret.write_text("x")

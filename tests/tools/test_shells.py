@@ -186,8 +186,8 @@ def test_a_windows_background_job_runs_from_a_private_script_beside_its_log(work
 
     shell, log = bashes(tmp_path)[0], tmp_path / "job-1.log"
     with open(log, "wb") as out:
-        job = spawn_script(subprocess.Popen, shell, shell.script("echo bg $PYTHONIOENCODING", None), workspace, out,
-                           log.with_suffix(shell.suffix))  # fmt: skip
+        script = shell.script("echo bg $PYTHONIOENCODING", None), log.with_suffix(shell.suffix)
+        job = spawn_script(subprocess.Popen, shell, script, workspace, out)
     assert job.wait() == 0 and log.read_text() == "bg utf-8\n"
     assert (tmp_path / "job-1.sh").read_text() == "echo bg $PYTHONIOENCODING"
     assert (tmp_path / "job-1.sh").stat().st_mode & 0o777 == 0o600

@@ -5,6 +5,8 @@ import pytest
 from narnat_agent.atomic import write_atomic
 from narnat_agent.tools.registry import execute
 
+pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
+
 
 def write(workspace, path, content):
     return execute("Write", {"file_path": path, "content": content}, workspace)

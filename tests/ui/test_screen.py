@@ -1,12 +1,19 @@
 """What the screen shows in a real pseudo-terminal, at several widths: keys in, the terminal's rows out."""
 
 import io
+import os
 import sys
 import threading
 
 import pexpect
 import pyte
 import pytest
+
+if os.name == "nt":
+    pytest.skip(
+        "pseudo-terminals (pexpect.spawn) are POSIX's; the Windows console under Wine is not one",
+        allow_module_level=True,
+    )
 
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 from tests.launch import NARNAT, scrubbed_environment

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said, _, listed, ngettext
+from narnat_agent.processes.jobs import HEAD, MB
 from narnat_agent.safety import analyze, last_pipeline
 from narnat_agent.tools.base import Changes, Output, Result, ToolError
 from narnat_agent.tools.bash.execute import (
@@ -64,12 +65,15 @@ def _background(command: str, ws: Workspace) -> Result:
     log = logs / f"job-{len(ws.jobs.started) + 1}-{datetime.now():%Y%m%d-%H%M%S}.log"
     private(log).close()  # the job's output may hold anything: only the user reads it (Jobs keeps the mode)
     shell = chosen(ws.shell).shell
-    script, file = shell.script(command, None), log.with_suffix(shell.suffix)
-    job = ws.jobs.start(command, log, lambda out: spawn_script(subprocess.Popen, shell, script, ws, out, file))
+    script = shell.script(command, None), log.with_suffix(shell.suffix)
+    job = ws.jobs.start(
+        command, log, lambda tag: spawn_script(subprocess.Popen, shell, script, ws, subprocess.PIPE, tag)
+    )
     news = "".join(f"\n({line})" for line in ws.jobs.news())
     text = (f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
-            f"to {ws.show(log)}: Read it (it grows). Later Bash and Read results say when it ends; Bash `wait "
-            f"%{job.number}` waits for it (up to its timeout) and returns its new output and exit code. "
+            f"to {ws.show(log)}: Read it (it grows; past {HEAD // MB} MB the log keeps the first and the last MB, "
+            f"and past {ws.jobs.limit // MB:,} MB the job is stopped). Later Bash and Read results say when it ends; "
+            f"Bash `wait %{job.number}` waits for it (up to its timeout) and returns its new output and exit code. "
             f"Stop it with: {shell.stop_hint(job.pid)}{news}")  # fmt: skip
     return Result(text, _("job {number} started in the background · pid {pid}").format(number=job.number, pid=job.pid))
 

@@ -19,9 +19,9 @@ from narnat_agent import state
 from narnat_agent.i18n import N_, Said, ngettext
 from narnat_agent.inert import without_escapes
 from narnat_agent.keyguard import KEY_VARIABLES, MARK, can_be_key, confined
+from narnat_agent.platform.processes import TAG, start_tree, stop_tree
 from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
 from narnat_agent.tools.base import Interrupted, Output, Result, ToolError
-from narnat_agent.tools.bash import tree
 from narnat_agent.tools.bash.shells import Shell, chosen
 from narnat_agent.tools.workspace import Workspace
 
@@ -120,13 +120,9 @@ def cut(text: str, lines: int, shown: str) -> str:
 
 
 def _stop(process: subprocess.Popen, output: _Output) -> None:
-    """Ask the command's whole process tree to end, then end whatever is left once the output closes (or two
-    seconds pass). The pipe, not the tree, tells when it is over: dead grandchildren linger as zombies until init
-    reaps them."""
-    for stop, wait in ((tree.terminate, 2.0), (tree.kill, DRAIN_SECONDS)):
-        if not stop(process):
-            return
-        output.thread.join(wait)
+    """The command's whole process tree asked to stop, then killed once the output closes (or two seconds pass).
+    The pipe, not the tree, tells when it is over: dead grandchildren linger as zombies until init reaps them."""
+    stop_tree(process, output.thread.join, last=DRAIN_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -159,18 +155,21 @@ def _without_own_virtualenv(env: Mapping[str, str], root: Path | None) -> dict[s
     return {**kept, "PATH": os.pathsep.join(path)} if "PATH" in env else kept
 
 
-def spawn_script(spawn: Spawn, shell: Shell, script: str, ws: Workspace, stdout: int | IO[bytes],
-                 file: Path) -> subprocess.Popen:  # fmt: skip
-    """shell running script (on Linux and macOS bash, confined; on Windows from file, written here), at the root of a
-    process tree of its own (so all of it can be stopped), with no terminal."""
+def spawn_script(spawn: Spawn, shell: Shell, script: tuple[str, Path], ws: Workspace, stdout: int | IO[bytes],
+                 job: str = "") -> subprocess.Popen:  # fmt: skip
+    """shell running script, a text and the file it goes in on Windows (on Linux and macOS bash runs the text,
+    confined), as a process tree that can be stopped whole, with no terminal; a background job's carries its tag in
+    its environment and dies with Narnat."""
+    text, file = script
     if shell.windows:
         with private(file) as out:
-            out.write(script.encode("utf-8", "surrogateescape"))
+            out.write(text.encode("utf-8", "surrogateescape"))
         argv = shell.argv(file)
     else:
-        argv = confined(script, ws.hidden)
-    return spawn(argv, cwd=ws.cwd, env={**environment(ws.secret, ws.root), **shell.variables}, stdin=subprocess.DEVNULL,
-                 stdout=stdout, stderr=subprocess.STDOUT, **tree.START)  # fmt: skip
+        argv = confined(text, ws.hidden)
+    env = {**environment(ws.secret, ws.root), **shell.variables} | ({TAG: job} if job else {})
+    return start_tree(spawn, argv, dies_with_narnat=bool(job), cwd=ws.cwd, env=env, stdin=subprocess.DEVNULL,
+                      stdout=stdout, stderr=subprocess.STDOUT)  # fmt: skip
 
 
 def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subprocess.Popen,
@@ -188,7 +187,7 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
     held, process = HeldInterrupt(), None
     with held:
         try:
-            process = spawn_script(spawn, shell, shell.script(command, after), ws, subprocess.PIPE, script_file)
+            process = spawn_script(spawn, shell, (shell.script(command, after), script_file), ws, subprocess.PIPE)
         except OSError as e:  # on Windows, a shell removed since it was found, or one the setting names wrongly
             error = e.strerror or str(e)
             said = Said(N_("the shell could not start ({program}: {error})"), program=shell.program, error=error)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import cast
 
 from narnat_agent import state
+from narnat_agent.platform.files import stat_in
 
 # .gitignore applies even outside a git repository; hidden files are searched; .git never is.
 COMMON = ["--hidden", "--glob", "!.git", "--no-require-git", "--no-config", "--color", "never"]
@@ -220,22 +221,19 @@ def walk_matching(pattern: str, top: Path, root: Path) -> list[str]:
     return found
 
 
-def _age(base: int, path: bytes) -> tuple[float, bytes]:
-    """The sort key for newest first (path relative to the open folder `base`); equal times by name, so pages stay
-    stable."""
+def _age(stat: Callable[[bytes], os.stat_result], path: bytes) -> tuple[float, bytes]:
+    """The sort key for newest first (path relative to the folder `stat` looks in); equal times by name, so pages
+    stay stable."""
     try:
-        return -os.stat(path, dir_fd=base).st_mtime, path
+        return -stat(path).st_mtime, path
     except OSError:  # vanished meanwhile: sorts last
         return 0.0, path
 
 
 def newest_first(paths: list[bytes], root: Path) -> list[bytes]:
     """Paths (relative to root) by modification time, newest first."""
-    base = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        return sorted(paths, key=lambda path: _age(base, path))
-    finally:
-        os.close(base)
+    with stat_in(root) as stat:
+        return sorted(paths, key=lambda path: _age(stat, path))
 
 
 def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> list[bytes] | None:
@@ -244,15 +242,13 @@ def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> 
     exe = binary()
     if exe is None:
         return None
-    base = os.open(root, os.O_RDONLY | os.O_DIRECTORY)  # names are stat'ed in it: no joined paths to build
-    try:
-        stamped = _stamped(exe, args, root, base, keep)
-    finally:
-        os.close(base)
+    with stat_in(root) as stat:  # names are stat'ed in root
+        stamped = _stamped(exe, args, root, stat, keep)
     return None if stamped is None else [path for _, path in sorted(stamped)]
 
 
-def _stamped(exe: str, args: list[str], root: Path, base: int, keep: Callable[[bytes], bool]):
+def _stamped(exe: str, args: list[str], root: Path, stat: Callable[[bytes], os.stat_result],
+             keep: Callable[[bytes], bool]):  # fmt: skip
     stamped, rest, listed = [], b"", False
     with tempfile.TemporaryFile() as errors:
         try:
@@ -264,7 +260,7 @@ def _stamped(exe: str, args: list[str], root: Path, base: int, keep: Callable[[b
             try:
                 while chunk := cast(io.BufferedReader, process.stdout).read1(1 << 16):
                     *names, rest = (rest + chunk).split(b"\0")
-                    stamped += [_age(base, name) for name in names if keep(name)]
+                    stamped += [_age(stat, name) for name in names if keep(name)]
                     listed = listed or bool(names)
             except BaseException:  # a cancel (KeyboardInterrupt) included: rg must not outlive the call
                 process.kill()

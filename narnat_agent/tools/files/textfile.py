@@ -28,6 +28,9 @@ BOMS = (
     (b"\xfe\xff", "utf-16-be", "UTF-16 BE with BOM"),
 )
 FALLBACKS = ("cp1252", "latin-1")  # when detection is not sure: predictable, and latin-1 decodes any bytes
+# Chinese text in a legacy code page (Chinese Windows' cp936): read and written back as GB18030, which decodes
+# GB2312 and GBK bytes to the same text and holds every character the model may add
+CHINESE = ("gb2312", "gbk", "gb18030")
 
 
 @dataclass(frozen=True)
@@ -124,11 +127,20 @@ def decode(data: bytes, seen_as: str | None = None) -> tuple[str, Encoding]:
     if seen_as and (text := _exact(data, seen_as)) is not None:
         return text, Encoding(seen_as, label=seen_as)
     detected = _detected(data)
-    for codec in (detected, *FALLBACKS) if detected else FALLBACKS:
+    if detected in CHINESE:
+        detected = "gb18030"
+    for codec in (detected, *FALLBACKS) if detected else _guesses(data):
         if (text := _exact(data, codec)) is not None:
             sure = "" if codec == detected else ", a guess: the encoding could not be detected with confidence"
             return text, Encoding(codec, label=f"{codec}{sure}")
     raise AssertionError("latin-1 decodes any bytes")
+
+
+def _guesses(data: bytes) -> tuple[str, ...]:
+    """The codecs to try when detection is not sure. Short Chinese text (a comment, a string) is not detected with
+    confidence, and cp1252 would show it garbled; text whose every non-ASCII byte pairs into a GB2312 character is
+    taken for Chinese (a Latin text rarely pairs so: "café au lait" does not, "Größe" does)."""
+    return ("gb18030", *FALLBACKS) if _exact(data, "gb2312") is not None else FALLBACKS
 
 
 def line_count(text: str) -> int:

@@ -1,0 +1,40 @@
+"""Files: names stat'ed in their folder; a mode for the user alone, an access list naming only the user on Windows."""
+
+import os
+import stat
+import sys
+
+import pytest
+
+from narnat_agent.platform.files import set_mode, stat_in
+from tests.platforms import UNDER_WINE
+
+
+@pytest.mark.windows
+def test_names_are_stated_in_their_folder(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.txt").write_bytes(b"four")
+    with stat_in(tmp_path) as stat_of:
+        assert stat_of(os.path.join(b"sub", b"a.txt")).st_size == 4
+        with pytest.raises(FileNotFoundError):
+            stat_of(b"missing")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows keeps only the read-only bit of a mode")
+def test_a_private_mode_is_the_files_mode(tmp_path):
+    path = tmp_path / "key.json"
+    path.write_text("{}")
+    set_mode(path, 0o600)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@pytest.mark.skipif(sys.platform != "win32", reason="access lists are Windows'")
+@pytest.mark.skipif(UNDER_WINE, reason="Wine shows a file's Unix mode as its access list: a real Windows checks this")
+@pytest.mark.windows
+def test_a_private_file_on_windows_is_for_the_user_alone(tmp_path):
+    from narnat_agent.platform import win32
+
+    path = tmp_path / "key.json"
+    path.write_text("{}")
+    set_mode(path, 0o600)
+    assert win32.access(str(path)) == win32.user_alone()

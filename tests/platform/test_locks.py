@@ -1,0 +1,40 @@
+"""The store's file lock: one holder at a time, dropped when the holder closes it or dies."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from narnat_agent.platform.locks import try_lock
+
+HOLD = "import os, sys; from narnat_agent.platform.locks import try_lock; fd = os.open(sys.argv[1], os.O_RDWR); " \
+       "print(try_lock(fd), flush=True); sys.stdin.read()"  # fmt: skip
+
+
+def _open(path):
+    return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+
+
+@pytest.mark.windows
+def test_a_lock_has_one_holder_and_is_free_again_once_closed(tmp_path):
+    first, second = _open(tmp_path / "lock"), _open(tmp_path / "lock")
+    assert try_lock(first) and not try_lock(second)
+    os.close(first)
+    assert try_lock(second)
+    os.close(second)
+
+
+@pytest.mark.windows
+def test_a_lock_held_by_a_process_is_free_once_it_is_killed(tmp_path):
+    lock = tmp_path / "lock"
+    os.close(_open(lock))
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)  # fmt: skip
+    assert holder.stdout.readline().strip() == "True"
+    mine = _open(lock)
+    assert not try_lock(mine)
+    holder.kill()
+    holder.wait(30)
+    assert try_lock(mine)
+    os.close(mine)

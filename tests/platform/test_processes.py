@@ -1,0 +1,62 @@
+"""Process trees stopped whole, on either side of the seam: a child's own child goes with it."""
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from narnat_agent.platform.processes import alive, start_tree, stop_tree
+from tests.processes import ended
+
+# a child that starts a grandchild, says both pids, and waits for ever (the grandchild too)
+TREE = (
+    "import subprocess, sys, time; "
+    "g = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']); "
+    "print(g.pid, flush=True); time.sleep(600)"
+)
+
+
+def _tree():
+    process = start_tree(subprocess.Popen, [sys.executable, "-c", TREE], stdout=subprocess.PIPE, text=True)
+    grandchild = int(process.stdout.readline())
+    return process, grandchild
+
+
+@pytest.mark.windows
+def test_a_stopped_tree_takes_the_childs_own_child_with_it():
+    process, grandchild = _tree()
+    assert alive(grandchild)
+    stop_tree(process, lambda seconds: process.wait(seconds) if process.poll() is None else None, grace=0.5)
+    assert process.poll() is not None and ended(grandchild)
+
+
+@pytest.mark.windows
+def test_stopping_a_tree_that_has_ended_waits_for_nothing():
+    process = start_tree(subprocess.Popen, [sys.executable, "-c", "pass"])
+    process.wait(30)
+    waits = []
+    stop_tree(process, waits.append)
+    assert len(waits) <= 1  # POSIX: the group is gone at once; Windows: the job has no process left
+
+
+@pytest.mark.windows
+def test_a_process_that_ended_is_not_alive_and_this_one_is():
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait(30)
+    assert alive(os.getpid()) and not alive(process.pid)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a parent-death signal is Linux's")
+def test_a_job_leader_dies_with_the_thread_that_started_it(tmp_path):
+    started = {}
+
+    def start():
+        started["process"] = start_tree(subprocess.Popen, [sys.executable, "-c", "import time; time.sleep(600)"],
+                                        dies_with_narnat=True)  # fmt: skip
+
+    thread = threading.Thread(target=start)  # stands in for Narnat's main thread, which ends here
+    thread.start()
+    thread.join()
+    assert started["process"].wait(30) == -9
