@@ -93,6 +93,9 @@ def more_lines(n: int) -> str:
     return ngettext("… +{n} line", "… +{n} lines", n).format(n=n)
 
 
+GUTTER = "│ "  # before each line of reasoning, as the full-screen REPL shows it
+
+
 def shown_to_model(output: Output) -> str:
     """How much of a command's output the model saw, when it was cut: `(328 shown to the model)`."""
     return _("({n} shown to the model)").format(n=output.shown_lines)
@@ -216,10 +219,12 @@ class PlainUI:
         self.say("\n".join(lines), self.out)
 
     def reason(self, text: str) -> None:
-        """Reasoning streams to err as it comes; whatever is shown next starts on a line of its own."""
-        self.err.write(inert(text))
+        """Reasoning streams to err as it comes, each line behind the REPL's gutter so that it reads apart from the
+        narration; whatever is shown next starts on a line of its own."""
+        for piece in inert(text).splitlines(keepends=True):
+            self.err.write(piece if self.reasoning else GUTTER + piece)
+            self.reasoning = not piece.endswith("\n")
         self.err.flush()
-        self.reasoning = not text.endswith("\n")
 
     def end_reasoning(self) -> None:
         if self.reasoning:

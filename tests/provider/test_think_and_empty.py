@@ -103,3 +103,15 @@ def test_a_reply_without_thinking_after_one_with_it_is_all_answer(harness, fake_
     fake_llm.add(raw_reply(ORPHAN, (3, 30, 50)), raw_reply("Plain answer.", (3, 30, 50)))
     h.agent.turn("hi")
     assert h.agent.turn("again").answer == "Plain answer."
+
+
+def test_reasoning_on_stderr_is_set_apart_from_narration_by_the_repls_gutter(harness, fake_llm, project):
+    (project / "a.txt").write_text("alpha\n")
+    h = harness()
+    call = '<think>Read it first.\nThen answer.</think>\nLet me look.\n<tool_call>\n'
+    call += '{"name": "Read", "arguments": {"file_path": "a.txt"}}\n</tool_call>'
+    fake_llm.add(raw_reply(call, (4, 20)), raw_reply(THOUGHT, (3, 30, 50)))
+    h.agent.turn("hi")
+    err = h.err.getvalue().splitlines()
+    assert "│ Read it first." in err and "│ Then answer." in err and "│ The user greets me. I answer briefly." in err
+    assert "Let me look." in h.out.getvalue() and not any("Let me look." in line for line in err)
