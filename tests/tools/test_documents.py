@@ -137,3 +137,12 @@ def test_an_older_notebook_without_cell_ids_is_read_and_edited_without_library_w
         edited = execute("Edit", {"file_path": "old.ipynb", "old_string": "'a'", "new_string": "'b'"}, workspace)
     assert not read.is_error and not edited.is_error, edited.text
     assert not caught, [str(w.message) for w in caught]
+
+
+def test_an_edit_in_many_cells_names_the_first_few(project, workspace):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1") for _ in range(1000)]
+    nbformat.write(nb, project / "many.ipynb")
+    read(workspace, "many.ipynb")
+    result = execute("Edit", {"file_path": "many.ipynb", "old_string": "x = 1", "new_string": "x = 2"}, workspace)
+    assert result.is_error and "cells 1, 2, 3, 4, 5 and 995 more" in result.text and len(result.text) < 300

@@ -8,7 +8,7 @@ from itertools import product
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.tools.base import ToolError
-from narnat_agent.tools.edit.matcher import Edited, NotFound, apply_edit
+from narnat_agent.tools.edit.matcher import Edited, NotFound, apply_edit, few, first_few
 from narnat_agent.tools.files.documents import joined
 
 
@@ -36,9 +36,10 @@ def edit_cell(data: bytes, old: str, new: str, replace_all: bool) -> CellEdit:
                         "again and copy the text from one cell.",
                         Said(N_("old_string was not found in any cell of the notebook")))  # fmt: skip
     if len(found) > 1:
-        cells = ", ".join(str(f[0]) for f in found)
-        raise ToolError(f"ambiguous: old_string is in cells {cells}; include more of one cell, or edit each in turn.",
-                        Said(N_("old_string is in several cells ({cells})"), cells=cells))  # fmt: skip
+        cells = [f[0] for f in found]
+        raise ToolError(f"ambiguous: old_string is in cells {first_few(cells)}; include more of one cell, or edit "
+                        "each in turn.",
+                        Said(N_("old_string is in several cells ({cells})"), cells=few(cells)))  # fmt: skip
     n, cell, source, done = found[0]
     cell["source"] = done.text.splitlines(keepends=True) if isinstance(cell["source"], list) else done.text
     _validate(notebook)
