@@ -63,7 +63,7 @@ def run(args: dict, ws: Workspace) -> Result:
             f"new_string has characters that {ws.show(path)}'s encoding ({encoding.label}) cannot hold."
         ) from None
     ws.ask_outside("Edit", path)
-    write_atomic(path, encoded)
+    write_atomic(path, encoded, follow_umask=True)
     record = ws.reads[path]  # what the model had seen stays seen, renumbered: pages still add up after an edit
     seen = renumbered(record.seen, done.changes), line_count(done.text)
     ws.remember(path, encoded, whole=record.whole, lines=seen, codec=encoding.codec)
@@ -80,7 +80,7 @@ def _notebook(path: Path, data: bytes, args: dict, ws: Workspace) -> Result:
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ToolError(f"{ws.show(path)} is not a valid notebook ({e}); fix it with Write.") from None
     diff, removed, added = compact_diff(edited.before, edited.done.text, f"{ws.show(path)} cell {edited.cell}")
-    write_atomic(path, edited.data)
+    write_atomic(path, edited.data, follow_umask=True)
     ws.remember(path, edited.data, whole=ws.reads[path].whole)
     text = f"Edited cell {edited.cell} of {ws.show(path)} ({edited.done.how}).{edited.note}\n{diff}"
     return Result(
