@@ -327,6 +327,43 @@ def test_a_damaged_index_is_rebuilt_and_nothing_is_lost(tree):
     assert (tree / "src/main.py").read_text() == "print('hello')\n" and not (tree / "lib/new.py").exists()
 
 
+def damage(index: Path, how: str) -> None:
+    """The store's index as a crash leaves it: cut short, overwritten, or gone."""
+    data = index.read_bytes()
+    if how == "truncated":
+        index.write_bytes(data[: len(data) // 2])
+    elif how == "garbage":
+        index.write_bytes(os.urandom(len(data)))
+    else:
+        index.unlink()
+
+
+@pytest.mark.parametrize("how", ["truncated", "garbage", "missing"])
+def test_after_the_index_is_damaged_mid_turn_undo_takes_back_exactly_that_turn(tree, how):
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    before_second = files(tree)
+    agent.checkpoints.start_turn(2, "second", len(agent.conversation.messages))  # one reply: three calls
+    agent.step("Bash", [], bash("echo made > made.txt"))
+    damage(tree / ".narnat/checkpoints/git/index", how)
+    agent.step("Edit", ["src/util.py"], edit("src/util.py", "1", "2"))
+    agent.step("Bash", [], bash("echo again >> made.txt"))
+    assert agent.rewind(1) == ["made.txt", "src/util.py"] and files(tree) == before_second
+    assert agent.said == []
+
+
+@pytest.mark.parametrize("how", ["truncated", "garbage", "missing"])
+def test_after_the_index_is_damaged_between_runs_undo_works(tree, how):
+    original = files(tree)
+    agent = Agent(tree)
+    agent.turn("first", *A_TURN)
+    damage(tree / ".narnat/checkpoints/git/index", how)
+    again = Checkpoints(open_store(tree, tree / ".narnat", agent.said.append), agent.checkpoints.entries, print)
+    plan = again.plan(0)
+    again.rewind(0, plan, overwrite=False)
+    assert files(tree) == original and plan.conflicts == [] and agent.said == []
+
+
 def test_a_path_the_system_refuses_to_look_at_costs_no_traceback(tree):
     agent = Agent(tree)
     name = "x" * 300  # longer than a file name may be: even a stat of it fails
