@@ -123,3 +123,15 @@ class StoreLock:
         for lock in [*self.git_dir.glob("*.lock"), *(self.git_dir / "refs").rglob("*.lock")]:
             log.warning("removed a lock left by a git that was killed: %s", lock)
             lock.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def exclusive(path: Path, flags: int) -> Iterator[int]:
+    """A small file of the store's, opened with `flags` and held under an exclusive flock until the block ends: for
+    writes that take no time, so it is waited for without a deadline."""
+    fd = os.open(path, flags | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield fd
+    finally:
+        os.close(fd)

@@ -22,7 +22,7 @@ from narnat_agent.checkpoints.entries import Taken
 from narnat_agent.checkpoints.git_store import PACK_AT
 from narnat_agent.checkpoints.lock import POLL
 from narnat_agent.checkpoints.store import AGE_DAYS, CAP, CheckpointError, CopyStore
-from narnat_agent.checkpoints.timeline import NO_COMMANDS, Checkpoints, open_store
+from narnat_agent.checkpoints.timeline import NO_COMMANDS, open_checkpoints, open_store
 from narnat_agent.conversation.context import Conversation
 
 
@@ -32,7 +32,7 @@ class Agent:
     def __init__(self, project: Path):
         self.project, self.said = project, []
         self.conversation = Conversation("system")
-        self.checkpoints = Checkpoints(open_store(project, project / ".narnat", self.said.append), [], self.said.append)
+        self.checkpoints = open_checkpoints(project, project / ".narnat", [], self.said.append)
 
     def turn(self, question: str, *steps) -> None:
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
@@ -208,7 +208,7 @@ def test_the_entries_survive_a_json_round_trip(tree):
     agent.rewind(0, conversation=False)
     loaded = entries.load(json.loads(json.dumps(entries.dump(agent.checkpoints.entries))))
     assert loaded == agent.checkpoints.entries
-    again = Checkpoints(open_store(tree, tree / ".narnat", print), loaded, print)
+    again = open_checkpoints(tree, tree / ".narnat", loaded, print)
     again.redo(again.plan_redo(), overwrite=False)
     assert not (tree / "src").exists() and (tree / "lib/new.py").exists()
 
@@ -358,7 +358,7 @@ def test_after_the_index_is_damaged_between_runs_undo_works(tree, how):
     agent = Agent(tree)
     agent.turn("first", *A_TURN)
     damage(tree / ".narnat/checkpoints/git/index", how)
-    again = Checkpoints(open_store(tree, tree / ".narnat", agent.said.append), agent.checkpoints.entries, print)
+    again = open_checkpoints(tree, tree / ".narnat", agent.checkpoints.entries, agent.said.append)
     plan = again.plan(0)
     again.rewind(0, plan, overwrite=False)
     assert files(tree) == original and plan.conflicts == [] and agent.said == []
@@ -375,8 +375,8 @@ def test_a_full_disk_is_one_sentence_that_says_to_free_space(tree):
     if subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode != 0:
         pytest.skip("cannot mount a tmpfs here (unshare -rm refused)")
     (tree / "data.bin").write_bytes(os.urandom(400_000))  # more than the store's disk holds, compressed or not
-    script = ("from pathlib import Path; from narnat_agent.checkpoints.timeline import Checkpoints, open_store\n"
-              "p = Path.cwd(); c = Checkpoints(open_store(p, p / '.narnat', print), [], print)\n"
+    script = ("from pathlib import Path; from narnat_agent.checkpoints.timeline import open_checkpoints\n"
+              "p = Path.cwd(); c = open_checkpoints(p, p / '.narnat', [], print)\n"
               "c.after(c.before('Bash()', [], anything=True))")  # fmt: skip
     (tree / ".narnat").mkdir()
     mount = 'mount -t tmpfs -o size=256k tmpfs "$0/.narnat" && exec "$@"'
@@ -448,7 +448,7 @@ def test_a_deleted_store_makes_the_listing_say_the_code_is_gone(tree):
     agent = Agent(tree)
     agent.turn("first", A_TURN[0])
     shutil.rmtree(tree / ".narnat/checkpoints")
-    again = Checkpoints(open_store(tree, tree / ".narnat", print), agent.checkpoints.entries, print)
+    again = open_checkpoints(tree, tree / ".narnat", agent.checkpoints.entries, print)
     [summary] = again.turns()
     assert not summary.code and summary.conversation
     with pytest.raises(CheckpointError, match="no longer in the store"):
