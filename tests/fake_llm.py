@@ -56,6 +56,12 @@ def usage(prompt: int | None = None, completion: int = 5, cached: int = 0) -> di
     }  # fmt: skip
 
 
+def counted_as(reply: SSE, prompt: int, completion: int = 5) -> SSE:
+    """The reply with the provider's count of its request given, so a test can show exact figures."""
+    reply.chunks[-1] = usage(prompt, completion)
+    return reply
+
+
 def counted(item: dict | str, body: bytes) -> dict | str:
     """A usage chunk left to count, counted on the request's body: its text, and each picture at a fixed price."""
     if not isinstance(item, dict) or (item.get("usage") or {}).get("prompt_tokens", 0) is not None:
