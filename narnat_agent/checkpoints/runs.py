@@ -40,9 +40,8 @@ class Journal:
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             with exclusive(self.path, os.O_RDWR | os.O_APPEND) as fd:
-                end = os.lseek(fd, 0, os.SEEK_END)
-                cut = end > 0 and os.pread(fd, 1, end - 1) != b"\n"  # a line a crash cut short stays alone
-                os.write(fd, b"\n" + line if cut else line)
+                cut = os.lseek(fd, 0, os.SEEK_END) > 0 and _last_byte(fd) != b"\n"
+                os.write(fd, b"\n" + line if cut else line)  # a line a crash cut short stays alone
         except OSError as e:  # the store beside it fails too, and says so: the turn goes on
             log.warning("the runs' journal cannot be written: %s", e)
 
@@ -61,9 +60,15 @@ class Journal:
                     lines = f.read().splitlines(keepends=True)
                 kept = b"".join(line for line in lines if (w := _window(line)) and w.end >= ended_before)
                 os.ftruncate(fd, 0)  # in place, so a run appending meanwhile waits on the same file
-                os.pwrite(fd, kept, 0)
+                os.lseek(fd, 0, os.SEEK_SET)
+                os.write(fd, kept)
         except OSError as e:
             log.warning("the runs' journal cannot be pruned: %s", e)
+
+
+def _last_byte(fd: int) -> bytes:
+    os.lseek(fd, -1, os.SEEK_END)
+    return os.read(fd, 1)  # the write after it still appends: the file is open with O_APPEND
 
 
 def _window(line: bytes) -> Window | None:
