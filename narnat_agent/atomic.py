@@ -2,8 +2,8 @@
 
 import contextlib
 import os
+import secrets
 import stat
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -45,8 +45,11 @@ def _overwrite(path: Path, data: bytes) -> None:
         os.fsync(f.fileno())
 
 
-def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write data to a temporary file beside the real file (through symlinks), then rename it over the file."""
+def write_atomic(path: Path, data: bytes, mode: int | None = None, follow_umask: bool = False) -> None:
+    """Write data to a temporary file beside the real file (through symlinks), then rename it over the file.
+
+    A new file is the user's alone (0600), or with `follow_umask` made as an editor makes one (0666 less the umask:
+    the files the tools create for the project); an existing file keeps its mode unless `mode` is given."""
     path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -61,7 +64,10 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     if mode is None and old is not None:
         mode = old.st_mode & 0o7777
     _clean_stale(path.parent)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{TMP_PREFIX}{os.getpid()}-")
+    tmp = str(path.parent / f"{TMP_PREFIX}{os.getpid()}-{secrets.token_hex(6)}")
+    # the kernel applies the umask to the mode asked for here, as it does for any program that creates a file
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                 0o666 if follow_umask else 0o600)  # fmt: skip
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -1,6 +1,7 @@
 """A scripted OpenAI-compatible server on 127.0.0.1 that streams real SSE and records every request."""
 
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -44,13 +45,31 @@ def chunk(delta: dict | None = None, finish: str | None = None, **extra) -> dict
     return body
 
 
-def usage(prompt: int = 10, completion: int = 5, cached: int = 0) -> dict:
-    """The final usage chunk, with empty choices."""
+def usage(prompt: int | None = None, completion: int = 5, cached: int = 0) -> dict:
+    """The final usage chunk, with empty choices. Without a prompt count the server counts the request it got, as
+    a provider does (a token for every three characters of its JSON, a picture at a fixed price)."""
     return {
         "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "fake", "choices": [],
-        "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion,
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
+                  "total_tokens": None if prompt is None else prompt + completion,
                   "prompt_tokens_details": {"cached_tokens": cached}},
     }  # fmt: skip
+
+
+def counted_as(reply: SSE, prompt: int, completion: int = 5) -> SSE:
+    """The reply with the provider's count of its request given, so a test can show exact figures."""
+    reply.chunks[-1] = usage(prompt, completion)
+    return reply
+
+
+def counted(item: dict | str, body: bytes) -> dict | str:
+    """A usage chunk left to count, counted on the request's body: its text, and each picture at a fixed price."""
+    if not isinstance(item, dict) or (item.get("usage") or {}).get("prompt_tokens", 0) is not None:
+        return item
+    text, pictures = re.subn(rb"data:image/[^\"]*", b"", body)
+    prompt = len(text) // 3 + pictures * 1_000
+    return {**item, "usage": {**item["usage"], "prompt_tokens": prompt,
+                              "total_tokens": prompt + item["usage"]["completion_tokens"]}}  # fmt: skip
 
 
 def text_reply(text: str, pieces: int = 3) -> SSE:
@@ -146,9 +165,9 @@ class _Handler(BaseHTTPRequestHandler):
         fake.requests.append(request)
         fake.headers.append({k.lower(): v for k, v in self.headers.items()})
         fake.asked.set()
-        self._send(fake.answer(request))
+        self._send(fake.answer(request), body)
 
-    def _send(self, response) -> None:
+    def _send(self, response, body: bytes = b"") -> None:
         if isinstance(response, Unanswered):
             self.connection.settimeout(60)
             self.rfile.read(1)  # returns when the client closes the connection
@@ -161,9 +180,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(data.encode())
         else:
-            self._stream(response)
+            self._stream(response, body)
 
-    def _stream(self, response: SSE) -> None:
+    def _stream(self, response: SSE, body: bytes) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         for k, v in response.headers.items():
@@ -175,6 +194,7 @@ class _Handler(BaseHTTPRequestHandler):
             response.gate.wait(60)
         try:
             for item in response.chunks:
+                item = counted(item, body)
                 line = item if isinstance(item, str) else json.dumps(item)
                 self.wfile.write(f"data: {line}\n\n".encode())
                 self.wfile.flush()

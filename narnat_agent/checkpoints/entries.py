@@ -76,6 +76,17 @@ def ids_of(entries: Iterable[Entry]) -> set[str]:
     return ids
 
 
+def pairs_of(entries: Iterable[Entry]) -> set[tuple[str, str]]:
+    """The (before, after) of every step and restore of these entries, those a rewind took away too."""
+    pairs: set[tuple[str, str]] = set()
+    for entry in entries:
+        if isinstance(entry, Turn):
+            pairs |= {(s.before, s.after) for s in entry.steps}
+        else:
+            pairs |= ({(entry.before, entry.after)} if entry.before and entry.after else set()) | pairs_of(entry.tail)
+    return pairs
+
+
 def unkept_of(entries: Iterable[Entry]) -> list[str]:
     """What the agent changed in these entries that a rewind cannot give back."""
     found: list[str] = []

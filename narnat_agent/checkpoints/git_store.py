@@ -17,6 +17,7 @@ from pathlib import Path
 
 from narnat_agent.atomic import TMP_PREFIX, write_atomic
 from narnat_agent.checkpoints.git import USERS, Git, os_failure
+from narnat_agent.checkpoints.index import Index
 from narnat_agent.checkpoints.lock import StoreLock
 from narnat_agent.checkpoints.store import (
     AGE_DAYS,
@@ -55,13 +56,14 @@ class GitStore:
         self.project, self.git_dir, self.say = project, git_dir, say
         self.git = Git(project, git_dir)
         self.lock = StoreLock(git_dir.parent / "lock", git_dir, say)
+        self.index = Index(git_dir / "index")
 
-    def _ready(self) -> None:
-        """Create the store, under the lock, so runs started together agree on one."""
+    def _ready(self) -> bool:
+        """Create the store, under the lock, so runs started together agree on one; whether it was created now."""
         try:
             make_private(self.git_dir.parent)
             if (self.git_dir / "HEAD").exists():
-                return
+                return False
             self.git("init", "--quiet", "--template=")  # no sample hooks
             (self.git_dir / "info").mkdir(mode=0o700, exist_ok=True)
             write_atomic(self.git_dir / "info" / "exclude", EXCLUDE.encode(), 0o600)
@@ -69,13 +71,16 @@ class GitStore:
         except OSError as e:  # a full or read-only disk: the store is off, the turn goes on
             raise CheckpointError(os_failure(e, self.git_dir)) from None
         self._refuse_too_large()
+        return True
 
     def _take(self, touched: Sequence[Path], everything: bool) -> tuple[str, dict[str, Unkept]]:
-        self._ready()
-        self._drop_damaged_index()
+        fresh = self._ready()
+        everything = not self.index.sound(fresh) or everything  # a lost index is rebuilt from the whole project
         skipped = self._add_everything() if everything else {}
         skipped |= self._add_touched(touched)
-        return self.git("write-tree").decode().strip(), skipped
+        tree = self.git("write-tree").decode().strip()
+        self.index.written()
+        return tree, skipped
 
     def _set_aside(self, error: CheckpointError) -> None:
         """A store git no longer takes for a repository: kept aside for whoever wants to look, and a new one begun."""
@@ -97,14 +102,6 @@ class GitStore:
             return (self.git_dir / "info" / "exclude").stat().st_mtime
         except OSError:
             return None
-
-    def _drop_damaged_index(self) -> None:
-        """The index only speeds snapshots up: a damaged one (a crash, a full disk) is rebuilt, and nothing is lost."""
-        index = self.git_dir / "index"
-        with contextlib.suppress(FileNotFoundError), open(index, "rb") as f:
-            if f.read(4) != b"DIRC":
-                log.warning("the checkpoint store's index was damaged; it is rebuilt")
-                index.unlink()
 
     def _refuse_too_large(self) -> None:
         """The first snapshot copies every file .gitignore leaves in: refuse when that is more than FIRST_LIMIT."""
@@ -216,11 +213,12 @@ class GitStore:
         start_thread(first)
 
     def changed(self, a: str, b: str) -> list[str]:
-        out = self.git("diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b)
+        out = self.git("diff-tree", "-r", "-z", "--no-renames", "--name-only", a, b, env=self._no_index())
         return [_name(p) for p in out.decode(errors="surrogateescape").split("\0") if p]
 
     def numstat(self, a: str, b: str) -> list[FileChange]:
-        out = self.git("diff-tree", "-r", "-z", "--no-renames", "--numstat", a, b).decode(errors="surrogateescape")
+        raw = self.git("diff-tree", "-r", "-z", "--no-renames", "--numstat", a, b, env=self._no_index())
+        out = raw.decode(errors="surrogateescape")
         changes = []
         for record in out.split("\0"):
             if record:
@@ -228,6 +226,10 @@ class GitStore:
                 counts = (None, None) if added == "-" else (int(added), int(removed))  # binary: no lines
                 changes.append(FileChange(_name(path), *counts))
         return changes
+
+    def _no_index(self) -> dict[str, str]:
+        """diff-tree compares two trees: it reads the index only to fail on a damaged one, so it is given none."""
+        return {"GIT_INDEX_FILE": str(self.git_dir / "no-index")}
 
     def contents(self, snapshot: str, paths: Iterable[str]) -> dict[str, str | None]:
         listing = self._listing(snapshot)

@@ -1,11 +1,13 @@
 """A rewind's plan, worked out against the store, and its restore.
 
 A rewind restores only the files the agent changed in the rewound span, each to what it held before the agent's
-first change; a file whose content is no longer the agent's last version was changed by someone else since,
-and the caller asks before it is overwritten.
+first change; a file whose content is no longer the agent's last version was changed by someone else since, and
+one that another run changed too while one of the agent's commands ran may be that run's work: the caller asks
+before either is overwritten. A path that is no longer a file a snapshot can keep (the person made it a folder, or
+too large) is left as it is, whatever the answer: nothing could bring back what a restore would remove there.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from narnat_agent.checkpoints.store import Store
 from narnat_agent.logger import get_logger
@@ -29,6 +31,8 @@ class Plan:
     changes: list[Change]
     conflicts: list[str]
     unkept: list[str]  # what the agent changed in the span that no snapshot could keep
+    left: list[str] = field(default_factory=list)  # no longer files a snapshot can keep: left as they are
+    shared: list[str] = field(default_factory=list)  # also changed by another run while an agent's command ran
 
 
 def changed_files(store: Store, steps: list[tuple[bool, str, str]]) -> dict[str, Change]:
@@ -53,26 +57,37 @@ def _contents(store: Store, changes: list[Change], field: str) -> dict[str, str 
     return found
 
 
-def work_out(store: Store, step: int, steps: list[tuple[bool, str, str]], unkept: list[str]) -> Plan:
-    """The plan for the steps, from step `step` of their turn: what they changed, against what the files hold now."""
+def work_out(store: Store, step: int, steps: list[tuple[bool, str, str]], unkept: list[str],
+             others: set[str]) -> Plan:  # fmt: skip
+    """The plan for the steps, from step `step` of their turn: what they changed, against what the files hold now;
+    `others` are the files another run changed while one of the steps' commands ran."""
     # a file no snapshot could keep is left as it is: its earlier content is not in the store
     changes = [c for c in changed_files(store, steps).values() if c.path not in unkept]
-    now = store.snapshot([store.project / c.path for c in changes], everything=False).id
-    current = store.contents(now, [c.path for c in changes])
+    taken = store.snapshot([store.project / c.path for c in changes], everything=False)
+    left = sorted(c.path for c in changes if c.path in taken.unkept)
+    changes = [c for c in changes if c.path not in taken.unkept]
+    current = store.contents(taken.id, [c.path for c in changes])
     target, expected = _contents(store, changes, "target"), _contents(store, changes, "expected")
     todo = [c for c in changes if current[c.path] != target[c.path]]
     conflicts = [c.path for c in todo if current[c.path] != expected[c.path]]
-    return Plan(step, now, todo, conflicts, unkept)
+    shared = sorted(c.path for c in todo if c.path in others and c.path not in conflicts)
+    return Plan(step, taken.id, todo, conflicts, unkept, left, shared)
 
 
 def restore(store: Store, plan: Plan, overwrite: bool, why: str) -> tuple[list[str], str]:
-    """Restore the plan's files (those someone else changed only when `overwrite`); the snapshot after."""
-    changes = [c for c in plan.changes if overwrite or c.path not in plan.conflicts]
+    """Restore the plan's files (those someone else changed, or may have, only when `overwrite`); the snapshot
+    after."""
+    doubtful = set(plan.conflicts) | set(plan.shared)
+    changes = [c for c in plan.changes if overwrite or c.path not in doubtful]
     for target in sorted({c.target for c in changes}):
         paths = [c.path for c in changes if c.target == target]
         store.restore(target, paths)
         log.info("%s: restored from checkpoint %s: %s", why, target, ", ".join(paths))
     if not overwrite and plan.conflicts:
         log.info("%s: kept, as someone else changed them: %s", why, ", ".join(plan.conflicts))
+    if not overwrite and plan.shared:
+        log.info("%s: kept, as another run changed them too: %s", why, ", ".join(plan.shared))
+    if plan.left:
+        log.info("%s: left as they are, no longer files a checkpoint keeps: %s", why, ", ".join(plan.left))
     touched = [store.project / c.path for c in changes]
     return sorted(c.path for c in changes), store.snapshot(touched, everything=False).id

@@ -5,15 +5,17 @@ A rewind's plan and its restore, worked out against the store, are plans.py's.
 """
 
 import shutil
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 from narnat_agent import state
-from narnat_agent.checkpoints.entries import Entry, Rewind, Step, Taken, Turn, ids_of, steps_of, unkept_of
+from narnat_agent.checkpoints.entries import Entry, Rewind, Step, Taken, Turn, ids_of, pairs_of, steps_of, unkept_of
 from narnat_agent.checkpoints.git_store import GitStore
 from narnat_agent.checkpoints.plans import Plan, changed_files, restore, work_out
+from narnat_agent.checkpoints.runs import Journal, Window, others_work
 from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Snapshot, Store
 from narnat_agent.i18n import N_, _, ngettext
 from narnat_agent.logger import get_logger
@@ -29,6 +31,12 @@ def open_store(project: Path, state_dir: Path, say: Callable[[str], None]) -> St
     return GitStore(project, root / "git", say) if shutil.which("git") else CopyStore(project, root / "files")
 
 
+def open_checkpoints(project: Path, state_dir: Path, entries: list[Entry], say: Callable[[str], None]) -> "Checkpoints":
+    """A conversation's checkpoints over the project's store, beside the journal of the runs that share it."""
+    journal = Journal(state.checkpoints(state_dir) / "steps")
+    return Checkpoints(open_store(project, state_dir, say), journal, entries, say)
+
+
 @dataclass(frozen=True)
 class Pending:
     """A step whose tool is running: its snapshot before, and the touched paths to snapshot after."""
@@ -37,6 +45,7 @@ class Pending:
     before: Snapshot
     touched: list[Path]
     everything: bool  # a command: it may change any file
+    start: float  # when the project was last looked at before it: its snapshot before was begun
 
 
 @dataclass(frozen=True)
@@ -56,11 +65,12 @@ Cut = Callable[[int, int], Taken]  # cuts the conversation back to (message, tur
 class Checkpoints:
     """The checkpoints of the current conversation; `entries` is the session's list, shared, not copied."""
 
-    def __init__(self, store: Store, entries: list[Entry], say: Callable[[str], None]):
-        self.store, self.say = store, say
+    def __init__(self, store: Store, journal: Journal, entries: list[Entry], say: Callable[[str], None]):
+        self.store, self.journal, self.say = store, journal, say
         self.broken = False  # after the first failure the store is left alone for the rest of the run
         self.said_commands = False
         self.whole: Snapshot | None = None  # the last snapshot, while it is known to hold the whole project
+        self.whole_began = 0.0  # when the whole project was last looked at for it
         self.use(entries)
 
     def use(self, entries: list[Entry], damaged: bool = False) -> None:
@@ -72,6 +82,7 @@ class Checkpoints:
     def _snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot | None:
         if self.broken:
             return None
+        began = time.time()
         try:
             snapshot = self.store.snapshot(touched, everything)
         except (CheckpointError, OSError) as e:
@@ -82,6 +93,7 @@ class Checkpoints:
         if everything or self.whole:
             known = self.whole.unkept if self.whole and not everything else {}
             self.whole = Snapshot(snapshot.id, known | snapshot.unkept)
+            self.whole_began = began if everything else self.whole_began  # the other files are as they were then
         return snapshot
 
     def warm(self) -> None:
@@ -105,8 +117,10 @@ class Checkpoints:
             self.said_commands = True
             self.say(_(NO_COMMANDS))
         # nothing but the agent's own calls ran since the last whole snapshot: the project cannot differ from it
-        before = self.whole if anything and self.whole else self._snapshot(touched, anything)
-        return Pending(label[:80], before, list(touched), anything) if before else None
+        reused = anything and self.whole is not None
+        start = self.whole_began if reused else time.time()
+        before = self.whole if reused else self._snapshot(touched, anything)
+        return Pending(label[:80], before, list(touched), anything, start) if before else None
 
     def after(self, pending: Pending | None) -> None:
         """Record the step once the tool has run, and say at once what of its changes /undo cannot give back; a
@@ -123,6 +137,7 @@ class Checkpoints:
         if isinstance(turn, Turn) and (after.id != pending.before.id or unkept):
             step = Step(pending.label, pending.before.id, after.id, tuple(unkept))
             self.entries[-1] = replace(turn, steps=(*turn.steps, step))
+            self.journal.note(Window(pending.start, time.time(), pending.before.id, after.id, pending.everything))
 
     def why_lost(self) -> str:
         """Why the store lacks snapshots this conversation names."""
@@ -194,7 +209,9 @@ class Checkpoints:
                             "{n} of the checkpoints needed are no longer in the store ({why}), so only the "
                             "conversation can be rewound.", len(missing))  # fmt: skip
             raise CheckpointError(gone.format(n=len(missing), why=self.why_lost()))
-        return work_out(self.store, step, steps, unkept)
+        span = [(before, after) for by_agent, before, after in steps if by_agent]
+        others = others_work(self.store, self.journal.windows(), pairs_of(self.entries), span)
+        return work_out(self.store, step, steps, unkept, others)
 
     def rewind(self, index: int, plan: Plan | None, overwrite: bool, cut: Cut | None = None) -> list[str]:
         """Go back to before entry `index`: the code when a plan is given, the conversation when `cut` is given.
@@ -210,7 +227,7 @@ class Checkpoints:
         restored: list[str] = []
         before = after = None
         if plan:
-            (restored, after), before = restore(self.store, plan, overwrite, f"rewind to {label}"), plan.now
+            (restored, after), before = self._restore(plan, overwrite, f"rewind to {label}"), plan.now
         tail: tuple[Entry, ...] = ()
         taken = None
         if cut and entry.messages is not None:
@@ -224,9 +241,17 @@ class Checkpoints:
         files restored."""
         record = self.entries.pop()
         assert isinstance(record, Rewind)
-        restored = restore(self.store, plan, overwrite, f"redo of the rewind to {record.rewind}")[0] if plan else []
+        restored = self._restore(plan, overwrite, f"redo of the rewind to {record.rewind}")[0] if plan else []
         self.entries.extend(record.tail)
         return record, restored
+
+    def _restore(self, plan: Plan, overwrite: bool, why: str) -> tuple[list[str], str]:
+        """The restore, noted in the journal: for another run's command that runs meanwhile, these are not its."""
+        began = time.time()
+        restored, after = restore(self.store, plan, overwrite, why)
+        if after != plan.now:
+            self.journal.note(Window(began, time.time(), plan.now, after, False))
+        return restored, after
 
     def forget_conversation(self) -> None:
         """After compression the turns' messages are gone; their code can still be rewound."""
@@ -237,6 +262,7 @@ class Checkpoints:
         try:
             if not self.broken:
                 self.store.prune(ids_of(self.entries))
+                self.journal.prune(time.time() - AGE_DAYS * 86400)
         except (CheckpointError, OSError) as e:
             log.warning("prune failed: %s", e)
 

@@ -207,14 +207,17 @@ def _cutter(agent: Agent) -> Cut:
 
 
 def _overwrite(agent: Agent, plan: Plan) -> bool:
-    """Whether to overwrite the files someone else changed after the agent; asked, and no unless said."""
-    if not plan.conflicts:
+    """Whether to overwrite the files someone else changed after the agent, or may have changed with it; asked,
+    every one of them named, and no unless said."""
+    if not (plan.conflicts or plan.shared):
         return False
-    names = _names(plan.conflicts)
-    agent.ui.warning(
-        _("Changed since the agent's last change (by you or another program): {names}").format(names=names)
-    )
-    return agent.ui.confirm(names, _("overwrite them with the checkpoint"))
+    if plan.conflicts:
+        agent.ui.warning(_("Changed since the agent's last change (by you or another program): {names}")
+                         .format(names=", ".join(plan.conflicts)))  # fmt: skip
+    if plan.shared:
+        agent.ui.warning(_("Changed by another narnat run in this project while the agent's commands ran, so maybe "
+                           "that run's work: {names}").format(names=", ".join(plan.shared)))  # fmt: skip
+    return agent.ui.confirm(_names(plan.conflicts + plan.shared), _("overwrite them with the checkpoint"))
 
 
 def _files(restored: list[str], plan: Plan | None, overwrite: bool) -> list[str]:
@@ -226,6 +229,11 @@ def _files(restored: list[str], plan: Plan | None, overwrite: bool) -> list[str]
             if restored else _("No file needed restoring.")]  # fmt: skip
     if kept := [] if overwrite else plan.conflicts:
         said.append(_("Kept as changed since: {names}.").format(names=_names(kept)))
+    if kept := [] if overwrite else plan.shared:
+        said.append(_("Kept, as another narnat run changed them too: {names}.").format(names=_names(kept)))
+    if plan.left:
+        said.append(_("Left as they are, being no longer files a checkpoint keeps (a folder now, or too large): "
+                      "{names}.").format(names=_names(plan.left)))  # fmt: skip
     if plan.unkept:
         said.append(_("Could not restore (never kept in a checkpoint): {names}.").format(names=_names(plan.unkept)))
     return said

@@ -4,7 +4,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 
-from narnat_agent.checkpoints import Checkpoints, open_store
+from narnat_agent.checkpoints import open_checkpoints
 from narnat_agent.config.settings import Config
 from narnat_agent.conversation import session as sessions
 from narnat_agent.conversation.compressor import compressed
@@ -68,8 +68,7 @@ class Agent:
         self.model_from = 0  # the turn from which /model's choice answers; 0 while the configured model does
         # the model before a /model switch that no request has used yet, and the turn it answered from
         self.untried: tuple[str, int] | None = None
-        store = open_store(config.project, config.state_dir, ui.notice)
-        self.checkpoints = Checkpoints(store, session.checkpoints, ui.notice)
+        self.checkpoints = open_checkpoints(config.project, config.state_dir, session.checkpoints, ui.notice)
         self.switch(session)
 
     def switch(self, session: Session) -> None:

@@ -6,6 +6,7 @@ handle closes or the process ends.
 
 import os
 import sys
+import time
 
 if sys.platform == "win32":
     import msvcrt
@@ -19,6 +20,11 @@ if sys.platform == "win32":
             return False
         return True
 
+    def lock(fd: int) -> None:
+        """Hold the file's exclusive lock, waiting for it as long as another holds it."""
+        while not try_lock(fd):
+            time.sleep(0.01)
+
 else:
     import fcntl
 
@@ -29,3 +35,7 @@ else:
         except BlockingIOError:
             return False
         return True
+
+    def lock(fd: int) -> None:
+        """Hold the file's exclusive lock, waiting for it as long as another holds it."""
+        fcntl.flock(fd, fcntl.LOCK_EX)

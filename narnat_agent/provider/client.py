@@ -21,6 +21,7 @@ from narnat_agent.provider.pricing import cost
 from narnat_agent.provider.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.provider.silence import IDLE, Silence
 from narnat_agent.provider.tokens import estimate
+from narnat_agent.provider.usage import doubt, text_floor
 
 if TYPE_CHECKING:
     import openai
@@ -136,6 +137,7 @@ class Client:
         self._sdk: openai.OpenAI | None = None
         self._lock = threading.Lock()
         self.requests = 0  # sent so far, retries included
+        self.doubted = False  # the provider's counts were found wrong once: said, and not again
 
     def preload(self) -> None:
         """Import the SDK (and its chat resources, loaded lazily) in the background while the user types."""
@@ -208,8 +210,7 @@ class Client:
         finally:
             masked.release()
         self.thinking_opened = self.thinking_opened or reply.closed_alone
-        if reply.usage is None:
-            reply.usage = self._estimate(messages, reply)
+        reply.usage = self._checked(messages, tools, reply)
         log.info(
             "reply: tokens_in=%s%d, tokens_out=%d, cached=%d, finish=%s, time=%.2fs, cost=%s",
             "~" if reply.usage.estimated else "", reply.usage.prompt, reply.usage.completion,
@@ -332,7 +333,21 @@ class Client:
         fields = ("reasoning_content", "reasoning")
         return [{k: v for k, v in m.items() if k not in fields} for m in messages]
 
+    def _checked(self, messages: list[dict], tools: list[dict], reply: Reply) -> Usage:
+        """The provider's counts, or Narnat's estimate where it gave none or none that can be right (said once)."""
+        if reply.usage is None:
+            return self._estimate(messages, tools, reply)
+        why = doubt(reply.usage, text_floor(messages) + estimate(tools), local=self.fit.server is not None)
+        if why is None:
+            return reply.usage
+        log.warning("implausible usage from the provider (%s): %s", why, reply.usage)
+        if not self.doubted:
+            self.doubted = True
+            self.notify(_("The provider's token counts cannot be right ({why}); costs, budgets and the context window "
+                          "use Narnat's own estimates instead (marked ~).").format(why=why))  # fmt: skip
+        return self._estimate(messages, tools, reply)
+
     @staticmethod
-    def _estimate(messages: list[dict], reply: Reply) -> Usage:
+    def _estimate(messages: list[dict], tools: list[dict], reply: Reply) -> Usage:
         made = reply.content + reply.reasoning + "".join(c.arguments for c in reply.tool_calls)
-        return Usage(estimate(messages), estimate(made), 0, estimated=True)
+        return Usage(estimate([messages, tools]), estimate(made), 0, estimated=True)  # the schemas are sent too

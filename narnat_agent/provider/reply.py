@@ -273,7 +273,7 @@ def _parse(slot: _Slot) -> ToolCall:
 
 
 def _count(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None  # negative: checked later
 
 
 def _usage(raw: object) -> Usage | None:

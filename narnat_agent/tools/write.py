@@ -35,7 +35,7 @@ def run(args: dict, ws: Workspace) -> Result:
         encoded, note = content.encode("utf-8"), f" It was {encoding.label}, which cannot hold the new text; now UTF-8."
         encoding = UTF8
     ws.ask_outside("Write", path)
-    write_atomic(path, encoded)
+    write_atomic(path, encoded, follow_umask=True)
     ws.written(path, encoded)
     ws.remember(path, encoded, whole=True, codec=encoding.codec)
     count = line_count(content)

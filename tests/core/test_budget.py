@@ -5,6 +5,8 @@ import json
 import pytest
 
 from narnat_agent.core.turn import Stop
+from narnat_agent.provider.reply import Usage
+from narnat_agent.provider.usage import doubt
 from tests.fake_llm import text_reply, tool_reply, usage
 from tests.run.test_cli import narnat
 
@@ -81,3 +83,71 @@ def test_a_budget_in_the_config_that_cannot_work_is_one_sentence(project, settin
     (project / ".narnat" / "narnat.json").write_text(json.dumps(settings))
     done = narnat(project, "-p", "hi")
     assert done.returncode == 2 and error in done.stderr and "Traceback" not in done.stderr
+
+
+LIES = {  # what a gateway that counts wrong reports
+    "no usage at all": usage(0, 0),
+    "more cached than prompt tokens": usage(10, 5, cached=900),
+    "negative numbers": usage(-3_000, 5),
+    "a prompt far below what was sent": usage(1, 5),
+}
+DOUBTED = "The provider's token counts cannot be right ("
+
+
+def reading(n: int, reported: dict):
+    """The model reads file n (each call differs: the doom-loop guard stays out of it), the provider counting so."""
+    reply = tool_reply(("Read", {"file_path": f"a{n}.txt"}))
+    reply.chunks[-1] = reported
+    return reply
+
+
+@pytest.mark.parametrize("lie", LIES)
+def test_a_gateway_whose_counts_cannot_be_right_does_not_switch_the_token_budget_off(harness, fake_llm, project, lie):
+    for n in range(10):
+        (project / f"a{n}.txt").write_text("alpha\n")
+    first = harness().agent.window().next_request  # Narnat's own count of the first request
+    h = harness(max_tokens_sent=3 * first)
+    fake_llm.add(*(reading(n, LIES[lie]) for n in range(10)))
+    outcome = h.agent.ask("read them all")
+    assert outcome.stop is Stop.BUDGET and len(fake_llm.requests) <= 4, (outcome, len(fake_llm.requests))
+    assert h.err.getvalue().count(DOUBTED) == 1 and outcome.stats.estimated
+
+
+def test_a_gateway_counting_more_cached_than_prompt_tokens_cannot_make_the_cost_negative(harness, fake_llm, project):
+    for n in range(10):
+        (project / f"a{n}.txt").write_text("alpha\n")
+    first = harness().agent.window().next_request
+    h = harness(pricing=PRICING, max_cost=3 * first * PRICING["input"] / 1e6)
+    fake_llm.add(*(reading(n, usage(10, 5, cached=100_000)) for n in range(10)))
+    outcome = h.agent.ask("read them all")
+    assert outcome.stop is Stop.BUDGET and len(fake_llm.requests) <= 4 and outcome.stats.cost > 0
+
+
+def test_a_provider_whose_counts_can_be_right_is_believed(harness, fake_llm, project):
+    (project / "a.txt").write_text("alpha\n")
+    first = harness().agent.window().next_request
+    h = harness()
+    fake_llm.add(costly(tool_reply(("Read", {"file_path": "a.txt"})), first // 2),  # a tokenizer's count may be lower
+                 costly(text_reply("done"), first))  # fmt: skip
+    outcome = h.agent.ask("read a.txt")
+    assert outcome.completed and DOUBTED not in h.err.getvalue() and not outcome.stats.estimated
+    assert outcome.stats.sent == first // 2 + first
+
+
+@pytest.mark.slow
+def test_headless_json_never_reports_a_negative_cost(project, fake_llm):
+    (project / ".narnat").mkdir()
+    (project / ".narnat" / "narnat.json").write_text(json.dumps({"pricing": PRICING}))
+    reply = text_reply("hello")
+    reply.chunks[-1] = usage(10, 5, cached=36_000_000)  # the gateway of the report: "cost": -359.88
+    fake_llm.add(reply)
+    done = narnat(project, "-p", "hi", "--output-format", "json", base_url=fake_llm.base_url)
+    result = json.loads(done.stdout)
+    assert done.returncode == 0 and result["cost"] > 0 and DOUBTED in done.stderr, done.stderr
+
+
+def test_a_server_people_run_themselves_may_count_only_what_it_had_not_cached():
+    assert doubt(Usage(10, 5), floor=3_000, local=True) is None  # Ollama counts the prompt it evaluated
+    assert doubt(Usage(10, 5), floor=3_000, local=False) == "10 prompt tokens for a request of at least 3,000"
+    assert doubt(Usage(10, 5, cached=20), floor=0, local=True) == "20 cached tokens of 10 prompt tokens"
+    assert doubt(Usage(750, 5), floor=3_000, local=False) is None  # a quarter of the floor: a tokenizer may do so

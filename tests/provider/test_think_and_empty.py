@@ -108,7 +108,7 @@ def test_a_reply_without_thinking_after_one_with_it_is_all_answer(harness, fake_
 def test_reasoning_on_stderr_is_set_apart_from_narration_by_the_repls_gutter(harness, fake_llm, project):
     (project / "a.txt").write_text("alpha\n")
     h = harness()
-    call = '<think>Read it first.\nThen answer.</think>\nLet me look.\n<tool_call>\n'
+    call = "<think>Read it first.\nThen answer.</think>\nLet me look.\n<tool_call>\n"
     call += '{"name": "Read", "arguments": {"file_path": "a.txt"}}\n</tool_call>'
     fake_llm.add(raw_reply(call, (4, 20)), raw_reply(THOUGHT, (3, 30, 50)))
     h.agent.turn("hi")

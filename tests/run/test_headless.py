@@ -9,7 +9,7 @@ import time
 import pytest
 
 from narnat_agent.cli import main
-from tests.fake_llm import SSE, FakeLLM, chunk, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, FakeLLM, chunk, counted_as, text_reply, tool_reply, usage
 from tests.launch import NARNAT, scrubbed_environment
 from tests.run.test_cli import narnat
 
@@ -39,7 +39,8 @@ def answer(text: str, prompt: int, cached: int, completion: int) -> SSE:
 def test_json_prints_one_object_with_the_figures_of_the_run_and_the_model_knows_it_is_headless(project, fake_llm):
     (project / "a.txt").write_text("alpha\n")
     settings(project, pricing={"input": 1.0, "output": 2.0, "cached_input": 0.5})
-    fake_llm.add(tool_reply(("Read", {"file_path": "a.txt"}), text="Reading."), answer("It says alpha.", 1000, 400, 50))
+    fake_llm.add(counted_as(tool_reply(("Read", {"file_path": "a.txt"}), text="Reading."), 3_000),
+                 answer("It says alpha.", 4_000, 400, 50))  # fmt: skip
     done = narnat(project, "-p", "what is in a.txt?", "--output-format", "json", base_url=fake_llm.base_url)
     assert done.returncode == 0, done.stderr
     [line] = done.stdout.splitlines()
@@ -48,8 +49,8 @@ def test_json_prints_one_object_with_the_figures_of_the_run_and_the_model_knows_
         "type": "result", "version": 2, "answer": "It says alpha.", "is_error": False, "stop": "completed",
         "exit_code": 0, "requests": 2,
     }  # fmt: skip
-    assert result["tool_calls"] == 1 and result["usage"] == {"sent": 1010, "cached": 400, "out": 55, "estimated": False}
-    assert result["cost"] == pytest.approx((10 + 600 + 400 * 0.5 + 55 * 2) / 1e6) and result["duration_s"] > 0
+    assert result["tool_calls"] == 1 and result["usage"] == {"sent": 7000, "cached": 400, "out": 55, "estimated": False}
+    assert result["cost"] == pytest.approx((3000 + 3600 + 400 * 0.5 + 55 * 2) / 1e6) and result["duration_s"] > 0
     saved = json.loads((project / ".narnat" / "sessions" / f"{result['session']}.json").read_text())
     assert saved["turns"] == 1 and saved["messages"][-1]["content"] == "It says alpha."
     assert "Reading." in done.stderr and "● Read(a.txt)" in done.stderr

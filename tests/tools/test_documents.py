@@ -139,3 +139,38 @@ def test_an_older_notebook_without_cell_ids_is_read_and_edited_without_library_w
         edited = execute("Edit", {"file_path": "old.ipynb", "old_string": "'a'", "new_string": "'b'"}, workspace)
     assert not read.is_error and not edited.is_error, edited.text
     assert not caught, [str(w.message) for w in caught]
+
+
+def test_an_edit_in_many_cells_names_the_first_few(project, workspace):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1") for _ in range(1000)]
+    nbformat.write(nb, project / "many.ipynb")
+    read(workspace, "many.ipynb")
+    result = execute("Edit", {"file_path": "many.ipynb", "old_string": "x = 1", "new_string": "x = 2"}, workspace)
+    assert result.is_error and "cells 1, 2, 3, 4, 5 and 995 more" in result.text and len(result.text) < 300
+
+
+def test_a_large_output_of_many_lines_is_cut_and_its_size_said(project, workspace):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("for i in range(N): print(i)", outputs=[
+        nbformat.v4.new_output("stream", name="stdout", text=[f"{i}\n" for i in range(100_000)])])]  # fmt: skip
+    nbformat.write(nb, project / "loop.ipynb")
+    result = read(workspace, "loop.ipynb")
+    assert not result.is_error and "[… output cut: 588,890 characters in all]" in result.text
+    assert "\t0\n" in result.text and "\t99999\n" not in result.text and len(result.text) < 5000
+
+
+def test_a_version_3_notebook_is_read_as_cells(project, workspace):
+    old = {"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [{"cells": [
+        {"cell_type": "code", "input": ["x = 1\n", "x"], "language": "python", "prompt_number": 3, "metadata": {},
+         "outputs": [{"output_type": "pyout", "prompt_number": 3, "text": ["1"], "metadata": {}}]}]}]}  # fmt: skip
+    (project / "v3.ipynb").write_text(json.dumps(old))
+    lines = [line.split("\t", 1)[1] for line in read(workspace, "v3.ipynb").text.splitlines()[:-1]]
+    assert lines == ["[cell 1: code, execution 3]", "x = 1", "x", "[output: execute_result]", "1"]
+
+
+def test_a_notebook_that_is_no_json_object_is_one_sentence(project, workspace):
+    for name, content in (("list.ipynb", "[1, 2]"), ("cells.ipynb", '{"nbformat": 4, "cells": [3]}')):
+        (project / name).write_text(content)
+        result = read(workspace, name)
+        assert result.is_error and f"{name} is not a valid notebook" in result.text and "Traceback" not in result.text

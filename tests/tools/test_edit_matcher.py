@@ -3,6 +3,7 @@ and where they let go, and what the file keeps of its own text. Each case is the
 
 import pytest
 
+from narnat_agent.tools.base import ToolError
 from narnat_agent.tools.edit.matcher import NotFound, apply_edit
 
 pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
@@ -168,3 +169,15 @@ PLACES = {  # (text, old, new, replace_all): the edited text, each place's first
 def test_an_edit_says_where_it_landed_and_how_many_lines_each_place_had_and_has(edit, done):
     edited = apply_edit(*edit)
     assert (edited.text, edited.places, edited.changes) == done
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("x = 1\n" * 16_666, "matches 16,666 places (exact match) at lines 1, 2, 3, 4, 5 and 16,661 more."),
+    ("x = 1; " * 16_666 + "\n", "matches 16,666 places (exact match) at line 1 (16,666 times)."),
+    ("x = 1; x = 1\nx = 1\n" * 3, "matches 9 places (exact match) at lines 1 (2 times), 2, 3 (2 times), 4, 5 (2 times)"
+                                  " and 1 more."),
+])  # fmt: skip
+def test_an_ambiguous_edit_gives_the_count_and_the_first_few_lines(text, said):
+    with pytest.raises(ToolError) as refused:
+        apply_edit(text, "x = 1", "x = 2")
+    assert said in str(refused.value) and len(str(refused.value)) < 300

@@ -75,3 +75,46 @@ def test_an_image_that_cannot_be_read_is_named_in_words_not_in_a_python_repr(pro
         result = execute("Read", {"file_path": name}, workspace)
         assert result.is_error and result.text.startswith(f"Error: {name} is not a readable image ("), result.text
         assert " object at 0x" not in result.text + result.summary and "<" not in result.text, result.text
+
+
+def huge_png(path, width: int, height: int) -> None:
+    """A PNG of width x height black-and-white pixels, written a row at a time: a few KB on disk, gigabytes decoded."""
+    import struct
+    import zlib
+
+    def block(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    packer, row = zlib.compressobj(9), b"\0" * (1 + (width + 7) // 8)
+    pixels = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)  # 1 bit a pixel, greyscale
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + block(b"IHDR", header) + block(b"IDAT", pixels) + block(b"IEND", b""))
+
+
+def test_a_huge_image_is_described_in_one_line_and_not_decoded(project, workspace):
+    huge_png(project / "plan.png", 12_000, 12_000)
+    workspace.sees_images = True
+    result = execute("Read", {"file_path": "plan.png"}, workspace)
+    assert not result.is_error and result.picture is None and "\n" not in result.text
+    assert result.text.startswith("plan.png: PNG image, 12000x12000 pixels, ")
+    assert "too large to decode (144 megapixels; pictures are made from images of up to 40)" in result.text
+
+
+def test_an_image_past_pillows_own_limit_is_still_named_with_its_size(project, workspace):
+    huge_png(project / "scan.png", 20_000, 10_000)  # 200 megapixels: Pillow alone refuses to open it
+    result = execute("Read", {"file_path": "scan.png"}, workspace)
+    assert not result.is_error and result.text.startswith("scan.png: PNG image, 20000x10000 pixels, ")
+
+
+def test_a_large_jpeg_is_decoded_at_a_fraction_of_its_size_and_shown(project, workspace):
+    Image.new("L", (8000, 6000), 200).save(project / "photo.jpg", quality=50)  # 48 megapixels
+    workspace.sees_images = True
+    result = execute("Read", {"file_path": "photo.jpg"}, workspace)
+    assert not result.is_error and result.picture is not None
+    assert "8000x6000 pixels" in result.text and "scaled to 1568x1176" in result.text
+
+
+def test_a_file_that_is_no_image_is_said_without_python_internals(project, workspace):
+    (project / "fake.png").write_bytes(b"not a picture at all")
+    result = execute("Read", {"file_path": "fake.png"}, workspace)
+    assert result.is_error and "fake.png is not a readable image" in result.text and "object at 0x" not in result.text

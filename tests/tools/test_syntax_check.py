@@ -115,3 +115,25 @@ def test_json_that_its_readers_allow_comments_and_trailing_commas_in_is_not_judg
         result = execute("Write", {"file_path": name, "content": '{\n  // strict\n  "a": 1,\n}\n'}, workspace)
         assert "Syntax" not in result.text, name
     assert "Syntax check" in execute("Write", {"file_path": "package.json", "content": '{"a": 1,}\n'}, workspace).text
+
+
+DEEP = {
+    "RecursionError": "x = " + "1+" * 200_000 + "1\n",  # the compiler recurses once per operator
+    "MemoryError": "x = " + "-" * 200_000 + "1\n",  # the parser gives up on the nesting with a MemoryError
+}
+
+
+@pytest.mark.parametrize("error", DEEP)
+def test_a_check_that_crashes_on_a_deeply_nested_file_leaves_the_write_done_and_says_so(project, workspace, error):
+    created = execute("Write", {"file_path": "deep.py", "content": DEEP[error]}, workspace)
+    assert not created.is_error and created.text.startswith("Created deep.py (1 line).")
+    assert f"Written; syntax not checked ({error}: the file is nested too deeply to parse)." in created.text
+    assert (project / "deep.py").read_text() == DEEP[error]
+
+
+@pytest.mark.parametrize("error", DEEP)
+def test_a_check_that_crashes_on_a_deeply_nested_file_leaves_the_edit_done_and_says_so(project, workspace, error):
+    result = read_and_edit(project, workspace, "deep.py", DEEP[error], "x = ", "y = ")
+    assert not result.is_error and result.text.startswith("Edited deep.py at line 1")
+    assert f"Written; syntax not checked ({error}: the file is nested too deeply to parse)." in result.text
+    assert result.detail.syntax in result.text and (project / "deep.py").read_text() == "y" + DEEP[error][1:]

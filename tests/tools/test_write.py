@@ -202,3 +202,24 @@ def test_edit_outside_the_project_asks_and_headless_refuses(project, workspace, 
     workspace.confirm = None
     result = execute("Edit", {"file_path": str(outside), "old_string": "alpha", "new_string": "beta"}, workspace)
     assert result.is_error and "cannot ask" in result.text and outside.read_text() == "alpha\n"
+
+
+@pytest.fixture
+def umask():
+    """Sets the process's umask for one test, as the user's shell would have."""
+    old = os.umask(0o022)
+    yield os.umask
+    os.umask(old)
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o002, 0o077])
+def test_a_new_file_follows_the_umask_as_an_editor_makes_it(project, workspace, umask, mask):
+    umask(mask)
+    write(workspace, "src/new.py", "x = 1\n")
+    assert (project / "src/new.py").stat().st_mode & 0o777 == 0o666 & ~mask
+    assert (project / "src").stat().st_mode & 0o777 == 0o777 & ~mask
+
+
+def test_narnats_own_files_stay_private_whatever_the_umask(tmp_path, umask):
+    write_atomic(tmp_path / "session.json", b"{}")
+    assert (tmp_path / "session.json").stat().st_mode & 0o777 == 0o600

@@ -7,7 +7,7 @@ import pexpect
 import pyte
 import pytest
 
-from tests.fake_llm import SSE, chunk, raw_reply, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, chunk, counted_as, raw_reply, text_reply, tool_reply, usage
 from tests.launch import NARNAT, scrubbed_environment
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
@@ -55,7 +55,7 @@ def test_a_whole_session(session, fake_llm, project):
     long_command = "echo start; echo '" + "a" * 150 + "'\necho second line"
     failing = "printf 'l1\\nl2\\nl3\\nl4\\nl5\\nl6\\nl7\\nboom: it failed\\n'; exit 2"
     fake_llm.add(
-        text_reply("Hello **there**, streaming works."),
+        counted_as(text_reply("Hello **there**, streaming works."), 4_000),
         slow_answer(400, 0.02),
         tool_reply(("TodoWrite", {"todos": todo}), ("Bash", {"command": long_command}), ("Bash", {"command": failing})),
         tool_reply(("Bash", {"command": "rm junk.txt"})),
@@ -65,7 +65,7 @@ def test_a_whole_session(session, fake_llm, project):
     prompt(child)
     child.send("say hello\r")
     child.expect("streaming works")
-    child.expect("ctx 10/128k")  # the footer
+    child.expect("ctx 4k/128k")  # the footer
     prompt(child)
 
     child.send("write a lot\r")
@@ -111,7 +111,7 @@ def test_a_whole_session(session, fake_llm, project):
     lines = [text(row) for row in rows]
     assert lines[0].startswith("narnat ") and "· 127.0.0.1:" in lines[0]  # the start header
     assert lines[1].startswith(str(project)) and "new conversation · /help" in lines[1]
-    assert any(line.startswith("── ctx 10/128k · sent 10 · out 5 · ") for line in lines)  # the footer
+    assert any(line.startswith("── ctx 4k/128k · sent 4k · out 5 · ") for line in lines)  # the footer
     header = next(line for line in lines if line.startswith("● Bash(echo start"))
     assert header.endswith("chars, +1 line)") and "…" in header and len(header) <= 100  # a long command
     failed = lines.index(next(line for line in lines if line.startswith("  ⎿  exit 2 · 8 lines")))

@@ -9,7 +9,7 @@ import pexpect
 import pytest
 
 from narnat_agent.prompts.texts import COMPRESSION_PROMPT
-from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, chunk, counted_as, text_reply, tool_reply, usage
 from tests.launch import NARNAT, scrubbed_environment
 from tests.ui.test_pty import prompt, screen, text
 
@@ -27,7 +27,11 @@ def spawn(project, fake_llm):
 
 def answers():
     """The provider's side: the first summary streams slowly (Esc stops it), the second at once."""
-    script = [text_reply("reviewed"), tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("kept it")]
+    script = [
+        counted_as(text_reply("reviewed"), 4_000),
+        tool_reply(("Bash", {"command": "rm junk.txt"})),
+        text_reply("kept it"),
+    ]
     slow = SSE([chunk({"content": "## Summary "}) for _ in range(400)] + [chunk(finish="stop"), usage()], delay=0.02)
     summaries = [slow, text_reply("## Summary\nReviewed app.py.")]
 
@@ -67,7 +71,7 @@ def test_steering_the_conversation_as_a_person_types_it(project, fake_llm):
         child.expect("glm-4.6 from turn 1")  # the footer
         prompt(child)
         child.send("/context\r")
-        child.expect(r"ctx 10/128k · [\d.]+k? left")
+        child.expect(r"ctx 4k/128k · ~\d+ added since · 124k left")
         prompt(child)
 
         child.send("clean up\r")

@@ -15,7 +15,7 @@ if os.name == "nt":
         allow_module_level=True,
     )
 
-from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, Status, chunk, counted_as, text_reply, tool_reply, usage
 from tests.launch import NARNAT, scrubbed_environment
 from tests.ui.test_pty import prompt, screen, slow_answer, text
 
@@ -147,7 +147,7 @@ def test_text_cleared_with_ctrl_c_does_not_look_sent(project, fake_llm):
 
 @pytest.mark.slow
 def test_the_status_line_drops_the_context_size_once_undo_shortens_the_conversation(project, fake_llm):
-    fake_llm.add(text_reply("Answered."))
+    fake_llm.add(counted_as(text_reply("Answered."), 4_000))
     child = spawn(project, fake_llm, cpr=True)
     child.logfile_read = live = LiveScreen(child, 100)
     try:
@@ -162,7 +162,7 @@ def test_the_status_line_drops_the_context_size_once_undo_shortens_the_conversat
         after = live.status_line()
     finally:
         child.close(force=True)
-    assert before.endswith("ctx 10/128k · /help")
+    assert before.endswith("ctx 4k/128k · /help")
     assert after.endswith("/help") and "ctx" not in after
 
 

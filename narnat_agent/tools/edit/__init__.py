@@ -1,6 +1,5 @@
 """Edit: replace old_string with new_string in a file the model has read."""
 
-import json
 import re
 from difflib import get_close_matches
 from pathlib import Path
@@ -12,6 +11,7 @@ from narnat_agent.tools.edit.matcher import Lines, NotFound, apply_edit, indentl
 from narnat_agent.tools.edit.notebook import edit_cell
 from narnat_agent.tools.edit.typography import TYPOGRAPHY
 from narnat_agent.tools.files.diffs import compact_diff
+from narnat_agent.tools.files.documents import DocumentError
 from narnat_agent.tools.files.syntax_check import changed_lines, introduced
 from narnat_agent.tools.files.textfile import decode, line_count, line_ending, with_ending
 from narnat_agent.tools.tool import Tool
@@ -64,7 +64,7 @@ def run(args: dict, ws: Workspace) -> Result:
             f"new_string has characters that {ws.show(path)}'s encoding ({encoding.label}) cannot hold."
         ) from None
     ws.ask_outside("Edit", path)
-    write_atomic(path, encoded)
+    write_atomic(path, encoded, follow_umask=True)
     ws.written(path, encoded)
     record = ws.reads[path]  # what the model had seen stays seen, renumbered: pages still add up after an edit
     seen = renumbered(record.seen, done.changes), line_count(done.text)
@@ -78,11 +78,11 @@ def run(args: dict, ws: Workspace) -> Result:
 def _notebook(path: Path, data: bytes, args: dict, ws: Workspace) -> Result:
     """An edit of one cell's source; the notebook is written back valid, the rest of it unchanged."""
     try:
-        edited = edit_cell(data, args["old_string"], args["new_string"], args["replace_all"])
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ToolError(f"{ws.show(path)} is not a valid notebook ({e}); fix it with Write.") from None
+        edited = edit_cell(data, ws.show(path), args["old_string"], args["new_string"], args["replace_all"])
+    except DocumentError as e:
+        raise ToolError(f"{e}; fix it with Write.") from None
     diff, removed, added = compact_diff(edited.before, edited.done.text, f"{ws.show(path)} cell {edited.cell}")
-    write_atomic(path, edited.data)
+    write_atomic(path, edited.data, follow_umask=True)
     ws.written(path, edited.data)
     ws.remember(path, edited.data, whole=ws.reads[path].whole)
     text = f"Edited cell {edited.cell} of {ws.show(path)} ({edited.done.how}).{edited.note}\n{diff}"

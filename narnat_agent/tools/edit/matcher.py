@@ -1,6 +1,7 @@
 """Edit's matching chain, from exact to strict block anchors. Every step finds all matches; it never guesses."""
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -14,6 +15,7 @@ BLANKS = re.compile(r"[ \t]+")
 ESCAPE = re.compile(r"\\([nt\"'\\])")
 UNESCAPED = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\"}
 SIMILAR = 0.85
+SHOWN = 5  # lines named in an ambiguous match
 
 
 # Only spaces and tabs count as blanks: other Unicode spaces are typography, kept by the last line step.
@@ -232,6 +234,30 @@ def _steps(old: str, new: str):
         yield name, lambda lines, norm=norm, typographic=typographic: _line_step(lines, old, new, norm, typographic)
 
 
+def first_few(places: list[int]) -> str:
+    """The first few of many numbers, each once with how often it occurs: one line can hold thousands of matches."""
+    counts = Counter(places)
+    shown = list(counts)[:SHOWN]
+    parts = [f"{n}" if counts[n] == 1 else f"{n} ({counts[n]:,} times)" for n in shown]
+    rest = len(places) - sum(counts[n] for n in shown)
+    return ", ".join(parts) + (f" and {rest:,} more" if rest else "")
+
+
+def few(numbers: list[int]) -> str:
+    """The first few numbers, for a person: the count is said beside them."""
+    return ", ".join(map(str, numbers[:SHOWN])) + (", …" if len(numbers) > SHOWN else "")
+
+
+def _ambiguous(places: list[int], name: str) -> ToolError:
+    lines = sorted(set(places))
+    where = ("line " if len(lines) == 1 else "lines ") + first_few(places)
+    return ToolError(
+        f"ambiguous: old_string matches {len(places):,} places ({name} match) at {where}. "
+        "Include more surrounding lines to pick one, or set replace_all=true to change every one.",
+        Said(N_("old_string matches {count} places (lines {lines})"), count=f"{len(places):,}", lines=few(lines)),
+    )  # fmt: skip
+
+
 def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> Edited:
     """The edited text, how it matched, and where."""
     lines = Lines(text)
@@ -247,12 +273,7 @@ def apply_edit(text: str, old: str, new: str, replace_all: bool = False) -> Edit
             continue
         places = [lines.line_of(s.start) for s in spans]
         if len(spans) > 1 and not replace_all:
-            where = ", ".join(map(str, places))
-            raise ToolError(
-                f"ambiguous: old_string matches {len(spans)} places ({name} match) at lines {where}. "
-                "Include more surrounding lines to pick one, or set replace_all=true to change every one.",
-                Said(N_("old_string matches {count} places (lines {lines})"), count=str(len(spans)), lines=where),
-            )
+            raise _ambiguous(places, name)
         made = [span.replacement() for span in spans]
         edited = text
         for span, (replacement, _) in zip(reversed(spans), reversed(made), strict=True):

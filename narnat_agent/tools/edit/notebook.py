@@ -1,6 +1,7 @@
 """Edit on a Jupyter notebook: old_string is matched within the cells' sources, and the notebook is written back
 valid, every other cell and all metadata byte for byte as they were."""
 
+import io
 import json
 import warnings
 from dataclasses import dataclass
@@ -8,8 +9,8 @@ from itertools import product
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.tools.base import ToolError
-from narnat_agent.tools.edit.matcher import Edited, NotFound, apply_edit
-from narnat_agent.tools.files.documents import joined
+from narnat_agent.tools.edit.matcher import Edited, NotFound, apply_edit, few, first_few
+from narnat_agent.tools.files.documents import joined, notebook_json
 
 
 @dataclass(frozen=True)
@@ -21,9 +22,9 @@ class CellEdit:
     note: str  # "" when every byte outside the cell is as it was
 
 
-def edit_cell(data: bytes, old: str, new: str, replace_all: bool) -> CellEdit:
-    text = data.decode("utf-8")
-    notebook = json.loads(text)
+def edit_cell(data: bytes, name: str, old: str, new: str, replace_all: bool) -> CellEdit:
+    notebook = notebook_json(data, name)
+    style = _style(notebook, data)  # before the edit: what gives back the file as it is
     found = []
     for n, cell in enumerate(notebook.get("cells", []), 1):
         source = joined(cell.get("source", ""))
@@ -38,44 +39,60 @@ def edit_cell(data: bytes, old: str, new: str, replace_all: bool) -> CellEdit:
             Said(N_("old_string was not found in any cell of the notebook")),
         )
     if len(found) > 1:
-        cells = ", ".join(str(f[0]) for f in found)
-        raise ToolError(
-            f"ambiguous: old_string is in cells {cells}; include more of one cell, or edit each in turn.",
-            Said(N_("old_string is in several cells ({cells})"), cells=cells),
-        )
+        cells = [f[0] for f in found]
+        raise ToolError(f"ambiguous: old_string is in cells {first_few(cells)}; include more of one cell, or edit "
+                        "each in turn.",
+                        Said(N_("old_string is in several cells ({cells})"), cells=few(cells)))  # fmt: skip
     n, cell, source, done = found[0]
     cell["source"] = done.text.splitlines(keepends=True) if isinstance(cell["source"], list) else done.text
-    _validate(notebook)
-    style = _style(json.loads(text), text)
+    _validate(notebook, cell)
     if style is None:  # written by a tool with a layout of its own: nbformat's is the standard one
-        written, note = (
-            _dumps(notebook, {"indent": 1, "sort_keys": True, "ensure_ascii": False}, True),
-            (" The notebook's JSON layout was not the standard one; it is now nbformat's."),
-        )
+        written = _encoded(notebook, {"indent": 1, "sort_keys": True, "ensure_ascii": False}, True)
+        note = " The notebook's JSON layout was not the standard one; it is now nbformat's."
     else:
-        written, note = _dumps(notebook, style, text.endswith("\n")), ""
-    return CellEdit(written.encode("utf-8"), n, source, done, note)
+        written, note = _encoded(notebook, style, data.endswith(b"\n")), ""
+    return CellEdit(written, n, source, done, note)
 
 
-def _validate(notebook: dict) -> None:
+def _validate(notebook: dict, cell: dict) -> None:
+    """The edited cell, in the notebook's frame: the other cells are as they were."""
     import nbformat
 
     try:
         with warnings.catch_warnings():  # nbformat's notes on older notebooks (cells without ids) go nowhere
             warnings.simplefilter("ignore")
-            nbformat.validate(nbformat.from_dict(notebook))
+            nbformat.validate(nbformat.from_dict({**notebook, "cells": [cell]}))
     except nbformat.ValidationError as e:
         raise ToolError(f"the notebook would not be valid after this edit ({e.message}); it is unchanged.") from None
 
 
-def _style(notebook: dict, text: str) -> dict | None:
+def _style(notebook: dict, data: bytes) -> dict | None:
     """The json.dumps arguments that give back the file exactly, so the rewrite changes only the edited cell."""
     for indent, sort_keys, ensure_ascii in product((1, 2, 4, None), (True, False), (False, True)):
         style = {"indent": indent, "sort_keys": sort_keys, "ensure_ascii": ensure_ascii}
-        if _dumps(notebook, style, text.endswith("\n")) == text:
+        if _gives_back(notebook, style, data):
             return style
     return None
 
 
-def _dumps(notebook: dict, style: dict, newline: bool) -> str:
-    return json.dumps(notebook, **style) + ("\n" if newline else "")
+def _gives_back(notebook: dict, style: dict, data: bytes) -> bool:
+    """Whether the style encodes the notebook as the file's bytes, compared piece by piece as they are made: a
+    notebook of hundreds of megabytes is not written out whole for each style tried."""
+    view, at = memoryview(data), 0
+    try:
+        for piece in json.JSONEncoder(**style).iterencode(notebook):
+            encoded = piece.encode("utf-8")
+            if view[at : at + len(encoded)] != encoded:
+                return False
+            at += len(encoded)
+    except UnicodeEncodeError:  # a lone surrogate the file kept escaped
+        return False
+    return data[at:] in (b"", b"\n")
+
+
+def _encoded(notebook: dict, style: dict, newline: bool) -> bytes:
+    out = io.BytesIO()
+    for piece in json.JSONEncoder(**style).iterencode(notebook):
+        out.write(piece.encode("utf-8"))
+    out.write(b"\n" if newline else b"")
+    return out.getvalue()

@@ -156,6 +156,13 @@ def introduced(path: Path, before: str, after: str, changed: tuple[int, int] | N
 
     With the changed lines known (an Edit), the statements around them are parsed first: when they parse, the
     file is taken as parsing, which keeps a large file's check fast; any error is confirmed on the whole file."""
+    try:
+        return _introduced(path, before, after, changed)
+    except (RecursionError, MemoryError) as e:  # Python's compiler on deep nesting: the change itself stands
+        return f"Written; syntax not checked ({type(e).__name__}: the file is nested too deeply to parse)."
+
+
+def _introduced(path: Path, before: str, after: str, changed: tuple[int, int] | None) -> str:
     if changed and language(path) not in WHOLE and not problems(path, _window(after, changed)):
         return ""
     found = problems(path, after)
