@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from narnat_agent.commands.dispatch import dispatch
 
+from narnat_agent.commands.dispatch import dispatch
 from tests.fake_llm import text_reply, tool_reply
 
 OTHER_RUN = """
