@@ -25,7 +25,7 @@ def test_a_command_file_becomes_a_slash_command_with_its_arguments_filled(projec
     assert first == "Review src/app.py for bugs."
     assert second == "# Explain the code\nExplain it simply.\n\nthe parser"  # no $ARGUMENTS: they follow the text
     column = " " * (len("/compact [what to keep]") - len("/explain [arguments]") + 1)  # the widest usage's column
-    mine = f"Your commands\n  /explain [arguments]{column}Explain the code\n  /review [arguments] {column}Review a file\n"
+    mine = f"Your commands\n  /explain [arguments]{column}Explain the code\n  /review [arguments] {column}Review a file"
     assert mine in done.stdout
     assert "reviewed" in done.stdout and "explained" in done.stdout
 
