@@ -133,7 +133,6 @@ class Client:
         self.use_stream_options = True
         self.send_reasoning = True
         self.send_images = True  # until the provider refuses one: then images go as the words that describe them
-        self.thinking_opened = False  # the model's chat template opens <think>: a reply closed one it never opened
         self._sdk: openai.OpenAI | None = None
         self._lock = threading.Lock()
         self.requests = 0  # sent so far, retries included
@@ -200,7 +199,7 @@ class Client:
         started = time.monotonic()
         stream = self._open(messages, tools)
         silence.abort = _hang_up(stream)
-        builder, masked = ReplyBuilder(self.thinking_opened), _Masked(sink, self.config.api_key)
+        builder, masked = ReplyBuilder(), _Masked(sink, self.config.api_key)
         try:
             try:
                 self._read(stream, builder, masked, silence)
@@ -209,7 +208,6 @@ class Client:
             reply = self._finish(builder, masked)
         finally:
             masked.release()
-        self.thinking_opened = self.thinking_opened or reply.closed_alone
         reply.usage = self._checked(messages, tools, reply)
         log.info(
             "reply: tokens_in=%s%d, tokens_out=%d, cached=%d, finish=%s, time=%.2fs, cost=%s",

@@ -2,8 +2,9 @@
 
 Several open models and servers put the model's thinking at the start of `content` as <think>…</think>; it is
 reasoning, not answer. Where the chat template itself opens <think> (Qwen3, QwQ, R1 distills on a server without a
-reasoning parser), the content holds only the closing `</think>`: what came before it was reasoning too, and the
-next replies of that model start inside their thinking (`opened`), which stays answer if no `</think>` comes.
+reasoning parser), the content holds only the closing `</think>`: what came before it was reasoning too. It has
+streamed as narration by then, and what had not reached the screen ends that narration on its line; none of it stays
+in the answer or the history.
 Text that may be a tool call written as text is held back until the reply ends, so the user does not see markup
 that turns into a tool line; if it was not a call after all, it is shown then.
 Each piece costs time in proportion to itself and the line it ends, not to the answer so far.
@@ -31,12 +32,10 @@ def _partial_suffix(text: str, tag: str) -> int:
 
 
 class ContentSplitter:
-    def __init__(self, opened: bool = False) -> None:
-        self.part = _Part.THINKING if opened else _Part.START
-        self.opened = opened  # the chat template opens <think>: the content starts inside the thinking
+    def __init__(self) -> None:
+        self.part = _Part.START
         self.head = ""  # content not yet placed: the opening while undecided, or a possible piece of </think>
-        self.thought = opened  # the content holds thinking: opened with <think>, by the template, or closed alone
-        self.orphan = False  # a </think> closed thinking this content never opened
+        self.thought = False  # the content holds thinking: opened with <think>, or closed alone
         self.looked = False  # the answer was searched for such a </think> until it could no longer be one
         self.reasoning = ""  # all the thinking found in the content
         self.released: list[str] = []  # answer text shown
@@ -58,10 +57,12 @@ class ContentSplitter:
             piece, self.head = start.removeprefix(OPEN) if self.thought else self.head, ""
         if self.part is _Part.THINKING:
             thought, piece = self._think(piece)
+            self.reasoning += thought
         elif not self.thought and not self.looked:
-            piece = self._closed_alone(piece)
+            piece, rest = self._closed_alone(piece)
+            self.pending += piece
+            return rest + self._release(), thought
         self.pending += piece
-        self.reasoning += thought
         return self._release(), thought
 
     def _think(self, piece: str) -> tuple[str, str]:
@@ -74,22 +75,24 @@ class ContentSplitter:
         self.part, self.head = _Part.ANSWER, ""
         return text[:end], text[end + len(CLOSE) :]
 
-    def _closed_alone(self, piece: str) -> str:
-        """The answer text in this piece, once a </think> the content never opened turns what came before into
-        reasoning (already on screen as narration: only this reply shows it so); a possible start of one waits."""
+    def _closed_alone(self, piece: str) -> tuple[str, str]:
+        """(answer text, text for the screen alone) in this piece: a </think> the content never opened turns what
+        came before it into reasoning, the end of which, not on the screen yet, ends its line there; a possible
+        start of one waits."""
         text = self.head + piece
         end = text.find(CLOSE)
         if end < 0:
             self.head = text[len(text) - _partial_suffix(text, CLOSE) :]
-            return text[: len(text) - len(self.head)]
-        before = "".join(self.released) + self.pending + text[:end]
+            return text[: len(text) - len(self.head)], ""
+        unshown = self.pending + text[:end]
+        before = "".join(self.released) + unshown
         self.head, self.looked = "", True
         if OPEN in before or before[-1:] in ("`", "'", '"'):  # a tag written about, not a thought closed
-            return text
-        self.orphan = self.thought = True
+            return text, ""
+        self.thought = True
         self.reasoning += before
         self.released, self.shown, self.pending, self.mid_line, self.blank = [], 0, "", False, True
-        return text[end + len(CLOSE) :]
+        return text[end + len(CLOSE) :], unshown.rstrip("\n") + "\n"
 
     def _release(self) -> str:
         """The pending text that can no longer turn out to be the start of a call."""
@@ -120,9 +123,6 @@ class ContentSplitter:
         answer = "".join(self.released) + self.pending
         if self.part is not _Part.THINKING:
             return answer + self.head, self.reasoning
-        if self.opened:  # the template opened thinking this reply never closed: it was the answer after all
-            self.thought = False
-            return self.reasoning + self.head, ""
         return answer, self.reasoning + self.head  # a stream that ended inside <think>
 
     def unshown(self, answer: str) -> str:

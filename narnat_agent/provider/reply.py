@@ -59,7 +59,6 @@ class Reply:
     content: str = ""
     reasoning: str = ""
     reasoning_field: str = "reasoning_content"  # "" when it came inside content: then it is not sent back
-    closed_alone: bool = False  # its content closed a <think> the chat template had opened
     tool_calls: list[ToolCall] = field(default_factory=list)
     finish_reason: str | None = None
     usage: Usage | None = None
@@ -144,14 +143,14 @@ class _Slot:
 class ReplyBuilder:
     """Keys tool-call fragments by index (id only as a fallback); see the rules in SPEC §5."""
 
-    def __init__(self, opened: bool = False) -> None:
+    def __init__(self) -> None:
         self.reply = Reply()
         self.slots: list[_Slot] = []
         self.by_index: dict[int, _Slot] = {}
         self.by_id: dict[str, _Slot] = {}
         self.current: _Slot | None = None
         self.parts = 0  # chunks that carried part of the answer: text, reasoning, a tool call or how it ended
-        self.content = ContentSplitter(opened)  # opened: the chat template opens <think> (see content.py)
+        self.content = ContentSplitter()
 
     def add(self, chunk: object) -> tuple[str, str]:
         """Take one chunk; returns the (text, reasoning) it added, for the screen."""
@@ -227,7 +226,6 @@ class ReplyBuilder:
         """The reply with its named calls parsed, or recovered from its text; cut-off replies keep no calls."""
         self.reply.content, thought = self.content.finish()
         self.reply.reasoning += thought
-        self.reply.closed_alone = self.content.orphan
         if self.content.thought:
             self.reply.reasoning_field = ""
         if not self.reply.cut_off:

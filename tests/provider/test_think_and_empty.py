@@ -87,22 +87,24 @@ def test_a_closing_think_quoted_in_an_answer_stays_text():
         assert reply.content == text == screen and reply.reasoning == ""
 
 
-def test_after_a_reply_whose_thinking_the_template_opened_the_next_ones_are_shown_as_reasoning(harness, fake_llm):
+def test_replies_whose_thinking_the_template_opened_keep_it_out_of_the_answer_and_lose_none_of_it(harness, fake_llm):
     h = harness()
     fake_llm.add(raw_reply(ORPHAN, (3, 30, 50)), raw_reply("Checking the file.\n</think>\n\nAll good.", (3, 30, 50)))
     first, second = h.agent.turn("hi"), h.agent.turn("again")
     assert first.answer == "Hello!" and second.answer == "All good."
     assert h.conversation.messages[-1] == {"role": "assistant", "content": "All good."}
-    assert "</think>" not in h.out.getvalue() + h.err.getvalue()
-    assert "Checking the file." in h.err.getvalue() and "Checking the file." not in h.out.getvalue()
     assert fake_llm.requests[1]["messages"][2] == {"role": "assistant", "content": "Hello!"}
+    shown = h.out.getvalue() + h.err.getvalue()
+    assert "</think>" not in shown and "Checking the file." in shown and "the template opened the thinking." in shown
 
 
-def test_a_reply_without_thinking_after_one_with_it_is_all_answer(harness, fake_llm):
+def test_a_reply_without_thinking_after_one_with_it_is_all_answer_shown_once(harness, fake_llm):
     h = harness()
     fake_llm.add(raw_reply(ORPHAN, (3, 30, 50)), raw_reply("Plain answer.", (3, 30, 50)))
     h.agent.turn("hi")
     assert h.agent.turn("again").answer == "Plain answer."
+    shown = h.out.getvalue() + h.err.getvalue()
+    assert shown.count("Plain answer.") == 1 and "│ Plain answer." not in shown  # neither doubled nor as reasoning
 
 
 def test_reasoning_on_stderr_is_set_apart_from_narration_by_the_repls_gutter(harness, fake_llm, project):
