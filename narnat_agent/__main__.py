@@ -1,5 +1,3 @@
-import sys
+from narnat_agent.cli import run
 
-from narnat_agent.cli import main
-
-sys.exit(main())
+run()

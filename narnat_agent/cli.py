@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import io
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from narnat_agent import __version__, i18n
 from narnat_agent.i18n import _
@@ -139,6 +141,19 @@ def main(argv: list[str] | None = None) -> int:
         return _start(args)
     except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it
         return EXIT_CODES["cancelled"]
+
+
+def run() -> NoReturn:
+    """`narnat` and `python -m narnat_agent`: the run, then the process ends at once. Everything is written by
+    then (the session saved, background commands stopped, each log line flushed as it is written), so the
+    interpreter's own teardown, which frees every object one by one (0.2–1 s after the answer), is skipped; the
+    exit handlers still run, and the standard streams are flushed."""
+    code = main()
+    atexit._run_exitfuncs()  # logging's shutdown and the terminal's restore among them
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a reader that went away, a stream already closed
+            stream.flush()
+    os._exit(code)
 
 
 def _start(args: argparse.Namespace) -> int:
