@@ -43,6 +43,13 @@ GRAMMARS = {
     ".htm": "html",
     ".css": "css",
 }  # fmt: skip  (.h is C++: its grammar reads C headers too, the C grammar fails on C++ ones)
+# Each grammar is its own PyPI package, tree-sitter-NAME (module tree_sitter_NAME, function language()); these differ
+PACKAGES = {
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
+    "php": ("tree_sitter_php", "language_php"),  # PHP inside HTML, as a .php file is
+}
 # Their grammars misread much valid code (C's macros, HTML's embedded scripts and XML prologues): they are trusted
 # only on a file that parsed cleanly before the change.
 GUESSING = {"c", "cpp", "html"}
@@ -92,9 +99,12 @@ def _python(text: str, name: str) -> list[SyntaxProblem]:
 
 @functools.cache
 def _parser(grammar: str):
-    from tree_sitter_language_pack import get_parser
+    import importlib
 
-    return get_parser(grammar)  # type: ignore[arg-type]
+    import tree_sitter
+
+    module, function = PACKAGES.get(grammar, (f"tree_sitter_{grammar}", "language"))
+    return tree_sitter.Parser(tree_sitter.Language(getattr(importlib.import_module(module), function)()))
 
 
 def _tree_sitter(text: str, grammar: str) -> list[SyntaxProblem]:
