@@ -114,3 +114,18 @@ def test_json_that_its_readers_allow_comments_and_trailing_commas_in_is_not_judg
         result = execute("Write", {"file_path": name, "content": '{\n  // strict\n  "a": 1,\n}\n'}, workspace)
         assert "Syntax" not in result.text, name
     assert "Syntax check" in execute("Write", {"file_path": "package.json", "content": '{"a": 1,}\n'}, workspace).text
+
+
+def test_a_large_json_document_is_judged_by_the_members_around_the_edit(project, workspace):
+    members = "".join(f'  "key_{n}": [{n}, "label {n}"],\n' for n in range(300))
+
+    def edit(old, new):
+        (project / "big.json").write_text("{\n" + members + '  "end": 0\n}\n')
+        execute("Read", {"file_path": "big.json"}, workspace)
+        return execute("Edit", {"file_path": "big.json", "old_string": old, "new_string": new}, workspace).detail
+
+    assert edit('[150, "label 150"]', '[151, "label 150"]').syntax == ""
+    broken = edit('[150, "label 150"]', '[150, "label 150"').syntax
+    assert "line 152, column" in broken and '    "key_150": [150, "label 150",' in broken
+    assert "Syntax check (json)" in edit('"label 150"],', '"label 150"]').syntax  # the comma before the next member
+    assert "Syntax check (json)" in edit('[200, "label 200"]', '[NaN, "label 200"]').syntax  # not standard JSON

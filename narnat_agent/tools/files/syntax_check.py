@@ -4,9 +4,10 @@ Only errors the change introduced count: a file already broken elsewhere keeps q
 """
 
 import functools
+import json
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 GRAMMARS = {
@@ -56,6 +57,9 @@ GUESSING = {"c", "cpp", "html"}
 # A line that starts a top-level statement: not one that closes a bracket or a block, or continues one (else:)
 STARTS = re.compile(r"(?!(?:end|fi|done|esac|else|elif|except|finally)\b)[^\s)\]}]")
 WHOLE = {"php", "html"}  # the meaning of a line depends on tags far above it: always parsed whole
+# A YAML document is one nested mapping: its statements parsed alone place an error elsewhere than the whole does,
+# so an error found there is placed on the whole file
+PLACED_WHOLE = {"yaml"}
 COMMENTED_JSON = ("tsconfig", "jsconfig", "devcontainer", ".devcontainer")
 SHOWN = 3  # errors listed at most; the first one matters most, the rest are often its echoes
 LINE_CHARS = 200
@@ -149,30 +153,95 @@ def changed_lines(changes: list[tuple[int, int, int]]) -> tuple[int, int]:
     return min(s[0] for s in spans), max(s[1] for s in spans)
 
 
-def _window(text: str, changed: tuple[int, int]) -> str:
-    """The top-level statements around the changed lines: from the line at column 0 where the first one starts to
-    the next line at column 0 that starts another (a closing bracket at column 0 ends the statement, not starts)."""
-    lines = text.split("\n")
-    start, end = min(changed[0], len(lines)) - 1, changed[1]
-    while start > 0 and not STARTS.match(lines[start]):
+def _window(lines: list[str], changed: tuple[int, int], indent: str, low: int, high: int) -> tuple[int, int]:
+    """The statements around the changed lines, as a span of lines between low and high: from the line at `indent`
+    where the first one starts to the next line at `indent` that starts another (a closing bracket there ends the
+    statement, not starts)."""
+    start, end = min(changed[0], high) - 1, changed[1]
+    while start > low and not (lines[start].startswith(indent) and STARTS.match(lines[start], len(indent))):
         start -= 1
-    while end < len(lines) and not STARTS.match(lines[end]):
+    while end < high and not (lines[end].startswith(indent) and STARTS.match(lines[end], len(indent))):
         end += 1
-    return "\n".join(lines[start:end])
+    return max(start, low), end
+
+
+def _members(lines: list[str], changed: tuple[int, int]) -> tuple[int, int, str, str] | None:
+    """Where the changed lines are members of a JSON document laid out a member a line or more, as formatters write
+    it: the span of its members' lines, their indentation and the document's brackets; None otherwise."""
+    first = next((n for n, line in enumerate(lines) if line.strip()), 0)
+    last = next((n for n in range(len(lines) - 1, -1, -1) if lines[n].strip()), 0)
+    brackets = lines[first].strip() + lines[last].strip()
+    member = next((line for line in lines[first + 1 : last] if line.strip()), "")
+    indent = member[: len(member) - len(member.lstrip())]
+    if brackets not in ("{}", "[]") or not indent or not first < changed[0] <= changed[1] <= last:
+        return None
+    return first + 1, last, indent, brackets
+
+
+def _wrapped(lines: list[str], brackets: str) -> str:
+    """Members as a document of their own, in the document's brackets (the last one's comma left out)."""
+    if not brackets:
+        return "\n".join(lines)
+    body = "\n".join(lines).rstrip().removesuffix(",")
+    return f"{brackets[0]}\n{body}\n{brackets[1]}"
+
+
+def _json(text: str) -> bool:
+    """Whether Python's JSON reader takes the text as standard JSON (no NaN or Infinity): a few milliseconds for a
+    large document, where the grammar takes tens; what it takes, the grammar takes too."""
+
+    def refuse(constant: str) -> None:
+        raise ValueError(constant)
+
+    try:
+        json.loads(text, parse_constant=refuse)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _clean(path: Path, text: str) -> bool:
+    return language(path) == "json" and _json(text) or not problems(path, text)
+
+
+def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> list[SyntaxProblem] | None:
+    """The errors in the statements around the change (a JSON document's members), when those statements parsed
+    cleanly before it; None when only the whole file can tell (they were broken before too, or a JSON document's
+    error lies elsewhere)."""
+    new, old = after.split("\n"), before.split("\n")
+    document = language(path) == "json"
+    members = _members(new, changed) if document else (0, len(new), "", "")
+    if members is None:
+        return None
+    low, high, indent, brackets = members
+    start, end = _window(new, changed, indent, low, high)
+    found = problems(path, _wrapped(new[start:end], brackets))
+    if not found:
+        return None if document else []  # the JSON reader found an error: not in these members, then
+    if language(path) in PLACED_WHOLE or not _clean(path, _wrapped(old[start : end - len(new) + len(old)], brackets)):
+        return None  # the same statements before the change
+    shift = start - 1 if brackets else start  # a wrapped document's first line is its bracket
+    placed = [(p, p.line + shift) for p in found]
+    return [replace(p, line=n, text=new[n - 1] if 0 < n <= len(new) else p.text) for p, n in placed]
 
 
 def introduced(path: Path, before: str, after: str, changed: tuple[int, int] | None = None) -> str:
     """A short block naming the syntax errors `after` has and `before` had not; "" when it parses or was as broken.
 
-    With the changed lines known (an Edit), the statements around them are parsed first: when they parse, the
-    file is taken as parsing, which keeps a large file's check fast; any error is confirmed on the whole file."""
-    if changed and language(path) not in WHOLE and not problems(path, _window(after, changed)):
+    With the changed lines known (an Edit), the statements around them are parsed, before and after the change:
+    errors there that were not there before are the change's, which keeps a large file's check fast. Only when
+    those statements were broken before too is the whole file parsed, after and before."""
+    grammar = language(path)
+    if grammar is None or grammar == "json" and _json(after):
         return ""
+    local = _local(path, before, after, changed) if changed and before and grammar not in WHOLE else None
+    if local is not None:
+        return _said(grammar, local)
     found = problems(path, after)
     if not found:
         return ""  # the usual case: the file before is never parsed
     known = Counter(p.key for p in problems(path, before)) if before else Counter()
-    if language(path) in GUESSING and (known or not before):
+    if grammar in GUESSING and (known or not before):
         return ""
     new = []
     for problem in found:
@@ -180,10 +249,14 @@ def introduced(path: Path, before: str, after: str, changed: tuple[int, int] | N
             known[problem.key] -= 1
         else:
             new.append(problem)
-    if not new:
+    return _said(grammar, new)
+
+
+def _said(grammar: str, found: list[SyntaxProblem]) -> str:
+    if not found:
         return ""
-    shown = "\n".join(f"  line {p.line}, column {p.column}: {p.message}\n    {p.text[:LINE_CHARS]}" for p in new)
-    return f"Syntax check ({language(path)}): this change introduced {_count(len(new))}:\n{shown}"
+    shown = "\n".join(f"  line {p.line}, column {p.column}: {p.message}\n    {p.text[:LINE_CHARS]}" for p in found)
+    return f"Syntax check ({grammar}): this change introduced {_count(len(found))}:\n{shown}"
 
 
 def _count(n: int) -> str:
