@@ -129,3 +129,15 @@ def test_a_large_json_document_is_judged_by_the_members_around_the_edit(project,
     assert "line 152, column" in broken and '    "key_150": [150, "label 150",' in broken
     assert "Syntax check (json)" in edit('"label 150"],', '"label 150"]').syntax  # the comma before the next member
     assert "Syntax check (json)" in edit('[200, "label 200"]', '[NaN, "label 200"]').syntax  # not standard JSON
+
+
+def test_a_large_block_is_judged_by_its_members_around_the_edit(project, workspace):
+    members = "".join(f"  int value{n} = {n};\n" for n in range(300))
+    java = read_and_edit(
+        project, workspace, "Big.java", f"class Big {{\n{members}}}\n", "value150 = 150;", "value150 = (150;"
+    )
+    assert "line 152, column" in java.detail.syntax and "  int value150 = (150;" in java.detail.syntax
+    php = "<?php\n" + "".join(f"$value{n} = {n};\n" for n in range(300))
+    assert read_and_edit(project, workspace, "big.php", php, "$value150 = 150;", "$value150 = 151;").detail.syntax == ""
+    broken = read_and_edit(project, workspace, "big.php", php, "$value150 = 150;", "$value150 = (150;").detail.syntax
+    assert "line 152, column" in broken and "$value150 = (150;" in broken

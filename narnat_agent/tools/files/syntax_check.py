@@ -5,10 +5,11 @@ Only errors the change introduced count: a file already broken elsewhere keeps q
 
 import functools
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+from narnat_agent.tools.files.statements import around
 
 GRAMMARS = {
     ".js": "javascript",
@@ -54,9 +55,9 @@ PACKAGES = {
 # Their grammars misread much valid code (C's macros, HTML's embedded scripts and XML prologues): they are trusted
 # only on a file that parsed cleanly before the change.
 GUESSING = {"c", "cpp", "html"}
-# A line that starts a top-level statement: not one that closes a bracket or a block, or continues one (else:)
-STARTS = re.compile(r"(?!(?:end|fi|done|esac|else|elif|except|finally)\b)[^\s)\]}]")
-WHOLE = {"php", "html"}  # the meaning of a line depends on tags far above it: always parsed whole
+# The meaning of a line depends on tags far above it: parsed whole, but for a file that is PHP from its first line to
+# its end (no ?> after <?php), whose statements are read after that first line
+WHOLE = {"php", "html"}
 # A YAML document is one nested mapping: its statements parsed alone place an error elsewhere than the whole does,
 # so an error found there is placed on the whole file
 PLACED_WHOLE = {"yaml"}
@@ -153,39 +154,6 @@ def changed_lines(changes: list[tuple[int, int, int]]) -> tuple[int, int]:
     return min(s[0] for s in spans), max(s[1] for s in spans)
 
 
-def _window(lines: list[str], changed: tuple[int, int], indent: str, low: int, high: int) -> tuple[int, int]:
-    """The statements around the changed lines, as a span of lines between low and high: from the line at `indent`
-    where the first one starts to the next line at `indent` that starts another (a closing bracket there ends the
-    statement, not starts)."""
-    start, end = min(changed[0], high) - 1, changed[1]
-    while start > low and not (lines[start].startswith(indent) and STARTS.match(lines[start], len(indent))):
-        start -= 1
-    while end < high and not (lines[end].startswith(indent) and STARTS.match(lines[end], len(indent))):
-        end += 1
-    return max(start, low), end
-
-
-def _members(lines: list[str], changed: tuple[int, int]) -> tuple[int, int, str, str] | None:
-    """Where the changed lines are members of a JSON document laid out a member a line or more, as formatters write
-    it: the span of its members' lines, their indentation and the document's brackets; None otherwise."""
-    first = next((n for n, line in enumerate(lines) if line.strip()), 0)
-    last = next((n for n in range(len(lines) - 1, -1, -1) if lines[n].strip()), 0)
-    brackets = lines[first].strip() + lines[last].strip()
-    member = next((line for line in lines[first + 1 : last] if line.strip()), "")
-    indent = member[: len(member) - len(member.lstrip())]
-    if brackets not in ("{}", "[]") or not indent or not first < changed[0] <= changed[1] <= last:
-        return None
-    return first + 1, last, indent, brackets
-
-
-def _wrapped(lines: list[str], brackets: str) -> str:
-    """Members as a document of their own, in the document's brackets (the last one's comma left out)."""
-    if not brackets:
-        return "\n".join(lines)
-    body = "\n".join(lines).rstrip().removesuffix(",")
-    return f"{brackets[0]}\n{body}\n{brackets[1]}"
-
-
 def _json(text: str) -> bool:
     """Whether Python's JSON reader takes the text as standard JSON (no NaN or Infinity): a few milliseconds for a
     large document, where the grammar takes tens; what it takes, the grammar takes too."""
@@ -200,28 +168,29 @@ def _json(text: str) -> bool:
     return True
 
 
+def _only_php(text: str) -> bool:
+    return text.startswith("<?php") and "?>" not in text
+
+
 def _clean(path: Path, text: str) -> bool:
     return language(path) == "json" and _json(text) or not problems(path, text)
 
 
 def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> list[SyntaxProblem] | None:
-    """The errors in the statements around the change (a JSON document's members), when those statements parsed
-    cleanly before it; None when only the whole file can tell (they were broken before too, or a JSON document's
-    error lies elsewhere)."""
+    """The errors in the statements around the change, when those statements parsed cleanly before it; None when
+    only the whole file can tell (they were broken before too, or a JSON document's error lies elsewhere)."""
     new, old = after.split("\n"), before.split("\n")
     document = language(path) == "json"
-    members = _members(new, changed) if document else (0, len(new), "", "")
-    if members is None:
-        return None
-    low, high, indent, brackets = members
-    start, end = _window(new, changed, indent, low, high)
-    found = problems(path, _wrapped(new[start:end], brackets))
+    fragment = around(new, changed)
+    if language(path) == "php" and fragment.start > 0 and 0 not in fragment.head:
+        fragment = replace(fragment, head=(0, *fragment.head))  # the opening <?php
+    found = problems(path, fragment.text(new, comma=not document))
     if not found:
-        return None if document else []  # the JSON reader found an error: not in these members, then
-    if language(path) in PLACED_WHOLE or not _clean(path, _wrapped(old[start : end - len(new) + len(old)], brackets)):
-        return None  # the same statements before the change
-    shift = start - 1 if brackets else start  # a wrapped document's first line is its bracket
-    placed = [(p, p.line + shift) for p in found]
+        return None if document else []  # the JSON reader found an error: not in these statements, then
+    earlier = fragment.before(len(new) - len(old)).text(old, comma=not document)
+    if language(path) in PLACED_WHOLE or not _clean(path, earlier):
+        return None
+    placed = [(p, fragment.line(p.line)) for p in found]
     return [replace(p, line=n, text=new[n - 1] if 0 < n <= len(new) else p.text) for p, n in placed]
 
 
@@ -234,7 +203,8 @@ def introduced(path: Path, before: str, after: str, changed: tuple[int, int] | N
     grammar = language(path)
     if grammar is None or grammar == "json" and _json(after):
         return ""
-    local = _local(path, before, after, changed) if changed and before and grammar not in WHOLE else None
+    whole = grammar in WHOLE and not (grammar == "php" and _only_php(after) and _only_php(before))
+    local = _local(path, before, after, changed) if changed and before and not whole else None
     if local is not None:
         return _said(grammar, local)
     found = problems(path, after)
