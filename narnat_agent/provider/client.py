@@ -102,13 +102,14 @@ class Client:
     def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
         """Send one request and stream its reply into sink, retrying what may be retried."""
         self._http()  # loaded first: silence is timed at the provider only
-        self.fit.before(messages, tools)
+        sent = self._body.grow(messages, self._form, self._outgoing) + estimate(tools)  # serialised once, here
+        self.fit.before(sent)
         for attempt in range(1, MAX_TRIES + 1):
             try:
                 with Silence(self.notify, idle=self.config.stream_idle_timeout_s + GRACE,
                              overall=self.config.request_timeout_s) as silence:  # fmt: skip
                     reply = self._attempt(messages, tools, sink, silence)
-                self.fit.after(messages, tools, reply.usage)
+                self.fit.after(sent, reply.usage)
                 return reply
             except Retry as retry:
                 if attempt == MAX_TRIES:
@@ -152,7 +153,7 @@ class Client:
             stream.close()
         reply = self._finish(builder, sink)
         if reply.usage is None:
-            reply.usage = self._estimate(messages, reply)
+            reply.usage = self._estimate(self._body.grow(messages, self._form, self._outgoing), reply)
         log.info(
             "reply: tokens_in=%s%d, tokens_out=%d, cached=%d, finish=%s, time=%.2fs, cost=%s",
             "~" if reply.usage.estimated else "", reply.usage.prompt, reply.usage.completion,
@@ -222,7 +223,7 @@ class Client:
                 fields["tools"] = tools
             if self.use_stream_options:
                 fields["stream_options"] = {"include_usage": True}
-            body = self._body.build(fields, messages, (self.send_images, self.send_reasoning), self._outgoing)
+            body = self._body.build(fields, messages, self._form, self._outgoing)
             log.info("request: %d messages", len(messages))
             self.requests += 1
             try:
@@ -261,6 +262,10 @@ class Client:
     def _message(self, error: Exception) -> str:
         return provider_words(error, self.config.api_key)
 
+    @property
+    def _form(self) -> tuple[bool, bool]:
+        return self.send_images, self.send_reasoning
+
     def _outgoing(self, message: dict) -> dict:
         """A message as this provider takes it: without images or reasoning once it refused them."""
         if not self.send_images and isinstance(message["content"], list):
@@ -270,6 +275,7 @@ class Client:
         return {k: v for k, v in message.items() if k not in ("reasoning_content", "reasoning")}
 
     @staticmethod
-    def _estimate(messages: list[dict], reply: Reply) -> Usage:
+    def _estimate(prompt: int, reply: Reply) -> Usage:
+        """The usage of a reply the provider did not count: the prompt's tokens as the body counted them."""
         made = reply.content + reply.reasoning + "".join(c.arguments for c in reply.tool_calls)
-        return Usage(estimate(messages), estimate(made), 0, estimated=True)
+        return Usage(prompt, estimate(made), 0, estimated=True)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from narnat_agent.provider import body as body_module
 from narnat_agent.provider.body import Body
+from narnat_agent.provider.tokens import estimate
 from narnat_agent.provider.transport import _data
 from tests.fake_llm import SSE, Status, chunk, text_reply
 
@@ -65,7 +66,7 @@ def test_full_blocks_are_sent_as_they_are():
 
 
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 40), st.integers(0, 3)), max_size=12))
-def test_any_growth_and_rewind_sends_the_conversation_as_it_is(steps):
+def test_any_growth_and_rewind_sends_and_counts_the_conversation_as_it_is(steps):
     body, messages = Body(), []
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(body_module, "BLOCK", 30)  # blocks of a message or two, so every cut meets a block's edge
@@ -73,6 +74,7 @@ def test_any_growth_and_rewind_sends_the_conversation_as_it_is(steps):
             messages += [{"role": "user", "content": "y" * size} for _ in range(grown)]
             assert sent(body, messages)["messages"] == messages
             del messages[max(0, len(messages) - cut) :]
+            assert body.grow(messages, None, lambda m: m) == sum(estimate(m) for m in messages)  # counted as sent
 
 
 def events(*chunks: bytes) -> list[str]:
