@@ -255,9 +255,8 @@ def _stamped(exe: str, args: list[str], root: Path, base: int, keep: Callable[[b
     stamped, rest, listed = [], b"", False
     with tempfile.TemporaryFile() as errors:
         try:
-            # each name as soon as rg finds it: into a pipe rg writes 64 kB blocks, most of them once the walk is done
-            process = subprocess.Popen([exe, *COMMON, "--null", "--line-buffered", *args], cwd=root,
-                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors)  # fmt: skip
+            process = subprocess.Popen([exe, *COMMON, "--null", *args], cwd=root, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=errors)  # fmt: skip
         except OSError:
             return None
         with process:
