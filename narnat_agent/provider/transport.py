@@ -54,7 +54,9 @@ class TimedOut(ConnectionFailed):
     @property
     def silent_server(self) -> bool:
         """The server accepted the connection and sent nothing within the read timeout."""
-        return type(self.__cause__).__name__ == "ReadTimeout"
+        import httpx2
+
+        return isinstance(self.__cause__, httpx2.ReadTimeout)
 
 
 def _failures() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
