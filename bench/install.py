@@ -60,8 +60,9 @@ def main() -> None:
         elsewhere = tempfile.mkdtemp()  # not the source tree, whose package would be imported instead
         version = median_seconds(lambda n=narnat, e=elsewhere: subprocess.run(n, capture_output=True, cwd=e), 9)
         name = revision or "now"
-        rows = [("site-packages less pip and setuptools", f"{total / 1e6:.0f} MB", "", "", "≤ 200 MB")]
-        rows += [(f"  {entry}", f"{bytes_ / 1e6:.1f} MB", "", "", "") for entry, bytes_ in largest]
+        mb = lambda n: f"{n / 2**20:.1f} MB"  # noqa: E731 -- as du -sh counts them (MiB)
+        rows = [("site-packages less pip and setuptools", mb(total), "", "", "≤ 200 MB")]
+        rows += [(f"  {entry}", mb(bytes_), "", "", "") for entry, bytes_ in largest]
         rows.append(("narnat --version", f"{version * 1000:.0f} ms", f"{baseline * 1000:.0f} ms python -c pass",
                      f"{version / baseline:.2f}x", "≤ 2x"))  # fmt: skip
         table(f"Install ({name}): {site}", rows)
