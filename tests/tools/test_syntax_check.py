@@ -141,3 +141,10 @@ def test_a_large_block_is_judged_by_its_members_around_the_edit(project, workspa
     assert read_and_edit(project, workspace, "big.php", php, "$value150 = 150;", "$value150 = 151;").detail.syntax == ""
     broken = read_and_edit(project, workspace, "big.php", php, "$value150 = 150;", "$value150 = (150;").detail.syntax
     assert "line 152, column" in broken and "$value150 = (150;" in broken
+
+
+def test_removing_the_lines_that_closed_a_statement_is_seen_in_a_large_file(project, workspace):
+    functions = "".join(f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(300))
+    source = f"{functions}TABLE = (1,\n         2)\n{functions.replace('def f', 'def g')}"  # a statement right after
+    result = read_and_edit(project, workspace, "big.py", source, "         2)\n", "")
+    assert "line 1201, column" in result.detail.syntax and "'(' was never closed" in result.detail.syntax

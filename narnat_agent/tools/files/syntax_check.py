@@ -146,10 +146,11 @@ def problems(path: Path, text: str) -> list[SyntaxProblem]:
 
 
 def changed_lines(changes: list[tuple[int, int, int]]) -> tuple[int, int]:
-    """The first and last line (1-based, in the new text) an edit wrote, from its (first, old, new) changes."""
+    """The first and last line (1-based, in the new text) an edit wrote, from its (first, old, new) changes; where
+    lines were only removed, the lines on both sides of the gap (the one before may now end a statement open)."""
     shift, spans = 0, []
     for first, old, new in sorted(changes):
-        spans.append((first + shift, first + shift + max(new, 1) - 1))
+        spans.append((max(first + shift - (new == 0), 1), first + shift + max(new, 1) - 1))
         shift += new - old
     return min(s[0] for s in spans), max(s[1] for s in spans)
 
