@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import io
 import os
 import sys
@@ -130,15 +132,6 @@ def read_prompt(arg: str | None) -> str | None:
     return data.decode("utf-8", errors="backslashreplace")
 
 
-def run() -> NoReturn:
-    """The program (`narnat`, `python -m narnat_agent`): main's exit code, kept until the process is gone."""
-    from narnat_agent.run.signals import keep_exit_code
-
-    code = main()
-    keep_exit_code()
-    sys.exit(code)
-
-
 def main(argv: list[str] | None = None) -> int:
     utf8_output()  # before anything is written: --help and its errors too
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character (ASCII, Latin-1) gets its escape
@@ -158,6 +151,22 @@ def main(argv: list[str] | None = None) -> int:
         return _start(args)
     except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it
         return EXIT_CODES["cancelled"]
+
+
+def run() -> NoReturn:
+    """`narnat` and `python -m narnat_agent`: the run, then the process ends at once. Everything is written by
+    then (the session saved, background commands stopped, each log line flushed as it is written), so the
+    interpreter's own teardown, which frees every object one by one (0.2–1 s after the answer), is skipped; the
+    exit handlers still run, and the standard streams are flushed; the exit code is kept until the process is gone."""
+    from narnat_agent.run.signals import keep_exit_code
+
+    code = main()
+    keep_exit_code()
+    atexit._run_exitfuncs()  # logging's shutdown and the terminal's restore among them
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a reader that went away, a stream already closed
+            stream.flush()
+    os._exit(code)
 
 
 def _start(args: argparse.Namespace) -> int:

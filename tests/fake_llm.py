@@ -109,6 +109,7 @@ class FakeLLM:
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self.arrivals: list[float] = []  # time.perf_counter() when each request arrived
+        self.answered: list[float] = []  # time.perf_counter() when each streamed answer had been sent whole
         self.asked = threading.Event()  # set when a request has arrived: a test waits for it instead of polling
         self.respond = None  # when set: the response chosen from each request's body, whatever the arrival order
         self.pages: dict[str, dict] = {}  # path -> JSON answered there (a server's own API, such as Ollama's)
@@ -158,10 +159,11 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         fake = self.fake
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        arrived = time.perf_counter()  # before the body is parsed: a large one takes a while
         request = json.loads(body)
         if not self.path.endswith("/chat/completions"):
             return self._send(fake.page(self.path, request))
-        fake.arrivals.append(time.perf_counter())
+        fake.arrivals.append(arrived)
         fake.requests.append(request)
         fake.headers.append({k.lower(): v for k, v in self.headers.items()})
         fake.asked.set()
@@ -203,6 +205,7 @@ class _Handler(BaseHTTPRequestHandler):
             if response.done and not response.drop and not response.trickle:
                 self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()
+            self.fake.answered.append(time.perf_counter())
         except (BrokenPipeError, ConnectionResetError):  # the client hung up: a cancel
             pass
 

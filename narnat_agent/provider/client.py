@@ -1,19 +1,19 @@
 """The OpenAI-compatible streaming client: one request, its retries, its errors, its usage and cost."""
 
-import contextlib
 import json
 import random
 import re
-import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from narnat_agent.config.settings import Config
 from narnat_agent.i18n import _
+from narnat_agent.keyguard import StreamMask, redact
 from narnat_agent.logger import get_logger
 from narnat_agent.processes import start_thread
+from narnat_agent.provider.body import Body
 from narnat_agent.provider.endpoint import Server
 from narnat_agent.provider.errors import IMAGES, ContextTooLong, LLMError, Retry, provider_words, refusal
 from narnat_agent.provider.fit import Fit
@@ -21,11 +21,8 @@ from narnat_agent.provider.pricing import cost
 from narnat_agent.provider.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.provider.silence import IDLE, Silence
 from narnat_agent.provider.tokens import estimate
+from narnat_agent.provider.transport import APIError, ConnectionFailed, Events, StatusError, TimedOut, Transport
 from narnat_agent.provider.usage import doubt, text_floor
-
-if TYPE_CHECKING:
-    import openai
-from narnat_agent.keyguard import StreamMask, redact
 
 MAX_TRIES = 4
 # The read timeout ends a stream that sends nothing at all, at stream_idle_timeout_s; the watch ends one that sends
@@ -87,19 +84,6 @@ def _without_images(message: dict) -> dict:
     return {**message, "content": "\n".join([*words, "(The images are not shown: this provider refused them.)"])}
 
 
-def _hang_up(stream) -> Callable[[], None]:
-    """What ends the stream from another thread: shutting its socket down wakes the read waiting on it."""
-
-    def hang_up() -> None:
-        network = stream.response.extensions.get("network_stream")
-        sock = network.get_extra_info("socket") if network is not None else None
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-
-    return hang_up
-
-
 def _take(chunk: object, builder: ReplyBuilder, sink: Sink, silence: Silence) -> None:
     """One chunk into the reply and onto the screen; only part of the answer counts as the provider being heard."""
     before = builder.parts
@@ -112,7 +96,7 @@ def _take(chunk: object, builder: ReplyBuilder, sink: Sink, silence: Silence) ->
         sink.feed(text)
 
 
-def _chunks(stream):
+def _chunks(stream: Events):
     """The stream's chunks; a data line that is not JSON is the provider's fault, said as such."""
     chunks = iter(stream)
     while True:
@@ -133,40 +117,35 @@ class Client:
         self.use_stream_options = True
         self.send_reasoning = True
         self.send_images = True  # until the provider refuses one: then images go as the words that describe them
-        self._sdk: openai.OpenAI | None = None
+        self._transport: Transport | None = None
         self._lock = threading.Lock()
+        self._body = Body()
         self.requests = 0  # sent so far, retries included
         self.doubted = False  # the provider's counts were found wrong once: said, and not again
 
     def preload(self) -> None:
-        """Import the SDK (and its chat resources, loaded lazily) in the background while the user types."""
-        start_thread(lambda: self._client().chat.completions)
+        """Load the HTTP client in the background while the user types."""
+        start_thread(self._http)
 
-    def _client(self):
+    def _http(self) -> Transport:
         with self._lock:
-            if self._sdk is None:
-                import openai
-
-                self._sdk = openai.OpenAI(
-                    api_key=self.config.api_key,
-                    base_url=self.config.base_url,
-                    max_retries=0,  # retries are ours: one policy, visible to the user
-                    # the read timeout is the longest silence allowed between two bytes of the stream
-                    timeout=openai.Timeout(self.config.stream_idle_timeout_s, connect=15.0),
-                )
-            return self._sdk
+            if self._transport is None:
+                config = self.config
+                self._transport = Transport(config.base_url, config.api_key, config.stream_idle_timeout_s)
+            return self._transport
 
     def stream(self, messages: list[dict], tools: list[dict], sink: Sink) -> Reply:
         """Send one request and stream its reply into sink, retrying what may be retried."""
-        self._client().chat.completions  # noqa: B018 -- the SDK loads first: silence is timed at the provider only
-        self.fit.before(messages, tools)
+        self._http()  # loaded first: silence is timed at the provider only
+        sent = self._body.grow(messages, self._form, self._outgoing) + estimate(tools)  # serialised once, here
+        self.fit.before(sent)
         for attempt in range(1, MAX_TRIES + 1):
             try:
                 with Silence(
                     self.notify, idle=self.config.stream_idle_timeout_s + GRACE, overall=self.config.request_timeout_s
                 ) as silence:
                     reply = self._attempt(messages, tools, sink, silence)
-                self.fit.after(messages, tools, reply.usage)
+                self.fit.after(sent, reply.usage)
                 return reply
             except Retry as retry:
                 if attempt == MAX_TRIES:
@@ -182,23 +161,27 @@ class Client:
 
     def models(self) -> list[str] | None:
         """The model names the endpoint lists (/v1/models), or None when it keeps no such list."""
-        import openai
-
         try:
-            return sorted(model.id for model in self._client().models.list(timeout=MODELS_TIMEOUT))
-        except openai.APIStatusError as e:
+            listing = self._http().get_json("/models", MODELS_TIMEOUT)
+        except StatusError as e:
             log.info("no model list: status %d", e.status_code)
             return None
-        except openai.APIConnectionError as e:
+        except ConnectionFailed as e:
             why = redact(str(e), self.config.api_key)
             raise LLMError(
                 _("Cannot reach {base_url} ({error}).").format(base_url=self.config.base_url, error=why)
             ) from None
+        except APIError as e:
+            log.info("no model list: %s", e)
+            return None
+        entries = listing.get("data") if isinstance(listing, dict) else None
+        ids = [entry.get("id") for entry in entries or [] if isinstance(entry, dict)]
+        return sorted(name for name in ids if isinstance(name, str))
 
     def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink, silence: Silence) -> Reply:
         started = time.monotonic()
         stream = self._open(messages, tools)
-        silence.abort = _hang_up(stream)
+        silence.abort = stream.hang_up
         builder, masked = ReplyBuilder(), _Masked(sink, self.config.api_key)
         try:
             try:
@@ -217,10 +200,8 @@ class Client:
         )  # fmt: skip
         return reply
 
-    def _read(self, stream, builder: ReplyBuilder, sink: Sink, silence: Silence) -> None:
+    def _read(self, stream: Events, builder: ReplyBuilder, sink: Sink, silence: Silence) -> None:
         """The stream's chunks into the reply and the sink, until its end, a cancel, a failure or a limit."""
-        import openai
-
         try:
             for chunk in _chunks(stream):
                 _take(chunk, builder, sink, silence)
@@ -229,10 +210,10 @@ class Client:
                     break
         except KeyboardInterrupt:
             builder.reply.cancelled = True
-        except openai.APITimeoutError:
+        except TimedOut:
             idle = _("The provider sent nothing for {seconds:g} s (stream_idle_timeout_s)")
             self._stalled(builder, idle.format(seconds=self.config.stream_idle_timeout_s))
-        except (StreamError, openai.APIError) as e:
+        except (StreamError, APIError) as e:
             if not silence.expired and not builder.parts:
                 raise Retry(
                     _("The provider failed before answering ({message})").format(message=self._message(e))
@@ -272,38 +253,34 @@ class Client:
             raise ContextTooLong(_("The conversation no longer fits the model's context window."))
         return reply
 
-    def _open(self, messages: list[dict], tools: list[dict]):
+    def _open(self, messages: list[dict], tools: list[dict]) -> Events:
         """The response stream; a rejected optional field is dropped once and the request sent again."""
-        import openai
-
         while True:
-            request = {"model": self.model, "messages": self._outgoing(messages), "stream": True}
+            fields: dict = {"model": self.model, "stream": True}
             if tools:
-                request["tools"] = tools
+                fields["tools"] = tools
             if self.use_stream_options:
-                request["stream_options"] = {"include_usage": True}
+                fields["stream_options"] = {"include_usage": True}
+            body = self._body.build(fields, messages, self._form, self._outgoing)
             log.info("request: %d messages", len(messages))
             self.requests += 1
             try:
-                return self._client().chat.completions.create(**request)
-            except openai.APIStatusError as e:
+                return self._http().stream("/chat/completions", body)
+            except StatusError as e:
                 self._classify(e, messages)
-            except openai.APIConnectionError as e:  # timeouts included
+            except ConnectionFailed as e:  # timeouts included
                 raise self._unreachable(e) from None
 
-    def _unreachable(self, error: Exception) -> Retry:
+    def _unreachable(self, error: ConnectionFailed) -> Retry:
         """Why no response came; a server that accepted the connection and said nothing is not one out of reach."""
-        import openai
-
-        # the SDK's HTTP library varies between versions: its read timeout is known by name
-        if isinstance(error, openai.APITimeoutError) and type(error.__cause__).__name__ == "ReadTimeout":
+        if isinstance(error, TimedOut) and error.silent_server:
             idle = self.config.stream_idle_timeout_s
             silent = _("{base_url} accepted the connection and sent nothing for {seconds:g} s (stream_idle_timeout_s)")
             return Retry(silent.format(base_url=self.config.base_url, seconds=idle))
         why = redact(str(error), self.config.api_key)
         return Retry(_("Cannot reach {base_url} ({error})").format(base_url=self.config.base_url, error=why))
 
-    def _classify(self, e, messages: list[dict]) -> None:
+    def _classify(self, e: StatusError, messages: list[dict]) -> None:
         """Decide what a status error means: returns only when the request should be sent again now."""
         status, message = e.status_code, self._message(e)
         log.warning("status %d: %s", status, message)
@@ -318,23 +295,28 @@ class Client:
             self.send_images = False
             self.notify(_("The provider refused an image; images are left out of what this run sends."))
             return
-        raise refusal(status, message, e.response.headers, self.model, self.config.base_url)
+        raise refusal(status, message, e.headers, self.model, self.config.base_url)
 
     def _message(self, error: Exception) -> str:
         return provider_words(error, self.config.api_key)
 
-    def _outgoing(self, messages: list[dict]) -> list[dict]:
-        if not self.send_images:
-            messages = [_without_images(m) if isinstance(m["content"], list) else m for m in messages]
+    @property
+    def _form(self) -> tuple[bool, bool]:
+        return self.send_images, self.send_reasoning
+
+    def _outgoing(self, message: dict) -> dict:
+        """A message as this provider takes it: without images or reasoning once it refused them."""
+        if not self.send_images and isinstance(message["content"], list):
+            message = _without_images(message)
         if self.send_reasoning:
-            return messages
-        fields = ("reasoning_content", "reasoning")
-        return [{k: v for k, v in m.items() if k not in fields} for m in messages]
+            return message
+        return {k: v for k, v in message.items() if k not in ("reasoning_content", "reasoning")}
 
     def _checked(self, messages: list[dict], tools: list[dict], reply: Reply) -> Usage:
         """The provider's counts, or Narnat's estimate where it gave none or none that can be right (said once)."""
+        prompt = self._body.grow(messages, self._form, self._outgoing) + estimate(tools)  # counted as it grew
         if reply.usage is None:
-            return self._estimate(messages, tools, reply)
+            return self._estimate(prompt, reply)
         why = doubt(reply.usage, text_floor(messages) + estimate(tools), local=self.fit.server is not None)
         if why is None:
             return reply.usage
@@ -343,9 +325,11 @@ class Client:
             self.doubted = True
             self.notify(_("The provider's token counts cannot be right ({why}); costs, budgets and the context window "
                           "use Narnat's own estimates instead (marked ~).").format(why=why))  # fmt: skip
-        return self._estimate(messages, tools, reply)
+        return self._estimate(prompt, reply)
 
     @staticmethod
-    def _estimate(messages: list[dict], tools: list[dict], reply: Reply) -> Usage:
+    def _estimate(prompt: int, reply: Reply) -> Usage:
+        """The usage of a reply the provider did not count (or not believably): the prompt's tokens as the body
+        counted them, the schemas included."""
         made = reply.content + reply.reasoning + "".join(c.arguments for c in reply.tool_calls)
-        return Usage(estimate([messages, tools]), estimate(made), 0, estimated=True)  # the schemas are sent too
+        return Usage(prompt, estimate(made), 0, estimated=True)

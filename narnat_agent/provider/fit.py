@@ -11,7 +11,6 @@ from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 from narnat_agent.provider.endpoint import Server
 from narnat_agent.provider.reply import Usage
-from narnat_agent.provider.tokens import estimate
 
 COUNTED_SHARE = 0.75  # fewer counted tokens than this share of those sent: the prompt was cut
 MIN_MISSING = 1000  # tokens; smaller gaps are the estimate's own error
@@ -23,12 +22,12 @@ class Fit:
         self.notify, self.model, self.server = notify, model, server
         self.said = False
 
-    def before(self, messages: list[dict], tools: list[dict]) -> None:
-        """Say so when the request is larger than the context the server gives the model."""
+    def before(self, sent: int) -> None:
+        """Say so when the request (`sent`: its tokens, roughly) is larger than the context the server gives the
+        model."""
         server = self.server
         if self.said or server is None or server.context is None:
             return
-        sent = estimate([messages, tools])
         if sent > server.context:
             problem = _(
                 "This request is about {sent:,} tokens, but {server} runs {model} with a {context:,}-token "
@@ -36,13 +35,13 @@ class Fit:
             )
             self._say(server, problem.format(sent=sent, server=server.name, model=self.model, context=server.context))
 
-    def after(self, messages: list[dict], tools: list[dict], usage: Usage | None) -> None:
+    def after(self, sent: int, usage: Usage | None) -> None:
         """Say so when a server people run themselves counted far fewer prompt tokens than were sent (cloud
         providers refuse a prompt that is too long, with an error)."""
         server = self.server
         if self.said or server is None or usage is None or usage.estimated:
             return
-        sent, counted = estimate([messages, tools]), usage.prompt + usage.cached
+        counted = usage.prompt + usage.cached
         if counted < COUNTED_SHARE * sent and sent - counted >= MIN_MISSING:
             problem = _(
                 "{server} counted {counted:,} prompt tokens but about {sent:,} were sent: it cut the prompt to "

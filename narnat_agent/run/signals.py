@@ -35,7 +35,9 @@ def keep_exit_code() -> None:
     hangup of a terminal closed after the save, must not turn the exit into a death by that signal."""
     import signal
 
-    for signum in (signal.SIGTERM, signal.SIGHUP):
+    from narnat_agent.platform.signals import ENDING
+
+    for signum in ENDING:
         signal.signal(signum, signal.SIG_IGN)  # the one action the shutdown leaves in place
 
 

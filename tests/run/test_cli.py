@@ -110,6 +110,29 @@ def test_version_imports_nothing_heavy(project):
 
 
 @pytest.mark.slow
+def test_a_headless_turn_never_loads_the_openai_sdk(project, fake_llm):
+    fake_llm.add(text_reply("ok"))
+    code = "import sys\nfrom narnat_agent.cli import main\nmain(['-p', 'hi'])\nprint('openai' in sys.modules)"
+    env = scrubbed_environment()
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url)
+    done = subprocess.run([sys.executable, "-c", code], cwd=project, env=env, capture_output=True, text=True)
+    assert done.stdout == "ok\nFalse\n", done.stderr
+
+
+@pytest.mark.slow
+def test_the_process_ends_once_the_exit_handlers_ran_and_the_output_is_flushed(project, fake_llm):
+    fake_llm.add(Status(401, {"error": {"message": "bad key"}}))
+    code = ("import atexit, sys\nfrom narnat_agent.cli import run\nsys.argv[1:] = ['-p', 'hi']\n"
+            "atexit.register(lambda: sys.stdout.write('exit handlers ran\\n'))\nrun()")  # fmt: skip
+    env = {k: v for k, v in scrubbed_environment().items() if k != "PYTHONUNBUFFERED"}  # stdout is a pipe's buffer
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url)
+    done = subprocess.run([sys.executable, "-c", code], cwd=project, env=env, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (1, "exit handlers ran\n"), done.stderr
+    assert "rejected the API key" in done.stderr
+    assert len(list((project / ".narnat" / "sessions").glob("*.json"))) == 1
+
+
+@pytest.mark.slow
 def test_headless_refuses_deletion_unless_yes_and_exits_3(project, fake_llm):
     (project / "junk.txt").write_text("x")
     rm = tool_reply(("Bash", {"command": "rm junk.txt"}))

@@ -137,3 +137,37 @@ def test_a_check_that_crashes_on_a_deeply_nested_file_leaves_the_edit_done_and_s
     assert not result.is_error and result.text.startswith("Edited deep.py at line 1")
     assert f"Written; syntax not checked ({error}: the file is nested too deeply to parse)." in result.text
     assert result.detail.syntax in result.text and (project / "deep.py").read_text() == "y" + DEEP[error][1:]
+
+
+def test_a_large_json_document_is_judged_by_the_members_around_the_edit(project, workspace):
+    members = "".join(f'  "key_{n}": [{n}, "label {n}"],\n' for n in range(300))
+
+    def edit(old, new):
+        (project / "big.json").write_text("{\n" + members + '  "end": 0\n}\n')
+        execute("Read", {"file_path": "big.json"}, workspace)
+        return execute("Edit", {"file_path": "big.json", "old_string": old, "new_string": new}, workspace).detail
+
+    assert edit('[150, "label 150"]', '[151, "label 150"]').syntax == ""
+    broken = edit('[150, "label 150"]', '[150, "label 150"').syntax
+    assert "line 152, column" in broken and '    "key_150": [150, "label 150",' in broken
+    assert "Syntax check (json)" in edit('"label 150"],', '"label 150"]').syntax  # the comma before the next member
+    assert "Syntax check (json)" in edit('[200, "label 200"]', '[NaN, "label 200"]').syntax  # not standard JSON
+
+
+def test_a_large_block_is_judged_by_its_members_around_the_edit(project, workspace):
+    members = "".join(f"  int value{n} = {n};\n" for n in range(300))
+    java = read_and_edit(
+        project, workspace, "Big.java", f"class Big {{\n{members}}}\n", "value150 = 150;", "value150 = (150;"
+    )
+    assert "line 152, column" in java.detail.syntax and "  int value150 = (150;" in java.detail.syntax
+    php = "<?php\n" + "".join(f"$value{n} = {n};\n" for n in range(300))
+    assert read_and_edit(project, workspace, "big.php", php, "$value150 = 150;", "$value150 = 151;").detail.syntax == ""
+    broken = read_and_edit(project, workspace, "big.php", php, "$value150 = 150;", "$value150 = (150;").detail.syntax
+    assert "line 152, column" in broken and "$value150 = (150;" in broken
+
+
+def test_removing_the_lines_that_closed_a_statement_is_seen_in_a_large_file(project, workspace):
+    functions = "".join(f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(300))
+    source = f"{functions}TABLE = (1,\n         2)\n{functions.replace('def f', 'def g')}"  # a statement right after
+    result = read_and_edit(project, workspace, "big.py", source, "         2)\n", "")
+    assert "line 1201, column" in result.detail.syntax and "'(' was never closed" in result.detail.syntax

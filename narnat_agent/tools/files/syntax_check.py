@@ -4,10 +4,12 @@ Only errors the change introduced count: a file already broken elsewhere keeps q
 """
 
 import functools
-import re
+import json
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+from narnat_agent.tools.files.statements import around
 
 GRAMMARS = {
     ".js": "javascript",
@@ -43,12 +45,22 @@ GRAMMARS = {
     ".htm": "html",
     ".css": "css",
 }  # fmt: skip  (.h is C++: its grammar reads C headers too, the C grammar fails on C++ ones)
+# Each grammar is its own PyPI package, tree-sitter-NAME (module tree_sitter_NAME, function language()); these differ
+PACKAGES = {
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
+    "php": ("tree_sitter_php", "language_php"),  # PHP inside HTML, as a .php file is
+}
 # Their grammars misread much valid code (C's macros, HTML's embedded scripts and XML prologues): they are trusted
 # only on a file that parsed cleanly before the change.
 GUESSING = {"c", "cpp", "html"}
-# A line that starts a top-level statement: not one that closes a bracket or a block, or continues one (else:)
-STARTS = re.compile(r"(?!(?:end|fi|done|esac|else|elif|except|finally)\b)[^\s)\]}]")
-WHOLE = {"php", "html"}  # the meaning of a line depends on tags far above it: always parsed whole
+# The meaning of a line depends on tags far above it: parsed whole, but for a file that is PHP from its first line to
+# its end (no ?> after <?php), whose statements are read after that first line
+WHOLE = {"php", "html"}
+# A YAML document is one nested mapping: its statements parsed alone place an error elsewhere than the whole does,
+# so an error found there is placed on the whole file
+PLACED_WHOLE = {"yaml"}
 COMMENTED_JSON = ("tsconfig", "jsconfig", "devcontainer", ".devcontainer")
 SHOWN = 3  # errors listed at most; the first one matters most, the rest are often its echoes
 LINE_CHARS = 200
@@ -92,9 +104,12 @@ def _python(text: str, name: str) -> list[SyntaxProblem]:
 
 @functools.cache
 def _parser(grammar: str):
-    from tree_sitter_language_pack import get_parser
+    import importlib
 
-    return get_parser(grammar)  # type: ignore[arg-type]
+    import tree_sitter
+
+    module, function = PACKAGES.get(grammar, (f"tree_sitter_{grammar}", "language"))
+    return tree_sitter.Parser(tree_sitter.Language(getattr(importlib.import_module(module), function)()))
 
 
 def _tree_sitter(text: str, grammar: str) -> list[SyntaxProblem]:
@@ -131,31 +146,61 @@ def problems(path: Path, text: str) -> list[SyntaxProblem]:
 
 
 def changed_lines(changes: list[tuple[int, int, int]]) -> tuple[int, int]:
-    """The first and last line (1-based, in the new text) an edit wrote, from its (first, old, new) changes."""
+    """The first and last line (1-based, in the new text) an edit wrote, from its (first, old, new) changes; where
+    lines were only removed, the lines on both sides of the gap (the one before may now end a statement open)."""
     shift, spans = 0, []
     for first, old, new in sorted(changes):
-        spans.append((first + shift, first + shift + max(new, 1) - 1))
+        spans.append((max(first + shift - (new == 0), 1), first + shift + max(new, 1) - 1))
         shift += new - old
     return min(s[0] for s in spans), max(s[1] for s in spans)
 
 
-def _window(text: str, changed: tuple[int, int]) -> str:
-    """The top-level statements around the changed lines: from the line at column 0 where the first one starts to
-    the next line at column 0 that starts another (a closing bracket at column 0 ends the statement, not starts)."""
-    lines = text.split("\n")
-    start, end = min(changed[0], len(lines)) - 1, changed[1]
-    while start > 0 and not STARTS.match(lines[start]):
-        start -= 1
-    while end < len(lines) and not STARTS.match(lines[end]):
-        end += 1
-    return "\n".join(lines[start:end])
+def _json(text: str) -> bool:
+    """Whether Python's JSON reader takes the text as standard JSON (no NaN or Infinity): a few milliseconds for a
+    large document, where the grammar takes tens; what it takes, the grammar takes too."""
+
+    def refuse(constant: str) -> None:
+        raise ValueError(constant)
+
+    try:
+        json.loads(text, parse_constant=refuse)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _only_php(text: str) -> bool:
+    return text.startswith("<?php") and "?>" not in text
+
+
+def _clean(path: Path, text: str) -> bool:
+    return language(path) == "json" and _json(text) or not problems(path, text)
+
+
+def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> list[SyntaxProblem] | None:
+    """The errors in the statements around the change, when those statements parsed cleanly before it; None when
+    only the whole file can tell (they were broken before too, or a JSON document's error lies elsewhere)."""
+    new, old = after.split("\n"), before.split("\n")
+    document = language(path) == "json"
+    fragment = around(new, changed)
+    if language(path) == "php" and fragment.start > 0 and 0 not in fragment.head:
+        fragment = replace(fragment, head=(0, *fragment.head))  # the opening <?php
+    found = problems(path, fragment.text(new, comma=not document))
+    if not found:
+        return None if document else []  # the JSON reader found an error: not in these statements, then
+    earlier = fragment.before(len(new) - len(old)).text(old, comma=not document)
+    if language(path) in PLACED_WHOLE or not _clean(path, earlier):
+        return None
+    placed = [(p, fragment.line(p.line)) for p in found]
+    return [replace(p, line=n, text=new[n - 1] if 0 < n <= len(new) else p.text) for p, n in placed]
 
 
 def introduced(path: Path, before: str, after: str, changed: tuple[int, int] | None = None) -> str:
     """A short block naming the syntax errors `after` has and `before` had not; "" when it parses or was as broken.
 
-    With the changed lines known (an Edit), the statements around them are parsed first: when they parse, the
-    file is taken as parsing, which keeps a large file's check fast; any error is confirmed on the whole file."""
+    With the changed lines known (an Edit), the statements around them are parsed, before and after the change:
+    errors there that were not there before are the change's, which keeps a large file's check fast. Only when
+    those statements were broken before too is the whole file parsed, after and before."""
     try:
         return _introduced(path, before, after, changed)
     except (RecursionError, MemoryError) as e:  # Python's compiler on deep nesting: the change itself stands
@@ -163,13 +208,18 @@ def introduced(path: Path, before: str, after: str, changed: tuple[int, int] | N
 
 
 def _introduced(path: Path, before: str, after: str, changed: tuple[int, int] | None) -> str:
-    if changed and language(path) not in WHOLE and not problems(path, _window(after, changed)):
+    grammar = language(path)
+    if grammar is None or grammar == "json" and _json(after):
         return ""
+    whole = grammar in WHOLE and not (grammar == "php" and _only_php(after) and _only_php(before))
+    local = _local(path, before, after, changed) if changed and before and not whole else None
+    if local is not None:
+        return _said(grammar, local)
     found = problems(path, after)
     if not found:
         return ""  # the usual case: the file before is never parsed
     known = Counter(p.key for p in problems(path, before)) if before else Counter()
-    if language(path) in GUESSING and (known or not before):
+    if grammar in GUESSING and (known or not before):
         return ""
     new = []
     for problem in found:
@@ -177,10 +227,14 @@ def _introduced(path: Path, before: str, after: str, changed: tuple[int, int] | 
             known[problem.key] -= 1
         else:
             new.append(problem)
-    if not new:
+    return _said(grammar, new)
+
+
+def _said(grammar: str, found: list[SyntaxProblem]) -> str:
+    if not found:
         return ""
-    shown = "\n".join(f"  line {p.line}, column {p.column}: {p.message}\n    {p.text[:LINE_CHARS]}" for p in new)
-    return f"Syntax check ({language(path)}): this change introduced {_count(len(new))}:\n{shown}"
+    shown = "\n".join(f"  line {p.line}, column {p.column}: {p.message}\n    {p.text[:LINE_CHARS]}" for p in found)
+    return f"Syntax check ({grammar}): this change introduced {_count(len(found))}:\n{shown}"
 
 
 def _count(n: int) -> str:
