@@ -73,6 +73,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-cost", type=_positive_number, metavar="AMOUNT",
                         help=_("stop a turn before a request that would take this run's cost over AMOUNT "
                                "(in pricing's currency)"))  # fmt: skip
+    parser.add_argument("--max-turns", type=_positive, metavar="N", help=_("turns a goal may take for this run"))
+    parser.add_argument("--until", metavar="COMMAND",
+                        help=_("with -p: a goal; after each turn COMMAND runs, and the run ends when it passes (or at "
+                               "max_turns, the budget, or a stop)"))  # fmt: skip
     parser.add_argument("--yes", action="store_true", help=_("with -p: run commands that would ask for confirmation"))
     parser.add_argument(
         "--version", action="version", version=f"narnat {__version__}", help=_("show the version and exit")
@@ -134,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.output_format and args.prompt is None:
         parser.error(_("--output-format needs -p: the REPL writes for a person"))
+    if args.until is not None and args.prompt is None:
+        parser.error(_('--until needs -p; in the REPL, /goal TEXT --until "COMMAND"'))
+    if args.until is not None and not args.until.strip():
+        parser.error(_("--until needs a command that checks the work, such as --until 'pytest -q'"))
     if os.name != "posix":  # before any part that needs it: one sentence, not a traceback
         sys.stderr.write(UNSUPPORTED)
         return USAGE_ERROR
@@ -172,7 +180,12 @@ def _start(args: argparse.Namespace) -> int:
     if config is None:
         return USAGE_ERROR
     state_dir, moved = folder or state.choose_folder(project, home, os.environ)
-    config = dataclasses.replace(config, state_dir=state_dir, max_steps=args.max_steps or config.max_steps)
+    config = dataclasses.replace(
+        config,
+        state_dir=state_dir,
+        max_steps=args.max_steps or config.max_steps,
+        max_turns=args.max_turns or config.max_turns,
+    )
     if config.language:
         i18n.use(config.language)
     for notice in (*config.notices, moved) if moved else config.notices:

@@ -1,21 +1,22 @@
-"""Running a slash command: the built-in ones (those of commands/sessions.py, conversation.py and rewind.py, then
-/jobs /help /exit below, in the order /help lists them) and the user's own from commands/custom.py."""
+"""Running a slash command: the built-in ones (those of commands/sessions.py, conversation.py, modes.py and
+rewind.py, then /jobs /help /exit below, in the order /help lists them) and the user's own from commands/custom.py."""
 
 import difflib
 from collections.abc import Mapping
 
 from narnat_agent.checkpoints import CheckpointError
-from narnat_agent.commands import REGISTRY, SlashCommand, command, conversation, rewind, sessions
+from narnat_agent.commands import REGISTRY, SlashCommand, command, conversation, modes, rewind, sessions
 from narnat_agent.commands.custom import UserCommand
 from narnat_agent.conversation.store import SessionError
 from narnat_agent.core.agent import Agent
+from narnat_agent.core.goal import GoalRefused
 from narnat_agent.i18n import N_, _
 from narnat_agent.provider.errors import LLMError
 from narnat_agent.state import commands_folders, skills_folders
 from narnat_agent.ui import cells
 
 # /help lists the commands by module in this order, each module's as they are defined
-SHOWN_IN = [module.__name__ for module in (sessions, conversation, rewind)] + [__name__]
+SHOWN_IN = [module.__name__ for module in (sessions, conversation, modes, rewind)] + [__name__]
 
 
 @command("/jobs", N_("the background commands Bash started, and whether they still run (they stop when Narnat does)"))
@@ -104,6 +105,6 @@ def dispatch(agent: Agent, text: str, user: Mapping[str, UserCommand] | None = N
             help_(agent, arg, user)
             return True
         return REGISTRY[name].run(agent, arg.strip()) is not False
-    except (SessionError, CheckpointError, LLMError) as e:
+    except (SessionError, CheckpointError, LLMError, GoalRefused) as e:
         agent.ui.error(str(e)[0].upper() + str(e)[1:])
         return True

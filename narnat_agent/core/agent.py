@@ -22,7 +22,8 @@ from narnat_agent.provider.errors import ContextTooLong, LLMError, ModelRefused
 from narnat_agent.provider.pricing import cost
 from narnat_agent.provider.reply import Ending, Reply, ToolCall
 from narnat_agent.tools import registry
-from narnat_agent.tools.base import Confirm, Interrupted, Picture, Result
+from narnat_agent.tools.base import Confirm, Interrupted, Output, Picture, Result
+from narnat_agent.tools.verification import Verification
 from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
@@ -63,6 +64,7 @@ class Agent:
         self.model_from = 0  # the turn from which /model's choice answers; 0 while the configured model does
         # the model before a /model switch that no request has used yet, and the turn it answered from
         self.untried: tuple[str, int] | None = None
+        self.until: str | None = None  # a goal's check: run after every turn that completes, outside the model's say
         store = open_store(config.project, config.state_dir, ui.notice)
         self.checkpoints = Checkpoints(store, session.checkpoints, ui.notice)
         self.switch(session)
@@ -177,6 +179,8 @@ class Agent:
         stop, message = Stop.COMPLETED, ""
         try:
             self._steps(view, stats)
+            if self.until is not None:
+                stats.check, stats.check_output = self._check(self.until)
         except TurnStopped as e:
             self.conversation.answer_open_calls(f"Not run: {e.for_model}")
             stop, message = e.stop, str(e)
@@ -196,7 +200,9 @@ class Agent:
                 self.session.cost = (self.session.cost or 0.0) + stats.cost
             stats.session_cost = self.session.cost
             stats.end()
-            outcome = TurnOutcome(stop, message, self.conversation.last_answer(), stats)
+            answer = self.conversation.last_answer()
+            stats.judge(answer)
+            outcome = TurnOutcome(stop, message, answer, stats)
             view.finish(outcome)
             self._show_status()
             log.info("turn done: %s; context=%d, sent=%d, cached=%d, out=%d, requests=%d, cost=%s", stop.value,
@@ -297,3 +303,21 @@ class Agent:
             self.checkpoints.after(pending)
         self.ui.tool_end(result)
         return result
+
+    def _check(self, command: str) -> tuple[Verification, str]:
+        """A goal's check after the turn: the command run as Bash runs the model's (its safety analysis included),
+        shown like a call; how it ended, and its output as the model would read it."""
+        self.ui.tool_start(_("Check") + f"({command})", ToolCall("check", "Check", "", {"command": command}))
+        try:
+            __, result = registry.run_named(command, self.workspace)
+        except Interrupted as stopped:
+            self.ui.tool_end(stopped.result)
+            raise Cancelled from None
+        except KeyboardInterrupt:
+            raise Cancelled from None
+        self.ui.tool_end(result)
+        output = result.detail if isinstance(result.detail, Output) else None
+        # a check that could not run (refused, or never ended) has failed
+        code = output.exit_code if output else 1
+        log.info("goal check %s: %s", json.dumps(command), "timed out" if code is None else f"exit {code}")
+        return Verification(command, code), result.text

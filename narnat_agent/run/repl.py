@@ -88,23 +88,23 @@ def _questions(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str
     """Questions and slash commands until the user leaves; `dispatch` returns False to leave, or the question that
     one of the user's own commands stands for."""
     while not agent.leaving and (text := ui.read_input()) is not None:
-        if text.strip().startswith("/"):
-            done = dispatch(agent, text.strip())
-            if done is False:
-                return
-            text = done if isinstance(done, str) else ""
-        if text.strip():
-            try:
+        try:
+            if text.strip().startswith("/"):  # a command may run turns too (/goal)
+                done = dispatch(agent, text.strip())
+                if done is False:
+                    return
+                text = done if isinstance(done, str) else ""
+            if text.strip():
                 agent.ask(text)
-            except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over
-                agent.conversation.answer_open_calls()
-            except Exception as e:  # a bug must not end the session; the history stays valid
-                from narnat_agent.logger import get_logger
+        except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over
+            agent.conversation.answer_open_calls()
+        except Exception as e:  # a bug must not end the session; the history stays valid
+            from narnat_agent.logger import get_logger
 
-                get_logger("run").exception("unexpected error")
-                agent.conversation.answer_open_calls(f"Failed: {type(e).__name__}")
-                ui.error(
-                    _("Unexpected error ({kind}: {error}); the conversation is kept.").format(
-                        kind=type(e).__name__, error=e
-                    )
+            get_logger("run").exception("unexpected error")
+            agent.conversation.answer_open_calls(f"Failed: {type(e).__name__}")
+            ui.error(
+                _("Unexpected error ({kind}: {error}); the conversation is kept.").format(
+                    kind=type(e).__name__, error=e
                 )
+            )

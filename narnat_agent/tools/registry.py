@@ -5,6 +5,7 @@ is always encodable text and never holds the API key's value (a marker stands in
 or fetched; a call whose arguments hold the key is refused before it runs.
 """
 
+import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
@@ -156,6 +157,17 @@ def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:
         log.exception("tool crashed")
         sentence = Said(N_("{tool} failed unexpectedly: {error}"), tool=tool.name, error=f"{type(e).__name__}: {e}")
         return Result(f"Error: {sentence}", spoken(sentence).split("\n", 1)[0], True)
+
+
+def run_named(command: str, workspace: Workspace) -> tuple[str, Result]:
+    """A command the person named (a goal's check), run through Bash as the model's commands are: its header and
+    its result, masked and made encodable like every call's."""
+    log = get_logger("tools.bash")
+    log.info("named command: %s", json.dumps(command, ensure_ascii=False)[:2000])
+    header = _safe(f"{bash.TOOL.name}({command})", workspace.secret)
+    named = dataclasses.replace(bash.TOOL, run=lambda args, ws: bash.run_named(command, ws))
+    result = _safe_result(_guarded(named, {}, workspace, log), workspace.secret)
+    return header, result
 
 
 def execute(name: str, args: dict, workspace: Workspace) -> Result:

@@ -9,10 +9,11 @@ import threading
 import time
 from typing import TextIO
 
-from narnat_agent.core.turn import TurnOutcome
+from narnat_agent.core.turn import GoalRecord, TurnOutcome
 from narnat_agent.keyguard import redact
 from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Result
+from narnat_agent.tools.verification import Verification
 from narnat_agent.ui.headless import HeadlessStream, HeadlessUI
 
 VERSION = 1
@@ -103,6 +104,19 @@ class EventUI(HeadlessUI):
             "usage": {"sent": stats.sent, "cached": stats.cached, "out": stats.completion,
                       "estimated": stats.estimated},
             "duration_s": round(time.monotonic() - self.started, 3),
-            "verifications": [{"command": v.command, "outcome": v.status, "exit_code": v.exit_code}
-                              for v in stats.verifications.values()],
+            "verifications": [_verification(v) for v in stats.verifications.values()],
+            "unproven_claim": _verification(stats.unproven) if stats.unproven else None,
+            "changed_files": list(outcome.changed),
+            "goal": _goal(outcome.goal) if outcome.goal else None,
         })  # fmt: skip
+
+
+def _verification(v: Verification) -> dict:
+    return {"command": v.command, "outcome": v.status, "exit_code": v.exit_code}
+
+
+def _goal(goal: GoalRecord) -> dict:
+    """A goal's rounds: how each turn ended and what its check said; why the goal ended."""
+    rounds = [{"turn": r.stop.value, "check": _verification(r.check) if r.check else None} for r in goal.rounds]
+    return {"until": goal.until, "verified": goal.verified, "stop": goal.stop.value, "rounds": len(rounds),
+            "verifications": rounds}  # fmt: skip

@@ -51,7 +51,12 @@ def footer(stats: TurnStats) -> str:
     if stats.model_from:
         parts.append(_("{model} from turn {turn}").format(model=stats.model, turn=stats.model_from))
     parts.append(_("{seconds:.1f}s").format(seconds=stats.seconds))
-    return " · ".join([*parts, *(str(v) for v in stats.verifications.values())])
+    parts += [str(v) for v in stats.verifications.values()]
+    if stats.check is not None:
+        parts.append(_("goal check {outcome}").format(outcome=stats.check))
+    if stats.unproven is not None:
+        parts.append(_("⚠ the answer claims success, but {outcome}").format(outcome=stats.unproven))
+    return " · ".join(parts)
 
 
 def context(stats) -> str:

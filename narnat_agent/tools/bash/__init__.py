@@ -23,17 +23,27 @@ from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.verification import verified
 from narnat_agent.tools.workspace import Workspace
 
-__all__ = ["TOOL", "chosen", "environment", "execute", "for_shell"]  # the system prompt tells of the shell
+__all__ = ["TOOL", "chosen", "environment", "execute", "for_shell", "run_named"]  # the system prompt tells of the shell
 
 MAX_TIMEOUT_MS = 600_000
 NOT_FAILURES = {"grep", "egrep", "fgrep", "rg", "diff", "cmp", "test", "["}  # exit 1 means "no" for these
 
 
 def run(args: dict, ws: Workspace) -> Result:
+    return _run(args, ws, by_model=True)
+
+
+def run_named(command: str, ws: Workspace) -> Result:
+    """A command the person named (a goal's check), run as the model's are: the same shell, environment, timeout
+    and output, and a deletion still asks; only the refusals that send the model to a file tool do not apply."""
+    return _run({"command": command}, ws, by_model=False)
+
+
+def _run(args: dict, ws: Workspace, by_model: bool) -> Result:
     command = args["command"]
     if not command.strip():
         raise ToolError("the command is empty.", Said(N_("the command is empty")))
-    _check(command, ws, background=bool(args.get("run_in_background")))
+    _check(command, ws, background=bool(args.get("run_in_background")), by_model=by_model)
     if not ws.cwd.is_dir():
         ws.cwd = ws.root
     if args.get("run_in_background"):
@@ -65,11 +75,11 @@ def _background(command: str, ws: Workspace) -> Result:
     return Result(text, _("job {number} started in the background · pid {pid}").format(number=job.number, pid=job.pid))
 
 
-def _check(command: str, ws: Workspace, background: bool) -> None:
-    """Refuse file operations and terminal programs (in the background nothing waits for them: a server is what it
-    is for); ask the user before anything that deletes."""
+def _check(command: str, ws: Workspace, background: bool, by_model: bool) -> None:
+    """Refuse the model's file operations and terminal programs (in the background nothing waits for them: a server
+    is what it is for); ask the user before anything that deletes."""
     verdict = analyze(command, cwd=ws.cwd)
-    if verdict.file_ops:
+    if verdict.file_ops and by_model:
         why = listed(list(dict.fromkeys(verdict.file_ops)))
         raise ToolError(f"not run — Bash is for running programs: {why}.", Said(N_("not run: {why}"), why=why))
     if verdict.interactive and not background:
@@ -111,7 +121,7 @@ def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str])
     )
     body = f"{text.rstrip()}\n" if text.strip() else "(no output)\n"
     shown = line_count(text)
-    output = Output(tuple(text.splitlines()[-TAIL:]), finished.lines, min(shown, finished.lines))
+    output = Output(tuple(text.splitlines()[-TAIL:]), finished.lines, min(shown, finished.lines), code)
     n = finished.lines
     if failed:
         summary = ngettext(
