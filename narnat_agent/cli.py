@@ -77,6 +77,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--until", metavar="COMMAND",
                         help=_("with -p: a goal; after each turn COMMAND runs, and the run ends when it passes (or at "
                                "max_turns, the budget, or a stop)"))  # fmt: skip
+    parser.add_argument(
+        "--plan",
+        action="store_true",
+        help=_("with -p: plan mode; the agent investigates, proposes, changes nothing"),
+    )
     parser.add_argument("--yes", action="store_true", help=_("with -p: run commands that would ask for confirmation"))
     parser.add_argument(
         "--version", action="version", version=f"narnat {__version__}", help=_("show the version and exit")
@@ -140,6 +145,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(_("--output-format needs -p: the REPL writes for a person"))
     if args.until is not None and args.prompt is None:
         parser.error(_('--until needs -p; in the REPL, /goal TEXT --until "COMMAND"'))
+    if args.plan and args.prompt is None:
+        parser.error(_("--plan needs -p; in the REPL, /plan or Shift-Tab"))
+    if args.plan and args.until is not None:
+        parser.error(_("--plan and --until cannot go together: a plan changes nothing, a goal changes things"))
     if args.until is not None and not args.until.strip():
         parser.error(_("--until needs a command that checks the work, such as --until 'pytest -q'"))
     if os.name != "posix":  # before any part that needs it: one sentence, not a traceback

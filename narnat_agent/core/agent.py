@@ -17,6 +17,7 @@ from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.i18n import N_, Said, _, ngettext, sentences
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.system_prompt import for_model
+from narnat_agent.prompts.texts import PLAN_APPROVED, PLAN_OVER, PLANNING
 from narnat_agent.provider.client import Client
 from narnat_agent.provider.errors import ContextTooLong, LLMError, ModelRefused
 from narnat_agent.provider.pricing import cost
@@ -109,6 +110,21 @@ class Agent:
         undone = _("The provider refused '{refused}', so the switch is undone and {previous} answers again ({why}).")
         return undone.format(refused=refused, previous=previous, why=why)
 
+    @property
+    def planning(self) -> bool:
+        return self.workspace.planning
+
+    def plan_mode(self, on: bool, approved: bool = False) -> None:
+        """Plan mode on (each question tells the model it is planning; what would change a file is refused) or off
+        (the next question tells it the plan may be carried out)."""
+        if on == self.workspace.planning:
+            return
+        self.workspace.planning = on
+        notes = [note for note in self.session.notes if note not in (PLAN_APPROVED, PLAN_OVER)]
+        self.session.notes = notes if on else [*notes, PLAN_APPROVED if approved else PLAN_OVER]
+        log.info("plan mode %s", "on" if on else "off")
+        self.ui.planning(on)
+
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
 
@@ -170,7 +186,8 @@ class Agent:
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
         mentioned = with_mentions(question, self.workspace.root, self.workspace.knows)
-        self.conversation.add_user(with_reminder(mentioned, self.session.notes))
+        planning = [PLANNING] if self.workspace.planning else []
+        self.conversation.add_user(with_reminder(mentioned, [*self.session.notes, *planning]))
         self.session.notes = []
         self.budget.renew()
         view = self.ui.turn_view()

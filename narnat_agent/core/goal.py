@@ -63,6 +63,8 @@ def refusal(until: str, cwd: Path) -> str | None:
 
 def pursue(agent: Agent, goal: Goal) -> TurnOutcome:
     """Turns on the goal until its check passes or something stops it; the last turn's outcome, with the rounds."""
+    if agent.planning:
+        raise GoalRefused(_("plan mode is on, and a goal changes things: /go or Shift-Tab leaves it first."))
     if why := refusal(goal.until, agent.workspace.root):
         raise GoalRefused(why)
     question = with_reminder(goal.text, [STARTED.format(until=goal.until)])

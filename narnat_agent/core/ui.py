@@ -64,6 +64,10 @@ class UI(Protocol):
         """The start header of an interactive run; the model stays visible afterwards where the UI can."""
         ...
 
+    def planning(self, on: bool) -> None:
+        """Plan mode started or ended: the status line says so where the UI has one."""
+        ...
+
     def context_unknown(self) -> None:
         """The conversation changed outside a turn (/rewind, /undo, /redo, /clear): the size last shown is stale."""
         ...

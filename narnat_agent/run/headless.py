@@ -36,6 +36,7 @@ def run_headless(config: Config, ui: Reporter, args: argparse.Namespace, prompt:
     agent = build_agent(config, ui, args, system_prompt, nobody or _allow)
     if agent is None:
         return USAGE_ERROR
+    agent.plan_mode(args.plan)
     return _headless(agent, ui, prompt, nobody, bool(args.latest or args.resume), args.until)
 
 

@@ -112,10 +112,24 @@ class Call:
         log.info("call: %s", json.dumps(self.args, ensure_ascii=False)[:2000])
         if self.tool is None:
             result = _safe_result(Result(f"Error: {self.error}", spoken(self.shown), True), workspace.secret)
+        elif workspace.planning and (planned := _planned(self.tool, self.args)):
+            result = _safe_result(planned, workspace.secret)
         else:
             result = _safe_result(_guarded(self.tool, self.args, workspace, log), workspace.secret)
         log.info("result%s: %s", " (error)" if result.is_error else "", result.summary)
         return result
+
+
+def _planned(tool: Tool, args: dict) -> Result | None:
+    """In plan mode, a call that would change the files its arguments name is refused (Bash judges its commands)."""
+    files = tool.changes(args).files if tool.changes else ()
+    if not files:
+        return None
+    named = ", ".join(files)
+    text = (f"Error: plan mode: this would change {named}, so {tool.name} was not run. While planning, "
+            f"investigate (Read, Glob, Grep, commands that read) and end with the plan; the user's /go carries it "
+            f"out.")  # fmt: skip
+    return Result(text, spoken(Said(N_("plan mode: this would change {files}"), files=named)), True)
 
 
 def prepare(name: str, args: dict | None, error: str | None = None, secret: str = "") -> Call:

@@ -205,6 +205,9 @@ class PlainUI:
     def separator(self, title: str) -> None:
         self.say(f"── {title} ──")
 
+    def planning(self, on: bool) -> None:
+        """No status line: the commands that switch plan mode say it."""
+
     def context_unknown(self) -> None:
         """Nothing shows the context size between turns here."""
 

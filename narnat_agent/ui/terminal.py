@@ -59,6 +59,7 @@ class TerminalUI:
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
         self.compressing: Live | None = None
         self.model, self.context, self.hinted, self.history_told = "", "", False, bool(problem)
+        self.mode = ""  # plan mode, when on: the status line says it first
         self.bell_after: float | None = None
         self.title, self.titled = f"narnat · {root.name}", False
         if problem:
@@ -73,7 +74,7 @@ class TerminalUI:
         )
 
     def _toolbar(self):
-        return " · ".join(part for part in (self.model, self.context, "/help") if part)
+        return " · ".join(part for part in (self.mode, self.model, self.context, "/help") if part)
 
     def use_interrupt_key(self, key: str) -> None:
         """The configured key that stops a turn: "escape", "escape-twice" or "ctrl-c" (Ctrl-C always works)."""
@@ -114,6 +115,8 @@ class TerminalUI:
         self._say(queued)  # never aside: it stays
 
     def read_input(self) -> str | None:
+        from narnat_agent.ui.keys import PLAN_KEY
+
         if self.watcher.queued:  # sent while the agent worked: it goes now, shown as sent
             question = self.watcher.queued.pop(0)
             self.console.print(f"❯ {question}", markup=False, highlight=False)
@@ -122,6 +125,8 @@ class TerminalUI:
         default, self.pending = self.pending + self.watcher.take_typed(), ""
         try:
             text = self.session.prompt([("class:prompt", "❯ ")], default=default)
+            if text.startswith(PLAN_KEY):  # the key that switches plan mode: what was typed waits on the next line
+                text, self.pending = "/plan", text.removeprefix(PLAN_KEY)
         except KeyboardInterrupt:
             if self.session.default_buffer.text.strip():  # struck through, but not every terminal draws that
                 self.notice(_("cleared, not sent"))
@@ -230,6 +235,9 @@ class TerminalUI:
         for row in rows:
             table.add_row(*row)
         self.console.print(table)
+
+    def planning(self, on: bool) -> None:
+        self.mode = _("plan mode · shift-tab leaves") if on else ""
 
     def context_unknown(self) -> None:
         self.context = ""  # until the next request measures it

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said, _, listed, ngettext
-from narnat_agent.safety import analyze, last_pipeline
+from narnat_agent.safety import analyze, changes, last_pipeline
 from narnat_agent.tools.base import Changes, Output, Result, ToolError
 from narnat_agent.tools.bash.execute import (
     TAIL,
@@ -85,6 +85,12 @@ def _check(command: str, ws: Workspace, background: bool, by_model: bool) -> Non
     if verdict.interactive and not background:
         why = listed(list(dict.fromkeys(verdict.interactive)))
         raise ToolError(f"not run — it would wait for a terminal: {why}.", Said(N_("not run: {why}"), why=why))
+    if ws.planning and by_model and (would := changes(command, ws.cwd)):
+        why = listed(would)
+        raise ToolError(f"plan mode: this would change the project ({why}), so it was not run. While planning, Bash "
+                        f"runs only commands that read (ls, grep, rg, find, head, wc, git status/log/diff/show, a "
+                        f"program's --version); put the rest in the plan.",
+                        Said(N_("plan mode: this would change the project ({why})"), why=why))  # fmt: skip
     if verdict.deletions:
         reason = listed(list(dict.fromkeys(verdict.deletions)))
         ws.ask(command, reason, Said(N_("Do not destroy it another way; ask the user what they want.")))

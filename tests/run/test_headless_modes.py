@@ -1,9 +1,11 @@
-"""`narnat -p TEXT --until COMMAND`: a goal run headless, its rounds and how it ended in the JSON and the exit code."""
+"""Headless working modes: a goal (`-p TEXT --until COMMAND`) with its rounds in the JSON and the exit code, and a
+plan (`-p --plan`) that changes nothing."""
 
 import json
 
 import pytest
 
+from narnat_agent.prompts.texts import PLANNING
 from tests.fake_llm import text_reply, tool_reply
 from tests.run.test_cli import narnat
 
@@ -55,3 +57,18 @@ def test_a_destructive_check_is_refused_in_one_sentence_before_any_request(proje
     assert "Traceback" not in done.stderr and not fake_llm.requests and (project / "build").exists()
     done = narnat(project, "--until", "pytest")
     assert done.returncode == 2 and "--until needs -p" in done.stderr
+
+
+@pytest.mark.slow
+def test_a_headless_plan_changes_nothing_and_the_model_is_told_it_plans(project, fake_llm):
+    fake_llm.add(tool_reply(("Write", {"file_path": "new.py", "content": "x\n"})), text_reply("1. Create new.py."))
+    done = narnat(project, "-p", "add new.py", "--plan", "--output-format", "json", base_url=fake_llm.base_url)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert (result["answer"], result["changed_files"]) == ("1. Create new.py.", []) and not (
+        project / "new.py"
+    ).exists()
+    assert PLANNING in fake_llm.requests[0]["messages"][-1]["content"]
+    assert "plan mode: this would change new.py" in done.stderr
+    done = narnat(project, "-p", "x", "--plan", "--until", "make")
+    assert done.returncode == 2 and "--plan and --until cannot go together" in done.stderr
