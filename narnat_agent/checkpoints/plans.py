@@ -45,7 +45,7 @@ def changed_files(store: Store, steps: list[tuple[bool, str, str]]) -> dict[str,
     return changes
 
 
-def _contents(store: Store, changes: list[Change], field: str) -> dict[str, str | None]:
+def contents(store: Store, changes: list[Change], field: str) -> dict[str, str | None]:
     """What each file holds in its change's `target` or `expected` snapshot."""
     found: dict[str, str | None] = {}
     for snapshot in {getattr(c, field) for c in changes}:
@@ -59,7 +59,7 @@ def work_out(store: Store, step: int, steps: list[tuple[bool, str, str]], unkept
     changes = [c for c in changed_files(store, steps).values() if c.path not in unkept]
     now = store.snapshot([store.project / c.path for c in changes], everything=False).id
     current = store.contents(now, [c.path for c in changes])
-    target, expected = _contents(store, changes, "target"), _contents(store, changes, "expected")
+    target, expected = contents(store, changes, "target"), contents(store, changes, "expected")
     todo = [c for c in changes if current[c.path] != target[c.path]]
     conflicts = [c.path for c in todo if current[c.path] != expected[c.path]]
     return Plan(step, now, todo, conflicts, unkept)

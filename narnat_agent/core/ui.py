@@ -64,6 +64,10 @@ class UI(Protocol):
         """The start header of an interactive run; the model stays visible afterwards where the UI can."""
         ...
 
+    def review(self, title: str, diff: str) -> None:
+        """One file's change as the user asked to see it (/diff): a title line, then the whole unified diff."""
+        ...
+
     def planning(self, on: bool) -> None:
         """Plan mode started or ended: the status line says so where the UI has one."""
         ...

@@ -205,6 +205,10 @@ class PlainUI:
     def separator(self, title: str) -> None:
         self.say(f"── {title} ──")
 
+    def review(self, title: str, diff: str) -> None:
+        """On stdout, as the user asked for it: the title, then the diff as `diff -u` prints it."""
+        self.say("\n".join([title, diff]) if diff else title, self.out)
+
     def planning(self, on: bool) -> None:
         """No status line: the commands that switch plan mode say it."""
 

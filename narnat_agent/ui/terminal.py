@@ -236,6 +236,13 @@ class TerminalUI:
             table.add_row(*row)
         self.console.print(table)
 
+    def review(self, title: str, diff: str) -> None:
+        from narnat_agent.ui import render
+
+        self.console.print(f"● {title}", style="bold", markup=False, highlight=False)
+        if diff:
+            self.console.print(render.diff(diff, limit=len(diff)))  # the whole diff: it was asked for
+
     def planning(self, on: bool) -> None:
         self.mode = _("plan mode · shift-tab leaves") if on else ""
 
