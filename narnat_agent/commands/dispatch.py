@@ -19,7 +19,8 @@ from narnat_agent.ui import cells
 SHOWN_IN = [module.__name__ for module in (sessions, conversation, modes, rewind)] + [__name__]
 
 
-@command("/jobs", N_("the background commands Bash started, and whether they still run (they stop when Narnat does)"))
+@command("/jobs", N_("the background commands Bash started, and whether they still run (they stop when Narnat does)"),
+         at_once=True)  # fmt: skip
 def jobs(agent: Agent, arg: str) -> None:
     started = agent.workspace.jobs.started
     if not started:
@@ -30,7 +31,8 @@ def jobs(agent: Agent, arg: str) -> None:
 
 
 KEYS = (
-    ("Enter", N_("send (while the agent works: queued, sent when the turn ends)")),
+    ("Enter", N_("send (while the agent works: delivered after its running tool call, or when the turn ends)")),
+    ("Shift-Tab", N_("plan mode on or off")),
     ("Alt-Enter, Ctrl-J", N_("new line (pasted text stays one message)")),
     ("Esc", N_("stop the answer or the running tool (interrupt_key in the config)")),
     ("Ctrl-C", N_("clear the line; while the agent works, stop it")),
@@ -41,7 +43,7 @@ KEYS = (
 )
 
 
-@command("/help", N_("the commands, the keys, and where the config and the logs are"))
+@command("/help", N_("the commands, the keys, and where the config and the logs are"), at_once=True)
 def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None) -> None:
     state = agent.config.state_dir
     rows = [slash.help() for __, slash in listed()]
@@ -82,6 +84,16 @@ def descriptions() -> dict[str, str]:
 @command("/exit", N_("save and leave (Ctrl-D does the same)"))
 def exit_(agent: Agent, arg: str) -> bool:
     return False
+
+
+def at_once(agent: Agent, line: str) -> bool:
+    """Run a command sent while the agent works, when it only shows something (/jobs, /context, /diff, /help);
+    False leaves the line queued for the turn's end."""
+    name = line.strip().removeprefix("/").split(" ", 1)[0].lower()
+    if not line.strip().startswith("/") or name not in REGISTRY or not REGISTRY[name].at_once:
+        return False
+    dispatch(agent, line.strip())
+    return True
 
 
 def dispatch(agent: Agent, text: str, user: Mapping[str, UserCommand] | None = None) -> bool | str:

@@ -16,7 +16,9 @@ SHOWN = 6  # file names listed in a report before "and N more"
 
 
 @command(
-    N_("/diff [N] [path]"), N_("what turn N changed (default: the last), every file or one, commands' changes too")
+    N_("/diff [N] [path]"),
+    N_("what turn N changed (default: the last), every file or one, commands' changes too"),
+    at_once=True,
 )
 def diff(agent: Agent, arg: str) -> None:
     turns = agent.checkpoints.turns()

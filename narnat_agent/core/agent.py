@@ -17,7 +17,7 @@ from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.i18n import N_, Said, _, ngettext, sentences
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.system_prompt import for_model
-from narnat_agent.prompts.texts import PLAN_APPROVED, PLAN_OVER, PLANNING
+from narnat_agent.prompts.texts import PLAN_APPROVED, PLAN_OVER, PLANNING, STEERED
 from narnat_agent.provider.client import Client
 from narnat_agent.provider.errors import ContextTooLong, LLMError, ModelRefused
 from narnat_agent.provider.pricing import cost
@@ -66,6 +66,9 @@ class Agent:
         # the model before a /model switch that no request has used yet, and the turn it answered from
         self.untried: tuple[str, int] | None = None
         self.until: str | None = None  # a goal's check: run after every turn that completes, outside the model's say
+        # the messages the person sent while the agent worked (the REPL's), delivered at the next tool boundary
+        self.steering: Callable[[], list[str]] = list
+        self.told_planning = False  # a question has told the model it plans, since plan mode began
         store = open_store(config.project, config.state_dir, ui.notice)
         self.checkpoints = Checkpoints(store, session.checkpoints, ui.notice)
         self.switch(session)
@@ -121,7 +124,9 @@ class Agent:
             return
         self.workspace.planning = on
         notes = [note for note in self.session.notes if note not in (PLAN_APPROVED, PLAN_OVER)]
-        self.session.notes = notes if on else [*notes, PLAN_APPROVED if approved else PLAN_OVER]
+        told = not on and self.told_planning  # a model never told it was planning needs no word that it is over
+        self.session.notes = [*notes, PLAN_APPROVED if approved else PLAN_OVER] if told else notes
+        self.told_planning = False
         log.info("plan mode %s", "on" if on else "off")
         self.ui.planning(on)
 
@@ -187,6 +192,7 @@ class Agent:
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
         mentioned = with_mentions(question, self.workspace.root, self.workspace.knows)
         planning = [PLANNING] if self.workspace.planning else []
+        self.told_planning |= self.workspace.planning
         self.conversation.add_user(with_reminder(mentioned, [*self.session.notes, *planning]))
         self.session.notes = []
         self.budget.renew()
@@ -260,10 +266,19 @@ class Agent:
                 if result.picture:
                     pictures.append(result.picture)
             self.conversation.add_pictures(pictures)
+            self._deliver(self.steering())
         steps = self.config.max_steps
         raise TurnStopped(Stop.STEP_LIMIT, lambda: sentences(
             ngettext("Stopped after {n} tool step (max_steps).", "Stopped after {n} tool steps (max_steps).",
                      steps).format(n=steps), self.go_on()))  # fmt: skip
+
+    def _deliver(self, messages: list[str]) -> None:
+        """Messages sent while the agent worked join the turn after the results of the calls in flight (appended:
+        the history the provider cached stays); the turn goes on with them."""
+        for text in messages:
+            self.conversation.add_user(with_reminder(text, [STEERED]), question=False)
+            log.info("delivered mid-turn: %s", json.dumps(text, ensure_ascii=False))
+            self.ui.delivered(text)
 
     def _reply(self, view: TurnView, stats: TurnStats) -> Reply:
         """The model's next reply; one that carries nothing is asked for once more, then the turn stops."""

@@ -103,3 +103,4 @@ PLAN_APPROVED = (
     "Plan mode is over: the user approved the plan. Carry it out now; Edit, Write and every command run again."
 )
 PLAN_OVER = "Plan mode is over: Edit, Write and every command run again."
+STEERED = "The user sent this while you were working. Take it into account and go on from where you are."

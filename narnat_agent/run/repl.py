@@ -28,6 +28,7 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     if agent is None:
         return USAGE_ERROR
     agent.workspace.confirm = agent.ask_with_undo(ui.confirm)
+    _steer(agent, ui)
     ui.banner(config.model, _banner(config, agent.session, bool(args.latest or args.resume)))
     agent.client.preload()
     agent.checkpoints.warm()
@@ -36,6 +37,23 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     finally:
         stop_jobs(agent)
     return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
+
+
+def _steer(agent: Agent, ui: UI) -> None:
+    """While the agent works, a message sent joins the turn at its next tool boundary; a command that only shows
+    something runs at once; any other command waits for the turn's end, and so does what was sent after it."""
+    from narnat_agent.commands.dispatch import at_once
+    from narnat_agent.logger import get_logger
+
+    def run(line: str) -> bool:
+        try:
+            return at_once(agent, line)
+        except Exception:  # on the keyboard's thread: a failure must not stop the keys
+            get_logger("run").exception("command run while the agent worked")
+            return True
+
+    agent.steering = lambda: ui.take_sent(lambda line: not line.strip().startswith("/"))
+    ui.run_at_once(run)
 
 
 def _with_user_commands(config: Config, ui: UI, dispatch: Callable) -> Callable:

@@ -205,6 +205,16 @@ class PlainUI:
     def separator(self, title: str) -> None:
         self.say(f"── {title} ──")
 
+    def take_sent(self, accept: Callable[[str], bool]) -> list[str]:
+        """Lines are read only at the prompt here: none arrives while the agent works."""
+        return []
+
+    def run_at_once(self, run: Callable[[str], bool]) -> None:
+        """Nothing is read while the agent works."""
+
+    def delivered(self, text: str) -> None:
+        self.say(_("❯ {message} · delivered while the agent worked").format(message=text))
+
     def review(self, title: str, diff: str) -> None:
         """On stdout, as the user asked for it: the title, then the diff as `diff -u` prints it."""
         self.say("\n".join([title, diff]) if diff else title, self.out)

@@ -1,8 +1,10 @@
 """The one object through which all terminal I/O goes: TerminalUI on a terminal, PlainUI everywhere else."""
 
+import contextlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,6 +62,7 @@ class TerminalUI:
         self.compressing: Live | None = None
         self.model, self.context, self.hinted, self.history_told = "", "", False, bool(problem)
         self.mode = ""  # plan mode, when on: the status line says it first
+        self.at_once: Callable[[str], bool] = lambda line: False
         self.bell_after: float | None = None
         self.title, self.titled = f"narnat · {root.name}", False
         if problem:
@@ -111,8 +114,28 @@ class TerminalUI:
             self.stream.cancelled = True
 
     def _queued(self, question: str) -> None:
-        queued = _("Queued, to be sent when this turn ends: {question}").format(question=" ".join(question.split()))
-        self._say(queued)  # never aside: it stays
+        """Called by the watcher's thread: a command that only shows something runs now, the rest waits."""
+        if self.at_once(question):
+            with contextlib.suppress(ValueError):  # the watcher queued it before asking
+                self.watcher.queued.remove(question)
+            return
+        queued = _("Queued, to be delivered at the next tool result or when this turn ends: {question}")
+        self._say(queued.format(question=" ".join(question.split())))  # never aside: it stays
+
+    def take_sent(self, accept: Callable[[str], bool]) -> list[str]:
+        taken = []
+        while self.watcher.queued and accept(self.watcher.queued[0]):
+            taken.append(self.watcher.queued.pop(0))
+        return taken
+
+    def run_at_once(self, run: Callable[[str], bool]) -> None:
+        self.at_once = run
+
+    def delivered(self, text: str) -> None:
+        from rich.text import Text
+
+        shown = Text("❯ ").append(text).append("  " + _("delivered while the agent worked"), style="dim")
+        self.console.print(shown, highlight=False)
 
     def read_input(self) -> str | None:
         from narnat_agent.ui.keys import PLAN_KEY

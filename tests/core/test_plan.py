@@ -48,17 +48,20 @@ def test_plan_mode_refuses_what_would_change_files_and_go_carries_the_plan_out(h
 
 
 def test_the_toggle_tells_the_next_question_that_plan_mode_is_over(harness, fake_llm):
-    fake_llm.add(text_reply("ok"))
+    fake_llm.add(text_reply("plan"), text_reply("ok"))
     h = harness()
     dispatch(h.agent, "/plan")
     assert h.agent.planning and h.agent.workspace.planning
     dispatch(h.agent, "/plan")
+    dispatch(h.agent, "/plan what would you do?")
+    dispatch(h.agent, "/plan")
     assert not h.agent.planning and "Plan mode off" in h.err.getvalue()
     h.agent.ask("go on")
-    sent = fake_llm.requests[0]["messages"][-1]["content"]
+    asked, sent = (r["messages"][-1]["content"] for r in fake_llm.requests)
+    assert PLANNING in asked and "Plan mode is over" not in asked  # the first toggle told the model nothing
     assert "Plan mode is over" in sent and PLANNING not in sent
     dispatch(h.agent, "/go")
-    assert "Not in plan mode" in h.err.getvalue() and len(fake_llm.requests) == 1
+    assert "Not in plan mode" in h.err.getvalue() and len(fake_llm.requests) == 2
 
 
 def test_a_goal_cannot_start_in_plan_mode(harness, fake_llm):
