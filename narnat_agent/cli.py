@@ -68,6 +68,11 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("-c", "--continue", dest="latest", action="store_true",
                         help=_("continue the most recent conversation of this project"))  # fmt: skip
     resume.add_argument("--resume", metavar="NAME", help=_("continue a saved session"))
+    parser.add_argument(
+        "--fork",
+        action="store_true",
+        help=_("with -c or --resume: go on in a copy under a new name; the saved one stays"),
+    )
     parser.add_argument("--model", help=_("use this model instead of the configured one"))
     parser.add_argument("--max-steps", type=_positive, metavar="N", help=_("tool steps per turn for this run"))
     parser.add_argument("--max-cost", type=_positive_number, metavar="AMOUNT",
@@ -145,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(_("--output-format needs -p: the REPL writes for a person"))
     if args.until is not None and args.prompt is None:
         parser.error(_('--until needs -p; in the REPL, /goal TEXT --until "COMMAND"'))
+    if args.fork and not (args.latest or args.resume):
+        parser.error(_("--fork needs -c or --resume: it copies a saved conversation"))
     if args.plan and args.prompt is None:
         parser.error(_("--plan needs -p; in the REPL, /plan or Shift-Tab"))
     if args.plan and args.until is not None:
