@@ -69,11 +69,25 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("-c", "--continue", dest="latest", action="store_true",
                         help=_("continue the most recent conversation of this project"))  # fmt: skip
     resume.add_argument("--resume", metavar="NAME", help=_("continue a saved session"))
+    parser.add_argument(
+        "--fork",
+        action="store_true",
+        help=_("with -c or --resume: go on in a copy under a new name; the saved one stays"),
+    )
     parser.add_argument("--model", help=_("use this model instead of the configured one"))
     parser.add_argument("--max-steps", type=_positive, metavar="N", help=_("tool steps per turn for this run"))
     parser.add_argument("--max-cost", type=_positive_number, metavar="AMOUNT",
                         help=_("stop a turn before a request that would take this run's cost over AMOUNT "
                                "(in pricing's currency)"))  # fmt: skip
+    parser.add_argument("--max-turns", type=_positive, metavar="N", help=_("turns a goal may take for this run"))
+    parser.add_argument("--until", metavar="COMMAND",
+                        help=_("with -p: a goal; after each turn COMMAND runs, and the run ends when it passes (or at "
+                               "max_turns, the budget, or a stop)"))  # fmt: skip
+    parser.add_argument(
+        "--plan",
+        action="store_true",
+        help=_("with -p: plan mode; the agent investigates, proposes, changes nothing"),
+    )
     parser.add_argument("--yes", action="store_true", help=_("with -p: run commands that would ask for confirmation"))
     parser.add_argument(
         "--acp", action="store_true", help=_("serve an editor over the Agent Client Protocol (also: narnat acp)")
@@ -147,6 +161,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(_("--output-format needs -p: the REPL writes for a person"))
     if args.acp and (args.prompt is not None or args.latest or args.resume):
         parser.error(_("--acp serves an editor, which opens and loads its own sessions: leave out -p, -c and --resume"))
+    if args.until is not None and args.prompt is None:
+        parser.error(_('--until needs -p; in the REPL, /goal TEXT --until "COMMAND"'))
+    if args.fork and not (args.latest or args.resume):
+        parser.error(_("--fork needs -c or --resume: it copies a saved conversation"))
+    if args.plan and args.prompt is None:
+        parser.error(_("--plan needs -p; in the REPL, /plan or Shift-Tab"))
+    if args.plan and args.until is not None:
+        parser.error(_("--plan and --until cannot go together: a plan changes nothing, a goal changes things"))
+    if args.until is not None and not args.until.strip():
+        parser.error(_("--until needs a command that checks the work, such as --until 'pytest -q'"))
     try:
         return _start(args)
     except KeyboardInterrupt:  # Ctrl-C before the conversation could take it: leave quietly, as shells report it
@@ -202,7 +226,12 @@ def _start(args: argparse.Namespace) -> int:
     if config is None:
         return USAGE_ERROR
     state_dir, moved = folder or state.choose_folder(project, home, os.environ)
-    config = dataclasses.replace(config, state_dir=state_dir, max_steps=args.max_steps or config.max_steps)
+    config = dataclasses.replace(
+        config,
+        state_dir=state_dir,
+        max_steps=args.max_steps or config.max_steps,
+        max_turns=args.max_turns or config.max_turns,
+    )
     if config.language and (problem := i18n.use(config.language)):
         ui.notice(problem)
     for notice in (*config.notices, moved) if moved else config.notices:

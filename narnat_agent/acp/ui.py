@@ -9,7 +9,7 @@ import asyncio
 import concurrent.futures
 import itertools
 import sys
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -207,6 +207,23 @@ class EditorUI:
 
     def separator(self, title: str) -> None:
         self.say(f"── {title} ──")
+
+    def take_sent(self, accept: Callable[[str], bool]) -> list[str]:
+        """An editor sends one prompt at a time (a second while a turn runs is refused): nothing waits to be sent."""
+        return []
+
+    def run_at_once(self, run: Callable[[str], bool]) -> None:
+        """Nothing arrives while the agent works."""
+
+    def delivered(self, text: str) -> None:
+        """Never called: nothing is sent while the agent works."""
+
+    def review(self, title: str, diff: str) -> None:
+        """A diff the person asked for (/diff), as a fenced block the editor draws."""
+        self.say(f"{title}\n```diff\n{diff}\n```" if diff else title)
+
+    def planning(self, on: bool) -> None:
+        """The slash commands that switch plan mode say it in the reply."""
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """A markdown table, which editors draw."""

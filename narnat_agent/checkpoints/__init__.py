@@ -9,7 +9,15 @@ the conversation back only through the `Cut` its caller hands it, as the message
 from narnat_agent.checkpoints.entries import Entry, Rewind, Taken, Turn
 from narnat_agent.checkpoints.plans import Plan
 from narnat_agent.checkpoints.store import CheckpointError, FileChange
-from narnat_agent.checkpoints.timeline import NO_COMMANDS, Checkpoints, Cut, TurnSummary, open_checkpoints, open_store
+from narnat_agent.checkpoints.timeline import (
+    NO_COMMANDS,
+    Checkpoints,
+    Cut,
+    FileDiff,
+    TurnSummary,
+    open_checkpoints,
+    open_store,
+)  # fmt: skip
 
-__all__ = ["NO_COMMANDS", "CheckpointError", "Checkpoints", "Cut", "Entry", "FileChange", "Plan", "Rewind", "Taken",
-           "Turn", "TurnSummary", "open_checkpoints", "open_store"]  # fmt: skip
+__all__ = ["NO_COMMANDS", "CheckpointError", "Checkpoints", "Cut", "Entry", "FileChange", "FileDiff", "Plan", "Rewind",
+           "Taken", "Turn", "TurnSummary", "open_checkpoints", "open_store"]  # fmt: skip

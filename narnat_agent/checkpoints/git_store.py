@@ -235,6 +235,9 @@ class GitStore:
         listing = self._listing(snapshot)
         return {p: listing.get(p) for p in paths}
 
+    def data(self, content: str) -> bytes:
+        return self.git("cat-file", "blob", content.split()[1])
+
     def _listing(self, snapshot: str) -> dict[str, str]:
         """Every file of a snapshot: name -> 'mode sha'."""
         out = self.git("ls-tree", "-r", "-z", "--full-tree", snapshot).decode(errors="surrogateescape")

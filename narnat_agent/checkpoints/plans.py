@@ -49,7 +49,7 @@ def changed_files(store: Store, steps: list[tuple[bool, str, str]]) -> dict[str,
     return changes
 
 
-def _contents(store: Store, changes: list[Change], field: str) -> dict[str, str | None]:
+def contents(store: Store, changes: list[Change], field: str) -> dict[str, str | None]:
     """What each file holds in its change's `target` or `expected` snapshot."""
     found: dict[str, str | None] = {}
     for snapshot in {getattr(c, field) for c in changes}:
@@ -67,7 +67,7 @@ def work_out(store: Store, step: int, steps: list[tuple[bool, str, str]], unkept
     left = sorted(c.path for c in changes if c.path in taken.unkept)
     changes = [c for c in changes if c.path not in taken.unkept]
     current = store.contents(taken.id, [c.path for c in changes])
-    target, expected = _contents(store, changes, "target"), _contents(store, changes, "expected")
+    target, expected = contents(store, changes, "target"), contents(store, changes, "expected")
     todo = [c for c in changes if current[c.path] != target[c.path]]
     conflicts = [c.path for c in todo if current[c.path] != expected[c.path]]
     shared = sorted(c.path for c in todo if c.path in others and c.path not in conflicts)

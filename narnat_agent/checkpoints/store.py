@@ -64,6 +64,9 @@ class Store(Protocol):
     def changed(self, a: str, b: str) -> list[str]: ...
     def numstat(self, a: str, b: str) -> list[FileChange]: ...
     def contents(self, snapshot: str, paths: Iterable[str]) -> dict[str, str | None]: ...
+    def data(self, content: str) -> bytes:
+        """The bytes a content id (from `contents`) names."""
+
     def restore(self, snapshot: str, paths: Sequence[str]) -> None: ...
     def existing(self, ids: Iterable[str]) -> set[str]: ...
     def prune(self, keep: set[str]) -> None: ...
@@ -191,6 +194,9 @@ class CopyStore:
 
     def _bytes(self, content: str | None) -> bytes:
         return b"" if content is None else (self.blobs / content.split()[1]).read_bytes()
+
+    def data(self, content: str) -> bytes:
+        return self._bytes(content)
 
     def contents(self, snapshot: str, paths: Iterable[str]) -> dict[str, str | None]:
         manifest = self._manifest(snapshot)

@@ -14,7 +14,7 @@ from pathlib import Path
 from narnat_agent import state
 from narnat_agent.checkpoints.entries import Entry, Rewind, Step, Taken, Turn, ids_of, pairs_of, steps_of, unkept_of
 from narnat_agent.checkpoints.git_store import GitStore
-from narnat_agent.checkpoints.plans import Plan, changed_files, restore, work_out
+from narnat_agent.checkpoints.plans import Plan, changed_files, contents, restore, work_out
 from narnat_agent.checkpoints.runs import Journal, Window, others_work
 from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Snapshot, Store
 from narnat_agent.i18n import N_, _, ngettext
@@ -46,6 +46,15 @@ class Pending:
     touched: list[Path]
     everything: bool  # a command: it may change any file
     start: float  # when the project was last looked at before it: its snapshot before was begun
+
+
+@dataclass(frozen=True)
+class FileDiff:
+    """One file as a turn found it and as it left it (None: the file did not exist), for /diff."""
+
+    path: str
+    before: bytes | None
+    after: bytes | None
 
 
 @dataclass(frozen=True)
@@ -182,6 +191,20 @@ class Checkpoints:
             mine = {c.path for c in changes.values() if (c.target, c.expected) == (target, expected)}
             files += [f for f in self.store.numstat(target, expected) if f.path in mine]
         return sorted(files, key=lambda f: f.path)
+
+    def diffs(self, index: int) -> list[FileDiff]:
+        """Every file turn `index` changed (commands' changes included), before and after it; those no snapshot
+        could keep are left out (the turn's listing names them)."""
+        entry = self.entries[index]
+        assert isinstance(entry, Turn)
+        unkept = unkept_of([entry])
+        changes = [c for c in changed_files(self.store, steps_of([entry])).values() if c.path not in unkept]
+        before, after = contents(self.store, changes, "target"), contents(self.store, changes, "expected")
+        return [FileDiff(c.path, self._data(before[c.path]), self._data(after[c.path]))
+                for c in sorted(changes, key=lambda c: c.path)]  # fmt: skip
+
+    def _data(self, content: str | None) -> bytes | None:
+        return None if content is None else self.store.data(content)
 
     def plan(self, index: int, step: int = 0) -> Plan:
         """What rewinding the code to before entry `index` (at its step `step`) would restore."""

@@ -17,6 +17,7 @@ class SlashCommand:
     run: Callable[..., Any]
     usage: str  # as marked for the catalog; shown translated
     line: str
+    at_once: bool = False  # it only shows something: sent while the agent works, it runs then, not after the turn
 
     def help(self) -> tuple[str, str]:
         """The usage and help line in the interface's language."""
@@ -26,11 +27,11 @@ class SlashCommand:
 REGISTRY: dict[str, SlashCommand] = {}
 
 
-def command(usage: str, line: str) -> Callable[[Function], Function]:
+def command(usage: str, line: str, at_once: bool = False) -> Callable[[Function], Function]:
     """Register a slash command under the first word of its usage (both marked with N_ where it is defined)."""
 
     def registered(function: Function) -> Function:
-        REGISTRY[usage.split()[0].removeprefix("/")] = SlashCommand(function, usage, line)
+        REGISTRY[usage.split()[0].removeprefix("/")] = SlashCommand(function, usage, line, at_once)
         return function
 
     return registered

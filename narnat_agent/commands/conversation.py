@@ -63,7 +63,8 @@ def compact(agent: Agent, arg: str) -> None:
     agent.compress(arg)
 
 
-@command("/context", N_("where the context window goes: prompt, instructions, questions, answers, tool results"))
+@command("/context", N_("where the context window goes: prompt, instructions, questions, answers, tool results"),
+         at_once=True)  # fmt: skip
 def context(agent: Agent, arg: str) -> None:
     window = agent.window()
     agent.ui.info("\n".join([_headline(window), *_parts(window), _("Largest items"), *_largest(window)]))

@@ -1,25 +1,27 @@
-"""Running a slash command: the built-in ones (those of commands/sessions.py, conversation.py and rewind.py, then
-/jobs /help /exit below, in the order /help lists them) and the user's own from commands/custom.py."""
+"""Running a slash command: the built-in ones (those of commands/sessions.py, conversation.py, modes.py and
+rewind.py, then /jobs /help /exit below, in the order /help lists them) and the user's own from commands/custom.py."""
 
 import difflib
 import shutil
 from collections.abc import Mapping
 
 from narnat_agent.checkpoints import CheckpointError
-from narnat_agent.commands import REGISTRY, SlashCommand, command, conversation, rewind, sessions
+from narnat_agent.commands import REGISTRY, SlashCommand, command, conversation, modes, rewind, sessions
 from narnat_agent.commands.custom import UserCommand
 from narnat_agent.conversation.store import SessionError
 from narnat_agent.core.agent import Agent
+from narnat_agent.core.goal import GoalRefused
 from narnat_agent.i18n import N_, _, ngettext
 from narnat_agent.provider.errors import LLMError
 from narnat_agent.state import commands_folders, skills_folders
 from narnat_agent.ui import cells
 
 # /help lists the commands by module in this order, each module's as they are defined
-SHOWN_IN = [module.__name__ for module in (sessions, conversation, rewind)] + [__name__]
+SHOWN_IN = [module.__name__ for module in (sessions, conversation, modes, rewind)] + [__name__]
 
 
-@command("/jobs", N_("the background commands Bash started, and whether they still run (they stop when Narnat does)"))
+@command("/jobs", N_("the background commands Bash started, and whether they still run (they stop when Narnat does)"),
+         at_once=True)  # fmt: skip
 def jobs(agent: Agent, arg: str) -> None:
     started = agent.workspace.jobs.started
     if not started:
@@ -32,7 +34,8 @@ def jobs(agent: Agent, arg: str) -> None:
 LISTED = 20  # the user's own commands /help names; the others it counts
 
 KEYS = (
-    ("Enter", N_("send (while the agent works: queued, sent when the turn ends)")),
+    ("Enter", N_("send (while the agent works: delivered after its running tool call, or when the turn ends)")),
+    ("Shift-Tab", N_("plan mode on or off")),
     ("Alt-Enter, Ctrl-J", N_("new line (pasted text stays one message)")),
     ("Esc", N_("stop the answer or the running tool (interrupt_key in the config)")),
     ("Ctrl-C", N_("clear the line; while the agent works, stop it")),
@@ -43,7 +46,7 @@ KEYS = (
 )
 
 
-@command("/help", N_("the commands, the keys, and where the config and the logs are"))
+@command("/help", N_("the commands, the keys, and where the config and the logs are"), at_once=True)
 def help_(agent: Agent, arg: str, user: Mapping[str, UserCommand] | None = None) -> None:
     state = agent.config.state_dir
     rows = [slash.help() for __, slash in listed()]
@@ -104,6 +107,16 @@ def exit_(agent: Agent, arg: str) -> bool:
     return False
 
 
+def at_once(agent: Agent, line: str) -> bool:
+    """Run a command sent while the agent works, when it only shows something (/jobs, /context, /diff, /help);
+    False leaves the line queued for the turn's end."""
+    name = line.strip().removeprefix("/").split(" ", 1)[0].lower()
+    if not line.strip().startswith("/") or name not in REGISTRY or not REGISTRY[name].at_once:
+        return False
+    dispatch(agent, line.strip())
+    return True
+
+
 def dispatch(agent: Agent, text: str, user: Mapping[str, UserCommand] | None = None) -> bool | str:
     """Run one slash command; False means the user is leaving, a text is the question a command of the user's
     own stands for."""
@@ -125,6 +138,6 @@ def dispatch(agent: Agent, text: str, user: Mapping[str, UserCommand] | None = N
             help_(agent, arg, user)
             return True
         return REGISTRY[name].run(agent, arg.strip()) is not False
-    except (SessionError, CheckpointError, LLMError) as e:
+    except (SessionError, CheckpointError, LLMError, GoalRefused) as e:
         agent.ui.error(str(e)[0].upper() + str(e)[1:])
         return True

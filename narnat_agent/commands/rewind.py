@@ -1,8 +1,11 @@
-"""/rewind /undo /redo: back to before a turn (its code, its conversation or both) and forward again."""
+"""/diff /rewind /undo /redo: what a turn changed, back to before a turn (its code, its conversation or both, or one
+file) and forward again."""
 
+import difflib
 import re
+from dataclasses import replace
 
-from narnat_agent.checkpoints import CheckpointError, Cut, Entry, FileChange, Plan, Rewind, Taken, TurnSummary
+from narnat_agent.checkpoints import CheckpointError, Cut, Entry, FileChange, FileDiff, Plan, Rewind, Taken, TurnSummary
 from narnat_agent.commands import command
 from narnat_agent.core.agent import Agent
 from narnat_agent.i18n import N_, _, ngettext, sentences
@@ -12,11 +15,58 @@ MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, co
 SHOWN = 6  # file names listed in a report before "and N more"
 
 
-@command(N_("/rewind [N or N.S]"), N_("go back to before turn N (or its step S): code, conversation or both"))
+@command(
+    N_("/diff [N] [path]"),
+    N_("what turn N changed (default: the last), every file or one, commands' changes too"),
+    at_once=True,
+)
+def diff(agent: Agent, arg: str) -> None:
+    turns = agent.checkpoints.turns()
+    if not turns:
+        agent.ui.info(_("Nothing to show: this conversation has no turns yet."))
+        return
+    number, __, path = arg.partition(" ") if arg[:1].isdigit() else (str(len(turns)), "", arg)
+    summary = _choose(turns, number)[0]
+    if not summary.code:
+        raise CheckpointError(
+            _("the files of that turn cannot be shown ({why}).").format(why=agent.checkpoints.why_lost())
+        )
+    changes = [c for c in agent.checkpoints.diffs(summary.index) if not path.strip() or c.path == path.strip()]
+    if not changes:
+        unchanged = _("Turn {turn} did not change {path}.") if path.strip() else _("Turn {turn} changed no file.")
+        agent.ui.info(unchanged.format(turn=number, path=path.strip()))
+        return
+    for change in changes:
+        agent.ui.review(*_unified(change))
+
+
+def _unified(change: FileDiff) -> tuple[str, str]:
+    """A file's title line (what happened to it, lines added and removed) and its unified diff."""
+    before, after = change.before or b"", change.after or b""
+    if b"\0" in before or b"\0" in after:
+        return _("{path} (binary, {size:,} bytes)").format(path=change.path, size=len(after)), ""
+    old, new = before.decode("utf-8", "replace").splitlines(), after.decode("utf-8", "replace").splitlines()
+    lines = list(difflib.unified_diff(old, new, lineterm=""))[2:]  # the title stands for the --- and +++ lines
+    added = sum(line.startswith("+") for line in lines)
+    removed = sum(line.startswith("-") for line in lines)
+    if change.before is None:
+        title = _("{path} (created, +{added})")
+    elif change.after is None:
+        title = _("{path} (deleted, -{removed})")
+    else:
+        title = _("{path} (+{added} -{removed})")
+    return title.format(path=change.path, added=added, removed=removed), "\n".join(lines)
+
+
+@command(N_("/rewind [N or N.S] [path]"),
+         N_("go back to before turn N (or its step S): code, conversation or both; or one file"))  # fmt: skip
 def rewind(agent: Agent, arg: str) -> None:
     turns = agent.checkpoints.turns()
     if not turns:
         agent.ui.info(_("Nothing to rewind: this conversation has no turns yet."))
+        return
+    if " " in arg:
+        _rewind_file(agent, turns, *arg.split(" ", 1))
         return
     if not arg:
         agent.ui.info(_listing(turns, agent.checkpoints.entries))
@@ -67,6 +117,24 @@ def redo(agent: Agent, arg: str) -> None:
     if restored:
         _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
     _context_unknown(agent)
+
+
+def _rewind_file(agent: Agent, turns: list[TurnSummary], number: str, path: str) -> None:
+    """One file back to how it was before turn N (its later changes undone too); the conversation stays."""
+    summary = _choose(turns, number)[0]
+    path = path.strip()
+    plan = agent.checkpoints.plan(summary.index)
+    if path not in [c.path for c in plan.changes]:
+        raise CheckpointError(
+            _("there is nothing to restore in {path}: the agent did not change it from turn {turn} on, or it is "
+              "as it was then.")
+            .format(path=path, turn=number)
+        )  # fmt: skip
+    question = _("restore {path} to before turn {turn}; the conversation stays as it is").format(path=path, turn=number)
+    if not agent.ui.confirm(f"/rewind {number} {path}", question):
+        agent.ui.notice(_("Nothing rewound."))
+        return
+    _go_back(agent, summary, 0, code=True, conversation=False, only=path)
 
 
 def _tell_model(agent: Agent, what: str, files: list[str]) -> None:
@@ -156,9 +224,12 @@ def _mode(agent: Agent, turn: TurnSummary, step: int, label: str) -> tuple[bool,
     return MODES[answer]
 
 
-def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversation: bool) -> None:
+def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversation: bool, only: str = "") -> None:
     checkpoints = agent.checkpoints
     plan = checkpoints.plan(turn.index, step) if code else None
+    if plan and only:  # one file of the plan
+        plan = replace(plan, changes=[c for c in plan.changes if c.path == only],
+                       conflicts=[p for p in plan.conflicts if p == only], unkept=[])  # fmt: skip
     overwrite = _overwrite(agent, plan) if plan else False
     restored = checkpoints.rewind(turn.index, plan, overwrite, _cutter(agent) if conversation else None)
     record = checkpoints.entries[-1]

@@ -1,4 +1,4 @@
-"""The saved conversations: /save /show /enter /delete /clear."""
+"""The saved conversations: /save /show /enter /delete /fork /clear."""
 
 from narnat_agent.commands import command
 from narnat_agent.conversation import session as sessions
@@ -78,6 +78,22 @@ def clear(agent: Agent, arg: str) -> None:
     agent.ui.separator(_("new conversation"))
     if saved:
         agent.ui.notice(_("The previous one was saved as '{name}'.").format(name=saved))
+
+
+@command(
+    N_("/fork [name]"), N_("go on from here in a new saved conversation; this one stays as it is (/undo works in both)")
+)
+def fork(agent: Agent, arg: str) -> None:
+    if not agent.conversation.turns:
+        agent.ui.notice(_("Nothing to fork yet: this conversation has no turns."))
+        return
+    forked = sessions.fork(agent.session, agent.config.state_dir, arg)
+    origin = agent.save()
+    agent.switch(forked)
+    name = agent.save()
+    agent.ui.separator(_("fork {name}").format(name=name))
+    agent.ui.notice(_("This conversation goes on as '{name}'; '{origin}' stays as it was (/enter {origin}).")
+                    .format(name=name, origin=origin))  # fmt: skip
 
 
 def recap(messages: list[dict], width: int = 160) -> list[tuple[str, str]]:

@@ -77,6 +77,9 @@ SETTINGS = (
             example={"input": 0.27, "output": 1.10, "cached_input": 0.07}),
     Setting("max_steps", 200, _positive_int, N_("a positive integer"),
             "tool steps in one turn before Narnat stops and asks you to continue"),
+    Setting("max_turns", 10, _positive_int, N_("a positive integer"),
+            "turns a goal (`/goal … --until`, `-p … --until`) may take before it stops unproven (`--max-turns` sets "
+            "it for one run)"),
     Setting("interrupt_key", "escape", lambda v: v in ("escape", "escape-twice", "ctrl-c"),
             N_('"escape", "escape-twice" or "ctrl-c"'),
             'what stops a turn besides Ctrl-C: `"escape"`, `"escape-twice"` (two presses within 1.5 s, for vi '
@@ -138,6 +141,7 @@ class Config:
     job_output_limit_mb: int
     pricing: Mapping[str, float]
     max_steps: int
+    max_turns: int  # turns of one goal
     interrupt_key: str
     web_timeout_s: float
     language: str

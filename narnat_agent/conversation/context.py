@@ -29,9 +29,10 @@ class Conversation:
         self.prompt_estimated = False  # the provider reported no usage: last_prompt_tokens is counted from the text
         self.prompt_messages = 0  # how many of the messages the latest request carried
 
-    def add_user(self, text: str) -> None:
+    def add_user(self, text: str, question: bool = True) -> None:
+        """A user message; a question counts as a turn, a message delivered within one (steering) does not."""
         self.messages.append({"role": "user", "content": text})
-        self.turns += 1
+        self.turns += question
 
     def add_reply(self, reply: Reply) -> None:
         """The assistant message; calls of a reply that was cut off are left out, so none waits for a result."""

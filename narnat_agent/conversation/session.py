@@ -5,6 +5,7 @@ What the model has read, its todo list and the checkpoints of its changes go wit
 """
 
 import contextlib
+import copy
 import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -13,6 +14,7 @@ from pathlib import Path
 from narnat_agent.checkpoints import entries
 from narnat_agent.conversation import store
 from narnat_agent.conversation.context import Conversation
+from narnat_agent.i18n import _
 from narnat_agent.tools.workspace import FileRecord, ToolState
 
 
@@ -36,6 +38,25 @@ class Session:
 
 def new_session(system_prompt: str, summary: str = "", name: str | None = None) -> Session:
     return Session(Conversation(system_prompt, name=name, summary=summary))
+
+
+def fork(session: Session, state_dir: Path, name: str = "") -> Session:
+    """A copy that goes on on its own under a new name (by default NAME-fork, -fork-2, …): the messages, what the
+    model has read, the todos, the cost so far and the checkpoints, whose snapshots the two share in the store, so
+    /undo works in both."""
+    name = store.check_name(name) if name else _fork_name(state_dir, session.name)
+    if store.exists(state_dir, name):
+        raise store.SessionError(
+            _("a session named '{name}' exists already; fork under another name.").format(name=name)
+        )
+    copied = copy.deepcopy(session)
+    copied.conversation.name, copied.conversation.created = name, datetime.now()
+    return copied
+
+
+def _fork_name(state_dir: Path, origin: str) -> str:
+    base = f"{origin}-fork"[:94]
+    return next(n for n in (base, *(f"{base}-{i}" for i in range(2, 1000))) if not store.exists(state_dir, n))
 
 
 def to_dict(session: Session, model: str) -> dict:

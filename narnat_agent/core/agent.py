@@ -17,12 +17,14 @@ from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.i18n import N_, Said, _, ngettext, sentences
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.system_prompt import for_model
+from narnat_agent.prompts.texts import PLAN_APPROVED, PLAN_OVER, PLANNING, STEERED
 from narnat_agent.provider.client import Client
 from narnat_agent.provider.errors import ContextTooLong, LLMError, ModelRefused
 from narnat_agent.provider.pricing import cost
 from narnat_agent.provider.reply import Ending, Reply, ToolCall
 from narnat_agent.tools import registry
-from narnat_agent.tools.base import Confirm, Interrupted, Picture, Result
+from narnat_agent.tools.base import Confirm, Interrupted, Output, Picture, Result
+from narnat_agent.tools.verification import Verification
 from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
@@ -68,6 +70,10 @@ class Agent:
         self.model_from = 0  # the turn from which /model's choice answers; 0 while the configured model does
         # the model before a /model switch that no request has used yet, and the turn it answered from
         self.untried: tuple[str, int] | None = None
+        self.until: str | None = None  # a goal's check: run after every turn that completes, outside the model's say
+        # the messages the person sent while the agent worked (the REPL's), delivered at the next tool boundary
+        self.steering: Callable[[], list[str]] = list
+        self.told_planning = False  # a question has told the model it plans, since plan mode began
         self.checkpoints = open_checkpoints(config.project, config.state_dir, session.checkpoints, ui.notice)
         self.switch(session)
 
@@ -110,6 +116,23 @@ class Agent:
         why = error.rstrip(".")
         undone = _("The provider refused '{refused}', so the switch is undone and {previous} answers again ({why}).")
         return undone.format(refused=refused, previous=previous, why=why)
+
+    @property
+    def planning(self) -> bool:
+        return self.workspace.planning
+
+    def plan_mode(self, on: bool, approved: bool = False) -> None:
+        """Plan mode on (each question tells the model it is planning; what would change a file is refused) or off
+        (the next question tells it the plan may be carried out)."""
+        if on == self.workspace.planning:
+            return
+        self.workspace.planning = on
+        notes = [note for note in self.session.notes if note not in (PLAN_APPROVED, PLAN_OVER)]
+        told = not on and self.told_planning  # a model never told it was planning needs no word that it is over
+        self.session.notes = [*notes, PLAN_APPROVED if approved else PLAN_OVER] if told else notes
+        self.told_planning = False
+        log.info("plan mode %s", "on" if on else "off")
+        self.ui.planning(on)
 
     def ask_with_undo(self, confirm: Confirm) -> Confirm:
         """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
@@ -172,7 +195,9 @@ class Agent:
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
         mentioned = with_mentions(question, self.workspace.root, self.workspace.knows)
-        self.conversation.add_user(with_reminder(mentioned, self.session.notes))
+        planning = [PLANNING] if self.workspace.planning else []
+        self.told_planning |= self.workspace.planning
+        self.conversation.add_user(with_reminder(mentioned, [*self.session.notes, *planning]))
         self.session.notes = []
         self.budget.renew()
         view = self.ui.turn_view()
@@ -181,6 +206,8 @@ class Agent:
         stop, message = Stop.COMPLETED, ""
         try:
             self._steps(view, stats)
+            if self.until is not None:
+                stats.check, stats.check_output = self._check(self.until)
         except TurnStopped as e:
             self.conversation.answer_open_calls(f"Not run: {e.for_model}")
             stop, message = e.stop, str(e)
@@ -200,7 +227,9 @@ class Agent:
                 self.session.cost = (self.session.cost or 0.0) + stats.cost
             stats.session_cost = self.session.cost
             stats.end()
-            outcome = TurnOutcome(stop, message, self.conversation.last_answer(), stats)
+            answer = self.conversation.last_answer()
+            stats.judge(answer)
+            outcome = TurnOutcome(stop, message, answer, stats)
             view.finish(outcome)
             self._show_status()
             log.info("turn done: %s; context=%d, sent=%d, cached=%d, out=%d, requests=%d, cost=%s", stop.value,
@@ -241,10 +270,19 @@ class Agent:
                 if result.picture:
                     pictures.append(result.picture)
             self.conversation.add_pictures(pictures)
+            self._deliver(self.steering())
         steps = self.config.max_steps
         raise TurnStopped(Stop.STEP_LIMIT, lambda: sentences(
             ngettext("Stopped after {n} tool step (max_steps).", "Stopped after {n} tool steps (max_steps).",
                      steps).format(n=steps), self.go_on()))  # fmt: skip
+
+    def _deliver(self, messages: list[str]) -> None:
+        """Messages sent while the agent worked join the turn after the results of the calls in flight (appended:
+        the history the provider cached stays); the turn goes on with them."""
+        for text in messages:
+            self.conversation.add_user(with_reminder(text, [STEERED]), question=False)
+            log.info("delivered mid-turn: %s", json.dumps(text, ensure_ascii=False))
+            self.ui.delivered(text)
 
     def _reply(self, view: TurnView, stats: TurnStats) -> Reply:
         """The model's next reply; one that carries nothing is asked for once more, then the turn stops."""
@@ -304,3 +342,21 @@ class Agent:
             self.checkpoints.after(pending)
         self.ui.tool_end(result)
         return result
+
+    def _check(self, command: str) -> tuple[Verification, str]:
+        """A goal's check after the turn: the command run as Bash runs the model's (its safety analysis included),
+        shown like a call; how it ended, and its output as the model would read it."""
+        self.ui.tool_start(_("Check") + f"({command})", ToolCall("check", "Check", "", {"command": command}))
+        try:
+            __, result = registry.run_named(command, self.workspace)
+        except Interrupted as stopped:
+            self.ui.tool_end(stopped.result)
+            raise Cancelled from None
+        except KeyboardInterrupt:
+            raise Cancelled from None
+        self.ui.tool_end(result)
+        output = result.detail if isinstance(result.detail, Output) else None
+        # a check that could not run (refused, or never ended) has failed
+        code = output.exit_code if output else 1
+        log.info("goal check %s: %s", json.dumps(command), "timed out" if code is None else f"exit {code}")
+        return Verification(command, code), result.text

@@ -1,5 +1,6 @@
 """How a turn went: its figures while it runs, and its outcome, which the REPL, headless mode and exit codes read."""
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -8,6 +9,14 @@ from enum import Enum
 from narnat_agent.i18n import in_english
 from narnat_agent.provider.reply import Reply
 from narnat_agent.tools.verification import Verification
+
+# an answer that says the work is done or the checks pass; the words just before a match may take it back
+CLAIM = re.compile(r"\b(?:all (?:the )?tests (?:now )?pass\w*|tests? (?:now )?pass(?:es|ed)?|"
+                   r"(?:is|are) (?:now )?passing|passes now|fixed|works(?: now)?|done|complete[ds]?|succeed(?:s|ed)|"
+                   r"successful(?:ly)?|verified)\b"
+                   r"|✅|全部通过|测试通过|已修复|已完成", re.IGNORECASE)  # fmt: skip
+NEGATION = re.compile(r"\b(?:not|no|never|yet|cannot|couldn't|isn't|aren't|wasn't|hasn't|haven't|still)\W+(?:\w+\W+)?$"
+                      r"|[没未不]\w{0,2}$", re.IGNORECASE)  # fmt: skip
 
 
 class Cancelled(Exception):
@@ -24,6 +33,7 @@ class Stop(Enum):
     CUT_OFF = "cut_off"
     CONFIRMATION_REFUSED = "confirmation_refused"
     BUDGET = "budget"
+    TURN_LIMIT = "turn_limit"  # a goal's turns (max_turns) were spent before its check passed
     PROVIDER_ERROR = "provider_error"
     FAILED = "failed"
 
@@ -64,6 +74,9 @@ class TurnStats:
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None  # set when the turn is over: its duration stays what it was
     verifications: list[Verification] = field(default_factory=list)  # every one, in the order they ran
+    check: Verification | None = None  # a goal's check, run by Narnat after the turn
+    check_output: str = ""  # what the check printed, as the model would read it
+    unproven: Verification | None = None  # the answer claims success, but this verification failed last
 
     def verified(self, verification: Verification | None) -> None:
         if verification is not None:
@@ -79,6 +92,13 @@ class TurnStats:
     def suite(self) -> Verification | None:
         """The latest verification that ran a whole suite rather than part of one."""
         return next((v for v in reversed(self.verifications) if not v.filtered), None)
+
+    def judge(self, answer: str) -> None:
+        """An answer that claims success while the last verification (the goal's check, else the model's own)
+        failed is marked: the footer and the JSON say so."""
+        last = self.check or (self.verifications[-1] if self.verifications else None)
+        if last is not None and last.status != "passed" and claims_success(answer):
+            self.unproven = last
 
     def add(self, reply: Reply, price: float | None) -> None:
         usage = reply.usage
@@ -101,12 +121,39 @@ class TurnStats:
 
 
 @dataclass(frozen=True)
+class Round:
+    """One turn of a goal: how it ended, and what the goal's check said after it."""
+
+    stop: Stop
+    check: Verification | None  # None: the turn did not complete, so the check did not run
+
+
+@dataclass(frozen=True)
+class GoalRecord:
+    until: str
+    rounds: tuple[Round, ...]
+    stop: Stop  # COMPLETED: the check passed; TURN_LIMIT, or why the last turn ended early
+
+    @property
+    def verified(self) -> bool:
+        return self.stop is Stop.COMPLETED
+
+
+@dataclass(frozen=True)
 class TurnOutcome:
     stop: Stop
     message: str = ""  # one sentence saying why, when the turn did not complete
     answer: str = ""  # the turn's last assistant text
     stats: TurnStats = field(default_factory=TurnStats)
+    goal: GoalRecord | None = None  # the rounds of a goal this outcome ends
+    changed: tuple[str, ...] = ()  # the files the run's turns changed (headless reports name them)
 
     @property
     def completed(self) -> bool:
         return self.stop is Stop.COMPLETED
+
+
+def claims_success(answer: str) -> bool:
+    """Whether an answer says the work is done or the checks pass ("All tests pass", "Fixed."), not merely that it
+    is not ("the test is not fixed yet"). A heuristic: it marks, it never decides."""
+    return any(not NEGATION.search(answer[max(0, m.start() - 30) : m.start()]) for m in CLAIM.finditer(answer))

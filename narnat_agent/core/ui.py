@@ -3,6 +3,7 @@
 The core never imports a UI: the CLI builds one and hands it in, and the type checker holds both to this contract.
 """
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from narnat_agent.provider.client import Sink
@@ -62,6 +63,28 @@ class UI(Protocol):
     def end_compressing(self) -> None: ...
     def banner(self, model: str, lines: list[str]) -> None:
         """The start header of an interactive run; the model stays visible afterwards where the UI can."""
+        ...
+
+    def take_sent(self, accept: Callable[[str], bool]) -> list[str]:
+        """The lines sent while the agent worked, oldest first, up to the first that `accept` refuses (it and the
+        rest stay queued for the turn's end)."""
+        ...
+
+    def run_at_once(self, run: Callable[[str], bool]) -> None:
+        """A line sent while the agent works that `run` takes (a command that only shows something) runs at once
+        instead of waiting in the queue."""
+        ...
+
+    def delivered(self, text: str) -> None:
+        """A message sent while the agent worked has joined the turn."""
+        ...
+
+    def review(self, title: str, diff: str) -> None:
+        """One file's change as the user asked to see it (/diff): a title line, then the whole unified diff."""
+        ...
+
+    def planning(self, on: bool) -> None:
+        """Plan mode started or ended: the status line says so where the UI has one."""
         ...
 
     def context_unknown(self) -> None:

@@ -91,3 +91,16 @@ LEFT_OUT = (
 )
 
 SUMMARY_HEADING = "# Summary of the previous conversation (inherited; re-read files before relying on details)"
+
+# plan mode, said in the question's reminder (never in the system prompt: the cached prefix stays as it is)
+PLANNING = (
+    "Plan mode: the user wants a plan before anything changes. Investigate with Read, Glob, Grep, WebSearch, "
+    "WebFetch and Bash commands that only read; Edit, Write and any command that would change something are "
+    "refused. End your turn with the plan as your answer (a TodoWrite list when it has steps). Nothing changes "
+    "until the user approves it."
+)
+PLAN_APPROVED = (
+    "Plan mode is over: the user approved the plan. Carry it out now; Edit, Write and every command run again."
+)
+PLAN_OVER = "Plan mode is over: Edit, Write and every command run again."
+STEERED = "The user sent this while you were working. Take it into account and go on from where you are."

@@ -4,6 +4,7 @@ as the exit code."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from narnat_agent.i18n import _
@@ -27,11 +28,22 @@ def run_headless(config: Config, ui: Reporter, args: argparse.Namespace, prompt:
 
     nobody = None if args.yes else NobodyToAsk()
     ui.secret = config.api_key  # stdout quotes the model's answer, and JSON its arguments: the key is masked there
+    if args.until is not None and (why := _refused_goal(args.until, config)):
+        ui.error(why)
+        return USAGE_ERROR
     agent = build_agent(config, ui, args, system_prompt, nobody or _allow)
     if agent is None:
         return USAGE_ERROR
     leave_on_signals(agent)
-    return _headless(agent, ui, prompt, nobody, bool(args.latest or args.resume))
+    agent.plan_mode(args.plan)
+    return _headless(agent, ui, prompt, nobody, bool(args.latest or args.resume), args.until)
+
+
+def _refused_goal(until: str, config: Config) -> str | None:
+    """A goal's check is looked at before anything starts: a destructive one is refused in one sentence."""
+    from narnat_agent.core.goal import refusal
+
+    return refusal(until, config.project)
 
 
 def _allow(command: str, reason: str) -> bool:
@@ -39,11 +51,15 @@ def _allow(command: str, reason: str) -> bool:
     return True
 
 
-def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None, resumed: bool) -> int:
+def _headless(
+    agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None, resumed: bool, until: str | None
+) -> int:
     ui.begin(agent.session.name, agent.config.model)
     agent.go_on = lambda: _("`narnat --resume {name} -p continue` goes on.").format(name=agent.session.name)
+    first = len(agent.checkpoints.entries)
     try:
-        outcome = _ask(agent, ui, prompt, nobody)
+        outcome = _ask(agent, ui, prompt, nobody, until)
+        outcome = replace(outcome, changed=_changed(agent, first))
     finally:
         leave_on_signals(agent, stop=False)  # from here on a signal only sets the exit code
         saved = save(agent, ui, quiet=True)
@@ -54,14 +70,22 @@ def _headless(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | Non
     return code
 
 
-def _ask(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None) -> TurnOutcome:
-    """The turn's outcome; a confirmation refused for want of anybody to ask means it did not do all it was asked."""
+def _changed(agent: Agent, first: int) -> tuple[str, ...]:
+    """The files the run's turns changed (those from entry `first` on), as their checkpoints hold them."""
+    turns = [turn for turn in agent.checkpoints.turns() if turn.index >= first]
+    return tuple(sorted({change.path for turn in turns for change in turn.files}))
+
+
+def _ask(agent: Agent, ui: Reporter, prompt: str, nobody: NobodyToAsk | None, until: str | None) -> TurnOutcome:
+    """The turn's outcome (a goal's: its last turn's, with the rounds); a confirmation refused for want of anybody
+    to ask means it did not do all it was asked."""
     from narnat_agent.conversation.store import SessionError
+    from narnat_agent.core.goal import Goal, pursue
     from narnat_agent.core.turn import Stop, TurnOutcome
     from narnat_agent.provider.errors import LLMError
 
     try:
-        outcome = agent.ask(prompt)
+        outcome = agent.ask(prompt) if until is None else pursue(agent, Goal(prompt, until, agent.config.max_turns))
     except KeyboardInterrupt:  # a signal that landed between the turn's own steps: the turn is over all the same
         agent.conversation.answer_open_calls()
         return TurnOutcome(Stop.CANCELLED, _("interrupted"))

@@ -29,6 +29,7 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
         return USAGE_ERROR
     leave_on_signals(agent)
     agent.workspace.confirm = agent.ask_with_undo(ui.confirm)
+    _steer(agent, ui)
     ui.banner(config.model, _banner(config, agent.session, bool(args.latest or args.resume)))
     agent.client.preload()
     agent.checkpoints.warm()
@@ -37,6 +38,23 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     finally:
         stop_jobs(agent)
     return 128 + agent.leaving if agent.leaving else 0  # a death by a signal, as shells report it
+
+
+def _steer(agent: Agent, ui: UI) -> None:
+    """While the agent works, a message sent joins the turn at its next tool boundary; a command that only shows
+    something runs at once; any other command waits for the turn's end, and so does what was sent after it."""
+    from narnat_agent.commands.dispatch import at_once
+    from narnat_agent.logger import get_logger
+
+    def run(line: str) -> bool:
+        try:
+            return at_once(agent, line)
+        except Exception:  # on the keyboard's thread: a failure must not stop the keys
+            get_logger("run").exception("command run while the agent worked")
+            return True
+
+    agent.steering = lambda: ui.take_sent(lambda line: not line.strip().startswith("/"))
+    ui.run_at_once(run)
 
 
 def _with_user_commands(config: Config, ui: UI, dispatch: Callable) -> Callable:
@@ -89,23 +107,23 @@ def _questions(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str
     """Questions and slash commands until the user leaves; `dispatch` returns False to leave, or the question that
     one of the user's own commands stands for."""
     while not agent.leaving and (text := ui.read_input()) is not None:
-        if text.strip().startswith("/"):
-            done = dispatch(agent, text.strip())
-            if done is False:
-                return
-            text = done if isinstance(done, str) else ""
-        if text.strip():
-            try:
+        try:
+            if text.strip().startswith("/"):  # a command may run turns too (/goal)
+                done = dispatch(agent, text.strip())
+                if done is False:
+                    return
+                text = done if isinstance(done, str) else ""
+            if text.strip():
                 agent.ask(text)
-            except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over
-                agent.conversation.answer_open_calls()
-            except Exception as e:  # a bug must not end the session; the history stays valid
-                from narnat_agent.logger import get_logger
+        except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over
+            agent.conversation.answer_open_calls()
+        except Exception as e:  # a bug must not end the session; the history stays valid
+            from narnat_agent.logger import get_logger
 
-                get_logger("run").exception("unexpected error")
-                agent.conversation.answer_open_calls(f"Failed: {type(e).__name__}")
-                ui.error(
-                    _("Unexpected error ({kind}: {error}); the conversation is kept.").format(
-                        kind=type(e).__name__, error=e
-                    )
+            get_logger("run").exception("unexpected error")
+            agent.conversation.answer_open_calls(f"Failed: {type(e).__name__}")
+            ui.error(
+                _("Unexpected error ({kind}: {error}); the conversation is kept.").format(
+                    kind=type(e).__name__, error=e
                 )
+            )

@@ -26,7 +26,8 @@ def _session(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     from narnat_agent.conversation.compressor import inherit_summary
 
     if args.latest or args.resume:
-        return _saved_session(config, args.resume, system_prompt)
+        saved = _saved_session(config, args.resume, system_prompt)
+        return sessions.fork(saved, config.state_dir) if args.fork else saved
     if summary := inherit_summary(config.state_dir):
         ui.notice(_("A summary left by an interrupted compression was inherited into this new conversation."))
     return sessions.new_session(system_prompt, summary)

@@ -57,6 +57,7 @@ class Output:
     tail: tuple[str, ...]
     lines: int
     shown_lines: int  # equal to lines unless the output was cut for the model
+    exit_code: int | None = None  # how the command ended; None: stopped before it did (a timeout, a cancel)
 
     def cleaned(self, clean: Clean) -> "Output":
         return replace(self, tail=tuple(clean(line) for line in self.tail))

@@ -5,6 +5,7 @@ is always encodable text and never holds the API key's value (a marker stands in
 or fetched; a call whose arguments hold the key is refused before it runs.
 """
 
+import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
@@ -111,10 +112,24 @@ class Call:
         log.info("call: %s", json.dumps(self.args, ensure_ascii=False)[:2000])
         if self.tool is None:
             result = _safe_result(Result(f"Error: {self.error}", spoken(self.shown), True), workspace.secret)
+        elif workspace.planning and (planned := _planned(self.tool, self.args)):
+            result = _safe_result(planned, workspace.secret)
         else:
             result = _safe_result(_guarded(self.tool, self.args, workspace, log), workspace.secret)
         log.info("result%s: %s", " (error)" if result.is_error else "", result.summary)
         return result
+
+
+def _planned(tool: Tool, args: dict) -> Result | None:
+    """In plan mode, a call that would change the files its arguments name is refused (Bash judges its commands)."""
+    files = tool.changes(args).files if tool.changes else ()
+    if not files:
+        return None
+    named = ", ".join(files)
+    text = (f"Error: plan mode: this would change {named}, so {tool.name} was not run. While planning, "
+            f"investigate (Read, Glob, Grep, commands that read) and end with the plan; the user's /go carries it "
+            f"out.")  # fmt: skip
+    return Result(text, spoken(Said(N_("plan mode: this would change {files}"), files=named)), True)
 
 
 def prepare(name: str, args: dict | None, error: str | None = None, secret: str = "") -> Call:
@@ -156,6 +171,17 @@ def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:
         log.exception("tool crashed")
         sentence = Said(N_("{tool} failed unexpectedly: {error}"), tool=tool.name, error=f"{type(e).__name__}: {e}")
         return Result(f"Error: {sentence}", spoken(sentence).split("\n", 1)[0], True)
+
+
+def run_named(command: str, workspace: Workspace) -> tuple[str, Result]:
+    """A command the person named (a goal's check), run through Bash as the model's commands are: its header and
+    its result, masked and made encodable like every call's."""
+    log = get_logger("tools.bash")
+    log.info("named command: %s", json.dumps(command, ensure_ascii=False)[:2000])
+    header = _safe(f"{bash.TOOL.name}({command})", workspace.secret)
+    named = dataclasses.replace(bash.TOOL, run=lambda args, ws: bash.run_named(command, ws))
+    result = _safe_result(_guarded(named, {}, workspace, log), workspace.secret)
+    return header, result
 
 
 def execute(name: str, args: dict, workspace: Workspace) -> Result:

@@ -88,6 +88,7 @@ class Workspace:
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
     hidden: tuple[Path, ...] = ()  # files that may hold the key: Bash's commands read them as empty where it can
     shell: str = ""  # the `shell` setting: the shell Bash runs, when not the one found (tools/bash/shells.py)
+    planning: bool = False  # plan mode: what would change a file is refused (registry.py; Bash's own check)
     cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
     editor: EditorFiles | None = None  # where an editor drives Narnat: its unsaved text of a file wins over the disk
     unsaved: set[Path] = field(default_factory=set)  # files whose editor text differed from the disk when read

@@ -10,7 +10,7 @@ import threading
 import time
 from typing import TextIO
 
-from narnat_agent.core.turn import TurnOutcome
+from narnat_agent.core.turn import GoalRecord, TurnOutcome
 from narnat_agent.keyguard import redact
 from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Result
@@ -110,8 +110,18 @@ class EventUI(HeadlessUI):
             "duration_s": round(time.monotonic() - self.started, 3),
             "verifications": [_verification(v) for v in stats.verifications],
             "suite": _verification(stats.suite) if stats.suite else None,
+            "unproven_claim": _verification(stats.unproven) if stats.unproven else None,
+            "changed_files": list(outcome.changed),
+            "goal": _goal(outcome.goal) if outcome.goal else None,
         })  # fmt: skip
 
 
 def _verification(v: Verification) -> dict:
     return {"command": v.command, "run": v.run, "filtered": v.filtered, "outcome": v.status, "exit_code": v.exit_code}
+
+
+def _goal(goal: GoalRecord) -> dict:
+    """A goal's rounds: how each turn ended and what its check said; why the goal ended."""
+    rounds = [{"turn": r.stop.value, "check": _verification(r.check) if r.check else None} for r in goal.rounds]
+    return {"until": goal.until, "verified": goal.verified, "stop": goal.stop.value, "rounds": len(rounds),
+            "verifications": rounds}  # fmt: skip

@@ -25,6 +25,7 @@ from narnat_agent.platform.signals import ENDING, interrupt_main
 from narnat_agent.processes import start_thread
 
 POLL = 0.05
+PLAN_KEY = "\0plan\0"  # what the prompt returns for Shift-Tab, before what was typed: /plan, the text kept
 
 
 class PathCompleter(Completer):
@@ -87,7 +88,8 @@ def _blank() -> bool:
 
 
 def bindings() -> KeyBindings:
-    """Enter sends; Alt-Enter, Esc-Enter and Ctrl-J insert a newline; Ctrl-C discards; Ctrl-D on a blank line leaves."""
+    """Enter sends; Alt-Enter, Esc-Enter and Ctrl-J insert a newline; Ctrl-C discards; Ctrl-D on a blank line leaves;
+    Shift-Tab switches plan mode."""
     keys = KeyBindings()
 
     @keys.add("c-c")
@@ -107,6 +109,11 @@ def bindings() -> KeyBindings:
     @keys.add("c-j")
     def _newline(event) -> None:
         event.current_buffer.insert_text("\n")
+
+    @keys.add("s-tab")
+    def _plan_mode(event) -> None:
+        typed, event.current_buffer.text = event.current_buffer.text, ""
+        event.app.exit(result=PLAN_KEY + typed)
 
     return keys
 

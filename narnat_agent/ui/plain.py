@@ -54,7 +54,12 @@ def footer(stats: TurnStats) -> str:
     if stats.model_from:
         parts.append(_("{model} from turn {turn}").format(model=stats.model, turn=stats.model_from))
     parts.append(_("{seconds:.1f}s").format(seconds=stats.seconds))
-    return " · ".join([*parts, *(str(v) for v in stats.latest)])
+    parts += [str(v) for v in stats.latest]
+    if stats.check is not None:
+        parts.append(_("goal check {outcome}").format(outcome=stats.check))
+    if stats.unproven is not None:
+        parts.append(_("⚠ the answer claims success, but {outcome}").format(outcome=stats.unproven))
+    return " · ".join(parts)
 
 
 def context(stats) -> str:
@@ -205,6 +210,23 @@ class PlainUI:
 
     def separator(self, title: str) -> None:
         self.say(f"── {title} ──")
+
+    def take_sent(self, accept: Callable[[str], bool]) -> list[str]:
+        """Lines are read only at the prompt here: none arrives while the agent works."""
+        return []
+
+    def run_at_once(self, run: Callable[[str], bool]) -> None:
+        """Nothing is read while the agent works."""
+
+    def delivered(self, text: str) -> None:
+        self.say(_("❯ {message} · delivered while the agent worked").format(message=text))
+
+    def review(self, title: str, diff: str) -> None:
+        """On stdout, as the user asked for it: the title, then the diff as `diff -u` prints it."""
+        self.say("\n".join([title, diff]) if diff else title, self.out)
+
+    def planning(self, on: bool) -> None:
+        """No status line: the commands that switch plan mode say it."""
 
     def context_unknown(self) -> None:
         """Nothing shows the context size between turns here."""

@@ -2,9 +2,11 @@
 
 Every text it is given is shown through `inert`, before rich styles it: rich passes ESC through as it is."""
 
+import contextlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -62,6 +64,8 @@ class TerminalUI:
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
         self.compressing: Live | None = None
         self.model, self.context, self.hinted, self.history_told = "", "", False, bool(problem)
+        self.mode = ""  # plan mode, when on: the status line says it first
+        self.at_once: Callable[[str], bool] = lambda line: False
         self.bell_after: float | None = None
         self.title, self.titled = inert(f"narnat · {root.name}"), False
         if problem:
@@ -76,7 +80,7 @@ class TerminalUI:
         )
 
     def _toolbar(self):
-        return inert(" · ".join(part for part in (self.model, self.context, "/help") if part))
+        return inert(" · ".join(part for part in (self.mode, self.model, self.context, "/help") if part))
 
     def use_interrupt_key(self, key: str) -> None:
         """The configured key that stops a turn: "escape", "escape-twice" or "ctrl-c" (Ctrl-C always works)."""
@@ -113,10 +117,32 @@ class TerminalUI:
             self.stream.cancelled = True
 
     def _queued(self, question: str) -> None:
-        queued = _("Queued, to be sent when this turn ends: {question}").format(question=" ".join(question.split()))
-        self._say(inert(queued))  # never aside: it stays
+        """Called by the watcher's thread: a command that only shows something runs now, the rest waits."""
+        if self.at_once(question):
+            with contextlib.suppress(ValueError):  # the watcher queued it before asking
+                self.watcher.queued.remove(question)
+            return
+        queued = _("Queued, to be delivered at the next tool result or when this turn ends: {question}")
+        self._say(inert(queued.format(question=" ".join(question.split()))))  # never aside: it stays
+
+    def take_sent(self, accept: Callable[[str], bool]) -> list[str]:
+        taken = []
+        while self.watcher.queued and accept(self.watcher.queued[0]):
+            taken.append(self.watcher.queued.pop(0))
+        return taken
+
+    def run_at_once(self, run: Callable[[str], bool]) -> None:
+        self.at_once = run
+
+    def delivered(self, text: str) -> None:
+        from rich.text import Text
+
+        shown = Text("❯ ").append(inert(text)).append("  " + _("delivered while the agent worked"), style="dim")
+        self.console.print(shown, highlight=False)
 
     def read_input(self) -> str | None:
+        from narnat_agent.ui.keys import PLAN_KEY
+
         if self.watcher.queued:  # sent while the agent worked: it goes now, shown as sent
             question = self.watcher.queued.pop(0)
             self.console.print(f"❯ {inert(question)}", markup=False, highlight=False)
@@ -125,6 +151,8 @@ class TerminalUI:
         default, self.pending = self.pending + self.watcher.take_typed(), ""
         try:
             text = self.session.prompt([("class:prompt", "❯ ")], default=default)
+            if text.startswith(PLAN_KEY):  # the key that switches plan mode: what was typed waits on the next line
+                text, self.pending = "/plan", text.removeprefix(PLAN_KEY)
         except KeyboardInterrupt:
             if self.session.default_buffer.text.strip():  # struck through, but not every terminal draws that
                 self.notice(_("cleared, not sent"))
@@ -239,6 +267,16 @@ class TerminalUI:
         for row in rows:
             table.add_row(*row)
         self.console.print(table)
+
+    def review(self, title: str, diff: str) -> None:
+        from narnat_agent.ui import render
+
+        self.console.print(f"● {title}", style="bold", markup=False, highlight=False)
+        if diff:
+            self.console.print(render.diff(diff, limit=len(diff)))  # the whole diff: it was asked for
+
+    def planning(self, on: bool) -> None:
+        self.mode = _("plan mode · shift-tab leaves") if on else ""
 
     def context_unknown(self) -> None:
         self.context = ""  # until the next request measures it

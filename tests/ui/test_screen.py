@@ -117,7 +117,11 @@ def test_questions_typed_while_the_agent_works_are_queued_shown_and_sent_one_by_
         assert asked == [["one"], ["one"], ["one", "two"], ["one", "two", "three"]]
         lines = [text(row) for row in screen(child.logfile_read.getvalue())]
         assert "❯ two" in lines and "❯ three" in lines  # shown as sent, each in its turn
-        queued = [line.strip().rsplit(" ", 1)[1] for line in lines if "Queued, to be sent when this turn ends" in line]
+        queued = [
+            line.strip().rsplit(" ", 1)[1]
+            for line in lines
+            if "Queued, to be delivered at the next tool result or when this turn ends" in line
+        ]
         assert queued == ["two", "three"]  # and as queued, until then
     finally:
         child.close(force=True)

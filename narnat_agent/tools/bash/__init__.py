@@ -9,7 +9,7 @@ from datetime import datetime
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said, _, listed, ngettext
 from narnat_agent.processes.jobs import HEAD, MB
-from narnat_agent.safety import analyze, last_pipeline
+from narnat_agent.safety import analyze, changes, last_pipeline
 from narnat_agent.tools.base import Changes, Output, Result, ToolError
 from narnat_agent.tools.bash.execute import (
     LIMIT,
@@ -27,7 +27,7 @@ from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.verification import verified
 from narnat_agent.tools.workspace import Workspace
 
-__all__ = ["TOOL", "chosen", "environment", "execute", "for_shell"]  # the system prompt tells of the shell
+__all__ = ["TOOL", "chosen", "environment", "execute", "for_shell", "run_named"]  # the system prompt tells of the shell
 
 MAX_TIMEOUT_MS = 600_000
 NOT_FAILURES = {"grep", "egrep", "fgrep", "rg", "diff", "cmp", "test", "["}  # exit 1 means "no" for these
@@ -37,12 +37,22 @@ WAIT = re.compile(r"\s*wait\s+(%?)(\d+)\s*")  # `wait %1` (job 1) or `wait 4242`
 
 
 def run(args: dict, ws: Workspace) -> Result:
+    return _run(args, ws, by_model=True)
+
+
+def run_named(command: str, ws: Workspace) -> Result:
+    """A command the person named (a goal's check), run as the model's are: the same shell, environment, timeout
+    and output, and a deletion still asks; only the refusals that send the model to a file tool do not apply."""
+    return _run({"command": command}, ws, by_model=False)
+
+
+def _run(args: dict, ws: Workspace, by_model: bool) -> Result:
     command = args["command"]
     if not command.strip():
         raise ToolError("the command is empty.", Said(N_("the command is empty")))
     if waited := WAIT.fullmatch(command):
         return _wait(waited, ws, min(args.get("timeout") or ws.bash_timeout_ms, MAX_TIMEOUT_MS) / 1000)
-    _check(command, ws, background=bool(args.get("run_in_background")))
+    _check(command, ws, background=bool(args.get("run_in_background")), by_model=by_model)
     if not ws.cwd.is_dir():
         ws.cwd = ws.root
     if args.get("run_in_background"):
@@ -100,16 +110,22 @@ def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
     return Result(f"{body}({how}; its whole output: {ws.show(job.log)})", summary, failed, verification=verification)
 
 
-def _check(command: str, ws: Workspace, background: bool) -> None:
-    """Refuse file operations and terminal programs (in the background nothing waits for them: a server is what it
-    is for); ask the user before anything that deletes."""
+def _check(command: str, ws: Workspace, background: bool, by_model: bool) -> None:
+    """Refuse the model's file operations and terminal programs (in the background nothing waits for them: a server
+    is what it is for); ask the user before anything that deletes."""
     verdict = analyze(command, cwd=ws.cwd, shell="powershell" if chosen(ws.shell).shell.powershell else "bash")
-    if verdict.file_ops:
+    if verdict.file_ops and by_model:
         why = listed(list(dict.fromkeys(verdict.file_ops)))
         raise ToolError(f"not run — Bash is for running programs: {why}.", Said(N_("not run: {why}"), why=why))
     if verdict.interactive and not background:
         why = listed(list(dict.fromkeys(verdict.interactive)))
         raise ToolError(f"not run — it would wait for a terminal: {why}.", Said(N_("not run: {why}"), why=why))
+    if ws.planning and by_model and (would := changes(command, ws.cwd)):
+        why = listed(would)
+        raise ToolError(f"plan mode: this would change the project ({why}), so it was not run. While planning, Bash "
+                        f"runs only commands that read (ls, grep, rg, find, head, wc, git status/log/diff/show, a "
+                        f"program's --version); put the rest in the plan.",
+                        Said(N_("plan mode: this would change the project ({why})"), why=why))  # fmt: skip
     if verdict.deletions:
         reason = listed(list(dict.fromkeys(verdict.deletions)))
         ws.ask(command, reason, Said(N_("Do not destroy it another way; ask the user what they want.")))
@@ -146,7 +162,7 @@ def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str])
     )
     body = f"{text.rstrip()}\n" if text.strip() else "(no output)\n"
     shown = line_count(text)
-    output = Output(tuple(text.splitlines()[-TAIL:]), finished.lines, min(shown, finished.lines))
+    output = Output(tuple(text.splitlines()[-TAIL:]), finished.lines, min(shown, finished.lines), code)
     n = finished.lines
     if failed:
         summary = ngettext(

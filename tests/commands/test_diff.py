@@ -1,0 +1,69 @@
+"""/diff shows what a turn changed, from the checkpoints (commands' changes included); /rewind N path restores one
+file of a turn."""
+
+import pytest
+
+from narnat_agent.commands.dispatch import dispatch
+from tests.fake_llm import text_reply, tool_reply
+
+GENERATE = "python3 -c \"open('gen.txt', 'w').write('generated\\n')\""
+
+
+def two_turns(h, fake_llm) -> None:
+    fake_llm.add(
+        tool_reply(("Write", {"file_path": "a.txt", "content": "one\nsame\n"}), ("Bash", {"command": GENERATE})),
+        text_reply("Wrote them."),
+        tool_reply(("Read", {"file_path": "a.txt"})),
+        tool_reply(("Edit", {"file_path": "a.txt", "old_string": "one", "new_string": "two"})),
+        text_reply("Edited."),
+    )
+    h.agent.ask("write a.txt and generate gen.txt")
+    h.agent.ask("change one to two")
+
+
+@pytest.mark.slow
+def test_diff_shows_each_file_a_turn_changed_and_rewind_restores_one(harness, fake_llm, project):
+    h = harness(answers="y\n")
+    two_turns(h, fake_llm)
+    out = h.out
+    out.truncate(0), out.seek(0)
+    dispatch(h.agent, "/diff")
+    assert out.getvalue() == "a.txt (+1 -1)\n@@ -1,2 +1,2 @@\n-one\n+two\n same\n"
+    out.truncate(0), out.seek(0)
+    dispatch(h.agent, "/diff 1")
+    assert (
+        out.getvalue()
+        == "a.txt (created, +2)\n@@ -0,0 +1,2 @@\n+one\n+same\ngen.txt (created, +1)\n@@ -0,0 +1 @@\n+generated\n"
+    )
+    out.truncate(0), out.seek(0)
+    dispatch(h.agent, "/diff 1 gen.txt")
+    assert out.getvalue() == "gen.txt (created, +1)\n@@ -0,0 +1 @@\n+generated\n"
+    dispatch(h.agent, "/diff 2 gen.txt")
+    dispatch(h.agent, "/diff 3")
+    err = h.err.getvalue()
+    assert "Turn 2 did not change gen.txt." in out.getvalue() and "'3' is not a turn" in err
+
+    messages = list(h.conversation.messages)
+    dispatch(h.agent, "/rewind 2 a.txt")
+    assert (project / "a.txt").read_text() == "one\nsame\n" and (project / "gen.txt").exists()
+    assert "Restored 1 file: a.txt." in h.err.getvalue()
+    dispatch(h.agent, "/rewind 1 nothing.txt")
+    assert "There is nothing to restore in nothing.txt" in h.err.getvalue()
+    assert h.conversation.messages == messages  # the conversation stays as it was
+
+
+def test_diff_without_turns_says_so(harness):
+    h = harness()
+    dispatch(h.agent, "/diff")
+    assert "Nothing to show: this conversation has no turns yet." in h.out.getvalue() + h.err.getvalue()
+
+
+def test_both_stores_give_back_the_bytes_a_snapshot_holds(project, tmp_path):
+    from narnat_agent.checkpoints.git_store import GitStore
+    from narnat_agent.checkpoints.store import CopyStore
+
+    (project / "f.bin").write_bytes(b"\0\x01two\n")
+    for store in (CopyStore(project, tmp_path / "copies"), GitStore(project, tmp_path / "git", print)):
+        snapshot = store.snapshot([project / "f.bin"], everything=False)
+        [content] = store.contents(snapshot.id, ["f.bin"]).values()
+        assert content and store.data(content) == b"\0\x01two\n"

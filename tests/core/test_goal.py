@@ -1,0 +1,101 @@
+"""Goals: turn after turn until a command the person named passes, checked by Narnat, never by the model's word."""
+
+import pytest
+
+from narnat_agent.commands.dispatch import dispatch
+from narnat_agent.core.goal import Goal, GoalRefused, pursue, split_goal
+from narnat_agent.core.turn import Stop, claims_success
+from tests.fake_llm import text_reply, tool_reply
+
+
+@pytest.mark.slow
+def test_the_loop_goes_on_after_the_model_says_done_until_the_check_passes(harness, fake_llm, project):
+    fake_llm.add(
+        text_reply("Done, all tests pass."),  # a claim, and nothing done
+        tool_reply(("Write", {"file_path": "check.txt", "content": "ok\n"})),
+        text_reply("Fixed."),
+    )
+    h = harness()
+    outcome = pursue(h.agent, Goal("make check.txt say ok", "grep -q ok check.txt", 5))
+    assert outcome.stop is Stop.COMPLETED and outcome.goal and outcome.goal.verified
+    assert [(r.stop, r.check and r.check.status) for r in outcome.goal.rounds] == [
+        (Stop.COMPLETED, "failed"), (Stop.COMPLETED, "passed")
+    ]  # fmt: skip
+    first, second = (r["messages"] for r in (fake_llm.requests[0], fake_llm.requests[1]))
+    assert "After each of your turns Narnat runs `grep -q ok check.txt`" in first[-1]["content"]
+    told = second[-1]["content"]
+    assert (
+        told.startswith("Go on with the goal: make check.txt say ok")
+        and "`grep -q ok check.txt`: failed (exit 2)" in told
+    )
+    assert second[: len(first)] == first  # the failure is appended: the history the provider cached stays
+    err = h.err.getvalue()
+    assert "● Check(grep -q ok check.txt)" in err and "Round 1 of 5: grep -q ok check.txt: failed (exit 2)" in err
+    assert "⚠ the answer claims success, but grep -q ok check.txt: failed (exit 2)" in err  # the first footer
+    assert "Goal met: grep -q ok check.txt passed after 2 turns." in err
+    assert len(fake_llm.requests) == 3 and h.conversation.turns == 2
+
+
+def test_the_turns_of_a_goal_are_bounded_by_max_turns(harness, fake_llm):
+    fake_llm.add(text_reply("Done."), text_reply("Done, really."))
+    h = harness()
+    outcome = pursue(h.agent, Goal("make it pass", "test -f never.txt", 2))
+    assert outcome.stop is Stop.TURN_LIMIT and outcome.stop.kind == "stopped"
+    assert outcome.goal and not outcome.goal.verified and len(outcome.goal.rounds) == 2
+    assert outcome.stats.unproven and outcome.stats.unproven.command == "test -f never.txt"
+    assert "Goal not met after 2 turns (max_turns): test -f never.txt: failed (exit 1)." in h.err.getvalue()
+    assert len(fake_llm.requests) == 2
+
+
+def test_a_turn_that_stops_early_ends_the_goal_without_a_check(harness, fake_llm, project):
+    fake_llm.add(tool_reply(("Glob", {"pattern": "*"})))
+    h = harness(max_steps=1)
+    outcome = pursue(h.agent, Goal("list", "touch ran.txt", 5))
+    assert outcome.stop is Stop.STEP_LIMIT and outcome.goal and outcome.goal.rounds[0].check is None
+    assert not (project / "ran.txt").exists() and "Goal not met: stopped (step limit) in turn 1" in h.err.getvalue()
+
+
+def test_a_destructive_check_is_refused_before_anything_starts(harness, fake_llm, project):
+    (project / "build").mkdir()
+    h = harness()
+    with pytest.raises(GoalRefused, match=r"^The --until command is refused: .*build.*only checks"):
+        pursue(h.agent, Goal("clean up", "rm -rf build && pytest", 3))
+    assert not fake_llm.requests and (project / "build").exists()
+
+
+def test_slash_goal_runs_the_loop_and_says_how_to_write_it(harness, fake_llm):
+    fake_llm.add(tool_reply(("Write", {"file_path": "a.txt", "content": "x"})), text_reply("ok"))
+    h = harness()
+    assert dispatch(h.agent, "/goal write a.txt") is True
+    assert '✗ Say what to do and how to check it: /goal TEXT --until "COMMAND".' in h.err.getvalue()
+    assert dispatch(h.agent, "/goal write a.txt, don't stop --until 'test -s a.txt'") is True
+    assert "Goal met: test -s a.txt passed after 1 turn." in h.err.getvalue()
+    assert fake_llm.requests[0]["messages"][-1]["content"].startswith("write a.txt, don't stop\n\n<system-reminder>")
+
+
+def test_split_goal():
+    assert split_goal('fix it --until "pytest -q tests/a.py"') == ("fix it", "pytest -q tests/a.py")
+    assert split_goal("fix --until-ish --until make check") == ("fix --until-ish", "make check")
+    for bad in ("fix it", "--until pytest", "fix it --until", "fix it --until ''"):
+        with pytest.raises(GoalRefused):
+            split_goal(bad)
+
+
+@pytest.mark.parametrize(
+    ("answer", "claims"),
+    [("All tests pass now.", True), ("Fixed the off-by-one.", True), ("Done!", True), ("测试通过。", True),
+     ("The test is not fixed yet.", False), ("It still does not work.", False), ("I changed parse().", False),
+     ("还没有完成", False)],
+)  # fmt: skip
+def test_claims_of_success_are_told_from_their_negations(answer, claims):
+    assert claims_success(answer) is claims
+
+
+def test_a_turn_whose_answer_claims_success_after_its_own_tests_failed_is_marked(harness, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "make no-such-target"})), text_reply("All tests pass."),
+                 tool_reply(("Bash", {"command": "make no-such-target"})), text_reply("It still fails."))  # fmt: skip
+    h = harness()
+    outcome = h.agent.ask("run the tests")
+    assert outcome.stats.unproven and outcome.stats.unproven.status == "failed"
+    assert "⚠ the answer claims success, but make no-such-target: failed (exit 2)" in h.err.getvalue()
+    assert h.agent.ask("again").stats.unproven is None

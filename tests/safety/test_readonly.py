@@ -1,0 +1,41 @@
+"""Plan mode's judgment of a command: it only reads (it runs), or it may change something (it waits for the plan)."""
+
+import pytest
+
+from narnat_agent.safety import changes
+
+READS = [
+    "ls -la src", "git status && git diff HEAD~1 | head -50", "rg -n TODO src | wc -l", "find . -name '*.py'",
+    "sed -n 1,20p setup.cfg", "cat \"$f\" 2>/dev/null", "git log --oneline -5", "git branch -a", "git stash list",
+    "python --version", "cd src && ls", "command -v rg", "env", "sort names.txt | uniq -c", "awk '{print $1}' f",
+    "grep -rn foo . > /dev/null", "git -C sub show HEAD:README.md", "date +%F",
+]  # fmt: skip
+CHANGES = {
+    "pytest -q": "pytest may change files",
+    "echo hi > out.txt": "the redirection writes out.txt",
+    "sed -i s/a/b/ f": "sed may change files",
+    "find . -name '*.pyc' -delete": "find may change files",
+    "git commit -am wip": "git commit may change files",
+    "git branch -D old": "git branch may change files",
+    "git stash": "git stash may change files",
+    "git -c core.pager=x log": "git -c may change files",
+    "python x.py": "python may change files",
+    "npm install": "npm may change files",
+    "sort -o out.txt in.txt": "sort may change files",
+    "uniq in.txt out.txt": "uniq may change files",
+    "env X=1 make": "env may change files",
+    "$TOOL --check": "it runs what is computed at run time",
+    "ls $(touch x)": "touch may change files",
+    "awk '{print > \"o\"}' f": "awk may change files",
+    "rm -rf build": "rm deletes files",
+}
+
+
+@pytest.mark.parametrize("command", READS)
+def test_commands_that_only_read_run_in_plan_mode(command, tmp_path):
+    assert changes(command, tmp_path) == []
+
+
+@pytest.mark.parametrize(("command", "reason"), CHANGES.items())
+def test_commands_that_may_change_something_say_why(command, reason, tmp_path):
+    assert any(reason in said for said in changes(command, tmp_path)), changes(command, tmp_path)
