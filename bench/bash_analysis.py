@@ -80,8 +80,8 @@ def longtail_figures() -> None:
         rows = figures(*sets, cwd=project)
         base = subprocess.run(["git", "-C", folder, "rev-list", "--max-parents=0", "HEAD"], capture_output=True)
         named = 0
-        for command, _env, must, must_not in longtail.QUESTIONS:  # Bash's environment: not read yet
-            verdict = analyze(command.replace("{base}", base.stdout.decode().strip()), cwd=project)
+        for command, env, must, must_not in longtail.QUESTIONS:
+            verdict = analyze(command.replace("{base}", base.stdout.decode().strip()), cwd=project, env=env)
             said = "; ".join(verdict.deletions + verdict.file_ops + verdict.interactive)
             named += all(w in said for w in must) and not any(w in said for w in must_not)
         count = len(longtail.QUESTIONS)

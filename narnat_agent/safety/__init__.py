@@ -4,7 +4,8 @@
 user; it also reads `last_pipeline` to tell which stage of a pipeline failed, and which one ran the tests.
 
 The modules, by what they decide (docs/architecture.md says each in a line):
-- what would be lost (ask): deletions, families, destroys, overwrites, git, sql, downloads
+- what would be lost (ask): deletions, families, destroys, overwrites, git, sql, downloads, vocabulary, tasks,
+  probes
 - what is refused: refusals, endless
 - what runs inside: wrappers, runners, embedded, code, windows
 - the engine: syntax, rules, check

@@ -105,6 +105,9 @@ PROJECT = {
     "tmp/b.tmp": "",
     "app.log": "started\n",
     ".env": "KEY=1\n",
+    "scripts/check-env.js": "if (!process.env.API_URL) process.exit(1)\n",
+    "scripts/drop-shadow.js": "require('fs').writeFileSync('dist/shadow.css', '.a { filter: drop-shadow(0 2px) }')\n",
+    "scripts/gen-reset-css.js": "console.log('*, *::before { box-sizing: border-box }')\n",
     "src/app.ts": "export {}\n",
 }
 
@@ -460,7 +463,7 @@ QUESTIONS = [
     ('cmd /c rmdir /s /q "E:\\backup\\old"', {}, ("E:\\backup\\old",), ()),
     ('pwsh -Command "Remove-Item -Recurse -Force C:\\work\\out"', {}, ("C:\\work\\out",), ()),
     ("kubectl get pods -w", {}, ("-w",), ("drop -f",)),
-    ("echo KEY=2 >> .env", {}, (">> .env",), ("> .env:",)),
+    ("echo KEY=2 >> .env", {}, ("echo >> .env",), ("echo > .env",)),
 ]
 
 
