@@ -4,6 +4,7 @@ The figures: destructive commands that ask, benign commands that run untouched, 
 operations that are refused. The timings are set against parsing alone (tree-sitter on the same text).
 """
 
+import subprocess
 import tempfile
 import time
 from collections import defaultdict
@@ -16,6 +17,7 @@ from narnat_agent.safety.syntax import _parser
 from tests.safety import bash_corpus as own
 from tests.safety import bash_corpus_blind as blind
 from tests.safety import bash_corpus_irreversible as irreversible
+from tests.safety import bash_corpus_longtail as longtail
 from tests.safety.test_bash_blind import EXISTING
 
 try:
@@ -68,6 +70,25 @@ def blind_figures() -> None:
         table("Held-out corpus", figures(*sets, cwd=project), ("measure", "count", "share", "target"))
 
 
+def longtail_figures() -> None:
+    """The long tail, from the project its commands name (a git repository with package scripts and a Makefile),
+    and how many of its questions name what would be lost."""
+    with tempfile.TemporaryDirectory() as folder:
+        project = longtail.lay_out(Path(folder))
+        refuse = [c for c, _ in longtail.REFUSE_TERMINAL]
+        sets = [c for c, _ in longtail.ASK], [c for c, _ in longtail.RUN], refuse
+        rows = figures(*sets, cwd=project)
+        base = subprocess.run(["git", "-C", folder, "rev-list", "--max-parents=0", "HEAD"], capture_output=True)
+        named = 0
+        for command, env, must, must_not in longtail.QUESTIONS:
+            verdict = analyze(command.replace("{base}", base.stdout.decode().strip()), cwd=project, env=env)
+            said = "; ".join(verdict.deletions + verdict.file_ops + verdict.interactive)
+            named += all(w in said for w in must) and not any(w in said for w in must_not)
+        count = len(longtail.QUESTIONS)
+        rows.append(("questions that name what would be lost", f"{named}/{count}", f"{named / count:.1%}", "100%"))
+        table("Long-tail corpus", rows, ("measure", "count", "share", "target"))
+
+
 def slowest(commands: list[str]) -> tuple[float, str]:
     """The longest analysis among commands, each taken as the best of three runs so that a moment the machine
     spends elsewhere is not counted against one command."""
@@ -106,6 +127,7 @@ def timings() -> list[tuple]:
 def main() -> None:
     irreversible_figures()
     blind_figures()
+    longtail_figures()
     own_refuse = own.REFUSE_FILE_OP + own.REFUSE_TERMINAL
     table("Own corpus (new cases)", figures(own.ASK, own.RUN, own_refuse), ("measure", "count", "share", "target"))
     old_refuse = own.FILE_OPS + own.INTERACTIVE

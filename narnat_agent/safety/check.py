@@ -1,6 +1,7 @@
 """What every rule of the analysis works with: the verdict it adds to, and the analysis in progress (`Check`),
 through which a rule hands over shell text or a command that another program will run."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
@@ -29,6 +30,10 @@ class Check(Protocol):
     verdict: Verdict
     cwd: Path | None  # where the command runs, when known: files there can be looked at
     aliases: dict[str, str]  # defined earlier in the command: name → text
+    # Bash's environment when the command is about to run: its variables are resolved and read-only listings made
+    # (find's selection, git's commits) to name what would be lost; None when only the text is read
+    env: Mapping[str, str] | None
+    assigned: frozenset[str]  # variables and functions the command defines itself (known only when it runs)
 
     def script(self, code: str | None, source: str, remote: bool = False, shell: "Shell" = "bash") -> None:
         """Shell text that will run (None: computed at run time), checked like the command itself, as the shell
@@ -39,6 +44,9 @@ class Check(Protocol):
 
     def deletions_in(self, code: str) -> list[str]:
         """What shell text that another program runs would destroy (system("…") in a script)."""
+
+    def analysed(self, code: str) -> Verdict:
+        """The whole verdict on shell text another program runs (a package script), kept apart from this one."""
 
 
 NOT_UNDOABLE = Said(

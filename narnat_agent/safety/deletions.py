@@ -12,10 +12,13 @@ from pathlib import Path
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import Argv, Check
 from narnat_agent.safety.git import git
-from narnat_agent.safety.syntax import Command, names, operands, short_option
+from narnat_agent.safety.probes import MAX_LINES, find_selection
+from narnat_agent.safety.syntax import Command, names, operands, positionals, short_option
 
 DELETERS = names("rm rmdir unlink shred srm wipe trash trash-put trash-rm rimraf del-cli wipefs truncate")
 FIND_ACTIONS = ("-exec", "-execdir", "-ok", "-okdir")
+MAX_LIST = 64_000  # bytes of a list of names read
+VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?")
 
 
 def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str]:
@@ -24,8 +27,11 @@ def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str
         args = argv[1:]
         if args and set(args) <= {"--help", "--version"}:
             return []
-        targets = " ".join(a or "$…" for a in operands(argv)) or "(no operands)"
-        elsewhere = any(_outside(a, check.cwd) for a in operands(argv))
+        if said := _how(name, argv):
+            return [said]
+        words = _targets(argv, command, check)
+        targets = " ".join(shown for shown, _ in words) or "(no operands)"
+        elsewhere = any(_outside(path, check.cwd) for _, path in words)
         if elsewhere:
             return [Said(N_("{program} deletes files: {targets} — /undo restores only the project's files"),
                          program=name, targets=targets)]  # fmt: skip
@@ -33,6 +39,69 @@ def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str
     rule = RULES.get(name)
     reason = rule(argv, command, check) if rule else None
     return [reason] if reason else []
+
+
+def _targets(argv: Argv, command: Command, check: Check) -> list[tuple[str, str | None]]:
+    """Each operand as the question shows it, and the path it is (None when unknown): a word computed at run time
+    is shown as written, its variables resolved from Bash's environment when that is known."""
+    offset = len(command.argv) - len(argv)
+    aligned = offset >= 0 and command.argv[offset:] == argv and len(command.raw) == len(command.argv)
+    found: list[tuple[str, str | None]] = []
+    ended = False
+    for i, word in enumerate(argv[1:], 1):
+        if word is not None and word.startswith("-") and word != "-" and not ended:
+            ended = word == "--"
+            continue
+        if word is not None:
+            found.append((word, word))
+        else:
+            found.append(_resolved(command.raw[offset + i], check) if aligned else ("$…", None))
+    return found
+
+
+def _resolved(raw: str, check: Check) -> tuple[str, str | None]:
+    """A word as the shell would expand its variables (`"$BUILD_DIR/"*` with BUILD_DIR unset is `/*`), said with
+    what it is; as written when it runs other code or its variables are set by the command itself."""
+    text = raw.replace('"', "").replace("'", "")
+    names_ = VARIABLE.findall(text)
+    if check.env is None or "$(" in text or "`" in text or not names_ or set(names_) & check.assigned:
+        return text, None
+    path = VARIABLE.sub(lambda m: check.env.get(m.group(1), "") if check.env else "", text)
+    unset = [n for n in names_ if n not in check.env]
+    if unset:
+        return Said(N_("{word} ({names} unset: the path becomes {path})"), word=text, names=", ".join(unset),
+                    path=path or "''"), path  # fmt: skip
+    if path.rstrip("/") == check.env.get("HOME", "").rstrip("/") and path:
+        return Said(N_("{path} (your home folder)"), path=path), path
+    return path, path
+
+
+def _how(name: str, argv: Argv) -> str | None:
+    """What deleters that do not delete say they do: truncate empties or cuts, shred overwrites, wipefs erases."""
+    if name == "truncate":
+        size = _value(argv, "-s", "--size")
+        files = " ".join(a or "$…" for a in positionals(argv[1:], ("-s", "--size", "-r", "--reference")))
+        if size is None or re.fullmatch(r"0+[KMGTPEZY]?i?B?", size):
+            return Said(N_("truncate empties {files}"), files=files)
+        return Said(N_("truncate cuts {files} to {size}"), files=files, size=size)
+    files = " ".join(a or "$…" for a in operands(argv))
+    if name == "shred":
+        deletes = "--remove" in argv or any(a and a.startswith("--remove=") for a in argv) or short_option(argv, "u")
+        return Said(N_("shred overwrites and deletes {files}") if deletes else N_("shred overwrites {files}"),
+                    files=files)  # fmt: skip
+    return Said(N_("wipefs erases the signatures on {device}"), device=files) if name == "wipefs" else None
+
+
+def _value(argv: Argv, short: str, long: str) -> str | None:
+    """An option's value given as `-s 0`, `-s0`, `--size 0` or `--size=0` (None when absent)."""
+    for i, word in enumerate(argv[1:], 1):
+        if word in (short, long):
+            return argv[i + 1] if i + 1 < len(argv) else None
+        if word and word.startswith(long + "="):
+            return word.split("=", 1)[1]
+        if word and word.startswith(short) and len(word) > 2 and not word.startswith("--"):
+            return word[2:]
+    return None
 
 
 def _outside(path: str | None, cwd: Path | None) -> bool:
@@ -62,12 +131,70 @@ def _find(argv: Argv, command: Command, check: Check) -> str | None:
     while i < len(argv):  # each -exec command once: the next one starts after its terminator
         if argv[i] in FIND_ACTIONS:
             end = next((j for j in range(i + 1, len(argv)) if argv[j] in (";", "+")), len(argv))
-            check.command(Command(argv=argv[i + 1 : end], splits=command.splits))
+            selected = selection(argv, check) if argv[i + 1 : i + 2] and argv[i + 1] in DELETERS else None
+            inner = [selected if word == "{}" and selected else word for word in argv[i + 1 : end]]
+            check.command(Command(argv=inner, splits=command.splits))
             i = end
         i += 1
     if "-delete" in argv:
-        return Said(N_("find -delete deletes the files it finds"))
+        selected = selection(argv, check)
+        listed = selected != Said(N_("what find selects"))
+        return (
+            Said(N_("find -delete deletes {selected}"), selected=selected)
+            if listed
+            else Said(N_("find -delete deletes the files it finds"))
+        )
     return Said(N_("find gets words computed at run time, which may be actions")) if command.splits else None
+
+
+def selection(argv: Argv, check: Check) -> str:
+    """What a find command selects, said for a question: counted and the first few named when a listing of the same
+    selection can be made here (its deleting actions printing instead), else what decides it."""
+    words: list[str] = []
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word is None:
+            return Said(N_("what find selects"))
+        if word in FIND_ACTIONS and argv[i + 1 : i + 2] and argv[i + 1] in DELETERS:
+            i = next((j for j in range(i + 1, len(argv)) if argv[j] in (";", "+")), len(argv))
+            words.append("-print")
+        else:
+            words.append(word)
+        i += 1
+    found = find_selection(words, check.cwd) if check.env is not None and check.cwd is not None else None
+    return named(sorted(found) if found is not None else None, Said(N_("what find selects")))
+
+
+def named(names_: list[str] | None, what: str) -> str:
+    """Names for a question: how many, and the first few; `what` when they are not known."""
+    if names_ is None:
+        return what
+    if not names_:
+        return Said(N_("{what}: nothing, as the files are now"), what=what)
+    count = f"{MAX_LINES:,}+" if len(names_) > MAX_LINES else str(len(names_))
+    first = ", ".join(names_[:3]) + (", …" if len(names_) > 3 else "")
+    return Said(N_("{what}: {count} ({first})"), what=what, count=count, first=first)
+
+
+def fed_names(command: Command, check: Check) -> str | None:
+    """What xargs hands the command it runs: the names in the file on its stdin, or those its upstream prints."""
+    if command.stdin_file:
+        text = None
+        if check.cwd is not None and command.stdin_file:
+            try:
+                with open(check.cwd / command.stdin_file, "rb") as f:
+                    text = f.read(MAX_LIST).decode("utf-8", "replace")
+            except OSError:
+                text = None
+        listed = Said(N_("the names listed in {file}"), file=command.stdin_file)
+        return named(text.split() if text is not None else None, listed)
+    upstream = command.upstream
+    if upstream is None or not upstream.argv or upstream.argv[0] is None:
+        return None
+    if upstream.name == "find":
+        return selection(upstream.argv, check)
+    return Said(N_("the names {program} prints"), program=upstream.name or "")
 
 
 def _rsync(argv: Argv, command: Command, check: Check) -> str | None:
@@ -131,7 +258,49 @@ def _archive(argv: Argv, command: Command, check: Check) -> str | None:
         return Said(N_("{program} deletes what it archives"), program=name)
     if name.startswith("7z") and "-sdel" in argv:
         return Said(N_("{program} deletes what it archives"), program="7z -sdel")
+    if name.startswith("7z") and (_words(argv)[:1] == ["d"] or "-aoa" in argv):  # 7-Zip's d command, -aoa switch
+        archive = next((w for w in _words(argv)[1:] if w), "the archive")
+        return (
+            Said(N_("{program} deletes files from {archive}"), program="7z d", archive=archive)
+            if _words(argv)[:1] == ["d"]
+            else Said(
+                N_("{program} overwrites existing files with those of {archive}"), program="7z -aoa", archive=archive
+            )  # fmt: skip
+        )
     return _may_be_options(name) if command.splits else None
+
+
+def _unzip(argv: Argv, command: Command, check: Check) -> str | None:
+    """unzip(1) -o: overwrite existing files without asking."""
+    if short_option(argv[1:], "o") and not short_option(argv[1:], "l"):
+        return Said(N_("{program} overwrites existing files with those of {archive}"), program="unzip -o",
+                    archive=next((a for a in operands(argv) if a), "the archive"))  # fmt: skip
+    return None
+
+
+def _fallocate(argv: Argv, command: Command, check: Check) -> str | None:
+    """fallocate(1): --punch-hole, --zero-range and --collapse-range discard the file's data in the range."""
+    discards = {"-p", "--punch-hole", "-z", "--zero-range", "-c", "--collapse-range"}
+    if discards & set(argv[1:]) or any(short_option(argv[1:], letter) for letter in "pzc"):
+        file = operands([a for i, a in enumerate(argv) if i == 0 or argv[i - 1] not in ("-o", "-l", "--offset",
+                                                                                          "--length")])  # fmt: skip
+        return Said(N_("fallocate discards part of {file}'s data"), file=file[-1] or "$…" if file else "a file")
+    return None
+
+
+def _parted(argv: Argv, command: Command, check: Check) -> str | None:
+    """parted(8): mklabel writes a new, empty partition table; rm deletes a partition."""
+    words = _words(argv)
+    if {"mklabel", "mktable", "rm"} & {w for w in words if w}:
+        return Said(N_("{program} erases {device}"), program="parted", device=next((w for w in words if w), "a disk"))
+    return None
+
+
+def _device(argv: Argv, command: Command, check: Check) -> str | None:
+    name = (argv[0] or "").rsplit("/", 1)[-1]
+    if set(argv[1:]) & {"--help", "-h", "--version", "-V"}:
+        return None
+    return Said(N_("{program} erases {device}"), program=name, device=" ".join(a or "$…" for a in operands(argv)))
 
 
 def _may_be_options(name: str) -> str:
@@ -164,6 +333,11 @@ RULES: dict[str, Rule] = {
     "sponge": lambda a, c, k: (
         Said(N_("sponge replaces {files}"), files=" ".join(x or "$…" for x in operands(a))) if operands(a) else None
     ),
+    "unzip": _unzip,
+    "fallocate": _fallocate,
+    "parted": _parted,
+    # what they erase is a device or volume, the whole of it (mkswap(8), blkdiscard(8), lvremove(8), vgremove(8))
+    **{device: _device for device in ("mkswap", "blkdiscard", "lvremove", "vgremove", "pvremove")},
     "gio": lambda a, c, k: (
         Said(N_("{program} deletes files"), program="gio") if _words(a)[:1] in (["trash"], ["remove"], ["rm"]) else None
     ),

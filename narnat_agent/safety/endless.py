@@ -9,7 +9,7 @@ from narnat_agent.safety.destroys import program
 from narnat_agent.safety.syntax import Command, names
 
 WATCH_OPTIONS = names("--watch --watchAll --watch=true --watchAll=true")
-ALWAYS = names("nodemon ts-node-dev tsc-watch chokidar entr")  # their whole job is to wait for changes
+ALWAYS = names("nodemon ts-node-dev tsc-watch chokidar entr start-storybook")  # their whole job is to wait for changes
 SUBCOMMANDS = {  # program → subcommands that never end or ask questions
     "cargo": names("watch"),
     "dotnet": names("watch"),
@@ -22,6 +22,32 @@ SUBCOMMANDS = {  # program → subcommands that never end or ask questions
     "netlify": names("login"),
     "npm": names("login adduser"),
 }
+NEVER_END = {  # program → subcommands that serve, watch or follow until stopped ("*": whatever the words)
+    "prisma": names("studio"),
+    "drizzle-kit": names("studio"),
+    "storybook": names("dev start"),
+    "wrangler": names("dev tail"),
+    "netlify": names("dev watch"),
+    "vercel": names("dev"),
+    "jupyter": names("lab notebook server"),
+    "jupyter-lab": names("*"),
+    "streamlit": names("run hello"),
+    "mkdocs": names("serve"),
+    "ngrok": names("http tcp tls start"),
+    "cloudflared": names("tunnel"),
+    "firebase": names("emulators:start serve"),
+    "stern": names("*"),
+}
+FOLLOWS = {  # program → the words that print a log, and the options that make it follow the log forever
+    "aws": (("logs", "tail"), names("--follow")),
+    "gcloud": (("logs", "tail"), names("*")),
+    "heroku": (("logs",), names("--tail -t")),
+    "fly": (("logs",), names("*")),
+    "flyctl": (("logs",), names("*")),
+    "az": (("log", "tail"), names("*")),
+    "railway": (("logs",), names("*")),
+}
+UNTIL_STOPPED = names("--no-follow --no-tail")  # log commands that end when told so
 SERVERS = {  # program → what makes it serve until stopped: a subcommand, "" for none given, "*" for anything
     "uvicorn": names("*"),
     "gunicorn": names("*"),
@@ -47,14 +73,17 @@ SERVERS = {  # program → what makes it serve until stopped: a subcommand, "" f
 }
 SHORT_WATCH = names("tsc vite webpack rollup esbuild tailwindcss sass")  # -w is their watch mode
 PACKAGE_MANAGERS = names("npm yarn pnpm bun")
-SCRIPTS = names("dev start serve develop")  # the package scripts that start a development server by convention
+# the package scripts that start a development server by convention
+SCRIPTS = names("dev start serve develop storybook")
 NAMES = (
     ALWAYS
     | SUBCOMMANDS.keys()
     | SHORT_WATCH
     | SERVERS.keys()
     | PACKAGE_MANAGERS
-    | names("ping ping6 read aws az gcloud php")
+    | FOLLOWS.keys()
+    | NEVER_END.keys()
+    | names("ping ping6 read aws az gcloud php celery")
 )
 MODULE_SERVERS = names("http.server SimpleHTTPServer uvicorn gunicorn flask")  # python -m …
 PING_ENDS = re.compile(r"-[a-zA-Z]*[cw]")  # a count or a deadline
@@ -75,10 +104,25 @@ def never_ends(name: str, argv: list[str | None], command: Command) -> str | Non
         )
     if words[:1] and words[0] in SUBCOMMANDS.get(name, ()):
         return Said(N_("{program} {word} waits for a person or never ends"), program=name, word=words[0])
+    ends = NEVER_END.get(name, frozenset())
+    if (words[:1] and words[0] in ends or "*" in ends) and not UNTIL_STOPPED & set(args):
+        return Said(N_("{program} {word} never ends: run it with run_in_background (or put timeout N in front)"),
+                    program=name, word="" if "*" in ends else words[0])  # fmt: skip
+    if name == "celery" and {"worker", "beat", "flower"} & set(words):
+        return Said(N_("{program} {word} never ends: run it with run_in_background (or put timeout N in front)"),
+                    program=name, word="worker")  # fmt: skip
+    if _follows(name, args, words):
+        return Said(N_("{program} follows the log and never ends: run it with run_in_background, or drop the "
+                       "follow option"), program=name)  # fmt: skip
     if name in ("ping", "ping6") and not any(PING_ENDS.match(a) for a in args):
         return Said(N_("{program} never ends: add -c N"), program=name)
     if name == "read" and any(re.fullmatch(r"-[a-zA-Z]*p", a) for a in args) and not _fed(command):
         return Said(N_("read -p asks the user a question: ask in your answer instead"))
+    return _signs_in(name, args, words)
+
+
+def _signs_in(name: str, args: list[str], words: list[str]) -> str | None:
+    """Sign-ins and set-ups that ask a person questions or send them to a browser."""
     if name == "aws" and words[:1] == ["configure"] and words[1:2] in ([], ["sso"]):
         return Said(N_("aws configure asks questions: use aws configure set KEY VALUE"))
     if name == "az" and words[:1] == ["login"] and not {"--service-principal", "--identity"} & set(args):
@@ -86,6 +130,12 @@ def never_ends(name: str, argv: list[str | None], command: Command) -> str | Non
     if name == "gcloud" and words[:2] == ["auth", "login"] and not any(a.startswith("--cred-file") for a in args):
         return Said(N_("gcloud auth login waits for a person to sign in in a browser"))
     return None
+
+
+def _follows(name: str, args: list[str], words: list[str]) -> bool:
+    log, follow = FOLLOWS.get(name, ((), frozenset()))
+    found = any(tuple(words[i : i + len(log)]) == log for i in range(len(words))) if log else False
+    return found and not UNTIL_STOPPED & set(args) and ("*" in follow or bool(follow & set(args)))
 
 
 def _serves(name: str, args: list[str], words: list[str]) -> bool:

@@ -32,6 +32,7 @@ class Family:
     values: frozenset[str] = frozenset()  # options that take the next word as their value
     dry: frozenset[str] = frozenset()  # options that make the command a rehearsal
     reads_stdin: bool = False  # without a command in its words, it runs the lines of its stdin (redis-cli)
+    keeps: str = ""  # subcommands whose words sound destructive but which lose nothing the user needs (a regex)
 
 
 def _f(words: str, lost: str, needs: str = "", also: str = "", undo: str = NOT_UNDOABLE) -> Form:
@@ -39,9 +40,15 @@ def _f(words: str, lost: str, needs: str = "", also: str = "", undo: str = NOT_U
 
 
 def _family(
-    programs: str, source: str, *forms: Form, values: str = "", dry: str = "", reads_stdin: bool = False
+    programs: str,
+    source: str,
+    *forms: Form,
+    values: str = "",
+    dry: str = "",
+    reads_stdin: bool = False,
+    keeps: str = "",
 ) -> Family:
-    return Family(names(programs), source, forms, names(values), names(dry), reads_stdin)
+    return Family(names(programs), source, forms, names(values), names(dry), reads_stdin, keeps)
 
 
 ANY = r"(?:\S+ )*?"  # any words before the one that matters: `gcloud compute instances delete`
@@ -68,12 +75,22 @@ FAMILIES = (
     _family("bfg", "BFG Repo-Cleaner documentation", _f("", N_("rewrites the repository's history"))),
     _family(
         "docker podman nerdctl docker-compose",
-        "docker-volume-rm(1), docker-system-prune(1), docker-compose-down(1), docker-builder-prune(1)",
+        "docker-volume-rm(1), docker-system-prune(1), docker-compose-down(1), docker-builder-prune(1), docker-rm(1), "
+        "docker-compose-rm(1)",
         _f(r"volume (rm|remove|prune)\b", N_("deletes container volumes (persistent data)")),
+        _f(r"(container )?(rm|remove)\b", N_("deletes containers and what they wrote")),
+        _f(
+            r"(compose )?rm\b",
+            N_("deletes containers and what they wrote, with their anonymous volumes"),
+            "-v --volumes",
+        ),
+        _f(r"(compose )?rm\b", N_("deletes containers and what they wrote")),
         _f(r"system prune\b", N_("deletes unused container volumes (persistent data)"), "--volumes"),
         _f(r"(compose )?down\b", N_("deletes the project's container volumes"), "-v --volumes"),
         _f(r"(builder|buildx) prune\b", N_("deletes the build cache"), undo=REGENERABLE),
         values="-f --file -p --project-name --context -H --host",
+        keeps=r"(image (rm|remove|prune)|rmi|system prune|network (rm|remove|prune))\b",  # images are pulled or
+        # built again; networks hold no data
     ),
     _family(
         "kubectl oc",
@@ -108,9 +125,15 @@ FAMILIES = (
         values="-s --stack -C --cwd",
     ),
     _family(
-        "cdk cdktf sst", "AWS CDK CLI: cdk destroy", _f(r"(destroy|remove)\b", N_("destroys the stack's resources"))
+        "cdk cdktf sst",
+        "AWS CDK CLI: cdk destroy",
+        _f(r"(destroy|remove)\b", N_("destroys the stack's resources")),
     ),
-    _family("serverless sls", "Serverless Framework: serverless remove", _f(r"remove\b", N_("removes the service"))),
+    _family(
+        "serverless sls",
+        "Serverless Framework: serverless remove",
+        _f(r"remove\b", N_("removes the service")),
+    ),
     _family(
         "aws",
         "AWS CLI command reference: delete-*, terminate-*, s3 rm, s3 rb, s3 sync --delete",
@@ -161,7 +184,11 @@ FAMILIES = (
         _f(r"(apps:destroy|destroy|pg:reset|addons:destroy)\b", N_("destroys a hosted app or database")),
         values="-a --app -r --remote",
     ),
-    _family("fly flyctl", "flyctl docs: apps destroy", _f(r"(apps )?(destroy|delete)\b", N_("destroys a hosted app"))),
+    _family(
+        "fly flyctl",
+        "flyctl docs: apps destroy",
+        _f(r"(apps )?(destroy|delete)\b", N_("destroys a hosted app")),
+    ),
     _family("vercel", "Vercel CLI: vercel remove", _f(r"(remove|rm)\b", N_("removes deployments"))),
     _family(
         "firebase",
@@ -186,9 +213,10 @@ FAMILIES = (
     ),
     _family(
         "manage.py django-admin",
-        "Django: django-admin flush, migrate <app> zero; django-extensions reset_db",
+        "Django: django-admin flush, migrate <app> zero, collectstatic --clear; django-extensions reset_db",
         _f(r"(flush|reset_db|drop_test_database)\b", N_("deletes every row in the database")),
         _f(r"migrate \S+ zero\b", N_("unapplies an app's migrations, dropping its tables")),
+        _f(r"collectstatic\b", N_("deletes the collected static files first"), "--clear -c"),
         values="--database --settings",
     ),
     _family(
@@ -224,6 +252,12 @@ FAMILIES = (
         "alembic flask",
         "Alembic and Flask-Migrate: downgrade",
         _f(r"(db )?downgrade\b", N_("unapplies migrations, dropping tables and columns")),
+        values="-c --config -n --name -x --raiseerr -d --directory --app -A -e --env-file",
+    ),
+    _family(
+        "flyway",
+        "Flyway CLI documentation: clean",
+        _f(r"clean\b", N_("drops every object in the configured schemas")),
     ),
     _family(
         "sequelize sequelize-cli knex typeorm",
@@ -271,4 +305,6 @@ FAMILIES = (
     ),
     _family("brew", "brew(1): cleanup", _f(r"cleanup\b", N_("deletes cached downloads"), undo=REGENERABLE), dry="-n"),
 )
+# platform CLIs with many more deletes than their forms list: the subcommands the forms lack are read by their words
+BY_WORDS = names("heroku fly flyctl vercel firebase supabase cdk cdktf sst serverless sls")
 BY_PROGRAM = {program: family for family in FAMILIES for program in family.programs}

@@ -5,6 +5,7 @@ import re
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Check
+from narnat_agent.safety.probes import MAX_LINES, git_lines
 from narnat_agent.safety.syntax import COMPUTED, Command, names, positionals, short_option
 
 GLOBAL_VALUES = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"}
@@ -85,6 +86,9 @@ def _checkout(words: list[str], check: Check) -> str | None:
             if words[words.index("--") + 1 :]
             else None
         )
+    if "-B" in words and (moved := words[words.index("-B") + 1 : words.index("-B") + 2]):
+        start = positionals(words[words.index("-B") + 2 :])[:1] or ["HEAD"]
+        return _moves("git checkout -B", moved[0], start[0], check)
     creates = {"-b", "-B", "--orphan"} & set(words)
     plain = positionals(words, ("-b", "-B", "--orphan", "--conflict"))
     if creates or not plain:
@@ -93,6 +97,48 @@ def _checkout(words: list[str], check: Check) -> str | None:
     if len(plain) > 1 or FILE_LIKE.search(plain[0]) or names_a_file:
         return Said(N_("{git} overwrites uncommitted changes"), git="git checkout <paths>")
     return None
+
+
+def _reset(words: list[str], check: Check) -> str | None:
+    """--hard and --merge discard uncommitted work; all three move the branch, and the commits after the target
+    leave it (--keep keeps the uncommitted changes, refusing where they would be lost)."""
+    mode = next((m for m in ("--hard", "--merge", "--keep") if m in words), None)
+    if mode is None:
+        return None
+    target = (positionals(words)[:1] or ["HEAD"])[0]
+    leaving = _leaving(target, "HEAD", check)
+    if mode == "--keep":
+        said = Said(N_("git reset --keep moves the branch to {target}; uncommitted changes are kept"), target=target)
+    else:
+        said = Said(N_("{git} discards uncommitted work"), git=f"git reset {mode}")
+    return Said(N_("{said}; {leaving}"), said=said, leaving=leaving) if leaving else said
+
+
+def _moves(git: str, branch: str, start: str, check: Check) -> str | None:
+    """A branch set to another commit asks when commits leave it (listed with Bash's git; the text alone cannot
+    tell whether the branch exists, as creating one is the common case)."""
+    leaving = _leaving(start, branch, check)
+    said = Said(N_("{git} moves the branch {branch} to {start}"), git=git, branch=branch, start=start)
+    return Said(N_("{said}; {leaving}"), said=said, leaving=leaving) if leaving else None
+
+
+def _leaving(target: str, tip: str, check: Check) -> str:
+    """The commits reachable from tip but not from target — those that leave the branch — counted, with the first
+    subjects; "" when they cannot be listed here (the text alone is read, or git cannot tell)."""
+    if check.env is None or check.cwd is None or target.startswith("-") or tip.startswith("-"):
+        return ""
+    subjects = git_lines(["log", "--format=%s", f"{target}..{tip}", "--"], check.cwd)
+    if not subjects:
+        return ""
+    count = len(subjects) if len(subjects) <= MAX_LINES else f"{MAX_LINES:,}+"
+    shown = ", ".join(f"“{s[:60]}”" for s in subjects[:3]) + (", …" if len(subjects) > 3 else "")
+    if count == 1:
+        return Said(N_("1 commit leaves it ({subjects})"), subjects=shown)
+    return Said(N_("{count} commits leave it ({subjects})"), count=str(count), subjects=shown)
+
+
+def _deletes(words: list[str]) -> bool:
+    return bool({"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy"} & set(words))
 
 
 def _restore(words: list[str], check: Check) -> str | None:
@@ -144,9 +190,10 @@ SUBCOMMANDS = {
     "rm": lambda w, c: (
         None if _dry(w) or "--cached" in w else Said(N_("git rm deletes the files from the working tree"))
     ),
-    "reset": lambda w, c: (
-        Said(N_("{git} discards uncommitted work"), git="git reset")
-        if {"--hard", "--merge", "--keep"} & set(w)
+    "reset": _reset,
+    "branch": lambda w, c: (
+        _moves("git branch -f", positionals(w)[0], (positionals(w)[1:] or ["HEAD"])[0], c)
+        if ("--force" in w or short_option(w, "f")) and len(positionals(w)) in (1, 2) and not _deletes(w)
         else None
     ),
     "checkout": _checkout,

@@ -68,8 +68,10 @@ def file_op(name: str, argv: list, command: Command) -> str | None:
         return Said(N_("editing files with perl -i: use Edit"))
     if name in ("awk", "gawk") and "inplace" in argv and "-i" in argv:
         return Said(N_("editing files with awk -i inplace: use Edit"))
-    if name == "tail" and any(TAIL_FOLLOW.match(f) for f in flags):
-        return Said(N_("{program} -f never ends: use Read to see the file"), program=name)
+    if name == "tail" and any(TAIL_FOLLOW.match(f) for f in flags):  # bounded by a timeout, it watches for a while
+        return (
+            None if command.background else Said(N_("{program} -f never ends: use Read to see the file"), program=name)
+        )
     if name == "tee" and files and command.stdin is not None and not command.stdin_dynamic:
         return Said(N_("writing files with tee: use Write (or Edit)"))
     if _plumbing(command) or command.stdin is not None or command.upstream is not None or command.stdin_file:
@@ -202,8 +204,11 @@ def _containers(args: list[str], fed: bool) -> str | None:
     terminal = _flag(own, "t", "--tty") and _flag(own, "i", "--interactive", "--stdin")
     if sub in ("run", "exec", "attach") and (terminal or sub == "attach") and not fed:
         return Said(N_("it waits for a terminal: drop -it (or run the command non-interactively)"))
-    if sub == "logs" and any(FOLLOW.match(a) for a in args) or sub == "get" and {"-w", "--watch"} & set(args):
+    if sub == "logs" and any(FOLLOW.match(a) for a in args):
         return Said(N_("following logs never ends: drop -f (use --tail N)"))
+    if sub == "get" and (watch := {"-w", "--watch", "--watch-only"} & set(args)):
+        return Said(N_("{option} watches for changes and never ends: drop it, or put timeout N in front"),
+                    option=min(watch))  # fmt: skip
     if sub == "up" and words[:1] == ["compose"] and not {"-d", "--detach", "--help"} & set(args):
         return Said(N_("docker compose up never ends: add -d (--detach)"))
     if sub == "stats" and "--no-stream" not in args or sub == "events":

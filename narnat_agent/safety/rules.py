@@ -5,28 +5,42 @@ Whatever the analysis cannot see — code computed at run time, text it cannot p
 options — counts as destructive, so the user is asked.
 """
 
+import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety import windows
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Shell, Verdict
-from narnat_agent.safety.deletions import deletions, silent
-from narnat_agent.safety.destroys import destroys, fed_commands
+from narnat_agent.safety.code import INTERPRETERS, SHELLS, interpreter_code
+from narnat_agent.safety.deletions import DELETERS, RULES, deletions, fed_names, silent
+from narnat_agent.safety.destroys import destroys, fed_commands, program
 from narnat_agent.safety.downloads import FETCHERS, fetched, runs_fetched
 from narnat_agent.safety.embedded import embedded
 from narnat_agent.safety.endless import never_ends
-from narnat_agent.safety.families import BY_PROGRAM
+from narnat_agent.safety.families import BY_PROGRAM, BY_WORDS
 from narnat_agent.safety.overwrites import COPIERS, copied_over, existing_file, redirected
 from narnat_agent.safety.refusals import file_op, waits_for_terminal
 from narnat_agent.safety.sql import CLIENTS, sql_destroys
-from narnat_agent.safety.syntax import COMPUTED, Command, parse, syntax_length
+from narnat_agent.safety.syntax import COMPUTED, Command, names, parse, positionals, syntax_length
+from narnat_agent.safety.tasks import script_file
+from narnat_agent.safety.vocabulary import said_by_words, subcommands
 from narnat_agent.safety.windows import windows_command, windows_program
-from narnat_agent.safety.wrappers import KNOWN, peel, risky
+from narnat_agent.safety.windows_system import SYSTEM
+from narnat_agent.safety.wrappers import DATA, KNOWN, peel, risky
 
 OWNERS = COPIERS | {"tee"} | BY_PROGRAM.keys() | CLIENTS.keys()
 RUN_BY_INTERPRETER = ("python", "php", "java")  # `python manage.py flush`, `java -jar bfg.jar`
+# names the command gives a value or a body itself: variables (x=…, for x in, read x) and functions (f() {, function f)
+ASSIGNS = re.compile(
+    r"\b([A-Za-z_]\w*)(?:\[[^]]*\])?\+?=|\b(?:for|read|select|getopts)\s+(?:-\S+\s+)*([A-Za-z_]\w*)"
+    r"|([\w-]+)\s*\(\s*\)\s*\{|\bfunction\s+([\w-]+)"
+)
+CONTAINERS = names("docker podman nerdctl kubectl")
+BOUNDS = names("timeout gtimeout")  # wrappers that end what they run
+MODULES = {"django": "django-admin"}  # modules whose program has another name
 MAX_DEPTH = 5
 MAX_NESTING = 10  # commands inside commands (find -exec, a runner's command) checked one within another
 MAX_LENGTH = 10_000  # characters of shell syntax; heredoc bodies are not counted
@@ -43,6 +57,8 @@ class Analysis:
     nesting: int = 0
     downloaded: set[str] = field(default_factory=set)  # files curl or wget wrote earlier in the command
     aliases: dict[str, str] = field(default_factory=dict)
+    env: Mapping[str, str] | None = None
+    assigned: frozenset[str] = frozenset()
 
     def script(self, code: str | None, source: str, remote: bool = False, shell: Shell = "bash") -> None:
         """Run elsewhere (remote), only what the code destroys matters: the file tools cannot reach there."""
@@ -57,7 +73,7 @@ class Analysis:
                 for r in lost
             ]
         else:
-            self.verdict.merge(_analyze(code, self.cwd, self.depth + 1, shell))
+            self.verdict.merge(_analyze(code, self.cwd, self.depth + 1, shell, self.env))
 
     def command(self, command: Command) -> None:
         if self.nesting >= MAX_NESTING:
@@ -68,22 +84,31 @@ class Analysis:
         self.nesting -= 1
 
     def deletions_in(self, code: str) -> list[str]:
-        return _analyze(code, self.cwd, self.depth + 1).deletions
+        return _analyze(code, self.cwd, self.depth + 1, env=self.env).deletions
+
+    def analysed(self, code: str) -> Verdict:
+        return _analyze(code, self.cwd, self.depth + 1, env=self.env)
 
 
-def analyze(source: str, cwd: Path | None = None, shell: Shell = "bash") -> Verdict:
+def analyze(
+    source: str, cwd: Path | None = None, shell: Shell = "bash", env: Mapping[str, str] | None = None
+) -> Verdict:
     """Everything Narnat must know about a command before the shell runs it in cwd; it fails closed (asks) when
-    unsure. `shell` is the one that runs the text: bash, or on Windows PowerShell or cmd."""
-    return _analyze(source, cwd, 0, shell)
+    unsure. `shell` is the one that runs the text: bash, or on Windows PowerShell or cmd. `env`, the environment
+    the command will run with, lets the question name what would be lost: variables' values, the files find
+    selects, the commits a branch would leave behind."""
+    return _analyze(source, cwd, 0, shell, env)
 
 
-def _analyze(source: str, cwd: Path | None, depth: int, shell: Shell = "bash") -> Verdict:
+def _analyze(
+    source: str, cwd: Path | None, depth: int, shell: Shell = "bash", env: Mapping[str, str] | None = None
+) -> Verdict:
     verdict = Verdict()
     if depth > MAX_DEPTH or len(source) > MAX_TOTAL or syntax_length(source) > MAX_LENGTH:
         verdict.deletions.append(Said(N_("the command is too long or too deeply nested to check")))
         return verdict
     if shell != "bash":
-        check = Analysis(verdict, depth, cwd)
+        check = Analysis(verdict, depth, cwd, env=env)
         for found in windows.parse(source, shell):
             windows_command(found, check)
         return verdict
@@ -92,7 +117,9 @@ def _analyze(source: str, cwd: Path | None, depth: int, shell: Shell = "bash") -
         verdict.deletions.append(Said(N_("the command is too long to check")))
     elif script.broken:
         verdict.deletions.append(Said(N_("part of the command cannot be parsed ({part})"), part=script.broken[:40]))
-    check = Analysis(verdict, depth, cwd)
+    check = Analysis(
+        verdict, depth, cwd, env=env, assigned=frozenset(n for pair in ASSIGNS.findall(source) for n in pair if n)
+    )
     for command in script.commands:
         _check(command, check)
     return verdict
@@ -106,7 +133,21 @@ def _check(command: Command, check: Analysis) -> None:
             text if len(rest) == len(command.argv) - 1 else None, Said(N_("the alias {alias}"), alias=command.argv[0])
         )
         return
+    waiting = len(check.verdict.interactive)
     argv = peel(command, check)
+    wrappers = {(w or "").rsplit("/", 1)[-1] for w in command.argv[: len(command.argv) - len(argv or [])]}
+    bounded = argv is not None and bool(wrappers & BOUNDS)
+    if argv and "xargs" in wrappers and (argv[0] or "").rsplit("/", 1)[-1] in DELETERS:
+        fed = fed_names(command, check)  # what xargs hands it, named in place of its operands
+        argv = [fed if w in ("{}", "%") and fed else w for w in argv] if "{}" in argv else [*argv, *[fed] * bool(fed)]
+    if command.background or bounded:  # the shell does not wait for it, or the timeout ends it
+        _unbounded(argv, replace(command, background=True), check)
+        del check.verdict.interactive[waiting:]
+        return
+    _unbounded(argv, command, check)
+
+
+def _unbounded(argv: Argv | None, command: Command, check: Analysis) -> None:
     if argv is None:  # a wrapper handed its command over as shell text, already checked
         return
     _redirects(command, argv, check)
@@ -117,7 +158,11 @@ def _check(command: Command, check: Analysis) -> None:
         return
     name = argv[0].rsplit("/", 1)[-1]
     windows_program(argv, check)  # Git Bash runs Windows programs too
+    asked = len(check.verdict.deletions)
     _destroying(name, argv, command, check)
+    if len(check.verdict.deletions) == asked:  # no rule knew what it destroys: its own words may say
+        check.verdict.deletions += _by_words(name, argv, check)
+    _module(name, argv, command, check)
     embedded(name, argv, command, check)
     _runs_another(name, argv, command, check)
     if reason := file_op(name, argv, command):
@@ -148,6 +193,49 @@ def _destroying(name: str, argv: Argv, command: Command, check: Analysis) -> Non
         lost += sql_destroys(name, argv, command, check.cwd)
 
 
+def _by_words(name: str, argv: Argv, check: Analysis) -> list[str]:
+    """What the words of a command say it destroys, where no table knows it: a program of its own, a family's
+    subcommand the table lacks, a script an interpreter runs."""
+    if name in DATA or name in RULES or name in DELETERS or name in CLIENTS or name in SYSTEM or name in check.assigned:
+        return []  # their words are data, their own rules know them, or it is a function the command defines
+    family = BY_PROGRAM.get(program(name, argv)[0])
+    if family is not None and program(name, argv)[0] not in BY_WORDS:
+        return []  # the table's forms say all it destroys
+    if family is not None:
+        words = subcommands(program(name, argv)[1], family.values)
+        kept = family.keeps and re.match(family.keeps, " ".join(words))
+        return [] if kept else said_by_words(program(name, argv)[0], program(name, argv)[1], family.values)
+    if name in SHELLS or INTERPRETERS.match(name):
+        script = _script(name, argv)
+        if script is None or script_file(name, script, check):
+            return []
+        shown = script.rsplit("/", 1)[-1]
+        return said_by_words(shown, [shown]) if "/" in script or "." in script else []
+    if argv[0] and "/" in argv[0] and script_file(None, argv[0], check):
+        return []
+    return [] if risky(name) else said_by_words(name, argv)
+
+
+def _script(name: str, argv: Argv) -> str | None:
+    """The script file a shell or an interpreter runs (`bash x.sh`, `python -u x.py`), or None."""
+    if name in SHELLS:
+        first = argv[1] if len(argv) > 1 else None
+        return first if first and not first.startswith("-") else None
+    return next(iter(positionals(argv[1:])), None) if interpreter_code(name, argv)[0] == "script" else None
+
+
+def _module(name: str, argv: Argv, command: Command, check: Analysis) -> None:
+    """`python -m alembic downgrade base` runs alembic: the module is checked as the program it is."""
+    if not name.startswith("python") or "-m" not in argv[1:]:
+        return
+    at = argv.index("-m")
+    given = argv[at + 1] if at + 1 < len(argv) else None
+    if any(a is None or not a.startswith("-") for a in argv[1:at]) or given is None:
+        return  # `python script.py -m x`: the script's option
+    module = given.split(".", 1)[0]
+    check.command(replace(command, argv=[MODULES.get(module, module), *argv[at + 2 :]]))
+
+
 def _redirects(command: Command, argv: Argv, check: Analysis) -> None:
     """`> f` from a command that prints nothing empties f; so does `f(x) > x`; `> f` replaces an existing f;
     `echo … > f` is Write's job."""
@@ -166,8 +254,9 @@ def _redirects(command: Command, argv: Argv, check: Analysis) -> None:
         if argv and argv[0] in ("echo", "printf") or argv[:1] in (["cat"], ["tee"]) and command.stdin is not None:
             verdict.file_ops.append(
                 Said(
-                    N_("writing files with {program} > {file}: use Write (or Edit)"),
+                    N_("writing files with {program} {operator} {file}: use Write (or Edit)"),
                     program=str(argv[0]),
+                    operator=">>" if operator in (">>", "&>>") else ">",
                     file=str(target),
                 )
             )
@@ -176,16 +265,16 @@ def _redirects(command: Command, argv: Argv, check: Analysis) -> None:
 def _runs_another(name: str, argv: Argv, command: Command, check: Analysis) -> None:
     """A program the rules do not know may run the words after it as a command (numactl, a container, a new
     sandbox): the first word that names a program that can delete starts a command checked on its own."""
-    if name in ("docker", "podman", "nerdctl", "kubectl"):
+    if name in CONTAINERS:
         if not {"run", "exec"} & set(argv[1:3]):
             return
     elif name in KNOWN or risky(name):  # its own rules read it
         return
-    for j in range(1, len(argv) - 1):
+    for j in range(argv.index("run" if "run" in argv[1:3] else "exec") + 1 if name in CONTAINERS else 1, len(argv) - 1):
         if (word := argv[j]) is not None and not word.startswith("-") and risky(word.rsplit("/", 1)[-1]):
             waiting = len(check.verdict.interactive)
             check.command(replace(command, argv=argv[j:]))  # with its stdin: `docker exec -i db psql <<SQL`
-            if name in ("docker", "podman", "nerdctl", "kubectl"):  # -it decides whether it waits, said once
+            if name in CONTAINERS:  # -it decides whether it waits, said once
                 del check.verdict.interactive[waiting:]
             return
 

@@ -8,6 +8,7 @@ from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Check
 from narnat_agent.safety.code import SHELLS
 from narnat_agent.safety.syntax import COMPUTED, Command, fed_code
+from narnat_agent.safety.tasks import just_recipes, make_targets
 
 MAX_SCRIPT = 50_000  # characters of a script file fed to ssh; longer ones are too long to check
 
@@ -74,6 +75,8 @@ def _make(argv: Argv, command: Command, check: Check) -> list:
         text = fed_code(command)
         recipes = None if text is None else "\n".join(line[1:] for line in text.splitlines() if line[:1] == "\t")
         check.script(recipes, Said(N_("the makefile piped to make")))
+    else:
+        make_targets(argv, command, check)
     return argv
 
 
@@ -124,5 +127,6 @@ SPECIAL = {
     "at": _at,
     "batch": _at,
     "make": _make,
+    "just": just_recipes,
     "ssh": _ssh,
 }

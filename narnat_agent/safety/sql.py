@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from narnat_agent.i18n import N_, Said
+from narnat_agent.i18n import N_, Said, listed
 from narnat_agent.safety.check import NOT_UNDOABLE, computed
 from narnat_agent.safety.syntax import Command, fed_code, names
 
@@ -180,12 +180,13 @@ def _parsed(sql: str, dialect: str | None = None) -> str | None:
         statements = sqlglot.parse(sql, dialect=dialect)
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
         return None
+    found = []
     for statement in statements:
         if isinstance(statement, exp.Command) and DESTRUCTIVE.search(statement.sql()):
             return None
-        if statement is not None and (found := _destroys(statement)):
-            return found
-    return ""
+        if statement is not None and (does := _destroys(statement)) and does not in found:
+            found.append(does)
+    return listed(found) if found else ""  # every statement's target: `DELETE FROM a; DELETE FROM b`
 
 
 def _destroys(statement: "exp.Expression") -> str:

@@ -38,6 +38,7 @@ class Command:
     """One simple command: argv words are literal text, or None where the shell computes them at run time."""
 
     argv: list[str | None] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)  # each word of argv as written (`"$BUILD_DIR/"*`)
     redirects: list[tuple[str, str | None]] = field(default_factory=list)
     stdin: str | None = None  # literal heredoc or herestring text
     stdin_dynamic: bool = False  # stdin is text computed at run time (a process, an expanding heredoc)
@@ -186,8 +187,10 @@ def _simple(children: list["Node"], consumed: bool) -> Command:
     for child in children:
         if child.type == "command_name":
             command.argv.append(_name(child.children[0]))
+            command.raw.append(_text(child))
         elif child.type in WORD_TYPES:
             command.argv.append(_argument(child))
+            command.raw.append(_text(child))
             command.splits += _splits(child)
         elif child.type == "herestring_redirect":
             command.stdin = value(child.children[-1])

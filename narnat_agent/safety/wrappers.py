@@ -16,6 +16,7 @@ from narnat_agent.safety.families import BY_PROGRAM
 from narnat_agent.safety.runners import SPECIAL
 from narnat_agent.safety.sql import CLIENTS
 from narnat_agent.safety.syntax import EXPANDS, Command, names, positionals
+from narnat_agent.safety.tasks import PNPM_OWN, package_script
 from narnat_agent.safety.windows import CMDS, POWERSHELLS
 
 
@@ -141,6 +142,7 @@ DATA = names(
     "killall complete compgen history alias export declare local readonly unset set shopt test [ expr"
 )
 LOOKUPS = {"type", "which", "whence", "hash", "whereis"}
+SCRIPT_MANAGERS = names("npm pnpm yarn bun composer")  # they run the project's scripts by name
 
 
 def risky(name: str) -> bool:
@@ -170,6 +172,8 @@ def peel(command: Command, check: Check) -> list | None:
             return None
         if name in SPECIAL:
             return SPECIAL[name](argv[at:], command, check)
+        if name in SCRIPT_MANAGERS and (ran := package_script(argv[at:], command, check)) is not None:
+            return ran
         spec, skip = _wrapper(name, argv, at)
         if spec is None:
             break
@@ -210,8 +214,9 @@ def _wrapper(name: str, argv: Argv, at: int) -> tuple[Wrapper | None, int]:
     for j in range(at + 1, min(at + 5, len(argv)) if name in RUNNING_TOOLS else 0):  # `pnpm -r --filter web exec`
         if (subcommand := argv[j]) is not None and (name, subcommand) in RUNNERS:
             return RUNNERS[(name, subcommand)], j - at
-    if name == "yarn" and (words := positionals(argv[at + 1 :], YARN.values)) and words[0] not in {None, *YARN_OWN}:
-        return YARN, 0  # `yarn -s rimraf dist` runs a package's program
+    own = YARN_OWN if name == "yarn" else PNPM_OWN if name == "pnpm" else None
+    if own and (words := positionals(argv[at + 1 :], YARN.values)) and words[0] not in {None, *own}:
+        return YARN, 0  # `yarn -s rimraf dist`, `pnpm prisma migrate reset` run a package's program
     return None, 0
 
 

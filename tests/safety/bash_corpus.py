@@ -101,6 +101,8 @@ DELETING = [
     "xargs -I{} rm {} < list.txt",
     "sudo env rm x",
     "mkfs.ext4 /dev/sdb1",
+    # a container holds what it wrote: removing one asks, its image (pulled or built again) does not
+    "docker rm old-container",
 ]
 
 BENIGN = [
@@ -110,7 +112,6 @@ BENIGN = [
     "git rm -r --cached build",
     "pytest -k rm",
     "pytest -k 'not rm'",
-    "docker rm old-container",
     "docker rmi image:tag",
     "docker image prune -f",
     "git log -S 'rm -rf' --oneline",
@@ -484,6 +485,8 @@ ASK = [
     '"r""m" -rf build',
     "r''m build",
     "\\/bin\\/rm -rf build",
+    # a container holds what it wrote: removing one asks, its image (pulled or built again) does not
+    "docker rm -f web",
 ]
 
 RUN = [
@@ -648,7 +651,6 @@ RUN = [
     "export FOO=1 && make",
     "cd src && python -m pytest",
     "docker system prune -f",
-    "docker rm -f web",
     'echo "don\'t run rm -rf /"',
     "printf 'rm -rf %s\\n' build",
     'f() { echo "$1"; }; f hi',
@@ -854,6 +856,9 @@ REGRESSION_ASK = [
     "shred -u secrets.txt",
     "unlink a.txt",
     "rmdir build",
+    # a container holds what it wrote: removing one asks, its image (pulled or built again) does not
+    "docker rm web",
+    "docker rm -f web",
 ]
 
 
@@ -874,8 +879,6 @@ REGRESSION_RUN = [
     "echo rm -rf build",
     "printf 'rm -rf %s\\n' x",
     "git grep -n rm",
-    "docker rm web",
-    "docker rm -f web",
     "docker run --rm node:20 node --version",
     "docker run --rm -v \"$PWD\":/app -w /app python:3.12 python -c 'print(1)'",
     "docker exec web sh -c 'ls /app'",

@@ -233,7 +233,7 @@ def test_the_question_names_the_file_replaced_or_emptied(command, lost):
 @pytest.mark.parametrize(
     ("command", "lost"),
     [
-        ('find . -name "*.o" -exec echo {} \\; -exec rm {} \\;', ["rm deletes files: {}"]),  # each -exec checked
+        ('find . -name "*.o" -exec echo {} \\; -exec rm {} \\;', ["rm deletes files: what find selects"]),  # each -exec
         (
             "find $SRC -exec tar -czf out.tgz {} +",
             [

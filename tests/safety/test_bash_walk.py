@@ -60,8 +60,10 @@ def test_appending_nothing_to_a_file_runs():
 
 
 def test_echo_into_a_file_after_other_redirections_is_the_write_tools_job():
-    for command in ("echo hi &> notes.txt", "echo hi &>> notes.txt", "echo hi 2>/dev/null > notes.txt"):
+    for command in ("echo hi &> notes.txt", "echo hi 2>/dev/null > notes.txt"):
         assert analyze(command).file_ops == ["writing files with echo > notes.txt: use Write (or Edit)"], command
+    for command in ("echo hi &>> notes.txt", "echo hi >> notes.txt"):  # adding to the file is said as it is
+        assert analyze(command).file_ops == ["writing files with echo >> notes.txt: use Write (or Edit)"], command
 
 
 def _finds(n: int, command: str) -> str:

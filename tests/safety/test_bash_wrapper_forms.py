@@ -55,7 +55,7 @@ def test_where_the_wrapped_command_starts(command, lost):
         ("at now <<'EOF'\nrm -rf build\nEOF", RM),  # the input given to the wrapper reaches the command
         ("make -f - <<'EOF'\nall:\n\trm -rf build\nEOF", RM),
         ('watch "rm -rf build"', RM),
-        ("shred build", ["shred deletes files: build"]),  # a deleter
+        ("shred build", ["shred overwrites build"]),  # a deleter, said as what it does
         ('zsh -c "rm -rf build"', RM),  # a shell
         ("find . -delete", ["find -delete deletes the files it finds"]),  # a program with rules of its own
         ("git clean -fdx", ["git clean deletes untracked files"]),  # a family of the table

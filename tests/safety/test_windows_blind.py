@@ -27,10 +27,7 @@ KNOWN_MISSES = {  # the held-out corpus and the contract disagree, or the file s
     r"Copy-Item -Path .\backup\* -Destination C:\Users\dev\project -Recurse -Force": HERE,
     "xcopy /s /e /y dist\\* C:\\inetpub\\wwwroot\\": HERE,
     r"move /y *.txt ..\archive": "..\\archive is not in the project: no file there is known to be replaced",
-    "docker rm -f $(docker ps -aq)": "containers and images are built again from their images: they run, " + AS_IN_BASH,
-    "docker ps -aq | ForEach-Object { docker rm -f $_ }": "containers are built again from their images, " + AS_IN_BASH,
     "docker rmi -f myapp:latest myapp:dev": "images are built again: they run, " + AS_IN_BASH,
-    "npm run db:reset": "a package script is opaque: it runs, " + AS_IN_BASH,
     '"test output" | Out-File -FilePath "$env:TEMP\\probe-$(Get-Random).txt"': "text written into a file is Write's "
     "job, refused as `echo text > file` is " + AS_IN_BASH,
     "$tmp = Join-Path $env:TEMP \"probe_$(Get-Random).txt\"; 'hello' | Out-File $tmp; Get-Content $tmp; "

@@ -113,7 +113,9 @@ def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
 def _check(command: str, ws: Workspace, background: bool, by_model: bool) -> None:
     """Refuse the model's file operations and terminal programs (in the background nothing waits for them: a server
     is what it is for); ask the user before anything that deletes."""
-    verdict = analyze(command, cwd=ws.cwd, shell="powershell" if chosen(ws.shell).shell.powershell else "bash")
+    shell = chosen(ws.shell).shell
+    env = {**environment(ws.secret, ws.root), **shell.variables}  # the command's own: its variables name the paths
+    verdict = analyze(command, cwd=ws.cwd, shell="powershell" if shell.powershell else "bash", env=env)
     if verdict.file_ops and by_model:
         why = listed(list(dict.fromkeys(verdict.file_ops)))
         raise ToolError(f"not run — Bash is for running programs: {why}.", Said(N_("not run: {why}"), why=why))

@@ -1,0 +1,50 @@
+"""What the analysis may look at beyond the command's text when Bash is about to run it: read-only listings that
+name what would be lost — the files find selects, the commits git would move a branch past. Each runs with a short
+timeout and a bounded output, never anything that writes."""
+
+import os
+import subprocess
+from pathlib import Path
+
+TIMEOUT = 2.0  # seconds; a listing that takes longer is left out of the question
+MAX_LINES = 1000  # lines read of a listing; past that, "more than"
+FIND_ACTIONS = {"-delete", "-print", "-print0", "-ls", "-fls", "-fprint", "-fprint0", "-fprintf", "-printf", "-quit"}
+QUIET = {"LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "PAGER": "cat"}
+
+
+def _lines(argv: list[str], cwd: Path, nul: bool = False) -> list[str] | None:
+    """The first lines a read-only program prints, or None when it fails or takes too long."""
+    try:
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, timeout=TIMEOUT, env={**os.environ, **QUIET},
+                              stdin=subprocess.DEVNULL)  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    text = done.stdout.decode("utf-8", "replace")
+    return [line for line in text.split("\0" if nul else "\n") if line][: MAX_LINES + 1]
+
+
+def find_selection(expression: list[str], cwd: Path) -> list[str] | None:
+    """What `find` with these words selects, each action that deletes or prints replaced by -print (so each binds
+    where it did); None when the words run other programs (`-exec grep …` decides by running it) or find fails."""
+    words: list[str] = []
+    skip = 0
+    for word in expression:
+        if skip:
+            skip -= 1
+        elif word in ("-exec", "-execdir", "-ok", "-okdir"):
+            return None
+        elif word in FIND_ACTIONS:
+            words.append("-print")
+            skip = 1 if word in ("-fls", "-fprint", "-fprint0", "-printf") else 2 if word == "-fprintf" else 0
+        else:
+            words.append(word)
+    if "-print" not in words:
+        words.append("-print")
+    return _lines(["find", *words], cwd)
+
+
+def git_lines(args: list[str], cwd: Path) -> list[str] | None:
+    """What a read-only git command prints in cwd, without running anything the repository configures."""
+    return _lines(["git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", *args], cwd)
