@@ -24,7 +24,7 @@ from narnat_agent.provider.pricing import cost
 from narnat_agent.provider.reply import Ending, Reply, ToolCall
 from narnat_agent.tools import registry
 from narnat_agent.tools.base import Confirm, Interrupted, Output, Picture, Result
-from narnat_agent.tools.verification import Verification
+from narnat_agent.tools.verification import Verification, filtered, recognise
 from narnat_agent.tools.workspace import Workspace
 
 log = get_logger("core.agent")
@@ -359,4 +359,5 @@ class Agent:
         # a check that could not run (refused, or never ended) has failed
         code = output.exit_code if output else 1
         log.info("goal check %s: %s", json.dumps(command), "timed out" if code is None else f"exit {code}")
-        return Verification(command, code), result.text
+        words: list[str | None] = list(command.split())
+        return Verification(recognise(words) or command, code, command, filtered(words)), result.text

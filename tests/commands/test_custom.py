@@ -24,7 +24,10 @@ def test_a_command_file_becomes_a_slash_command_with_its_arguments_filled(projec
     first, second = (r["messages"][-1]["content"] for r in fake_llm.requests)
     assert first == "Review src/app.py for bugs."
     assert second == "# Explain the code\nExplain it simply.\n\nthe parser"  # no $ARGUMENTS: they follow the text
-    column = " " * (len("/compact [what to keep]") - len("/explain [arguments]") + 1)  # the widest usage's column
+    from narnat_agent.commands.dispatch import listed
+
+    widest = max(len(slash.help()[0]) for __, slash in listed())  # the widest usage sets the descriptions' column
+    column = " " * (widest - len("/explain [arguments]") + 1)
     mine = f"Your commands\n  /explain [arguments]{column}Explain the code\n  /review [arguments] {column}Review a file"
     assert mine in done.stdout
     assert "reviewed" in done.stdout and "explained" in done.stdout

@@ -44,7 +44,8 @@ def test_a_goal_out_of_turns_exits_3_and_marks_the_answer_that_claims_success(pr
     result = json.loads(done.stdout)
     assert (result["stop"], result["is_error"], result["goal"]["verified"], result["goal"]["rounds"]) == (
         "turn_limit", True, False, 2)  # fmt: skip
-    assert result["unproven_claim"] == {"command": "test -f fixed", "outcome": "failed", "exit_code": 1}
+    check = {"command": "test -f fixed", "run": "test -f fixed", "filtered": False, "outcome": "failed", "exit_code": 1}
+    assert result["unproven_claim"] == check
     assert "Goal not met after 2 turns (max_turns): test -f fixed: failed (exit 1)." in done.stderr
     assert len(fake_llm.requests) == 2
 

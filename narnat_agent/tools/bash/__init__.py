@@ -125,8 +125,8 @@ def _check(command: str, ws: Workspace, background: bool, by_model: bool) -> Non
     if ws.planning and by_model and (would := changes(command, ws.cwd)):
         why = listed(would)
         raise ToolError(f"plan mode: this would change the project ({why}), so it was not run. While planning, Bash "
-                        f"runs only commands that read (ls, grep, rg, find, head, wc, git status/log/diff/show, a "
-                        f"program's --version); put the rest in the plan.",
+                        f"runs only commands that read (ls, wc, diff, git status/log/diff/show, a program's --version; "
+                        f"files are read and searched with Read, Grep and Glob); put the rest in the plan.",
                         Said(N_("plan mode: this would change the project ({why})"), why=why))  # fmt: skip
     if verdict.deletions:
         reason = listed(list(dict.fromkeys(verdict.deletions)))
