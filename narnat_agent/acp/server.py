@@ -35,6 +35,7 @@ from narnat_agent.acp.ui import EditorUI, Link
 from narnat_agent.core.turn import Stop
 from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
+from narnat_agent.platform.signals import ENDING
 from narnat_agent.run.start import save
 
 log = get_logger("acp.server")
@@ -59,7 +60,7 @@ class Turns:
     def serve(self) -> None:
         """Run the jobs until the connection ends or a signal ends the run."""
         signal.signal(signal.SIGINT, self._interrupt)
-        for signum in (signal.SIGTERM, signal.SIGHUP):
+        for signum in ENDING:  # SIGTERM and SIGHUP; SIGTERM and SIGBREAK on Windows
             signal.signal(signum, self._leave)
         while not self.leaving:
             try:

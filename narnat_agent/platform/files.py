@@ -1,5 +1,5 @@
-"""Files: the entries of one folder stat'ed by name, a file's mode ("the user alone" included), and a file
-replaced by another whole.
+"""Files: the entries of one folder stat'ed by name, a file's mode ("the user alone" included), a file replaced by
+another whole, and paths and globs as the user writes them.
 
 POSIX: names stat'ed relative to the open folder (no joined paths to build), chmod, rename. Windows: joined paths;
 chmod sets only the read-only attribute, so a file for the user alone gets an access list naming only the user,
@@ -45,6 +45,11 @@ if sys.platform == "win32":
         forward slashes and drive letters are Windows' own."""
         return _MSYS.sub(lambda m: m[1].upper() + ":", path)
 
+    def slashed(glob: str) -> str:
+        """A glob with '/' between folders: a backslash separates them on Windows, as rg reads globs there (they
+        have no escapes)."""
+        return glob.replace("\\", "/")
+
     def replace(source: Path | str, target: Path | str) -> None:
         """target replaced by source, as a rename does on POSIX, whether or not target is read-only."""
         try:
@@ -71,6 +76,10 @@ else:
 
     def native(path: str) -> str:
         return path
+
+    def slashed(glob: str) -> str:
+        """A backslash in a glob escapes the next character (rg reads globs so here)."""
+        return glob
 
     def replace(source: Path | str, target: Path | str) -> None:
         """target replaced by source, in one rename."""

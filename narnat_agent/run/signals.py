@@ -32,7 +32,8 @@ def leave_on_signals(agent: Agent, stop: bool = True) -> None:
 def keep_exit_code() -> None:
     """The run is over and its exit code decided. While the interpreter shuts down (it puts back the signals' default
     actions, then can take a while collecting garbage), SIGTERM and SIGHUP are ignored: a second signal, or the
-    hangup of a terminal closed after the save, must not turn the exit into a death by that signal."""
+    hangup of a terminal closed after the save, must not turn the exit into a death by that signal (on Windows,
+    SIGTERM and SIGBREAK: the signals that end a run there)."""
     import signal
 
     from narnat_agent.platform.signals import ENDING

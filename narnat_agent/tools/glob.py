@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 from narnat_agent.i18n import _, ngettext
+from narnat_agent.platform.files import slashed
 from narnat_agent.tools.base import Result, ToolError
 from narnat_agent.tools.files import ripgrep
 from narnat_agent.tools.tool import Tool
@@ -69,7 +70,7 @@ def _matches(count: int) -> str:
 
 
 def run(args: dict, ws: Workspace) -> Result:
-    top, pattern = _split(args["pattern"], ws.resolve(args.get("path", ".")), ws.root)
+    top, pattern = _split(slashed(args["pattern"]), ws.resolve(args.get("path", ".")), ws.root)
     _folder(top, ws)
     wide = "/" not in pattern and pattern != "**"  # a name: the walk also counts what '*' leaves out below
     searched = f"**/{pattern}" if wide else pattern
@@ -88,7 +89,7 @@ def run(args: dict, ws: Workspace) -> Result:
         skipped = ripgrep.skipped_note(ignored) or " Hidden files were included."
         moved = ws.nothing_found_note()
         return Result(f"No files match {args['pattern']!r} in {where}.{skipped}{moved}{note}", _("No files"))
-    shown = "\n".join(ripgrep.shown(path) for path in files[:LIMIT])
+    shown = "\n".join(ripgrep.shown_name(path) for path in files[:LIMIT])
     if len(files) > LIMIT:
         rest = len(files) - LIMIT
         shown += f"\n(showing the {LIMIT} newest of {len(files):,} files; {rest:,} more; narrow the pattern)"

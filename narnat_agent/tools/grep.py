@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 from narnat_agent.i18n import _, ngettext
+from narnat_agent.platform.files import slashed
 from narnat_agent.tools.base import Result, ToolError
 from narnat_agent.tools.files import ripgrep
 from narnat_agent.tools.files.textfile import binary_kind
@@ -118,7 +119,7 @@ def _content(found: dict[bytes, list[Row]], args: dict) -> list[str]:
     numbered, grouped = args["-n"], any(args.get(key, 0) > 0 for key in ("-A", "-B", "-C"))
     lines: list[str] = []
     for path in sorted(found, key=lambda raw: (ripgrep.shown(raw), raw)):
-        name = ripgrep.shown(path)
+        name = ripgrep.shown_name(path)
         if grouped and lines:
             lines.append("--")
         for number, sep, text in found[path]:
@@ -152,10 +153,10 @@ def _report(found: dict, args: dict, mode: str, ws: Workspace) -> tuple[str, str
     """The page of results the model sees, and the one-line summary."""
     files = len(found)
     if mode == "files_with_matches":
-        names = [ripgrep.shown(path) for path in ripgrep.newest_first(list(found), ws.root)]
+        names = [ripgrep.shown_name(path) for path in ripgrep.newest_first(list(found), ws.root)]
         return _page(names, args, "files"), ngettext("Found {n} file", "Found {n} files", files).format(n=f"{files:,}")
     if mode == "count":
-        lines = sorted(f"{ripgrep.shown(path)}:{count}" for path, count in found.items())
+        lines = sorted(f"{ripgrep.shown_name(path)}:{count}" for path, count in found.items())
         total = sum(found.values())
         said = ngettext("Counted {n} matching line in {files}", "Counted {n} matching lines in {files}", total)
         return _page(lines, args, "files"), said.format(n=f"{total:,}", files=_files(files))
@@ -187,10 +188,11 @@ def _top(args: dict, ws: Workspace) -> Path:
 
 
 def _anchored(glob: str, root: Path) -> str:
-    """A glob as rg reads it, from the root: './x' and '<root>/x' become '/x' (rg matches neither as written)."""
-    exclude, body = glob[:1] == "!", glob.removeprefix("!")
-    if body.startswith(f"{root}/"):
-        body = body[len(str(root)) :]
+    """A glob as rg reads it, from the root, with '/' between folders: './x' and '<root>/x' become '/x' (rg matches
+    neither as written)."""
+    exclude, body = glob[:1] == "!", slashed(glob.removeprefix("!"))
+    if body.startswith(f"{root.as_posix()}/"):
+        body = body[len(root.as_posix()) :]
     elif body.startswith("./"):
         body = body[1:]
     return "!" * exclude + body

@@ -39,7 +39,7 @@ class PathCompleter(Completer):
 
         done = ripgrep.rg(["--files"], self.root)
         files = done.stdout.splitlines() if done else ripgrep.walk_matching("**", self.root, self.root)
-        folders = {str(Path(f).parent) + "/" for f in files if "/" in f}
+        folders = {Path(f).parent.as_posix() + "/" for f in files if "/" in f}
         return sorted(folders) + sorted(files)
 
     def get_completions(self, document: Document, event: CompleteEvent):

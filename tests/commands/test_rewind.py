@@ -10,7 +10,7 @@ import pytest
 
 from narnat_agent.checkpoints import NO_COMMANDS
 from narnat_agent.commands.dispatch import dispatch
-from tests.commands.test_session import run_repl
+from tests.commands.test_session_runs import run_repl
 from tests.fake_llm import text_reply, tool_reply
 
 

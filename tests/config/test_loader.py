@@ -1,7 +1,6 @@
 import json
 import os
 import re
-import shutil
 
 import pytest
 
@@ -15,7 +14,7 @@ from narnat_agent.config.loader import (
 )
 from narnat_agent.prompts.system_prompt import build_system_prompt
 from narnat_agent.prompts.texts import BASE_PROMPT
-from tests.platforms import private
+from tests.platforms import NEEDS_GIT, NO_FIFOS, private
 
 pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
 
@@ -209,7 +208,7 @@ def test_a_character_no_key_has_is_named_without_showing_the_key(dirs, pasted, n
     assert str(e.value).startswith(f"The API key contains {named}") and "abc" not in str(e.value)
 
 
-@pytest.mark.skipif(os.name == "nt", reason="Windows has no FIFOs in the file system")
+@NO_FIFOS
 def test_a_settings_file_that_is_a_fifo_is_refused_without_blocking(dirs):
     project, home = dirs
     (project / ".narnat").mkdir(parents=True)
@@ -242,7 +241,7 @@ def test_system_prompt_layers_in_order_and_is_stable(dirs):
     assert build_system_prompt(config) == prompt
 
 
-@pytest.mark.skipif(os.name == "nt", reason="Windows has no FIFOs in the file system")
+@NO_FIFOS
 def test_instruction_files_are_capped_and_fifos_skipped(dirs):
     project, home = dirs
     write(project / "AGENTS.md", "RULE " * 3_000_000)
@@ -264,7 +263,7 @@ def test_instruction_files_in_another_encoding_are_escaped_not_dropped(dirs):
     prompt.encode("utf-8")
 
 
-@pytest.mark.skipif(not shutil.which("git"), reason="needs git (Git for Windows is not in the Wine prefix)")
+@NEEDS_GIT
 def test_git_status_does_not_show_the_state_folder_it_ignores(dirs):
     import subprocess
 

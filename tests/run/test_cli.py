@@ -8,6 +8,7 @@ import pytest
 
 from tests.fake_llm import Status, chunk, text_reply, tool_reply
 from tests.launch import NARNAT, scrubbed_environment
+from tests.platforms import shown
 
 
 def narnat(project, *args, stdin="", base_url=None, key="sk-test-key", lang="C.UTF-8", **popen):
@@ -44,6 +45,29 @@ def test_headless_stdout_is_the_final_answer_and_the_rest_goes_to_stderr(project
     assert fake_llm.headers[0]["authorization"] == "Bearer sk-test-key"
     [session] = (project / ".narnat" / "sessions").glob("*.json")
     assert done.stderr.endswith(f" · session {session.stem}\n")  # the footer names it: --resume NAME continues it
+
+
+@pytest.mark.slow
+@pytest.mark.windows
+def test_a_headless_run_finds_reads_edits_and_writes_files(project, fake_llm):
+    (project / "src").mkdir()
+    (project / "src" / "app.py").write_text("GREETING = 'hi'\n")
+    app = shown("src/app.py")  # as Glob and Grep show it, and so as the model writes it back
+    fake_llm.add(
+        tool_reply(("Glob", {"pattern": "**/*.py"}), ("Grep", {"pattern": "GREETING", "output_mode": "content"}),
+                   ("Read", {"file_path": app})),
+        tool_reply(("Edit", {"file_path": app, "old_string": "'hi'", "new_string": "'héllo'"}),
+                   ("Write", {"file_path": "docs/notes.md", "content": "Greeting changed ✓\n"})),
+        text_reply("Done ✓"),
+    )  # fmt: skip
+    done = narnat(project, "-p", "change the greeting", base_url=fake_llm.base_url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Done ✓\n"  # UTF-8 through a pipe, whatever the code page
+    glob, grep, read, edit, write = [m["content"] for m in fake_llm.requests[2]["messages"] if m["role"] == "tool"]
+    assert (glob, grep) == (app, f"{app}:1:GREETING = 'hi'")
+    assert read.startswith("1\tGREETING = 'hi'\n") and not edit.startswith("Error") and write.startswith("Created")
+    assert (project / "src" / "app.py").read_bytes() == "GREETING = 'héllo'\n".encode()
+    assert (project / "docs" / "notes.md").read_bytes() == "Greeting changed ✓\n".encode()
 
 
 @pytest.mark.slow

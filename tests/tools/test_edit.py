@@ -3,6 +3,7 @@ import os
 import pytest
 
 from narnat_agent.tools.registry import execute
+from tests.platforms import NO_MODES, NO_SYMLINKS
 from tests.tools.edit_corpus import CASES
 
 pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
@@ -78,6 +79,7 @@ def test_result_names_the_strategy_and_shows_a_compact_diff(project, workspace):
     assert result.summary == "1 line changed"
 
 
+@NO_MODES
 def test_file_mode_is_kept(project, workspace):
     path = prepare(project, workspace, "#!/bin/sh\necho hi\n")
     path.chmod(0o755)
@@ -136,6 +138,7 @@ def test_the_diff_of_a_huge_single_line_edit_is_bounded_and_says_so(project, wor
     assert "line cut: 5,000,010 characters" in result.text and len(result.detail.text) < 20_000
 
 
+@NO_SYMLINKS
 def test_edit_through_a_symlink_changes_the_target_and_keeps_the_link(project, workspace):
     (project / "real.txt").write_text("a = 1\n")
     (project / "target.txt").symlink_to("real.txt")

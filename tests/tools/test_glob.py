@@ -5,6 +5,7 @@ import pytest
 from narnat_agent.tools import glob as glob_tool
 from narnat_agent.tools.files import ripgrep
 from narnat_agent.tools.registry import execute
+from tests.platforms import NEEDS_GIT, NO_BYTE_NAMES, NO_FIFOS, needs_a_shell, shown
 
 pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
 
@@ -23,22 +24,27 @@ def glob(ws, pattern, **args):
     return execute("Glob", {"pattern": pattern, **args}, ws)
 
 
+def listed(*paths):
+    """Glob's lines for these paths (written with '/'), as it shows them here."""
+    return [shown(path) for path in paths]
+
+
 def test_every_depth_newest_first(project, workspace):
     tree(project, ["a.py", "src/b.py", "src/deep/er/c.py", "notes.md"])
     result = glob(workspace, "**/*.py")
-    assert result.text.splitlines() == ["src/deep/er/c.py", "src/b.py", "a.py"]
+    assert result.text.splitlines() == listed("src/deep/er/c.py", "src/b.py", "a.py")
     assert result.summary == "Found 3 files"
 
 
 def test_path_patterns_and_a_search_folder(project, workspace):
     tree(project, ["src/app/x.ts", "src/y.ts", "lib/z.ts", "src/app/x.test.ts"])
-    assert glob(workspace, "src/**/*.ts").text.splitlines() == ["src/app/x.test.ts", "src/y.ts", "src/app/x.ts"]
-    assert glob(workspace, "*.{ts,js}", path="lib").text == "lib/z.ts"
+    assert glob(workspace, "src/**/*.ts").text.splitlines() == listed("src/app/x.test.ts", "src/y.ts", "src/app/x.ts")
+    assert glob(workspace, "*.{ts,js}", path="lib").text == shown("lib/z.ts")
 
 
 def test_gitignore_is_respected_hidden_files_included_and_git_skipped(project, workspace):
     tree(project, ["keep.py", "build/gen.py", ".config/tool.py", ".git/hooks/x.py"], ignore="build/\n")
-    assert sorted(glob(workspace, "**/*.py").text.splitlines()) == [".config/tool.py", "keep.py"]
+    assert sorted(glob(workspace, "**/*.py").text.splitlines()) == listed(".config/tool.py", "keep.py")
 
 
 def test_no_match_says_what_was_skipped(project, workspace):
@@ -75,36 +81,47 @@ def test_rg_comes_from_the_ripgrep_distribution():
     from pathlib import Path
 
     dist = distribution("ripgrep")
-    shipped = next(dist.locate_file(f) for f in dist.files if f.name == "rg")
+    shipped = next(dist.locate_file(f) for f in dist.files if f.name == ("rg.exe" if os.name == "nt" else "rg"))
     assert ripgrep.binary() == str(Path(shipped).resolve()) and os.access(ripgrep.binary(), os.X_OK)
 
 
 def test_star_and_question_mark_stay_within_one_segment(project, workspace):
     tree(project, ["README.md", "docs/x.md", "café/y.md", "src/a.py", "src/core/b.py", "src/c.py"])
     assert glob(workspace, "*.md").text == "README.md\n(2 more files match '**/*.md' in subfolders)"
-    assert glob(workspace, "*.py", path="src").text.splitlines()[:2] == ["src/c.py", "src/a.py"]
-    assert sorted(glob(workspace, "**/*.md").text.splitlines()) == ["README.md", "café/y.md", "docs/x.md"]
-    assert glob(workspace, "src/?.py").text.splitlines() == ["src/c.py", "src/a.py"]
-    assert glob(workspace, "src/**/b.py").text == "src/core/b.py"
+    assert glob(workspace, "*.py", path="src").text.splitlines()[:2] == listed("src/c.py", "src/a.py")
+    assert sorted(glob(workspace, "**/*.md").text.splitlines()) == listed("README.md", "café/y.md", "docs/x.md")
+    assert glob(workspace, "src/?.py").text.splitlines() == listed("src/c.py", "src/a.py")
+    assert glob(workspace, "src/**/b.py").text == shown("src/core/b.py")
     assert "'*' and '?' match within one path segment" in glob_tool.TOOL.description
 
 
 def test_absolute_and_dot_slash_patterns(project, workspace):
     tree(project, ["pkg/a.py", "pkg/sub/b.py", "other.py"])
     for pattern in (f"{project}/pkg/*.py", "./pkg/*.py", "pkg/./*.py"):
-        assert glob(workspace, pattern).text.splitlines()[0] == "pkg/a.py", pattern
-    assert glob(workspace, "../*.py", path="pkg/sub").text.splitlines()[0] == "pkg/a.py"
-    assert glob(workspace, "*.py", path=str(project / "pkg")).text.splitlines()[0] == "pkg/a.py"
+        assert glob(workspace, pattern).text.splitlines()[0] == shown("pkg/a.py"), pattern
+    assert glob(workspace, "../*.py", path="pkg/sub").text.splitlines()[0] == shown("pkg/a.py")
+    assert glob(workspace, "*.py", path=str(project / "pkg")).text.splitlines()[0] == shown("pkg/a.py")
+
+
+@pytest.mark.skipif(os.name != "nt", reason="a backslash in a glob separates folders on Windows; elsewhere it escapes")
+def test_backslashes_in_patterns_separate_folders_on_windows(project, workspace):
+    tree(project, ["pkg/a.py", "pkg/sub/b.py", "other.py"])
+    assert glob(workspace, "pkg\\*.py").text == "pkg\\a.py"
+    assert glob(workspace, f"{project}\\pkg\\*.py").text == "pkg\\a.py"
+    assert glob(workspace, "pkg\\**\\*.py").text.splitlines() == ["pkg\\sub\\b.py", "pkg\\a.py"]
+    for pattern in ("pkg\\sub\\*.py", f"{project}\\pkg\\sub\\*.py"):
+        assert execute("Grep", {"pattern": "pkg", "glob": pattern}, workspace).text == "pkg\\sub\\b.py", pattern
 
 
 def test_a_glob_never_overrides_gitignore(project, workspace):
     tree(project, ["a.log", "src/keep.log", "src/x.py", "src/y.py", "build/z.py"], ignore="*.log\nbuild/\n")
     (project / "src" / ".gitignore").write_text("!keep.log\nx.py\n")
-    assert glob(workspace, "**/*.log").text == "src/keep.log"
-    assert glob(workspace, "**/*.py").text == "src/y.py"
+    assert glob(workspace, "**/*.log").text == shown("src/keep.log")
+    assert glob(workspace, "**/*.py").text == shown("src/y.py")
     assert glob(workspace, "build/*.py").text.startswith("No files match")
 
 
+@NEEDS_GIT
 def test_gitignore_is_honoured_with_and_without_git(project, workspace):
     import subprocess
 
@@ -119,8 +136,8 @@ def test_narnat_state_is_listed_only_when_path_points_into_it(project, workspace
     tree(project, ["a.log", ".narnat/logs/run.log", ".narnat/sessions/s.json"])
     assert glob(workspace, "**/*.log").text == "a.log"
     assert glob(workspace, "**").text == "a.log"
-    assert glob(workspace, "**/*.log", path=".narnat").text == ".narnat/logs/run.log"
-    assert glob(workspace, f"{project}/.narnat/logs/*.log").text == ".narnat/logs/run.log"
+    assert glob(workspace, "**/*.log", path=".narnat").text == shown(".narnat/logs/run.log")
+    assert glob(workspace, f"{project}/.narnat/logs/*.log").text == shown(".narnat/logs/run.log")
 
 
 def test_binary_files_are_listed_and_the_note_does_not_say_otherwise(project, workspace):
@@ -130,6 +147,7 @@ def test_binary_files_are_listed_and_the_note_does_not_say_otherwise(project, wo
     assert "binary" not in glob(workspace, "*.nothing").text
 
 
+@NO_BYTE_NAMES
 def test_non_utf8_names_are_shown_escaped(project, workspace):
     (project / os.fsdecode(b"caf\xe9.py")).write_bytes(b"x\n")
     result = glob(workspace, "caf*")
@@ -137,6 +155,7 @@ def test_non_utf8_names_are_shown_escaped(project, workspace):
     result.text.encode("utf-8")
 
 
+@NO_FIFOS
 def test_a_path_that_is_not_a_folder(project, workspace):
     from tests.tools.test_grep import in_child
 
@@ -150,7 +169,7 @@ def test_a_path_that_is_not_a_folder(project, workspace):
 def test_a_name_pattern_says_how_many_more_match_in_subfolders(project, workspace):
     tree(project, ["a.py", "src/b.py", "src/c/d.py", "src/c/e.txt"])
     assert glob(workspace, "*.py").text.splitlines() == ["a.py", "(2 more files match '**/*.py' in subfolders)"]
-    assert glob(workspace, "**/*.py").text.splitlines() == ["src/c/d.py", "src/b.py", "a.py"]
+    assert glob(workspace, "**/*.py").text.splitlines() == listed("src/c/d.py", "src/b.py", "a.py")
     (project / "a.py").unlink()
     result = glob(workspace, "*.py")
     assert result.text == "No files match '*.py' in the project root; 2 files match '**/*.py' in subfolders."
@@ -167,6 +186,7 @@ def test_a_file_being_replaced_by_edit_or_write_is_never_listed(workspace, proje
 
 
 def test_nothing_found_after_a_cd_says_where_patterns_start(workspace, project):
+    needs_a_shell()
     (project / "doc" / "source").mkdir(parents=True)
     (project / "doc" / "source" / "conf.py").write_text("project = 'x'\n")
     execute("Bash", {"command": "cd doc"}, workspace)

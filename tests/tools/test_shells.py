@@ -17,6 +17,7 @@ from narnat_agent.prompts.system_prompt import build_system_prompt
 from narnat_agent.tools import registry
 from narnat_agent.tools.bash import execute, for_shell
 from narnat_agent.tools.bash.shells import BASH, POWERSHELL_7, WINDOWS_POWERSHELL, Machine, Shell, chosen, find
+from tests.platforms import needs_a_shell
 
 GIT_BASH = Shell("Git Bash", r"C:\Program Files\Git\bin\bash.exe", windows=True)
 PWSH = Shell(POWERSHELL_7, r"C:\Program Files\PowerShell\7\pwsh.exe", powershell=True, windows=True)
@@ -271,9 +272,8 @@ def test_a_shell_setting_on_linux_is_said_once_at_start(project, monkeypatch):
 def test_the_shell_found_on_windows_runs_keeps_the_directory_and_says_the_exit_code(workspace, project):
     from narnat_agent.tools.registry import execute as call
 
+    needs_a_shell()
     shell = chosen().shell
-    if shell.powershell and _under_wine():
-        pytest.skip("Wine's powershell.exe is a stub that runs nothing: a bash.exe (busybox-w32) on PATH stands in")
     (project / "sub").mkdir()
     moved = call("Bash", {"command": "cd sub"}, workspace)
     assert "(exit code 0" in moved.text and workspace.cwd == project / "sub", moved.text
@@ -282,12 +282,6 @@ def test_the_shell_found_on_windows_runs_keeps_the_directory_and_says_the_exit_c
     assert call("Bash", {"command": "exit 3"}, workspace).text.startswith("(no output)\n(exit code 3")
     described = next(tool for tool in registry.schemas() if tool["function"]["name"] == "Bash")["function"]
     assert described["description"].startswith(f"Run {shell.runs} (")
-
-
-def _under_wine() -> bool:
-    import ctypes
-
-    return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")
 
 
 def test_the_model_is_told_where_a_windows_virtualenv_keeps_its_programs(project):

@@ -4,6 +4,7 @@ import pytest
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.tools.registry import execute
+from tests.platforms import NO_FIFOS, NO_MODES, NO_SYMLINKS, shown
 
 pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
 
@@ -14,7 +15,7 @@ def write(workspace, path, content):
 
 def test_creates_a_new_file_with_its_parent_folders(project, workspace):
     result = write(workspace, "src/pkg/mod.py", "x = 1\ny = 2\n")
-    assert result.text == "Created src/pkg/mod.py (2 lines)." and not result.is_error
+    assert result.text == f"Created {shown('src/pkg/mod.py')} (2 lines)." and not result.is_error
     assert (project / "src/pkg/mod.py").read_text() == "x = 1\ny = 2\n"
 
 
@@ -55,6 +56,7 @@ def test_empty_content_and_content_without_final_newline(project, workspace):
     assert (project / "one.txt").read_bytes() == b"no newline"
 
 
+@NO_MODES
 def test_file_mode_is_kept(project, workspace):
     script = project / "run.sh"
     script.write_text("#!/bin/sh\n")
@@ -64,6 +66,7 @@ def test_file_mode_is_kept(project, workspace):
     assert script.stat().st_mode & 0o777 == 0o750
 
 
+@NO_FIFOS
 def test_a_directory_or_a_pipe_is_refused(project, workspace):
     (project / "dir").mkdir()
     assert "is a directory" in write(workspace, "dir", "x").text
@@ -109,6 +112,7 @@ def test_text_the_old_encoding_cannot_hold_is_written_as_utf8_and_said(project, 
     assert (project / "fr.txt").read_bytes() == "café ✓\n".encode()
 
 
+@NO_SYMLINKS
 def test_write_through_a_symlink_changes_the_target_and_keeps_the_link(project, workspace):
     (project / "real.txt").write_text("old\n")
     (project / "link.txt").symlink_to("real.txt")
@@ -128,8 +132,9 @@ def test_write_through_a_hard_link_keeps_the_shared_inode(project, workspace):
 
 def test_temporary_files_are_named_as_ours_and_stale_ones_are_removed(tmp_path):
     import subprocess
+    import sys
 
-    dead = subprocess.Popen(["true"])
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     stale = tmp_path / f".narnat-tmp-{dead.pid}-abc"
     stale.write_bytes(b"left by a killed process")
@@ -140,7 +145,6 @@ def test_temporary_files_are_named_as_ours_and_stale_ones_are_removed(tmp_path):
 
 
 def test_a_writer_killed_mid_write_leaves_only_a_temporary_file_we_recognise_and_remove(tmp_path):
-    import signal
     import subprocess
     import sys
     import time
@@ -158,7 +162,7 @@ def test_a_writer_killed_mid_write_leaves_only_a_temporary_file_we_recognise_and
     )
     while len(os.listdir(tmp_path)) < 2 and child.poll() is None:
         time.sleep(0.01)
-    child.send_signal(signal.SIGKILL)
+    child.kill()  # SIGKILL; TerminateProcess on Windows
     child.wait()
     left = sorted(set(os.listdir(tmp_path)) - {"big.bin"})
     assert len(left) == 1 and left[0].startswith(f".narnat-tmp-{child.pid}-")

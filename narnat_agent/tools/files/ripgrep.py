@@ -16,8 +16,10 @@ from typing import cast
 from narnat_agent import state
 from narnat_agent.platform.files import stat_in
 
-# .gitignore applies even outside a git repository; hidden files are searched; .git never is.
-COMMON = ["--hidden", "--glob", "!.git", "--no-require-git", "--no-config", "--color", "never"]
+# .gitignore applies even outside a git repository; hidden files are searched; .git never is. Names come back with
+# '/' between folders on every platform (rg prints '\' on Windows), as the globs and the matching read them;
+# `shown_name` shows them in the platform's form.
+COMMON = ["--hidden", "--glob", "!.git", "--no-require-git", "--no-config", "--color", "never", "--path-separator", "/"]
 STATE = state.FOLDER  # Narnat's own folder: its logs record every search, so searching them would find itself
 WRITING = ".narnat-tmp-*"  # a file Edit or Write is replacing this very moment: never a result
 TIMEOUT = 120
@@ -92,6 +94,12 @@ def shown(raw: bytes) -> str:
     """rg's bytes (a name or a line) as the model and the user see them: bytes that are not UTF-8 escaped, as in
     caf\\xe9.py (the form Workspace.show gives names)."""
     return raw.decode("utf-8", "backslashreplace")
+
+
+def shown_name(raw: bytes) -> str:
+    """A name rg printed ('/' between folders) as the model and the user see paths: in the platform's own form
+    (backslashes on Windows, as Workspace.show gives them), bytes that are not UTF-8 escaped."""
+    return shown(raw).replace("/", os.sep)
 
 
 def in_state(path: Path, root: Path) -> bool:
@@ -212,12 +220,13 @@ def walk(top: Path, root: Path) -> Iterator[Path]:
 
 
 def walk_matching(pattern: str, top: Path, root: Path) -> list[str]:
-    """The fallback walk's files (relative to root) whose path below top matches a glob."""
+    """The fallback walk's files (relative to root, '/' between folders, as rg lists them) whose path below top
+    matches a glob."""
     rx = glob_regex(pattern)
     found = []
     for path in walk(top, root):
-        if rx.fullmatch(os.path.relpath(path, top) if path != top else path.name):
-            found.append(os.path.relpath(path, root))
+        if rx.fullmatch(Path(os.path.relpath(path, top)).as_posix() if path != top else path.name):
+            found.append(Path(os.path.relpath(path, root)).as_posix())
     return found
 
 
