@@ -216,6 +216,7 @@ def umask():
     os.umask(old)
 
 
+@NO_MODES
 @pytest.mark.parametrize("mask", [0o022, 0o002, 0o077])
 def test_a_new_file_follows_the_umask_as_an_editor_makes_it(project, workspace, umask, mask):
     umask(mask)
@@ -224,6 +225,7 @@ def test_a_new_file_follows_the_umask_as_an_editor_makes_it(project, workspace, 
     assert (project / "src").stat().st_mode & 0o777 == 0o777 & ~mask
 
 
+@NO_MODES
 def test_narnats_own_files_stay_private_whatever_the_umask(tmp_path, umask):
     write_atomic(tmp_path / "session.json", b"{}")
     assert (tmp_path / "session.json").stat().st_mode & 0o777 == 0o600
