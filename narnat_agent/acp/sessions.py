@@ -67,7 +67,7 @@ def open_session(cwd: str, name: str | None, ui: EditorUI, settings: Settings, t
         ui.notice(str(notice))
     sweep_leftovers(config)
     system_prompt = build_system_prompt(config, ui.notice)
-    agent = build_agent(config, ui, Namespace(latest=False, resume=name), system_prompt, ui.confirm)
+    agent = build_agent(config, ui, Namespace(latest=False, resume=name, fork=False), system_prompt, ui.confirm)
     if agent is None:
         raise RequestError(INVALID_PARAMS if name else INTERNAL, ui.errors[-1])
     if name is None and agent.session.name in taken:  # two sessions opened in the same second
