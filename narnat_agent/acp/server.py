@@ -26,11 +26,22 @@ from acp.schema import (
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
+    SetSessionModeResponse,
 )
 
 from narnat_agent import __version__
 from narnat_agent.acp.replay import replayed
-from narnat_agent.acp.sessions import INVALID_PARAMS, NOT_OFFERED, Opened, Settings, offered, open_session, question
+from narnat_agent.acp.sessions import (
+    INVALID_PARAMS,
+    NOT_OFFERED,
+    Opened,
+    Settings,
+    choose_mode,
+    modes,
+    offered,
+    open_session,
+    question,
+)
 from narnat_agent.acp.ui import EditorUI, Link
 from narnat_agent.core.turn import Stop
 from narnat_agent.i18n import _
@@ -133,7 +144,7 @@ class Editor:
     async def new_session(self, cwd: str, mcp_servers: list | None = None, **kwargs: Any) -> NewSessionResponse:
         opened = await self._open(cwd, None)
         self._offer_commands(opened)
-        return NewSessionResponse(session_id=opened.id)
+        return NewSessionResponse(session_id=opened.id, modes=modes(opened))
 
     async def load_session(self, cwd: str, session_id: str, mcp_servers: list | None = None,
                            **kwargs: Any) -> LoadSessionResponse:  # fmt: skip
@@ -145,7 +156,7 @@ class Editor:
         for update in replayed(opened.agent.conversation.messages):
             await self._client().session_update(session_id=session_id, update=update)
         self._offer_commands(opened)
-        return LoadSessionResponse()
+        return LoadSessionResponse(modes=modes(opened))
 
     async def prompt(self, prompt: list, session_id: str, **kwargs: Any) -> PromptResponse:
         opened = self._opened(session_id)
@@ -159,6 +170,17 @@ class Editor:
         finally:
             self.busy = None
         return PromptResponse(stop_reason=stop)
+
+    async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> SetSessionModeResponse:
+        """Plan mode on or off, here on the connection's thread: the session's agent is idle (its turn would run on
+        the main thread, and a switch in the middle of one is refused), and the answer does not wait for another
+        session's turn."""
+        opened = self._opened(session_id)
+        if opened is self.busy:
+            raise RequestError(-32600, _("This session is answering a prompt; change the mode once the turn is over, "
+                                         "or cancel it."))  # fmt: skip
+        choose_mode(opened, mode_id)
+        return SetSessionModeResponse()
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
         opened = self.sessions.get(session_id)

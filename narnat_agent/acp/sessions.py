@@ -9,10 +9,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from acp import RequestError
-from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
+from acp.schema import AvailableCommand, AvailableCommandInput, SessionMode, SessionModeState, UnstructuredCommandInput
 
 from narnat_agent import i18n, state
-from narnat_agent.acp.ui import Buffers, EditorUI
+from narnat_agent.acp.ui import DEFAULT, PLAN, Buffers, EditorUI
 from narnat_agent.commands.custom import UserCommand
 from narnat_agent.core.agent import Agent
 from narnat_agent.i18n import N_, _
@@ -23,6 +23,10 @@ NOT_OFFERED = {  # why a built-in command is not offered in an editor
     "rewind": N_("the questions it asks need the terminal; /undo and /redo work here"),
 }
 INVALID_PARAMS, INTERNAL = -32602, -32603
+MODES = {  # the session modes the editor's picker offers: each one's name and description
+    DEFAULT: (N_("Default"), N_("Ask before destructive actions")),
+    PLAN: (N_("Plan"), N_("Investigate and propose; change nothing")),
+}
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,22 @@ def offered(opened: Opened) -> list[AvailableCommand]:
         arguments = AvailableCommandInput(UnstructuredCommandInput(hint=_("arguments")))
         commands.append(AvailableCommand(name=name, description=command.description, input=arguments))
     return commands
+
+
+def modes(opened: Opened) -> SessionModeState:
+    """The modes offered, and the one the session is in (what the editor is told it shows)."""
+    opened.ui.mode = PLAN if opened.agent.planning else DEFAULT
+    offered = [SessionMode(id=mode, name=_(name), description=_(about)) for mode, (name, about) in MODES.items()]
+    return SessionModeState(current_mode_id=opened.ui.mode, available_modes=offered)
+
+
+def choose_mode(opened: Opened, mode: str) -> None:
+    """session/set_mode: plan mode on or off as the editor chose; an unknown mode changes nothing."""
+    if mode not in MODES:
+        raise RequestError(INVALID_PARAMS, _("There is no mode {mode}: the modes are {modes}.")
+                           .format(mode=mode, modes=", ".join(MODES)))  # fmt: skip
+    opened.ui.mode = mode  # what the editor shows already: planning() need not tell it
+    opened.agent.plan_mode(mode == PLAN)
 
 
 def _mention(uri: str, root: Path) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from acp import Client, text_block, tool_content, update_agent_message_text, update_agent_thought_text
+from acp.helpers import update_current_mode
 from acp.schema import AllowedOutcome, ClientCapabilities, PermissionOption, ToolCallUpdate
 
 from narnat_agent.acp.calls import Running, ended, started
@@ -28,6 +29,14 @@ from narnat_agent.ui.plain import QuietSink
 log = get_logger("acp.ui")
 ALLOW, REJECT = "allow", "reject"  # the options of a permission request
 WAIT = 10.0  # seconds the editor has to give or take a file's text; then the disk's is used
+DEFAULT, PLAN = "default", "plan"  # the session's modes: plan mode off and on
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # a thread without a loop: the main thread, a worker
+        return None
 
 
 class Link:
@@ -86,9 +95,13 @@ class EditorUI:
         self.held: list[str] = []  # said while no prompt was being answered: it opens the next reply
         self.errors: list[str] = []  # said while the session opened: the reason it could not be
         self.asked = itertools.count(1)
+        self.mode = DEFAULT  # the mode the editor shows
 
     def update(self, update: Any) -> None:
         """One session/update; a connection gone cannot be told anything (the run ends when it notices)."""
+        if _running_loop() is self.link.loop:  # said on the connection's own thread: waiting there would never end
+            self.link.loop.create_task(self.link.client.session_update(session_id=self.session_id, update=update))
+            return
         try:
             self.link.call(self.link.client.session_update(session_id=self.session_id, update=update))
         except (ConnectionError, concurrent.futures.CancelledError, RuntimeError) as e:
@@ -223,7 +236,12 @@ class EditorUI:
         self.say(f"{title}\n```diff\n{diff}\n```" if diff else title)
 
     def planning(self, on: bool) -> None:
-        """The slash commands that switch plan mode say it in the reply."""
+        """Plan mode switched by /plan or /go: the editor's mode picker follows (the commands say it in the reply).
+        A switch the editor asked for (session/set_mode) is already what it shows, so it is not told again."""
+        mode = PLAN if on else DEFAULT
+        if mode != self.mode:
+            self.mode = mode
+            self.update(update_current_mode(mode))
 
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """A markdown table, which editors draw."""
