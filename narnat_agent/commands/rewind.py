@@ -243,7 +243,7 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     if conversation:
         _context_unknown(agent)
         agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
-        agent.ui.give_back(turn.question)
+        agent.ui.give_back(turn.question.split("\n\n<system-reminder>", 1)[0])  # what the person typed, not Narnat
 
 
 def _rewind_done(label: str, code: bool, conversation: bool) -> str:

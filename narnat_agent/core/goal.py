@@ -11,7 +11,7 @@ from pathlib import Path
 
 from narnat_agent.conversation.context import with_reminder
 from narnat_agent.core.agent import Agent
-from narnat_agent.core.turn import GoalRecord, Round, Stop, TurnOutcome
+from narnat_agent.core.turn import GoalRecord, Round, Stop, TurnOutcome, TurnStats
 from narnat_agent.i18n import _, listed, ngettext, spoken
 from narnat_agent.logger import get_logger
 from narnat_agent.safety import analyze
@@ -69,11 +69,13 @@ def pursue(agent: Agent, goal: Goal) -> TurnOutcome:
         raise GoalRefused(why)
     question = with_reminder(goal.text, [STARTED.format(until=goal.until)])
     rounds: list[Round] = []
+    spent: list[TurnStats] = []  # each round's figures: the goal's are their sum
     outcome, stop = TurnOutcome(Stop.COMPLETED), Stop.TURN_LIMIT
     agent.until = goal.until
     try:
         for number in range(1, goal.max_turns + 1):
             outcome = agent.ask(question)
+            spent.append(outcome.stats)
             rounds.append(Round(outcome.stop, outcome.stats.check))
             check = outcome.stats.check
             if not outcome.completed or check is None:
@@ -92,7 +94,20 @@ def pursue(agent: Agent, goal: Goal) -> TurnOutcome:
     record = GoalRecord(goal.until, tuple(rounds), stop)
     message = _ending(record)
     (agent.ui.notice if record.verified else agent.ui.warning)(message)
-    return replace(outcome, stop=stop, message=message if not record.verified else "", goal=record)
+    stats = _summed(spent) if spent else outcome.stats
+    return replace(outcome, stop=stop, message=message if not record.verified else "", goal=record, stats=stats)
+
+
+def _summed(spent: list[TurnStats]) -> TurnStats:
+    """The rounds' figures as one run's: what was sent and received in all, every verification in order; the context
+    and the model as the last round left them."""
+    costs = [s.cost for s in spent if s.cost is not None]
+    return replace(
+        spent[-1], sent=sum(s.sent for s in spent), cached=sum(s.cached for s in spent),
+        completion=sum(s.completion for s in spent), requests=sum(s.requests for s in spent),
+        estimated=any(s.estimated for s in spent), cost=sum(costs) if costs else None,
+        verifications=[v for s in spent for v in s.verifications], started=spent[0].started,
+    )  # fmt: skip
 
 
 def _next_question(goal: Goal, check: Verification, output: str) -> str:

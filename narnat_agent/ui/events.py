@@ -83,8 +83,8 @@ class EventUI(HeadlessUI):
 
     def tool_end(self, result: Result) -> None:
         super().tool_end(result)
-        self.tool_calls += 1
         call_id, name = self.running
+        self.tool_calls += call_id != "check"  # a goal's check is Narnat's call, not the model's
         self.emit("tool_result", id=call_id, name=name, summary=result.summary, is_error=result.is_error)
 
     def notice(self, text: str) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from narnat_agent.checkpoints import NO_COMMANDS
 from narnat_agent.commands.dispatch import dispatch
+from narnat_agent.conversation.context import with_reminder
 from tests.commands.test_session_runs import run_repl
 from tests.fake_llm import text_reply, tool_reply
 
@@ -265,3 +266,11 @@ def test_damaged_checkpoints_in_a_session_file_are_dropped_in_one_sentence(harne
     assert "The checkpoints saved with this conversation are damaged" in h.err.getvalue()
     dispatch(h.agent, "/undo")
     assert "Nothing to undo" in h.out.getvalue() and h.conversation.turns == 1
+
+
+def test_undo_gives_back_what_the_person_typed_not_the_reminders_narnat_added(harness, fake_llm, tree):
+    h = harness("y\n")
+    fake_llm.add(text_reply("noted"))
+    h.agent.ask(with_reminder("remember the plan", ["After your last turn Narnat ran `pytest`: failed."]))  # a goal's
+    dispatch(h.agent, "/undo")
+    assert h.err.getvalue().rstrip().endswith("remember the plan") and "system-reminder" not in h.err.getvalue()

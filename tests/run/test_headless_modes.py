@@ -31,6 +31,8 @@ def test_a_goal_goes_on_until_its_check_passes_and_the_json_tells_each_round(pro
     )
     assert [r["check"]["outcome"] for r in goal["verifications"]] == ["failed", "passed"]
     assert result["unproven_claim"] is None  # the last answer came with a passing check
+    # the run's figures count every round, and the model's calls only (the checks are Narnat's)
+    assert (result["requests"], result["tool_calls"]) == (len(fake_llm.requests), 1) == (3, 1)
     assert "Round 1 of 10: grep -q ok out.txt: failed (exit 2); going on." in done.stderr
     assert "⚠ the answer claims success, but grep -q ok out.txt: failed (exit 2)" in done.stderr
 
