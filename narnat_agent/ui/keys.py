@@ -1,5 +1,6 @@
 """Keys: the prompt (prompt_toolkit) and the watcher that turns ESC or Ctrl-C into a cancel while the agent works."""
 
+import atexit
 import os
 import signal
 import sys
@@ -15,7 +16,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.input.typeahead import store_typeahead
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding import KeyBindings, KeyPress
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.styles import Style
 
@@ -202,6 +203,7 @@ class Watcher:
         self.key = "escape"
         self.last_escape = 0.0
         self.typed: list[str] = []
+        self.held: list[KeyPress] = []  # Ctrl-D pressed while busy: handed to the next prompt
         self.busy = self.fired = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -211,11 +213,15 @@ class Watcher:
         """Take the keyboard; without a terminal on stdin there is nothing to watch (Ctrl-C still works)."""
         if self._thread is not None or not sys.stdin.isatty():
             return
-        from prompt_toolkit.input import create_input
+        if self._input is None:
+            from prompt_toolkit.input import create_input
 
-        self._input = create_input()
-        self._raw = self._input.raw_mode()
-        self._raw.__enter__()
+            self._input = create_input()
+            # raw from here to the end of the run, the prompts' turns included (each leaves it as it found it):
+            # a key typed between the watcher and a prompt (a Ctrl-D as the turn ends) never meets the line mode
+            raw = self._input.raw_mode()
+            raw.__enter__()
+            atexit.register(raw.__exit__, None, None, None)
         self._stop.clear()
         self.fired = False
         self._thread = start_thread(self._watch, self._input)
@@ -227,7 +233,9 @@ class Watcher:
         self._stop.set()
         self._thread.join(1)
         self._thread = None
-        self._raw.__exit__(None, None, None)
+        if self.held and self._input is not None:  # a Ctrl-D the loop had no turn to hand over
+            store_typeahead(self._input, self.held)
+            self.held = []
         return True
 
     def working(self, busy: bool) -> None:
@@ -243,8 +251,11 @@ class Watcher:
             keys = keyboard.read_keys() if key_ready(keyboard, POLL) else keyboard.flush_keys()
             if self.busy:
                 self.handle([k.key for k in keys])
-            elif keys:  # the prompt's own keys, early: Enter sends, Ctrl-D leaves, as if it had been there
-                store_typeahead(keyboard, keys)
+                # a Ctrl-D typed as the turn ends (the footer is out, the prompt not yet back) still leaves
+                self.held += [k for k in keys if k.key == Keys.ControlD]
+            elif keys or self.held:  # the prompt's own keys, early: Enter sends, Ctrl-D leaves, as if it had been there
+                store_typeahead(keyboard, [*self.held, *keys])
+                self.held = []
 
     def handle(self, keys: list) -> None:
         """One batch of parsed keys: ESC followed by another key in the same batch is Alt+key, not ESC."""
