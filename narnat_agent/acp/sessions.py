@@ -16,7 +16,7 @@ from narnat_agent.acp.ui import DEFAULT, PLAN, Buffers, EditorUI
 from narnat_agent.commands.custom import UserCommand
 from narnat_agent.core.agent import Agent
 from narnat_agent.i18n import N_, _
-from narnat_agent.run.start import build_agent, sweep_leftovers
+from narnat_agent.run.start import Opening, build_agent, sweep_leftovers
 
 NOT_OFFERED = {  # why a built-in command is not offered in an editor
     "exit": N_("the editor closes the session"),
@@ -71,7 +71,7 @@ def open_session(cwd: str, name: str | None, ui: EditorUI, settings: Settings, t
         ui.notice(str(notice))
     sweep_leftovers(config)
     system_prompt = build_system_prompt(config, ui.notice)
-    agent = build_agent(config, ui, Namespace(latest=False, resume=name, fork=False), system_prompt, ui.confirm)
+    agent = build_agent(config, ui, Opening(resume=name), system_prompt, ui.confirm)
     if agent is None:
         raise RequestError(INVALID_PARAMS if name else INTERNAL, ui.errors[-1])
     if name is None and agent.session.name in taken:  # two sessions opened in the same second

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from narnat_agent.i18n import _
 from narnat_agent.run.signals import leave_on_signals
-from narnat_agent.run.start import USAGE_ERROR, build_agent, save, stop_jobs
+from narnat_agent.run.start import USAGE_ERROR, Opening, build_agent, save, stop_jobs
 
 if TYPE_CHECKING:
     from narnat_agent.config.settings import Config
@@ -31,7 +31,7 @@ def run_headless(config: Config, ui: Reporter, args: argparse.Namespace, prompt:
     if args.until is not None and (why := _refused_goal(args.until, config)):
         ui.error(why)
         return USAGE_ERROR
-    agent = build_agent(config, ui, args, system_prompt, nobody or _allow)
+    agent = build_agent(config, ui, Opening.of(args), system_prompt, nobody or _allow)
     if agent is None:
         return USAGE_ERROR
     leave_on_signals(agent)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from narnat_agent import __version__
 from narnat_agent.i18n import _, ngettext
 from narnat_agent.run.signals import leave_on_signals
-from narnat_agent.run.start import USAGE_ERROR, build_agent, save, stop_jobs
+from narnat_agent.run.start import USAGE_ERROR, Opening, build_agent, save, stop_jobs
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -24,7 +24,7 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     """The interactive conversation, until the user leaves."""
     from narnat_agent.commands.dispatch import dispatch
 
-    agent = build_agent(config, ui, args, system_prompt, ui.confirm)
+    agent = build_agent(config, ui, Opening.of(args), system_prompt, ui.confirm)
     if agent is None:
         return USAGE_ERROR
     leave_on_signals(agent)

@@ -4,6 +4,7 @@ it, the autosave, and the background commands stopped on the way out."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from narnat_agent.i18n import _, ngettext
@@ -20,14 +21,32 @@ if TYPE_CHECKING:
 USAGE_ERROR = 2  # a configuration or command-line mistake: nothing was sent
 
 
-def _session(config: Config, ui: UI, args: argparse.Namespace, system_prompt: str) -> Session:
+@dataclass(frozen=True)
+class Opening:
+    """Which conversation a run goes on with: a new one, the latest saved (-c), one by name (--resume), or a copy of
+    either (--fork)."""
+
+    latest: bool = False
+    resume: str | None = None
+    fork: bool = False
+
+    @property
+    def saved(self) -> bool:
+        return self.latest or self.resume is not None
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Opening:
+        return cls(bool(args.latest), args.resume, bool(args.fork))
+
+
+def _session(config: Config, ui: UI, opening: Opening, system_prompt: str) -> Session:
     """The conversation of this run: a saved one (-c, --resume) or a new one (named by the time and the process)."""
     from narnat_agent.conversation import session as sessions
     from narnat_agent.conversation.compressor import inherit_summary
 
-    if args.latest or args.resume:
-        saved = _saved_session(config, args.resume, system_prompt)
-        return sessions.fork(saved, config.state_dir) if args.fork else saved
+    if opening.saved:
+        saved = _saved_session(config, opening.resume, system_prompt)
+        return sessions.fork(saved, config.state_dir) if opening.fork else saved
     if summary := inherit_summary(config.state_dir):
         ui.notice(_("A summary left by an interrupted compression was inherited into this new conversation."))
     return sessions.new_session(system_prompt, summary)
@@ -80,7 +99,7 @@ def sweep_leftovers(config: Config) -> None:
 
 
 def build_agent(
-    config: Config, ui: UI, args: argparse.Namespace, system_prompt: str, confirm: Callable[[str, str], bool]
+    config: Config, ui: UI, opening: Opening, system_prompt: str, confirm: Callable[[str, str], bool]
 ) -> Agent | None:
     """The agent of this run, on the conversation the flags chose; None (and one sentence) when it cannot be had.
     How a signal ends the run is the caller's to say (signal handlers belong to the main thread)."""
@@ -94,9 +113,9 @@ def build_agent(
 
     start_log(config.state_dir, [config.api_key], ui.notice)
     try:
-        session = _session(config, ui, args, system_prompt)
+        session = _session(config, ui, opening, system_prompt)
     except store.SessionError as e:
-        ui.error((_("Cannot continue: {why}") if args.latest else _("Cannot resume: {why}")).format(why=e))
+        ui.error((_("Cannot continue: {why}") if opening.latest else _("Cannot resume: {why}")).format(why=e))
         return None
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
