@@ -111,6 +111,13 @@ def test_waiting_for_a_job_gives_its_new_output_and_how_it_ended(workspace, proj
     assert "ended" not in execute("Bash", {"command": "echo hi"}, workspace).text  # said once, not again as news
 
 
+def test_waiting_for_a_job_gives_its_output_without_the_colours_it_wrote_for_a_terminal(workspace):
+    code = "print('\\x1b[32m.\\x1b[0m\\x1b[1m 3 passed\\x1b[0m', flush=True)"
+    execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
+    done = execute("Bash", {"command": "wait %1", "timeout": 30_000}, workspace)
+    assert ". 3 passed" in done.text and "\x1b" not in done.text
+
+
 def test_waiting_past_the_timeout_says_the_job_still_runs_and_keeps_it(workspace, project):
     code = "import time; print('started', flush=True); time.sleep(60)"
     execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
