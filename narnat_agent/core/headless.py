@@ -18,11 +18,13 @@ class NobodyToAsk:
         raise nobody_to_ask(reason)
 
     def judge(self, outcome: TurnOutcome) -> TurnOutcome:
-        """A turn that completed around a refused command did not do all it was asked: it stopped."""
+        """A turn that completed around a refused command did not do all it was asked: the model finished without it,
+        which a script must be able to tell from a turn that did everything (exit 3, the commands named)."""
         if not self.refused or not outcome.completed:
             return outcome
         commands = "; ".join(self.refused)
-        message = _("A command that needs confirmation was refused: {commands} (run with --yes to allow it).").format(
-            commands=commands
-        )
-        return replace(outcome, stop=Stop.CONFIRMATION_REFUSED, message=message)
+        message = _(
+            "The turn finished, but a command that needs confirmation was not run: {commands} (run with --yes to allow "
+            "it)."
+        ).format(commands=commands)
+        return replace(outcome, stop=Stop.CONFIRMATION_REFUSED, message=message, refused=tuple(self.refused))

@@ -147,6 +147,7 @@ class TurnOutcome:
     stats: TurnStats = field(default_factory=TurnStats)
     goal: GoalRecord | None = None  # the rounds of a goal this outcome ends
     changed: tuple[str, ...] = ()  # the files the run's turns changed (headless reports name them)
+    refused: tuple[str, ...] = ()  # commands a headless run could not ask about, so did not run
 
     @property
     def completed(self) -> bool:

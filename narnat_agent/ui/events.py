@@ -111,7 +111,7 @@ class EventUI(HeadlessUI):
             "verifications": [_verification(v) for v in stats.verifications],
             "suite": _verification(stats.suite) if stats.suite else None,
             "unproven_claim": _verification(stats.unproven) if stats.unproven else None,
-            "changed_files": list(outcome.changed),
+            "changed_files": list(outcome.changed), "refused": list(outcome.refused),
             "goal": _goal(outcome.goal) if outcome.goal else None,
         })  # fmt: skip
 

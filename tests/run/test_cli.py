@@ -157,6 +157,20 @@ def test_the_process_ends_once_the_exit_handlers_ran_and_the_output_is_flushed(p
 
 
 @pytest.mark.slow
+def test_a_turn_that_finished_around_a_refused_command_says_so_and_lists_it(project, fake_llm):
+    (project / ".pytest_cache").mkdir()
+    fake_llm.add(tool_reply(("Bash", {"command": "rm -rf .pytest_cache"})), text_reply("Fixed; the cache stays."))
+    done = narnat(project, "-p", "fix it", "--output-format", "json", base_url=fake_llm.base_url)
+    result = json.loads(done.stdout)
+    assert (done.returncode, result["stop"], result["answer"]) == (3, "confirmation_refused", "Fixed; the cache stays.")
+    assert result["refused"] == ["rm -rf .pytest_cache"]
+    assert result["message"] == (
+        "The turn finished, but a command that needs confirmation was not run: rm -rf .pytest_cache "
+        "(run with --yes to allow it)."
+    )
+
+
+@pytest.mark.slow
 def test_headless_refuses_deletion_unless_yes_and_exits_3(project, fake_llm):
     (project / "junk.txt").write_text("x")
     rm = tool_reply(("Bash", {"command": "rm junk.txt"}))
@@ -167,7 +181,7 @@ def test_headless_refuses_deletion_unless_yes_and_exits_3(project, fake_llm):
     assert told.startswith("Error: not run — it needs the user's confirmation (")
     assert told.endswith("), and this headless run cannot ask (the user can allow it with --yes).")
     assert "/undo" not in told  # there is no /undo in a headless run
-    assert "was refused: rm junk.txt (run with --yes" in done.stderr
+    assert "was not run: rm junk.txt (run with --yes" in done.stderr
     fake_llm.add(tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("deleted"))
     done = narnat(project, "-p", "delete junk", "--yes", base_url=fake_llm.base_url)
     assert done.returncode == 0 and not (project / "junk.txt").exists()
