@@ -194,14 +194,15 @@ class Checkpoints:
 
     def diffs(self, index: int) -> list[FileDiff]:
         """Every file turn `index` changed (commands' changes included), before and after it; those no snapshot
-        could keep are left out (the turn's listing names them)."""
+        could keep are left out (the turn's listing names them), and so are those it made and removed again."""
         entry = self.entries[index]
         assert isinstance(entry, Turn)
         unkept = unkept_of([entry])
         changes = [c for c in changed_files(self.store, steps_of([entry])).values() if c.path not in unkept]
         before, after = contents(self.store, changes, "target"), contents(self.store, changes, "expected")
         return [FileDiff(c.path, self._data(before[c.path]), self._data(after[c.path]))
-                for c in sorted(changes, key=lambda c: c.path)]  # fmt: skip
+                for c in sorted(changes, key=lambda c: c.path)
+                if before[c.path] is not None or after[c.path] is not None]  # fmt: skip
 
     def _data(self, content: str | None) -> bytes | None:
         return None if content is None else self.store.data(content)

@@ -52,6 +52,22 @@ def test_diff_shows_each_file_a_turn_changed_and_rewind_restores_one(harness, fa
     assert h.conversation.messages == messages  # the conversation stays as it was
 
 
+@pytest.mark.slow
+def test_a_file_a_turn_created_then_deleted_is_not_in_its_diff(harness, fake_llm, project):
+    h = harness(answers="y\n")
+    fake_llm.add(
+        tool_reply(("Bash", {"command": GENERATE})),
+        tool_reply(("Write", {"file_path": "a.txt", "content": "one\n"})),
+        tool_reply(("Bash", {"command": "rm gen.txt"})),
+        text_reply("Done."),
+    )
+    h.agent.ask("make a.txt, and a scratch file on the way")
+    assert not (project / "gen.txt").exists()
+    h.out.truncate(0), h.out.seek(0)
+    dispatch(h.agent, "/diff")
+    assert h.out.getvalue() == "a.txt (created, +1)\n@@ -0,0 +1 @@\n+one\n"
+
+
 def test_diff_without_turns_says_so(harness):
     h = harness()
     dispatch(h.agent, "/diff")
