@@ -84,8 +84,10 @@ def _pieces(conversation: Conversation, tools: list[dict]) -> list[tuple[int, st
         elif role == "assistant":
             functions = {c["id"]: c["function"] for c in message.get("tool_calls", [])}
             calls.update({id_: (f["name"], _header(f)) for id_, f in functions.items()})
-            named = ", ".join(f["name"] for f in functions.values())
-            label = (Said(N_("answer: {text}"), text=_first_words(message["content"])) if message["content"]
+            named = ", ".join(calls[id_][1] for id_ in functions)
+            # named after what makes up its size: three words of text before a 300-line Edit are not the item
+            text = message["content"] or ""
+            label = (Said(N_("answer: {text}"), text=_first_words(text)) if text and 2 * estimate(text) >= size
                      else Said(N_("calls {names}"), names=named))  # fmt: skip
             pieces.append((n, Said(N_("answers")), label, size))
         else:
