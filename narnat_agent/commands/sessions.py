@@ -11,7 +11,7 @@ from narnat_agent.i18n import N_, _, ngettext
 @command(N_("/save [name]"), N_("save this conversation (default name: the date and time)"))
 def save(agent: Agent, arg: str) -> None:
     name = store.check_name(arg or store.stamp())
-    if not agent.conversation.turns:
+    if not agent.conversation.worth_saving:
         agent.ui.notice(_("Nothing to save yet: this conversation has no turns."))
         return
     exists = store.exists(agent.config.state_dir, name) and name != agent.conversation.name
@@ -43,7 +43,7 @@ def show(agent: Agent, arg: str) -> None:
 def enter(agent: Agent, arg: str) -> None:
     if not arg:
         raise SessionError(_("say which session: /enter <name> (see /show)."))
-    entered = sessions.load(agent.config.state_dir, arg)
+    entered, note = sessions.resumed(agent.config.state_dir, arg)
     saved = agent.save()
     agent.switch(entered)
     turns = entered.turns
@@ -56,6 +56,8 @@ def enter(agent: Agent, arg: str) -> None:
         )
     else:
         agent.ui.notice(_("Entered '{name}'.").format(name=arg))
+    if note:
+        agent.ui.notice(note)
 
 
 @command(N_("/delete <name>"), N_("delete a saved session (asks first)"))

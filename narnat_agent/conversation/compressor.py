@@ -125,7 +125,7 @@ def compressed(
     if not summary:
         ui.error(failure)
         return None
-    archive = f"compressed-{store.stamp()}"
+    archive = f"{store.ARCHIVE}{store.stamp()}"
     try:
         sessions.save(config.state_dir, old, config.model, archive)
     except store.SessionError as e:

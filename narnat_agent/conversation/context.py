@@ -29,6 +29,11 @@ class Conversation:
         self.prompt_estimated = False  # the provider reported no usage: last_prompt_tokens is counted from the text
         self.prompt_messages = 0  # how many of the messages the latest request carried
 
+    @property
+    def worth_saving(self) -> bool:
+        """Whether it holds a turn, or goes on from a summary of an earlier conversation (/compact, then leaving)."""
+        return self.turns > 0 or SUMMARY_HEADING in self.messages[0]["content"]
+
     def add_user(self, text: str, question: bool = True) -> None:
         """A user message; a question counts as a turn, a message delivered within one (steering) does not."""
         self.messages.append({"role": "user", "content": text})

@@ -97,3 +97,14 @@ def save(state_dir: Path, session: Session, model: str, name: str | None = None)
 
 def load(state_dir: Path, name: str) -> Session:
     return from_dict(name, store.load(state_dir, store.check_name(name)))
+
+
+def resumed(state_dir: Path, name: str) -> tuple[Session, str]:
+    """A saved conversation to go on with, and what to tell the person: an archive of a compacted conversation goes
+    on under a new name, since saved under its own it would be an archive no more."""
+    session = load(state_dir, name)
+    if not store.is_archive(name):
+        return session, ""
+    session.conversation.name = store.stamp()
+    note = _("'{archive}' is the archive of a compacted conversation: it stays as it is, and this goes on as '{name}'.")
+    return session, note.format(archive=name, name=session.name)

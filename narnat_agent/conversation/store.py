@@ -45,6 +45,13 @@ def check_name(name: str) -> str:
     return name
 
 
+ARCHIVE = "compressed-"  # a compacted conversation's archive: kept as it was, never continued under its name
+
+
+def is_archive(name: str) -> bool:
+    return name.startswith(ARCHIVE)
+
+
 def stamp(moment: datetime | None = None) -> str:
     """A default name: the time, and this process's id, so processes started in the same second differ."""
     return f"{(moment or datetime.now()):%Y-%m-%d_%H-%M-%S}-{os.getpid()}"

@@ -183,7 +183,7 @@ class Agent:
 
     def save(self, name: str | None = None) -> str | None:
         """Save the conversation (under its own name by default); an empty one is not saved."""
-        if not self.session.turns:
+        if not self.conversation.worth_saving:
             return None
         saved = sessions.save(self.config.state_dir, self.session, self.client.model, name)
         if saved.note:  # another process saved under this name meanwhile: this conversation goes on beside it

@@ -45,15 +45,20 @@ def _session(config: Config, ui: UI, opening: Opening, system_prompt: str) -> Se
     from narnat_agent.conversation.compressor import inherit_summary
 
     if opening.saved:
-        saved = _saved_session(config, opening.resume, system_prompt)
-        return sessions.fork(saved, config.state_dir) if opening.fork else saved
+        saved, note = _saved_session(config, opening.resume, system_prompt)
+        if opening.fork:
+            return sessions.fork(saved, config.state_dir)
+        if note:
+            ui.notice(note)
+        return saved
     if summary := inherit_summary(config.state_dir):
         ui.notice(_("A summary left by an interrupted compression was inherited into this new conversation."))
     return sessions.new_session(system_prompt, summary)
 
 
-def _saved_session(config: Config, name: str | None, system_prompt: str) -> Session:
-    """A saved conversation (by name, else the most recent), going on in this run's environment (date, mode)."""
+def _saved_session(config: Config, name: str | None, system_prompt: str) -> tuple[Session, str]:
+    """A saved conversation (by name, else the most recent), going on in this run's environment (date, mode), and
+    what to tell the person of it."""
     from narnat_agent import state
     from narnat_agent.conversation import session as sessions
     from narnat_agent.conversation import store
@@ -61,7 +66,7 @@ def _saved_session(config: Config, name: str | None, system_prompt: str) -> Sess
 
     state_dir = config.state_dir
     if name is None or not store.exists(state_dir, store.check_name(name)):
-        names = [row["name"] for row in store.listing(state_dir) if not row["name"].startswith("compressed-")]
+        names = [row["name"] for row in store.listing(state_dir) if not store.is_archive(row["name"])]
         if name is not None:
             where, recent = state.sessions(state_dir), ", ".join(names[:3])
             missing = (
@@ -73,10 +78,10 @@ def _saved_session(config: Config, name: str | None, system_prompt: str) -> Sess
         if not names:
             raise store.SessionError(_("this project has no saved conversation yet."))
         name = names[0]
-    session = sessions.load(state_dir, name)
+    session, note = sessions.resumed(state_dir, name)
     system = session.conversation.messages[0]
     system["content"] = with_environment(system["content"], system_prompt)
-    return session
+    return session, note
 
 
 def sweep_leftovers(config: Config) -> None:

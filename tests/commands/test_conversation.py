@@ -97,6 +97,30 @@ def test_compact_summarises_now_with_the_users_words_and_goes_on_from_the_summar
     assert "Compressed: the old conversation is saved as" in done.stderr
 
 
+@pytest.mark.slow
+def test_leaving_right_after_compact_saves_the_conversation_that_goes_on_from_the_summary(project, fake_llm):
+    fake_llm.add(text_reply("answer one"), text_reply("## Summary\nThe parser is fixed."), text_reply("on"))
+    done = repl(project, fake_llm, "one", "/compact")
+    assert "Saved this conversation as" in done.stderr
+    [kept] = [p for p in (project / ".narnat" / "sessions").glob("*.json") if not p.name.startswith("compressed-")]
+    assert json.loads(kept.read_text())["messages"][0]["content"].endswith("The parser is fixed.\n")
+    done = narnat(project, "-c", "-p", "go on", base_url=fake_llm.base_url)
+    assert done.returncode == 0 and fake_llm.requests[-1]["messages"][1:] == [{"role": "user", "content": "go on"}]
+
+
+@pytest.mark.slow
+def test_a_resumed_archive_goes_on_under_a_new_name_and_stays_as_it_was(project, fake_llm):
+    fake_llm.add(text_reply("answer one"), text_reply("## Summary\nDone."), text_reply("two"))
+    repl(project, fake_llm, "one", "/compact")
+    [archive] = (project / ".narnat" / "sessions").glob("compressed-*.json")
+    before = archive.read_text()
+    done = narnat(project, "--resume", archive.stem, "-p", "again", base_url=fake_llm.base_url)
+    assert done.returncode == 0 and archive.read_text() == before
+    assert f"'{archive.stem}' is the archive of a compacted conversation" in done.stderr
+    sessions = sorted(p.name for p in (project / ".narnat" / "sessions").glob("*.json"))
+    assert len(sessions) == 3  # the archive, the compacted conversation, and the archive's continuation
+
+
 def test_compact_on_an_empty_conversation_sends_nothing(project, fake_llm):
     done = repl(project, fake_llm, "/compact")
     assert "Nothing to compact: this conversation has no turns yet." in done.stderr and fake_llm.requests == []
