@@ -4,6 +4,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import stat
 from collections.abc import Callable
 from datetime import date
@@ -81,6 +82,10 @@ def _node(project: Path) -> str:
         return ""
     lockfile, manager = next(((f, m) for f, m in LOCKFILES if _found(project / f, Path.is_file)), ("", "npm"))
     line = f"- Node: {manager} ({f'from {lockfile}' if lockfile else 'no lockfile'}); "
+    if manager != "npm" and not shutil.which(manager, path=environment(root=project).get("PATH")):
+        # the lockfile names a manager the commands cannot run: npm runs the same scripts
+        line += f"{manager} is not installed here (npm runs the scripts; an npm install writes package-lock.json); "
+        manager = "npm"
     scripts = _scripts(package)
     if scripts is None:
         return line + "package.json cannot be read\n"

@@ -2,11 +2,22 @@
 the scripts package.json defines, so it runs the right test command."""
 
 import json
+import os
 
 import pytest
 
 from narnat_agent.config.loader import load_config
 from narnat_agent.prompts.system_prompt import build_system_prompt
+
+
+def installed(tmp_path, monkeypatch, *programs: str) -> None:
+    """PATH holding only these programs (and the system's own folders)."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for name in programs:
+        (folder / name).write_text("#!/bin/sh\n")
+        (folder / name).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}/usr/bin:/bin")
 
 
 def prompt(project) -> str:
@@ -17,7 +28,10 @@ def prompt(project) -> str:
     ("lockfile", "manager"),
     [("package-lock.json", "npm"), ("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lock", "bun")],
 )
-def test_the_lockfile_names_the_package_manager_and_package_json_the_scripts(project, lockfile, manager):
+def test_the_lockfile_names_the_package_manager_and_package_json_the_scripts(
+    project, lockfile, manager, tmp_path, monkeypatch
+):
+    installed(tmp_path, monkeypatch, manager)
     (project / "package.json").write_text(json.dumps({"scripts": {"test": "vitest run", "lint": "eslint ."}}))
     (project / lockfile).write_text("")
     expected = (
@@ -39,3 +53,16 @@ def test_a_damaged_or_huge_package_json_costs_one_line_and_no_more(project):
     (project / "package.json").write_text(json.dumps({"scripts": scripts}))
     line = next(line for line in prompt(project).splitlines() if line.startswith("- Node:"))
     assert line.count("script-") == 20 and "(80 more)" in line
+
+
+def test_a_lockfile_naming_a_manager_that_is_not_installed_says_so_and_npm_runs_the_scripts(
+    project, tmp_path, monkeypatch
+):
+    installed(tmp_path, monkeypatch, "npm")
+    (project / "package.json").write_text(json.dumps({"scripts": {"test": "vitest run"}}))
+    (project / "pnpm-lock.yaml").write_text("")
+    line = next(line for line in prompt(project).splitlines() if line.startswith("- Node:"))
+    assert line == (
+        "- Node: pnpm (from pnpm-lock.yaml); pnpm is not installed here (npm runs the scripts; an npm install writes "
+        "package-lock.json); package.json scripts: test — run them with `npm run NAME`"
+    )
