@@ -14,6 +14,6 @@ The modules, by what they decide (docs/architecture.md says each in a line):
 
 from narnat_agent.safety.check import Verdict
 from narnat_agent.safety.readonly import changes
-from narnat_agent.safety.rules import analyze, last_pipeline
+from narnat_agent.safety.rules import analyze, ending_chain, last_pipeline
 
-__all__ = ["Verdict", "analyze", "changes", "last_pipeline"]
+__all__ = ["Verdict", "analyze", "changes", "ending_chain", "last_pipeline"]

@@ -24,7 +24,7 @@ from narnat_agent.safety.families import BY_PROGRAM, BY_WORDS
 from narnat_agent.safety.overwrites import COPIERS, copied_over, existing_file, redirected
 from narnat_agent.safety.refusals import file_op, waits_for_terminal
 from narnat_agent.safety.sql import CLIENTS, sql_destroys
-from narnat_agent.safety.syntax import COMPUTED, Command, names, parse, positionals, syntax_length
+from narnat_agent.safety.syntax import COMPUTED, Command, and_parts, names, parse, positionals, syntax_length
 from narnat_agent.safety.tasks import script_file
 from narnat_agent.safety.vocabulary import said_by_words, subcommands
 from narnat_agent.safety.windows import windows_command, windows_program
@@ -277,6 +277,12 @@ def _runs_another(name: str, argv: Argv, command: Command, check: Analysis) -> N
             if name in CONTAINERS:  # -it decides whether it waits, said once
                 del check.verdict.interactive[waiting:]
             return
+
+
+def ending_chain(source: str) -> list[list[list[str | None]]]:
+    """The pipelines of the `&&` list the script ends with, each as last_pipeline gives it (`cd sub && pytest | tail`
+    → cd's, then pytest's and tail's stages)."""
+    return [last_pipeline(part) for part in and_parts(source)]
 
 
 def last_pipeline(source: str) -> list[list[str | None]]:

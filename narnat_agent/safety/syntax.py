@@ -295,6 +295,20 @@ def _unreadable(root: "Node") -> str:
     return " ".join(texts).strip()
 
 
+def and_parts(source: str) -> list[str]:
+    """The statements the script ends with that `&&` joins, as text (`a; b && c` → b, c): each ran only if those
+    before it succeeded, so the exit code is that of the first that failed."""
+    tree = _parser().parse(CONTINUATION.sub(r"\1", source).encode("utf-8", "surrogatepass"))
+    statements = [c for c in tree.root_node.named_children if c.type != "comment"]
+    if not statements:
+        return []
+    node, parts = statements[-1], list[str]()
+    while node.type == "list" and len(node.children) == 3 and node.children[1].type == "&&":
+        parts.insert(0, _text(node.children[2]))
+        node = node.children[0]
+    return [_text(node), *parts]
+
+
 def syntax_length(source: str) -> int:
     """Characters outside heredoc bodies, found before parsing (bodies cost tree-sitter next to nothing)."""
     length, lines = 0, iter(source.split("\n"))

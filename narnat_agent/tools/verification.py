@@ -8,7 +8,9 @@ PROGRAMS = {
     "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "flake8", "pylint", "unittest", "eslint", "tsc",
     "jest", "vitest", "mocha", "rspec", "phpunit", "ctest", "shellcheck", "golangci-lint", "stylelint", "biome",
 }  # fmt: skip
-CHECKING = {"black", "isort", "prettier"}  # formatters: a verification only with --check
+# formatters: a verification only with the option that checks instead of writing
+CHECKING = {"black": {"--check"}, "isort": {"--check", "--check-only", "-c"}, "ruff format": {"--check"},
+            "prettier": {"--check", "-c", "--list-different", "-l"}, "cargo fmt": {"--check"}}  # fmt: skip
 SUBCOMMANDS = {
     "go": {"test", "vet", "build"},
     "cargo": {"test", "check", "build", "clippy", "nextest"},
@@ -107,8 +109,9 @@ def _words(argv: list[str | None]) -> list[str]:
 
 def _name(program: str, words: list[str]) -> str | None:
     rest = [w for w in words[1:] if not w.startswith("-") or w == "--build"]
-    if program in CHECKING or program == "ruff" and rest[:1] == ["format"]:
-        return program if "--check" in words else None
+    formatter = program if program in CHECKING else " ".join([program, *rest[:1]])
+    if formatter in CHECKING:
+        return formatter if not CHECKING[formatter].isdisjoint(words) else None
     if program in PROGRAMS:
         return program
     if program == "node":
@@ -155,6 +158,27 @@ def _part(program: str, target: str) -> bool:
     if program in ("pytest", "py.test"):
         return "::" in target or "/" in target.strip("/") or "." in target.rsplit("/", 1)[-1]
     return True
+
+
+def verified_chain(
+    chain: list[list[list[str | None]]], code: int | None, pipeline: tuple[int, ...]
+) -> Verification | None:
+    """What the `&&` list a command ends with verified (its pipelines as `ending_chain` gives them; pipeline: the
+    last one's stage statuses). Verifications joined by `&&` are one, named by each (`eslint && prettier`): the
+    exit code is the first failure's, and cannot tell which. One before a command that is no verification passed
+    when the list did, and is unknown when it failed (`pytest && git commit` fails when there is nothing to commit)."""
+    *before, last = chain or [[]]
+    ending = verified(last, code, pipeline)
+    earlier = [v for stages in before if (v := verified(stages, code, ()))]
+    every = [*earlier, *([ending] if ending else [])]
+    if not earlier or not every:
+        return ending
+    if len(every) == 1 and code != 0:
+        return None
+    if len(every) == 1:
+        return every[0]
+    return Verification(" && ".join(v.command for v in every), code, " && ".join(v.run for v in every),
+                        any(v.filtered for v in every))  # fmt: skip
 
 
 def verified(stages: list[list[str | None]], code: int | None, pipeline: tuple[int, ...]) -> Verification | None:

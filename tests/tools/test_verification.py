@@ -4,8 +4,9 @@ import sys
 
 import pytest
 
+from narnat_agent.safety import ending_chain
 from narnat_agent.tools.registry import execute
-from narnat_agent.tools.verification import Verification, filtered, recognise
+from narnat_agent.tools.verification import Verification, filtered, recognise, verified_chain
 
 RECOGNISED = [
     ("pytest -q", "pytest"),
@@ -17,6 +18,11 @@ RECOGNISED = [
     ("bundle exec rspec", "rspec"),
     ("ruff check .", "ruff"),
     ("black --check .", "black"),
+    ("npx prettier -c src test", "prettier"),
+    ("prettier --list-different .", "prettier"),
+    ("isort --check-only .", "isort"),
+    ("cargo fmt --check", "cargo fmt"),
+    ("ruff format --check .", "ruff format"),
     ("npm test", "npm test"),
     ("npm run test", "npm test"),
     ("npm run test -- src", "npm test"),
@@ -31,7 +37,8 @@ RECOGNISED = [
     ("tsc --noEmit", "tsc"),
 ]
 NOT_VERIFICATIONS = ["python script.py", "node script.js", "npm run dev", "npm run testing-server", "npm install",
-                     "cargo run", "go run .", "black .", "ruff format .", "make clean", "git status", "ls -la",
+                     "cargo run", "go run .", "black .", "ruff format .", "cargo fmt", "prettier -w .", "isort .",
+                     "dotnet format", "make clean", "git status", "ls -la",
                      "python -c 'print(1)'"]  # fmt: skip
 
 
@@ -73,6 +80,25 @@ def test_a_filtered_run_is_named_as_it_ran_and_the_suite_is_its_latest_whole_run
         stats.verified(v)
     assert [str(v) for v in stats.latest] == ["pytest -k io: passed", "ruff: passed"]
     assert stats.suite == lint and stats.verifications == [whole, part, lint]
+
+
+LINT = "npx eslint . && npx prettier -c src"
+CHECKS = "ruff check . && mypy src && pytest -k io"
+CHAINS = [  # (command, its exit code, what is recorded)
+    (LINT, 1, Verification("eslint && prettier", 1, LINT)),
+    (LINT, 0, Verification("eslint && prettier", 0, LINT)),
+    (CHECKS, 2, Verification("ruff && mypy && pytest", 2, CHECKS, True)),
+    ("cd web && npm test", 1, Verification("npm test", 1, "npm test")),  # cd is no verification: as before
+    ("pytest -q && git commit -qm fix", 0, Verification("pytest", 0, "pytest -q")),  # passed, or commit had not run
+    ("pytest -q && git commit -qm fix", 1, None),  # the tests, or the commit (nothing to commit) failed: unknown
+    ("npx eslint .; npx prettier -c src", 1, Verification("prettier", 1, "npx prettier -c src")),  # ; : the last's
+    ("pytest || echo failed", 0, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("command", "code", "recorded"), CHAINS)
+def test_verifications_joined_by_and_are_one_the_exit_code_cannot_tell_apart(command, code, recorded):
+    assert verified_chain(ending_chain(command), code, ()) == recorded
 
 
 def test_outcomes_read_as_a_person_says_them():

@@ -10,7 +10,7 @@ from narnat_agent import state
 from narnat_agent.i18n import N_, Said, _, listed, ngettext
 from narnat_agent.inert import without_escapes
 from narnat_agent.processes.jobs import HEAD, MB
-from narnat_agent.safety import analyze, changes, last_pipeline
+from narnat_agent.safety import analyze, changes, ending_chain, last_pipeline
 from narnat_agent.tools.base import Changes, Output, Result, ToolError
 from narnat_agent.tools.bash.execute import (
     LIMIT,
@@ -25,7 +25,7 @@ from narnat_agent.tools.bash.execute import (
 )
 from narnat_agent.tools.bash.shells import BASH, Shell, chosen
 from narnat_agent.tools.tool import Tool
-from narnat_agent.tools.verification import verified
+from narnat_agent.tools.verification import verified_chain
 from narnat_agent.tools.workspace import Workspace
 
 __all__ = ["TOOL", "chosen", "environment", "execute", "for_shell", "run_named"]  # the system prompt tells of the shell
@@ -105,7 +105,7 @@ def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
     job.told = job.told or ended
     how = f"job {job.number} {job.state}" if ended else f"job {job.number} still running after {timeout_s:g} s"
     body = f"{new.rstrip()}\n" if new.strip() else "(no new output)\n"
-    verification = verified(last_pipeline(job.command), job.process.returncode, ()) if ended else None
+    verification = verified_chain(ending_chain(job.command), job.process.returncode, ()) if ended else None
     summary = _("job {number}: {state}").format(number=job.number, state=job.state)
     failed = ended and job.process.returncode != 0
     return Result(f"{body}({how}; its whole output: {ws.show(job.log)})", summary, failed, verification=verification)
@@ -154,7 +154,7 @@ def _name(stage: list[str | None]) -> str | None:
 def _result(command: str, finished: Finished, timeout_ms: int, notes: list[str]) -> Result:
     text, code = finished.text, finished.code
     stages = last_pipeline(command)
-    verification = verified(stages, finished.code, finished.pipeline)
+    verification = verified_chain(ending_chain(command), finished.code, finished.pipeline)
     if code is None:
         timed_out = stopped(text, f"timed out after {timeout_ms / 1000:g} s", True, notes)
         return dataclasses.replace(timed_out, verification=verification)
