@@ -330,8 +330,6 @@ ASK = [
             "podman machine reset --force",
             "terragrunt run --all destroy",
             "terragrunt destroy-all --terragrunt-non-interactive",
-            "git switch -C main origin/main",
-            "git checkout -B release origin/release",
         ],
     ),
     *_group(
