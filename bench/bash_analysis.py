@@ -18,6 +18,7 @@ from tests.safety import bash_corpus as own
 from tests.safety import bash_corpus_blind as blind
 from tests.safety import bash_corpus_irreversible as irreversible
 from tests.safety import bash_corpus_longtail as longtail
+from tests.safety import bash_corpus_longtail_blind as longtail_blind
 from tests.safety.test_bash_blind import EXISTING
 
 try:
@@ -89,6 +90,21 @@ def longtail_figures() -> None:
         table("Long-tail corpus", rows, ("measure", "count", "share", "target"))
 
 
+def longtail_blind_figures() -> None:
+    """The long tail's held-out corpus, from a project holding the files it names; its ending forms count as
+    benign commands that must run."""
+    from tests.safety.test_bash_longtail_blind import EXISTING as NAMED
+
+    with tempfile.TemporaryDirectory() as folder:
+        project = Path(folder)
+        for name in NAMED:
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text("{}\n")
+        corpus = longtail_blind
+        sets = corpus.DESTRUCTIVE, corpus.BENIGN + corpus.ENDING_FORMS, corpus.NEVER_ENDING
+        table("Long tail's held-out corpus", figures(*sets, cwd=project), ("measure", "count", "share", "target"))
+
+
 def slowest(commands: list[str]) -> tuple[float, str]:
     """The longest analysis among commands, each taken as the best of three runs so that a moment the machine
     spends elsewhere is not counted against one command."""
@@ -128,6 +144,7 @@ def main() -> None:
     irreversible_figures()
     blind_figures()
     longtail_figures()
+    longtail_blind_figures()
     own_refuse = own.REFUSE_FILE_OP + own.REFUSE_TERMINAL
     table("Own corpus (new cases)", figures(own.ASK, own.RUN, own_refuse), ("measure", "count", "share", "target"))
     old_refuse = own.FILE_OPS + own.INTERACTIVE

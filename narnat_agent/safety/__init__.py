@@ -5,8 +5,8 @@ user; it also reads `last_pipeline` to tell which stage of a pipeline failed, an
 plan mode `changes` (readonly.py): whether the command only reads.
 
 The modules, by what they decide (docs/architecture.md says each in a line):
-- what would be lost (ask): deletions, families, destroys, overwrites, git, sql, downloads, vocabulary, tasks,
-  probes
+- what would be lost (ask): deletions, archives, families, destroys, overwrites, git, sql, downloads, vocabulary,
+  tasks, pyproject, probes
 - what is refused: refusals, endless; in plan mode, readonly
 - what runs inside: wrappers, runners, embedded, code, windows
 - the engine: syntax, rules, check

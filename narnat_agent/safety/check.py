@@ -62,3 +62,8 @@ def computed(name: str) -> str:
     return Said(
         N_("{program} runs code computed at run time"), program=name
     )  # a command's words: literal text, or None where the shell computes them at run time
+
+
+def may_be_options(name: str) -> str:
+    """The reason to ask about a program given words computed at run time, which may turn into options."""
+    return Said(N_("{program} gets words computed at run time, which may be options"), program=name)

@@ -10,9 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.safety.check import Argv, Check
+from narnat_agent.safety.archives import ARCHIVERS
+from narnat_agent.safety.check import Argv, Check, may_be_options
 from narnat_agent.safety.git import git
-from narnat_agent.safety.probes import MAX_LINES, find_selection
+from narnat_agent.safety.probes import find_selection, named
 from narnat_agent.safety.syntax import Command, names, operands, positionals, short_option
 
 DELETERS = names("rm rmdir unlink shred srm wipe trash trash-put trash-rm rimraf del-cli wipefs truncate")
@@ -166,17 +167,6 @@ def selection(argv: Argv, check: Check) -> str:
     return named(sorted(found) if found is not None else None, Said(N_("what find selects")))
 
 
-def named(names_: list[str] | None, what: str) -> str:
-    """Names for a question: how many, and the first few; `what` when they are not known."""
-    if names_ is None:
-        return what
-    if not names_:
-        return Said(N_("{what}: nothing, as the files are now"), what=what)
-    count = f"{MAX_LINES:,}+" if len(names_) > MAX_LINES else str(len(names_))
-    first = ", ".join(names_[:3]) + (", …" if len(names_) > 3 else "")
-    return Said(N_("{what}: {count} ({first})"), what=what, count=count, first=first)
-
-
 def fed_names(command: Command, check: Check) -> str | None:
     """What xargs hands the command it runs: the names in the file on its stdin, or those its upstream prints."""
     if command.stdin_file:
@@ -202,7 +192,7 @@ def _rsync(argv: Argv, command: Command, check: Check) -> str | None:
         return None
     if any(a and a.startswith(("--del", "--remove-source-files")) for a in argv):
         return Said(N_("rsync deletes files (--delete / --remove-source-files)"))
-    return _may_be_options("rsync") if command.splits else None
+    return may_be_options("rsync") if command.splits else None
 
 
 def _sort(argv: Argv, command: Command, check: Check) -> str | None:
@@ -239,43 +229,18 @@ def _words(argv: Argv) -> list:
 
 
 def _dd(argv: Argv, command: Command, check: Check) -> str | None:
-    out = [a for a in argv[1:] if a is None or a.startswith("of=")]
-    return (
-        Said(N_("dd of= overwrites its output file"))
-        if any(a is None or a not in ("of=/dev/null",) for a in out)
-        else None
-    )
-
-
-def _archive(argv: Argv, command: Command, check: Check) -> str | None:
-    name = (argv[0] or "").rsplit("/", 1)[-1]
-    if (
-        name == "tar"
-        and "--remove-files" in argv
-        or name == "zip"
-        and ("--move" in argv or short_option(argv[1:], "m"))
-    ):
-        return Said(N_("{program} deletes what it archives"), program=name)
-    if name.startswith("7z") and "-sdel" in argv:
-        return Said(N_("{program} deletes what it archives"), program="7z -sdel")
-    if name.startswith("7z") and (_words(argv)[:1] == ["d"] or "-aoa" in argv):  # 7-Zip's d command, -aoa switch
-        archive = next((w for w in _words(argv)[1:] if w), "the archive")
-        return (
-            Said(N_("{program} deletes files from {archive}"), program="7z d", archive=archive)
-            if _words(argv)[:1] == ["d"]
-            else Said(
-                N_("{program} overwrites existing files with those of {archive}"), program="7z -aoa", archive=archive
-            )  # fmt: skip
-        )
-    return _may_be_options(name) if command.splits else None
-
-
-def _unzip(argv: Argv, command: Command, check: Check) -> str | None:
-    """unzip(1) -o: overwrite existing files without asking."""
-    if short_option(argv[1:], "o") and not short_option(argv[1:], "l"):
-        return Said(N_("{program} overwrites existing files with those of {archive}"), program="unzip -o",
-                    archive=next((a for a in operands(argv) if a), "the archive"))  # fmt: skip
+    """dd of= overwrites the file or device it names; a new file (looked at from cwd) loses nothing."""
+    for word in argv[1:]:
+        out = None if word is None else word[3:] if word.startswith("of=") else ""
+        if out is None:
+            return Said(N_("dd of= overwrites its output file"))
+        if out and out != "/dev/null" and (check.cwd is None or out.startswith("/dev/") or _exists(out, check.cwd)):
+            return Said(N_("dd overwrites {file}"), file=out)
     return None
+
+
+def _exists(name: str, cwd: Path) -> bool:
+    return os.path.lexists(os.path.join(cwd, os.path.expanduser(name)))
 
 
 def _fallocate(argv: Argv, command: Command, check: Check) -> str | None:
@@ -303,10 +268,6 @@ def _device(argv: Argv, command: Command, check: Check) -> str | None:
     return Said(N_("{program} erases {device}"), program=name, device=" ".join(a or "$…" for a in operands(argv)))
 
 
-def _may_be_options(name: str) -> str:
-    return Said(N_("{program} gets words computed at run time, which may be options"), program=name)
-
-
 Rule = Callable[[Argv, Command, Check], str | None]
 RULES: dict[str, Rule] = {
     "find": _find,
@@ -315,11 +276,7 @@ RULES: dict[str, Rule] = {
     "tee": _tee,
     "ln": _ln,
     "dd": _dd,
-    "tar": _archive,
-    "zip": _archive,
-    "7z": _archive,
-    "7za": _archive,
-    "7zr": _archive,
+    **ARCHIVERS,
     "git": git,
     "mv": lambda a, c, k: Said(N_("mv to /dev/null destroys the file")) if a[-1:] == ["/dev/null"] else None,
     "cp": lambda a, c, k: (
@@ -333,7 +290,6 @@ RULES: dict[str, Rule] = {
     "sponge": lambda a, c, k: (
         Said(N_("sponge replaces {files}"), files=" ".join(x or "$…" for x in operands(a))) if operands(a) else None
     ),
-    "unzip": _unzip,
     "fallocate": _fallocate,
     "parted": _parted,
     # what they erase is a device or volume, the whole of it (mkswap(8), blkdiscard(8), lvremove(8), vgremove(8))

@@ -1,5 +1,8 @@
 """Programs that never end on their own or wait for a person, beyond editors, REPLs and pagers: watch modes, dev
-loops, ping without a count, consoles and sign-in prompts. The forms come from each tool's manual."""
+loops, ping without a count, consoles and sign-in prompts. The forms come from each tool's manual; a program no
+table knows is read by its words, as the destructive ones are: a server, a port-forward, a dashboard or a dev loop
+says so in its name or its first subcommands (`redis-server`, `ollama serve`, `kubectl port-forward`, `minikube
+dashboard`, `skaffold dev`)."""
 
 import re
 
@@ -7,6 +10,7 @@ from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.code import INTERPRETERS
 from narnat_agent.safety.destroys import program
 from narnat_agent.safety.syntax import Command, names
+from narnat_agent.safety.vocabulary import REHEARSALS, parts, subcommands
 
 WATCH_OPTIONS = names("--watch --watchAll --watch=true --watchAll=true")
 ALWAYS = names("nodemon ts-node-dev tsc-watch chokidar entr start-storybook")  # their whole job is to wait for changes
@@ -37,6 +41,8 @@ NEVER_END = {  # program → subcommands that serve, watch or follow until stopp
     "cloudflared": names("tunnel"),
     "firebase": names("emulators:start serve"),
     "stern": names("*"),
+    "tilt": names("up"),  # Tilt: `tilt up` runs the dev loop until stopped (`tilt ci` ends)
+    "okteto": names("up"),  # Okteto CLI: `okteto up` keeps the development container synced
 }
 FOLLOWS = {  # program → the words that print a log, and the options that make it follow the log forever
     "aws": (("logs", "tail"), names("--follow")),
@@ -85,6 +91,11 @@ NAMES = (
     | NEVER_END.keys()
     | names("ping ping6 read aws az gcloud php celery")
 )
+SERVING = names("serve server proxy")  # in a program's name: `redis-server`, `npx serve`, `cloud-sql-proxy`
+STARTS = names("dev develop serve server runserver dashboard tunnel proxy watch studio port-forward")  # first word
+SECOND = names("serve runserver")  # as its second: `supabase functions serve`
+ENDING = names("stop status list ls kill info version help install build deploy config log logs restart")
+DETACHED = names("-d --detach --daemon --daemonize --background --bg")  # it starts in the background and returns
 MODULE_SERVERS = names("http.server SimpleHTTPServer uvicorn gunicorn flask")  # python -m …
 PING_ENDS = re.compile(r"-[a-zA-Z]*[cw]")  # a count or a deadline
 
@@ -155,3 +166,25 @@ def _fed(command: Command) -> bool:
     return (
         command.stdin is not None or command.stdin_dynamic or command.upstream is not None or bool(command.stdin_file)
     )
+
+
+def serves_by_words(name: str, argv: list[str | None]) -> str | None:
+    """Why a program no table knows would never end, by its words: a server, a port-forward, a dashboard or a dev
+    loop in its name or its first subcommands; None when they say it stops, lists, or starts in the background."""
+    args = [a for a in argv[1:] if a is not None]
+    if (REHEARSALS | DETACHED) & {a.split("=", 1)[0] for a in args}:
+        return None
+    words = subcommands(argv)
+    if any(ENDING & set(parts(w)) for w in words[:2]):
+        return None
+    segments = [set(re.split(r"[:.]", w.lower())) for w in words[:2]]  # `phx.server`, `server:start`; not `app_dev`
+    if SERVING & set(parts(name)) or parts(name) == ["dev"]:
+        said = ""
+    elif segments and STARTS & segments[0]:
+        said = words[0]
+    elif len(segments) > 1 and SECOND & segments[1]:
+        said = " ".join(words[:2])
+    else:
+        return None
+    return Said(N_("{program} {word} never ends: run it with run_in_background (or put timeout N in front)"),
+                program=name, word=said)  # fmt: skip

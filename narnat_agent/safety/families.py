@@ -89,8 +89,10 @@ FAMILIES = (
         _f(r"(compose )?down\b", N_("deletes the project's container volumes"), "-v --volumes"),
         _f(r"(builder|buildx) prune\b", N_("deletes the build cache"), undo=REGENERABLE),
         values="-f --file -p --project-name --context -H --host",
-        keeps=r"(image (rm|remove|prune)|rmi|system prune|network (rm|remove|prune))\b",  # images are pulled or
-        # built again; networks hold no data
+        # images are pulled or built again; networks hold no data; what follows run, exec and logs is a container's
+        # image, name and command (the command is checked as one)
+        keeps=r"(image (rm|remove|prune)|rmi|system prune|network (rm|remove|prune)|(compose |container )?(run|exec"
+        r"|logs))\b",
     ),
     _family(
         "kubectl oc",
@@ -99,6 +101,7 @@ FAMILIES = (
         _f(r"drain\b", N_("evicts every pod on a node, deleting their local data"), "--delete-emptydir-data"),
         values="-n --namespace --context --cluster --kubeconfig -l --selector -f --filename -o --output -c",
         dry="--dry-run",
+        keeps=r"(auth can-i|exec|run|logs|debug|attach|cp)\b",  # a verb it asks about; a pod's name, command, files
     ),
     _family(
         "helm",
@@ -176,7 +179,7 @@ FAMILIES = (
         "GitHub CLI manual: gh repo delete, gh release delete, gh … delete, gh api",
         _f(ANY + r"delete\b", N_("deletes a repository, release, issue, secret or run on GitHub")),
         _f(r"api\b", N_("sends a DELETE request to GitHub"), "-X=DELETE --method=DELETE"),
-        values="-R --repo -X --method",
+        values="-R --repo -X --method -t --title -b --body -F --body-file -m --milestone -n --notes -l --label",
     ),
     _family(
         "heroku",
@@ -253,6 +256,7 @@ FAMILIES = (
         "Alembic and Flask-Migrate: downgrade",
         _f(r"(db )?downgrade\b", N_("unapplies migrations, dropping tables and columns")),
         values="-c --config -n --name -x --raiseerr -d --directory --app -A -e --env-file",
+        dry="--sql",  # offline mode: it prints the SQL instead of running it
     ),
     _family(
         "flyway",
@@ -276,9 +280,11 @@ FAMILIES = (
     _family("pyenv", "pyenv commands: uninstall", _f(r"uninstall\b", N_("deletes a Python version"), undo=REGENERABLE)),
     _family(
         "npm yarn pnpm bun",
-        "npm-cache(1), yarn cache clean, pnpm store prune",
+        "npm-cache(1), yarn cache clean, pnpm store prune, npm-unpublish(1)",
         _f(r"cache (clean|clear|rm)\b", N_("deletes the package cache"), undo=REGENERABLE),
         _f(r"store prune\b", N_("deletes the package store's unused packages"), undo=REGENERABLE),
+        _f(r"(npm )?unpublish\b", N_("removes published versions from the registry")),
+        dry="--dry-run",
     ),
     _family(
         "pip pip3 uv poetry pipenv",
@@ -303,8 +309,24 @@ FAMILIES = (
         _f(ANY + r"clean\b", N_("deletes the build output"), undo=REGENERABLE),
         values="-p --package -f --file -pl --projects",
     ),
+    _family(
+        "curl",
+        "curl(1): -X, --request",
+        _f("", N_("sends a DELETE request: the server deletes what the URL names"), "-X=DELETE --request=DELETE"),
+    ),
+    _family(
+        "wget",
+        "wget(1): --method",
+        _f("", N_("sends a DELETE request: the server deletes what the URL names"), "--method=DELETE"),
+    ),
+    _family(
+        "http https xh xhs",
+        "HTTPie documentation: http [METHOD] URL; xh(1)",
+        _f(r"delete\b", N_("sends a DELETE request: the server deletes what the URL names")),
+        values="-a --auth -A --auth-type -o --output --session --session-read-only --verify --cert --cert-key",
+        dry="--offline",
+    ),
+    _family("crontab", "crontab(1): -r", _f("", N_("removes your crontab, every job in it"), "-r")),
     _family("brew", "brew(1): cleanup", _f(r"cleanup\b", N_("deletes cached downloads"), undo=REGENERABLE), dry="-n"),
 )
-# platform CLIs with many more deletes than their forms list: the subcommands the forms lack are read by their words
-BY_WORDS = names("heroku fly flyctl vercel firebase supabase cdk cdktf sst serverless sls")
 BY_PROGRAM = {program: family for family in FAMILIES for program in family.programs}

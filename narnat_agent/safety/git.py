@@ -24,6 +24,8 @@ FILTERS = {
     "--tag-name-filter",
 }
 DISCARDS = names("clean rm reset checkout switch restore checkout-index read-tree stash worktree")
+PUSH_VALUES = ("-o", "--push-option", "--repo", "--receive-pack", "--exec")
+MAX_SPECS = 8  # refspecs of one push whose commits are listed
 FILE_LIKE = re.compile(r"^(\.{1,2}|[~/:]|\./|\.\./)|/$|[*?[]|\.[A-Za-z][A-Za-z0-9]{0,9}$")
 
 
@@ -99,6 +101,15 @@ def _checkout(words: list[str], check: Check) -> str | None:
     return None
 
 
+def _switch_c(words: list[str], check: Check) -> str | None:
+    """`git switch -C branch [start]` resets the branch to start when it exists, as checkout -B does."""
+    at = next((i for i, w in enumerate(words) if w in ("-C", "--force-create")), None)
+    if at is None or at + 1 >= len(words):
+        return None
+    start = positionals(words[at + 2 :])[:1] or ["HEAD"]
+    return _moves("git switch -C", words[at + 1], start[0], check)
+
+
 def _reset(words: list[str], check: Check) -> str | None:
     """--hard and --merge discard uncommitted work; all three move the branch, and the commits after the target
     leave it (--keep keeps the uncommitted changes, refusing where they would be lost)."""
@@ -135,6 +146,37 @@ def _leaving(target: str, tip: str, check: Check) -> str:
     if count == 1:
         return Said(N_("1 commit leaves it ({subjects})"), subjects=shown)
     return Said(N_("{count} commits leave it ({subjects})"), count=str(count), subjects=shown)
+
+
+def _push(words: list[str], check: Check) -> str | None:
+    """A forced push: the commits each remote branch it rewrites would lose, as the remote-tracking branch knows
+    them (listed with Bash's git; what the push destroys is said by the families table)."""
+    forced = {"--force", "--force-with-lease", "--mirror"} & {w.split("=", 1)[0] for w in words} or short_option(
+        words, "f"
+    )
+    given = positionals(words, PUSH_VALUES)
+    remote, specs = (given[0], given[1:]) if given else ("origin", [])
+    if check.env is None or check.cwd is None or not specs and not forced:
+        return None
+    if not specs:
+        specs = git_lines(["rev-parse", "--abbrev-ref", "HEAD"], check.cwd) or []
+    lost = []
+    for spec in specs[:MAX_SPECS]:
+        source, _, branch = spec.lstrip("+").partition(":")
+        branch = (branch or source).removeprefix("refs/heads/")
+        if (
+            source
+            and (forced or spec.startswith("+"))
+            and (leaving := _leaving(source, f"refs/remotes/{remote}/{branch}", check))
+        ):
+            lost.append(
+                Said(
+                    N_("the remote branch {branch} is rewritten: {leaving}"),
+                    branch=f"{remote}/{branch}",
+                    leaving=leaving,
+                )
+            )
+    return "; ".join(lost) or None
 
 
 def _deletes(words: list[str]) -> bool:
@@ -200,8 +242,9 @@ SUBCOMMANDS = {
     "switch": lambda w, c: (
         Said(N_("{git} discards uncommitted work"), git="git switch")
         if {"-f", "--force", "--discard-changes"} & set(w)
-        else None
+        else _switch_c(w, c)
     ),
+    "push": _push,
     "restore": _restore,
     "checkout-index": lambda w, c: (
         Said(N_("git checkout-index -f overwrites files")) if "--force" in w or short_option(w, "f") else None

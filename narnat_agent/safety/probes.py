@@ -6,6 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from narnat_agent.i18n import N_, Said
+
 TIMEOUT = 2.0  # seconds; a listing that takes longer is left out of the question
 MAX_LINES = 1000  # lines read of a listing; past that, "more than"
 FIND_ACTIONS = {"-delete", "-print", "-print0", "-ls", "-fls", "-fprint", "-fprint0", "-fprintf", "-printf", "-quit"}
@@ -48,3 +50,14 @@ def find_selection(expression: list[str], cwd: Path) -> list[str] | None:
 def git_lines(args: list[str], cwd: Path) -> list[str] | None:
     """What a read-only git command prints in cwd, without running anything the repository configures."""
     return _lines(["git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", *args], cwd)
+
+
+def named(names_: list[str] | None, what: str) -> str:
+    """Names for a question: how many, and the first few; `what` when they are not known."""
+    if names_ is None:
+        return what
+    if not names_:
+        return Said(N_("{what}: nothing, as the files are now"), what=what)
+    count = f"{MAX_LINES:,}+" if len(names_) > MAX_LINES else str(len(names_))
+    first = ", ".join(names_[:3]) + (", …" if len(names_) > 3 else "")
+    return Said(N_("{what}: {count} ({first})"), what=what, count=count, first=first)

@@ -23,6 +23,7 @@ CONTAINER_VALUES = names(
     "-e --env -v --volume -p --publish --name -w --workdir -u --user --network --entrypoint -l --label --env-file "
     "--mount --platform -m --memory --cpus -n --namespace -c --container --image --restart --hostname"
 )
+PATCH = {"-p", "--patch"}  # questions asked hunk by hunk, whatever the editor
 NO_WAIT = {"--version", "-V", "--help", "-h", "-v"}
 # -m/-F/-C anywhere in a short-option cluster (-qm, -am), or a long option that settles the message
 COMMIT_MESSAGE = re.compile(r"-[a-zA-Z]*[mFC]|--(message|file|reuse-message|fixup|squash|no-edit|amend)\b")
@@ -126,6 +127,8 @@ def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
         return None
     args = [a for a in argv[1:] if a is not None]
     fed = command.stdin is not None or command.stdin_dynamic or command.upstream is not None or command.stdin_file
+    if name == "git" and _edited(command) and {"rebase", "commit", "tag"} & set(args) and not PATCH & set(args):
+        return None  # its editor is a program that returns at once: the todo list or message is not a person's
     if name in FOLLOWERS:
         return FOLLOWERS[name](args, bool(fed))
     if len(args) == 1 and args[0] in NO_WAIT:
@@ -143,6 +146,17 @@ def waits_for_terminal(name: str, argv: list, command: Command) -> str | None:
     if name == "crontab" and "-e" in args:
         return Said(N_("crontab -e opens an editor: use crontab FILE"))
     return None if fed else _repl(name, argv, args, command)
+
+
+def _edited(command: Command) -> bool:
+    """git's editor is set in front of the command to a program that is no interactive editor (`:`, `true`, a
+    sed script): `GIT_SEQUENCE_EDITOR=: git rebase -i`, `GIT_EDITOR=true git commit`."""
+    for assignment in command.assignments:
+        variable, _, value = assignment.partition("=")
+        program = value.strip("\"'").split(" ", 1)[0].rsplit("/", 1)[-1]
+        if variable in ("GIT_SEQUENCE_EDITOR", "GIT_EDITOR") and program not in EDITORS:
+            return True
+    return False
 
 
 def _repl(name: str, argv: list, args: list[str], command: Command) -> str | None:

@@ -19,14 +19,14 @@ from narnat_agent.safety.deletions import DELETERS, RULES, deletions, fed_names,
 from narnat_agent.safety.destroys import destroys, fed_commands, program
 from narnat_agent.safety.downloads import FETCHERS, fetched, runs_fetched
 from narnat_agent.safety.embedded import embedded
-from narnat_agent.safety.endless import never_ends
-from narnat_agent.safety.families import BY_PROGRAM, BY_WORDS
+from narnat_agent.safety.endless import NAMES, never_ends, serves_by_words
+from narnat_agent.safety.families import BY_PROGRAM
 from narnat_agent.safety.overwrites import COPIERS, copied_over, existing_file, redirected
 from narnat_agent.safety.refusals import file_op, waits_for_terminal
-from narnat_agent.safety.sql import CLIENTS, sql_destroys
+from narnat_agent.safety.sql import CLIENTS, sql_destroys, sql_in_words
 from narnat_agent.safety.syntax import COMPUTED, Command, and_parts, names, parse, positionals, syntax_length
 from narnat_agent.safety.tasks import script_file
-from narnat_agent.safety.vocabulary import said_by_words, subcommands
+from narnat_agent.safety.vocabulary import parts, said_by_words, subcommands
 from narnat_agent.safety.windows import windows_command, windows_program
 from narnat_agent.safety.windows_system import SYSTEM
 from narnat_agent.safety.wrappers import DATA, KNOWN, peel, risky
@@ -161,13 +161,17 @@ def _unbounded(argv: Argv | None, command: Command, check: Analysis) -> None:
     asked = len(check.verdict.deletions)
     _destroying(name, argv, command, check)
     if len(check.verdict.deletions) == asked:  # no rule knew what it destroys: its own words may say
-        check.verdict.deletions += _by_words(name, argv, check)
+        check.verdict.deletions += _by_words(name, argv, command, check)
     _module(name, argv, command, check)
     embedded(name, argv, command, check)
     _runs_another(name, argv, command, check)
     if reason := file_op(name, argv, command):
         check.verdict.file_ops.append(reason)
-    if reason := waits_for_terminal(name, argv, command) or never_ends(name, argv, command):
+    if (
+        reason := waits_for_terminal(name, argv, command)
+        or never_ends(name, argv, command)
+        or _serves(name, argv, command)
+    ):
         check.verdict.interactive.append(reason)
 
 
@@ -193,18 +197,22 @@ def _destroying(name: str, argv: Argv, command: Command, check: Analysis) -> Non
         lost += sql_destroys(name, argv, command, check.cwd)
 
 
-def _by_words(name: str, argv: Argv, check: Analysis) -> list[str]:
+def _by_words(name: str, argv: Argv, command: Command, check: Analysis) -> list[str]:
     """What the words of a command say it destroys, where no table knows it: a program of its own, a family's
-    subcommand the table lacks, a script an interpreter runs."""
+    subcommand its forms lack, a build tool's goal named after a program of the table (`flyway:clean`), a script
+    an interpreter runs."""
     if name in DATA or name in RULES or name in DELETERS or name in CLIENTS or name in SYSTEM or name in check.assigned:
         return []  # their words are data, their own rules know them, or it is a function the command defines
-    family = BY_PROGRAM.get(program(name, argv)[0])
-    if family is not None and program(name, argv)[0] not in BY_WORDS:
-        return []  # the table's forms say all it destroys
+    known, words = program(name, argv)
+    family = BY_PROGRAM.get(known)
     if family is not None:
-        words = subcommands(program(name, argv)[1], family.values)
-        kept = family.keeps and re.match(family.keeps, " ".join(words))
-        return [] if kept else said_by_words(program(name, argv)[0], program(name, argv)[1], family.values)
+        kept = family.keeps and re.match(family.keeps, " ".join(subcommands(words, family.values)))
+        if kept or family.dry & set(words[1:]):
+            return []  # what its table says loses nothing the user needs, or a rehearsal
+        found = sql_in_words(known, words) or _goals(words, family.values)
+        return found or said_by_words(known, words, family.values, command.raw)
+    if not (name in SHELLS or INTERPRETERS.match(name)) and (found := sql_in_words(known, words)):
+        return found
     if name in SHELLS or INTERPRETERS.match(name):
         script = _script(name, argv)
         if script is None or script_file(name, script, check):
@@ -213,7 +221,30 @@ def _by_words(name: str, argv: Argv, check: Analysis) -> list[str]:
         return said_by_words(shown, [shown]) if "/" in script or "." in script else []
     if argv[0] and "/" in argv[0] and script_file(None, argv[0], check):
         return []
-    return [] if risky(name) else said_by_words(name, argv)
+    return [] if risky(name) else _goals(argv) or said_by_words(name, argv, raw=command.raw)
+
+
+def _goals(argv: Argv, values: frozenset[str] = frozenset()) -> list[str]:
+    """A build tool's goal or task named after a program of the table and its subcommand (Maven's `flyway:clean`,
+    Gradle's `flywayClean`): what that subcommand would destroy."""
+    for word in subcommands(argv, values):
+        split = parts(word)
+        if (
+            len(split) > 1
+            and split[0] in BY_PROGRAM
+            and split[0] != argv[0]
+            and (found := destroys(split[0], [*split]))
+        ):
+            return found
+    return []
+
+
+def _serves(name: str, argv: Argv, command: Command) -> str | None:
+    """Whether the words of a program no table knows say it never ends (a server, a port-forward, a dev loop)."""
+    known, words = program(name, argv)
+    if command.background or name in SHELLS or INTERPRETERS.match(known) or known in KNOWN | CLIENTS.keys() | NAMES:
+        return None
+    return serves_by_words(known, words)
 
 
 def _script(name: str, argv: Argv) -> str | None:

@@ -1,6 +1,6 @@
 """Programs that take shell text or a command line in their own way: watch, parallel, hyperfine, trap, at, make -f -,
-and ssh (whose remote command counts for what it deletes). Each handler checks what will run and returns the argv
-still to check as a command, or None when nothing is left."""
+fd -x/-X, and ssh (whose remote command counts for what it deletes). Each handler checks what will run and returns
+the argv still to check as a command, or None when nothing is left."""
 
 from pathlib import Path
 
@@ -10,6 +10,8 @@ from narnat_agent.safety.code import SHELLS
 from narnat_agent.safety.syntax import COMPUTED, Command, fed_code
 from narnat_agent.safety.tasks import just_recipes, make_targets
 
+FD_EXEC = ("-x", "--exec", "-X", "--exec-batch")
+FD_PLACEHOLDERS = ("{}", "{/}", "{//}", "{.}", "{/.}")
 MAX_SCRIPT = 50_000  # characters of a script file fed to ssh; longer ones are too long to check
 
 
@@ -80,6 +82,19 @@ def _make(argv: Argv, command: Command, check: Check) -> list:
     return argv
 
 
+def _fd(argv: Argv, command: Command, check: Check) -> list:
+    """fd(1) -x/--exec and -X/--exec-batch: the rest of its words are a command run on what it finds, named in place
+    of its placeholders (or after the command when it has none)."""
+    at = next((i for i, a in enumerate(argv) if a in FD_EXEC or (a or "").startswith(("--exec=", "--exec-batch="))), 0)
+    if at:
+        words = argv[at + 1 :] if "=" not in (argv[at] or "") else [(argv[at] or "").split("=", 1)[1], *argv[at + 1 :]]
+        words = words[: words.index(";")] if ";" in words else words
+        found = Said(N_("the files fd finds"))
+        inner = [found if w in FD_PLACEHOLDERS else w for w in words]
+        check.command(Command(argv=inner if inner != words else [*inner, found], splits=command.splits))
+    return argv
+
+
 def _ssh(argv: Argv, command: Command, check: Check) -> list:
     """The words after the host are shell text run on that machine."""
     i, rest = 1, []
@@ -129,4 +144,6 @@ SPECIAL = {
     "make": _make,
     "just": just_recipes,
     "ssh": _ssh,
+    "fd": _fd,
+    "fdfind": _fd,  # Debian's name for it
 }

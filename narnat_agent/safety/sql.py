@@ -2,7 +2,10 @@
 
 The text comes from the client's code options (`psql -c`, `mysql -e`, `mongosh --eval`), its stdin (a heredoc, a
 herestring, `echo … |`), a file it is told to run when that file exists, or sqlite3's second word. DROP, TRUNCATE,
-DELETE, UPDATE and ALTER … DROP ask; SQL the parser cannot read asks only when it names one of those.
+DELETE, UPDATE and ALTER … DROP ask; SQL the parser cannot read asks only when it names one of those. A framework's
+database console (`manage.py dbshell`, `rails dbconsole`, `heroku pg:psql`) is a client of its stdin; a program no
+table knows that is given a statement written as SQL (`snowsql -q "DROP TABLE t"`, `wrangler d1 execute
+--command …`) runs it.
 """
 
 import logging
@@ -13,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from narnat_agent.i18n import N_, Said, listed
 from narnat_agent.safety.check import NOT_UNDOABLE, computed
-from narnat_agent.safety.syntax import Command, fed_code, names
+from narnat_agent.safety.syntax import Command, fed_code, names, positionals
 
 if TYPE_CHECKING:
     from sqlglot import exp
@@ -54,6 +57,14 @@ CLIENTS = {
     "mongosh": _c(None, "--eval", "-f --file", scripts=".js"),
     "mongo": _c(None, "--eval", "-f --file", scripts=".js"),
 }
+CONSOLES = re.compile(r"(?:db|sql|pg|database)[:_-]?(?:shell|console|psql)", re.IGNORECASE)  # their client's stdin
+# a statement as SQL is written, not a sentence (`Drop the old importer`, `truncate logs`): its keyword in capitals,
+# or the words that make it a statement
+STATEMENT = re.compile(
+    r"(?:^|;)\s*(?:(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER|MERGE)\s|(?i:drop\s+(?:table|database|schema|view|index|"
+    r"collection|keyspace|materialized|sequence|function|procedure|user|role)\b|delete\s+from\b|truncate\s+table\b"
+    r"|update\s+\S+\s+set\b|alter\s+table\b|merge\s+into\b))"
+)
 VALUES = names("-U -d -h -p -u -P -S -D -W --host --port --user --username --dbname --database --password -v --set")
 DESTRUCTIVE = re.compile(r"\b(drop|truncate|delete|update|alter)\b", re.IGNORECASE)
 SQL_LITERAL = re.compile(r"[\"']\s*((?:drop|truncate|delete|update|alter)\s[^\"'\n]*)[\"']", re.IGNORECASE)
@@ -67,6 +78,8 @@ MONGO = re.compile(
 def sql_destroys(name: str, argv: list[str | None], command: Command, cwd: Path | None) -> list[str]:
     """What the code this client runs would destroy; empty when it reads, creates or inserts."""
     client = CLIENTS.get(name)
+    if client is None and (console := _console(argv)):
+        client, name = _c(None, ""), console
     if client is None:
         return []
     reasons = []
@@ -80,6 +93,28 @@ def sql_destroys(name: str, argv: list[str | None], command: Command, cwd: Path 
         elif found := (_mongo(code) if name.startswith("mongo") else judge(code, client.dialect)):
             reasons.append(Said(N_("{program} {lost} — {undo}"), program=name, lost=found, undo=NOT_UNDOABLE))
     return reasons
+
+
+def _console(argv: list[str | None]) -> str:
+    """A framework's database console among the first words, said as the words that start it (`manage.py
+    dbshell`, `rails dbconsole`); "" when there is none."""
+    words = [
+        (argv[0] or "").rsplit("/", 1)[-1],
+        *(w.rsplit("/", 1)[-1] if w else "" for w in positionals(argv[1:])[:2]),
+    ]
+    at = next((i for i, word in enumerate(words) if i and CONSOLES.fullmatch(word)), 0)
+    return " ".join(words[1 if words[1:2] and words[1].endswith(".py") else 0 : at + 1]) if at else ""
+
+
+def sql_in_words(name: str, argv: list[str | None]) -> list[str]:
+    """What the SQL statements given as words to a program no table knows destroy (`bq query 'DELETE FROM t'`,
+    `--command="DROP TABLE t"`): only a word written as a statement counts."""
+    found: list[str] = []
+    for word in argv[1:]:
+        text = (word or "").partition("=")[2] if (word or "").startswith("--") else word or ""
+        if STATEMENT.search(text) and (lost := _parsed(text)):
+            found.append(Said(N_("{program} {lost} — {undo}"), program=name, lost=lost, undo=NOT_UNDOABLE))
+    return found
 
 
 def has_code(name: str, argv: list[str | None], command: Command) -> bool:

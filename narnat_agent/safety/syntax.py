@@ -47,6 +47,7 @@ class Command:
     upstream: "Command | None" = None  # the command piped into this one
     downstream: "Command | None" = None  # the command this one pipes into
     consumed: bool = False  # stdout captured by $( ) or <( )
+    assignments: list[str] = field(default_factory=list)  # the environment given it in front: `GIT_EDITOR=true git …`
     plumbing: bool | None = None  # output feeds a program or a file (worked out once, by shell_refusals)
     background: bool = False  # started with `&`: the shell goes on without waiting for it
 
@@ -197,6 +198,8 @@ def _simple(children: list["Node"], consumed: bool) -> Command:
             command.stdin_dynamic = command.stdin is None
         elif child.type == "file_redirect":
             _redirect(child, command)
+        elif child.type == "variable_assignment":
+            command.assignments.append(_text(child))
     return command
 
 

@@ -6,6 +6,7 @@ script, a folder of another package) asks only when its name says it destroys.""
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
@@ -66,8 +67,8 @@ def package_script(argv: Argv, command: Command, check: Check) -> list | None:
         script, extra = NPM_ALIASES[words[0]], words[1:]
     elif manager in ("pnpm", "yarn", "bun") and words[0] not in PNPM_OWN | BUN_OWN | names("dlx workspace"):
         scripts = _scripts(manager, options, check)  # a script of this name, else a package's program
-        if scripts is None or words[0] not in scripts:
-            check.verdict.deletions += [] if scripts is not None else said_by_name(Said(N_("package script")), words[0])
+        if scripts is None or words[0] not in scripts:  # its name, whether a package's program or no script at all
+            check.verdict.deletions += said_by_name(Said(N_("package script")), words[0])
             return list(argv) if scripts is None and words[0] in SCRIPTS else None  # `pnpm dev` serves by its name
         script, extra = words[0], words[1:]
     else:
@@ -104,7 +105,7 @@ def _scripts(manager: str, options: list[str], check: Check) -> dict[str, object
         if option.split("=", 1)[0] in DIRECTORY:
             value = option.split("=", 1)[1] if "=" in option else options[i + 1] if i + 1 < len(options) else ""
             folder = folder / value
-    text = _read(folder / ("composer.json" if manager == "composer" else "package.json"))
+    text = read_small(folder / ("composer.json" if manager == "composer" else "package.json"))
     try:
         scripts = json.loads(text).get("scripts") if text else None
     except (ValueError, AttributeError):
@@ -119,6 +120,10 @@ def _run_scripts(manager: str, script: str, extra: list[str], options: list[str]
     kind = Said(N_("package script"))
     if scripts is None or script not in scripts:
         check.verdict.deletions += said_by_name(kind, script)
+        if extra:  # `npm run typeorm -- schema:drop`: what the words it is given destroy, read as the program it is
+            check.verdict.deletions += check.deletions_in(
+                shlex.join([script, *(w or "" for w in extra)])
+            )  # named after
         return list(argv)  # what its name says: `npm run dev` serves
     hooks = [script] if manager in ("composer", "yarn") else [f"pre{script}", script, f"post{script}"]
     for name in [h for h in hooks if h in scripts]:
@@ -130,7 +135,7 @@ def _run_scripts(manager: str, script: str, extra: list[str], options: list[str]
                 text = _composer_line(text, check, kind, name)
             if text is not None and name == script and extra:
                 text = " ".join([text, *(w or "" for w in extra)])
-            _checked(text, Said(N_("the {kind} {name}"), kind=kind, name=name), check)
+            checked(text, Said(N_("the {kind} {name}"), kind=kind, name=name), check)
     return []  # its text said all it does
 
 
@@ -149,7 +154,7 @@ def _composer_line(line: str, check: Check, kind: str, name: str) -> str | None:
     return line
 
 
-def _checked(text: str | None, source: str, check: Check) -> None:
+def checked(text: str | None, source: str, check: Check) -> None:
     """What the script's text would destroy or never end, said with its source; what it reads with a file tool is
     no concern here (the script is not the model's file operation)."""
     if text is None:
@@ -164,7 +169,7 @@ def script_file(language: str | None, path: str, check: Check) -> bool:
     """A script file of the project that a shell or an interpreter runs (`bash x.sh`, `python x.py`, `./x.sh`),
     read and checked as its code; False when it cannot be read here. `language` is the interpreter, None when
     the file runs itself (its first line names the interpreter)."""
-    text = _read(check.cwd / path) if check.cwd is not None else None
+    text = read_small(check.cwd / path) if check.cwd is not None else None
     if text is None:
         return False
     first = text.split("\n", 1)[0]
@@ -175,7 +180,7 @@ def script_file(language: str | None, path: str, check: Check) -> bool:
     if language is None:
         return False
     if language in SHELLS:
-        _checked(text, source, check)
+        checked(text, source, check)
     elif INTERPRETERS.match(language):
         check.verdict.deletions += [
             Said(N_("{source}: {reason}"), source=source, reason=r) for r in scan(language, text, check.deletions_in)
@@ -185,7 +190,7 @@ def script_file(language: str | None, path: str, check: Check) -> bool:
     return True
 
 
-def _read(path: Path) -> str | None:
+def read_small(path: Path) -> str | None:
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_FILE + 1)
@@ -208,7 +213,7 @@ def make_targets(argv: Argv, command: Command, check: Check) -> None:
     text = None
     if folder is not None:
         for name in files or ["GNUmakefile", "makefile", "Makefile"]:
-            if (text := _read(folder / name)) is not None:
+            if (text := read_small(folder / name)) is not None:
                 break
     rules, variables = _makefile(text or "")
     variables.update(assigned)
@@ -218,7 +223,7 @@ def make_targets(argv: Argv, command: Command, check: Check) -> None:
             check.verdict.deletions += said_by_name(kind, target)
             continue
         for name, recipe in _recipes(target, rules, variables):
-            _checked(recipe, Said(N_("the {kind} {name}"), kind=kind, name=name), check)
+            checked(recipe, Said(N_("the {kind} {name}"), kind=kind, name=name), check)
 
 
 def _make_arguments(args: list, cwd: Path | None) -> tuple[Path | None, list[str], list[str], dict[str, str]]:
@@ -307,7 +312,7 @@ def just_recipes(argv: Argv, command: Command, check: Check) -> list:
     text = None
     if check.cwd is not None:
         for name in ("justfile", "Justfile", ".justfile"):
-            if (text := _read(check.cwd / name)) is not None:
+            if (text := read_small(check.cwd / name)) is not None:
                 break
     recipes = _justfile(text or "")
     words = [a for a in args if not a.startswith("-")]
@@ -329,7 +334,7 @@ def just_recipes(argv: Argv, command: Command, check: Check) -> list:
                 check.verdict.deletions += said_by_name(kind, name)
                 continue
             code = re.sub(r"\{\{[^}]*\}\}", "${JUST_VALUE}", "\n".join(body))
-            _checked(code, Said(N_("the {kind} {name}"), kind=kind, name=name), check)
+            checked(code, Said(N_("the {kind} {name}"), kind=kind, name=name), check)
     return argv
 
 

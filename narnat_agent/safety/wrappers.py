@@ -13,6 +13,8 @@ from narnat_agent.safety.check import Argv, Check
 from narnat_agent.safety.code import INTERPRETERS, SHELLS
 from narnat_agent.safety.deletions import DELETERS, RULES
 from narnat_agent.safety.families import BY_PROGRAM
+from narnat_agent.safety.pyproject import RUNNERS as TASK_RUNNERS
+from narnat_agent.safety.pyproject import pyproject_task
 from narnat_agent.safety.runners import SPECIAL
 from narnat_agent.safety.sql import CLIENTS
 from narnat_agent.safety.syntax import EXPANDS, Command, names, positionals
@@ -172,7 +174,7 @@ def peel(command: Command, check: Check) -> list | None:
             return None
         if name in SPECIAL:
             return SPECIAL[name](argv[at:], command, check)
-        if name in SCRIPT_MANAGERS and (ran := package_script(argv[at:], command, check)) is not None:
+        if (ran := _task(name, argv[at:], command, check)) is not None:
             return ran
         spec, skip = _wrapper(name, argv, at)
         if spec is None:
@@ -194,6 +196,13 @@ def peel(command: Command, check: Check) -> list | None:
         if later is not None:
             check.command(replace(command, argv=argv[later:]))
     return argv[at:]
+
+
+def _task(name: str, argv: Argv, command: Command, check: Check) -> list | None:
+    """A package script or a pyproject task the command runs by name, checked; None when it runs none."""
+    if name in SCRIPT_MANAGERS and (ran := package_script(argv, command, check)) is not None:
+        return ran
+    return pyproject_task(argv, check) if name in TASK_RUNNERS else None
 
 
 def _descriptor(word: str | None) -> bool:

@@ -7,13 +7,18 @@ innocently and destroying all the same); the forms models actually write them in
 migrating forward, building, and scripts whose names sound destructive but whose text is not. Never-ending forms
 (log followers, studios, dev servers and watchers) are refused; with `timeout N` in front they end, and run.
 
-The commands are analysed from a project holding `PROJECT`'s files (package.json, composer.json, a Makefile, a
-justfile, a list of files, a few logs). `QUESTIONS` holds commands whose question must name what would be lost.
-Each list of verdicts holds ``(command, category)`` pairs.
+The commands are analysed from a project holding `PROJECT`'s files (package.json, composer.json, a pyproject.toml
+with poe, pdm, taskipy and hatch scripts, a Makefile, a justfile, a list of files, a few logs) and `ARCHIVES`.
+`QUESTIONS` holds commands whose question must name what would be lost. Each list of verdicts holds
+``(command, category)`` pairs. The groups marked "the second round" were written after the first round of rules,
+before the second: other tools of the categories the held-out long tail (bash_corpus_longtail_blind.py) found
+missing, and their look-alikes.
 """
 
+import io
 import json
 import subprocess
+import tarfile
 from pathlib import Path
 
 PACKAGE_JSON = {
@@ -92,8 +97,39 @@ fmt:
 reset-db:
     dropdb app_dev && createdb app_dev
 """
+PYPROJECT = """\
+[project]
+name = "web"
+version = "0.1.0"
+
+[tool.poe.tasks]
+lint = "ruff check ."
+test = "pytest -q"
+tidy = "rm -rf build .venv"
+serve = "uvicorn app.main:app --reload"
+seed = { cmd = "alembic downgrade base" }
+check = ["lint", "test"]
+
+[tool.pdm.scripts]
+test = "pytest -q"
+migrate = "alembic upgrade head"
+stop-all = { shell = "docker compose down -v" }
+
+[tool.taskipy.tasks]
+lint = "ruff check ."
+refresh = "python -m alembic downgrade base && python -m alembic upgrade head"
+
+[tool.hatch.envs.default.scripts]
+test = "pytest -q"
+db-init = ["dropdb app_dev", "createdb app_dev"]
+"""
+ARCHIVES = {  # tar archives laid out in the project: name → the members it holds
+    "snapshot.tar": ("app.log", "src/app.ts"),  # both exist: extracting here replaces them
+    "release.tar": ("release/notes.txt",),  # nothing of it exists yet
+}
 PROJECT = {
     "package.json": json.dumps(PACKAGE_JSON, indent=2) + "\n",
+    "pyproject.toml": PYPROJECT,
     "composer.json": json.dumps(COMPOSER_JSON, indent=2) + "\n",
     "Makefile": MAKEFILE,
     "justfile": JUSTFILE,
@@ -247,6 +283,82 @@ ASK = [
             "bash scripts/drop_all_tables.sh",
             "python scripts/purge_old_uploads.py",
             "node scripts/wipe-redis.js",
+        ],
+    ),
+    # the second round: other tools of the categories the held-out long tail found missing
+    *_group(
+        "migration_words",
+        [
+            'dbmate --url "$DATABASE_URL" drop',
+            "sql-migrate down -env=production -limit=0",
+            'migrate -source file://db/migrations -database "$PG_URL" down -all',
+            "npx knex migrate:down",
+            "npx typeorm migration:revert -d src/data-source.ts",
+            "npx sequelize-cli db:seed:undo:all",
+            "./mvnw liquibase:dropAll",
+            "bin/console doctrine:schema:drop --force --full-database",
+            "npx mikro-orm schema:fresh --run",
+        ],
+    ),
+    *_group(
+        "sql_in_other_clis",
+        [
+            "bq query --nouse_legacy_sql 'DELETE FROM analytics.events WHERE true'",
+            "trino --execute 'DROP TABLE hive.web.sessions'",
+            "cockroach sql --insecure -e 'TRUNCATE TABLE orders'",
+            'turso db shell app-db "DROP TABLE sessions"',
+            "python manage.py dbshell <<'SQL'\nDELETE FROM django_session;\nSQL",
+            "echo 'TRUNCATE users;' | bin/rails dbconsole",
+        ],
+    ),
+    *_group(
+        "http_delete",
+        [
+            "http DELETE :8080/api/users/42",
+            "xh delete https://api.example.com/v1/projects/7",
+            "wget --method=DELETE -qO- http://localhost:5984/mydb",
+            "curl --request DELETE https://api.example.com/items/9",
+            'curl -sS -XDELETE "$ES_URL/_all"',
+        ],
+    ),
+    *_group(
+        "platform_words",
+        [
+            "nats kv del config app.prod",
+            "heroku config:unset SECRET_KEY -a shop",
+            "netlify env:unset API_KEY",
+            "podman machine reset --force",
+            "terragrunt run --all destroy",
+            "terragrunt destroy-all --terragrunt-non-interactive",
+        ],
+    ),
+    *_group(
+        "files_archives_jobs",
+        [
+            "fd -e tmp -x rm {}",
+            "fd --type f --extension log --exec-batch rm",
+            "tar --overwrite -xzf config.tgz -C /etc/app",
+            "tar -xpf site-backup.tar --recursive-unlink -C public",
+            "tar -xf snapshot.tar",
+            "zip --delete site.zip '*.map'",
+            "sudo crontab -u www-data -r",
+            "npm unpublish @acme/ui --force",
+        ],
+    ),
+    *_group(
+        "names_and_runners",
+        [
+            "npm run db:rollback",
+            "make reset-database",
+            "pnpm db:push-prod",
+            "npm run clean:db",
+            "yarn schema:fresh",
+            "poe tidy",
+            "poe seed",
+            "pdm run stop-all",
+            "task refresh",
+            "hatch run db-init",
+            "hatch run default:db-init",
         ],
     ),
 ]
@@ -404,6 +516,64 @@ RUN = [
             "stern api --no-follow",
         ],
     ),
+    # the second round's look-alikes
+    *_group(
+        "lookalike_second_round",
+        [
+            'dbmate --url "$DATABASE_URL" up',
+            'migrate -path db/migrations -database "$DATABASE_URL" up',
+            "sql-migrate status -env=production",
+            "npx typeorm migration:show -d src/data-source.ts",
+            "npx knex migrate:up",
+            "npx sequelize-cli db:seed:all",
+            "./mvnw flyway:migrate",
+            "./gradlew flywayInfo",
+            "mvn liquibase:status",
+            "bq query --nouse_legacy_sql 'SELECT COUNT(*) FROM analytics.events'",
+            "trino --execute 'SHOW SCHEMAS'",
+            'git commit -m "Drop the legacy importer"',
+            'gh pr create --title "Delete unused assets" --body "cleanup"',
+            "echo 'SELECT 1;' | python manage.py dbshell",
+            "http GET :8080/api/users",
+            "curl -X POST https://api.example.com/v1/reset-password -d email=a@b.c",
+            "wget -qO- http://localhost:8080/health",
+            "nats kv get config app.prod",
+            "heroku config:get SECRET_KEY -a shop",
+            "netlify env:list",
+            "terragrunt run-all plan",
+            "podman machine list",
+            "git switch -c feature/login",
+            "git checkout -b feature/x origin/main",
+            "tar -xf release.tar",
+            "tar -tf snapshot.tar",
+            "tar -xkf snapshot.tar",
+            "tar --skip-old-files -xf snapshot.tar",
+            "zipinfo site.zip",
+            "crontab -l -u deploy",
+            "npm publish --dry-run",
+            "npm view @acme/ui versions",
+            "make db-status",
+            "npm run migrate:status",
+            "poe lint",
+            "poe check",
+            "pdm run test",
+            "pdm run migrate",
+            "task lint",
+            "hatch run test",
+            "dd if=/dev/zero of=scratch.img bs=1M count=8",
+            "flask db downgrade base --sql > down.sql",
+            "git -c sequence.editor=: rebase -i --autosquash main",
+            "skaffold build",
+            "tilt ci",
+            "minikube addons list",
+            "supabase functions deploy hello",
+            "mix phx.routes",
+            "npx nx build web",
+            "ollama pull llama3:8b",
+            "symfony server:start -d",
+            "timeout 20 ollama serve",
+        ],
+    ),
 ]
 
 REFUSE_TERMINAL = _group(
@@ -441,6 +611,20 @@ REFUSE_TERMINAL = _group(
         "docker compose logs -f api",
         "npx tsx watch src/index.ts",
         "python -m http.server 8000",
+        # the second round: servers, port-forwards, dashboards and dev loops of other tools
+        "ollama serve",
+        "npx serve dist",
+        "npx json-server db.json",
+        "redis-server",
+        "oc port-forward pod/db 5432",
+        "kubectl proxy --port=8001",
+        "minikube tunnel",
+        "npx nx serve web",
+        "devspace dev",
+        "okteto up",
+        "symfony server:start",
+        "vault server -dev",
+        "poe serve",
     ],
 )
 
@@ -464,12 +648,19 @@ QUESTIONS = [
     ('pwsh -Command "Remove-Item -Recurse -Force C:\\work\\out"', {}, ("C:\\work\\out",), ()),
     ("kubectl get pods -w", {}, ("-w",), ("drop -f",)),
     ("echo KEY=2 >> .env", {}, ("echo >> .env",), ("echo > .env",)),
+    # the second round: a force push names the commits the remote branch loses (from the remote-tracking branch
+    # origin/main, at main's tip; rewrite is two commits behind it), and an archive the files it replaces
+    ("git push --force origin rewrite:main", {}, ("2 commits", "sixth change"), ()),
+    ("git push --force-with-lease origin HEAD~1:main", {}, ("1 commit", "sixth change"), ()),
+    ("git switch -C release HEAD~2", {}, ("2 commits", "fifth change"), ()),
+    ("tar -xf snapshot.tar", {}, ("app.log", "src/app.ts"), ()),
 ]
 
 
 def lay_out(root: Path) -> Path:
     """The project the corpus is analysed from: PROJECT's files in a git repository whose branch main has six
-    commits (first change … sixth change), and a branch release at its tip."""
+    commits (first change … sixth change), a branch release at its tip, a branch rewrite two commits behind it, the
+    remote-tracking branch origin/main at main's tip, and the tar archives of ARCHIVES."""
     for name, text in PROJECT.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
@@ -480,4 +671,13 @@ def lay_out(root: Path) -> Path:
         subprocess.run([*git, "-C", str(root), "add", "-A"], check=True)
         subprocess.run([*git, "-C", str(root), "commit", "-qm", f"{word} change"], check=True)
     subprocess.run([*git, "-C", str(root), "branch", "release"], check=True)
+    subprocess.run([*git, "-C", str(root), "branch", "rewrite", "HEAD~2"], check=True)
+    subprocess.run([*git, "-C", str(root), "update-ref", "refs/remotes/origin/main", "main"], check=True)
+    for archive, members in ARCHIVES.items():
+        with tarfile.open(root / archive, "w") as tar:
+            for member in members:
+                data = f"{member}\n".encode()
+                info = tarfile.TarInfo(member)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
     return root

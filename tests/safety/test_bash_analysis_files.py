@@ -216,7 +216,8 @@ def test_sql_the_parser_cannot_read_asks_naming_the_destructive_word_it_mentions
         ("/usr/bin/tar --remove-files -czf logs.tgz logs/", ["tar deletes what it archives"]),
         ("tar -czf out.tgz $FILES", ["tar gets words computed at run time, which may be options"]),
         ('tar -czf out.tgz "$FILES"', []),  # quoted: one word, no option
-        ("dd of=disk.img if=/dev/zero bs=1M count=1", ["dd of= overwrites its output file"]),
+        ("dd of=disk.img if=/dev/zero bs=1M count=1", ["dd overwrites disk.img"]),  # from no folder: it may exist
+        ('dd if=/dev/zero "of=$OUT"', ["dd of= overwrites its output file"]),
         ("ln --force -s a b", ["ln -f replaces b"]),
         ("ln -sf a b dir/", ["ln -f replaces dir/"]),
         ('ln -sf "$SRC" "$DST"', ["ln -f replaces $…"]),

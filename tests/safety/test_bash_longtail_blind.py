@@ -1,7 +1,9 @@
 """The long tail's held-out corpus, written from public incident reports by someone who never saw the rules:
 measured once (2026-11-28: ask 191/222 = 86.0 %, run 200/204 = 98.0 %, refuse 55/64 = 85.9 %, ending forms run
 30/32), then kept here so that later rules keep what it found. Its misses are listed as strict xfails with their
-reasons: a rule that comes to catch one turns its xfail into a failure, and the entry is then removed."""
+reasons: a rule that comes to catch one turns its xfail into a failure, and the entry is then removed. After the
+second round of rules (the categories it found, by rule): ask 218/222 = 98.2 %, run 202/204 = 99.0 %, refuse
+64/64, ending forms run 32/32; what is left is what the project does not hold, or a file tool's job."""
 
 from pathlib import Path
 
@@ -11,57 +13,15 @@ from narnat_agent.safety import analyze
 from tests.safety import bash_corpus_longtail_blind as blind
 
 EXISTING = ("src/app.py", "package.json", "data/store.bin")
-ASKS_NOT = "asks nothing yet: missed on the first measurement"
-STOPPED = "asks or is refused, though it runs: missed on the first measurement"
-RUNS_ON = "runs, though it never ends: missed on the first measurement"
-REFUSED = "refused, though it ends: missed on the first measurement"
 KNOWN_MISSES = {
-    'supabase stop --no-backup': ASKS_NOT,
-    'python manage.py sqlflush | python manage.py dbshell': ASKS_NOT,
-    'npm run typeorm -- schema:drop -d src/data-source.ts': ASKS_NOT,
-    'npx mikro-orm schema:fresh --run --seed': ASKS_NOT,
-    'npx convex import --replace --table messages backup/messages.jsonl': ASKS_NOT,
-    'mvn flyway:clean -Dflyway.cleanDisabled=false': ASKS_NOT,
-    './gradlew flywayClean': ASKS_NOT,
-    'liquibase --url=jdbc:postgresql://localhost:5432/app dropAll': ASKS_NOT,
-    'goose -dir migrations postgres "$DATABASE_URL" reset': ASKS_NOT,
-    'migrate -path db/migrations -database "$DATABASE_URL" drop -f': ASKS_NOT,
-    'atlas schema clean -u "$DATABASE_URL" --auto-approve': ASKS_NOT,
-    "curl -X DELETE 'http://localhost:9200/logs-*'": ASKS_NOT,
-    'snowsql -q "DROP TABLE raw.events"': ASKS_NOT,
-    'dbt run --full-refresh --target prod': ASKS_NOT,
-    'etcdctl del "" --prefix': ASKS_NOT,
-    'npx wrangler d1 execute prod-db --remote --command "DROP TABLE users"': ASKS_NOT,
-    'fly secrets unset STRIPE_SECRET_KEY -a my-app': ASKS_NOT,
-    'terragrunt run-all destroy --terragrunt-non-interactive': ASKS_NOT,
-    'podman system reset --force': ASKS_NOT,
-    'git checkout -B main origin/main': ASKS_NOT,
-    'fd -t f -e csv . exports/ -X rm -f': ASKS_NOT,
     'cp -f .env.example .env': 'the corpus project has no .env: over no file, cp loses nothing',
     'mv -f config.generated.yaml config.yaml': 'the corpus project has no config.yaml: over no file, mv loses nothing',
-    'tar -xf snapshot.tar -C /srv/app --overwrite': ASKS_NOT,
-    'tar -xzf backup.tar.gz -C .': ASKS_NOT,
-    "zip -d bundle.zip 'assets/*'": ASKS_NOT,
-    'crontab -r': ASKS_NOT,
-    'npm unpublish my-pkg@1.0.3': ASKS_NOT,
-    'pnpm db:push-remote': ASKS_NOT,
-    'yarn db:fresh': ASKS_NOT,
-    'make clean-db': ASKS_NOT,
-    'alembic downgrade 1975ea83b712:base --sql > downgrade.sql': STOPPED,
+    'tar -xzf backup.tar.gz -C .': 'the corpus project has no backup.tar.gz: tar extracts nothing, and an archive '
+    'that is there is listed and the files it would replace named',
+    'git checkout -B main origin/main': 'the corpus project is no git repository: with Bash\'s environment, git '
+    'lists the commits that would leave main, and it asks when there are any',
     "find . -name '*.log' -print": 'a file search: Bash refuses it for Glob, as docs/safety.md says',
-    'dd if=/dev/urandom of=/tmp/testfile.bin bs=1M count=10': STOPPED,
-    'npx tsc -b --clean --dry': STOPPED,
-    'kubectl port-forward svc/postgres 5432:5432': RUNS_ON,
-    'supabase functions serve': RUNS_ON,
-    'uv run fastapi dev': RUNS_ON,
-    'bin/dev': RUNS_ON,
-    'php artisan serve': RUNS_ON,
-    'minikube dashboard': RUNS_ON,
-    'skaffold dev': RUNS_ON,
-    'tilt up': RUNS_ON,
-    'mix phx.server': RUNS_ON,
     'tail -n 100 logs/app.log': 'a file read: Bash refuses it for Read, as docs/safety.md says',
-    'GIT_SEQUENCE_EDITOR=: git rebase -i --autosquash HEAD~5': REFUSED,
 }  # fmt: skip
 
 
