@@ -28,30 +28,7 @@ def _ids(entries: list[tuple[str, str, str]]) -> list[str]:
     return [f"{shell}:{command[:60]}" for shell, command, _ in entries]
 
 
-GLUED = "cmd ends a built-in's name at a slash (rd/s/q), which the analysis does not yet read"
-NOT_YET = {  # the forms of cmd the rules do not read yet, each with why
-    "rd/s/q build": GLUED,
-    "del/f/s/q *.log": GLUED,
-    "rmdir/s/q dist": GLUED,
-    "erase/q data.json": GLUED,
-    "if exist dist\\ rd/s/q dist": GLUED,
-    "cmd /c rd/s/q build": GLUED,
-    'forfiles /p logs /s /m *.log /d -7 /c "cmd /c del @path"': "forfiles' /c command is not read",
-    'forfiles /s /m *.orig /c "cmd /c del /q @file"': "forfiles' /c command is not read",
-    'start "" /wait cmd /c rd /s /q build': "start drops every /switch, the started program's too",
-    'start /b cmd /c "del /q data.json"': "start drops every /switch, the started program's too",
-    "start /d build cmd /c del /q *.js": "start drops every /switch, the started program's too",
-}
-
-
-def _asking(entries: list[tuple[str, str, str]]) -> list:
-    return [
-        pytest.param(*e, marks=pytest.mark.xfail(strict=True, reason=NOT_YET[e[1]])) if e[1] in NOT_YET else e
-        for e in entries
-    ]
-
-
-@pytest.mark.parametrize(("shell", "command", "category"), _asking(corpus.ASK), ids=_ids(corpus.ASK))
+@pytest.mark.parametrize(("shell", "command", "category"), corpus.ASK, ids=_ids(corpus.ASK))
 def test_destructive_windows_commands_ask(shell, command, category, project):
     assert analyze(command, project, shell).deletions, command
 
@@ -82,6 +59,12 @@ def test_the_question_names_where_and_what(shell, command, named, project):
         ("cmd", "rd /s /q C:\\", "rd deletes C:\\ (the whole drive C:) with everything inside"),
         ("cmd", "rd /s /q node_modules", "rd deletes node_modules with everything inside"),
         ("cmd", "rd node_modules", "rd deletes node_modules"),
+        ("cmd", 'RD /S/Q "node_modules"', "RD deletes node_modules with everything inside"),
+        ("cmd", "del/f/s/q *.log", "del deletes *.log in every subfolder"),
+        ("cmd", 'forfiles /p logs /s /m *.log /c "cmd /c del @path"', "del deletes logs\\**\\*.log"),
+        ("cmd", 'forfiles /m *.tmp /c "cmd /c del @file"', "del deletes *.tmp"),
+        ("cmd", 'start "" /b cmd /c rd /s /q build', "rd deletes build with everything inside"),
+        ("cmd", "start rd /s /q build", "rd deletes build with everything inside"),
         ("cmd", "del /s /q *.pyc", "del deletes *.pyc in every subfolder"),
         ("powershell", "Remove-Item ~ -Recurse", "Remove-Item deletes ~ (your home folder) with everything inside"),
         ("powershell", "ri $HOME\\x", "ri deletes $HOME\\x (in your home folder)"),
