@@ -1,5 +1,5 @@
-"""The terminal or console: a key waited for, its settings given back after a kill, a hung-up terminal let go, and
-output in UTF-8.
+"""The terminal or console: a key waited for and read, its settings given back after a kill, a hung-up terminal let
+go, and output in UTF-8.
 
 POSIX: select() on the terminal, termios for its settings, poll() for a hangup; the streams keep the locale's
 encoding (UTF-8 on every system Narnat supports). Windows: the console's input handle waited on, its mode for its
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from prompt_toolkit.input import Input
+    from prompt_toolkit.key_binding import KeyPress
 
 STANDARD = (0, 1, 2)
 
@@ -31,6 +32,15 @@ if sys.platform == "win32":
         from prompt_toolkit.eventloop.win32 import wait_for_handles
 
         return wait_for_handles([keyboard.handle], int(timeout * 1000)) is not None  # type: ignore[attr-defined]
+
+    def read_keys(keyboard: Input) -> list[KeyPress]:
+        """The keys waiting on the console. An ESC given as the virtual key alone is ESC too: Wine's console gives
+        it so (Windows' gives its character), and prompt_toolkit reads ESC by its character."""
+        from prompt_toolkit.key_binding import KeyPress
+        from prompt_toolkit.keys import Keys
+
+        bare = win32.bare_escapes(keyboard.handle)  # type: ignore[attr-defined]
+        return [*keyboard.read_keys(), *(KeyPress(Keys.Escape, "\x1b") for _ in range(bare))]
 
     def saved_terminal() -> Callable[[], None] | None:
         """What gives the console back its input mode as it is now; None without a console."""
@@ -61,6 +71,10 @@ else:
         """Whether a key waits on the terminal, waiting up to timeout seconds for one."""
         ready, _, _ = select.select([keyboard.fileno()], [], [], timeout)
         return bool(ready)
+
+    def read_keys(keyboard: Input) -> list[KeyPress]:
+        """The keys waiting on the terminal."""
+        return keyboard.read_keys()
 
     def saved_terminal() -> Callable[[], None] | None:
         """What gives the terminal back its settings as they are now; None when standard input is no terminal."""

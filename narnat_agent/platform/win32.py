@@ -1,5 +1,5 @@
 """The Windows API calls the Windows sides of the seams make, through ctypes: Job objects, processes, the console's
-mode, and a file's access list. Imported only on Windows."""
+mode and its keys, and a file's access list. Imported only on Windows."""
 
 import ctypes
 import sys
@@ -75,6 +75,25 @@ class JOBOBJECT_BASIC_ACCOUNTING_INFORMATION(ctypes.Structure):  # noqa: N801
     ]
 
 
+class KEY_EVENT_RECORD(ctypes.Structure):  # noqa: N801
+    _fields_ = [
+        ("bKeyDown", wintypes.BOOL),
+        ("wRepeatCount", wintypes.WORD),
+        ("wVirtualKeyCode", wintypes.WORD),
+        ("wVirtualScanCode", wintypes.WORD),
+        ("UnicodeChar", wintypes.WCHAR),
+        ("dwControlKeyState", wintypes.DWORD),
+    ]
+
+
+class INPUT_RECORD(ctypes.Structure):  # noqa: N801 (a key event; the other events are the same size)
+    _fields_ = [("EventType", wintypes.WORD), ("KeyEvent", KEY_EVENT_RECORD)]
+
+
+KEY_EVENT = 0x0001
+VK_ESCAPE = 0x1B
+
+
 def _declare(function, result, *arguments) -> None:
     function.restype, function.argtypes = result, list(arguments)
 
@@ -94,6 +113,8 @@ _declare(kernel32.GetCurrentProcess, wintypes.HANDLE)
 _declare(kernel32.GetStdHandle, wintypes.HANDLE, wintypes.DWORD)
 _declare(kernel32.GetConsoleMode, wintypes.BOOL, wintypes.HANDLE, wintypes.LPDWORD)
 _declare(kernel32.SetConsoleMode, wintypes.BOOL, wintypes.HANDLE, wintypes.DWORD)
+_declare(kernel32.PeekConsoleInputW, wintypes.BOOL, wintypes.HANDLE, ctypes.POINTER(INPUT_RECORD), wintypes.DWORD,
+         wintypes.LPDWORD)  # fmt: skip
 _declare(kernel32.LocalFree, wintypes.HLOCAL, wintypes.HLOCAL)
 _declare(kernel32.GetUserDefaultUILanguage, wintypes.WORD)
 _declare(ntdll.NtResumeProcess, ctypes.c_long, wintypes.HANDLE)
@@ -183,6 +204,21 @@ def console_input_mode() -> tuple[int, int] | None:
 
 def set_console_mode(handle: int, mode: int) -> None:
     kernel32.SetConsoleMode(handle, mode)
+
+
+def bare_escapes(handle: int) -> int:
+    """How many ESC presses wait on the console as the virtual key alone, without the character "\\x1b" that
+    Windows' console gives them (Wine's console does so)."""
+    records = (INPUT_RECORD * 64)()
+    count = wintypes.DWORD()
+    if not kernel32.PeekConsoleInputW(handle, records, len(records), ctypes.byref(count)):
+        return 0
+    return sum(
+        1
+        for record in records[: count.value]
+        if record.EventType == KEY_EVENT and record.KeyEvent.bKeyDown
+        and record.KeyEvent.wVirtualKeyCode == VK_ESCAPE and record.KeyEvent.UnicodeChar == "\0"
+    )  # fmt: skip
 
 
 def ui_language() -> int:

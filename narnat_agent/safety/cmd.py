@@ -16,6 +16,12 @@ REDIRECT = re.compile(r"(?:[0-9]?>>?|<)(?:&[0-9])?")
 EXPANSION = re.compile(r"%%?~?[a-zA-Z]*[0-9*]|%%[a-zA-Z]|%([^%\s]+)%")  # %1 %~dp0 %* %%i, or %NAME%
 CONDITIONS = names("exist defined errorlevel cmdextversion")
 COMPARISONS = names("== equ neq lss leq gtr geq")
+# cmd's built-in commands (`help`); a slash ends one's name, so `rd/s/q x` is `rd /s/q x`
+BUILT_INS = names(
+    "assoc break call cd chdir cls color copy date del dir echo endlocal erase exit for ftype goto if md mkdir mklink "
+    "move path pause popd prompt pushd rd ren rename rmdir set setlocal shift start time title type ver verify vol"
+)
+GLUED = re.compile(r"([a-z]+)(/.+)", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass
@@ -102,8 +108,9 @@ class _Builder:
     def element(self, tokens: list[Token]) -> WinCommand | None:
         """One command of a pipeline; an if, a for or a block runs the commands in it."""
         first = tokens[0]
-        keyword = self.value(first.text.lstrip("@")) if first.kind == "word" else None
-        keyword = (keyword or "").lower()
+        word = self.value(first.text.lstrip("@")) if first.kind == "word" else None
+        glued = GLUED.fullmatch(word or "")  # `for/r %i in (…) do …`
+        keyword = (glued.group(1) if glued else word or "").lower()
         if first.kind == "group":
             start = len(self.commands)
             self.lines(first.children)
@@ -157,8 +164,13 @@ class _Builder:
                 command.shown.append(token.text)
             elif token.kind == "word":
                 name = self.value(token.text.lstrip("@"))
+                glued = GLUED.fullmatch(name or "")
+                switch = glued.group(2) if glued and glued.group(1).lower() in BUILT_INS else None
+                name = glued.group(1) if glued and switch else name
                 command.argv.append(program(name) if name else name)
                 command.shown.append(name or token.text.lstrip("@"))
+                command.argv += [switch] if switch else []
+                command.shown += [switch] if switch else []
             elif token.kind == "group":  # `echo (x)`: a block only where a command starts
                 command.argv.append(None)
                 command.shown.append("(…)")

@@ -5,6 +5,8 @@ code a command hands to a Windows shell (`pwsh -Command …`, `cmd /c …`, text
 From the PowerShell documentation (about_Pwsh, about_PowerShell_exe) and cmd's (`cmd /?`)."""
 
 import dataclasses
+import ntpath
+import re
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety import cmd, powershell
@@ -12,7 +14,7 @@ from narnat_agent.safety.check import Check, Shell, computed
 from narnat_agent.safety.syntax import names
 from narnat_agent.safety.windows_losses import losses
 from narnat_agent.safety.windows_refusals import refusals
-from narnat_agent.safety.windows_syntax import WinCommand, existing, is_cmdlet, program
+from narnat_agent.safety.windows_syntax import WinCommand, existing, is_cmdlet, program, switches
 from narnat_agent.safety.windows_system import SYSTEM
 
 POWERSHELLS = names("pwsh powershell pwsh.exe powershell.exe")
@@ -23,13 +25,12 @@ PS_VALUES = names(
     "-configurationname -config -custompipename -settingsfile -configurationfile -version -v -psconsolefile"
 )
 # cmd's built-ins, and Windows programs whose names mean something else to the shared rules (timeout, find, sort)
-OWN = names(
-    "assoc break call cd chdir cls color copy date del dir echo endlocal erase exit for ftype goto if md mkdir mklink "
-    "move path pause popd prompt pushd rd ren rename rmdir set setlocal shift start time title type ver verify vol "
+OWN = cmd.BUILT_INS | names(
     "timeout find findstr sort more tree where format ping choice xcopy robocopy diskpart reg sc schtasks net setx "
     "vssadmin cipher notepad write-output while runas typeperf netstat netsh nslookup wmic bcdedit wevtutil "
-    "wslconfig certutil"
+    "wslconfig certutil forfiles"
 )
+FORFILES_VALUES = names("/p /m /c /d")  # forfiles' switches that take the next word (`forfiles /?`)
 
 
 def parse(source: str, shell: str) -> list[WinCommand]:
@@ -53,6 +54,8 @@ def windows_command(command: WinCommand, check: Check) -> None:
     refusals(command, check, windows_command)
     if name == "invoke-expression":
         _invoke_expression(command, check)
+    elif name == "forfiles":
+        _forfiles(command, check)
     elif not (name in OWN or is_cmdlet(name) or name.startswith((".", "["))):
         check.command(dataclasses.replace(command, redirects=[]))  # a program every shell runs: the shared rules
 
@@ -83,6 +86,25 @@ def _invoke_expression(command: WinCommand, check: Check) -> None:
     words = command.argv[1:] if len(command.argv) > 1 else [command.stdin]
     code = " ".join(w for w in words if w is not None) if None not in words else None
     check.script(code, command.shown[0], shell="powershell")
+
+
+def _forfiles(command: WinCommand, check: Check) -> None:
+    """forfiles runs its /c command (`cmd /c echo @file` unless given) once for each file it finds, the file named
+    by @path, @file, @fname or @relpath: the question names them as the files found (`logs\\**\\*.log` with /s)."""
+    given: dict[str, str | None] = {}
+    words = command.argv[1:]
+    for i, word in enumerate(words):
+        option = (word or "").lower()
+        if option in FORFILES_VALUES and i + 1 < len(words):
+            given[option] = words[i + 1]
+    code, folder, mask = given.get("/c", "cmd /c echo @file"), given.get("/p", "."), given.get("/m", "*")
+    if code is None or folder is None or mask is None:
+        check.verdict.deletions.append(computed(command.shown[0]))
+        return
+    found = ntpath.join(folder, "**", mask) if "/s" in switches(command) else ntpath.join(folder, mask)
+    found = found[2:] if found.startswith(".\\") else found
+    check.script(re.sub(r"@(?:path|file|fname|relpath)\b", lambda _: found, code, flags=re.IGNORECASE), "forfiles",
+                 shell="cmd")  # fmt: skip
 
 
 def _run(code: str | None, name: str, shell: Shell, check: Check) -> None:

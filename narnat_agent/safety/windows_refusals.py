@@ -26,6 +26,7 @@ SHELL_FLAGS = names("-nologo -noprofile -nop -noexit -noninteractive -mta -sta /
 RUNTIMES = names("npm npx yarn pnpm dotnet java go cargo deno uvicorn gunicorn flask rails hugo")  # and interpreters
 CONSOLES = names("netsh nslookup diskpart wmic ftp telnet")  # alone, each opens a console of its own
 WSL_VALUES = names("-d --distribution -u --user --cd")
+START_VALUES = names("/d /node /affinity")  # start's switches that take the next word
 NEVER_END = {  # a sampling program that samples until stopped
     "get-counter": lambda args: "-continuous" in args,
     "typeperf": lambda args: not {"-sc", "-?"} & set(args),
@@ -154,14 +155,12 @@ def _started(command: WinCommand, check: Check, run: Run) -> None:
             check.verdict.interactive.append(Said(N_("{program} -Verb RunAs waits for a person to allow it"),
                                                   program=command.shown[0]))  # fmt: skip
     else:
-        words = [w for w in command.argv[1:] if w is not None]
-        waits = any(w.lower() == "/wait" for w in words)
-        rest = [w for i, w in enumerate(words) if not w.startswith("/") and not (i == 0 and " " in w or w == "")]
-        file, args = (rest[0] if rest else None), rest[1:]
+        file, args, waits = _start_line(command)
     if file is None or re.match(r"[a-z]+://", file, re.IGNORECASE):
         return
-    inner = WinCommand(argv=[cmdlet(program(file)), *args], shown=[file, *args], shell=command.shell,
-                       text=" ".join([file, *args]))  # fmt: skip
+    name = program(file)
+    inner = WinCommand(argv=[cmdlet(name) if command.shell == "powershell" else name, *args], shown=[file, *args],
+                       shell=command.shell, text=" ".join([file, *args]))  # fmt: skip
     saved, check.verdict = check.verdict, Verdict()
     run(inner, check)
     started, check.verdict = check.verdict, saved
@@ -172,6 +171,20 @@ def _started(command: WinCommand, check: Check, run: Run) -> None:
         check.verdict.interactive.append(Said(
             N_("{program} starts {started}, which keeps running after the command: run it with run_in_background"),
             program=command.shown[0], started=inner.text))  # fmt: skip
+
+
+def _start_line(command: WinCommand) -> tuple[str | None, list[str], bool]:
+    """cmd's start: a title (its first quoted word), start's own switches, then the program with its words, switches
+    included; and whether start waits for it (`start /?`)."""
+    words = list(zip(command.argv[1:], command.shown[1:], strict=False))
+    at = 1 if words and words[0][1].startswith('"') else 0
+    waits = False
+    while at < len(words) and (words[at][0] or "").startswith("/"):
+        switch = (words[at][0] or "").lower()
+        waits = waits or switch == "/wait"
+        at += 2 if switch in START_VALUES else 1
+    rest = [w for w, _ in words[at:] if w is not None]
+    return (rest[0] if rest else None), rest[1:], waits
 
 
 def _runtime(name: str) -> bool:

@@ -6,6 +6,7 @@ From the PowerShell documentation (about_Parameters, about_Command_Syntax, the d
 5.1) and cmd's (`cmd /?`, `set /?`)."""
 
 import ntpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 
@@ -155,7 +156,8 @@ def bind(command: WinCommand, positional: tuple[str, ...], known: tuple[str, ...
 
 
 def switches(command: WinCommand) -> set[str]:
-    return {a.lower() for a in command.argv[1:] if a and a[:1] == "/"}
+    """cmd's switches, each on its own: `/s/q` is `/s` and `/q`, as rd and del read them."""
+    return {s.lower() for a in command.argv[1:] if a and a[:1] == "/" for s in re.findall(r"/[^/]*", a)}
 
 
 def operands(command: WinCommand) -> Pairs:

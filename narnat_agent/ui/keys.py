@@ -21,7 +21,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.styles import Style
 
 from narnat_agent.i18n import NO, YES, _, answers
-from narnat_agent.platform.console import key_ready, saved_terminal
+from narnat_agent.platform.console import key_ready, read_keys, saved_terminal
 from narnat_agent.platform.signals import ENDING, interrupt_main
 from narnat_agent.processes import start_thread
 
@@ -248,7 +248,7 @@ class Watcher:
 
     def _watch(self, keyboard: Input) -> None:
         while not self._stop.is_set():
-            keys = keyboard.read_keys() if key_ready(keyboard, POLL) else keyboard.flush_keys()
+            keys = read_keys(keyboard) if key_ready(keyboard, POLL) else keyboard.flush_keys()
             if self.busy:
                 self.handle([k.key for k in keys])
                 # a Ctrl-D typed as the turn ends (the footer is out, the prompt not yet back) still leaves

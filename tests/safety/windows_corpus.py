@@ -217,6 +217,27 @@ ASK = [
         "nested",
     ),
     ("bash", 'cmd /c "git reset --hard && git clean -fdx"', "nested"),
+    # --- cmd's own forms, written after the held-out corpus was measured (cmd asked for 94.4 % of it) ---
+    ("cmd", "rd/s/q build", "cmd_form"),  # cmd ends a built-in's name at a slash: rd /s /q
+    ("cmd", "del/f/s/q *.log", "cmd_form"),
+    ("cmd", "rmdir/s/q dist", "cmd_form"),
+    ("cmd", "erase/q data.json", "cmd_form"),
+    ("cmd", "if exist dist\\ rd/s/q dist", "cmd_form"),
+    ("cmd", "cmd /c rd/s/q build", "cmd_form"),
+    ("cmd", 'RD /S/Q "node_modules"', "cmd_form"),
+    ("cmd", "del /F/Q/S *.pyc", "cmd_form"),
+    ("cmd", 'forfiles /p logs /s /m *.log /d -7 /c "cmd /c del @path"', "cmd_form"),
+    ("cmd", 'forfiles /s /m *.orig /c "cmd /c del /q @file"', "cmd_form"),
+    ("cmd", 'start "" /wait cmd /c rd /s /q build', "cmd_form"),
+    ("cmd", 'start /b cmd /c "del /q data.json"', "cmd_form"),
+    ("cmd", "start /d build cmd /c del /q *.js", "cmd_form"),
+    ("cmd", 'for /d /r . %d in (__pycache__) do @if exist "%d" rd /s /q "%d"', "cmd_form"),
+    ("cmd", 'for /f "delims=" %i in (\'dir /b /s *.bak\') do del /q "%i"', "cmd_form"),
+    ("cmd", "pushd dist && del /q *.* && popd", "cmd_form"),
+    ("cmd", "attrib -r -h -s config.json & del /f config.json", "cmd_form"),
+    ("cmd", 'set "OUT=build" & if exist "%OUT%" rd /s /q "%OUT%"', "cmd_form"),
+    ("cmd", "echo y| rd /s build", "cmd_form"),
+    ("cmd", "robocopy empty node_modules /MIR >nul & rd /s /q empty", "cmd_form"),
 ]
 
 RUN = [
@@ -392,6 +413,12 @@ RUN = [
     ("cmd", "tree /?", "cmd_build"),
     ("cmd", "curl -s http://localhost:8080/health", "cmd_build"),
     ("cmd", "cmd /c ver", "cmd_build"),
+    # look-alikes of the cmd forms written after the held-out corpus
+    ("cmd", "rd/?", "cmd_form_look"),
+    ("cmd", "cd/d src && dir/b", "cmd_form_look"),
+    ("cmd", 'forfiles /m *.log /c "cmd /c echo @path"', "cmd_form_look"),
+    ("cmd", 'start "" /wait cmd /c echo built', "cmd_form_look"),
+    ("cmd", 'start "build" /wait /d src cmd /c npm run build', "cmd_form_look"),
     ("powershell", 'cmd /c "dir /b"', "nested_run"),
     ("powershell", "cmd /c mklink /J node_modules_link node_modules", "nested_run"),
     ("cmd", 'powershell -NoProfile -Command "Get-ChildItem | Select-Object Name"', "nested_run"),
