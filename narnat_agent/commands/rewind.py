@@ -231,6 +231,7 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
         plan = replace(plan, changes=[c for c in plan.changes if c.path == only],
                        conflicts=[p for p in plan.conflicts if p == only], unkept=[])  # fmt: skip
     overwrite = _overwrite(agent, plan) if plan else False
+    changed = {f.path for t in checkpoints.turns() if t.index >= turn.index for f in t.files}
     restored = checkpoints.rewind(turn.index, plan, overwrite, _cutter(agent) if conversation else None)
     record = checkpoints.entries[-1]
     assert isinstance(record, Rewind)
@@ -242,7 +243,9 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
         _tell_model(agent, f"The user rewound files to how they were before {what}", restored)
     if conversation:
         _context_unknown(agent)
-        agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
+        # the files those turns changed, restored or not, are no longer as the conversation shows them: read again;
+        # what the model read of the others still holds
+        agent.workspace.forget([agent.workspace.root / path for path in changed.union(restored)])
         agent.ui.give_back(turn.question.split("\n\n<system-reminder>", 1)[0])  # what the person typed, not Narnat
 
 

@@ -206,6 +206,11 @@ class Workspace:
             if record and not self.knows(path):
                 self.reads[path] = replace(record, rewound=True)
 
+    def forget(self, paths: list[Path]) -> None:
+        """Files the conversation no longer shows as they are: the next Edit or Write needs a Read first."""
+        for path in paths:
+            self.reads.pop(path, None)
+
     def bash_elsewhere(self) -> str:
         """Where Bash's cd has gone, for results whose paths a model might read from there ("" at the root)."""
         if self.cwd == self.root:

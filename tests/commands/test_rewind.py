@@ -274,3 +274,28 @@ def test_undo_gives_back_what_the_person_typed_not_the_reminders_narnat_added(ha
     h.agent.ask(with_reminder("remember the plan", ["After your last turn Narnat ran `pytest`: failed."]))  # a goal's
     dispatch(h.agent, "/undo")
     assert h.err.getvalue().rstrip().endswith("remember the plan") and "system-reminder" not in h.err.getvalue()
+
+
+def test_undo_forgets_only_the_reads_of_the_files_it_took_back(harness, fake_llm, tree):
+    h = harness()
+    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("read"))
+    h.agent.ask("read the notes")
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change main")
+    dispatch(h.agent, "/undo")
+    assert set(h.agent.workspace.reads) == {tree / "notes.txt"}  # main.py is back as it was: read it again
+    fake_llm.add(tool_reply(("Edit", {"file_path": "notes.txt", "old_string": "one", "new_string": "uno"})),
+                 text_reply("edited"))  # fmt: skip
+    h.agent.ask("edit the notes")
+    assert (tree / "notes.txt").read_bytes() == b"uno\r\ntwo\r\n"  # read before the turn taken back: still known
+
+
+def test_a_conversation_only_rewind_forgets_the_reads_of_the_files_its_turns_changed(harness, fake_llm, tree):
+    h = harness("2\n2\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("read"))
+    h.agent.ask("read the notes")
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change main")
+    dispatch(h.agent, "/rewind")  # to before turn 2, conversation only: the edit stays, unseen by the model
+    assert (tree / "src/main.py").read_text() == "print('bye')\n"
+    assert set(h.agent.workspace.reads) == {tree / "notes.txt"}
