@@ -178,6 +178,11 @@ class Checkpoints:
                 )
         return summaries
 
+    def turn_count(self, end: int | None = None) -> int:
+        """The conversation's turns as /rewind numbers them, those before a compression included (of the entries
+        before `end`)."""
+        return sum(isinstance(e, Turn) for e in self.entries[:end])
+
     def _available(self) -> set[str]:
         try:
             return set() if self.broken else self.store.existing(ids_of(self.entries))
@@ -243,7 +248,7 @@ class Checkpoints:
         """
         entry = self.entries[index]
         assert isinstance(entry, Turn)
-        number = sum(isinstance(e, Turn) for e in self.entries[: index + 1])  # as /rewind lists it
+        number = self.turn_count(index + 1)  # as /rewind lists it
         label = f"turn {number}" + (f", step {plan.step + 1}" if plan and plan.step else "")  # the model reads it
         if cut and (entry.messages is None or (plan and plan.step)):
             raise CheckpointError(_cannot_go_back(number, plan.step + 1 if plan and plan.step else None))

@@ -116,7 +116,7 @@ def redo(agent: Agent, arg: str) -> None:
     agent.workspace.restored([agent.workspace.root / path for path in restored])
     if restored:
         _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
-    _context_unknown(agent)
+    _measure_again(agent)
 
 
 def _rewind_file(agent: Agent, turns: list[TurnSummary], number: str, path: str) -> None:
@@ -242,7 +242,7 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     if restored and not conversation:  # the history still shows the changes: the model must hear they are gone
         _tell_model(agent, f"The user rewound files to how they were before {what}", restored)
     if conversation:
-        _context_unknown(agent)
+        _measure_again(agent)
         # the files those turns changed, restored or not, are no longer as the conversation shows them: read again;
         # what the model read of the others still holds
         agent.workspace.forget([agent.workspace.root / path for path in changed.union(restored)])
@@ -261,10 +261,11 @@ def _rewind_done(label: str, code: bool, conversation: bool) -> str:
     return said.format(turn=turn, step=step)
 
 
-def _context_unknown(agent: Agent) -> None:
-    """The conversation is shorter or longer than the last request measured, until the next one does."""
+def _measure_again(agent: Agent) -> None:
+    """The conversation is shorter or longer than the last request measured: the status line estimates what it
+    holds now, until the next request counts it."""
     agent.conversation.last_prompt_tokens = 0
-    agent.ui.context_unknown()
+    agent.show_status()
 
 
 def _cutter(agent: Agent) -> Cut:

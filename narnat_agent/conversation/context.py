@@ -29,6 +29,14 @@ class Conversation:
         self.prompt_estimated = False  # the provider reported no usage: last_prompt_tokens is counted from the text
         self.prompt_messages = 0  # how many of the messages the latest request carried
 
+    def last_exchange(self) -> tuple[str, str]:
+        """The last question asked and the answer that ended it ("" where there is none)."""
+        asked = [n for n, m in enumerate(self.messages) if m["role"] == "user" and isinstance(m["content"], str)]
+        if not asked:
+            return "", ""
+        answers = [m["content"] for m in self.messages[asked[-1] :] if m["role"] == "assistant" and m["content"]]
+        return self.messages[asked[-1]]["content"], answers[-1] if answers else ""
+
     def add_user(self, text: str, question: bool = True) -> None:
         """A user message; a question counts as a turn, a message delivered within one (steering) does not."""
         self.messages.append({"role": "user", "content": text})

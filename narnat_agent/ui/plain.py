@@ -228,9 +228,6 @@ class PlainUI:
     def planning(self, on: bool) -> None:
         """No status line: the commands that switch plan mode say it."""
 
-    def context_unknown(self) -> None:
-        """Nothing shows the context size between turns here."""
-
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """Aligned columns on stdout; the last one is not padded."""
         widths = [max(cells.width(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]

@@ -278,9 +278,6 @@ class TerminalUI:
     def planning(self, on: bool) -> None:
         self.mode = _("plan mode · shift-tab leaves") if on else ""
 
-    def context_unknown(self) -> None:
-        self.context = ""  # until the next request measures it
-
     def separator(self, title: str) -> None:
         from narnat_agent.ui import render
 

@@ -2,6 +2,7 @@
 
 import io
 import os
+import re
 import sys
 import threading
 
@@ -15,6 +16,7 @@ if os.name == "nt":
         allow_module_level=True,
     )
 
+from narnat_agent.commands.dispatch import dispatch
 from tests.fake_llm import SSE, Status, chunk, counted_as, text_reply, tool_reply, usage
 from tests.launch import NARNAT, scrubbed_environment
 from tests.ui.test_pty import prompt, screen, slow_answer, text
@@ -40,7 +42,7 @@ class LiveScreen(io.StringIO):
         return next(row.rstrip() for row in reversed(self.screen.display) if row.rstrip().endswith("/help"))
 
 
-def spawn(project, fake_llm, width: int = 100, cpr: bool = False) -> pexpect.spawn:
+def spawn(project, fake_llm, width: int = 100, cpr: bool = False, args: tuple[str, ...] = ()) -> pexpect.spawn:
     env = scrubbed_environment()
     env.update(
         HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url, TERM="xterm-256color"
@@ -48,7 +50,7 @@ def spawn(project, fake_llm, width: int = 100, cpr: bool = False) -> pexpect.spa
     if not cpr:  # nothing answers the terminal's cursor-position queries
         env["PROMPT_TOOLKIT_NO_CPR"] = "1"
     child = pexpect.spawn(
-        NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, width), encoding="utf-8", timeout=20
+        NARNAT[0], [*NARNAT[1:], *args], cwd=str(project), env=env, dimensions=(30, width), encoding="utf-8", timeout=20
     )
     child.logfile_read = io.StringIO()
     return child
@@ -150,8 +152,8 @@ def test_text_cleared_with_ctrl_c_does_not_look_sent(project, fake_llm):
 
 
 @pytest.mark.slow
-def test_the_status_line_drops_the_context_size_once_undo_shortens_the_conversation(project, fake_llm):
-    fake_llm.add(counted_as(text_reply("Answered."), 4_000))
+def test_the_status_line_measures_again_the_conversation_undo_kept(project, fake_llm):
+    fake_llm.add(counted_as(text_reply("Answered."), 40_000))
     child = spawn(project, fake_llm, cpr=True)
     child.logfile_read = live = LiveScreen(child, 100)
     try:
@@ -166,8 +168,8 @@ def test_the_status_line_drops_the_context_size_once_undo_shortens_the_conversat
         after = live.status_line()
     finally:
         child.close(force=True)
-    assert before.endswith("ctx 4k/128k · /help")
-    assert after.endswith("/help") and "ctx" not in after
+    assert before.endswith("ctx 40k/128k · /help")
+    assert re.search(r" · ctx ~\d+(\.\d)?k/128k · /help$", after) and "ctx ~40k" not in after  # estimated, shorter
 
 
 @pytest.mark.slow
@@ -207,3 +209,32 @@ def test_a_paragraph_that_grows_past_the_plain_text_threshold_is_in_the_scrollba
     assert sum(line.startswith("w0 w1 w2 w3 ") for line in answer) == 1  # its first line, once
     width = sum(len(line) for line in answer) + len(answer)  # what the answer's rows hold, with the breaks
     assert width < len(" ".join(words)) * 1.1  # nothing drawn twice
+
+
+@pytest.mark.slow
+def test_resume_counts_the_turns_as_rewind_does_and_recalls_the_last_exchange(project, fake_llm, harness):
+    h = harness()
+    for n in (1, 2):
+        fake_llm.add(text_reply(f"Answer {n}."))
+        h.agent.ask(f"question {n}")
+    fake_llm.add(text_reply("## Summary\nTwo questions answered."))
+    assert h.agent.compress()
+    fake_llm.add(text_reply("The range was empty because the step's sign was lost.\n\nFixed in `more.py`."))
+    h.agent.ask("why was numeric_range(0, 10, 2)[::-1] empty?")
+    dispatch(h.agent, "/save work")
+    child = spawn(project, fake_llm, args=("--resume", "work"))
+    try:
+        prompt(child)
+        child.send("/rewind\r")
+        child.expect("Rewind to before turn")
+        child.send("\r")
+        child.expect("Nothing rewound")
+        prompt(child)
+        lines = [text(row) for row in screen(child.logfile_read.getvalue())]
+    finally:
+        child.close(force=True)
+    assert "resumed 'work' (3 turns)" in lines[1]
+    assert [line for line in lines if line.startswith("   3  ")]  # /rewind numbers three turns too
+    start = lines.index(next(line for line in lines if line.startswith("❯ why was numeric_range")))
+    assert start < lines.index(next(line for line in lines if line.startswith("❯ /rewind")))  # the recap, at start
+    assert lines[start + 1].startswith("  The range was empty because the step's sign was lost.")
