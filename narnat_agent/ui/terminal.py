@@ -60,6 +60,7 @@ class TerminalUI:
         self.short: PromptSession[str] = PromptSession()  # setup answers: no history, no completion
         self.watcher = Watcher(on_cancel=self._cancelled, on_queued=self._queued)
         restore_terminal_on_signals()
+        self.watcher.hold()  # from now on: keys typed while Narnat starts wait for the first prompt as typed
         self.stream: TerminalStream | None = None
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
         self.compressing: Live | None = None

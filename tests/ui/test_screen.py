@@ -97,6 +97,20 @@ def test_an_empty_enter_then_a_question_typed_at_once_sends_the_question(project
 
 
 @pytest.mark.slow
+def test_a_question_typed_while_narnat_starts_is_sent_at_the_first_prompt(project, fake_llm):
+    """Typed before the terminal is raw, the question met the line mode, which turned its Enter into a newline: it
+    sat at the prompt, never sent (as after an empty Enter, when the line mode came back between two prompts)."""
+    fake_llm.add(text_reply("Hello back."))
+    child = spawn(project, fake_llm)
+    try:
+        child.send("hello\r")  # before the prompt is there
+        child.expect("Hello back")
+        assert fake_llm.requests[0]["messages"][-1]["content"] == "hello"
+    finally:
+        child.close(force=True)
+
+
+@pytest.mark.slow
 def test_questions_typed_while_the_agent_works_are_queued_shown_and_sent_one_by_one(project, fake_llm):
     answer = slow_answer(40, 0.03)
     answer.gate = threading.Event()  # the model answers once the question is queued
