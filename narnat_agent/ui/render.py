@@ -36,24 +36,26 @@ class Hanging:
             yield (self.prefix if i == 0 else Text(" " * indent)) + line
 
 
-def header(title: str, width: int) -> Text:
-    """`● Bash(git stash push … +2 lines)`: one line; anything cut says how much more there is."""
+def header(title: str, width: int, origin: str = "") -> Text:
+    """`● Bash(git stash push … +2 lines)`, then the call's origin (dim): one line of the width in columns; anything
+    cut says how much more there is."""
     name, first, more_lines = title_parts(title)
     line = Text("● ", style="green")
     line.append(name, style="bold")
     if "(" not in title:
-        return line
+        return line.append(origin, style="dim")
     note = _lines_note(more_lines) if more_lines else ""
-    fixed = cell_len(f"● {name}()")
+    fixed = cell_len(f"● {name}(){origin}")
     target = Text(first, style="bold")
     if fixed + cell_len(first) + cell_len(f" {note}") > width:
         target.truncate(max(width - fixed - cell_len(f" {_cut_note(len(first), more_lines)}") - 1, 10))
+        target.rstrip()  # the column a wide character did not fit in
         note = _cut_note(len(first) - len(target.plain), more_lines)
         target.append("…")
     line.append("(", style="bold").append_text(target)
     if note:
         line.append(f" {note}", style="magenta")
-    return line.append(")", style="bold")
+    return line.append(")", style="bold").append(origin, style="dim")
 
 
 def _lines_note(lines: int) -> str:

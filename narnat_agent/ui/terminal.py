@@ -34,7 +34,10 @@ def make_ui(root: Path, state_dir: Path, commands: dict[str, str]) -> UI:
 
     from narnat_agent.ui.markdown_stream import THEME
 
-    return TerminalUI(Console(highlight=False, theme=THEME), state_dir, root, commands)
+    # the terminal's own size, as prompt_toolkit reads it: a COLUMNS or LINES exported from another window (rich
+    # would take it over the terminal's) cut every line at a width that is not the window's
+    sized = {name: value for name, value in os.environ.items() if name not in ("COLUMNS", "LINES")}
+    return TerminalUI(Console(highlight=False, theme=THEME, _environ=sized), state_dir, root, commands)
 
 
 class TerminalUI:
@@ -186,7 +189,7 @@ class TerminalUI:
         title = inert(title)
         if self.stream:
             self.stream.end_block()
-        self.console.print(render.header(title, self.console.width).append(call.origin, style="dim"))
+        self.console.print(render.header(title, self.console.width, call.origin))
         if self.stream:
             self.stream.spin(_("Running {tool}").format(tool=title.split("(", 1)[0]))
 

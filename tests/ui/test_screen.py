@@ -9,6 +9,7 @@ import threading
 import pexpect
 import pyte
 import pytest
+from rich.cells import cell_len
 
 if os.name == "nt":
     pytest.skip(
@@ -17,7 +18,7 @@ if os.name == "nt":
     )
 
 from narnat_agent.commands.dispatch import dispatch
-from tests.fake_llm import SSE, Status, chunk, counted_as, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, Status, chunk, counted_as, raw_reply, text_reply, tool_reply, usage
 from tests.launch import NARNAT, scrubbed_environment
 from tests.ui.test_pty import prompt, screen, slow_answer, text
 
@@ -42,11 +43,14 @@ class LiveScreen(io.StringIO):
         return next(row.rstrip() for row in reversed(self.screen.display) if row.rstrip().endswith("/help"))
 
 
-def spawn(project, fake_llm, width: int = 100, cpr: bool = False, args: tuple[str, ...] = ()) -> pexpect.spawn:
+def spawn(
+    project, fake_llm, width: int = 100, cpr: bool = False, args: tuple[str, ...] = (), **environment: str
+) -> pexpect.spawn:
     env = scrubbed_environment()
     env.update(
         HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url, TERM="xterm-256color"
     )
+    env.update(environment)
     if not cpr:  # nothing answers the terminal's cursor-position queries
         env["PROMPT_TOOLKIT_NO_CPR"] = "1"
     child = pexpect.spawn(
@@ -252,3 +256,27 @@ def test_resume_counts_the_turns_as_rewind_does_and_recalls_the_last_exchange(pr
     start = lines.index(next(line for line in lines if line.startswith("❯ why was numeric_range")))
     assert start < lines.index(next(line for line in lines if line.startswith("❯ /rewind")))  # the recap, at start
     assert lines[start + 1].startswith("  The range was empty because the step's sign was lost.")
+
+
+@pytest.mark.slow
+def test_a_tool_line_is_cut_to_the_terminals_width_in_cells(project, fake_llm):
+    """COLUMNS left from a wider terminal does not widen the lines; a call recovered from text keeps its note on the
+    line; Chinese characters count two columns each."""
+    ascii_command = "echo " + " ".join(f"word{n:02}" for n in range(40))
+    chinese = "echo " + "文件" * 60
+    recovered = f'<tool_call>\n{{"name": "Bash", "arguments": {{"command": "{chinese}"}}}}\n</tool_call>'
+    fake_llm.add(tool_reply(("Bash", {"command": ascii_command})), raw_reply(recovered, (40,)), text_reply("Done."))
+    child = spawn(project, fake_llm, COLUMNS="140")
+    try:
+        prompt(child)
+        child.send("echo them\r")
+        child.expect("Done")
+        prompt(child)
+        lines = [text(row) for row in screen(child.logfile_read.getvalue())]
+    finally:
+        child.close(force=True)
+    for start in ("● Bash(echo word00", "● Bash(echo 文件"):
+        at = next(n for n, line in enumerate(lines) if line.startswith(start))
+        assert cell_len(lines[at]) <= 100 and lines[at + 1].startswith("  ⎿"), lines[at : at + 2]
+        assert lines[at].endswith("chars)") or "recovered from <tool_call> text" in lines[at], lines[at]
+    assert cell_len(lines[at]) >= 96  # the width is used, not a fixed cut
