@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from narnat_agent.checkpoints import CheckpointError, Cut, Entry, FileChange, FileDiff, Plan, Rewind, Taken, TurnSummary
 from narnat_agent.commands import command
+from narnat_agent.conversation.window import first_words
 from narnat_agent.core.agent import Agent
 from narnat_agent.i18n import N_, _, ngettext, sentences
 from narnat_agent.ui import cells
@@ -36,6 +37,9 @@ def diff(agent: Agent, arg: str) -> None:
         unchanged = _("Turn {turn} did not change {path}.") if path.strip() else _("Turn {turn} changed no file.")
         agent.ui.info(unchanged.format(turn=number, path=path.strip()))
         return
+    title = ngettext("Turn {turn} changed {n} file: {question}", "Turn {turn} changed {n} files: {question}",
+                     len(changes))  # fmt: skip
+    agent.ui.info(title.format(turn=number, n=len(changes), question=first_words(summary.question, 60)))
     for change in changes:
         agent.ui.review(*_unified(change))
 

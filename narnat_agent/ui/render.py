@@ -94,31 +94,30 @@ def output_tail(output: Output, failed: bool) -> Group | None:
     return Group(*rows)
 
 
-def diff(text: str, limit: int = BODY_LINES) -> Text:
-    """A unified diff with line numbers, +/- markers and colour; long diffs are folded."""
-    out, old, new, lines = Text(), 0, 0, text.splitlines()
+def diff(text: str, limit: int = BODY_LINES) -> Group:
+    """A unified diff with line numbers, +/- markers and colour, a long line wrapped under its own text (right of
+    the gutter); long diffs are folded."""
+    rows: list[Hanging | Text] = []
+    old, new, lines = 0, 0, text.splitlines()
     shown = [line for line in lines if not line.startswith("… +")]
     folded = sum(int(m[1]) for line in lines if (m := FOLDED.match(line)))  # already cut for the model
     for i, line in enumerate(shown[:limit]):
         if match := HUNK.match(line):
             old, new = int(match[1]), int(match[2])
             if i:
-                out.append("       ⋮\n", style="dim")
+                rows.append(Text("       ⋮", style="dim"))
             continue
         if line.startswith("-"):
-            out.append(f"     {old:>5} -{line[1:]}\n", style="red")
-            old += 1
+            gutter, style, old = f"     {old:>5} -", "red", old + 1
         elif line.startswith("+"):
-            out.append(f"     {new:>5} +{line[1:]}\n", style="green")
-            new += 1
+            gutter, style, new = f"     {new:>5} +", "green", new + 1
         else:
-            out.append(f"     {new:>5}  {line[1:]}\n", style="dim")
-            old, new = old + 1, new + 1
+            gutter, style, old, new = f"     {new:>5}  ", "dim", old + 1, new + 1
+        rows.append(Hanging(Text(gutter, style=style), Text(line[1:], style=style)))
     hidden = max(len(shown) - limit, 0) + folded
     if hidden > 0:
-        out.append(f"     {more_lines(hidden)}\n", style="dim")
-    out.rstrip()
-    return out
+        rows.append(Text(f"     {more_lines(hidden)}", style="dim"))
+    return Group(*rows)
 
 
 def syntax_finding(text: str) -> Text:

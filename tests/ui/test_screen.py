@@ -280,3 +280,24 @@ def test_a_tool_line_is_cut_to_the_terminals_width_in_cells(project, fake_llm):
         assert cell_len(lines[at]) <= 100 and lines[at + 1].startswith("  ⎿"), lines[at : at + 2]
         assert lines[at].endswith("chars)") or "recovered from <tool_call> text" in lines[at], lines[at]
     assert cell_len(lines[at]) >= 96  # the width is used, not a fixed cut
+
+
+@pytest.mark.slow
+def test_a_long_diff_line_wraps_right_of_the_gutter(project, fake_llm):
+    (project / "app.py").write_text("def total():\n    return 0\n")
+    long_line = "    return " + " + ".join(f"amount_{n}" for n in range(30))
+    fake_llm.add(tool_reply(("Read", {"file_path": "app.py"})),
+                 tool_reply(("Edit", {"file_path": "app.py", "old_string": "    return 0", "new_string": long_line})),
+                 text_reply("Summed."))  # fmt: skip
+    child = spawn(project, fake_llm, width=120)
+    try:
+        prompt(child)
+        child.send("sum them\r")
+        child.expect("Summed")
+        prompt(child)
+        lines = [text(row) for row in screen(child.logfile_read.getvalue(), 120)]
+    finally:
+        child.close(force=True)
+    at = next(n for n, line in enumerate(lines) if line.startswith("         2 +    return amount_0 + "))
+    assert all(line[:12] == " " * 12 and line[12] != " " for line in lines[at + 1 : at + 4]), lines[at : at + 4]
+    assert lines[at + 4] == "Summed."
