@@ -27,10 +27,11 @@ from narnat_agent.checkpoints.store import (
     Unkept,
     make_private,
     name_of,
+    not_kept,
     remove_file,
     unkept,
 )
-from narnat_agent.i18n import _
+from narnat_agent.i18n import N_, Said, _
 from narnat_agent.logger import get_logger
 from narnat_agent.processes import start_thread
 
@@ -263,6 +264,15 @@ class GitStore:
             with self.lock.held():
                 self.git("--literal-pathspecs", "checkout", snapshot, "--pathspec-from-file=-", "--pathspec-file-nul",
                          stdin=names, umask=USERS)  # fmt: skip
+
+    def lost(self, names: list[str]) -> dict[str, str]:
+        # the ignored files and folders the index lacks: add --all left them out, and the listing beside it kept
+        # only the ignored files, and those only up to the size cap
+        found = self.git("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", *names,
+                         env={"GIT_LITERAL_PATHSPECS": "1"})  # fmt: skip
+        listed = [n for n in found.decode(errors="surrogateescape").split("\0") if n]
+        return {n: Said(N_("a folder .gitignore names")) if n.endswith("/") else not_kept(self.project / n)
+                for n in listed}  # fmt: skip
 
     def existing(self, ids: Iterable[str]) -> set[str]:
         ids = list(ids)

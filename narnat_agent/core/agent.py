@@ -135,8 +135,9 @@ class Agent:
         log.info("plan mode %s", "on" if on else "off")
         self.ui.planning(on)
 
-    def ask_with_undo(self, confirm: Confirm) -> Confirm:
-        """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
+    def offer_undo(self, confirm: Confirm) -> None:
+        """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL, an
+        editor): of the files a command names, for each; else in general."""
 
         def ask(command: str, reason: str) -> bool:
             covered = self.checkpoints.covers_commands() and "/undo" not in reason  # else the reason says it already
@@ -146,7 +147,7 @@ class Agent:
                 )
             return confirm(command, reason)
 
-        return ask
+        self.workspace.confirm, self.workspace.undo_says = ask, self.checkpoints.undo_says
 
     @property
     def conversation(self):

@@ -29,7 +29,7 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     if agent is None:
         return USAGE_ERROR
     leave_on_signals(agent)
-    agent.workspace.confirm = agent.ask_with_undo(ui.confirm)
+    agent.offer_undo(ui.confirm)
     _steer(agent, ui)
     resumed = bool(args.latest or args.resume)
     ui.banner(config.model, _banner(config, agent, resumed) + (_recap(agent) if resumed else []))

@@ -55,9 +55,7 @@ def test_undo_gives_back_every_byte_and_the_question(harness, fake_llm, tree):
     the_big_turn(fake_llm)
     h.agent.ask("change everything")
     assert not (tree / "src").exists() and (tree / "out.txt").read_text() == "generated 2\n"
-    assert (
-        "rm deletes files: src; /undo can restore files, but not those in folders .gitignore names" in h.err.getvalue()
-    )  # noqa: E501
+    assert "rm deletes files: src; /undo can restore it" in h.err.getvalue()
     dispatch(h.agent, "/undo")
     assert files(tree) == original and not (tree / "lib").exists()
     assert h.conversation.messages == h.conversation.messages[:1] and h.conversation.turns == 0
@@ -299,3 +297,22 @@ def test_a_conversation_only_rewind_forgets_the_reads_of_the_files_its_turns_cha
     dispatch(h.agent, "/rewind")  # to before turn 2, conversation only: the edit stays, unseen by the model
     assert (tree / "src/main.py").read_text() == "print('bye')\n"
     assert set(h.agent.workspace.reads) == {tree / "notes.txt"}
+
+
+def test_a_question_to_delete_says_what_undo_can_restore_of_the_files_it_names(harness, fake_llm, tree):
+    (tree / ".gitignore").write_text("node_modules/\n")
+    (tree / "node_modules" / "left-pad").mkdir(parents=True)
+    (tree / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
+    h = harness("n\nn\nn\nn\n")
+    fake_llm.add(tool_reply(("Bash", {"command": "rm notes.txt"})),
+                 tool_reply(("Bash", {"command": "rm -r src out.txt"})),
+                 tool_reply(("Bash", {"command": "rm -rf node_modules"})),
+                 tool_reply(("Bash", {"command": "rm -rf src node_modules/left-pad"})),
+                 tool_reply(("Bash", {"command": "rm -f missing.txt"})), text_reply("asked"))  # fmt: skip
+    h.agent.ask("clean up")
+    err = h.err.getvalue()
+    assert "rm deletes files: notes.txt; /undo can restore it" in err
+    assert "rm deletes files: src out.txt; /undo can restore them" in err
+    assert "rm deletes files: node_modules; /undo cannot restore node_modules/ (a folder .gitignore names)" in err
+    assert "/undo can restore them, but not node_modules/left-pad (in a folder .gitignore names)" in err
+    assert "rm deletes files: missing.txt; /undo can restore files, but not those in folders .gitignore names" in err

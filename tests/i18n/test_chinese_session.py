@@ -33,7 +33,7 @@ def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_ans
         child.expect("❯")
         child.send("把 junk.txt 删掉\r")
         child.expect("读取 1 行")  # the tool line's summary
-        child.expect("rm 会删除文件：junk.txt；/undo 可以恢复文件，但 .gitignore 所列目录中的文件除外")  # its reason
+        child.expect("rm 会删除文件：junk.txt；/undo 可以恢复它")  # its reason
         child.expect(r"是否执行？\[y/n\]")
         child.send("是")  # what an input method sends, in one burst
         child.expect(r"是否执行？\[y/n\] 是")
