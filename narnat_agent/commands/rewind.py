@@ -163,7 +163,7 @@ def _listing(turns: list[TurnSummary], entries: list[Entry]) -> str:
         if len(turn.calls) > 1:
             lines += [f"{'':13}{n}.{s}  {_one_line(call)}" for s, call in enumerate(turn.calls, 1)]
         later = entries[turn.index + 1 : turns[n].index if n < len(turns) else len(entries)]
-        lines += [f"   ↶  {e.time[11:16]}  {_rewound(e.rewind)}" for e in later if isinstance(e, Rewind) and e.before]
+        lines += [f"   ↶  {e.time[11:16]}  {_rewound(e)}" for e in later if isinstance(e, Rewind) and e.before]
     return "\n".join(lines)
 
 
@@ -174,10 +174,13 @@ def _target(label: str) -> tuple[int, int]:
     return int(found[1]), int(found[2] or 0)
 
 
-def _rewound(label: str) -> str:
-    turn, step = _target(label)
+def _rewound(rewind: Rewind) -> str:
+    """What a rewind of the code took back: the code alone, or the conversation with it (/undo)."""
+    turn, step = _target(rewind.rewind)
     if step:
         return _("code rewound to before turn {turn}, step {step}").format(turn=turn, step=step)
+    if rewind.taken:
+        return _("code and conversation rewound to before turn {turn}").format(turn=turn)
     return _("code rewound to before turn {turn}").format(turn=turn)
 
 

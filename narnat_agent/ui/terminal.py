@@ -126,7 +126,10 @@ class TerminalUI:
             with contextlib.suppress(ValueError):  # the watcher queued it before asking
                 self.watcher.queued.remove(question)
             return
-        queued = _("Queued, to be delivered at the next tool result or when this turn ends: {question}")
+        if question.strip().startswith("/"):  # a command is never delivered as a message: it runs after the turn
+            queued = _("Queued, to run when this turn ends: {question}")
+        else:
+            queued = _("Queued, to be delivered at the next tool result or when this turn ends: {question}")
         self._say(inert(queued.format(question=" ".join(question.split()))))  # never aside: it stays
 
     def take_sent(self, accept: Callable[[str], bool]) -> list[str]:

@@ -301,3 +301,24 @@ def test_a_long_diff_line_wraps_right_of_the_gutter(project, fake_llm):
     at = next(n for n, line in enumerate(lines) if line.startswith("         2 +    return amount_0 + "))
     assert all(line[:12] == " " * 12 and line[12] != " " for line in lines[at + 1 : at + 4]), lines[at : at + 4]
     assert lines[at + 4] == "Summed."
+
+
+@pytest.mark.slow
+def test_a_command_typed_while_the_agent_works_is_queued_to_run_not_to_be_sent(project, fake_llm):
+    answer = slow_answer(40, 0.03)
+    answer.gate = threading.Event()
+    fake_llm.add(answer)
+    child = spawn(project, fake_llm)
+    try:
+        prompt(child)
+        child.send("one\r")
+        child.expect("Thinking")
+        child.send("/save later\r")
+        child.expect("Queued")
+        answer.gate.set()
+        child.expect("Saved as 'later'")
+        prompt(child)
+        lines = [text(row) for row in screen(child.logfile_read.getvalue())]
+    finally:
+        child.close(force=True)
+    assert "  Queued, to run when this turn ends: /save later" in lines, [line for line in lines if "Queued" in line]
