@@ -25,6 +25,7 @@ from narnat_agent.checkpoints.store import (
     FileChange,
     Snapshot,
     Unkept,
+    ignored_folder,
     make_private,
     name_of,
     not_kept,
@@ -141,11 +142,11 @@ class GitStore:
             out = self.git.output(listing)
         for folder in nested:
             self._stage_folder(folder)
-        names = [n for n in out.decode(errors="surrogateescape").split("\0")
-                 if n and not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]  # fmt: skip
+        listed = [n for n in out.decode(errors="surrogateescape").split("\0") if n]
+        names = [n for n in listed if not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]
         skipped = {n: why for n in names if (why := unkept(self.project / n))}
         self._update([n for n in names if n not in skipped])
-        return skipped
+        return skipped | {n: seen for n in listed if n.endswith("/") and (seen := ignored_folder(self.project / n))}
 
     def _add_all(self, *pathspec: str, env: dict[str, str] | None = None) -> list[str]:
         """`add --all`; the nested repositories it met, which it links to (or leaves out) instead of keeping."""

@@ -103,6 +103,25 @@ def unkept(path: Path) -> Unkept | None:
     return Unkept(_("not a regular file"), state)
 
 
+def ignored_folder(path: Path) -> Unkept | None:
+    """A folder .gitignore names, whose files no snapshot keeps: its entries counted, to tell a command that deleted
+    or added some (npm ci, npm install) from one that left it as it was."""
+    try:
+        entries = sum(1 for _ in os.scandir(path))
+    except OSError:
+        return None
+    return Unkept(_("a folder .gitignore names, whose files checkpoints do not keep"), f"folder {entries}")
+
+
+def lost_entries(before: Unkept | None, after: Unkept | None) -> bool:
+    """Whether a folder's entries went, from one snapshot to the next (the folder deleted, emptied or thinned)."""
+    return _entries(after) < _entries(before)
+
+
+def _entries(folder: Unkept | None) -> int:
+    return int(folder.state.split()[1]) if folder and folder.state.startswith("folder ") else 0
+
+
 def not_kept(path: Path) -> Said:
     """Why a file that exists is not in a snapshot that looked at it, as a question says it."""
     if path.is_file() and path.stat().st_size > CAP:

@@ -24,6 +24,7 @@ from narnat_agent.checkpoints.store import (
     FileChange,
     Snapshot,
     Store,
+    lost_entries,
     name_of,
 )
 from narnat_agent.i18n import N_, Said, _, listed, ngettext
@@ -146,10 +147,16 @@ class Checkpoints:
         after = self._snapshot(pending.touched, pending.everything) if pending else None
         if not (pending and after):
             return
-        unkept = {name: why for name, why in (pending.before.unkept | after.unkept).items()
-                  if pending.before.unkept.get(name) != after.unkept.get(name)}  # fmt: skip
-        if unkept:
-            names = ", ".join(f"{name} ({why.reason})" for name, why in unkept.items())
+        before = pending.before.unkept
+        # an ignored folder (`name/`) is looked at by whole snapshots only: those of a command
+        unkept = {name: why for name, why in (before | after.unkept).items()
+                  if before.get(name) != after.unkept.get(name)
+                  and (pending.everything or name[-1:] != "/")}  # fmt: skip
+        # said at once: files, and folders whose entries went (npm ci); a folder that only grew is named by /undo
+        said = {name: why for name, why in unkept.items()
+                if name[-1:] != "/" or lost_entries(before.get(name), after.unkept.get(name))}  # fmt: skip
+        if said:
+            names = ", ".join(f"{name} ({why.reason})" for name, why in said.items())
             self.say(_("{call}: /undo cannot restore {files}.").format(call=pending.label, files=names))
         turn = self.entries[-1] if self.entries else None
         if isinstance(turn, Turn) and (after.id != pending.before.id or unkept):

@@ -316,3 +316,26 @@ def test_a_question_to_delete_says_what_undo_can_restore_of_the_files_it_names(h
     assert "rm deletes files: node_modules; /undo cannot restore node_modules/ (a folder .gitignore names)" in err
     assert "/undo can restore them, but not node_modules/left-pad (in a folder .gitignore names)" in err
     assert "rm deletes files: missing.txt; /undo can restore files, but not those in folders .gitignore names" in err
+
+
+def test_what_a_command_does_in_an_ignored_folder_is_said_not_restorable(harness, fake_llm, tree):
+    (tree / ".gitignore").write_text("node_modules/\n")
+    (tree / "package.json").write_text('{"dependencies": {}}\n')
+    (tree / "node_modules" / "left-pad").mkdir(parents=True)
+    (tree / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
+    emptied = "python3 -c \"import shutil; shutil.rmtree('node_modules'); __import__('os').mkdir('node_modules')\""
+    h = harness("y\ny\n")
+    fake_llm.add(tool_reply(("Bash", {"command": emptied})), text_reply("install step failed"))  # npm ci, failing
+    h.agent.ask("npm ci")
+    err = h.err.getvalue()
+    assert "Bash(python3 -c \"import shutil; shutil.rmtree('node_modules');" in err
+    assert (": /undo cannot restore node_modules/ (a folder .gitignore names, whose files checkpoints do not keep)."
+            in err)  # fmt: skip
+    installed = "python3 -c \"import os; os.mkdir('node_modules/yargs'); open('package.json', 'a').write(' ')\""
+    fake_llm.add(tool_reply(("Bash", {"command": installed})), text_reply("installed"))  # npm install
+    h.agent.ask("npm install yargs")
+    assert h.err.getvalue().count("/undo cannot restore node_modules/") == 1  # a folder that only grew: said by /undo
+    dispatch(h.agent, "/undo")
+    err = h.err.getvalue()
+    assert "Restored 1 file: package.json. Could not restore (never kept in a checkpoint): node_modules/." in err
+    assert (tree / "node_modules" / "yargs").is_dir()
