@@ -152,9 +152,11 @@ class Checkpoints:
         unkept = {name: why for name, why in (before | after.unkept).items()
                   if before.get(name) != after.unkept.get(name)
                   and (pending.everything or name[-1:] != "/")}  # fmt: skip
-        # said at once: files, and folders whose entries went (npm ci); a folder that only grew is named by /undo
+        # said at once: files, and folders whose entries went (npm ci); a folder that only grew is named by /undo,
+        # when the command changed files it restores (npm install: package.json), not for a cache that grew (pytest)
         said = {name: why for name, why in unkept.items()
                 if name[-1:] != "/" or lost_entries(before.get(name), after.unkept.get(name))}  # fmt: skip
+        unkept = unkept if after.id != pending.before.id else said
         if said:
             names = ", ".join(f"{name} ({why.reason})" for name, why in said.items())
             self.say(_("{call}: /undo cannot restore {files}.").format(call=pending.label, files=names))

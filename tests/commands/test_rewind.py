@@ -339,3 +339,12 @@ def test_what_a_command_does_in_an_ignored_folder_is_said_not_restorable(harness
     err = h.err.getvalue()
     assert "Restored 1 file: package.json. Could not restore (never kept in a checkpoint): node_modules/." in err
     assert (tree / "node_modules" / "yargs").is_dir()
+
+
+def test_a_command_that_only_fills_an_ignored_cache_is_no_step(harness, fake_llm, tree):
+    (tree / ".gitignore").write_text("__pycache__/\n")
+    (tree / "__pycache__").mkdir()
+    fake_llm.add(tool_reply(("Bash", {"command": "touch __pycache__/a.pyc"})), text_reply("tested"))  # pytest
+    h = harness()
+    h.agent.ask("run the tests")
+    assert h.agent.checkpoints.turns()[0].calls == [] and "/undo cannot restore" not in h.err.getvalue()
