@@ -9,7 +9,7 @@ from narnat_agent.checkpoints import CheckpointError, Cut, Entry, FileChange, Fi
 from narnat_agent.commands import command
 from narnat_agent.conversation.window import first_words
 from narnat_agent.core.agent import Agent
-from narnat_agent.i18n import N_, _, ngettext, sentences
+from narnat_agent.i18n import N_, _, ngettext, sentences, spaced
 from narnat_agent.ui import cells
 
 MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)
@@ -157,8 +157,8 @@ def _listing(turns: list[TurnSummary], entries: list[Entry]) -> str:
         first = " ".join(turn.question.strip().split("\n", 1)[0].split())[:50]
         added, removed = _totals(turn.files)
         changes = f"{len(turn.files):5}  {f'+{added} -{removed}':11}" if turn.files else f"{'':5}  {'':11}"
-        gone = "" if turn.code else "  " + _("(its files can no longer be restored)")
-        gone += "" if turn.conversation else "  " + _("(compressed: code only)")
+        gone = "" if turn.code else spaced(_("(its files can no longer be restored)"), "  ")
+        gone += "" if turn.conversation else spaced(_("(compressed: code only)"), "  ")
         lines.append(f"{n:4}  {turn.time[11:16]}  {changes}  {first}{gone}")
         if len(turn.calls) > 1:
             lines += [f"{'':13}{n}.{s}  {_one_line(call)}" for s, call in enumerate(turn.calls, 1)]

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
-from narnat_agent.i18n import YES, _, answers, ngettext, spoken
+from narnat_agent.i18n import YES, _, answers, ngettext, spaced, spoken
 from narnat_agent.inert import inert
 from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Diff, Output, Todos
@@ -262,7 +262,7 @@ class PlainUI:
         detail = result.detail
         line = _("Error: {summary}").format(summary=result.summary) if result.is_error else result.summary
         if isinstance(detail, Output) and detail.shown_lines < detail.lines:
-            line += f" {shown_to_model(detail)}"
+            line += spaced(shown_to_model(detail))
         self.say(f"  ⎿ {line}")
         if isinstance(detail, Todos):
             self.say("\n".join(f"    {line}" for line in checklist(list(detail.items))))

@@ -7,7 +7,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
 from narnat_agent.core.turn import TurnStats
-from narnat_agent.i18n import _, ngettext
+from narnat_agent.i18n import _, ngettext, spaced
 from narnat_agent.tools.base import Output
 from narnat_agent.ui.plain import TODO_MARKS, more_lines, shown_to_model, title_parts
 from narnat_agent.ui.plain import footer as footer_text
@@ -72,7 +72,7 @@ def result(summary: str, error: bool, output: Output | None = None) -> Hanging:
     """`⎿  exit 1 · 792 lines (328 shown to the model)`, wrapped under its own text."""
     body = Text(summary, style="red" if error else "")
     if output and output.shown_lines < output.lines:
-        body.append(f" {shown_to_model(output)}", style="magenta")
+        body.append(spaced(shown_to_model(output)), style="magenta")
     return Hanging(Text(RESULT, style="dim"), body)
 
 

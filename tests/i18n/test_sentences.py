@@ -44,3 +44,17 @@ def test_compression_and_the_turn_count_warning_speak_chinese_and_the_summary_re
     h.agent.ask("question 2")
     assert "压缩完成：原对话已保存为 'compressed-" in h.err.getvalue()
     assert fake_llm.requests[-2]["messages"][-1] == {"role": "user", "content": COMPRESSION_PROMPT}
+
+
+def test_chinese_typography_no_space_inside_a_phrase_or_before_a_full_width_parenthesis(chinese, workspace, project):
+    from narnat_agent.cli import _parser
+    from narnat_agent.i18n import spaced
+    from narnat_agent.tools import grep
+
+    (project / "a.py").write_text("x = 1\nx = 2\n")
+    summary = grep.run({**grep.TOOL.parameters.get("defaults", {}), "pattern": "x", "output_mode": "content",
+                        "-n": True, "head_limit": 250, "offset": 0}, workspace).summary  # fmt: skip
+    assert summary == "在 1 个文件中找到 2 行"
+    assert "\n选项：\n" in _parser().format_help() and "用法：" in _parser().format_help()
+    assert spaced("（模型看到其中 3 行）") == "（模型看到其中 3 行）" and spaced("(3 shown)") == " (3 shown)"
+    assert spaced("(3 shown)", "  ") == "  (3 shown)"
