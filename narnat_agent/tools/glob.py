@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from narnat_agent.i18n import _, ngettext
+from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.platform.files import slashed
 from narnat_agent.tools.base import Result, ToolError
 from narnat_agent.tools.files import ripgrep
@@ -116,5 +116,9 @@ TOOL = Tool(
         "required": ["pattern"],
     },
     run=run,
-    target=lambda args: args.get("pattern", "") + (f" in {args['path']}" if args.get("path") else ""),
+    target=lambda args: (
+        Said(N_("{search} in {path}"), search=args["pattern"], path=args["path"])
+        if args.get("path")
+        else args.get("pattern", "")
+    ),
 )

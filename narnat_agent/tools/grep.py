@@ -4,7 +4,7 @@ import os
 import re
 from pathlib import Path
 
-from narnat_agent.i18n import _, ngettext
+from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.platform.files import slashed
 from narnat_agent.tools.base import Result, ToolError
 from narnat_agent.tools.files import ripgrep
@@ -281,10 +281,15 @@ def _failure(stderr: str, pattern: str) -> ToolError:
 
 def _header(args: dict) -> str:
     """What was searched, filters included, so that a "No matches" under it reads right: "x" in src, glob *.py."""
-    where = f" in {args['path']}" if args.get("path") else ""
-    filters = ", ".join(f"{key} {args[key]}" for key in ("glob", "type") if args.get(key))
     pattern = args["pattern"].replace('"', '\\"')  # a regex's own backslashes stay as written
-    return f'"{pattern}"{where}' + (f", {filters}" if filters else "")
+    said: str = f'"{pattern}"'
+    if args.get("path"):
+        said = Said(N_("{search} in {path}"), search=said, path=args["path"])
+    if args.get("glob"):
+        said = Said(N_("{search}, glob {glob}"), search=said, glob=args["glob"])
+    if args.get("type"):
+        said = Said(N_("{search}, type {type}"), search=said, type=args["type"])
+    return said
 
 
 TOOL = Tool(

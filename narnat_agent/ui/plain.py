@@ -256,7 +256,7 @@ class PlainUI:
             raise KeyboardInterrupt  # what SIGINT raises
         if self.stream:
             self.stream.end_block()
-        self.say(f"● {plain_title(header)}{call.origin}")
+        self.say(f"● {plain_title(spoken(header))}{call.origin}")
 
     def tool_end(self, result) -> None:
         detail = result.detail

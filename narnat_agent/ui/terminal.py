@@ -189,7 +189,7 @@ class TerminalUI:
     def tool_start(self, title: str, call: ToolCall) -> None:
         from narnat_agent.ui import render
 
-        title = inert(title)
+        title = inert(spoken(title))
         if self.stream:
             self.stream.end_block()
         self.console.print(render.header(title, self.console.width, call.origin))

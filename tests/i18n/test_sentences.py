@@ -58,3 +58,20 @@ def test_chinese_typography_no_space_inside_a_phrase_or_before_a_full_width_pare
     assert "\n选项：\n" in _parser().format_help() and "用法：" in _parser().format_help()
     assert spaced("（模型看到其中 3 行）") == "（模型看到其中 3 行）" and spaced("(3 shown)") == " (3 shown)"
     assert spaced("(3 shown)", "  ") == "  (3 shown)"
+
+
+def test_tool_lines_speak_chinese_and_stay_english_for_the_log_and_checkpoints(chinese, harness, fake_llm, project):
+    from narnat_agent.tools import registry
+    from tests.fake_llm import tool_reply
+
+    (project / "tests").mkdir()
+    todos = [{"content": "a", "activeForm": "a", "status": "in_progress"},
+             {"content": "b", "activeForm": "b", "status": "pending"}]  # fmt: skip
+    fake_llm.add(tool_reply(("TodoWrite", {"todos": todos}),
+                            ("Grep", {"pattern": "x", "path": "tests", "glob": "*.py"})), text_reply("ok"))  # fmt: skip
+    h = harness()
+    h.agent.ask("plan it")
+    err = h.err.getvalue()
+    assert "● TodoWrite(2 个任务)" in err and '● Grep("x"，位于 tests，glob *.py)' in err
+    grep = registry.prepare("Grep", {"pattern": "x", "path": "tests", "glob": "*.py"}).header
+    assert str(grep) == 'Grep("x" in tests, glob *.py)'  # what the log, the JSON and the checkpoints keep
