@@ -118,7 +118,10 @@ class Call:
             result = _safe_result(planned, workspace.secret)
         else:
             result = _safe_result(_guarded(self.tool, self.args, workspace, log), workspace.secret)
-        log.info("result%s: %s", " (error)" if result.is_error else "", result.summary)
+        # as the model reads it, English whatever the interface's language (the summary is the person's)
+        first, *rest = result.text.split("\n")
+        more = f" (+{len(rest)} lines)" if rest else ""
+        log.info("result%s: %s%s", " (error)" if result.is_error else "", first[:300], more)
         return result
 
 
