@@ -75,3 +75,18 @@ def test_tool_lines_speak_chinese_and_stay_english_for_the_log_and_checkpoints(c
     assert "● TodoWrite(2 个任务)" in err and '● Grep("x"，位于 tests，glob *.py)' in err
     grep = registry.prepare("Grep", {"pattern": "x", "path": "tests", "glob": "*.py"}).header
     assert str(grep) == 'Grep("x" in tests, glob *.py)'  # what the log, the JSON and the checkpoints keep
+
+
+def test_context_says_its_rows_in_chinese(chinese, harness, fake_llm, project):
+    from narnat_agent.commands.dispatch import dispatch
+    from tests.fake_llm import tool_reply
+
+    (project / "notes.txt").write_text("remember the milk\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("It says milk."))
+    h = harness()
+    h.agent.ask("what do my notes say?")
+    dispatch(h.agent, "/context")
+    shown = h.out.getvalue().split("上下文", 1)[-1]
+    for row in ("系统提示词", "工具定义", "提问", "回答", "工具结果：Read", "占用最多的条目", "Read(notes.txt) 的结果"):
+        assert row in shown, (row, shown)
+    assert not any(word in shown for word in ("system prompt", "tool schemas", "questions", "Largest"))
