@@ -37,6 +37,14 @@ class _HelpFormatter(argparse.HelpFormatter):
     def add_usage(self, usage, actions, groups, prefix=None) -> None:  # type: ignore[no-untyped-def]
         super().add_usage(usage, actions, groups, prefix or _("usage: "))
 
+    def start_section(self, heading: str | None) -> None:
+        """A section's heading with its colon as the language writes it ("选项：" beside "用法："): argparse adds an
+        ASCII one, taken back in format_help."""
+        super().start_section(_("{heading}:").format(heading=heading).removesuffix(":") if heading else heading)
+
+    def format_help(self) -> str:
+        return super().format_help().replace("：:\n", "：\n")
+
     def _split_lines(self, text: str, width: int) -> list[str]:
         """Help text wrapped by the columns it takes: a Chinese line is twice as wide as its length."""
         from narnat_agent.ui import cells

@@ -104,6 +104,11 @@ def sentences(*said: str) -> str:
     return text
 
 
+def spaced(note: str, space: str = " ") -> str:
+    """A note to put after a text, with the space before it: none before a full-width parenthesis (Chinese)."""
+    return note if note and east_asian_width(note[0]) in "WF" else space + note
+
+
 def _active() -> gettext.NullTranslations:
     return ENGLISH if _english.get() else _catalog
 

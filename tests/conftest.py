@@ -75,7 +75,7 @@ class Harness:
         prompt = build_system_prompt(self.config)
         client = Client(self.config, self.ui.notice)
         self.agent = Agent(self.config, self.ui, client, self.workspace, new_session(prompt), prompt)
-        self.workspace.confirm = self.agent.ask_with_undo(self.ui.confirm)  # as the REPL does
+        self.agent.offer_undo(self.ui.confirm)  # as the REPL does
 
     @property
     def conversation(self):

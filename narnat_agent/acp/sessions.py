@@ -76,7 +76,7 @@ def open_session(cwd: str, name: str | None, ui: EditorUI, settings: Settings, t
         raise RequestError(INVALID_PARAMS if name else INTERNAL, ui.errors[-1])
     if name is None and agent.session.name in taken:  # two sessions opened in the same second
         agent.session.conversation.name = f"{agent.session.name}-{len(taken) + 1}"
-    agent.workspace.confirm = agent.ask_with_undo(ui.confirm)  # as in the REPL: /undo can bring files back
+    agent.offer_undo(ui.confirm)  # as in the REPL: /undo can bring files back
     ui.workspace, ui.session_id = agent.workspace, agent.session.name
     if ui.link.edits_files():
         agent.workspace.editor = Buffers(ui)

@@ -215,9 +215,6 @@ class EditorUI:
     def banner(self, model: str, lines: list[str]) -> None:
         """No banner: the editor names the agent."""
 
-    def context_unknown(self) -> None:
-        """Nothing shows the context's size."""
-
     def separator(self, title: str) -> None:
         self.say(f"── {title} ──")
 

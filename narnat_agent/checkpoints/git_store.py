@@ -25,12 +25,14 @@ from narnat_agent.checkpoints.store import (
     FileChange,
     Snapshot,
     Unkept,
+    ignored_folder,
     make_private,
     name_of,
+    not_kept,
     remove_file,
     unkept,
 )
-from narnat_agent.i18n import _
+from narnat_agent.i18n import N_, Said, _
 from narnat_agent.logger import get_logger
 from narnat_agent.processes import start_thread
 
@@ -140,11 +142,11 @@ class GitStore:
             out = self.git.output(listing)
         for folder in nested:
             self._stage_folder(folder)
-        names = [n for n in out.decode(errors="surrogateescape").split("\0")
-                 if n and not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]  # fmt: skip
+        listed = [n for n in out.decode(errors="surrogateescape").split("\0") if n]
+        names = [n for n in listed if not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]
         skipped = {n: why for n in names if (why := unkept(self.project / n))}
         self._update([n for n in names if n not in skipped])
-        return skipped
+        return skipped | {n: seen for n in listed if n.endswith("/") and (seen := ignored_folder(self.project / n))}
 
     def _add_all(self, *pathspec: str, env: dict[str, str] | None = None) -> list[str]:
         """`add --all`; the nested repositories it met, which it links to (or leaves out) instead of keeping."""
@@ -263,6 +265,15 @@ class GitStore:
             with self.lock.held():
                 self.git("--literal-pathspecs", "checkout", snapshot, "--pathspec-from-file=-", "--pathspec-file-nul",
                          stdin=names, umask=USERS)  # fmt: skip
+
+    def lost(self, names: list[str]) -> dict[str, str]:
+        # the ignored files and folders the index lacks: add --all left them out, and the listing beside it kept
+        # only the ignored files, and those only up to the size cap
+        found = self.git("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", *names,
+                         env={"GIT_LITERAL_PATHSPECS": "1"})  # fmt: skip
+        listed = [n for n in found.decode(errors="surrogateescape").split("\0") if n]
+        return {n: Said(N_("a folder .gitignore names")) if n.endswith("/") else not_kept(self.project / n)
+                for n in listed}  # fmt: skip
 
     def existing(self, ids: Iterable[str]) -> set[str]:
         ids = list(ids)

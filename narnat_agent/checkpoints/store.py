@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from narnat_agent.atomic import write_atomic
-from narnat_agent.i18n import _
+from narnat_agent.i18n import N_, Said, _
 
 CAP = 10 * 2**20  # a file a tool touches is kept in a checkpoint up to this size, even when .gitignore names it
 AGE_DAYS = 7  # a prune keeps the snapshots the current conversation names, and all younger than this
@@ -68,6 +68,10 @@ class Store(Protocol):
         """The bytes a content id (from `contents`) names."""
 
     def restore(self, snapshot: str, paths: Sequence[str]) -> None: ...
+    def lost(self, names: list[str]) -> dict[str, str]:
+        """Of these files and folders (the project's), what the last snapshot does not hold, so that /undo could not
+        give it back were a command to delete it, and why (a Said): an ignored folder as `name/`."""
+
     def existing(self, ids: Iterable[str]) -> set[str]: ...
     def prune(self, keep: set[str]) -> None: ...
 
@@ -97,6 +101,32 @@ def unkept(path: Path) -> Unkept | None:
         over = _("{size:,.0f} MB, over the {cap} MB a checkpoint keeps of a file")
         return Unkept(over.format(size=st.st_size / 2**20, cap=CAP // 2**20), state)
     return Unkept(_("not a regular file"), state)
+
+
+def ignored_folder(path: Path) -> Unkept | None:
+    """A folder .gitignore names, whose files no snapshot keeps: its entries counted, to tell a command that deleted
+    or added some (npm ci, npm install) from one that left it as it was."""
+    try:
+        entries = sum(1 for _ in os.scandir(path))
+    except OSError:
+        return None
+    return Unkept(_("a folder .gitignore names, whose files checkpoints do not keep"), f"folder {entries}")
+
+
+def lost_entries(before: Unkept | None, after: Unkept | None) -> bool:
+    """Whether a folder's entries went, from one snapshot to the next (the folder deleted, emptied or thinned)."""
+    return _entries(after) < _entries(before)
+
+
+def _entries(folder: Unkept | None) -> int:
+    return int(folder.state.split()[1]) if folder and folder.state.startswith("folder ") else 0
+
+
+def not_kept(path: Path) -> Said:
+    """Why a file that exists is not in a snapshot that looked at it, as a question says it."""
+    if path.is_file() and path.stat().st_size > CAP:
+        return Said(N_("over the {cap} MB a checkpoint keeps of a file"), cap=str(CAP // 2**20))
+    return Said(N_("not a regular file"))
 
 
 def make_private(root: Path) -> None:
@@ -210,6 +240,9 @@ class CopyStore:
                 remove_file(self.project, rel)
             else:
                 write_atomic(self.project / rel, self._bytes(content), int(content.split()[0], 8))
+
+    def lost(self, names: list[str]) -> dict[str, str]:
+        return {n: Said(N_("without git, checkpoints keep only what Write and Edit change")) for n in names}
 
     def existing(self, ids: Iterable[str]) -> set[str]:
         return {i for i in ids if (self.manifests / f"{i}.json").exists()}

@@ -4,6 +4,7 @@ What a conversation keeps is a list of entries (timeline.py), saved with it.
 A rewind's plan and its restore, worked out against the store, are plans.py's.
 """
 
+import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
@@ -16,8 +17,17 @@ from narnat_agent.checkpoints.entries import Entry, Rewind, Step, Taken, Turn, i
 from narnat_agent.checkpoints.git_store import GitStore
 from narnat_agent.checkpoints.plans import Plan, changed_files, contents, restore, work_out
 from narnat_agent.checkpoints.runs import Journal, Window, others_work
-from narnat_agent.checkpoints.store import AGE_DAYS, CheckpointError, CopyStore, FileChange, Snapshot, Store
-from narnat_agent.i18n import N_, _, ngettext
+from narnat_agent.checkpoints.store import (
+    AGE_DAYS,
+    CheckpointError,
+    CopyStore,
+    FileChange,
+    Snapshot,
+    Store,
+    lost_entries,
+    name_of,
+)
+from narnat_agent.i18n import N_, Said, _, listed, ngettext
 from narnat_agent.logger import get_logger
 
 log = get_logger("checkpoints")
@@ -137,10 +147,18 @@ class Checkpoints:
         after = self._snapshot(pending.touched, pending.everything) if pending else None
         if not (pending and after):
             return
-        unkept = {name: why for name, why in (pending.before.unkept | after.unkept).items()
-                  if pending.before.unkept.get(name) != after.unkept.get(name)}  # fmt: skip
-        if unkept:
-            names = ", ".join(f"{name} ({why.reason})" for name, why in unkept.items())
+        before = pending.before.unkept
+        # an ignored folder (`name/`) is looked at by whole snapshots only: those of a command
+        unkept = {name: why for name, why in (before | after.unkept).items()
+                  if before.get(name) != after.unkept.get(name)
+                  and (pending.everything or name[-1:] != "/")}  # fmt: skip
+        # said at once: files, and folders whose entries went (npm ci); a folder that only grew is named by /undo,
+        # when the command changed files it restores (npm install: package.json), not for a cache that grew (pytest)
+        said = {name: why for name, why in unkept.items()
+                if name[-1:] != "/" or lost_entries(before.get(name), after.unkept.get(name))}  # fmt: skip
+        unkept = unkept if after.id != pending.before.id else said
+        if said:
+            names = ", ".join(f"{name} ({why.reason})" for name, why in said.items())
             self.say(_("{call}: /undo cannot restore {files}.").format(call=pending.label, files=names))
         turn = self.entries[-1] if self.entries else None
         if isinstance(turn, Turn) and (after.id != pending.before.id or unkept):
@@ -160,6 +178,29 @@ class Checkpoints:
             days=AGE_DAYS
         )
 
+    def undo_says(self, paths: list[Path]) -> str:
+        """What /undo could give back of these paths should a command delete them, as the question says it ("" for
+        none of the project's existing files): the store's last snapshot, taken before the command, holds them or
+        not."""
+        names = [n for p in paths if os.path.lexists(p) and (n := name_of(self.store.project, p)) and n[0] != "/"]
+        if self.broken or not names:
+            return ""
+        try:
+            lost = self.store.lost(names)
+        except (CheckpointError, OSError) as e:
+            log.warning("what /undo keeps of %s: %s", names, e)
+            return ""
+        if not lost:
+            return Said(N_("/undo can restore it")) if len(names) == 1 else Said(N_("/undo can restore them"))
+        why: dict[str, list[str]] = {}
+        for name, reason in _lost_of(names, lost).items():
+            why.setdefault(reason, []).append(name)
+        said = listed([Said(N_("{names} ({why})"), names=", ".join(n), why=reason) for reason, n in why.items()])
+        whole = all(any(k.rstrip("/") in _up(n) for k in lost) for n in names)
+        if whole:
+            return Said(N_("/undo cannot restore {lost}"), lost=said)
+        return Said(N_("/undo can restore them, but not {lost}"), lost=said)
+
     def covers_commands(self) -> bool:
         """Whether what a command changes can be rewound."""
         return self.store.covers_commands and not self.broken
@@ -177,6 +218,11 @@ class Checkpoints:
                     TurnSummary(index, entry.time, entry.question, files, calls, entry.messages is not None, code)
                 )
         return summaries
+
+    def turn_count(self, end: int | None = None) -> int:
+        """The conversation's turns as /rewind numbers them, those before a compression included (of the entries
+        before `end`)."""
+        return sum(isinstance(e, Turn) for e in self.entries[:end])
 
     def _available(self) -> set[str]:
         try:
@@ -244,7 +290,7 @@ class Checkpoints:
         """
         entry = self.entries[index]
         assert isinstance(entry, Turn)
-        number = sum(isinstance(e, Turn) for e in self.entries[: index + 1])  # as /rewind lists it
+        number = self.turn_count(index + 1)  # as /rewind lists it
         label = f"turn {number}" + (f", step {plan.step + 1}" if plan and plan.step else "")  # the model reads it
         if cut and (entry.messages is None or (plan and plan.step)):
             raise CheckpointError(_cannot_go_back(number, plan.step + 1 if plan and plan.step else None))
@@ -289,6 +335,24 @@ class Checkpoints:
                 self.journal.prune(time.time() - AGE_DAYS * 86400)
         except (CheckpointError, OSError) as e:
             log.warning("prune failed: %s", e)
+
+
+def _up(name: str) -> list[str]:
+    """A name and the folders above it: a/b/c, a/b, a."""
+    parts = name.split("/")
+    return ["/".join(parts[:i]) for i in range(len(parts), 0, -1)]
+
+
+def _lost_of(names: list[str], lost: dict[str, str]) -> dict[str, str]:
+    """What a question names as lost: a path inside an ignored folder by its own name, else what the store lacks
+    of it (itself, or files and folders under it)."""
+    shown: dict[str, str] = {}
+    for name in names:
+        if any(k.rstrip("/") in _up(name)[1:] for k in lost):
+            shown[name] = Said(N_("in a folder .gitignore names"))
+        else:
+            shown |= {k: why for k, why in lost.items() if k.rstrip("/") == name or k.startswith(f"{name}/")}
+    return shown
 
 
 def _forget(entries: Sequence[Entry]) -> list[Entry]:

@@ -67,7 +67,8 @@ def compact(agent: Agent, arg: str) -> None:
          at_once=True)  # fmt: skip
 def context(agent: Agent, arg: str) -> None:
     window = agent.window()
-    agent.ui.info("\n".join([_headline(window), *_parts(window), _("Largest items"), *_largest(window)]))
+    largest = _largest(window)
+    agent.ui.info("\n".join([_headline(window), *_parts(window), *([_("Largest items"), *largest] if largest else [])]))
 
 
 def _headline(window: Window) -> str:

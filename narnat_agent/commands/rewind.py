@@ -7,8 +7,9 @@ from dataclasses import replace
 
 from narnat_agent.checkpoints import CheckpointError, Cut, Entry, FileChange, FileDiff, Plan, Rewind, Taken, TurnSummary
 from narnat_agent.commands import command
+from narnat_agent.conversation.window import first_words
 from narnat_agent.core.agent import Agent
-from narnat_agent.i18n import N_, _, ngettext, sentences
+from narnat_agent.i18n import N_, _, ngettext, sentences, spaced
 from narnat_agent.ui import cells
 
 MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)
@@ -36,6 +37,9 @@ def diff(agent: Agent, arg: str) -> None:
         unchanged = _("Turn {turn} did not change {path}.") if path.strip() else _("Turn {turn} changed no file.")
         agent.ui.info(unchanged.format(turn=number, path=path.strip()))
         return
+    title = ngettext("Turn {turn} changed {n} file: {question}", "Turn {turn} changed {n} files: {question}",
+                     len(changes))  # fmt: skip
+    agent.ui.info(title.format(turn=number, n=len(changes), question=first_words(summary.question, 60)))
     for change in changes:
         agent.ui.review(*_unified(change))
 
@@ -116,7 +120,7 @@ def redo(agent: Agent, arg: str) -> None:
     agent.workspace.restored([agent.workspace.root / path for path in restored])
     if restored:
         _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
-    _context_unknown(agent)
+    _measure_again(agent)
 
 
 def _rewind_file(agent: Agent, turns: list[TurnSummary], number: str, path: str) -> None:
@@ -153,13 +157,13 @@ def _listing(turns: list[TurnSummary], entries: list[Entry]) -> str:
         first = " ".join(turn.question.strip().split("\n", 1)[0].split())[:50]
         added, removed = _totals(turn.files)
         changes = f"{len(turn.files):5}  {f'+{added} -{removed}':11}" if turn.files else f"{'':5}  {'':11}"
-        gone = "" if turn.code else "  " + _("(its files can no longer be restored)")
-        gone += "" if turn.conversation else "  " + _("(compressed: code only)")
+        gone = "" if turn.code else spaced(_("(its files can no longer be restored)"), "  ")
+        gone += "" if turn.conversation else spaced(_("(compressed: code only)"), "  ")
         lines.append(f"{n:4}  {turn.time[11:16]}  {changes}  {first}{gone}")
         if len(turn.calls) > 1:
             lines += [f"{'':13}{n}.{s}  {_one_line(call)}" for s, call in enumerate(turn.calls, 1)]
         later = entries[turn.index + 1 : turns[n].index if n < len(turns) else len(entries)]
-        lines += [f"   ↶  {e.time[11:16]}  {_rewound(e.rewind)}" for e in later if isinstance(e, Rewind) and e.before]
+        lines += [f"   ↶  {e.time[11:16]}  {_rewound(e)}" for e in later if isinstance(e, Rewind) and e.before]
     return "\n".join(lines)
 
 
@@ -170,10 +174,13 @@ def _target(label: str) -> tuple[int, int]:
     return int(found[1]), int(found[2] or 0)
 
 
-def _rewound(label: str) -> str:
-    turn, step = _target(label)
+def _rewound(rewind: Rewind) -> str:
+    """What a rewind of the code took back: the code alone, or the conversation with it (/undo)."""
+    turn, step = _target(rewind.rewind)
     if step:
         return _("code rewound to before turn {turn}, step {step}").format(turn=turn, step=step)
+    if rewind.taken:
+        return _("code and conversation rewound to before turn {turn}").format(turn=turn)
     return _("code rewound to before turn {turn}").format(turn=turn)
 
 
@@ -231,6 +238,7 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
         plan = replace(plan, changes=[c for c in plan.changes if c.path == only],
                        conflicts=[p for p in plan.conflicts if p == only], unkept=[])  # fmt: skip
     overwrite = _overwrite(agent, plan) if plan else False
+    changed = {f.path for t in checkpoints.turns() if t.index >= turn.index for f in t.files}
     restored = checkpoints.rewind(turn.index, plan, overwrite, _cutter(agent) if conversation else None)
     record = checkpoints.entries[-1]
     assert isinstance(record, Rewind)
@@ -241,8 +249,10 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     if restored and not conversation:  # the history still shows the changes: the model must hear they are gone
         _tell_model(agent, f"The user rewound files to how they were before {what}", restored)
     if conversation:
-        _context_unknown(agent)
-        agent.workspace.reads.clear()  # the model no longer holds what it read in those turns: it reads again
+        _measure_again(agent)
+        # the files those turns changed, restored or not, are no longer as the conversation shows them: read again;
+        # what the model read of the others still holds
+        agent.workspace.forget([agent.workspace.root / path for path in changed.union(restored)])
         agent.ui.give_back(turn.question.split("\n\n<system-reminder>", 1)[0])  # what the person typed, not Narnat
 
 
@@ -258,10 +268,11 @@ def _rewind_done(label: str, code: bool, conversation: bool) -> str:
     return said.format(turn=turn, step=step)
 
 
-def _context_unknown(agent: Agent) -> None:
-    """The conversation is shorter or longer than the last request measured, until the next one does."""
+def _measure_again(agent: Agent) -> None:
+    """The conversation is shorter or longer than the last request measured: the status line estimates what it
+    holds now, until the next request counts it."""
     agent.conversation.last_prompt_tokens = 0
-    agent.ui.context_unknown()
+    agent.show_status()
 
 
 def _cutter(agent: Agent) -> Cut:

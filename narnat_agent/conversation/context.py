@@ -34,6 +34,14 @@ class Conversation:
         """Whether it holds a turn, or goes on from a summary of an earlier conversation (/compact, then leaving)."""
         return self.turns > 0 or SUMMARY_HEADING in self.messages[0]["content"]
 
+    def last_exchange(self) -> tuple[str, str]:
+        """The last question asked and the answer that ended it ("" where there is none)."""
+        asked = [n for n, m in enumerate(self.messages) if m["role"] == "user" and isinstance(m["content"], str)]
+        if not asked:
+            return "", ""
+        answers = [m["content"] for m in self.messages[asked[-1] :] if m["role"] == "assistant" and m["content"]]
+        return self.messages[asked[-1]]["content"], answers[-1] if answers else ""
+
     def add_user(self, text: str, question: bool = True) -> None:
         """A user message; a question counts as a turn, a message delivered within one (steering) does not."""
         self.messages.append({"role": "user", "content": text})

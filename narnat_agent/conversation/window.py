@@ -52,7 +52,8 @@ def _system_parts(prompt: str) -> list[tuple[str, str]]:
     return [(name, prompt[start:end]) for name, start, end in zip(names, starts, ends, strict=True)]
 
 
-def _first_words(text: str, width: int = 50) -> str:
+def first_words(text: str, width: int = 50) -> str:
+    """Text on one line, without the reminders Narnat added for the model, cut to `width` characters."""
     line = " ".join((text or "").split("<system-reminder>", 1)[0].split())
     return line if len(line) <= width else line[: width - 1] + "…"
 
@@ -63,7 +64,7 @@ def _header(function: dict) -> str:
         args = json.loads(function["arguments"])
     except ValueError:
         args = None
-    return _first_words(registry.prepare(function["name"], args if isinstance(args, dict) else None).header, 60)
+    return first_words(registry.prepare(function["name"], args if isinstance(args, dict) else None).header, 60)
 
 
 def _pieces(conversation: Conversation, tools: list[dict]) -> list[tuple[int, str, str, int]]:
@@ -79,7 +80,7 @@ def _pieces(conversation: Conversation, tools: list[dict]) -> list[tuple[int, st
             pieces.append((n, Said(N_("images")), Said(N_("images read by the tools")), size))
         elif role == "user":
             question += 1
-            said = Said(N_("question {n}: {text}"), n=str(question), text=_first_words(message["content"]))
+            said = Said(N_("question {n}: {text}"), n=str(question), text=first_words(message["content"]))
             pieces.append((n, Said(N_("questions")), said, size))
         elif role == "assistant":
             functions = {c["id"]: c["function"] for c in message.get("tool_calls", [])}
@@ -87,7 +88,7 @@ def _pieces(conversation: Conversation, tools: list[dict]) -> list[tuple[int, st
             named = ", ".join(calls[id_][1] for id_ in functions)
             # named after what makes up its size: three words of text before a 300-line Edit are not the item
             text = message["content"] or ""
-            label = (Said(N_("answer: {text}"), text=_first_words(text)) if text and 2 * estimate(text) >= size
+            label = (Said(N_("answer: {text}"), text=first_words(text)) if text and 2 * estimate(text) >= size
                      else Said(N_("calls {names}"), names=named))  # fmt: skip
             pieces.append((n, Said(N_("answers")), label, size))
         else:

@@ -82,15 +82,16 @@ class Agent:
         self.session = session
         self.workspace.tool_state = session.tool_state
         self.checkpoints.use(session.checkpoints, session.checkpoints_damaged)
-        self.ui.context_unknown()
         self.model_from = self.conversation.turns + 1 if self.model_from else 0  # the chosen model goes on
-        self._show_status()
+        self.show_status()
 
     def window(self) -> Window:
         """Where the context window goes (/context); its figure is the status line's ctx."""
         return measure(self.conversation, registry.schemas(self.workspace.shell), self.config.context_window)
 
-    def _show_status(self) -> None:
+    def show_status(self) -> None:
+        """The model and how full the window is, for the status line: the latest request's count, or an estimate
+        where the conversation changed since (another conversation, a rewind)."""
         window = self.window()
         self.ui.status(TurnStats(self.config.context_window, window.sent, estimated=window.estimated,
                                  model=self.client.model, model_from=self.model_from))  # fmt: skip
@@ -102,7 +103,7 @@ class Agent:
         self.untried, self.model_from = (previous, self.model_from), self.conversation.turns + 1
         self.system_prompt = for_model(self.system_prompt, previous, name)
         log.info("model switched from %s to %s from turn %d", previous, name, self.model_from)
-        self._show_status()
+        self.show_status()
 
     def _refused_model(self, error: str) -> str:
         """A model just switched to that the provider refuses at once (no request has used it): the switch is
@@ -134,8 +135,9 @@ class Agent:
         log.info("plan mode %s", "on" if on else "off")
         self.ui.planning(on)
 
-    def ask_with_undo(self, confirm: Confirm) -> Confirm:
-        """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL)."""
+    def offer_undo(self, confirm: Confirm) -> None:
+        """The user's yes/no, told whether /undo could bring the files back (only where /undo exists: the REPL, an
+        editor): of the files a command names, for each; else in general."""
 
         def ask(command: str, reason: str) -> bool:
             covered = self.checkpoints.covers_commands() and "/undo" not in reason  # else the reason says it already
@@ -145,7 +147,7 @@ class Agent:
                 )
             return confirm(command, reason)
 
-        return ask
+        self.workspace.confirm, self.workspace.undo_says = ask, self.checkpoints.undo_says
 
     @property
     def conversation(self):
@@ -231,7 +233,7 @@ class Agent:
             stats.judge(answer)
             outcome = TurnOutcome(stop, message, answer, stats)
             view.finish(outcome)
-            self._show_status()
+            self.show_status()
             log.info("turn done: %s; context=%d, sent=%d, cached=%d, out=%d, requests=%d, cost=%s", stop.value,
                      stats.context, stats.sent, stats.cached, stats.completion, stats.requests, stats.cost)  # fmt: skip
         if stop.kind == "failed":

@@ -87,10 +87,6 @@ class UI(Protocol):
         """Plan mode started or ended: the status line says so where the UI has one."""
         ...
 
-    def context_unknown(self) -> None:
-        """The conversation changed outside a turn (/rewind, /undo, /redo, /clear): the size last shown is stale."""
-        ...
-
     def separator(self, title: str) -> None:
         """A rule where a conversation starts (/clear, /enter)."""
         ...

@@ -155,7 +155,7 @@ class Client:
                 wait *= 1 - random.random() * 0.25
                 again = _("{problem}; retrying in {wait:.1f}s (try {attempt} of {tries}).")
                 self.notify(again.format(problem=retry, wait=wait, attempt=attempt + 1, tries=MAX_TRIES))
-                log.warning("retry %d: %s", attempt, retry)
+                log.warning("retry %d: %s", attempt, retry.english)
                 time.sleep(wait)
         raise AssertionError("unreachable")
 
@@ -211,19 +211,22 @@ class Client:
         except KeyboardInterrupt:
             builder.reply.cancelled = True
         except TimedOut:
-            idle = _("The provider sent nothing for {seconds:g} s (stream_idle_timeout_s)")
-            self._stalled(builder, idle.format(seconds=self.config.stream_idle_timeout_s))
+            idle = self.config.stream_idle_timeout_s
+            self._stalled(builder, lambda: _("The provider sent nothing for {seconds:g} s (stream_idle_timeout_s)")
+                          .format(seconds=idle))  # fmt: skip
         except (StreamError, APIError) as e:
             if not silence.expired and not builder.parts:
+                message = self._message(e)
                 raise Retry(
-                    _("The provider failed before answering ({message})").format(message=self._message(e))
+                    lambda: _("The provider failed before answering ({message})").format(message=message)
                 ) from None
             builder.reply.error = "" if silence.expired else self._message(e)
         except Exception:  # the connection a limit closed fails in the transport's own words
             if not silence.expired:
                 raise
         if silence.expired:
-            self._stalled(builder, self._limit(silence.expired), retry=silence.expired == IDLE)
+            which = silence.expired
+            self._stalled(builder, lambda: self._limit(which), retry=which == IDLE)
 
     def _limit(self, which: str) -> str:
         if which == IDLE:
@@ -233,15 +236,15 @@ class Client:
             seconds=self.config.request_timeout_s
         )
 
-    def _stalled(self, builder: ReplyBuilder, why: str, retry: bool = True) -> None:
+    def _stalled(self, builder: ReplyBuilder, why: Callable[[], str], retry: bool = True) -> None:
         """A request ended for want of progress: asked again when nothing of the answer had arrived, else cut off
         where it stopped (without a finish reason the reply counts as cut off)."""
         if builder.parts:
-            self.notify(_("{problem}; the answer stops there.").format(problem=why))
+            self.notify(_("{problem}; the answer stops there.").format(problem=why()))
         elif retry:
             raise Retry(why)
         else:
-            raise LLMError(_("{problem}, and nothing of the answer had arrived.").format(problem=why))
+            raise LLMError(_("{problem}, and nothing of the answer had arrived.").format(problem=why()))
 
     @staticmethod
     def _finish(builder: ReplyBuilder, sink: Sink) -> Reply:
@@ -273,12 +276,12 @@ class Client:
 
     def _unreachable(self, error: ConnectionFailed) -> Retry:
         """Why no response came; a server that accepted the connection and said nothing is not one out of reach."""
+        url, idle = self.config.base_url, self.config.stream_idle_timeout_s
         if isinstance(error, TimedOut) and error.silent_server:
-            idle = self.config.stream_idle_timeout_s
-            silent = _("{base_url} accepted the connection and sent nothing for {seconds:g} s (stream_idle_timeout_s)")
-            return Retry(silent.format(base_url=self.config.base_url, seconds=idle))
+            return Retry(lambda: _("{base_url} accepted the connection and sent nothing for {seconds:g} s "
+                                   "(stream_idle_timeout_s)").format(base_url=url, seconds=idle))  # fmt: skip
         why = redact(str(error), self.config.api_key)
-        return Retry(_("Cannot reach {base_url} ({error})").format(base_url=self.config.base_url, error=why))
+        return Retry(lambda: _("Cannot reach {base_url} ({error})").format(base_url=url, error=why))
 
     def _classify(self, e: StatusError, messages: list[dict]) -> None:
         """Decide what a status error means: returns only when the request should be sent again now."""

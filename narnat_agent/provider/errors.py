@@ -2,9 +2,9 @@
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from narnat_agent.i18n import _
+from narnat_agent.i18n import _, in_english
 from narnat_agent.keyguard import redact
 
 MAX_RETRY_AFTER = 60.0
@@ -32,11 +32,13 @@ class ModelRefused(LLMError):
 
 
 class Retry(Exception):
-    """A failure worth sending the request again for, after `wait` seconds when the provider named them."""
+    """A failure worth sending the request again for, after `wait` seconds when the provider named them: `say`
+    gives it in the interface's language, and in English for the log."""
 
-    def __init__(self, reason: str, wait: float | None = None):
-        super().__init__(reason)
+    def __init__(self, say: Callable[[], str], wait: float | None = None):
+        super().__init__(say())
         self.wait = wait
+        self.english = in_english(say)
 
 
 def provider_words(error: Exception, key: str) -> str:
@@ -73,8 +75,8 @@ def refusal(status: int, message: str, headers: Mapping[str, str] | None, model:
         if wait is not None and wait > MAX_RETRY_AFTER:
             busy = _("The provider is busy (status {status}) and asks to wait {wait:.0f}s; try later.")
             return LLMError(busy.format(status=status, wait=wait))
-        answered = _("The provider answered status {status} ({message})")
-        return Retry(answered.format(status=status, message=message[:200]), wait)
+        return Retry(lambda: _("The provider answered status {status} ({message})").format(
+            status=status, message=message[:200]), wait)  # fmt: skip
     refused = _refused(status, message, model, base_url)
     if status == 404 or status in (400, 403, 422) and NAMES_MODEL.search(message):
         return ModelRefused(refused)

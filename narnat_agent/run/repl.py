@@ -11,11 +11,12 @@ from narnat_agent.i18n import _, ngettext
 from narnat_agent.run.signals import leave_on_signals
 from narnat_agent.run.start import USAGE_ERROR, Opening, build_agent, save, stop_jobs
 
+RECAP = 96  # characters of the last question and answer a resumed conversation recalls
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from narnat_agent.config.settings import Config
-    from narnat_agent.conversation.session import Session
     from narnat_agent.core.agent import Agent
     from narnat_agent.core.ui import UI
 
@@ -28,9 +29,10 @@ def run_repl(config: Config, ui: UI, args: argparse.Namespace, system_prompt: st
     if agent is None:
         return USAGE_ERROR
     leave_on_signals(agent)
-    agent.workspace.confirm = agent.ask_with_undo(ui.confirm)
+    agent.offer_undo(ui.confirm)
     _steer(agent, ui)
-    ui.banner(config.model, _banner(config, agent.session, bool(args.latest or args.resume)))
+    resumed = bool(args.latest or args.resume)
+    ui.banner(config.model, _banner(config, agent, resumed) + (_recap(agent) if resumed else []))
     agent.client.preload()
     agent.checkpoints.warm()
     try:
@@ -72,20 +74,32 @@ def _with_user_commands(config: Config, ui: UI, dispatch: Callable) -> Callable:
     return functools.partial(dispatch, user=user)
 
 
-def _banner(config: Config, session: Session, resumed: bool) -> list[str]:
-    """Two lines at start: what answers (version, model, endpoint) and where (project, conversation)."""
+def _banner(config: Config, agent: Agent, resumed: bool) -> list[str]:
+    """Two lines at start: what answers (version, model, endpoint) and where (project, conversation, its turns
+    counted as /rewind numbers them, those before a compression included)."""
     from pathlib import Path
     from urllib.parse import urlparse
 
     host = urlparse(config.base_url).netloc or config.base_url
     where = str(config.project).replace(str(Path.home()), "~", 1)
-    turns = session.conversation.turns
+    turns = max(agent.checkpoints.turn_count(), agent.conversation.turns)
     resumed_as = ngettext("resumed '{name}' ({n} turn)", "resumed '{name}' ({n} turns)", turns)
-    start = resumed_as.format(name=session.name, n=turns) if resumed else _("new conversation")
+    start = resumed_as.format(name=agent.session.name, n=turns) if resumed else _("new conversation")
     return [
         f"narnat {__version__} · {config.model} · {host}",
         _("{where} · {start} · /help for commands and keys").format(where=where, start=start),
     ]
+
+
+def _recap(agent: Agent) -> list[str]:
+    """Where a resumed conversation stopped: its last question, and the first words of the answer."""
+    from narnat_agent.conversation.window import first_words
+
+    question, answer = agent.conversation.last_exchange()
+    if not question:
+        return []
+    paragraph = answer.strip().split("\n\n", 1)[0]
+    return [f"❯ {first_words(question, RECAP)}"] + ([f"  {first_words(paragraph, RECAP)}"] if answer else [])
 
 
 def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) -> None:

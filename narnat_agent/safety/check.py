@@ -17,11 +17,13 @@ class Verdict:
     deletions: list[str] = field(default_factory=list)  # ask the user first: what would be lost
     file_ops: list[str] = field(default_factory=list)  # refuse: a dedicated tool does this
     interactive: list[str] = field(default_factory=list)  # refuse: it would wait for a human
+    targets: list[str] = field(default_factory=list)  # the paths a deleter names, as written (from where it runs)
 
     def merge(self, other: "Verdict") -> None:
         self.deletions += other.deletions
         self.file_ops += other.file_ops
         self.interactive += other.interactive
+        self.targets += other.targets
 
 
 class Check(Protocol):

@@ -31,6 +31,7 @@ def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str
         if said := _how(name, argv):
             return [said]
         words = _targets(argv, command, check)
+        check.verdict.targets += [path for _, path in words if path]
         targets = " ".join(shown for shown, _ in words) or "(no operands)"
         elsewhere = any(_outside(path, check.cwd) for _, path in words)
         if elsewhere:

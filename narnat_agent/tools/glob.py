@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from narnat_agent.i18n import _, ngettext
+from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.platform.files import slashed
 from narnat_agent.tools.base import Result, ToolError
 from narnat_agent.tools.files import ripgrep
@@ -85,8 +85,8 @@ def run(args: dict, ws: Workspace) -> Result:
     if not files and below:
         return Result(f"No files match {args['pattern']!r} in {where}; {below}.{note}", _("No files"))
     if not files:
-        ignored = len(_matching(top, pattern, ws, ignore=False) or []) if not note else 0
-        skipped = ripgrep.skipped_note(ignored) or " Hidden files were included."
+        ignored = (_matching(top, pattern, ws, ignore=False) or []) if not note else []
+        skipped = ripgrep.skipped_note(ignored, top, ws.root) or " Hidden files were included."
         moved = ws.nothing_found_note()
         return Result(f"No files match {args['pattern']!r} in {where}.{skipped}{moved}{note}", _("No files"))
     shown = "\n".join(ripgrep.shown_name(path) for path in files[:LIMIT])
@@ -116,5 +116,9 @@ TOOL = Tool(
         "required": ["pattern"],
     },
     run=run,
-    target=lambda args: args.get("pattern", "") + (f" in {args['path']}" if args.get("path") else ""),
+    target=lambda args: (
+        Said(N_("{search} in {path}"), search=args["pattern"], path=args["path"])
+        if args.get("path")
+        else args.get("pattern", "")
+    ),
 )

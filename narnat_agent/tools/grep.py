@@ -4,7 +4,7 @@ import os
 import re
 from pathlib import Path
 
-from narnat_agent.i18n import _, ngettext
+from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.platform.files import slashed
 from narnat_agent.tools.base import Result, ToolError
 from narnat_agent.tools.files import ripgrep
@@ -12,11 +12,15 @@ from narnat_agent.tools.files.textfile import binary_kind
 from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.workspace import Workspace
 
+COLUMNS = 500  # of a line shown: a minified file's line is megabytes
+OMITTED = " [... omitted end of long line]"  # how rg ends a line cut at COLUMNS
+WINDOW = 150  # characters shown on each side of a match past the part of a long line rg shows
+LONG_FILE = 64 * 2**20  # bytes of a file read again to find such a match
 MODES = ["files_with_matches", "content", "count"]
 MODE_FLAGS = {
     "files_with_matches": ["-l"],
     "count": ["-c"],
-    "content": ["-n", "--no-heading", "--max-columns", "500", "--max-columns-preview"],
+    "content": ["-n", "--no-heading", "--max-columns", str(COLUMNS), "--max-columns-preview"],
 }
 ROW = re.compile(rb"(\d+)([:-])(.*)", re.DOTALL)
 BINARY = re.compile(
@@ -85,6 +89,8 @@ def _search(args: dict, ws: Workspace, top: Path, mode: str) -> tuple[dict, str]
     if done.code > 1 and not done.out and "No files were searched" not in done.err:
         raise _failure(done.err, args["pattern"])
     found = _parse(done.out, mode)
+    if mode == "content" and not args.get("multiline"):
+        _window_long_lines(found, args, ws)
     if _listed_glob(args):
         listed = set(ripgrep.files(top, ws.root) or [])
         found = {path: hits for path, hits in found.items() if path in listed}
@@ -92,13 +98,45 @@ def _search(args: dict, ws: Workspace, top: Path, mode: str) -> tuple[dict, str]
     return found, unread
 
 
-def _python_search(args: dict, ws: Workspace, top: Path, mode: str) -> dict:
-    """The fallback: a plain regex search line by line (no context, multiline or type filters)."""
+def _regex(args: dict) -> re.Pattern:
+    """The pattern as Python's re reads it (rg's syntax for what both share)."""
     flags = re.IGNORECASE if args.get("-i") else 0
     try:
-        rx = re.compile(re.escape(args["pattern"]) if args.get("fixed_strings") else args["pattern"], flags)
+        return re.compile(re.escape(args["pattern"]) if args.get("fixed_strings") else args["pattern"], flags)
     except re.error as e:
         raise ToolError(f"invalid regex: {e}.") from None
+
+
+def _window_long_lines(found: dict, args: dict, ws: Workspace) -> None:
+    """A match rg found past the part of a long line it shows (a minified file) is shown in a window around it,
+    in place of a preview that holds none."""
+    cut = {path: [i for i, row in enumerate(rows) if row[1] == ":" and row[2].endswith(OMITTED)]
+           for path, rows in found.items()}  # fmt: skip
+    cut = {path: rows for path, rows in cut.items() if rows}
+    try:
+        rx = _regex(args) if cut else None
+    except ToolError:  # rg's syntax beyond Python's: the previews stay as rg cut them
+        return
+    for path, indexes in cut.items():
+        file = ws.root / os.fsdecode(path)
+        try:
+            data = file.read_bytes() if file.stat().st_size <= LONG_FILE else b""
+        except OSError:
+            continue
+        lines = data.split(b"\n")
+        for i in indexes:
+            number, sep, preview = found[path][i]
+            line = lines[number - 1].decode("utf-8", "replace") if number <= len(lines) else ""
+            match = rx.search(line) if rx else None
+            if match and match.end() > len(preview) - len(OMITTED):
+                start, end = max(match.start() - WINDOW, 0), match.end() + WINDOW
+                before = f"[… {start:,} characters] " if start else ""
+                found[path][i] = (number, sep, f"{before}{line[start:end]} [… {max(len(line) - end, 0):,} more]")
+
+
+def _python_search(args: dict, ws: Workspace, top: Path, mode: str) -> dict:
+    """The fallback: a plain regex search line by line (no context, multiline or type filters)."""
+    rx = _regex(args)
     glob = args.get("glob", "").removeprefix("!")  # as rg reads it: a name at any depth, or a path from the root
     wanted = ripgrep.glob_regex(glob if "/" in glob else f"**/{glob}")
     found = {}
@@ -108,7 +146,7 @@ def _python_search(args: dict, ws: Workspace, top: Path, mode: str) -> dict:
         data = (ws.root / path).read_bytes()
         if not binary_kind(data[:4096], ws.root / path):
             lines = data.decode("utf-8", "replace").splitlines()
-            if rows := [(n, ":", line[:500]) for n, line in enumerate(lines, 1) if rx.search(line)]:
+            if rows := [(n, ":", line[:COLUMNS]) for n, line in enumerate(lines, 1) if rx.search(line)]:
                 found[os.fsencode(path)] = rows
     return {path: len(rows) if mode == "count" else rows for path, rows in found.items()}
 
@@ -219,8 +257,8 @@ def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
     if top.is_dir() and not note:
         flags = [*_flags(args, "files_with_matches"), *ripgrep.scope(top, ws.root), "--no-ignore"]
         done = ripgrep.run([*flags, "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
-        ignored = len([name for name in done.out.split(b"\0") if name]) if done else 0
-        said += ripgrep.skipped_note(ignored) or " Hidden files were searched; binary files were skipped."
+        ignored = [name for name in done.out.split(b"\0") if name] if done else []
+        said += ripgrep.skipped_note(ignored, top, ws.root) or " Hidden files were searched; binary files were skipped."
     return Result(said + _glob_hint(args["pattern"]) + ws.nothing_found_note() + note, _("No matches"))
 
 
@@ -243,10 +281,15 @@ def _failure(stderr: str, pattern: str) -> ToolError:
 
 def _header(args: dict) -> str:
     """What was searched, filters included, so that a "No matches" under it reads right: "x" in src, glob *.py."""
-    where = f" in {args['path']}" if args.get("path") else ""
-    filters = ", ".join(f"{key} {args[key]}" for key in ("glob", "type") if args.get(key))
     pattern = args["pattern"].replace('"', '\\"')  # a regex's own backslashes stay as written
-    return f'"{pattern}"{where}' + (f", {filters}" if filters else "")
+    said: str = f'"{pattern}"'
+    if args.get("path"):
+        said = Said(N_("{search} in {path}"), search=said, path=args["path"])
+    if args.get("glob"):
+        said = Said(N_("{search}, glob {glob}"), search=said, glob=args["glob"])
+    if args.get("type"):
+        said = Said(N_("{search}, type {type}"), search=said, type=args["type"])
+    return said
 
 
 TOOL = Tool(

@@ -22,6 +22,8 @@ from narnat_agent.tools.web import fetch as web_fetch
 from narnat_agent.tools.web import search as web_search
 from narnat_agent.tools.workspace import Workspace
 
+HEADER = "{tool}({target})"  # a tool line: its target may hold words the interface translates
+
 
 class BadArguments(ValueError):
     pass
@@ -100,7 +102,7 @@ class Call:
     """A tool call checked against its schema (defaults filled in), ready to show and to run."""
 
     name: str
-    header: str  # the UI's one line for it: Read(src/app.py)
+    header: str  # the UI's one line for it: Read(src/app.py); a Said where its words translate: TodoWrite(2 tasks)
     tool: Tool | None = None
     args: dict = field(default_factory=dict)
     error: str = ""  # why it cannot run, for the model
@@ -116,7 +118,10 @@ class Call:
             result = _safe_result(planned, workspace.secret)
         else:
             result = _safe_result(_guarded(self.tool, self.args, workspace, log), workspace.secret)
-        log.info("result%s: %s", " (error)" if result.is_error else "", result.summary)
+        # as the model reads it, English whatever the interface's language (the summary is the person's)
+        first, *rest = result.text.split("\n")
+        more = f" (+{len(rest)} lines)" if rest else ""
+        log.info("result%s: %s%s", " (error)" if result.is_error else "", first[:300], more)
         return result
 
 
@@ -146,7 +151,8 @@ def prepare(name: str, args: dict | None, error: str | None = None, secret: str 
     except BadArguments as e:
         return Call(name, f"{name}(…)", error=f"{e}. Fix the arguments and call {name} again.",
                     shown=Said(N_("wrong arguments: {error}"), error=str(e)))  # fmt: skip
-    header = _safe(f"{name}({tool.target(checked)})", secret)
+    target = _said_safe(tool.target(checked), secret)
+    header = Said(HEADER, tool=name, target=target) if isinstance(target, Said) else f"{name}({target})"
     if can_be_key(secret) and secret in json.dumps(checked, ensure_ascii=False):
         return Call(name, header, error=f"the arguments hold the API key; Narnat never sends or writes it anywhere. "
                                         f"Call {name} without it.",
@@ -156,6 +162,13 @@ def prepare(name: str, args: dict | None, error: str | None = None, secret: str 
 
 def _safe(text: str, secret: str) -> str:
     return redact(encodable(text), secret)
+
+
+def _said_safe(text: str, secret: str) -> str:
+    """_safe, keeping a Said (a tool line's words, translated where a person reads them) and its parts."""
+    if isinstance(text, Said):
+        return Said(text.template, **{name: _said_safe(value, secret) for name, value in text.values.items()})
+    return _safe(text, secret)
 
 
 def _safe_result(result: Result, secret: str) -> Result:

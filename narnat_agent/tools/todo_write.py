@@ -1,6 +1,6 @@
 """TodoWrite: the session's task list, replaced whole on every call."""
 
-from narnat_agent.i18n import _
+from narnat_agent.i18n import N_, Said, _
 from narnat_agent.tools.base import Result, Todos, ToolError
 from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.workspace import Workspace
@@ -75,5 +75,5 @@ TOOL = Tool(
         "required": ["todos"],
     },
     run=run,
-    target=lambda args: f"{len(args['todos'])} task" + ("s" if len(args["todos"]) != 1 else ""),
+    target=lambda args: Said(N_("{n} task") if len(args["todos"]) == 1 else N_("{n} tasks"), n=str(len(args["todos"]))),
 )

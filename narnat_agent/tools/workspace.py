@@ -4,6 +4,7 @@ import difflib
 import os
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -92,6 +93,9 @@ class Workspace:
     cwd: Path = field(init=False)  # Bash's working directory: it persists between Bash calls, and only there
     editor: EditorFiles | None = None  # where an editor drives Narnat: its unsaved text of a file wins over the disk
     unsaved: set[Path] = field(default_factory=set)  # files whose editor text differed from the disk when read
+    # what /undo could give back of the paths a command deletes, for its question ("": nothing to say); None where
+    # no /undo follows (a headless run)
+    undo_says: Callable[[list[Path]], str] | None = None
 
     def __post_init__(self) -> None:
         self.cwd = self.root
@@ -206,6 +210,11 @@ class Workspace:
             if record and not self.knows(path):
                 self.reads[path] = replace(record, rewound=True)
 
+    def forget(self, paths: list[Path]) -> None:
+        """Files the conversation no longer shows as they are: the next Edit or Write needs a Read first."""
+        for path in paths:
+            self.reads.pop(path, None)
+
     def bash_elsewhere(self) -> str:
         """Where Bash's cd has gone, for results whose paths a model might read from there ("" at the root)."""
         if self.cwd == self.root:
@@ -217,12 +226,13 @@ class Workspace:
         elsewhere = self.bash_elsewhere()
         return f" (Paths and patterns start at the project root; {elsewhere}.)" if elsewhere else ""
 
-    def ask(self, action: str, reason: str, declined: str) -> None:
+    def ask(self, action: str, reason: str, declined: str, deleted: list[Path] | None = None) -> None:
         """The user's yes before action, or a ToolError saying why not (declined: what the model should do then, a
-        Said the person reads too)."""
+        Said the person reads too); the person is told what /undo could give back of the paths it deletes."""
         if self.confirm is None:
             raise nobody_to_ask(reason)
-        if not self.confirm(action, reason):
+        undo = self.undo_says(deleted) if self.undo_says and deleted else ""
+        if not self.confirm(action, Said(N_("{reason}; {undo}"), reason=reason, undo=undo) if undo else reason):
             raise ToolError(Said(N_("the user declined to run it ({reason}). {then}"), reason=reason, then=declined))
 
     def ask_outside(self, tool: str, path: Path) -> None:

@@ -209,19 +209,29 @@ class Watcher:
         self._thread: threading.Thread | None = None
         self._input: Input | None = None
 
+    def hold(self) -> None:
+        """The terminal raw from here to the end of the run, the prompts' turns included (each leaves it as it found
+        it): a key typed between the watcher and a prompt (a Ctrl-D as a turn ends, a question right after an empty
+        Enter) never meets the line mode. What was typed before Narnat got here went through it, which made each
+        Enter a newline: it waits for the first prompt with its Enters back."""
+        if self._input is not None or not sys.stdin.isatty():
+            return
+        from prompt_toolkit.input import create_input
+
+        self._input = create_input()
+        raw = self._input.raw_mode()
+        raw.__enter__()
+        atexit.register(raw.__exit__, None, None, None)
+        if key_ready(self._input, 0):
+            early = [*self._input.read_keys(), *self._input.flush_keys()]
+            enters = [KeyPress(Keys.ControlM, "\r") if k.key == Keys.ControlJ else k for k in early]
+            store_typeahead(self._input, enters)
+
     def start(self) -> None:
         """Take the keyboard; without a terminal on stdin there is nothing to watch (Ctrl-C still works)."""
         if self._thread is not None or not sys.stdin.isatty():
             return
-        if self._input is None:
-            from prompt_toolkit.input import create_input
-
-            self._input = create_input()
-            # raw from here to the end of the run, the prompts' turns included (each leaves it as it found it):
-            # a key typed between the watcher and a prompt (a Ctrl-D as the turn ends) never meets the line mode
-            raw = self._input.raw_mode()
-            raw.__enter__()
-            atexit.register(raw.__exit__, None, None, None)
+        self.hold()
         self._stop.clear()
         self.fired = False
         self._thread = start_thread(self._watch, self._input)

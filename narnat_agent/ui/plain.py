@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
-from narnat_agent.i18n import YES, _, answers, ngettext, spoken
+from narnat_agent.i18n import YES, _, answers, ngettext, spaced, spoken
 from narnat_agent.inert import inert
 from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Diff, Output, Todos
@@ -228,9 +228,6 @@ class PlainUI:
     def planning(self, on: bool) -> None:
         """No status line: the commands that switch plan mode say it."""
 
-    def context_unknown(self) -> None:
-        """Nothing shows the context size between turns here."""
-
     def table(self, columns: list[str], rows: list[list[str]]) -> None:
         """Aligned columns on stdout; the last one is not padded."""
         widths = [max(cells.width(row[i]) for row in [columns, *rows]) for i in range(len(columns) - 1)]
@@ -259,13 +256,13 @@ class PlainUI:
             raise KeyboardInterrupt  # what SIGINT raises
         if self.stream:
             self.stream.end_block()
-        self.say(f"● {plain_title(header)}{call.origin}")
+        self.say(f"● {plain_title(spoken(header))}{call.origin}")
 
     def tool_end(self, result) -> None:
         detail = result.detail
         line = _("Error: {summary}").format(summary=result.summary) if result.is_error else result.summary
         if isinstance(detail, Output) and detail.shown_lines < detail.lines:
-            line += f" {shown_to_model(detail)}"
+            line += spaced(shown_to_model(detail))
         self.say(f"  ⎿ {line}")
         if isinstance(detail, Todos):
             self.say("\n".join(f"    {line}" for line in checklist(list(detail.items))))

@@ -7,7 +7,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
 from narnat_agent.core.turn import TurnStats
-from narnat_agent.i18n import _, ngettext
+from narnat_agent.i18n import _, ngettext, spaced
 from narnat_agent.tools.base import Output
 from narnat_agent.ui.plain import TODO_MARKS, more_lines, shown_to_model, title_parts
 from narnat_agent.ui.plain import footer as footer_text
@@ -36,24 +36,26 @@ class Hanging:
             yield (self.prefix if i == 0 else Text(" " * indent)) + line
 
 
-def header(title: str, width: int) -> Text:
-    """`● Bash(git stash push … +2 lines)`: one line; anything cut says how much more there is."""
+def header(title: str, width: int, origin: str = "") -> Text:
+    """`● Bash(git stash push … +2 lines)`, then the call's origin (dim): one line of the width in columns; anything
+    cut says how much more there is."""
     name, first, more_lines = title_parts(title)
     line = Text("● ", style="green")
     line.append(name, style="bold")
     if "(" not in title:
-        return line
+        return line.append(origin, style="dim")
     note = _lines_note(more_lines) if more_lines else ""
-    fixed = cell_len(f"● {name}()")
+    fixed = cell_len(f"● {name}(){origin}")
     target = Text(first, style="bold")
     if fixed + cell_len(first) + cell_len(f" {note}") > width:
         target.truncate(max(width - fixed - cell_len(f" {_cut_note(len(first), more_lines)}") - 1, 10))
+        target.rstrip()  # the column a wide character did not fit in
         note = _cut_note(len(first) - len(target.plain), more_lines)
         target.append("…")
     line.append("(", style="bold").append_text(target)
     if note:
         line.append(f" {note}", style="magenta")
-    return line.append(")", style="bold")
+    return line.append(")", style="bold").append(origin, style="dim")
 
 
 def _lines_note(lines: int) -> str:
@@ -70,7 +72,7 @@ def result(summary: str, error: bool, output: Output | None = None) -> Hanging:
     """`⎿  exit 1 · 792 lines (328 shown to the model)`, wrapped under its own text."""
     body = Text(summary, style="red" if error else "")
     if output and output.shown_lines < output.lines:
-        body.append(f" {shown_to_model(output)}", style="magenta")
+        body.append(spaced(shown_to_model(output)), style="magenta")
     return Hanging(Text(RESULT, style="dim"), body)
 
 
@@ -92,31 +94,30 @@ def output_tail(output: Output, failed: bool) -> Group | None:
     return Group(*rows)
 
 
-def diff(text: str, limit: int = BODY_LINES) -> Text:
-    """A unified diff with line numbers, +/- markers and colour; long diffs are folded."""
-    out, old, new, lines = Text(), 0, 0, text.splitlines()
+def diff(text: str, limit: int = BODY_LINES) -> Group:
+    """A unified diff with line numbers, +/- markers and colour, a long line wrapped under its own text (right of
+    the gutter); long diffs are folded."""
+    rows: list[Hanging | Text] = []
+    old, new, lines = 0, 0, text.splitlines()
     shown = [line for line in lines if not line.startswith("… +")]
     folded = sum(int(m[1]) for line in lines if (m := FOLDED.match(line)))  # already cut for the model
     for i, line in enumerate(shown[:limit]):
         if match := HUNK.match(line):
             old, new = int(match[1]), int(match[2])
             if i:
-                out.append("       ⋮\n", style="dim")
+                rows.append(Text("       ⋮", style="dim"))
             continue
         if line.startswith("-"):
-            out.append(f"     {old:>5} -{line[1:]}\n", style="red")
-            old += 1
+            gutter, style, old = f"     {old:>5} -", "red", old + 1
         elif line.startswith("+"):
-            out.append(f"     {new:>5} +{line[1:]}\n", style="green")
-            new += 1
+            gutter, style, new = f"     {new:>5} +", "green", new + 1
         else:
-            out.append(f"     {new:>5}  {line[1:]}\n", style="dim")
-            old, new = old + 1, new + 1
+            gutter, style, old, new = f"     {new:>5}  ", "dim", old + 1, new + 1
+        rows.append(Hanging(Text(gutter, style=style), Text(line[1:], style=style)))
     hidden = max(len(shown) - limit, 0) + folded
     if hidden > 0:
-        out.append(f"     {more_lines(hidden)}\n", style="dim")
-    out.rstrip()
-    return out
+        rows.append(Text(f"     {more_lines(hidden)}", style="dim"))
+    return Group(*rows)
 
 
 def syntax_finding(text: str) -> Text:

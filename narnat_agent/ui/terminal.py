@@ -34,7 +34,10 @@ def make_ui(root: Path, state_dir: Path, commands: dict[str, str]) -> UI:
 
     from narnat_agent.ui.markdown_stream import THEME
 
-    return TerminalUI(Console(highlight=False, theme=THEME), state_dir, root, commands)
+    # the terminal's own size, as prompt_toolkit reads it: a COLUMNS or LINES exported from another window (rich
+    # would take it over the terminal's) cut every line at a width that is not the window's
+    sized = {name: value for name, value in os.environ.items() if name not in ("COLUMNS", "LINES")}
+    return TerminalUI(Console(highlight=False, theme=THEME, _environ=sized), state_dir, root, commands)
 
 
 class TerminalUI:
@@ -60,6 +63,7 @@ class TerminalUI:
         self.short: PromptSession[str] = PromptSession()  # setup answers: no history, no completion
         self.watcher = Watcher(on_cancel=self._cancelled, on_queued=self._queued)
         restore_terminal_on_signals()
+        self.watcher.hold()  # from now on: keys typed while Narnat starts wait for the first prompt as typed
         self.stream: TerminalStream | None = None
         self.pending = ""  # text for the next prompt: a question given back, or keys typed while busy
         self.compressing: Live | None = None
@@ -122,7 +126,10 @@ class TerminalUI:
             with contextlib.suppress(ValueError):  # the watcher queued it before asking
                 self.watcher.queued.remove(question)
             return
-        queued = _("Queued, to be delivered at the next tool result or when this turn ends: {question}")
+        if question.strip().startswith("/"):  # a command is never delivered as a message: it runs after the turn
+            queued = _("Queued, to run when this turn ends: {question}")
+        else:
+            queued = _("Queued, to be delivered at the next tool result or when this turn ends: {question}")
         self._say(inert(queued.format(question=" ".join(question.split()))))  # never aside: it stays
 
     def take_sent(self, accept: Callable[[str], bool]) -> list[str]:
@@ -182,10 +189,10 @@ class TerminalUI:
     def tool_start(self, title: str, call: ToolCall) -> None:
         from narnat_agent.ui import render
 
-        title = inert(title)
+        title = inert(spoken(title))
         if self.stream:
             self.stream.end_block()
-        self.console.print(render.header(title, self.console.width).append(call.origin, style="dim"))
+        self.console.print(render.header(title, self.console.width, call.origin))
         if self.stream:
             self.stream.spin(_("Running {tool}").format(tool=title.split("(", 1)[0]))
 
@@ -277,9 +284,6 @@ class TerminalUI:
 
     def planning(self, on: bool) -> None:
         self.mode = _("plan mode · shift-tab leaves") if on else ""
-
-    def context_unknown(self) -> None:
-        self.context = ""  # until the next request measures it
 
     def separator(self, title: str) -> None:
         from narnat_agent.ui import render

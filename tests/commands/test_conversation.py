@@ -144,6 +144,7 @@ def test_context_shows_where_the_window_goes_with_the_footers_figure(project, fa
 def test_context_before_any_request_is_an_estimate(project, fake_llm):
     done = repl(project, fake_llm, "/context")
     assert done.stdout.split("\n")[0].startswith("> ctx ~") and fake_llm.requests == []
+    assert "Largest items" not in done.stdout  # a heading over nothing
 
 
 @pytest.mark.slow

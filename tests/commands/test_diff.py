@@ -28,16 +28,19 @@ def test_diff_shows_each_file_a_turn_changed_and_rewind_restores_one(harness, fa
     out = h.out
     out.truncate(0), out.seek(0)
     dispatch(h.agent, "/diff")
-    assert out.getvalue() == "a.txt (+1 -1)\n@@ -1,2 +1,2 @@\n-one\n+two\n same\n"
+    title = "Turn 2 changed 1 file: change one to two\n"
+    assert out.getvalue() == title + "a.txt (+1 -1)\n@@ -1,2 +1,2 @@\n-one\n+two\n same\n"
     out.truncate(0), out.seek(0)
     dispatch(h.agent, "/diff 1")
-    assert (
-        out.getvalue()
-        == "a.txt (created, +2)\n@@ -0,0 +1,2 @@\n+one\n+same\ngen.txt (created, +1)\n@@ -0,0 +1 @@\n+generated\n"
+    assert out.getvalue() == (
+        "Turn 1 changed 2 files: write a.txt and generate gen.txt\n"
+        "a.txt (created, +2)\n@@ -0,0 +1,2 @@\n+one\n+same\ngen.txt (created, +1)\n@@ -0,0 +1 @@\n+generated\n"
     )
     out.truncate(0), out.seek(0)
     dispatch(h.agent, "/diff 1 gen.txt")
-    assert out.getvalue() == "gen.txt (created, +1)\n@@ -0,0 +1 @@\n+generated\n"
+    assert out.getvalue() == (
+        "Turn 1 changed 1 file: write a.txt and generate gen.txt\ngen.txt (created, +1)\n@@ -0,0 +1 @@\n+generated\n"
+    )
     dispatch(h.agent, "/diff 2 gen.txt")
     dispatch(h.agent, "/diff 3")
     err = h.err.getvalue()
@@ -65,7 +68,8 @@ def test_a_file_a_turn_created_then_deleted_is_not_in_its_diff(harness, fake_llm
     assert not (project / "gen.txt").exists()
     h.out.truncate(0), h.out.seek(0)
     dispatch(h.agent, "/diff")
-    assert h.out.getvalue() == "a.txt (created, +1)\n@@ -0,0 +1 @@\n+one\n"
+    title = "Turn 1 changed 1 file: make a.txt, and a scratch file on the way\n"
+    assert h.out.getvalue() == title + "a.txt (created, +1)\n@@ -0,0 +1 @@\n+one\n"
 
 
 def test_diff_without_turns_says_so(harness):

@@ -55,9 +55,7 @@ def test_undo_gives_back_every_byte_and_the_question(harness, fake_llm, tree):
     the_big_turn(fake_llm)
     h.agent.ask("change everything")
     assert not (tree / "src").exists() and (tree / "out.txt").read_text() == "generated 2\n"
-    assert (
-        "rm deletes files: src; /undo can restore files, but not those in folders .gitignore names" in h.err.getvalue()
-    )  # noqa: E501
+    assert "rm deletes files: src; /undo can restore it" in h.err.getvalue()
     dispatch(h.agent, "/undo")
     assert files(tree) == original and not (tree / "lib").exists()
     assert h.conversation.messages == h.conversation.messages[:1] and h.conversation.turns == 0
@@ -274,3 +272,79 @@ def test_undo_gives_back_what_the_person_typed_not_the_reminders_narnat_added(ha
     h.agent.ask(with_reminder("remember the plan", ["After your last turn Narnat ran `pytest`: failed."]))  # a goal's
     dispatch(h.agent, "/undo")
     assert h.err.getvalue().rstrip().endswith("remember the plan") and "system-reminder" not in h.err.getvalue()
+
+
+def test_undo_forgets_only_the_reads_of_the_files_it_took_back(harness, fake_llm, tree):
+    h = harness()
+    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("read"))
+    h.agent.ask("read the notes")
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change main")
+    dispatch(h.agent, "/undo")
+    assert set(h.agent.workspace.reads) == {tree / "notes.txt"}  # main.py is back as it was: read it again
+    fake_llm.add(tool_reply(("Edit", {"file_path": "notes.txt", "old_string": "one", "new_string": "uno"})),
+                 text_reply("edited"))  # fmt: skip
+    h.agent.ask("edit the notes")
+    assert (tree / "notes.txt").read_bytes() == b"uno\r\ntwo\r\n"  # read before the turn taken back: still known
+
+
+def test_a_conversation_only_rewind_forgets_the_reads_of_the_files_its_turns_changed(harness, fake_llm, tree):
+    h = harness("2\n2\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("read"))
+    h.agent.ask("read the notes")
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("change main")
+    dispatch(h.agent, "/rewind")  # to before turn 2, conversation only: the edit stays, unseen by the model
+    assert (tree / "src/main.py").read_text() == "print('bye')\n"
+    assert set(h.agent.workspace.reads) == {tree / "notes.txt"}
+
+
+def test_a_question_to_delete_says_what_undo_can_restore_of_the_files_it_names(harness, fake_llm, tree):
+    (tree / ".gitignore").write_text("node_modules/\n")
+    (tree / "node_modules" / "left-pad").mkdir(parents=True)
+    (tree / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
+    h = harness("n\nn\nn\nn\n")
+    fake_llm.add(tool_reply(("Bash", {"command": "rm notes.txt"})),
+                 tool_reply(("Bash", {"command": "rm -r src out.txt"})),
+                 tool_reply(("Bash", {"command": "rm -rf node_modules"})),
+                 tool_reply(("Bash", {"command": "rm -rf src node_modules/left-pad"})),
+                 tool_reply(("Bash", {"command": "rm -f missing.txt"})), text_reply("asked"))  # fmt: skip
+    h.agent.ask("clean up")
+    err = h.err.getvalue()
+    assert "rm deletes files: notes.txt; /undo can restore it" in err
+    assert "rm deletes files: src out.txt; /undo can restore them" in err
+    assert "rm deletes files: node_modules; /undo cannot restore node_modules/ (a folder .gitignore names)" in err
+    assert "/undo can restore them, but not node_modules/left-pad (in a folder .gitignore names)" in err
+    assert "rm deletes files: missing.txt; /undo can restore files, but not those in folders .gitignore names" in err
+
+
+def test_what_a_command_does_in_an_ignored_folder_is_said_not_restorable(harness, fake_llm, tree):
+    (tree / ".gitignore").write_text("node_modules/\n")
+    (tree / "package.json").write_text('{"dependencies": {}}\n')
+    (tree / "node_modules" / "left-pad").mkdir(parents=True)
+    (tree / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
+    emptied = "python3 -c \"import shutil; shutil.rmtree('node_modules'); __import__('os').mkdir('node_modules')\""
+    h = harness("y\ny\n")
+    fake_llm.add(tool_reply(("Bash", {"command": emptied})), text_reply("install step failed"))  # npm ci, failing
+    h.agent.ask("npm ci")
+    err = h.err.getvalue()
+    assert "Bash(python3 -c \"import shutil; shutil.rmtree('node_modules');" in err
+    assert (": /undo cannot restore node_modules/ (a folder .gitignore names, whose files checkpoints do not keep)."
+            in err)  # fmt: skip
+    installed = "python3 -c \"import os; os.mkdir('node_modules/yargs'); open('package.json', 'a').write(' ')\""
+    fake_llm.add(tool_reply(("Bash", {"command": installed})), text_reply("installed"))  # npm install
+    h.agent.ask("npm install yargs")
+    assert h.err.getvalue().count("/undo cannot restore node_modules/") == 1  # a folder that only grew: said by /undo
+    dispatch(h.agent, "/undo")
+    err = h.err.getvalue()
+    assert "Restored 1 file: package.json. Could not restore (never kept in a checkpoint): node_modules/." in err
+    assert (tree / "node_modules" / "yargs").is_dir()
+
+
+def test_a_command_that_only_fills_an_ignored_cache_is_no_step(harness, fake_llm, tree):
+    (tree / ".gitignore").write_text("__pycache__/\n")
+    (tree / "__pycache__").mkdir()
+    fake_llm.add(tool_reply(("Bash", {"command": "touch __pycache__/a.pyc"})), text_reply("tested"))  # pytest
+    h = harness()
+    h.agent.ask("run the tests")
+    assert h.agent.checkpoints.turns()[0].calls == [] and "/undo cannot restore" not in h.err.getvalue()

@@ -69,3 +69,15 @@ def test_a_turn_that_is_not_there_is_named_with_the_ones_that_are(harness, fake_
     h.agent.ask("hello")
     dispatch(h.agent, "/rewind 9")
     assert "'9' is not a turn: give a number from 1 to 1, or N.S for a step." in h.err.getvalue()
+
+
+def test_the_table_says_what_an_undo_took_back(harness, fake_llm, project):
+    (project / "a.py").write_text("one\ntwo\nthree\n")
+    h = harness("\n")
+    edit_three_times(fake_llm, h, "first")
+    fake_llm.add(tool_reply(("Write", {"file_path": "b.txt", "content": "b\n"})), text_reply("wrote"))
+    h.agent.ask("second")
+    dispatch(h.agent, "/undo")
+    dispatch(h.agent, "/rewind")  # only looks
+    [rewound] = [line for line in h.out.getvalue().splitlines() if "↶" in line]
+    assert rewound.endswith("  code and conversation rewound to before turn 2")

@@ -33,7 +33,7 @@ def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_ans
         child.expect("❯")
         child.send("把 junk.txt 删掉\r")
         child.expect("读取 1 行")  # the tool line's summary
-        child.expect("rm 会删除文件：junk.txt；/undo 可以恢复文件，但 .gitignore 所列目录中的文件除外")  # its reason
+        child.expect("rm 会删除文件：junk.txt；/undo 可以恢复它")  # its reason
         child.expect(r"是否执行？\[y/n\]")
         child.send("是")  # what an input method sends, in one burst
         child.expect(r"是否执行？\[y/n\] 是")
@@ -134,3 +134,23 @@ def test_tool_lines_errors_and_a_refusal_speak_chinese_while_the_model_receives_
     assert "⎿ 错误：本次会话还没有读取过 junk.txt" in in_chinese
     assert "? rm 会删除文件：junk.txt" in in_chinese
     assert "⎿ 错误：用户拒绝执行（rm 会删除文件：junk.txt）。不要换别的方式删除，先问问用户想怎么做。" in in_chinese
+
+
+@pytest.mark.slow
+def test_the_log_stays_english_under_a_chinese_locale(project, fake_llm):
+    import re
+
+    from tests.fake_llm import Status
+
+    busy = Status(503, {"error": {"message": "overloaded"}}, {"retry-after-ms": "10"})
+    fake_llm.add(busy, tool_reply(("Read", {"file_path": "missing.txt"})), tool_reply(("Glob", {"pattern": "*.md"})),
+                 text_reply("ok"))  # fmt: skip
+    done = subprocess.run([*NARNAT, "-p", "look"], cwd=project, capture_output=True, text=True,
+                          env=_env(project, fake_llm, "zh_CN.UTF-8"), timeout=60)  # fmt: skip
+    assert done.returncode == 0 and "重试" in done.stderr, done.stderr  # the person reads Chinese
+    [log] = (project / ".narnat" / "logs").glob("*.log")
+    text = log.read_text()
+    assert "retry 1: The provider answered status 503" in text and "missing.txt does not exist" in text
+    assert not re.search(r"[\u4e00-\u9fff]", text), [
+        line for line in text.splitlines() if re.search(r"[\u4e00-\u9fff]", line)
+    ]

@@ -44,3 +44,49 @@ def test_compression_and_the_turn_count_warning_speak_chinese_and_the_summary_re
     h.agent.ask("question 2")
     assert "压缩完成：原对话已保存为 'compressed-" in h.err.getvalue()
     assert fake_llm.requests[-2]["messages"][-1] == {"role": "user", "content": COMPRESSION_PROMPT}
+
+
+def test_chinese_typography_no_space_inside_a_phrase_or_before_a_full_width_parenthesis(chinese, workspace, project):
+    from narnat_agent.cli import _parser
+    from narnat_agent.i18n import spaced
+    from narnat_agent.tools import grep
+
+    (project / "a.py").write_text("x = 1\nx = 2\n")
+    summary = grep.run({**grep.TOOL.parameters.get("defaults", {}), "pattern": "x", "output_mode": "content",
+                        "-n": True, "head_limit": 250, "offset": 0}, workspace).summary  # fmt: skip
+    assert summary == "在 1 个文件中找到 2 行"
+    assert "\n选项：\n" in _parser().format_help() and "用法：" in _parser().format_help()
+    assert spaced("（模型看到其中 3 行）") == "（模型看到其中 3 行）" and spaced("(3 shown)") == " (3 shown)"
+    assert spaced("(3 shown)", "  ") == "  (3 shown)"
+
+
+def test_tool_lines_speak_chinese_and_stay_english_for_the_log_and_checkpoints(chinese, harness, fake_llm, project):
+    from narnat_agent.tools import registry
+    from tests.fake_llm import tool_reply
+
+    (project / "tests").mkdir()
+    todos = [{"content": "a", "activeForm": "a", "status": "in_progress"},
+             {"content": "b", "activeForm": "b", "status": "pending"}]  # fmt: skip
+    fake_llm.add(tool_reply(("TodoWrite", {"todos": todos}),
+                            ("Grep", {"pattern": "x", "path": "tests", "glob": "*.py"})), text_reply("ok"))  # fmt: skip
+    h = harness()
+    h.agent.ask("plan it")
+    err = h.err.getvalue()
+    assert "● TodoWrite(2 个任务)" in err and '● Grep("x"，位于 tests，glob *.py)' in err
+    grep = registry.prepare("Grep", {"pattern": "x", "path": "tests", "glob": "*.py"}).header
+    assert str(grep) == 'Grep("x" in tests, glob *.py)'  # what the log, the JSON and the checkpoints keep
+
+
+def test_context_says_its_rows_in_chinese(chinese, harness, fake_llm, project):
+    from narnat_agent.commands.dispatch import dispatch
+    from tests.fake_llm import tool_reply
+
+    (project / "notes.txt").write_text("remember the milk\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("It says milk."))
+    h = harness()
+    h.agent.ask("what do my notes say?")
+    dispatch(h.agent, "/context")
+    shown = h.out.getvalue().split("上下文", 1)[-1]
+    for row in ("系统提示词", "工具定义", "提问", "回答", "工具结果：Read", "占用最多的条目", "Read(notes.txt) 的结果"):
+        assert row in shown, (row, shown)
+    assert not any(word in shown for word in ("system prompt", "tool schemas", "questions", "Largest"))

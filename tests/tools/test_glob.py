@@ -55,6 +55,16 @@ def test_no_match_says_what_was_skipped(project, workspace):
     assert "Hidden files were included" in glob(workspace, "*.nothing").text
 
 
+def test_a_glob_into_an_ignored_folder_says_how_to_search_it(project, workspace):
+    tree(project, ["node_modules/left-pad/index.js", "node_modules/left-pad/package.json", "node_modules/yargs/x.js"],
+         ignore="node_modules/\n")  # fmt: skip
+    said = glob(workspace, "node_modules/**/*.js").text
+    assert said.endswith('they were skipped. To search them, give their folder as the path: path="node_modules".')
+    assert glob(workspace, "**/*.js", path="node_modules").text.count("index.js") == 1  # and that finds them
+    said = glob(workspace, "node_modules/left-pad/*.json").text
+    assert 'path="node_modules/left-pad"' in said
+
+
 def test_results_are_capped_at_100_with_the_rest_counted(project, workspace):
     tree(project, [f"f{n:03}.txt" for n in range(130)])
     lines = glob(workspace, "*.txt").text.splitlines()

@@ -100,12 +100,21 @@ def test_long_lines_are_cut_at_500_columns(project, workspace):
     assert len(line) < 700 and "omitted" in line
 
 
+def test_a_match_past_the_shown_part_of_a_long_line_is_shown_in_a_window_around_it(project, workspace):
+    files(project, {"min.js": "short line\n" + "x" * 3000 + "findMe(1)" + "y" * 4000 + "\nnext\n"})
+    [line] = grep(workspace, r"findMe\(\d\)", output_mode="content").text.splitlines()
+    window = "[… 2,850 characters] " + "x" * 150 + "findMe(1)" + "y" * 150 + " [… 3,850 more]"
+    assert line == shown("min.js") + ":2:" + window
+
+
 def test_ignored_and_hidden_paths(project, workspace):
     files(project, {".gitignore": "dist/\n", "dist/out.js": "secret\n", ".env": "secret\n", "src.py": "x\n"})
     assert grep(workspace, "secret").text == ".env"
     (project / ".env").unlink()
     result = grep(workspace, "secret")
     assert "No matches for 'secret'" in result.text and "1 file ignored by .gitignore rules would match" in result.text
+    assert 'To search them, give their folder as the path: path="dist".' in result.text
+    assert grep(workspace, "secret", path="dist").text == shown("dist/out.js")
 
 
 def test_fallback_search_answers_in_the_same_shape(project, workspace):

@@ -2,6 +2,7 @@
 
 import contextlib
 import dataclasses
+import os
 import re
 import subprocess
 from datetime import datetime
@@ -131,7 +132,8 @@ def _check(command: str, ws: Workspace, background: bool, by_model: bool) -> Non
                         Said(N_("plan mode: this would change the project ({why})"), why=why))  # fmt: skip
     if verdict.deletions:
         reason = listed(list(dict.fromkeys(verdict.deletions)))
-        ws.ask(command, reason, Said(N_("Do not destroy it another way; ask the user what they want.")))
+        targets = [ws.cwd / os.path.expanduser(path) for path in dict.fromkeys(verdict.targets)]
+        ws.ask(command, reason, Said(N_("Do not destroy it another way; ask the user what they want.")), targets)
 
 
 def _failed_stages(stages: list[list[str | None]], pipeline: tuple[int, ...]) -> list[str]:

@@ -3,7 +3,9 @@
 import fnmatch
 import functools
 import io
+import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -134,11 +136,17 @@ def name_filter(name: str) -> list[str]:
     return ["--type-add", f"narnatglob:{name}", "--type", "narnatglob"]
 
 
-def skipped_note(ignored: int) -> str:
-    """After an empty result: how many files were left out because .gitignore rules exclude them."""
+def skipped_note(ignored: list[bytes], top: Path, root: Path) -> str:
+    """After an empty result: how many files .gitignore rules left out (their names as rg printed them below top),
+    and the folder that holds them all, to give as the path: a path given is searched whatever ignores it."""
     if not ignored:
         return ""
-    return f" {ignored} file{'s' if ignored != 1 else ''} ignored by .gitignore rules would match; they were skipped."
+    n, names = len(ignored), [shown(name) for name in ignored]
+    said = f" {n} file{'s' if n != 1 else ''} ignored by .gitignore rules would match; they were skipped."
+    folder = posixpath.dirname(names[0]) if n == 1 else posixpath.commonpath(names)
+    if top.is_relative_to(root) and folder not in ("", top.relative_to(root).as_posix()):
+        said += f" To search them, give their folder as the path: path={json.dumps(folder)}."
+    return said
 
 
 def error_line(stderr: str) -> str:
