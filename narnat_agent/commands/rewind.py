@@ -2,6 +2,7 @@
 file) and forward again."""
 
 import difflib
+import os
 import re
 from dataclasses import replace
 
@@ -14,6 +15,7 @@ from narnat_agent.ui import cells
 
 MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)
 SHOWN = 6  # file names listed in a report before "and N more"
+REWOUND = "The user rewound files to how they were before"  # what the model is told, and /redo takes back
 
 
 @command(
@@ -116,9 +118,14 @@ def redo(agent: Agent, arg: str) -> None:
         if step
         else _("Redone: the rewind to before turn {turn} is taken back.")
     )
-    agent.ui.notice(sentences(redone.format(turn=turn, step=step), *_files(restored, plan, overwrite)))
+    agent.ui.notice(sentences(redone.format(turn=turn, step=step), *_files(agent, restored, plan, overwrite)))
+    if record.taken:  # the conversation that showed what the model read is back
+        agent.workspace.bring_back()
     agent.workspace.restored([agent.workspace.root / path for path in restored])
-    if restored:
+    told = f"{REWOUND} {what}:"
+    if pending := [note for note in agent.session.notes if note.startswith(told)]:
+        agent.session.notes = [note for note in agent.session.notes if note not in pending]  # no longer true
+    elif restored and not record.taken:  # with the conversation back, the files are as it shows them
         _tell_model(agent, f"The user took back a rewind to before {what}, which restored files", restored)
     _measure_again(agent)
 
@@ -243,11 +250,11 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
     record = checkpoints.entries[-1]
     assert isinstance(record, Rewind)
     what = record.rewind
-    agent.ui.notice(sentences(_rewind_done(what, bool(plan), conversation), *_files(restored, plan, overwrite),
+    agent.ui.notice(sentences(_rewind_done(what, bool(plan), conversation), *_files(agent, restored, plan, overwrite),
                               _("/redo takes it back until your next question.")))  # fmt: skip
     agent.workspace.restored([agent.workspace.root / path for path in restored])
     if restored and not conversation:  # the history still shows the changes: the model must hear they are gone
-        _tell_model(agent, f"The user rewound files to how they were before {what}", restored)
+        _tell_model(agent, f"{REWOUND} {what}", restored)
     if conversation:
         _measure_again(agent)
         # the files those turns changed, restored or not, are no longer as the conversation shows them: read again;
@@ -302,13 +309,20 @@ def _overwrite(agent: Agent, plan: Plan) -> bool:
     return agent.ui.confirm(_names(plan.conflicts + plan.shared), _("overwrite them with the checkpoint"))
 
 
-def _files(restored: list[str], plan: Plan | None, overwrite: bool) -> list[str]:
-    """What a restore did to the files, in a sentence or two."""
+def _files(agent: Agent, restored: list[str], plan: Plan | None, overwrite: bool) -> list[str]:
+    """What a restore did to the files, in a sentence or two: those it brought back, and those it removed, which
+    did not exist at the point it went to."""
     if plan is None:
         return []
-    n, names = len(restored), _names(restored)
-    said = [ngettext("Restored {n} file: {names}.", "Restored {n} files: {names}.", n).format(n=n, names=names)
-            if restored else _("No file needed restoring.")]  # fmt: skip
+    back = [path for path in restored if os.path.lexists(agent.workspace.root / path)]
+    removed = [path for path in restored if path not in back]
+    said = [ngettext("Restored {n} file: {names}.", "Restored {n} files: {names}.", len(back))
+            .format(n=len(back), names=_names(back))] if back else []  # fmt: skip
+    if removed:
+        said.append(ngettext("Removed {n} file that did not exist then: {names}.",
+                             "Removed {n} files that did not exist then: {names}.", len(removed))
+                    .format(n=len(removed), names=_names(removed)))  # fmt: skip
+    said = said or [_("No file needed restoring.")]
     if kept := [] if overwrite else plan.conflicts:
         said.append(_("Kept as changed since: {names}.").format(names=_names(kept)))
     if kept := [] if overwrite else plan.shared:

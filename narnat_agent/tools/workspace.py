@@ -74,6 +74,7 @@ class ToolState:
 
     reads: dict[Path, FileRecord] = field(default_factory=dict)
     todos: list[dict] = field(default_factory=list)
+    set_aside: dict[Path, FileRecord] = field(default_factory=dict)  # reads the last rewind took: /redo gives back
 
 
 @dataclass
@@ -211,9 +212,14 @@ class Workspace:
                 self.reads[path] = replace(record, rewound=True)
 
     def forget(self, paths: list[Path]) -> None:
-        """Files the conversation no longer shows as they are: the next Edit or Write needs a Read first."""
-        for path in paths:
-            self.reads.pop(path, None)
+        """Files the conversation no longer shows as they are: the next Edit or Write needs a Read first. What was
+        known of them is set aside, for /redo to give back with the conversation."""
+        self.tool_state.set_aside = {path: record for path in paths if (record := self.reads.pop(path, None))}
+
+    def bring_back(self) -> None:
+        """What the last rewind set aside, the conversation that showed it given back (/redo)."""
+        self.reads.update(self.tool_state.set_aside)
+        self.tool_state.set_aside = {}
 
     def bash_elsewhere(self) -> str:
         """Where Bash's cd has gone, for results whose paths a model might read from there ("" at the root)."""

@@ -61,7 +61,8 @@ def test_undo_gives_back_every_byte_and_the_question(harness, fake_llm, tree):
     assert h.conversation.messages == h.conversation.messages[:1] and h.conversation.turns == 0
     assert h.agent.workspace.reads == {}  # the model must Read again what it read in the taken-back turn
     err = h.err.getvalue()
-    assert "Rewound to before turn 1: code and conversation. Restored 4 files: lib/new.py, out.txt," in err
+    assert ("Rewound to before turn 1: code and conversation. Restored 3 files: out.txt, src/data.bin, src/main.py. "
+            "Removed 1 file that did not exist then: lib/new.py.") in err  # fmt: skip
     assert "/redo takes it back until your next question." in err
     assert err.rstrip().endswith("change everything")  # given back to send again
 
@@ -82,9 +83,33 @@ def test_redo_brings_back_the_code_and_the_conversation(harness, fake_llm, tree)
     dispatch(h.agent, "/undo")
     dispatch(h.agent, "/redo")
     assert files(tree) == done and h.conversation.messages == messages and h.conversation.turns == 1
-    assert "Redone: the rewind to before turn 1 is taken back. Restored 4 files" in h.err.getvalue()
+    assert ("Redone: the rewind to before turn 1 is taken back. Restored 2 files: lib/new.py, out.txt. Removed 2 files "
+            "that did not exist then: src/data.bin, src/main.py.") in h.err.getvalue()  # fmt: skip
     dispatch(h.agent, "/redo")
     assert "There is nothing to redo" in h.err.getvalue()
+
+
+def test_after_undo_then_redo_the_model_may_edit_what_it_read_and_wrote_and_hears_nothing(harness, fake_llm, tree):
+    h = harness()
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("say bye")
+    dispatch(h.agent, "/undo")
+    dispatch(h.agent, "/redo")
+    fake_llm.add(tool_reply(("Edit", {"file_path": "src/main.py", "old_string": "bye", "new_string": "ciao"})),
+                 text_reply("edited again"))  # fmt: skip
+    h.agent.ask("say ciao instead")
+    assert (tree / "src/main.py").read_text() == "print('ciao')\n"  # the conversation shows the Read and the Edit
+    assert "Read a file again" not in json.dumps(fake_llm.requests[-2]["messages"][-1])  # files are as it shows
+
+
+def test_a_code_rewind_taken_back_leaves_nothing_to_tell_the_model(harness, fake_llm, tree):
+    h = harness("1\n3\n")
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("say bye")
+    dispatch(h.agent, "/rewind")  # turn 1, code only: the model must hear its edit is gone
+    assert h.agent.session.notes
+    dispatch(h.agent, "/redo")  # and back: what it was told no longer holds, and nothing else changed
+    assert h.agent.session.notes == [] and (tree / "src/main.py").read_text() == "print('bye')\n"
 
 
 def test_the_listing_and_a_rewind_to_the_middle_of_a_turn(harness, fake_llm, tree):
@@ -124,7 +149,7 @@ def test_a_file_the_user_changed_is_asked_about_and_kept_when_declined(harness, 
     dispatch(h.agent, "/undo")
     err = h.err.getvalue()
     assert "Changed since the agent's last change (by you or another program): notes.txt" in err
-    assert "Restored 1 file: a.txt. Kept as changed since: notes.txt." in err
+    assert "Removed 1 file that did not exist then: a.txt. Kept as changed since: notes.txt." in err
     assert (tree / "notes.txt").read_text() == "the user's own words\n" and not (tree / "a.txt").exists()
 
 

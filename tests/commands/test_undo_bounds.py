@@ -51,7 +51,10 @@ def test_undo_names_every_file_another_run_changed_during_a_command_and_keeps_th
     names = ", ".join(["shared.py", *THEIRS])
     assert (f"Changed by another narnat run in this project while the agent's commands ran, so maybe that run's "
             f"work: {names}") in err  # fmt: skip
-    assert "Restored 1 file: mine.txt. Kept, as another narnat run changed them too: shared.py, theirs1.txt," in err
+    assert (
+        "Removed 1 file that did not exist then: mine.txt. Kept, as another narnat run changed them too: shared.py,"
+        in err
+    )
     assert not (project / "mine.txt").exists()
     assert all((project / name).read_text() == "their work\n" for name in THEIRS)
     assert (project / "shared.py").read_text() == "a = 2\n" + "\n" * 8 + "z = 2\n"
@@ -70,8 +73,8 @@ def test_undo_leaves_a_folder_the_person_made_of_the_agents_file_and_redo_keeps_
     (project / "notes/mine.txt").write_text("my work\n")
     dispatch(h.agent, "/undo")
     err = h.err.getvalue()
-    assert ("Restored 1 file: todo.txt. Left as they are, being no longer files a checkpoint keeps (a folder now, or "
-            "too large): notes.") in err  # fmt: skip
+    assert ("Removed 1 file that did not exist then: todo.txt. Left as they are, being no longer files a checkpoint "
+            "keeps (a folder now, or too large): notes.") in err  # fmt: skip
     assert (project / "notes/mine.txt").read_text() == "my work\n" and not (project / "todo.txt").exists()
     dispatch(h.agent, "/redo")
     assert (project / "notes/mine.txt").read_text() == "my work\n" and (project / "todo.txt").read_text() == "agent\n"
