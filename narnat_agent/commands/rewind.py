@@ -16,6 +16,12 @@ from narnat_agent.ui import cells
 MODES = {"1": (True, True), "2": (False, True), "3": (True, False)}  # (code, conversation)
 SHOWN = 6  # file names listed in a report before "and N more"
 REWOUND = "The user rewound files to how they were before"  # what the model is told, and /redo takes back
+# a whole turn's /diff names these without their lines (a lockfile's thousands would bury the change); /diff N path
+# shows them
+LONG_DIFF = 400
+LOCKFILES = frozenset({"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock",
+                       "poetry.lock", "uv.lock", "Pipfile.lock", "Cargo.lock", "Gemfile.lock", "composer.lock",
+                       "go.sum", "mix.lock", "pubspec.lock", "Podfile.lock", "flake.lock"})  # fmt: skip
 
 
 @command(
@@ -43,7 +49,11 @@ def diff(agent: Agent, arg: str) -> None:
                      len(changes))  # fmt: skip
     agent.ui.info(title.format(turn=number, n=len(changes), question=first_words(summary.question, 60)))
     for change in changes:
-        agent.ui.review(*_unified(change))
+        title, lines = _unified(change)
+        if not path.strip() and (lines.count("\n") >= LONG_DIFF or change.path.rsplit("/", 1)[-1] in LOCKFILES):
+            title, lines = _("{title} · not shown: /diff {turn} {path}").format(
+                title=title, turn=number, path=change.path), ""  # fmt: skip
+        agent.ui.review(title, lines)
 
 
 def _unified(change: FileDiff) -> tuple[str, str]:

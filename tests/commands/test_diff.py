@@ -87,3 +87,27 @@ def test_both_stores_give_back_the_bytes_a_snapshot_holds(project, tmp_path):
         snapshot = store.snapshot([project / "f.bin"], everything=False)
         [content] = store.contents(snapshot.id, ["f.bin"]).values()
         assert content and store.data(content) == b"\0\x01two\n"
+
+
+@pytest.mark.slow
+def test_a_whole_turns_diff_names_a_lockfile_and_a_huge_change_without_their_lines(harness, fake_llm, project):
+    h = harness()
+    lock = "\n".join(f'"pkg-{n}": "1.0.{n}",' for n in range(50))
+    fake_llm.add(
+        tool_reply(("Write", {"file_path": "package-lock.json", "content": lock}),
+                   ("Write", {"file_path": "big.txt", "content": "line\n" * 500}),
+                   ("Write", {"file_path": "a.txt", "content": "one\n"})),
+        text_reply("Done."),
+    )  # fmt: skip
+    h.agent.ask("install and write")
+    h.out.truncate(0), h.out.seek(0)
+    dispatch(h.agent, "/diff")
+    assert h.out.getvalue() == (
+        "Turn 1 changed 3 files: install and write\n"
+        "a.txt (created, +1)\n@@ -0,0 +1 @@\n+one\n"
+        "big.txt (created, +500) · not shown: /diff 1 big.txt\n"
+        "package-lock.json (created, +50) · not shown: /diff 1 package-lock.json\n"
+    )
+    h.out.truncate(0), h.out.seek(0)
+    dispatch(h.agent, "/diff 1 package-lock.json")
+    assert h.out.getvalue().count('\n+"pkg-') == 50  # asked for by name: every line
