@@ -58,7 +58,7 @@ def test_a_failed_turn_leaves_nothing_of_its_error_for_the_model_in_any_locale(p
 def test_a_model_switch_the_provider_refuses_is_undone_in_chinese_too(project, fake_llm):
     fake_llm.add(text_reply("first"), Status(404, {"error": {"message": "no such thing"}}), text_reply("back"))
     done = narnat(project, stdin="one\n/model nope\ntwo\nthree\n", base_url=fake_llm.base_url, lang=CHINESE)
-    assert "未找到（404）：请检查 model 'nope'" in done.stderr
+    assert "未找到（404）：请检查 model「nope」" in done.stderr
     assert [r["model"] for r in fake_llm.requests] == ["deepseek-v4-pro", "nope", "deepseek-v4-pro"]
 
 
@@ -66,10 +66,10 @@ def test_a_model_switch_the_provider_refuses_is_undone_in_chinese_too(project, f
     ("content", "said"),
     [
         ("{oops", "narnat.json：第 1 行第 2 列的 JSON 无效：Expecting property name enclosed in double quotes。"),
-        ('{"max_steps": 0}', "narnat.json：'max_steps' 必须是正整数，而不是 0。"),
+        ('{"max_steps": 0}', "narnat.json：「max_steps」必须是正整数，而不是 0。"),
         (
             '{"language": "fr"}',
-            '\'language\' 必须是空字符串 ""（跟随区域设置）或以下之一："en", "zh-CN"，而不是 "fr"。',
+            '「language」必须是空字符串 ""（跟随区域设置）或以下之一："en", "zh-CN"，而不是 "fr"。',
         ),
     ],
 )
@@ -91,7 +91,7 @@ def test_the_language_setting_words_the_notices_of_the_settings_it_is_read_with(
     fake_llm.add(text_reply("ok"))
     done = narnat(project, "-p", "hi", base_url=fake_llm.base_url)  # the C locale
     assert done.returncode == 0, done.stderr
-    assert "narnat.json：已忽略未知的键 'colour'（可用的键：api_key, base_url," in done.stderr
+    assert "narnat.json：已忽略未知的键「colour」（可用的键：api_key, base_url," in done.stderr
 
 
 @pytest.mark.slow
@@ -102,8 +102,8 @@ def test_session_file_errors_in_chinese(project, fake_llm):
     done = narnat(
         project, stdin="/enter ../x\n/enter broken\n/enter nowhere\n", base_url=fake_llm.base_url, lang=CHINESE
     )
-    assert "'../x' 不是有效的会话名：只能用字母、数字、'-'、'_' 和 '.'。" in done.stderr
+    assert "「../x」不是有效的会话名：只能用字母、数字、「-」、「_」和「.」。" in done.stderr
     assert "broken.json 已损坏，无法加载（JSONDecodeError）。" in done.stderr
-    assert "没有名为 'nowhere' 的会话（用 /show 查看）。" in done.stderr
+    assert "没有名为「nowhere」的会话（用 /show 查看）。" in done.stderr
     resumed = narnat(project, "--resume", "broken", base_url=fake_llm.base_url, lang=CHINESE)
     assert resumed.returncode == 2 and "无法恢复会话：" in resumed.stderr and "broken.json 已损坏" in resumed.stderr

@@ -42,7 +42,7 @@ def test_a_session_under_a_chinese_locale_speaks_chinese_and_takes_a_one_key_ans
         child.expect("上下文 ")  # the footer
         child.expect("❯")
         child.send("/save demo\r")
-        child.expect("已保存为 'demo'")
+        child.expect("已保存为「demo」")
         child.expect("❯")
         child.send("/show\r")
         child.expect("名称")

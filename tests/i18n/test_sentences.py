@@ -42,7 +42,7 @@ def test_compression_and_the_turn_count_warning_speak_chinese_and_the_summary_re
     assert "… 正在压缩..." in h.err.getvalue() and "压缩失败：没有拿到完整的总结，对话保持不变。" in h.err.getvalue()
     fake_llm.add(text_reply("## Summary"), text_reply("fresh"))
     h.agent.ask("question 2")
-    assert "压缩完成：原对话已保存为 'compressed-" in h.err.getvalue()
+    assert "压缩完成：原对话已保存为「compressed-" in h.err.getvalue()
     assert fake_llm.requests[-2]["messages"][-1] == {"role": "user", "content": COMPRESSION_PROMPT}
 
 
