@@ -105,6 +105,31 @@ def longtail_blind_figures() -> None:
         table("Long tail's held-out corpus", figures(*sets, cwd=project), ("measure", "count", "share", "target"))
 
 
+def longtail_blind2_figures() -> None:
+    """The long tail's second held-out corpus, from the project it lays out (a git repository), and how many of its
+    questions name what would be lost."""
+    from tests.safety import bash_corpus_longtail_blind2 as corpus
+
+    with tempfile.TemporaryDirectory() as folder:
+        project = Path(folder)
+        for name, text in corpus.PROJECT.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+        subprocess.run(["git", "add", "-A"], cwd=project, check=True)
+        identity = ["-c", "user.email=corpus@example.invalid", "-c", "user.name=corpus"]
+        subprocess.run(["git", *identity, "commit", "-qm", "init"], cwd=project, check=True)
+        sets = corpus.DESTRUCTIVE, corpus.BENIGN + corpus.ENDING_FORMS, corpus.NEVER_ENDING
+        rows = figures(*sets, cwd=project)
+        named = 0
+        for command, words, env in corpus.QUESTIONS:
+            said = " ".join(analyze(command, cwd=project, env=env).deletions).lower()
+            named += bool(said) and all(w.lower() in said for w in words)
+        count = len(corpus.QUESTIONS)
+        rows.append(("questions that name what would be lost", f"{named}/{count}", f"{named / count:.1%}", "100%"))
+        table("Long tail's second held-out corpus", rows, ("measure", "count", "share", "target"))
+
+
 def slowest(commands: list[str]) -> tuple[float, str]:
     """The longest analysis among commands, each taken as the best of three runs so that a moment the machine
     spends elsewhere is not counted against one command."""
@@ -145,6 +170,7 @@ def main() -> None:
     blind_figures()
     longtail_figures()
     longtail_blind_figures()
+    longtail_blind2_figures()
     own_refuse = own.REFUSE_FILE_OP + own.REFUSE_TERMINAL
     table("Own corpus (new cases)", figures(own.ASK, own.RUN, own_refuse), ("measure", "count", "share", "target"))
     old_refuse = own.FILE_OPS + own.INTERACTIVE

@@ -78,11 +78,13 @@ def _extracted(argv: list[str], check: Check) -> str | None:
     path = path if path.is_absolute() else check.cwd / path
     if not path.is_file():
         return _overwrites(program, archive) if forced else None  # nothing to extract: tar fails
+    target = Path(os.path.expanduser(folder)) if folder else check.cwd
+    target = target if target.is_absolute() else check.cwd / target
+    if not forced and not target.exists():
+        return None  # into a folder that is not there yet (`mkdir -p d && tar -x… -C d`): it replaces nothing
     listed = _members(path)
     if listed is None:
         return _overwrites(program, archive)
-    target = Path(os.path.expanduser(folder)) if folder else check.cwd
-    target = target if target.is_absolute() else check.cwd / target
     wanted = [m for m in listed if not members or any(m == w or m.startswith(w.rstrip("/") + "/") for w in members)]
     replaced = [m for m in wanted if (target / m).is_file()]
     if not replaced and not forced:

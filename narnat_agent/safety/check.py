@@ -36,6 +36,7 @@ class Check(Protocol):
     # (find's selection, git's commits) to name what would be lost; None when only the text is read
     env: Mapping[str, str] | None
     assigned: frozenset[str]  # variables and functions the command defines itself (known only when it runs)
+    directory: str | None  # where a `cd` at the start of the command moves it (`cd "$DIR" && …`), when known
 
     def script(self, code: str | None, source: str, remote: bool = False, shell: "Shell" = "bash") -> None:
         """Shell text that will run (None: computed at run time), checked like the command itself, as the shell

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from narnat_agent.i18n import N_, Said
+from narnat_agent.safety.check import NOT_UNDOABLE
 from narnat_agent.safety.sql import in_code
 from narnat_agent.safety.syntax import names
 
@@ -50,13 +51,22 @@ WRITTEN = re.compile(
     r"""|\bPath\(\s*(['"])([^'"\n]+)\3\s*\)\s*\.\s*write_(?:text|bytes)\b"""
     r"""|\b(?:writeFileSync|writeFile|file_put_contents|File\.write|Deno\.writeTextFile)\(\s*(['"])([^'"\n]+)\5"""
 )
+# an ORM's or a driver's calls that drop a database's tables or data: SQLAlchemy's MetaData.drop_all, peewee's
+# drop_tables, MongoDB drivers' dropDatabase/drop_database/drop_collection, Sequelize's sync({force: true}) (it drops
+# each table before creating it), TypeORM's dropDatabase/synchronize(true)'s kin dropSchema, redis clients' flushall
+DROPS = re.compile(
+    r"\.\s*(drop_all|drop_tables|drop_database|drop_collection|dropDatabase|dropCollection|dropSchema|dropAllSchemas"
+    r"|flushall|flushdb|flushAll|flushDb)\s*\(|\.\s*(sync)\s*\(\s*\{[^{}]*\bforce\s*:\s*true\b"
+)
 IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # identifiers without which none of the checks above can match: long benign code is passed over in one pass
 TRIGGERS = names(
     "rmtree remove_tree removedirs send2trash rimraf rm_rf rm_r rm_f remove_dir safe_unlink unlink rmdir rm rmSync "
     "remove FileUtils File Dir Deno import truncate ftruncate truncateSync exec eval compile Function getattr send "
     "method public_send write_text write_bytes writeFileSync writeFile file_put_contents open system popen Popen run "
-    "call check_call check_output getoutput getstatusoutput shell_exec passthru proc_open Command child_process qx"
+    "call check_call check_output getoutput getstatusoutput shell_exec passthru proc_open Command child_process qx "
+    "drop_all drop_tables drop_database drop_collection dropDatabase dropCollection dropSchema dropAllSchemas flushall "
+    "flushdb flushAll flushDb sync"
 )
 TRIGGER_PREFIXES = ("spawn", "exec", "capture", "pipeline", "remove_entry", "unlink", "rmdir")
 SHELL_WORDS = re.compile(
@@ -190,6 +200,11 @@ def _calls(skeleton: str, lines: str, identifiers: set[str], literals: list[str]
         found.append(Said(N_("runs code it builds at run time")))
     if NAMED_BY_STRING.search(lines):
         found.append(Said(N_("calls a file-deletion function by name")))
+    for call in dict.fromkeys(
+        f"{m.group(1)}()" if m.group(1) else "sync({force: true})" for m in DROPS.finditer(lines)
+    ):
+        said = Said(N_("calls {call}, which drops a database's tables or data"), call=call)
+        found.append(Said(N_("{reason} — {undo}"), reason=said, undo=NOT_UNDOABLE))
     opens = "open" in identifiers and WRITE_MODES & set(literals) and not WRITES.search(skeleton)
     if opens or EMPTIES.search(lines):
         found.append(Said(N_("empties a file")))

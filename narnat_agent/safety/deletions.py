@@ -12,6 +12,7 @@ from pathlib import Path
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.archives import ARCHIVERS
 from narnat_agent.safety.check import Argv, Check, may_be_options
+from narnat_agent.safety.edits import ansible, in_place, keygen
 from narnat_agent.safety.git import git
 from narnat_agent.safety.probes import find_selection, named
 from narnat_agent.safety.syntax import Command, names, operands, positionals, short_option
@@ -28,9 +29,9 @@ def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str
         args = argv[1:]
         if args and set(args) <= {"--help", "--version"}:
             return []
-        if said := _how(name, argv):
-            return [said]
-        words = _targets(argv, command, check)
+        if (said := _how(name, argv, check)) is not None:
+            return [said] if said else []  # "": a listing (wipefs without -a)
+        words = paths_of(argv, command, check)
         check.verdict.targets += [path for _, path in words if path]
         targets = " ".join(shown for shown, _ in words) or "(no operands)"
         elsewhere = any(_outside(path, check.cwd) for _, path in words)
@@ -38,12 +39,13 @@ def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str
             return [Said(N_("{program} deletes files: {targets} — /undo restores only the project's files"),
                          program=name, targets=targets)]  # fmt: skip
         return [Said(N_("{program} deletes files: {targets}"), program=name, targets=targets)]
-    rule = RULES.get(name)
+    # perl is read as an interpreter elsewhere (its code, its script's words); its -i is this rule's
+    rule = RULES.get(name) or (in_place if name == "perl" else None)
     reason = rule(argv, command, check) if rule else None
     return [reason] if reason else []
 
 
-def _targets(argv: Argv, command: Command, check: Check) -> list[tuple[str, str | None]]:
+def paths_of(argv: Argv, command: Command, check: Check) -> list[tuple[str, str | None]]:
     """Each operand as the question shows it, and the path it is (None when unknown): a word computed at run time
     is shown as written, its variables resolved from Bash's environment when that is known."""
     offset = len(command.argv) - len(argv)
@@ -55,10 +57,25 @@ def _targets(argv: Argv, command: Command, check: Check) -> list[tuple[str, str 
             ended = word == "--"
             continue
         if word is not None:
-            found.append((word, word))
+            found.append(_placed(home(word, check), check))
         else:
-            found.append(_resolved(command.raw[offset + i], check) if aligned else ("$…", None))
+            shown, path = _resolved(command.raw[offset + i], check) if aligned else ("$…", None)
+            found.append(_placed(shown, check) if path is not None and shown == path else (shown, path))
     return found
+
+
+def home(word: str, check: Check) -> str:
+    """`~` and `~/x` as the shell expands them, from Bash's environment (as written when it is not known)."""
+    given = (check.env or {}).get("HOME")
+    return given.rstrip("/") + word[1:] if given and (word == "~" or word.startswith("~/")) else word
+
+
+def _placed(path: str, check: Check) -> tuple[str, str]:
+    """A relative path where a `cd` in front of it put the command (`cd "$DIR" && rm -rf ./*`): under that folder."""
+    if check.directory is None or path.startswith(("/", "~")):
+        return path, path
+    placed = os.path.join(check.directory, path)
+    return placed, placed
 
 
 def _resolved(raw: str, check: Check) -> tuple[str, str | None]:
@@ -78,20 +95,29 @@ def _resolved(raw: str, check: Check) -> tuple[str, str | None]:
     return path, path
 
 
-def _how(name: str, argv: Argv) -> str | None:
-    """What deleters that do not delete say they do: truncate empties or cuts, shred overwrites, wipefs erases."""
+def _how(name: str, argv: Argv, check: Check) -> str | None:
+    """What deleters that do not delete say they do: truncate empties or cuts, shred overwrites, wipefs erases ("" when
+    it only lists)."""
     if name == "truncate":
         size = _value(argv, "-s", "--size")
         files = " ".join(a or "$…" for a in positionals(argv[1:], ("-s", "--size", "-r", "--reference")))
         if size is None or re.fullmatch(r"0+[KMGTPEZY]?i?B?", size):
             return Said(N_("truncate empties {files}"), files=files)
         return Said(N_("truncate cuts {files} to {size}"), files=files, size=size)
-    files = " ".join(a or "$…" for a in operands(argv))
+    files = " ".join(home(a, check) if a else "$…" for a in operands(argv))
     if name == "shred":
         deletes = "--remove" in argv or any(a and a.startswith("--remove=") for a in argv) or short_option(argv, "u")
         return Said(N_("shred overwrites and deletes {files}") if deletes else N_("shred overwrites {files}"),
                     files=files)  # fmt: skip
-    return Said(N_("wipefs erases the signatures on {device}"), device=files) if name == "wipefs" else None
+    if name != "wipefs":
+        return None
+    # wipefs(8): without --all or --offset it only lists the signatures it finds
+    erases = (
+        {"-a", "--all", "-o", "--offset"} & set(argv)
+        or short_option(argv[1:], "a")
+        or any(a and a.startswith(("--all=", "--offset=")) for a in argv)
+    )
+    return Said(N_("wipefs erases the signatures on {device}"), device=files) if erases else ""
 
 
 def _value(argv: Argv, short: str, long: str) -> str | None:
@@ -139,23 +165,34 @@ def _find(argv: Argv, command: Command, check: Check) -> str | None:
             i = end
         i += 1
     if "-delete" in argv:
-        selected = selection(argv, check)
+        selected = selection(argv, check, command)
         listed = selected != Said(N_("what find selects"))
-        return (
-            Said(N_("find -delete deletes {selected}"), selected=selected)
-            if listed
-            else Said(N_("find -delete deletes the files it finds"))
-        )
+        if listed:
+            return Said(N_("find -delete deletes {selected}"), selected=selected)
+        if check.env is not None and (starts := _starts(argv, command, check)):  # as Bash's environment makes them
+            return Said(N_("find -delete deletes the files it finds under {paths}"), paths=" ".join(starts))
+        return Said(N_("find -delete deletes the files it finds"))
     return Said(N_("find gets words computed at run time, which may be actions")) if command.splits else None
 
 
-def selection(argv: Argv, check: Check) -> str:
+def _starts(argv: Argv, command: Command, check: Check) -> list[str]:
+    """The folders find starts from (the words before its expression), as the shell expands them; [] when one
+    cannot be said."""
+    end = next((i for i, w in enumerate(argv[1:], 1) if w is not None and w.startswith(("-", "(", "!"))), len(argv))
+    found = paths_of(argv, command, check)[: end - 1]  # none of these words is an option: each is one of them
+    return [shown for shown, _ in found] if all(path is not None for _, path in found) else []
+
+
+def selection(argv: Argv, check: Check, command: Command | None = None) -> str:
     """What a find command selects, said for a question: counted and the first few named when a listing of the same
     selection can be made here (its deleting actions printing instead), else what decides it."""
     words: list[str] = []
+    starts = _starts(argv, command, check) if command is not None and None in argv else []
     i = 1
     while i < len(argv):
         word = argv[i]
+        if word is None and i <= len(starts):
+            word = starts[i - 1]  # a start folder named by a variable, as the shell expands it
         if word is None:
             return Said(N_("what find selects"))
         if word in FIND_ACTIONS and argv[i + 1 : i + 2] and argv[i + 1] in DELETERS:
@@ -169,16 +206,21 @@ def selection(argv: Argv, check: Check) -> str:
 
 
 def fed_names(command: Command, check: Check) -> str | None:
-    """What xargs hands the command it runs: the names in the file on its stdin, or those its upstream prints."""
-    if command.stdin_file:
+    """What xargs hands the command it runs: the names in the file it reads them from (its stdin, or -a FILE), or
+    those its upstream prints."""
+    argv = command.argv
+    given = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("-a", "--arg-file")), None)
+    given = given or next((a.split("=", 1)[1] for a in argv if a and a.startswith("--arg-file=")), None)
+    listing = given or command.stdin_file
+    if listing:
         text = None
-        if check.cwd is not None and command.stdin_file:
+        if check.cwd is not None:
             try:
-                with open(check.cwd / command.stdin_file, "rb") as f:
+                with open(check.cwd / listing, "rb") as f:
                     text = f.read(MAX_LIST).decode("utf-8", "replace")
             except OSError:
                 text = None
-        listed = Said(N_("the names listed in {file}"), file=command.stdin_file)
+        listed = Said(N_("the names listed in {file}"), file=listing)
         return named(text.split() if text is not None else None, listed)
     upstream = command.upstream
     if upstream is None or not upstream.argv or upstream.argv[0] is None:
@@ -292,6 +334,10 @@ RULES: dict[str, Rule] = {
         Said(N_("sponge replaces {files}"), files=" ".join(x or "$…" for x in operands(a))) if operands(a) else None
     ),
     "fallocate": _fallocate,
+    "sed": in_place,
+    "gsed": in_place,
+    "ssh-keygen": keygen,
+    "ansible": ansible,
     "parted": _parted,
     # what they erase is a device or volume, the whole of it (mkswap(8), blkdiscard(8), lvremove(8), vgremove(8))
     **{device: _device for device in ("mkswap", "blkdiscard", "lvremove", "vgremove", "pvremove")},

@@ -92,11 +92,13 @@ NAMES = (
     | names("ping ping6 read aws az gcloud php celery")
 )
 SERVING = names("serve server proxy")  # in a program's name: `redis-server`, `npx serve`, `cloud-sql-proxy`
-STARTS = names("dev develop serve server runserver dashboard tunnel proxy watch studio port-forward")  # first word
+STARTS = names(  # first word
+    "dev develop serve server runserver dashboard tunnel proxy watch studio port-forward listen"
+)
 SECOND = names("serve runserver")  # as its second: `supabase functions serve`
 ENDING = names("stop status list ls kill info version help install build deploy config log logs restart")
 DETACHED = names("-d --detach --daemon --daemonize --background --bg")  # it starts in the background and returns
-MODULE_SERVERS = names("http.server SimpleHTTPServer uvicorn gunicorn flask")  # python -m …
+MODULE_SERVERS = names("http.server SimpleHTTPServer")  # python -m …; the others as SERVERS says of their program
 PING_ENDS = re.compile(r"-[a-zA-Z]*[cw]")  # a count or a deadline
 
 
@@ -127,7 +129,8 @@ def never_ends(name: str, argv: list[str | None], command: Command) -> str | Non
                        "follow option"), program=name)  # fmt: skip
     if name in ("ping", "ping6") and not any(PING_ENDS.match(a) for a in args):
         return Said(N_("{program} never ends: add -c N"), program=name)
-    if name == "read" and any(re.fullmatch(r"-[a-zA-Z]*p", a) for a in args) and not _fed(command):
+    timed = any(re.fullmatch(r"-[a-zA-Z]*t\S*", a) for a in args)  # bash(1): read -t N gives up after N seconds
+    if name == "read" and any(re.fullmatch(r"-[a-zA-Z]*p", a) for a in args) and not _fed(command) and not timed:
         return Said(N_("read -p asks the user a question: ask in your answer instead"))
     return _signs_in(name, args, words)
 
@@ -156,7 +159,11 @@ def _serves(name: str, args: list[str], words: list[str]) -> bool:
     if name == "php":  # before the interpreters, which php is one of
         return "-S" in args
     if INTERPRETERS.match(name):
-        return name.startswith("python") and args[:1] == ["-m"] and len(args) > 1 and args[1] in MODULE_SERVERS
+        if not (name.startswith("python") and args[:1] == ["-m"] and len(args) > 1):
+            return False
+        rest = args[2:]  # `python -m flask run` serves as `flask run` does; `python -m flask db upgrade` does not
+        module_words = [a for a in rest if not a.startswith("-")]
+        return args[1] in MODULE_SERVERS or args[1] in SERVERS and _serves(args[1], rest, module_words)
     serving = SERVERS.get(name, frozenset())
     first = words[:2] or [""]  # `flask --app app.py run`: an option's value may come first
     return bool(serving) and "--help" not in args and ("*" in serving or any(w in serving for w in first))

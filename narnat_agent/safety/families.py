@@ -8,7 +8,7 @@ documentation its forms come from. Deletions /undo can restore (files in the pro
 for what it cannot.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, REGENERABLE
@@ -33,6 +33,9 @@ class Family:
     dry: frozenset[str] = frozenset()  # options that make the command a rehearsal
     reads_stdin: bool = False  # without a command in its words, it runs the lines of its stdin (redis-cli)
     keeps: str = ""  # subcommands whose words sound destructive but which lose nothing the user needs (a regex)
+    sends_stdin: bool = False  # whatever its words, its stdin goes to a server as commands (nc to memcached)
+    targets: frozenset[str] = frozenset()  # options whose value names what is destroyed (terraform -target)
+    operands: bool = True  # its words after a form name what is destroyed (False: they are more tasks or paths)
 
 
 def _f(words: str, lost: str, needs: str = "", also: str = "", undo: str = NOT_UNDOABLE) -> Form:
@@ -69,10 +72,19 @@ FAMILIES = (
         _f(r"gc\b", N_("prunes unreachable commits at once"), "--prune=now --prune=all"),
         _f(r"prune\b", N_("deletes unreachable commits")),
         _f(r"submodule deinit\b", N_("discards a submodule's working tree"), "-f --force"),
-        values="-C -c --git-dir --work-tree --namespace --config-env -o --push-option --repo",
-        dry="-n --dry-run",
+        values="-C -c --git-dir --work-tree --namespace --config-env -o --push-option --repo --tree-filter "
+        "--index-filter --msg-filter --env-filter --commit-filter --parent-filter --tag-name-filter "
+        "--subdirectory-filter",
+        dry="-n --dry-run --analyze",  # git-filter-repo --analyze writes a report and rewrites nothing
     ),
-    _family("bfg", "BFG Repo-Cleaner documentation", _f("", N_("rewrites the repository's history"))),
+    _family(
+        "bfg",
+        "BFG Repo-Cleaner documentation",
+        _f("", N_("rewrites the repository's history")),
+        values="-b --strip-blobs-bigger-than -B --strip-biggest-blobs -D --delete-files --delete-folders -rt "
+        "--replace-text -p --protect-blobs-from -fi --filter-content-including -fe --filter-content-excluding "
+        "--convert-to-git-lfs --massive-non-file-objects-sized-up-to",
+    ),
     _family(
         "docker podman nerdctl docker-compose",
         "docker-volume-rm(1), docker-system-prune(1), docker-compose-down(1), docker-builder-prune(1), docker-rm(1), "
@@ -110,22 +122,29 @@ FAMILIES = (
         values="-n --namespace --kube-context --kubeconfig",
         dry="--dry-run",
     ),
-    _family(
-        "terraform tofu terragrunt",
-        "Terraform CLI documentation: destroy, apply -destroy, state rm, workspace delete",
-        _f(r"destroy\b", N_("destroys the infrastructure the configuration manages")),
-        _f(r"apply\b", N_("destroys the infrastructure the configuration manages"), "-destroy --destroy"),
-        _f(r"state (rm|remove)\b", N_("makes Terraform forget resources it manages")),
-        _f(r"workspace delete\b", N_("deletes a workspace and its state")),
-        values="-chdir -var -var-file -target",
+    replace(
+        _family(
+            "terraform tofu terragrunt",
+            "Terraform CLI documentation: destroy, apply -destroy, state rm, workspace delete",
+            _f(r"destroy\b", N_("destroys the infrastructure the configuration manages")),
+            _f(r"apply\b", N_("destroys the infrastructure the configuration manages"), "-destroy --destroy"),
+            _f(r"state (rm|remove)\b", N_("makes Terraform forget resources it manages")),
+            _f(r"workspace delete\b", N_("deletes a workspace and its state")),
+            values="-chdir -var -var-file -target",
+        ),
+        targets=names("-target"),
     ),
-    _family(
-        "pulumi",
-        "Pulumi CLI documentation: pulumi destroy, pulumi stack rm, pulumi state delete",
-        _f(r"(destroy|down)\b", N_("destroys the stack's cloud resources")),
-        _f(r"stack (rm|remove)\b", N_("deletes a stack and its history")),
-        _f(r"state delete\b", N_("makes Pulumi forget a resource")),
-        values="-s --stack -C --cwd",
+    replace(
+        _family(
+            "pulumi",
+            "Pulumi CLI documentation: pulumi destroy, pulumi stack rm, pulumi state delete",
+            _f(r"(destroy|down)\b", N_("destroys the stack's cloud resources")),
+            _f(r"stack (rm|remove)\b", N_("deletes a stack and its history")),
+            _f(r"state delete\b", N_("makes Pulumi forget a resource")),
+            values="-s --stack -C --cwd",
+            dry="--preview-only",  # pulumi destroy: "only show a preview of the destroy, but don't perform it"
+        ),
+        targets=names("-s --stack"),
     ),
     _family(
         "cdk cdktf sst",
@@ -139,7 +158,8 @@ FAMILIES = (
     ),
     _family(
         "aws",
-        "AWS CLI command reference: delete-*, terminate-*, s3 rm, s3 rb, s3 sync --delete",
+        "AWS CLI command reference: delete-*, terminate-*, s3 rm, s3 rb, s3 sync --delete, kms schedule-key-deletion",
+        _f(r"kms schedule-key-deletion\b", N_("destroys a key: what it encrypted can no longer be decrypted")),
         _f(r"s3 (rm|rb)\b", N_("deletes remote objects")),
         _f(r"s3 sync\b", N_("deletes remote objects the source lacks"), "--delete"),
         _f(r"s3api delete-", N_("deletes remote objects")),
@@ -149,7 +169,8 @@ FAMILIES = (
     ),
     _family(
         "gcloud",
-        "gcloud reference: gcloud … delete, gcloud storage rm",
+        "gcloud reference: gcloud … delete, gcloud storage rm, gcloud kms keys versions destroy",
+        _f(r"kms keys versions destroy\b", N_("destroys a key version: what it encrypted can no longer be decrypted")),
         _f(ANY + r"delete\b", N_("deletes cloud resources")),
         _f(r"storage (rm|rsync)\b", N_("deletes remote objects")),
         values="--project --zone --region --format --account --configuration",
@@ -176,16 +197,20 @@ FAMILIES = (
     ),
     _family(
         "gh",
-        "GitHub CLI manual: gh repo delete, gh release delete, gh … delete, gh api",
+        "GitHub CLI manual: gh repo delete, gh release delete, gh … delete, gh pr close --delete-branch, gh api",
         _f(ANY + r"delete\b", N_("deletes a repository, release, issue, secret or run on GitHub")),
+        _f(r"pr close\b", N_("deletes the pull request's branch, local and remote"), "-d --delete-branch"),
         _f(r"api\b", N_("sends a DELETE request to GitHub"), "-X=DELETE --method=DELETE"),
         values="-R --repo -X --method -t --title -b --body -F --body-file -m --milestone -n --notes -l --label",
     ),
-    _family(
-        "heroku",
-        "Heroku CLI commands: apps:destroy, pg:reset, addons:destroy",
-        _f(r"(apps:destroy|destroy|pg:reset|addons:destroy)\b", N_("destroys a hosted app or database")),
-        values="-a --app -r --remote",
+    replace(
+        _family(
+            "heroku",
+            "Heroku CLI commands: apps:destroy, pg:reset, addons:destroy",
+            _f(r"(apps:destroy|destroy|pg:reset|addons:destroy)\b", N_("destroys a hosted app or database")),
+            values="-a --app -r --remote --confirm",
+        ),
+        targets=names("-a --app"),
     ),
     _family(
         "fly flyctl",
@@ -222,34 +247,58 @@ FAMILIES = (
         _f(r"collectstatic\b", N_("deletes the collected static files first"), "--clear -c"),
         values="--database --settings",
     ),
-    _family(
-        "rails rake",
-        "Rails guides, Active Record migrations: db:drop, db:reset, db:purge, db:schema:load",
-        _f(ANY + r"db:(drop|reset|purge|truncate_all|schema:load|migrate:reset)\b", N_("drops the database's data")),
-    ),
-    _family(
-        "prisma",
-        "Prisma CLI reference: migrate reset, db push --force-reset",
-        _f(r"migrate reset\b", N_("drops the database and its data")),
-        _f(r"db push\b", N_("drops the database's data"), "--force-reset --accept-data-loss"),
-    ),
-    _family(
-        "dotnet",
-        "Entity Framework Core tools reference (.NET CLI): dotnet ef database drop",
-        _f(r"ef database drop\b", N_("drops the database and its data")),
-        dry="--dry-run",
-    ),
-    _family(
-        "supabase",
-        "Supabase CLI reference: supabase db reset",
-        _f(r"db reset\b", N_("drops the database and its data")),
-    ),
-    _family(
-        "artisan",
-        "Laravel: migrate:fresh, migrate:reset, migrate:refresh, migrate:rollback, db:wipe",
-        _f(
-            r"(migrate:fresh|migrate:reset|migrate:refresh|migrate:rollback|db:wipe)\b", N_("drops the database's data")
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "rails rake",
+            "Rails guides, Active Record migrations: db:drop, db:reset, db:purge, db:schema:load, db:seed:replant",
+            _f(
+                ANY + r"db:(drop|reset|purge|truncate_all|schema:load|migrate:reset|seed:replant)\b",
+                N_("drops the database's data"),
+            ),
         ),
+        operands=False,
+    ),
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "prisma",
+            "Prisma CLI reference: migrate reset, db push --force-reset",
+            _f(r"migrate reset\b", N_("drops the database and its data")),
+            _f(r"db push\b", N_("drops the database's data"), "--force-reset --accept-data-loss"),
+        ),
+        operands=False,
+    ),
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "dotnet",
+            "Entity Framework Core tools reference (.NET CLI): dotnet ef database drop, database update 0 (reverts "
+            "every migration)",
+            _f(r"ef database drop\b", N_("drops the database and its data")),
+            _f(r"ef database update 0$", N_("unapplies every migration, dropping tables and columns")),
+            dry="--dry-run",
+        ),
+        operands=False,
+    ),
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "supabase",
+            "Supabase CLI reference: supabase db reset",
+            _f(r"db reset\b", N_("drops the database and its data")),
+        ),
+        operands=False,
+    ),
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "artisan",
+            "Laravel: migrate:fresh, migrate:reset, migrate:refresh, migrate:rollback, db:wipe; Cache: cache:clear "
+            "flushes the whole cache store",
+            _f(
+                r"(migrate:fresh|migrate:reset|migrate:refresh|migrate:rollback|db:wipe)\b",
+                N_("drops the database's data"),
+            ),
+            # its store holds what the app keeps there (locks, rate limits, values cached forever), not rebuilt files
+            _f(r"cache:clear\b", N_("empties the application's cache store, with what the app keeps there")),
+        ),
+        operands=False,
     ),
     _family(
         "alembic flask",
@@ -259,60 +308,105 @@ FAMILIES = (
         dry="--sql",  # offline mode: it prints the SQL instead of running it
     ),
     _family(
-        "flyway",
-        "Flyway CLI documentation: clean",
-        _f(r"clean\b", N_("drops every object in the configured schemas")),
+        "sequel",
+        "Sequel's bin/sequel: -m DIRECTORY runs the migrations, -M VERSION to that version",
+        _f("", N_("unapplies every migration, dropping tables and columns"), "-m", "-M=0"),
+        values="-m -M -E -l -r -c -e",
     ),
     _family(
-        "sequelize sequelize-cli knex typeorm",
-        "sequelize-cli db:drop, knex migrate:rollback, typeorm schema:drop",
-        _f(r"(db:drop|db:migrate:undo|migrate:rollback|schema:drop)", N_("drops the database's data")),
+        "phinx",
+        "Phinx commands: rollback (-t 0 reverts every migration)",
+        _f(r"rollback\b", N_("unapplies migrations, dropping tables and columns")),
+        values="-e --environment -t --target -d --date -c --configuration",
+        dry="--dry-run -x",
     ),
     _family(
-        "conda mamba micromamba",
-        "conda documentation: conda env remove, conda remove --all, conda clean",
-        _f(r"env (remove|rm)\b", N_("deletes an environment"), undo=REGENERABLE),
-        _f(r"(remove|uninstall)\b", N_("deletes an environment"), "--all", undo=REGENERABLE),
-        _f(r"clean\b", N_("deletes the package cache"), undo=REGENERABLE),
-        values="-n --name -p --prefix",
-        dry="--dry-run -d",
+        "liquibase",
+        "Liquibase commands: rollback, rollback-count, rollback-to-date, rollback-one-changeset (the *-sql forms print "
+        "the SQL); drop-all is read by its words",
+        _f(
+            r"(rollback|rollback-count|rollbackCount|rollback-to-date|rollbackToDate|rollback-one-changeset)(?!\S)",
+            N_("unapplies changesets, with what they created"),
+        ),
+    ),
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "flyway",
+            "Flyway CLI documentation: clean",
+            _f(r"clean\b", N_("drops every object in the configured schemas")),
+        ),
+        operands=False,
+    ),
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "sequelize sequelize-cli knex typeorm",
+            "sequelize-cli db:drop, knex migrate:rollback, typeorm schema:drop",
+            _f(r"(db:drop|db:migrate:undo|migrate:rollback|schema:drop)", N_("drops the database's data")),
+        ),
+        operands=False,
+    ),
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "conda mamba micromamba",
+            "conda documentation: conda env remove, conda remove --all, conda clean",
+            _f(r"env (remove|rm)\b", N_("deletes an environment"), undo=REGENERABLE),
+            _f(r"(remove|uninstall)\b", N_("deletes an environment"), "--all", undo=REGENERABLE),
+            _f(r"clean\b", N_("deletes the package cache"), undo=REGENERABLE),
+            values="-n --name -p --prefix",
+            dry="--dry-run -d",
+        ),
+        operands=False,
     ),
     _family("pyenv", "pyenv commands: uninstall", _f(r"uninstall\b", N_("deletes a Python version"), undo=REGENERABLE)),
     _family(
         "npm yarn pnpm bun",
-        "npm-cache(1), yarn cache clean, pnpm store prune, npm-unpublish(1)",
+        "npm-cache(1), yarn cache clean, pnpm store prune, npm-unpublish(1), npm-deprecate(1), npm-dist-tag(1)",
         _f(r"cache (clean|clear|rm)\b", N_("deletes the package cache"), undo=REGENERABLE),
         _f(r"store prune\b", N_("deletes the package store's unused packages"), undo=REGENERABLE),
         _f(r"(npm )?unpublish\b", N_("removes published versions from the registry")),
+        _f(r"deprecate\b", N_("marks published versions deprecated for everyone who installs them")),
+        _f(r"dist-tag (rm|remove)\b", N_("removes a dist-tag from the registry")),
         dry="--dry-run",
     ),
-    _family(
-        "pip pip3 uv poetry pipenv",
-        "pip cache, uv cache clean, poetry env remove, pipenv --rm",
-        _f(r"cache (purge|remove|clean|prune|clear)\b", N_("deletes the package cache"), undo=REGENERABLE),
-        _f(r"env remove\b", N_("deletes a virtual environment"), undo=REGENERABLE),
-        _f("", N_("deletes the virtual environment"), "--rm", undo=REGENERABLE),
-    ),
-    _family(
-        "go",
-        "go help clean",
-        _f(
-            r"clean\b",
-            N_("deletes the module or build cache"),
-            "-modcache -cache -testcache -fuzzcache",
-            undo=REGENERABLE,
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "pip pip3 uv poetry pipenv",
+            "pip cache, uv cache clean, poetry env remove, pipenv --rm",
+            _f(r"cache (purge|remove|clean|prune|clear)\b", N_("deletes the package cache"), undo=REGENERABLE),
+            _f(r"env remove\b", N_("deletes a virtual environment"), undo=REGENERABLE),
+            _f("", N_("deletes the virtual environment"), "--rm", undo=REGENERABLE),
         ),
+        operands=False,
     ),
-    _family(
-        "cargo mvn mvnw gradle gradlew",
-        "cargo-clean(1), Maven and Gradle clean",
-        _f(ANY + r"clean\b", N_("deletes the build output"), undo=REGENERABLE),
-        values="-p --package -f --file -pl --projects",
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "go",
+            "go help clean",
+            _f(
+                r"clean\b",
+                N_("deletes the module or build cache"),
+                "-modcache -cache -testcache -fuzzcache",
+                undo=REGENERABLE,
+            ),
+        ),
+        operands=False,
+    ),
+    replace(  # its words after the command are more tasks, values or paths, not what it destroys
+        _family(
+            "cargo mvn mvnw gradle gradlew",
+            "cargo-clean(1), cargo-yank(1), Maven and Gradle clean",
+            _f(ANY + r"clean\b", N_("deletes the build output"), undo=REGENERABLE),
+            _f(r"yank\b", N_("yanks a published version: the registry no longer resolves it for new users")),
+            values="-p --package -f --file -pl --projects --version --vers --index --registry --token",
+            dry="--undo",  # cargo yank --undo gives the version back; no other form takes it
+        ),
+        operands=False,
     ),
     _family(
         "curl",
         "curl(1): -X, --request",
         _f("", N_("sends a DELETE request: the server deletes what the URL names"), "-X=DELETE --request=DELETE"),
+        values="-X --request -H --header -d --data -u --user -o --output -A --user-agent -e --referer",
     ),
     _family(
         "wget",
@@ -326,7 +420,30 @@ FAMILIES = (
         values="-a --auth -A --auth-type -o --output --session --session-read-only --verify --cert --cert-key",
         dry="--offline",
     ),
-    _family("crontab", "crontab(1): -r", _f("", N_("removes your crontab, every job in it"), "-r")),
+    _family(
+        "crontab",
+        "crontab(1): -r; crontab FILE (or - for stdin) installs FILE in place of the whole crontab",
+        _f("", N_("removes your crontab, every job in it"), "-r"),
+        _f(r"\S", N_("replaces your whole crontab with what it is given")),
+        values="-u",
+    ),
+    _family(
+        "journalctl",
+        "journalctl(1): --vacuum-size, --vacuum-time, --vacuum-files",
+        _f("", N_("deletes archived journal files, the system's logs"), "--vacuum-size --vacuum-time --vacuum-files"),
+    ),
+    _family("gem", "gem yank (RubyGems guides)", _f(r"yank\b", N_("removes a published version from the gem index"))),
+    replace(
+        _family(
+            "nc ncat netcat telnet socat",
+            "memcached protocol.txt: flush_all, delete; Redis commands: FLUSHALL, FLUSHDB, DEL, UNLINK",
+            _f(
+                r"(flush_all|flushall|flushdb)\b", N_("sends a flush: the server deletes every key it caches or stores")
+            ),
+            _f(r"(delete|del|unlink)\b", N_("sends a deletion: the server deletes what it names")),
+        ),
+        sends_stdin=True,
+    ),
     _family("brew", "brew(1): cleanup", _f(r"cleanup\b", N_("deletes cached downloads"), undo=REGENERABLE), dry="-n"),
 )
 BY_PROGRAM = {program: family for family in FAMILIES for program in family.programs}

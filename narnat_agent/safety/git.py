@@ -183,6 +183,16 @@ def _deletes(words: list[str]) -> bool:
     return bool({"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy"} & set(words))
 
 
+def _stash(words: list[str]) -> str | None:
+    """git-stash(1): drop deletes the stash it names (the latest, stash@{0}, when none), clear every stash."""
+    if words[:1] == ["clear"]:
+        return Said(N_("git stash clear deletes every stash — {undo}"), undo=NOT_UNDOABLE)
+    if words[:1] == ["drop"]:
+        return Said(N_("git stash drop deletes the stash {stash} — {undo}"), stash=" ".join(words[1:]) or "stash@{0}",
+                    undo=NOT_UNDOABLE)  # fmt: skip
+    return None
+
+
 def _restore(words: list[str], check: Check) -> str | None:
     staged_only = ("--staged" in words or short_option(words, "S")) and not (
         "--worktree" in words or short_option(words, "W")
@@ -250,16 +260,16 @@ SUBCOMMANDS = {
         Said(N_("git checkout-index -f overwrites files")) if "--force" in w or short_option(w, "f") else None
     ),
     "read-tree": lambda w, c: Said(N_("git read-tree -u overwrites the working tree")) if "-u" in w else None,
-    "stash": lambda w, c: (
-        Said(N_("git stash drop/clear deletes stashed work — {undo}"), undo=NOT_UNDOABLE)
-        if [x for x in w if not x.startswith("-")][:1] in (["drop"], ["clear"])
-        else None
-    ),
+    "stash": lambda w, c: _stash([x for x in w if not x.startswith("-")]),
     "worktree": lambda w, c: (
-        Said(N_("git worktree remove --force deletes a working tree and its changes — {undo}"), undo=NOT_UNDOABLE)
+        Said(
+            N_("git worktree remove --force deletes the working tree {path} and its changes — {undo}"),
+            path=" ".join(x for x in w[w.index("remove") + 1 :] if not x.startswith("-")),
+            undo=NOT_UNDOABLE,
+        )
         if "remove" in w and ({"--force"} & set(w) or short_option(w, "f"))
         else None
-    ),
+    ),  # fmt: skip
     "rebase": _rebase,
     "filter-branch": _filter_branch,
     "submodule": _submodule,

@@ -57,6 +57,9 @@ def _plumbing(command: Command) -> bool:
     return bool(command.plumbing)
 
 
+FOLLOWING = N_("{program} -f never ends: use Read to see the file")  # a file op that also never ends
+
+
 def file_op(name: str, argv: list, command: Command) -> str | None:
     """Why a dedicated tool should do this instead, or None."""
     if name not in FILE_TOOLS_DO:
@@ -70,9 +73,7 @@ def file_op(name: str, argv: list, command: Command) -> str | None:
     if name in ("awk", "gawk") and "inplace" in argv and "-i" in argv:
         return Said(N_("editing files with awk -i inplace: use Edit"))
     if name == "tail" and any(TAIL_FOLLOW.match(f) for f in flags):  # bounded by a timeout, it watches for a while
-        return (
-            None if command.background else Said(N_("{program} -f never ends: use Read to see the file"), program=name)
-        )
+        return None if command.background else Said(FOLLOWING, program=name)
     if name == "tee" and files and command.stdin is not None and not command.stdin_dynamic:
         return Said(N_("writing files with tee: use Write (or Edit)"))
     if _plumbing(command) or command.stdin is not None or command.upstream is not None or command.stdin_file:

@@ -15,7 +15,7 @@ from narnat_agent.i18n import N_, Said
 from narnat_agent.safety import windows
 from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Shell, Verdict
 from narnat_agent.safety.code import INTERPRETERS, SHELLS, interpreter_code
-from narnat_agent.safety.deletions import DELETERS, RULES, deletions, fed_names, silent
+from narnat_agent.safety.deletions import DELETERS, RULES, deletions, fed_names, paths_of, silent
 from narnat_agent.safety.destroys import destroys, fed_commands, program
 from narnat_agent.safety.downloads import FETCHERS, fetched, runs_fetched
 from narnat_agent.safety.embedded import embedded
@@ -23,6 +23,7 @@ from narnat_agent.safety.endless import NAMES, never_ends, serves_by_words
 from narnat_agent.safety.families import BY_PROGRAM
 from narnat_agent.safety.overwrites import COPIERS, copied_over, existing_file, redirected
 from narnat_agent.safety.refusals import file_op, waits_for_terminal
+from narnat_agent.safety.runners import SPECIAL
 from narnat_agent.safety.sql import CLIENTS, sql_destroys, sql_in_words
 from narnat_agent.safety.syntax import COMPUTED, Command, and_parts, names, parse, positionals, syntax_length
 from narnat_agent.safety.tasks import script_file
@@ -59,6 +60,7 @@ class Analysis:
     aliases: dict[str, str] = field(default_factory=dict)
     env: Mapping[str, str] | None = None
     assigned: frozenset[str] = frozenset()
+    directory: str | None = None
 
     def script(self, code: str | None, source: str, remote: bool = False, shell: Shell = "bash") -> None:
         """Run elsewhere (remote), only what the code destroys matters: the file tools cannot reach there."""
@@ -120,9 +122,23 @@ def _analyze(
     check = Analysis(
         verdict, depth, cwd, env=env, assigned=frozenset(n for pair in ASSIGNS.findall(source) for n in pair if n)
     )
+    check.directory = _moved_to(source, check) if env is not None and depth == 0 else None
     for command in script.commands:
         _check(command, check)
     return verdict
+
+
+def _moved_to(source: str, check: Analysis) -> str | None:
+    """The folder a command starting with `cd DIR &&` works in, from Bash's environment: the relative paths after it
+    are said under it. Only a `cd` that starts the whole command counts (one in a subshell moves nothing after)."""
+    chain = and_parts(source)
+    if len(chain) < 2 or not source.lstrip().startswith(chain[0]):
+        return None
+    commands = parse(chain[0]).commands
+    if len(commands) != 1 or commands[0].name != "cd" or len(commands[0].argv) != 2:
+        return None
+    (_, path), *_ = paths_of(commands[0].argv, commands[0], check)
+    return path if path is not None and path.startswith("/") else None
 
 
 def _check(command: Command, check: Analysis) -> None:
@@ -201,8 +217,10 @@ def _by_words(name: str, argv: Argv, command: Command, check: Analysis) -> list[
     """What the words of a command say it destroys, where no table knows it: a program of its own, a family's
     subcommand its forms lack, a build tool's goal named after a program of the table (`flyway:clean`), a script
     an interpreter runs."""
-    if name in DATA or name in RULES or name in DELETERS or name in CLIENTS or name in SYSTEM or name in check.assigned:
-        return []  # their words are data, their own rules know them, or it is a function the command defines
+    if name in DATA or name in RULES or name in DELETERS or name in CLIENTS or name in SYSTEM or name in SPECIAL:
+        return []  # their words are data, or their own rules know them (a just recipe is read from the justfile)
+    if name in check.assigned:
+        return []  # a function the command defines
     known, words = program(name, argv)
     family = BY_PROGRAM.get(known)
     if family is not None:
@@ -218,7 +236,8 @@ def _by_words(name: str, argv: Argv, command: Command, check: Analysis) -> list[
         if script is None or script_file(name, script, check):
             return []
         shown = script.rsplit("/", 1)[-1]
-        return said_by_words(shown, [shown]) if "/" in script or "." in script else []
+        after = argv[argv.index(script) + 1 :]  # its own subcommands: `php bin/console doctrine:schema:drop`
+        return said_by_words(shown, [shown, *after]) if "/" in script or "." in script else []
     if argv[0] and "/" in argv[0] and script_file(None, argv[0], check):
         return []
     return [] if risky(name) else _goals(argv) or said_by_words(name, argv, raw=command.raw)

@@ -74,6 +74,17 @@ MONGO = re.compile(
     r"|replaceOne|findOneAndReplace|findOneAndUpdate|renameCollection|bulkWrite)\s*\("
 )
 
+# the collection a call is made on, right before it: `db.orders`, `db.getCollection("carts")`, `db["carts"]`
+COLLECTION = re.compile(
+    r"""\bdb\s*(?:\.\s*(\w+)|\.\s*getCollection\(\s*['"]([^'"]+)['"]\s*\)|\[\s*['"]([^'"]+)['"]\s*\])\s*$"""
+)
+# Cypher (Neo4j Cypher manual: DELETE, DETACH DELETE, REMOVE; DROP of a database, constraint or index): a pattern
+# that is matched, then deleted; or a DROP of what a graph database holds
+CYPHER = re.compile(
+    r"\b(?i:match)\s*\(.*?\b((?i:detach\s+delete|delete))\b|^\s*(DROP\s+(?:DATABASE|CONSTRAINT|INDEX|ALIAS))\b",
+    re.DOTALL,
+)
+
 
 def sql_destroys(name: str, argv: list[str | None], command: Command, cwd: Path | None) -> list[str]:
     """What the code this client runs would destroy; empty when it reads, creates or inserts."""
@@ -113,8 +124,19 @@ def sql_in_words(name: str, argv: list[str | None]) -> list[str]:
     for word in argv[1:]:
         text = (word or "").partition("=")[2] if (word or "").startswith("--") else word or ""
         if STATEMENT.search(text) and (lost := _parsed(text)):
-            found.append(Said(N_("{program} {lost} — {undo}"), program=name, lost=lost, undo=NOT_UNDOABLE))
+            found.append(Said(N_("{program} {lost} — {undo}"), program=_with_target(name, argv, word), lost=lost,
+                              undo=NOT_UNDOABLE))  # fmt: skip
+        elif cypher := CYPHER.search(text):
+            found.append(Said(N_("{program} runs {keyword} on a graph database's data — {undo}"), program=name,
+                              keyword=(cypher.group(1) or cypher.group(2)).upper(), undo=NOT_UNDOABLE))  # fmt: skip
     return found
+
+
+def _with_target(name: str, argv: list[str | None], statement: str | None) -> str:
+    """The program with the operands that say where the statement runs (`wrangler d1 execute prod-db`): its words
+    that are not options, up to the statement."""
+    words = [w for w in argv[1 : argv.index(statement)] if w is not None and not w.startswith("-")]
+    return " ".join([name, *words[:4]])
 
 
 def has_code(name: str, argv: list[str | None], command: Command) -> bool:
@@ -254,5 +276,12 @@ def _keyword(sql: str) -> str:
 
 
 def _mongo(code: str) -> str:
-    match = MONGO.search(code)
-    return Said(N_("runs {call}() in MongoDB"), call=match.group(1)) if match else ""
+    """The destructive calls, each with the collection it is made on when the code names it (`db.orders.drop()`,
+    `db.getCollection("carts").deleteMany({})`): "runs orders.drop(), carts.deleteMany() in MongoDB"."""
+    calls: list[str] = []
+    for match in MONGO.finditer(code):
+        named = COLLECTION.search(code[max(0, match.start() - 200) : match.start()])
+        call = f"{named.group(1) or named.group(2)}.{match.group(1)}()" if named else f"{match.group(1)}()"
+        if call not in calls:
+            calls.append(call)
+    return Said(N_("runs {calls} in MongoDB"), calls=", ".join(calls)) if calls else ""

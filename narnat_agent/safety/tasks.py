@@ -13,6 +13,7 @@ from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import Argv, Check
 from narnat_agent.safety.code import INTERPRETERS, SHELLS, scan
 from narnat_agent.safety.endless import SCRIPTS
+from narnat_agent.safety.refusals import FOLLOWING
 from narnat_agent.safety.syntax import Command, names
 from narnat_agent.safety.vocabulary import said_by_name
 
@@ -156,13 +157,14 @@ def _composer_line(line: str, check: Check, kind: str, name: str) -> str | None:
 
 def checked(text: str | None, source: str, check: Check) -> None:
     """What the script's text would destroy or never end, said with its source; what it reads with a file tool is
-    no concern here (the script is not the model's file operation)."""
+    no concern here (the script is not the model's file operation), unless it never ends (`tail -f`)."""
     if text is None:
         check.verdict.deletions.append(Said(N_("{source} runs shell code computed at run time"), source=source))
         return
     verdict = check.analysed(text)
     check.verdict.deletions += [Said(N_("{source}: {reason}"), source=source, reason=r) for r in verdict.deletions]
-    check.verdict.interactive += [Said(N_("{source}: {reason}"), source=source, reason=r) for r in verdict.interactive]
+    endless = verdict.interactive + [r for r in verdict.file_ops if getattr(r, "template", None) == FOLLOWING]
+    check.verdict.interactive += [Said(N_("{source}: {reason}"), source=source, reason=r) for r in endless]
 
 
 def script_file(language: str | None, path: str, check: Check) -> bool:

@@ -27,7 +27,10 @@ VERBS = names(  # parts of a name or a subcommand that say it destroys
 )
 SHORT = names("rm rmi del")  # as a target's or script's whole name, an abbreviation that may mean anything (make rm)
 STORES = names("db database databases schema schemas table tables migrate migration migrations data")
-EMPTIES = names("clean clear fresh rollback downgrade down revert undo")  # they destroy the store they are done to
+# they destroy the store they are done to (`redo` undoes before it does again; piccolo's `backwards` undoes)
+EMPTIES = names("clean clear fresh rollback downgrade down revert undo redo backwards")
+UNDOES = names("rollback downgrade down revert undo redo backwards")  # … back to nothing with ALL's targets
+ALL = names("--all all 0 zero base")  # `ecto.rollback --all`, `rollback -t 0`, `--migration_id=all`: every step
 PUSHES = names("push")  # a script named for pushing to a store replaces what it holds (db:push-remote)
 REBUILDS = (("full", "refresh"),)  # two parts that say a store is rebuilt from nothing (dbt's --full-refresh)
 OPTION_VERBS = VERBS - {"rm"} | names("clear clean")
@@ -37,7 +40,9 @@ LOADS = names("import load restore")  # with `--replace` or `--overwrite`, what 
 REPLACES = names("replace overwrite")
 DECLINES = names("no skip without omit")  # `--no-backup`: what would have been kept is not
 KEPT = names("backup backups snapshot snapshots")
-REHEARSALS = names("--dry-run --dryrun --dry --help -h --version --print --plan --preview --check --what-if --list")
+REHEARSALS = names(  # `--dump`: the SQL is printed instead of run (mikro-orm schema:drop --dump)
+    "--dry-run --dryrun --dry --help -h --version --print --plan --preview --check --what-if --list --dump --dump-sql"
+)
 SUBCOMMAND = re.compile(r"[A-Za-z][\w:.-]*")  # no path, no value: `db:reset`, `ecto.reset`, `delete-cache`
 CACHES = names("cache caches cached")  # what a cache held, its tool makes again
 PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -71,6 +76,14 @@ def destructive_words(words: list[str], context: list[str]) -> list[str]:
         for word in words
         if VERBS & set(parts(word)) or _rebuilds(parts(word)) or store and EMPTIES & set(parts(word))
     ]
+
+
+def to_nothing(words: list[str], args: list[str]) -> list[str]:
+    """The words that undo every step, whatever the store (`mix ecto.rollback --all`, `phinx rollback -t 0`): a verb
+    that undoes among the subcommands, and `--all`, 0, zero or base as a word or an option's value."""
+    if not any(UNDOES & set(parts(word)) for word in words):
+        return []
+    return [a for a in args if a in ALL or a.startswith("-") and a.partition("=")[2] in ALL - {"--all"}]
 
 
 def subcommands(argv: Argv, values: frozenset[str] = frozenset()) -> list[str]:
@@ -147,6 +160,8 @@ def said_by_words(name: str, argv: Argv, values: frozenset[str] | None = None, r
     database = [""] if names_a_database(argv, list(raw)) else []
     later = _commands_after_options(argv, words) if database else []
     named = destructive_words(([name] if program else []) + words, [name, *database]) + later
+    if every := to_nothing(words, args):
+        named += [w for w in words if UNDOES & set(parts(w)) and w not in named]
     options = [a.split("=", 1)[0] for a in args if a.startswith("--") and not a.startswith("--no-")]
     flagged = [o for o in options if OPTION_VERBS & set(parts(o)) and o not in TIDY] if values is None else []
     flagged += [o for o in options if _rebuilds(parts(o)) and o not in flagged] if values is None else []
@@ -154,7 +169,7 @@ def said_by_words(name: str, argv: Argv, values: frozenset[str] | None = None, r
         flagged.append("--force")
     if LOADS & {p for w in words for p in parts(w)}:
         flagged += [o for o in options if REPLACES & set(parts(o)) and o not in flagged]
-    flagged += declined(args)
+    flagged += declined(args) + [a for a in every if a not in flagged]
     if not named and not flagged:
         return []
     undo = REGENERABLE if CACHES & {p for w in [*named, *flagged] for p in parts(w)} else NOT_UNDOABLE

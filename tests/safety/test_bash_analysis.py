@@ -273,7 +273,7 @@ def test_only_a_program_that_runs_its_stdin_as_commands_is_asked_about_what_its_
     assert analyze('echo "delete ns staging" | kubectl').deletions == []
 
 
-DELETE_REQUEST = ["gh sends a DELETE request to GitHub — /undo cannot restore it"]
+DELETE_REQUEST = ["gh sends a DELETE request to GitHub: repos/o/r — /undo cannot restore it"]  # and names it
 
 
 @pytest.mark.parametrize(
@@ -287,8 +287,14 @@ DELETE_REQUEST = ["gh sends a DELETE request to GitHub — /undo cannot restore 
         ("gh api repos/o/r -X DELETE", DELETE_REQUEST),
         ("gh api -X GET repos/o/r", []),
         ("gh api repos/o/r -X", []),
-        ("git push -fu origin main", ["git rewrites or deletes history on the remote — /undo cannot restore it"]),
-        ("git push -uf origin main", ["git rewrites or deletes history on the remote — /undo cannot restore it"]),
+        (
+            "git push -fu origin main",
+            ["git rewrites or deletes history on the remote: origin main — /undo cannot restore it"],
+        ),
+        (
+            "git push -uf origin main",
+            ["git rewrites or deletes history on the remote: origin main — /undo cannot restore it"],
+        ),
         ("git push -u origin main", []),
     ],
 )
@@ -306,9 +312,12 @@ BFG = ["bfg rewrites the repository's history — /undo cannot restore it"]
         ("dropdb -h", []),
         ("dropdb --version", []),
         ("dropdb -V", []),
-        ("dropdb app", ["dropdb drops a PostgreSQL database or role — /undo cannot restore it"]),
+        ("dropdb app", ["dropdb drops a PostgreSQL database or role: app — /undo cannot restore it"]),
         ("python ../app/manage.py flush", ["manage.py deletes every row in the database — /undo cannot restore it"]),
-        ("java -jar tools/bfg-1.14.0.jar --strip-blobs-bigger-than 1M repo.git", BFG),
+        (
+            "java -jar tools/bfg-1.14.0.jar --strip-blobs-bigger-than 1M repo.git",
+            [BFG[0].replace(" —", ": repo.git —")],
+        ),
         ("java -jar bfg.jar", BFG),
         ("java -jar ~/tools/lib/bfg.jar --delete-files id_rsa", BFG),
         ("java -jar bfg.jar --help", []),

@@ -122,7 +122,7 @@ def test_a_sql_file_past_what_is_searched_is_too_long_to_check(tmp_path):
     [
         ('psql app --command="SELECT 1" --file=reset.sql', ["psql drops table users — /undo cannot restore it"]),
         ("psql app -f report.sql -f reset.sql", ["psql drops table users — /undo cannot restore it"]),
-        ("mongosh app clean.js", ["mongosh runs drop() in MongoDB — /undo cannot restore it"]),
+        ("mongosh app clean.js", ["mongosh runs users.drop() in MongoDB — /undo cannot restore it"]),
         ('mongosh app --eval "db.stats()"', []),
         ('echo "SELECT 1" | psql app', []),
         ("psql app -c", []),

@@ -35,7 +35,10 @@ def test_endless_and_waiting_programs_are_refused(command, category):
     [
         ("psql app -c 'DROP TABLE users'", "psql drops table users — /undo cannot restore it"),
         ("sqlite3 app.db 'DELETE FROM sessions'", "sqlite3 deletes rows from sessions — /undo cannot restore it"),
-        ("git push --force origin main", "git rewrites or deletes history on the remote — /undo cannot restore it"),
+        (
+            "git push --force origin main",
+            "git rewrites or deletes history on the remote: origin main — /undo cannot restore it",
+        ),
         ("kubectl delete ns staging", "kubectl deletes cluster resources"),
         ("cargo clean", "cargo deletes the build output — regenerable"),
     ],

@@ -101,8 +101,8 @@ def test_the_command_a_container_runs_is_checked_as_one_not_read_as_its_words():
     ("command", "lost"),
     [
         ('snowsql -q "DROP TABLE raw.events"', "snowsql drops table raw.events"),
-        ('wrangler d1 execute db --command="DELETE FROM users"', "wrangler deletes rows from users"),
-        ("bq query 'SELECT 1; TRUNCATE TABLE t'", "bq empties table t"),
+        ('wrangler d1 execute db --command="DELETE FROM users"', "wrangler d1 execute db deletes rows from users"),
+        ("bq query 'SELECT 1; TRUNCATE TABLE t'", "bq query empties table t"),
         ('git commit -m "Drop the legacy importer"', None),  # a sentence, not a statement
         ('jira issue create -s "truncate logs before upload"', None),
         ('gh pr create --title "Delete unused assets" --body x', None),
@@ -158,7 +158,7 @@ def test_an_http_delete_asks_whatever_the_url(command, asks):
         ("zip -d site.zip '*.map'", ["zip -d deletes files from site.zip"]),
         ("zip --delete site.zip x", ["zip -d deletes files from site.zip"]),
         ("zip -r site.zip dist", []),
-        ("npm unpublish pkg@1.0.0", ["npm removes published versions from the registry"]),
+        ("npm unpublish pkg@1.0.0", ["npm removes published versions from the registry: pkg@1.0.0"]),
         ("npm unpublish pkg --dry-run", []),
     ],
 )
