@@ -19,6 +19,7 @@ from tests.safety import bash_corpus_blind as blind
 from tests.safety import bash_corpus_irreversible as irreversible
 from tests.safety import bash_corpus_longtail as longtail
 from tests.safety import bash_corpus_longtail_blind as longtail_blind
+from tests.safety.held_out import lay_out
 from tests.safety.test_bash_blind import EXISTING
 
 try:
@@ -111,14 +112,7 @@ def longtail_blind2_figures() -> None:
     from tests.safety import bash_corpus_longtail_blind2 as corpus
 
     with tempfile.TemporaryDirectory() as folder:
-        project = Path(folder)
-        for name, text in corpus.PROJECT.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
-        subprocess.run(["git", "init", "-q"], cwd=project, check=True)
-        subprocess.run(["git", "add", "-A"], cwd=project, check=True)
-        identity = ["-c", "user.email=corpus@example.invalid", "-c", "user.name=corpus"]
-        subprocess.run(["git", *identity, "commit", "-qm", "init"], cwd=project, check=True)
+        project = lay_out(Path(folder), corpus.PROJECT, repository=True)
         sets = corpus.DESTRUCTIVE, corpus.BENIGN + corpus.ENDING_FORMS, corpus.NEVER_ENDING
         rows = figures(*sets, cwd=project)
         named = 0

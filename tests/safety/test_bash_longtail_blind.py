@@ -11,6 +11,7 @@ import pytest
 
 from narnat_agent.safety import analyze
 from tests.safety import bash_corpus_longtail_blind as blind
+from tests.safety.held_out import cases
 
 EXISTING = ("src/app.py", "package.json", "data/store.bin")
 KNOWN_MISSES = {
@@ -34,25 +35,18 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _cases(commands: list[str]) -> list:
-    return [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[c])) if c in KNOWN_MISSES else c
-        for c in commands
-    ]
-
-
-@pytest.mark.parametrize("command", _cases(blind.DESTRUCTIVE))
+@pytest.mark.parametrize("command", cases(blind.DESTRUCTIVE, KNOWN_MISSES))
 def test_held_out_long_tail_destructive_commands_ask(command, project):
     assert analyze(command, project).deletions, command
 
 
-@pytest.mark.parametrize("command", _cases(blind.BENIGN + blind.ENDING_FORMS))
+@pytest.mark.parametrize("command", cases(blind.BENIGN + blind.ENDING_FORMS, KNOWN_MISSES))
 def test_held_out_look_alikes_and_ending_forms_run(command, project):
     verdict = analyze(command, project)
     assert not (verdict.deletions or verdict.interactive or verdict.file_ops), (command, verdict)
 
 
-@pytest.mark.parametrize("command", _cases(blind.NEVER_ENDING))
+@pytest.mark.parametrize("command", cases(blind.NEVER_ENDING, KNOWN_MISSES))
 def test_held_out_never_ending_commands_are_refused(command, project):
     verdict = analyze(command, project)
     assert verdict.interactive or verdict.file_ops, command

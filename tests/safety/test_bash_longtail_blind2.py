@@ -11,13 +11,13 @@ failure, and the entry is then removed. What is left is the corpus's policy, not
 searching and writing files in favour of Read, Grep, Glob and Write on purpose (docs/safety.md), and two programs
 the corpus counts as never-ending end under Bash, which gives them no terminal."""
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from narnat_agent.safety import analyze
 from tests.safety import bash_corpus_longtail_blind2 as blind
+from tests.safety.held_out import cases, lay_out
 
 FILE_TOOL = "Bash refuses it in favour of {}, on purpose (docs/safety.md): the corpus counts it as benign"
 KNOWN_MISSES = {
@@ -41,43 +41,27 @@ QUESTION_MISSES = {
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("longtail-blind2")
-    for name, text in blind.PROJECT.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
-    identity = ["-c", "user.email=corpus@example.invalid", "-c", "user.name=corpus"]
-    subprocess.run(["git", *identity, "commit", "-qm", "init"], cwd=root, check=True)
-    return root
+    return lay_out(tmp_path_factory.mktemp("longtail-blind2"), blind.PROJECT, repository=True)
 
 
-def _cases(commands: list, misses: dict[str, str] = KNOWN_MISSES) -> list:
-    first = (lambda c: c[0]) if commands and isinstance(commands[0], tuple) else (lambda c: c)
-    return [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=misses[first(c)])) if first(c) in misses else c
-        for c in commands
-    ]
-
-
-@pytest.mark.parametrize("command", _cases(blind.DESTRUCTIVE))
+@pytest.mark.parametrize("command", cases(blind.DESTRUCTIVE, KNOWN_MISSES))
 def test_held_out_destructive_commands_ask(command, project):
     assert analyze(command, project).deletions, command
 
 
-@pytest.mark.parametrize("command", _cases(blind.BENIGN + blind.ENDING_FORMS))
+@pytest.mark.parametrize("command", cases(blind.BENIGN + blind.ENDING_FORMS, KNOWN_MISSES))
 def test_held_out_look_alikes_and_ending_forms_run(command, project):
     verdict = analyze(command, project)
     assert not (verdict.deletions or verdict.interactive or verdict.file_ops), (command, verdict)
 
 
-@pytest.mark.parametrize("command", _cases(blind.NEVER_ENDING))
+@pytest.mark.parametrize("command", cases(blind.NEVER_ENDING, KNOWN_MISSES))
 def test_held_out_never_ending_commands_are_refused(command, project):
     verdict = analyze(command, project)
     assert verdict.interactive or verdict.file_ops, command
 
 
-@pytest.mark.parametrize("case", _cases(blind.QUESTIONS, QUESTION_MISSES))
+@pytest.mark.parametrize("case", cases(blind.QUESTIONS, QUESTION_MISSES))
 def test_held_out_questions_name_what_would_be_lost(case, project):
     command, words, env = case
     said = " ".join(analyze(command, project, env=env).deletions)
