@@ -9,7 +9,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from narnat_agent.tools.files.statements import around
+from narnat_agent.tools.files.statements import Fragment, around
+from narnat_agent.tools.files.stopping import stop
 
 GRAMMARS = {
     ".js": "javascript",
@@ -61,6 +62,8 @@ WHOLE = {"php", "html"}
 # A YAML document is one nested mapping: its statements parsed alone place an error elsewhere than the whole does,
 # so an error found there is placed on the whole file
 PLACED_WHOLE = {"yaml"}
+# The first error is named where the compiler names it (tools/files/stopping.py), held to node's and tsc's lines
+STOPPING = {"javascript", "typescript", "tsx"}
 COMMENTED_JSON = ("tsconfig", "jsconfig", "devcontainer", ".devcontainer")
 SHOWN = 3  # errors listed at most; the first one matters most, the rest are often its echoes
 LINE_CHARS = 200
@@ -114,20 +117,34 @@ def _parser(grammar: str):
 
 def _tree_sitter(text: str, grammar: str) -> list[SyntaxProblem]:
     data = text.encode("utf-8", "surrogateescape")
-    root = _parser(grammar).parse(data).root_node
-    problems: list[SyntaxProblem] = []
+    parser = _parser(grammar)
+    tree = parser.parse(data)
+    root = tree.root_node
+    if not root.has_error:
+        return []
     lines = data.split(b"\n")
-    pending = [root] if root.has_error else []
+    first = stop(parser, data, tree, grammar) if grammar in STOPPING else None
+    problems = [_problem(lines, *_point(data, first.offset), first.message)] if first else []
+    pending = [root]
     while pending and len(problems) < SHOWN:
         node = pending.pop()
         if node.is_missing or node.is_error:
-            row, column = node.start_point
-            source = lines[row].decode("utf-8", "replace") if row < len(lines) else ""
-            column = len(lines[row][:column].decode("utf-8", "replace")) if row < len(lines) else column
-            problems.append(SyntaxProblem(row + 1, column + 1, _message(node), source))
+            if first is None or node.start_byte > first.offset:  # what follows the first error are its echoes
+                problems.append(_problem(lines, node.start_point.row, node.start_point.column, _message(node)))
         else:
             pending.extend(child for child in reversed(node.children) if child.has_error)
     return problems
+
+
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    row = data.count(b"\n", 0, offset)
+    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
+def _problem(lines: list[bytes], row: int, column: int, message: str) -> SyntaxProblem:
+    source = lines[row].decode("utf-8", "replace") if row < len(lines) else ""
+    column = len(lines[row][:column].decode("utf-8", "replace")) if row < len(lines) else column
+    return SyntaxProblem(row + 1, column + 1, message, source)
 
 
 def _message(node) -> str:
@@ -179,20 +196,40 @@ def _clean(path: Path, text: str) -> bool:
 
 def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> list[SyntaxProblem] | None:
     """The errors in the statements around the change, when those statements parsed cleanly before it; None when
-    only the whole file can tell (they were broken before too, or a JSON document's error lies elsewhere)."""
+    only the whole file can tell (they were broken before too, or a JSON document's error lies elsewhere). Where the
+    first error is met only in the closing lines or at the end (the change left something open), the compiler stops
+    somewhere in what follows: the statements are read on to the end of the file."""
     new, old = after.split("\n"), before.split("\n")
     document = language(path) == "json"
     fragment = around(new, changed)
     if language(path) == "php" and fragment.start > 0 and 0 not in fragment.head:
         fragment = replace(fragment, head=(0, *fragment.head))  # the opening <?php
-    found = problems(path, fragment.text(new, comma=not document))
+    stopping = language(path) in STOPPING
+    found = problems(path, fragment.text(new, comma=not document) + "\n" * stopping)  # its end on a line of its own
     if not found:
         return None if document else []  # the JSON reader found an error: not in these statements, then
     earlier = fragment.before(len(new) - len(old)).text(old, comma=not document)
     if language(path) in PLACED_WHOLE or not _clean(path, earlier):
         return None
+    if stopping and _open_until_the_end(fragment, found[0], new, old, changed):
+        # what comes before the statements is as it was; from them on, the compiler reads to the end of the file
+        fragment = replace(fragment, end=len(new), tail=())
+        found = problems(path, fragment.text(new))
     placed = [(p, fragment.line(p.line)) for p in found]
     return [replace(p, line=n, text=new[n - 1] if 0 < n <= len(new) else p.text) for p, n in placed]
+
+
+def _open_until_the_end(
+    fragment: Fragment, first: SyntaxProblem, new: list[str], old: list[str], changed: tuple[int, int]
+) -> bool:
+    """Whether where the compiler stops depends on the lines after the fragment: its first error is met only in
+    the closing lines or at its end (the change left a block open), or the change opened or closed a template
+    literal (an odd number of backticks where there was an even one), which moves every line after it in or out."""
+    first_line, last_line = changed
+    grown = len(new) - len(old)
+    ticks = sum(line.count("`") for line in new[first_line - 1 : last_line])
+    ticks_before = sum(line.count("`") for line in old[first_line - 1 : last_line - grown])
+    return first.line > len(fragment.head) + fragment.end - fragment.start or (ticks - ticks_before) % 2 == 1
 
 
 def introduced(path: Path, before: str, after: str, changed: tuple[int, int] | None = None) -> str:
@@ -233,8 +270,12 @@ def _introduced(path: Path, before: str, after: str, changed: tuple[int, int] | 
 def _said(grammar: str, found: list[SyntaxProblem]) -> str:
     if not found:
         return ""
-    shown = "\n".join(f"  line {p.line}, column {p.column}: {p.message}\n    {p.text[:LINE_CHARS]}" for p in found)
+    shown = "\n".join(f"  line {p.line}, column {p.column}: {p.message}" + _source(p.text) for p in found)
     return f"Syntax check ({grammar}): this change introduced {_count(len(found))}:\n{shown}"
+
+
+def _source(text: str) -> str:
+    return f"\n    {text[:LINE_CHARS]}" if text.strip() else ""  # none past the last line
 
 
 def _count(n: int) -> str:
