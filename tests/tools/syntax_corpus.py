@@ -181,7 +181,8 @@ def compilers_lines(cases: list[dict]) -> list[tuple[int | None, str]]:
     answers: dict[int, tuple[int | None, str]] = {}
     for name, read in by.items():
         mine = [n for n, c in enumerate(cases) if compiler(c["file"]) == name]
-        answers.update(zip(mine, read([cases[n] for n in mine]), strict=True))
+        if mine:
+            answers.update(zip(mine, read([cases[n] for n in mine]), strict=True))
     return [answers[n] for n in range(len(cases))]
 
 

@@ -7,11 +7,15 @@ lies between that node and the error. Then the places the compilers name differe
 for an argument list left open, both name the line of a string left open, and tsc names a JSX element's opening
 tag when its closing tag is missing."""
 
+from __future__ import annotations
+
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tree_sitter import Node, Parser, Tree
+if TYPE_CHECKING:  # only its objects are handled here: the module loads with the first check
+    from tree_sitter import Node, Parser, Tree
 
 PROCESS = re.compile(r"process version:(\d+), version_count:\d+, state:\d+, row:(\d+), col:(\d+)")
 SPACE = re.compile(rb"\s*")

@@ -8,9 +8,14 @@ import json
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from narnat_agent.tools.files.statements import Fragment, around
 from narnat_agent.tools.files.stopping import stop
+from narnat_agent.tools.files.yaml_syntax import first_error
+
+if TYPE_CHECKING:  # tree-sitter loads with the first check, not with the tools
+    from tree_sitter import Tree
 
 GRAMMARS = {
     ".js": "javascript",
@@ -23,7 +28,7 @@ GRAMMARS = {
     ".tsx": "tsx",
     ".json": "json",
     ".ipynb": "json",
-    ".yaml": "yaml",
+    ".yaml": "yaml",  # read by libyaml, not a grammar
     ".yml": "yaml",
     ".toml": "toml",
     ".go": "go",
@@ -58,12 +63,16 @@ PACKAGES = {
 GUESSING = {"c", "cpp", "html"}
 # The meaning of a line depends on tags far above it: parsed whole, but for a file that is PHP from its first line to
 # its end (no ?> after <?php), whose statements are read after that first line
-WHOLE = {"php", "html"}
-# A YAML document is one nested mapping: its statements parsed alone place an error elsewhere than the whole does,
-# so an error found there is placed on the whole file
-PLACED_WHOLE = {"yaml"}
-# The first error is named where the compiler names it (tools/files/stopping.py), held to node's and tsc's lines
-STOPPING = {"javascript", "typescript", "tsx"}
+WHOLE = {"php"}
+# An element's end depends on tags far above and below it (a closing tag further down closes it, a comment or an
+# attribute's value runs on to the next --> or quote), and a page's content is rarely indented as it nests: the
+# statements around a change tell that it is valid; an error found there is confirmed and placed on the whole file
+CONFIRMED = {"html"}
+# The first error is named where the compiler names it (tools/files/stopping.py for JavaScript and TypeScript, held to
+# node's and tsc's lines; libyaml for YAML): an error met only at the end of the statements around a change is looked
+# for in the rest of the file
+STOPPING = {"javascript", "typescript", "tsx", "yaml"}
+Parsed = tuple[bytes, "Tree"]  # a text as bytes and its tree
 COMMENTED_JSON = ("tsconfig", "jsconfig", "devcontainer", ".devcontainer")
 SHOWN = 3  # errors listed at most; the first one matters most, the rest are often its echoes
 LINE_CHARS = 200
@@ -115,16 +124,18 @@ def _parser(grammar: str):
     return tree_sitter.Parser(tree_sitter.Language(getattr(importlib.import_module(module), function)()))
 
 
-def _tree_sitter(text: str, grammar: str) -> list[SyntaxProblem]:
+def _tree_sitter(text: str, grammar: str, reuse: Parsed | None = None) -> tuple[list[SyntaxProblem], Parsed]:
+    """The errors in the text, and its parse; with `reuse`, the parse of a text that differs from it in one place,
+    whose unchanged parts are reused (tree-sitter's incremental parse: milliseconds, not a whole file's)."""
     data = text.encode("utf-8", "surrogateescape")
     parser = _parser(grammar)
-    tree = parser.parse(data)
+    tree = parser.parse(data, _marked(*reuse, data)) if reuse else parser.parse(data)
     root = tree.root_node
     if not root.has_error:
-        return []
+        return [], (data, tree)
     lines = data.split(b"\n")
     first = stop(parser, data, tree, grammar) if grammar in STOPPING else None
-    problems = [_problem(lines, *_point(data, first.offset), first.message)] if first else []
+    problems = [_problem(lines, *_row_column(data, first.offset), first.message)] if first else []
     pending = [root]
     while pending and len(problems) < SHOWN:
         node = pending.pop()
@@ -133,12 +144,34 @@ def _tree_sitter(text: str, grammar: str) -> list[SyntaxProblem]:
                 problems.append(_problem(lines, node.start_point.row, node.start_point.column, _message(node)))
         else:
             pending.extend(child for child in reversed(node.children) if child.has_error)
-    return problems
+    return problems, (data, tree)
 
 
-def _point(data: bytes, offset: int) -> tuple[int, int]:
-    row = data.count(b"\n", 0, offset)
-    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
+def _marked(old: bytes, tree: "Tree", new: bytes) -> "Tree":
+    """A copy of old's tree, told where new differs from old (one span: what lies before and after it is shared)."""
+    limit = min(len(old), len(new))
+    start = _shared(memoryview(old), memoryview(new), limit)
+    end = _shared(memoryview(old)[::-1], memoryview(new)[::-1], limit - start)
+    marked = tree.copy()
+    old_end, new_end = len(old) - end, len(new) - end
+    marked.edit(start, old_end, new_end, _row_column(old, start), _row_column(old, old_end), _row_column(new, new_end))
+    return marked
+
+
+def _shared(a: memoryview, b: memoryview, limit: int) -> int:
+    """How many first bytes a and b share, up to limit: a binary search of slices compared in C."""
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _row_column(data: bytes, offset: int) -> tuple[int, int]:
+    return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
 
 
 def _problem(lines: list[bytes], row: int, column: int, message: str) -> SyntaxProblem:
@@ -156,10 +189,23 @@ def _message(node) -> str:
 
 def problems(path: Path, text: str) -> list[SyntaxProblem]:
     """The syntax errors in a file's text (none for a language without a check)."""
+    return _parsed(path, text)[0]
+
+
+def _parsed(path: Path, text: str, reuse: Parsed | None = None) -> tuple[list[SyntaxProblem], Parsed | None]:
+    """The errors, and tree-sitter's parse to reuse for a text like it (None for a language read otherwise)."""
     grammar = language(path)
     if grammar is None:
-        return []
-    return _python(text, path.name) if grammar == "python" else _tree_sitter(text, grammar)
+        return [], None
+    if grammar == "yaml":
+        found = first_error(text)
+        return ([SyntaxProblem(*found, _line(text, found[0]))] if found else []), None
+    return (_python(text, path.name), None) if grammar == "python" else _tree_sitter(text, grammar, reuse)
+
+
+def _line(text: str, line: int) -> str:
+    lines = text.split("\n")
+    return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def changed_lines(changes: list[tuple[int, int, int]]) -> tuple[int, int]:
@@ -208,8 +254,10 @@ def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> lis
     found = problems(path, fragment.text(new, comma=not document) + "\n" * stopping)  # its end on a line of its own
     if not found:
         return None if document else []  # the JSON reader found an error: not in these statements, then
+    if language(path) in CONFIRMED:
+        return None
     earlier = fragment.before(len(new) - len(old)).text(old, comma=not document)
-    if language(path) in PLACED_WHOLE or not _clean(path, earlier):
+    if not _clean(path, earlier):
         return None
     if stopping and _open_until_the_end(fragment, found[0], new, old, changed):
         # what comes before the statements is as it was; from them on, the compiler reads to the end of the file
@@ -252,10 +300,10 @@ def _introduced(path: Path, before: str, after: str, changed: tuple[int, int] | 
     local = _local(path, before, after, changed) if changed and before and not whole else None
     if local is not None:
         return _said(grammar, local)
-    found = problems(path, after)
+    found, parsed = _parsed(path, after)
     if not found:
         return ""  # the usual case: the file before is never parsed
-    known = Counter(p.key for p in problems(path, before)) if before else Counter()
+    known = Counter(p.key for p in _parsed(path, before, parsed)[0]) if before else Counter()
     if grammar in GUESSING and (known or not before):
         return ""
     new = []
