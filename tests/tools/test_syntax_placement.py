@@ -88,8 +88,6 @@ YAML = [
     for name in ("yaml_command_schema.yaml", "resource_map.yaml")
     for e in edits(name, yaml_edit, YAML_KINDS, 6)
 ]
-# A key indented deeper than its siblings, alone among the statements around it, reads there as the mapping's first
-YAML_DIFFERENT = {("yaml_command_schema.yaml", "indent-more", 489)}
 
 
 @pytest.mark.parametrize("edit", HTML, ids=[f"{e[0]}:{e[1]}" for e in HTML])
@@ -102,11 +100,7 @@ def test_an_html_edit_names_the_line_the_whole_page_names(edit):
     )
 
 
-@pytest.mark.parametrize(
-    "edit",
-    [pytest.param(e, marks=[pytest.mark.xfail(strict=True)] if e[:3] in YAML_DIFFERENT else []) for e in YAML],
-    ids=[f"{e[0]}:{e[1]}:{e[2]}" for e in YAML],
-)
+@pytest.mark.parametrize("edit", YAML, ids=[f"{e[0]}:{e[1]}:{e[2]}" for e in YAML])
 def test_a_yaml_edit_names_the_line_libyaml_names_on_the_whole_document(edit):
     name, _, _, old, new = edit
     document = source(name)

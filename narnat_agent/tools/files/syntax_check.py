@@ -247,6 +247,8 @@ def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> lis
     somewhere in what follows: the statements are read on to the end of the file."""
     new, old = after.split("\n"), before.split("\n")
     document = language(path) == "json"
+    if language(path) == "yaml":  # a key's indentation means something only beside a sibling's: one is taken along
+        changed = (_line_before(new, changed[0]), changed[1])
     fragment = around(new, changed)
     if language(path) == "php" and fragment.start > 0 and 0 not in fragment.head:
         fragment = replace(fragment, head=(0, *fragment.head))  # the opening <?php
@@ -265,6 +267,11 @@ def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> lis
         found = problems(path, fragment.text(new))
     placed = [(p, fragment.line(p.line)) for p in found]
     return [replace(p, line=n, text=new[n - 1] if 0 < n <= len(new) else p.text) for p, n in placed]
+
+
+def _line_before(lines: list[str], line: int) -> int:
+    """The last line above `line` (1-based) with more than a comment on it, or `line` itself at the top."""
+    return next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()[:1] not in ("", "#")), line)
 
 
 def _open_until_the_end(
