@@ -1,6 +1,7 @@
 """HTML and YAML Edits are checked on the statements around them, and name the line the whole file names: for a page,
-tree-sitter's parse of the whole page (an error found around the Edit is confirmed there); for YAML, libyaml's (the
-parser PyYAML runs, as YAML's tools read a document) on the whole document."""
+tree-sitter's parse of the whole page (the statements are read inside the elements open where they start, and on
+until the same elements are open after the Edit as before it); for YAML, libyaml's (the parser PyYAML runs, as YAML's
+tools read a document) on the whole document."""
 
 import random
 import re
@@ -58,10 +59,10 @@ def yaml_edit(kind: str, line: str) -> str | None:  # noqa: C901, PLR0911  (one 
     return None
 
 
-def edits(name: str, make, kinds: list[str], per_kind: int) -> list[tuple[str, int, str, str]]:
+def edits(name: str, make, kinds: list[str], per_kind: int, text: str = "") -> list[tuple[str, int, str, str]]:
     """Edits of lines drawn at random (the same on every run), each as an Edit's old and new strings: the line,
     with the lines before it while it is not unique."""
-    text = source(name)
+    text = text or source(name)
     lines, chance, found = text.splitlines(keepends=True), random.Random(7), []
     for kind in kinds:
         order = list(range(len(lines)))
@@ -79,9 +80,33 @@ def first_line(said: str) -> int | None:
     return int(found[1]) if found else None
 
 
-HTML = edits(
-    "style-guide.html", html_edit, ["drop-gt", "remove-closing", "stray-closing", "drop-quote", "open-comment",
-                                    "valid-text"], 6)  # fmt: skip
+# Every rule of tree-sitter-html's scanner a page's elements follow, forty times over: an element a start tag closes
+# first (a paragraph before a block, a list item before an item), void and self-closing tags, raw text, a comment
+TRICKY = (
+    "<html>\n<body>\n"
+    + "".join(
+        f"""<div class="s{n}">
+<p>Para {n} with <br> a break and <img src="x{n}.png"/> an image
+<div>block in a paragraph {n}</div>
+<ul>
+  <li>one {n}
+  <li>two <b>bold</b>
+</ul>
+<dl><dt>term<dd>definition {n}</dl>
+<table><tr><td>a<td>b<tr><td>c</table>
+<script>if (a < b && c > d) {{ x = "</div>"; }}</script>
+<!-- a comment with <div> inside -->
+<input type="text" value='a > b'>
+<custom-el data-x="1"><span>in a custom element</span></custom-el>
+</div>
+"""
+        for n in range(40)
+    )
+    + "</body>\n</html>\n"
+)
+PAGES = {"style-guide.html": source("style-guide.html"), "tricky.html": TRICKY}
+HTML_KINDS = ["drop-gt", "remove-closing", "stray-closing", "drop-quote", "open-comment", "valid-text"]
+HTML = [(name, *e) for name, page in PAGES.items() for e in edits(name, html_edit, HTML_KINDS, 10, page)]
 YAML_KINDS = ["unclosed-flow", "indent-more", "indent-less", "drop-quote", "stray-dash", "tab", "valid-value"]
 YAML = [
     (name, *e)
@@ -90,10 +115,10 @@ YAML = [
 ]
 
 
-@pytest.mark.parametrize("edit", HTML, ids=[f"{e[0]}:{e[1]}" for e in HTML])
+@pytest.mark.parametrize("edit", HTML, ids=[f"{e[0]}:{e[1]}:{e[2]}" for e in HTML])
 def test_an_html_edit_names_the_line_the_whole_page_names(edit):
-    _, _, old, new = edit
-    page, path = source("style-guide.html"), Path("style-guide.html")
+    name, _, _, old, new = edit
+    page, path = PAGES[name], Path(name)
     done = apply_edit(page, old, new, False)
     assert first_line(introduced(path, page, done.text, changed_lines(done.changes))) == first_line(
         introduced(path, page, done.text)  # no lines given: the whole page, after and before

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from narnat_agent.tools.files.html_context import closing, open_elements, opening
 from narnat_agent.tools.files.statements import Fragment, around
 from narnat_agent.tools.files.stopping import stop
 from narnat_agent.tools.files.yaml_syntax import first_error
@@ -64,10 +65,6 @@ GUESSING = {"c", "cpp", "html"}
 # The meaning of a line depends on tags far above it: parsed whole, but for a file that is PHP from its first line to
 # its end (no ?> after <?php), whose statements are read after that first line
 WHOLE = {"php"}
-# An element's end depends on tags far above and below it (a closing tag further down closes it, a comment or an
-# attribute's value runs on to the next --> or quote), and a page's content is rarely indented as it nests: the
-# statements around a change tell that it is valid; an error found there is confirmed and placed on the whole file
-CONFIRMED = {"html"}
 # The first error is named where the compiler names it (tools/files/stopping.py for JavaScript and TypeScript, held to
 # node's and tsc's lines; libyaml for YAML): an error met only at the end of the statements around a change is looked
 # for in the rest of the file
@@ -256,8 +253,8 @@ def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> lis
     found = problems(path, fragment.text(new, comma=not document) + "\n" * stopping)  # its end on a line of its own
     if not found:
         return None if document else []  # the JSON reader found an error: not in these statements, then
-    if language(path) in CONFIRMED:
-        return None
+    if language(path) == "html":
+        return _in_page(path, new, old, fragment)
     earlier = fragment.before(len(new) - len(old)).text(old, comma=not document)
     if not _clean(path, earlier):
         return None
@@ -267,6 +264,31 @@ def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> lis
         found = problems(path, fragment.text(new))
     placed = [(p, fragment.line(p.line)) for p in found]
     return [replace(p, line=n, text=new[n - 1] if 0 < n <= len(new) else p.text) for p, n in placed]
+
+
+def _in_page(path: Path, new: list[str], old: list[str], fragment: Fragment) -> list[SyntaxProblem] | None:
+    """An error the statements around an HTML Edit showed, read again inside the elements open where they start (a
+    page's content is rarely indented as it nests, and a closing tag further down closes an element opened far
+    above), and on until the elements open after the Edit are those open there before it: from there on the page
+    reads as it did. None when only the whole page can tell."""
+    start, grown = fragment.start, len(new) - len(old)
+    elements, end = open_elements("\n".join(new[:start]) + "\n"), min(len(new), fragment.end + 1)  # the next token
+    if elements is None:
+        return None
+    while (after := open_elements("\n".join(new[start:end]) + "\n", elements)) is None or after != open_elements(
+        "\n".join(old[start : end - grown]) + "\n", elements
+    ):  # until the same elements are open after the Edit as before it: what follows reads as it did
+        if end >= len(new):
+            return None
+        end = min(len(new), end + max(end - start, 100))
+    head = opening(elements)
+    if problems(path, "\n".join([head, *old[start : end - grown], closing(after)])):
+        return None
+    found = problems(path, "\n".join([head, *new[start:end], closing(after)]))
+    if found and found[0].line == 1:  # recovery took in the opening tags too: placed on the whole page's tags
+        return None
+    placed = [(p, start + p.line - 1) for p in found]  # its first line is the opening tags'
+    return [replace(p, line=n, text=new[n - 1] if 0 < n <= len(new) else "") for p, n in placed]
 
 
 def _line_before(lines: list[str], line: int) -> int:
