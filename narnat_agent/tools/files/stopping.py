@@ -74,6 +74,8 @@ def _stopped_after(parser: Parser, data: bytes, tree: Tree, first: Node) -> int 
     from `first` on (the rest of the tree is reused where it can be); None when the log does not name one."""
     if first.start_byte == 0 and first.end_byte >= len(data.rstrip()):
         return len(data)  # the whole file is one error: the parser met the end of the file still inside something
+    if first.is_missing:
+        return first.start_byte  # recovery put the token it missed where it stopped, after the last one it took
     seen = _Log()
     again = tree.copy()
     start, point = first.start_byte, first.start_point
