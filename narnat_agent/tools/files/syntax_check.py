@@ -1,22 +1,16 @@
-"""Whether a change to a source file broke its syntax: Python's own compiler for .py, tree-sitter for the others.
+"""Whether a change to a source file broke its syntax (the errors found by tools/files/parsers.py).
 
 Only errors the change introduced count: a file already broken elsewhere keeps quiet about what was there before.
 """
 
-import functools
 import json
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from narnat_agent.tools.files.html_context import closing, open_elements, opening
+from narnat_agent.tools.files.parsers import STOPPING, Parsed, SyntaxProblem, parsed
 from narnat_agent.tools.files.statements import Fragment, around
-from narnat_agent.tools.files.stopping import stop
-from narnat_agent.tools.files.yaml_syntax import first_error
-
-if TYPE_CHECKING:  # tree-sitter loads with the first check, not with the tools
-    from tree_sitter import Tree
 
 GRAMMARS = {
     ".js": "javascript",
@@ -52,40 +46,17 @@ GRAMMARS = {
     ".htm": "html",
     ".css": "css",
 }  # fmt: skip  (.h is C++: its grammar reads C headers too, the C grammar fails on C++ ones)
-# Each grammar is its own PyPI package, tree-sitter-NAME (module tree_sitter_NAME, function language()); these differ
-PACKAGES = {
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "php": ("tree_sitter_php", "language_php"),  # PHP inside HTML, as a .php file is
-}
 # Their grammars misread much valid code (C's macros, HTML's embedded scripts and XML prologues): they are trusted
 # only on a file that parsed cleanly before the change.
 GUESSING = {"c", "cpp", "html"}
 # The meaning of a line depends on tags far above it: parsed whole, but for a file that is PHP from its first line to
 # its end (no ?> after <?php), whose statements are read after that first line
 WHOLE = {"php"}
-# The first error is named where the compiler names it (tools/files/stopping.py for JavaScript and TypeScript, held to
-# node's and tsc's lines; libyaml for YAML): an error met only at the end of the statements around a change is looked
-# for in the rest of the file
-STOPPING = {"javascript", "typescript", "tsx", "yaml"}
-Parsed = tuple[bytes, "Tree"]  # a text as bytes and its tree
+# Languages whose first error is named where their compiler names it (tools/files/parsers.py): one met only at the end
+# of the statements around a change is looked for in the rest of the file, as the compiler reads on
+READ_ON = STOPPING | {"yaml"}
 COMMENTED_JSON = ("tsconfig", "jsconfig", "devcontainer", ".devcontainer")
-SHOWN = 3  # errors listed at most; the first one matters most, the rest are often its echoes
 LINE_CHARS = 200
-
-
-@dataclass(frozen=True)
-class SyntaxProblem:
-    line: int  # 1-based
-    column: int  # 1-based
-    message: str
-    text: str  # the offending line
-
-    @property
-    def key(self) -> tuple[str, str]:
-        """What stays the same when lines above it move: an error before and after a change is the same one."""
-        return self.message, self.text.strip()
 
 
 def language(path: Path) -> str | None:
@@ -98,92 +69,6 @@ def language(path: Path) -> str | None:
     return grammar
 
 
-def _python(text: str, name: str) -> list[SyntaxProblem]:
-    try:
-        compile(text, name, "exec", dont_inherit=True)
-    except SyntaxError as e:
-        lines = text.splitlines()
-        line = e.lineno or 1
-        source = lines[line - 1] if 0 < line <= len(lines) else (e.text or "").rstrip("\n")
-        return [SyntaxProblem(line, e.offset or 1, e.msg, source)]
-    except ValueError:  # a NUL byte: not source the compiler reads, and not for us to judge
-        return []
-    return []
-
-
-@functools.cache
-def _parser(grammar: str):
-    import importlib
-
-    import tree_sitter
-
-    module, function = PACKAGES.get(grammar, (f"tree_sitter_{grammar}", "language"))
-    return tree_sitter.Parser(tree_sitter.Language(getattr(importlib.import_module(module), function)()))
-
-
-def _tree_sitter(text: str, grammar: str, reuse: Parsed | None = None) -> tuple[list[SyntaxProblem], Parsed]:
-    """The errors in the text, and its parse; with `reuse`, the parse of a text that differs from it in one place,
-    whose unchanged parts are reused (tree-sitter's incremental parse: milliseconds, not a whole file's)."""
-    data = text.encode("utf-8", "surrogateescape")
-    parser = _parser(grammar)
-    tree = parser.parse(data, _marked(*reuse, data)) if reuse else parser.parse(data)
-    root = tree.root_node
-    if not root.has_error:
-        return [], (data, tree)
-    lines = data.split(b"\n")
-    first = stop(parser, data, tree, grammar) if grammar in STOPPING else None
-    problems = [_problem(lines, *_row_column(data, first.offset), first.message)] if first else []
-    pending = [root]
-    while pending and len(problems) < SHOWN:
-        node = pending.pop()
-        if node.is_missing or node.is_error:
-            if first is None or node.start_byte > first.offset:  # what follows the first error are its echoes
-                problems.append(_problem(lines, node.start_point.row, node.start_point.column, _message(node)))
-        else:
-            pending.extend(child for child in reversed(node.children) if child.has_error)
-    return problems, (data, tree)
-
-
-def _marked(old: bytes, tree: "Tree", new: bytes) -> "Tree":
-    """A copy of old's tree, told where new differs from old (one span: what lies before and after it is shared)."""
-    limit = min(len(old), len(new))
-    start = _shared(memoryview(old), memoryview(new), limit)
-    end = _shared(memoryview(old)[::-1], memoryview(new)[::-1], limit - start)
-    marked = tree.copy()
-    old_end, new_end = len(old) - end, len(new) - end
-    marked.edit(start, old_end, new_end, _row_column(old, start), _row_column(old, old_end), _row_column(new, new_end))
-    return marked
-
-
-def _shared(a: memoryview, b: memoryview, limit: int) -> int:
-    """How many first bytes a and b share, up to limit: a binary search of slices compared in C."""
-    low, high = 0, limit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _row_column(data: bytes, offset: int) -> tuple[int, int]:
-    return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
-
-
-def _problem(lines: list[bytes], row: int, column: int, message: str) -> SyntaxProblem:
-    source = lines[row].decode("utf-8", "replace") if row < len(lines) else ""
-    column = len(lines[row][:column].decode("utf-8", "replace")) if row < len(lines) else column
-    return SyntaxProblem(row + 1, column + 1, message, source)
-
-
-def _message(node) -> str:
-    if node.is_missing:
-        return f"missing {node.type!r}"
-    text = node.text.decode("utf-8", "replace").strip().split("\n")[0]
-    return f"unexpected {text[:40]!r}" if text else "unexpected end of file"
-
-
 def problems(path: Path, text: str) -> list[SyntaxProblem]:
     """The syntax errors in a file's text (none for a language without a check)."""
     return _parsed(path, text)[0]
@@ -192,17 +77,7 @@ def problems(path: Path, text: str) -> list[SyntaxProblem]:
 def _parsed(path: Path, text: str, reuse: Parsed | None = None) -> tuple[list[SyntaxProblem], Parsed | None]:
     """The errors, and tree-sitter's parse to reuse for a text like it (None for a language read otherwise)."""
     grammar = language(path)
-    if grammar is None:
-        return [], None
-    if grammar == "yaml":
-        found = first_error(text)
-        return ([SyntaxProblem(*found, _line(text, found[0]))] if found else []), None
-    return (_python(text, path.name), None) if grammar == "python" else _tree_sitter(text, grammar, reuse)
-
-
-def _line(text: str, line: int) -> str:
-    lines = text.split("\n")
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+    return parsed(grammar, text, path.name, reuse) if grammar else ([], None)
 
 
 def changed_lines(changes: list[tuple[int, int, int]]) -> tuple[int, int]:
@@ -249,7 +124,7 @@ def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> lis
     fragment = around(new, changed)
     if language(path) == "php" and fragment.start > 0 and 0 not in fragment.head:
         fragment = replace(fragment, head=(0, *fragment.head))  # the opening <?php
-    stopping = language(path) in STOPPING
+    stopping = language(path) in READ_ON
     found = problems(path, fragment.text(new, comma=not document) + "\n" * stopping)  # its end on a line of its own
     if not found:
         return None if document else []  # the JSON reader found an error: not in these statements, then
