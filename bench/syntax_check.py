@@ -95,8 +95,9 @@ def main() -> None:
         return
     trees = {"now": source_tree(None)} | ({options.before: source_tree(options.before)} if options.before else {})
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
-    for _ in range(options.rounds):
-        for label, tree in trees.items():
+    for round_ in range(options.rounds):
+        order = list(trees.items())
+        for label, tree in order if round_ % 2 == 0 else order[::-1]:  # each goes first in turn
             child = [sys.executable, __file__, "--tree", str(tree)]
             runs[label].append(json.loads(subprocess.run(child, capture_output=True, check=True).stdout))
     medians = {label: {row: statistics.median(r[row] for r in got) for row in got[0]} for label, got in runs.items()}

@@ -1,11 +1,11 @@
 """Where a compiler stops on a broken JavaScript or TypeScript file: the first token the parser could not take.
 
 Tree-sitter's recovery wraps an error in a node that can start far above it (the enclosing function, line 1), while
-node and tsc name the token where parsing stopped. That token is in tree-sitter's own log: the tree is parsed again
-from its first error node with the log on, and the parse is stopped as soon as the log names it, so the cost is what
-lies between that node and the error. Then the places the compilers name differently: node names the token before
-for an argument list left open, both name the line of a string left open, and tsc names a JSX element's opening
-tag when its closing tag is missing."""
+node and tsc name the token where parsing stopped. Where recovery put a token the parser missed, that is the place;
+otherwise the place is in tree-sitter's own log: the tree is parsed again from its first error node with the log on,
+and the parse is stopped as soon as the log names it, so the cost is what lies between that node and the error.
+Then the places the compilers name differently: node names the token before for an argument list left open, both
+name the line of a string left open, and tsc names a JSX element's opening tag when its closing tag is missing."""
 
 from __future__ import annotations
 
@@ -63,6 +63,7 @@ def _named(data: bytes, tree: Tree, previous: Node | None, at: int, grammar: str
 
 
 def _first_error(root: Node) -> Node:
+    """The innermost node that holds the first error: a token recovery put in, or an error node."""
     node = root
     while not node.is_missing and (inner := next((c for c in node.children if c.has_error), None)):
         node = inner
