@@ -1,21 +1,25 @@
 """Edit and Write say when a change breaks a file's syntax, through the real parsers, and stay quiet otherwise."""
 
 import io
+import re
 
 import pytest
 
 from narnat_agent.tools.base import Diff, Result
 from narnat_agent.tools.registry import execute
 from narnat_agent.ui.plain import PlainUI
+from tests.tools.syntax_corpus import edit_strings, source
 
 # file name, the file, a valid edit (old, new), an edit that breaks it (old, new), the line the error is on
 CASES = [
     ("app.py", "def f(x):\n    return x + 1\n", ("x + 1", "x + 2"), ("def f(x):", "def f(x:"), 1),
-    ("app.js", "function f(a) {\n  return a + 1;\n}\n", ("a + 1", "a * 2"), ("return a + 1;\n}", "return a + 1;"), 2),
+    # node --check and tsc name the end of the file for a block left open: the line after the last
+    ("app.js", "function f(a) {\n  return a + 1;\n}\n", ("a + 1", "a * 2"), ("return a + 1;\n}", "return a + 1;"), 3),
     ("app.ts", "const n: number = 1;\nexport { n };\n", ("= 1", "= 2"), ("= 1;", "= ;"), 1),
     ("app.tsx", "export const A = () => <div>hi</div>;\n", ("hi", "hello"), ("<div>hi</div>;", "<div>hi</div"), 1),
     ("data.json", '{\n  "a": [1, 2],\n  "b": true\n}\n', ("true", "false"), ("[1, 2]", "[1, 2"), 2),
-    ("conf.yaml", "a: 1\nb:\n  - x\n", ("- x", "- y"), ("- x", "- x\n c: [\n"), 1),
+    # libyaml (PyYAML's parser, as YAML's tools read it) names the line it stops on, where tree-sitter named line 1
+    ("conf.yaml", "a: 1\nb:\n  - x\n", ("- x", "- y"), ("- x", "- x\n c: [\n"), 4),
     ("pyproject.toml", '[tool]\nname = "x"\n', ('"x"', '"y"'), ("[tool]", "[tool"), 1),
     ("main.go", "package main\n\nfunc main() {\n}\n", ("main() {", "main()  {"), ("{\n}", "{\n"), 3),
     ("main.rs", "fn main() {\n    let x = 1;\n}\n", ("= 1", "= 2"), ("= 1", "="), 2),
@@ -171,3 +175,28 @@ def test_removing_the_lines_that_closed_a_statement_is_seen_in_a_large_file(proj
     source = f"{functions}TABLE = (1,\n         2)\n{functions.replace('def f', 'def g')}"  # a statement right after
     result = read_and_edit(project, workspace, "big.py", source, "         2)\n", "")
     assert "line 1201, column" in result.detail.syntax and "'(' was never closed" in result.detail.syntax
+
+
+# A broken edit of a large real file (tests/fixtures/syntax), the line its compiler names and Narnat's words for it
+COMPILERS_LINES = [
+    # node --check: an argument list left open is named by its last argument's line
+    ("yargs-parser.test.mjs", 4087, "      argv.arr.should.eql(['foo']\n", 4087, "missing ')' after the argument list"),
+    # node --check: a test's closing line removed leaves the describe block open until the end of the file
+    ("yargs-parser.test.mjs", 4077, "", 4177, "unexpected end of file"),
+    # tsc names the token that did not fit, on the next line
+    ("yargs-parser.ts", 451, "        argv._.push(maybeCoercedNumber\n", 452, "unexpected '}'"),
+    # both name the line of a string left open
+    ("lodash.core.js", 3816, "  }()), { 'chain: false });\n", 3816, "string not closed on its line"),
+    # tsc names the opening tag of an element whose closing tag is gone
+    ("useFieldArray.test.tsx", 2417, "          \n", 2406, "<div> has no closing tag"),
+]
+
+
+@pytest.mark.parametrize("case", COMPILERS_LINES, ids=[f"{c[0]}:{c[1]}" for c in COMPILERS_LINES])
+def test_in_a_large_file_the_check_names_the_line_the_compiler_names(project, workspace, case):
+    name, line, new_line, named, message = case
+    text = source(name)
+    old, new = edit_strings({"file": name, "line": line, "old": text.splitlines(True)[line - 1], "new": new_line})
+    result = read_and_edit(project, workspace, name, text, old, new)
+    first = re.search(r"line (\d+), column \d+: (.*)", result.detail.syntax)
+    assert first and (int(first[1]), first[2]) == (named, message), result.detail.syntax  # named first

@@ -5,8 +5,9 @@ members next to the change, as deep as blocks nest. Parsing them costs what they
 import re
 from dataclasses import dataclass, replace
 
-# A line that starts a statement at its level: not one that closes a bracket or a block, or continues one (else:)
-STARTS = re.compile(r"(?!(?:end|fi|done|esac|else|elif|except|finally)\b)[^\s)\]}]")
+# A line that starts a statement at its level: not one that closes a bracket, a block or a tag (</div>), or continues
+# one (else:)
+STARTS = re.compile(r"(?!(?:end|fi|done|esac|else|elif|except|finally)\b|</)[^\s)\]}]")
 BLOCK = 200  # lines: statements this long are one block, narrowed to its members around the change
 
 

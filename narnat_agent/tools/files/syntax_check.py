@@ -1,15 +1,16 @@
-"""Whether a change to a source file broke its syntax: Python's own compiler for .py, tree-sitter for the others.
+"""Whether a change to a source file broke its syntax (the errors found by tools/files/parsers.py).
 
 Only errors the change introduced count: a file already broken elsewhere keeps quiet about what was there before.
 """
 
-import functools
 import json
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
-from narnat_agent.tools.files.statements import around
+from narnat_agent.tools.files.html_context import closing, open_elements, opening
+from narnat_agent.tools.files.parsers import STOPPING, Parsed, SyntaxProblem, parsed
+from narnat_agent.tools.files.statements import Fragment, around
 
 GRAMMARS = {
     ".js": "javascript",
@@ -22,7 +23,7 @@ GRAMMARS = {
     ".tsx": "tsx",
     ".json": "json",
     ".ipynb": "json",
-    ".yaml": "yaml",
+    ".yaml": "yaml",  # read by libyaml, not a grammar
     ".yml": "yaml",
     ".toml": "toml",
     ".go": "go",
@@ -45,38 +46,17 @@ GRAMMARS = {
     ".htm": "html",
     ".css": "css",
 }  # fmt: skip  (.h is C++: its grammar reads C headers too, the C grammar fails on C++ ones)
-# Each grammar is its own PyPI package, tree-sitter-NAME (module tree_sitter_NAME, function language()); these differ
-PACKAGES = {
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "php": ("tree_sitter_php", "language_php"),  # PHP inside HTML, as a .php file is
-}
 # Their grammars misread much valid code (C's macros, HTML's embedded scripts and XML prologues): they are trusted
 # only on a file that parsed cleanly before the change.
 GUESSING = {"c", "cpp", "html"}
 # The meaning of a line depends on tags far above it: parsed whole, but for a file that is PHP from its first line to
 # its end (no ?> after <?php), whose statements are read after that first line
-WHOLE = {"php", "html"}
-# A YAML document is one nested mapping: its statements parsed alone place an error elsewhere than the whole does,
-# so an error found there is placed on the whole file
-PLACED_WHOLE = {"yaml"}
+WHOLE = {"php"}
+# Languages whose first error is named where their compiler names it (tools/files/parsers.py): one met only at the end
+# of the statements around a change is looked for in the rest of the file, as the compiler reads on
+READ_ON = STOPPING | {"yaml"}
 COMMENTED_JSON = ("tsconfig", "jsconfig", "devcontainer", ".devcontainer")
-SHOWN = 3  # errors listed at most; the first one matters most, the rest are often its echoes
 LINE_CHARS = 200
-
-
-@dataclass(frozen=True)
-class SyntaxProblem:
-    line: int  # 1-based
-    column: int  # 1-based
-    message: str
-    text: str  # the offending line
-
-    @property
-    def key(self) -> tuple[str, str]:
-        """What stays the same when lines above it move: an error before and after a change is the same one."""
-        return self.message, self.text.strip()
 
 
 def language(path: Path) -> str | None:
@@ -89,60 +69,15 @@ def language(path: Path) -> str | None:
     return grammar
 
 
-def _python(text: str, name: str) -> list[SyntaxProblem]:
-    try:
-        compile(text, name, "exec", dont_inherit=True)
-    except SyntaxError as e:
-        lines = text.splitlines()
-        line = e.lineno or 1
-        source = lines[line - 1] if 0 < line <= len(lines) else (e.text or "").rstrip("\n")
-        return [SyntaxProblem(line, e.offset or 1, e.msg, source)]
-    except ValueError:  # a NUL byte: not source the compiler reads, and not for us to judge
-        return []
-    return []
-
-
-@functools.cache
-def _parser(grammar: str):
-    import importlib
-
-    import tree_sitter
-
-    module, function = PACKAGES.get(grammar, (f"tree_sitter_{grammar}", "language"))
-    return tree_sitter.Parser(tree_sitter.Language(getattr(importlib.import_module(module), function)()))
-
-
-def _tree_sitter(text: str, grammar: str) -> list[SyntaxProblem]:
-    data = text.encode("utf-8", "surrogateescape")
-    root = _parser(grammar).parse(data).root_node
-    problems: list[SyntaxProblem] = []
-    lines = data.split(b"\n")
-    pending = [root] if root.has_error else []
-    while pending and len(problems) < SHOWN:
-        node = pending.pop()
-        if node.is_missing or node.is_error:
-            row, column = node.start_point
-            source = lines[row].decode("utf-8", "replace") if row < len(lines) else ""
-            column = len(lines[row][:column].decode("utf-8", "replace")) if row < len(lines) else column
-            problems.append(SyntaxProblem(row + 1, column + 1, _message(node), source))
-        else:
-            pending.extend(child for child in reversed(node.children) if child.has_error)
-    return problems
-
-
-def _message(node) -> str:
-    if node.is_missing:
-        return f"missing {node.type!r}"
-    text = node.text.decode("utf-8", "replace").strip().split("\n")[0]
-    return f"unexpected {text[:40]!r}" if text else "unexpected end of file"
-
-
 def problems(path: Path, text: str) -> list[SyntaxProblem]:
     """The syntax errors in a file's text (none for a language without a check)."""
+    return _parsed(path, text)[0]
+
+
+def _parsed(path: Path, text: str, reuse: Parsed | None = None) -> tuple[list[SyntaxProblem], Parsed | None]:
+    """The errors, and tree-sitter's parse to reuse for a text like it (None for a language read otherwise)."""
     grammar = language(path)
-    if grammar is None:
-        return []
-    return _python(text, path.name) if grammar == "python" else _tree_sitter(text, grammar)
+    return parsed(grammar, text, path.name, reuse) if grammar else ([], None)
 
 
 def changed_lines(changes: list[tuple[int, int, int]]) -> tuple[int, int]:
@@ -179,20 +114,74 @@ def _clean(path: Path, text: str) -> bool:
 
 def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> list[SyntaxProblem] | None:
     """The errors in the statements around the change, when those statements parsed cleanly before it; None when
-    only the whole file can tell (they were broken before too, or a JSON document's error lies elsewhere)."""
+    only the whole file can tell (they were broken before too, or a JSON document's error lies elsewhere). Where the
+    first error is met only in the closing lines or at the end (the change left something open), the compiler stops
+    somewhere in what follows: the statements are read on to the end of the file."""
     new, old = after.split("\n"), before.split("\n")
     document = language(path) == "json"
+    if language(path) == "yaml":  # a key's indentation means something only beside a sibling's: one is taken along
+        changed = (_line_before(new, changed[0]), changed[1])
     fragment = around(new, changed)
     if language(path) == "php" and fragment.start > 0 and 0 not in fragment.head:
         fragment = replace(fragment, head=(0, *fragment.head))  # the opening <?php
-    found = problems(path, fragment.text(new, comma=not document))
+    stopping = language(path) in READ_ON
+    found = problems(path, fragment.text(new, comma=not document) + "\n" * stopping)  # its end on a line of its own
     if not found:
         return None if document else []  # the JSON reader found an error: not in these statements, then
+    if language(path) == "html":
+        return _in_page(path, new, old, fragment)
     earlier = fragment.before(len(new) - len(old)).text(old, comma=not document)
-    if language(path) in PLACED_WHOLE or not _clean(path, earlier):
+    if not _clean(path, earlier):
         return None
+    if stopping and _open_until_the_end(fragment, found[0], new, old, changed):
+        # what comes before the statements is as it was; from them on, the compiler reads to the end of the file
+        fragment = replace(fragment, end=len(new), tail=())
+        found = problems(path, fragment.text(new))
     placed = [(p, fragment.line(p.line)) for p in found]
     return [replace(p, line=n, text=new[n - 1] if 0 < n <= len(new) else p.text) for p, n in placed]
+
+
+def _in_page(path: Path, new: list[str], old: list[str], fragment: Fragment) -> list[SyntaxProblem] | None:
+    """An error the statements around an HTML Edit showed, read again inside the elements open where they start (a
+    page's content is rarely indented as it nests, and a closing tag further down closes an element opened far
+    above), and on until the elements open after the Edit are those open there before it: from there on the page
+    reads as it did. None when only the whole page can tell."""
+    start, grown = fragment.start, len(new) - len(old)
+    elements, end = open_elements("\n".join(new[:start]) + "\n"), min(len(new), fragment.end + 1)  # the next token
+    if elements is None:
+        return None
+    while (after := open_elements("\n".join(new[start:end]) + "\n", elements)) is None or after != open_elements(
+        "\n".join(old[start : end - grown]) + "\n", elements
+    ):  # until the same elements are open after the Edit as before it: what follows reads as it did
+        if end >= len(new):
+            return None
+        end = min(len(new), end + max(end - start, 100))
+    head = opening(elements)
+    if problems(path, "\n".join([head, *old[start : end - grown], closing(after)])):
+        return None
+    found = problems(path, "\n".join([head, *new[start:end], closing(after)]))
+    if found and found[0].line == 1:  # recovery took in the opening tags too: placed on the whole page's tags
+        return None
+    placed = [(p, start + p.line - 1) for p in found]  # its first line is the opening tags'
+    return [replace(p, line=n, text=new[n - 1] if 0 < n <= len(new) else "") for p, n in placed]
+
+
+def _line_before(lines: list[str], line: int) -> int:
+    """The last line above `line` (1-based) with more than a comment on it, or `line` itself at the top."""
+    return next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()[:1] not in ("", "#")), line)
+
+
+def _open_until_the_end(
+    fragment: Fragment, first: SyntaxProblem, new: list[str], old: list[str], changed: tuple[int, int]
+) -> bool:
+    """Whether where the compiler stops depends on the lines after the fragment: its first error is met only in
+    the closing lines or at its end (the change left a block open), or the change opened or closed a template
+    literal (an odd number of backticks where there was an even one), which moves every line after it in or out."""
+    first_line, last_line = changed
+    grown = len(new) - len(old)
+    ticks = sum(line.count("`") for line in new[first_line - 1 : last_line])
+    ticks_before = sum(line.count("`") for line in old[first_line - 1 : last_line - grown])
+    return first.line > len(fragment.head) + fragment.end - fragment.start or (ticks - ticks_before) % 2 == 1
 
 
 def introduced(path: Path, before: str, after: str, changed: tuple[int, int] | None = None) -> str:
@@ -215,10 +204,10 @@ def _introduced(path: Path, before: str, after: str, changed: tuple[int, int] | 
     local = _local(path, before, after, changed) if changed and before and not whole else None
     if local is not None:
         return _said(grammar, local)
-    found = problems(path, after)
+    found, parsed = _parsed(path, after)
     if not found:
         return ""  # the usual case: the file before is never parsed
-    known = Counter(p.key for p in problems(path, before)) if before else Counter()
+    known = Counter(p.key for p in _parsed(path, before, parsed)[0]) if before else Counter()
     if grammar in GUESSING and (known or not before):
         return ""
     new = []
@@ -233,8 +222,12 @@ def _introduced(path: Path, before: str, after: str, changed: tuple[int, int] | 
 def _said(grammar: str, found: list[SyntaxProblem]) -> str:
     if not found:
         return ""
-    shown = "\n".join(f"  line {p.line}, column {p.column}: {p.message}\n    {p.text[:LINE_CHARS]}" for p in found)
+    shown = "\n".join(f"  line {p.line}, column {p.column}: {p.message}" + _source(p.text) for p in found)
     return f"Syntax check ({grammar}): this change introduced {_count(len(found))}:\n{shown}"
+
+
+def _source(text: str) -> str:
+    return f"\n    {text[:LINE_CHARS]}" if text.strip() else ""  # none past the last line
 
 
 def _count(n: int) -> str:
