@@ -166,6 +166,14 @@ class Said(str):
         return translated.format(**{k: spoken(v) for k, v in self.values.items()}) if self.values else translated
 
 
+def cleaned(text: str, clean: Callable[[str], str]) -> str:
+    """text passed through clean (masking, making inert), a Said kept a Said: its values are cleaned, so that it
+    can still be said in the interface's language."""
+    if isinstance(text, Said):
+        return Said(text.template, **{name: cleaned(value, clean) for name, value in text.values.items()})
+    return clean(text)
+
+
 def spoken(text: str) -> str:
     """text as the interface says it: a Said in the interface's language, any other text as it is (a path, a name)."""
     return text.spoken() if isinstance(text, Said) else text

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from narnat_agent.i18n import N_, Said
+from narnat_agent.i18n import N_, Said, cleaned
 from narnat_agent.tools.verification import Verification
 
 Confirm = Callable[[str, str], bool]
@@ -47,7 +47,7 @@ class Diff:
     syntax: str = ""
 
     def cleaned(self, clean: Clean) -> "Diff":
-        return Diff(clean(self.text), clean(self.syntax))
+        return Diff(clean(self.text), cleaned(self.syntax, clean))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from narnat_agent.encodable import encodable
-from narnat_agent.i18n import N_, Said, spoken
+from narnat_agent.i18n import N_, Said, cleaned, spoken
 from narnat_agent.keyguard import can_be_key, redact
 from narnat_agent.logger import get_logger
 from narnat_agent.tools import bash, edit, glob, grep, read, todo_write, write
@@ -166,9 +166,7 @@ def _safe(text: str, secret: str) -> str:
 
 def _said_safe(text: str, secret: str) -> str:
     """_safe, keeping a Said (a tool line's words, translated where a person reads them) and its parts."""
-    if isinstance(text, Said):
-        return Said(text.template, **{name: _said_safe(value, secret) for name, value in text.values.items()})
-    return _safe(text, secret)
+    return cleaned(text, lambda part: _safe(part, secret))
 
 
 def _safe_result(result: Result, secret: str) -> Result:

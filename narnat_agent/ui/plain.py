@@ -267,7 +267,7 @@ class PlainUI:
         if isinstance(detail, Todos):
             self.say("\n".join(f"    {line}" for line in checklist(list(detail.items))))
         elif isinstance(detail, Diff) and detail.syntax:
-            self.say("\n".join(f"    {line}" for line in detail.syntax.splitlines()))
+            self.say("\n".join(f"    {line}" for line in spoken(detail.syntax).splitlines()))
 
     def notice(self, text: str) -> None:
         self.say(f"! {text}")

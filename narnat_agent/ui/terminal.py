@@ -208,7 +208,7 @@ class TerminalUI:
         elif isinstance(detail, Diff) and detail.text:
             self.console.print(render.diff(detail.text))
             if detail.syntax:
-                self.console.print(render.syntax_finding(detail.syntax))
+                self.console.print(render.syntax_finding(spoken(detail.syntax)))
         elif output and (tail := render.output_tail(output, result.is_error)):
             self.console.print(tail)
         if self.stream:

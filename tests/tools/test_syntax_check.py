@@ -94,6 +94,22 @@ def test_the_plain_ui_shows_the_finding_under_the_result():
     assert err.getvalue().splitlines()[1:] == [f"    {line}" for line in finding.splitlines()]
 
 
+def test_the_finding_reaches_the_model_in_english_and_a_person_in_the_interfaces_language(project, workspace):
+    from narnat_agent import i18n
+
+    created = execute("Write", {"file_path": "new.py", "content": "x = 1\ny = (\n"}, workspace)
+    i18n.use("zh-CN")
+    try:
+        err = io.StringIO()
+        PlainUI(io.StringIO(), err).tool_end(created)
+    finally:
+        i18n.use("en")
+    assert created.text.count("Syntax check (python): this change introduced a syntax error:\n  line 2, column") == 1
+    shown = err.getvalue()
+    assert "语法检查（python）" in shown and "第 2 行" in shown and "Syntax check" not in shown, shown
+    assert "    y = (" in shown  # the source line as it is
+
+
 def test_in_a_large_file_the_statements_around_the_edit_decide_and_errors_are_confirmed_on_the_whole(
     project, workspace
 ):

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.tools.files.html_context import closing, open_elements, opening
 from narnat_agent.tools.files.parsers import STOPPING, Parsed, SyntaxProblem, parsed
 from narnat_agent.tools.files.statements import Fragment, around
@@ -220,15 +221,21 @@ def _introduced(path: Path, before: str, after: str, changed: tuple[int, int] | 
 
 
 def _said(grammar: str, found: list[SyntaxProblem]) -> str:
+    """The finding: English for the model, and said again in the interface's language (the parser's words and the
+    source lines stay as they are)."""
     if not found:
         return ""
-    shown = "\n".join(f"  line {p.line}, column {p.column}: {p.message}" + _source(p.text) for p in found)
-    return f"Syntax check ({grammar}): this change introduced {_count(len(found))}:\n{shown}"
+    lines = [Said(N_("  line {line}, column {column}: {message}{source}"), line=str(p.line), column=str(p.column),
+                  message=p.message, source=_source(p.text)) for p in found]  # fmt: skip
+    shown = lines[-1]
+    for line in reversed(lines[:-1]):
+        shown = Said(N_("{first}\n{rest}"), first=line, rest=shown)
+    count = Said(N_("a syntax error")) if len(found) == 1 else Said(N_("{n} syntax errors"), n=str(len(found)))
+    return Said(N_("Syntax check ({grammar}): this change introduced {count}:\n{shown}"), grammar=grammar,
+                count=count, shown=shown)  # fmt: skip
 
 
 def _source(text: str) -> str:
     return f"\n    {text[:LINE_CHARS]}" if text.strip() else ""  # none past the last line
 
 
-def _count(n: int) -> str:
-    return "a syntax error" if n == 1 else f"{n} syntax errors"
