@@ -196,6 +196,7 @@ class Agent:
         """Answer one question, through as many model and tool steps as it takes."""
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
+        self.workspace.turn_begins(len(self.conversation.messages))
         mentioned = with_mentions(question, self.workspace.root, self.workspace.knows)
         planning = [PLANNING] if self.workspace.planning else []
         self.told_planning |= self.workspace.planning

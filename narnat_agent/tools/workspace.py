@@ -75,6 +75,8 @@ class ToolState:
     reads: dict[Path, FileRecord] = field(default_factory=dict)
     todos: list[dict] = field(default_factory=list)
     set_aside: dict[Path, FileRecord] = field(default_factory=dict)  # reads the last rewind took: /redo gives back
+    # what the model knew as each turn began, by the turn's first message: what /undo of the turn goes back to
+    at_turn: dict[int, dict[Path, FileRecord]] = field(default_factory=dict)
 
 
 @dataclass
@@ -211,10 +213,18 @@ class Workspace:
             if record and not self.knows(path):
                 self.reads[path] = replace(record, rewound=True)
 
-    def forget(self, paths: list[Path]) -> None:
-        """Files the conversation no longer shows as they are: the next Edit or Write needs a Read first. What was
-        known of them is set aside, for /redo to give back with the conversation."""
+    def turn_begins(self, message: int) -> None:
+        """A turn begins at this message of the conversation: what the model knows of the files now is what taking
+        the turn back returns to."""
+        self.tool_state.at_turn[message] = dict(self.reads)
+
+    def forget(self, paths: list[Path], message: int) -> None:
+        """The conversation was cut back to a turn that began at `message`: of the files the cut turns changed, the
+        model knows again what it knew then (none, or a read the file's content is checked against, as always), and
+        nothing after. What it knew is set aside, for /redo to give back with the conversation."""
+        then = self.tool_state.at_turn.get(message, {})
         self.tool_state.set_aside = {path: record for path in paths if (record := self.reads.pop(path, None))}
+        self.reads.update({path: then[path] for path in paths if path in then})
 
     def bring_back(self) -> None:
         """What the last rewind set aside, the conversation that showed it given back (/redo)."""

@@ -102,6 +102,20 @@ def test_after_undo_then_redo_the_model_may_edit_what_it_read_and_wrote_and_hear
     assert "Read a file again" not in json.dumps(fake_llm.requests[-2]["messages"][-1])  # files are as it shows
 
 
+def test_after_undo_the_model_knows_a_file_as_it_knew_it_when_the_undone_turn_began(harness, fake_llm, tree):
+    h = harness()
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("say bye")
+    fake_llm.add(tool_reply(("Edit", {"file_path": "src/main.py", "old_string": "bye", "new_string": "ciao"})),
+                 text_reply("edited"))  # fmt: skip
+    h.agent.ask("say ciao")
+    dispatch(h.agent, "/undo")  # the file is as turn 1 left it, and the conversation shows turn 1's Read and Edit
+    fake_llm.add(tool_reply(("Edit", {"file_path": "src/main.py", "old_string": "bye", "new_string": "hola"})),
+                 text_reply("edited again"))  # fmt: skip
+    h.agent.ask("say hola")
+    assert (tree / "src/main.py").read_text() == "print('hola')\n"
+
+
 def test_a_code_rewind_taken_back_leaves_nothing_to_tell_the_model(harness, fake_llm, tree):
     h = harness("1\n3\n")
     read_then_edit(fake_llm, "src/main.py", "hello", "bye")
