@@ -269,8 +269,9 @@ def _go_back(agent: Agent, turn: TurnSummary, step: int, code: bool, conversatio
         _measure_again(agent)
         # the files those turns changed, restored or not, are no longer as the conversation shows them: read again;
         # what the model read of the others still holds
-        agent.workspace.forget([agent.workspace.root / path for path in changed.union(restored)],
-                               len(agent.conversation.messages))
+        agent.workspace.forget(
+            [agent.workspace.root / path for path in changed.union(restored)], len(agent.conversation.messages)
+        )
         agent.ui.give_back(turn.question.split("\n\n<system-reminder>", 1)[0])  # what the person typed, not Narnat
 
 

@@ -237,5 +237,3 @@ def _said(grammar: str, found: list[SyntaxProblem]) -> str:
 
 def _source(text: str) -> str:
     return f"\n    {text[:LINE_CHARS]}" if text.strip() else ""  # none past the last line
-
-
