@@ -36,7 +36,8 @@ from narnat_agent.i18n import N_, Said, _
 from narnat_agent.logger import get_logger
 from narnat_agent.processes import start_thread
 
-EXCLUDE = "/.narnat/\n.narnat-tmp-*\n"  # our state, and our atomic writes caught half-way
+OURS = ".narnat/"  # Narnat's state in the project: never a project file
+EXCLUDE = f"/{OURS}\n.narnat-tmp-*\n"  # our state, and our atomic writes caught half-way
 ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"  # overrides the project's .gitattributes
 OUTSIDE = ".narnat/outside"
 # add --all must not drop the outside files, which it cannot see; a pattern, as git refuses a literal path that
@@ -146,7 +147,8 @@ class GitStore:
         names = [n for n in listed if not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]
         skipped = {n: why for n in names if (why := unkept(self.project / n))}
         self._update([n for n in names if n not in skipped])
-        return skipped | {n: seen for n in listed if n.endswith("/") and (seen := ignored_folder(self.project / n))}
+        folders = [n for n in listed if n.endswith("/") and n != OURS]  # what Narnat writes there is no loss
+        return skipped | {n: seen for n in folders if (seen := ignored_folder(self.project / n))}
 
     def _add_all(self, *pathspec: str, env: dict[str, str] | None = None) -> list[str]:
         """`add --all`; the nested repositories it met, which it links to (or leaves out) instead of keeping."""

@@ -116,6 +116,16 @@ def test_after_undo_the_model_knows_a_file_as_it_knew_it_when_the_undone_turn_be
     assert (tree / "src/main.py").read_text() == "print('hola')\n"
 
 
+def test_undo_does_not_name_narnats_own_folder_as_a_loss(harness, fake_llm, tree):
+    h = harness("y\n")
+    code = "import os; os.makedirs('.narnat/jobs', exist_ok=True); open('.narnat/jobs/j.log', 'w'); open('a.txt', 'w')"
+    fake_llm.add(tool_reply(("Bash", {"command": f'python3 -c "{code}"'})), text_reply("done"))
+    h.agent.ask("make a.txt")
+    dispatch(h.agent, "/undo")
+    assert "Removed 1 file that did not exist then: a.txt." in h.err.getvalue()
+    assert ".narnat/" not in h.err.getvalue().split("Rewound to before turn 1", 1)[1]
+
+
 def test_a_code_rewind_taken_back_leaves_nothing_to_tell_the_model(harness, fake_llm, tree):
     h = harness("1\n3\n")
     read_then_edit(fake_llm, "src/main.py", "hello", "bye")
