@@ -61,8 +61,13 @@ def _python_environments(project: Path) -> str:
     if active and active not in found:
         lines.append(f"- Python virtualenv: {active} (active)")
     for lock, tool in (("poetry.lock", "poetry"), ("uv.lock", "uv")):
-        if _found(project / lock, Path.is_file):
+        if not _found(project / lock, Path.is_file):
+            continue
+        if _installed(tool, project):
             lines.append(f"- {lock}: run the project's Python tools with `{tool} run …`")
+        else:
+            instead = "; use the virtualenv's tools above" if found or active else ""
+            lines.append(f"- {lock}: {tool} is not installed here{instead}")
     if (conda := os.environ.get("CONDA_DEFAULT_ENV")) and conda != "base":
         lines.append(f"- Conda environment: {conda} (active)")
     return "".join(f"{line}\n" for line in lines)
@@ -82,7 +87,7 @@ def _node(project: Path) -> str:
         return ""
     lockfile, manager = next(((f, m) for f, m in LOCKFILES if _found(project / f, Path.is_file)), ("", "npm"))
     line = f"- Node: {manager} ({f'from {lockfile}' if lockfile else 'no lockfile'}); "
-    if manager != "npm" and not shutil.which(manager, path=environment(root=project).get("PATH")):
+    if manager != "npm" and not _installed(manager, project):
         # the lockfile names a manager the commands cannot run: npm runs the same scripts
         line += f"{manager} is not installed here (npm runs the scripts; an npm install writes package-lock.json); "
         manager = "npm"
@@ -106,6 +111,11 @@ def _scripts(package: Path) -> dict | None:
         return None
     scripts = found.get("scripts", {}) if isinstance(found, dict) else None
     return scripts if isinstance(scripts, dict) else None
+
+
+def _installed(program: str, project: Path) -> bool:
+    """Whether the Bash tool's commands find the program on their PATH."""
+    return shutil.which(program, path=environment(root=project).get("PATH")) is not None
 
 
 def _bin(venv: Path) -> str:

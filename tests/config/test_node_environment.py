@@ -1,5 +1,6 @@
 """The system prompt tells the model how a Node project runs its scripts: the package manager its lockfile names and
-the scripts package.json defines, so it runs the right test command."""
+the scripts package.json defines, so it runs the right test command; a lockfile's tool that is not installed is said
+so, for Node and Python alike."""
 
 import json
 import os
@@ -66,3 +67,15 @@ def test_a_lockfile_naming_a_manager_that_is_not_installed_says_so_and_npm_runs_
         "- Node: pnpm (from pnpm-lock.yaml); pnpm is not installed here (npm runs the scripts; an npm install writes "
         "package-lock.json); package.json scripts: test — run them with `npm run NAME`"
     )
+
+
+@pytest.mark.parametrize(("lockfile", "tool"), [("poetry.lock", "poetry"), ("uv.lock", "uv")])
+def test_a_python_lockfile_names_its_tool_only_where_it_is_installed(project, tmp_path, monkeypatch, lockfile, tool):
+    (project / lockfile).write_text("")
+    (project / ".venv").mkdir()
+    (project / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    installed(tmp_path, monkeypatch)
+    assert f"- {lockfile}: {tool} is not installed here; use the virtualenv's tools above\n" in prompt(project)
+    (tmp_path / "bin" / tool).write_text("#!/bin/sh\n")
+    (tmp_path / "bin" / tool).chmod(0o755)
+    assert f"- {lockfile}: run the project's Python tools with `{tool} run …`\n" in prompt(project)
