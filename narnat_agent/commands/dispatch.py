@@ -11,7 +11,7 @@ from narnat_agent.commands.custom import UserCommand
 from narnat_agent.conversation.store import SessionError
 from narnat_agent.core.agent import Agent
 from narnat_agent.core.goal import GoalRefused
-from narnat_agent.i18n import N_, _, ngettext
+from narnat_agent.i18n import N_, _, ngettext, spoken
 from narnat_agent.provider.errors import LLMError
 from narnat_agent.state import commands_folders, skills_folders
 from narnat_agent.ui import cells
@@ -27,7 +27,8 @@ def jobs(agent: Agent, arg: str) -> None:
     if not started:
         agent.ui.info(_("No background commands."))
         return
-    rows = [[str(job.number), str(job.pid), job.state, agent.workspace.show(job.log), job.command] for job in started]
+    rows = [[str(job.number), str(job.pid), spoken(job.state), agent.workspace.show(job.log), job.command]
+            for job in started]  # fmt: skip
     agent.ui.table([_("job"), _("pid"), _("state"), _("output"), _("command")], rows)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from narnat_agent.i18n import N_, Said
 from narnat_agent.platform.processes import alive, kill_tagged, stop_tree
 from narnat_agent.processes import HeldInterrupt, start_thread
 
@@ -44,12 +45,16 @@ class Job:
 
     @property
     def state(self) -> str:
+        """How it stands, in English for the model and sayable again in the interface's language."""
         code = self.process.poll()
         if code is None:
-            return "running"
+            return Said(N_("running"))
         if self.output.over:
-            return f"was stopped: its output passed {self.output.limit // MB:,} MB (setting job_output_limit_mb)"
-        return f"exited with code {code}" if code >= 0 else f"was stopped by signal {-code}"
+            return Said(N_("was stopped: its output passed {mb} MB (setting job_output_limit_mb)"),
+                        mb=f"{self.output.limit // MB:,}")  # fmt: skip
+        if code >= 0:
+            return Said(N_("exited with code {code}"), code=str(code))
+        return Said(N_("was stopped by signal {signal}"), signal=str(-code))
 
     def settled(self, seconds: float) -> None:
         with contextlib.suppress(subprocess.TimeoutExpired):

@@ -118,6 +118,18 @@ def test_waiting_for_a_job_gives_its_output_without_the_colours_it_wrote_for_a_t
     assert ". 3 passed" in done.text and "\x1b" not in done.text
 
 
+def test_a_jobs_end_is_said_in_the_interfaces_language_and_told_the_model_in_english(workspace):
+    from narnat_agent import i18n
+
+    execute("Bash", {"command": f'{sys.executable} -c "pass"', "run_in_background": True}, workspace)
+    i18n.use("zh-CN")
+    try:
+        done = execute("Bash", {"command": "wait %1", "timeout": 30_000}, workspace)
+    finally:
+        i18n.use("en")
+    assert done.summary == "任务 1：已结束，退出码 0" and "(job 1 exited with code 0;" in done.text
+
+
 def test_waiting_past_the_timeout_says_the_job_still_runs_and_keeps_it(workspace, project):
     code = "import time; print('started', flush=True); time.sleep(60)"
     execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)

@@ -8,7 +8,7 @@ import subprocess
 from datetime import datetime
 
 from narnat_agent import state
-from narnat_agent.i18n import N_, Said, _, listed, ngettext
+from narnat_agent.i18n import N_, Said, _, listed, ngettext, spoken
 from narnat_agent.inert import without_escapes
 from narnat_agent.processes.jobs import HEAD, MB
 from narnat_agent.safety import analyze, changes, ending_chain, last_pipeline
@@ -107,7 +107,7 @@ def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
     how = f"job {job.number} {job.state}" if ended else f"job {job.number} still running after {timeout_s:g} s"
     body = f"{new.rstrip()}\n" if new.strip() else "(no new output)\n"
     verification = verified_chain(ending_chain(job.command), job.process.returncode, ()) if ended else None
-    summary = _("job {number}: {state}").format(number=job.number, state=job.state)
+    summary = _("job {number}: {state}").format(number=job.number, state=spoken(job.state))
     failed = ended and job.process.returncode != 0
     return Result(f"{body}({how}; its whole output: {ws.show(job.log)})", summary, failed, verification=verification)
 
