@@ -38,6 +38,7 @@ class Job:
     tag: str  # in the environment of each of its processes: what finds them, even outside its tree
     told: bool = False  # the model has been told how it ended
     given: int = 0  # bytes of its log the model has been given by waiting for it
+    recorded: bool = False  # its end is among the turn's verifications (when it verifies): counted once
 
     @property
     def pid(self) -> int:

@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 
 from narnat_agent.i18n import _
+from narnat_agent.processes.jobs import Job
+from narnat_agent.safety import ending_chain
 
 PROGRAMS = {
     "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "flake8", "pylint", "unittest", "eslint", "tsc",
@@ -190,3 +192,12 @@ def verified(stages: list[list[str | None]], code: int | None, pipeline: tuple[i
             run = " ".join(word for word in stages[n] if word is not None)
             return Verification(name, code if code is None or not statuses else statuses[n], run, filtered(stages[n]))
     return None
+
+
+def of_job(job: Job) -> Verification | None:
+    """What an ended background job verified, the first time the model learns how it ended (waiting for it, or
+    reading its log): a test run in the background counts as one in the foreground, once."""
+    if job.recorded:
+        return None
+    job.recorded = True
+    return verified_chain(ending_chain(job.command), job.process.returncode, ())

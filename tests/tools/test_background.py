@@ -130,6 +130,18 @@ def test_a_jobs_end_is_said_in_the_interfaces_language_and_told_the_model_in_eng
     assert done.summary == "任务 1：已结束，退出码 0" and "(job 1 exited with code 0;" in done.text
 
 
+def test_a_background_test_run_read_to_its_end_is_a_verification_once(workspace, project):
+    (project / "test_ok.py").write_text("def test_ok():\n    assert True\n")
+    command = f"{sys.executable} -m pytest -q -p no:cacheprovider test_ok.py"
+    execute("Bash", {"command": command, "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    job.process.wait()
+    read = execute("Read", {"file_path": workspace.show(job.log)}, workspace)
+    assert read.verification is not None and (read.verification.command, read.verification.exit_code) == ("pytest", 0)
+    assert execute("Read", {"file_path": workspace.show(job.log)}, workspace).verification is None  # counted once
+    assert execute("Bash", {"command": "wait %1"}, workspace).verification is None
+
+
 def test_waiting_past_the_timeout_says_the_job_still_runs_and_keeps_it(workspace, project):
     code = "import time; print('started', flush=True); time.sleep(60)"
     execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)

@@ -26,7 +26,7 @@ from narnat_agent.tools.bash.execute import (
 )
 from narnat_agent.tools.bash.shells import BASH, Shell, chosen
 from narnat_agent.tools.tool import Tool
-from narnat_agent.tools.verification import verified_chain
+from narnat_agent.tools.verification import of_job, verified_chain
 from narnat_agent.tools.workspace import Workspace
 
 __all__ = ["TOOL", "chosen", "environment", "execute", "for_shell", "run_named"]  # the system prompt tells of the shell
@@ -106,7 +106,7 @@ def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
     job.told = job.told or ended
     how = f"job {job.number} {job.state}" if ended else f"job {job.number} still running after {timeout_s:g} s"
     body = f"{new.rstrip()}\n" if new.strip() else "(no new output)\n"
-    verification = verified_chain(ending_chain(job.command), job.process.returncode, ()) if ended else None
+    verification = of_job(job) if ended else None
     summary = _("job {number}: {state}").format(number=job.number, state=spoken(job.state))
     failed = ended and job.process.returncode != 0
     return Result(f"{body}({how}; its whole output: {ws.show(job.log)})", summary, failed, verification=verification)

@@ -12,6 +12,7 @@ from narnat_agent.tools.files.textfile import binary_kind, decode, digest, line_
 from narnat_agent.tools.read.images import SUFFIXES as IMAGE_SUFFIXES
 from narnat_agent.tools.read.images import read_image
 from narnat_agent.tools.tool import Tool
+from narnat_agent.tools.verification import of_job
 from narnat_agent.tools.workspace import Workspace, printable
 
 MAX_LINES = 2000
@@ -103,12 +104,15 @@ def run(args: dict, ws: Workspace) -> Result:
     if job is None:
         return result
     news = [line for line in ws.jobs.news() if not line.startswith(f"background job {job.number} ")]
+    verification = None
     if job.state == "running":
         state = f"Job {job.number} is still running: this file grows; Read it again later for more."
     else:
         state = f"Job {job.number} ({job.command}) {job.state}."
+        verification = of_job(job)
     text = without_escapes(result.text)  # a command's colours, written to its log as they would be to a terminal
-    return dataclasses.replace(result, text="\n".join([text, state, *(f"({line})" for line in news)]))
+    text = "\n".join([text, state, *(f"({line})" for line in news)])
+    return dataclasses.replace(result, text=text, verification=verification)
 
 
 def _read(args: dict, ws: Workspace, growing: bool) -> Result:
