@@ -13,7 +13,7 @@ from tests.fake_llm import chunk, text_reply, tool_reply
 
 BUGGY = "def add(a, b):\n    return a - b\n"
 FIXED = "def add(a, b):\n    return a + b\n"
-REASON = "rm deletes files: junk.log; /undo can restore files, but not those in folders .gitignore names"
+REASON = "rm deletes files: junk.log; /undo can restore it"
 
 
 def _fix_script(fake_llm) -> None:
