@@ -30,6 +30,7 @@ from narnat_agent.checkpoints.store import (
     remove_file,
     unkept,
 )
+from narnat_agent.checkpoints.watching import Watcher
 from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 from narnat_agent.processes import start_thread
@@ -57,6 +58,10 @@ class GitStore:
         self.git = Git(project, git_dir)
         self.lock = StoreLock(git_dir.parent / "lock", git_dir, say)
         self.index = Index(git_dir / "index")
+        self.watcher = Watcher(project)
+        self.last: str | None = None  # the last snapshot: it stands as long as the watcher sees no other change
+        self.ignored: set[str] = set()  # the folders the last whole snapshot left out whole
+        self.kept: dict[str, Unkept] | None = None  # what the last whole snapshot could not keep (None: it failed)
 
     def _ready(self) -> bool:
         """Create the store, under the lock, so runs started together agree on one; whether it was created now."""
@@ -73,10 +78,19 @@ class GitStore:
         self._refuse_too_large()
         return True
 
-    def _take(self, touched: Sequence[Path], everything: bool) -> tuple[str, dict[str, Unkept]]:
+    def _take(
+        self, touched: Sequence[Path], everything: bool, changed: set[str] | None
+    ) -> tuple[str, dict[str, Unkept]]:
         fresh = self._ready()
-        everything = not self.index.sound(fresh) or everything  # a lost index is rebuilt from the whole project
-        skipped = self._add_everything() if everything else {}
+        if not self.index.sound(fresh):  # a lost index is rebuilt from the whole project
+            everything, changed = True, None
+        skipped: dict[str, Unkept] = {}
+        if everything:
+            # only the files changed since the last whole snapshot, on top of it (the index holds the files as it
+            # took them, or as other runs took them since, later), when the names are known
+            partial = self._add_changed(changed) if changed is not None and self.kept is not None else None
+            skipped = self._add_everything() if partial is None else partial
+            self.kept = dict(skipped)
         skipped |= self._add_touched(touched)
         tree = self.git("write-tree").decode().strip()
         self.index.written()
@@ -118,17 +132,36 @@ class GitStore:
 
     def snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot:
         with self.lock.held():
+            self.last = None
+            changed = None
+            if everything:
+                changed = self.watcher.mark()
+            else:
+                self.watcher.cover(n for path in touched if (n := name_of(self.project, path)) is not None)
             try:
-                tree, skipped = self._take(touched, everything)
+                tree, skipped = self._take(touched, everything, changed)
             except CheckpointError as e:
+                self.kept = None
                 if not (self.git_dir / "HEAD").exists() or self.git.run("rev-parse", "--git-dir")[0] == 0:
                     raise
                 self._set_aside(e)
-                tree, skipped = self._take(touched, everything)
+                tree, skipped = self._take(touched, everything, None)
+            if everything:
+                self.watcher.follow(self.ignored)
+            self.last = tree
         # git leaves an existing tree as it was: mark it as taken now, or a prune could count it as old
         with contextlib.suppress(OSError):
             os.utime(self.git_dir / "objects" / tree[:2] / tree[2:])
         return Snapshot(tree, skipped)
+
+    def look_again(self) -> None:
+        self.watcher.doubt()
+
+    def standing(self) -> str | None:
+        """The last snapshot, while nothing but the files snapshots of touched files took in changed since the last
+        whole one began (None: something may have)."""
+        last = self.last
+        return last if last is not None and self.watcher.still() else None
 
     def _add_everything(self) -> dict[str, Unkept]:
         """Stage the whole project; the ignored files too big to keep, to tell whether a command changed them."""
@@ -140,11 +173,22 @@ class GitStore:
             out = self.git.output(listing)
         for folder in nested:
             self._stage_folder(folder)
-        names = [n for n in out.decode(errors="surrogateescape").split("\0")
-                 if n and not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]  # fmt: skip
+        listed = [n for n in out.decode(errors="surrogateescape").split("\0") if n]
+        self.ignored = _whole_folders(listed)
+        names = [n for n in listed if not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]
         skipped = {n: why for n in names if (why := unkept(self.project / n))}
         self._update([n for n in names if n not in skipped])
         return skipped
+
+    def _add_changed(self, names: set[str]) -> dict[str, Unkept] | None:
+        """Stage only the files changed since the last whole snapshot, which the index holds as it took it; what it
+        could not keep. None when the names alone cannot say what a whole snapshot would keep: one is a folder now,
+        or a file too large to keep or not a regular one (kept or not as .gitignore says), or was one."""
+        assert self.kept is not None
+        if any(name in self.kept or unkept(self.project / name) for name in names):  # a folder is no regular file
+            return None
+        self._update(sorted(names))
+        return dict(self.kept)
 
     def _add_all(self, *pathspec: str, env: dict[str, str] | None = None) -> list[str]:
         """`add --all`; the nested repositories it met, which it links to (or leaves out) instead of keeping."""
@@ -177,6 +221,8 @@ class GitStore:
             self.git("update-index", "--add", "--remove", "--replace", "-z", "--stdin", stdin=paths)
 
     def _update_outside(self, names: list[str]) -> None:
+        if not names:
+            return
         present = [n for n in names if os.path.lexists(n)]
         shas = self.git("hash-object", "-w", "--no-filters", "--stdin-paths",
                         stdin="".join(f"{n}\n" for n in present).encode(errors="surrogateescape")).split()  # fmt: skip
@@ -184,9 +230,8 @@ class GitStore:
         records = [
             f"{_mode(n)} {found[n]}\t{OUTSIDE}{n}" if n in found else f"0 {'0' * 40}\t{OUTSIDE}{n}" for n in names
         ]
-        if records:
-            info = "".join(f"{r}\0" for r in records).encode(errors="surrogateescape")  # names in any encoding
-            self.git("update-index", "-z", "--index-info", stdin=info)
+        info = "".join(f"{r}\0" for r in records).encode(errors="surrogateescape")  # names in any encoding
+        self.git("update-index", "-z", "--index-info", stdin=info)
 
     def _stage_folder(self, folder: str) -> None:
         """Put a nested repository's files in the index as ordinary files: from then on git walks into it."""
@@ -292,6 +337,13 @@ class GitStore:
                 # no delta search, quick compression: most of the saving in a fraction of the time
                 self.git("-c", "pack.compression=1", "repack", "-d", "-q", "--window=0", "--cruft",
                          f"--cruft-expiration={AGE_DAYS}.days.ago", "--no-write-bitmap-index", hold=(fd,))  # fmt: skip
+
+
+def _whole_folders(listed: list[str]) -> set[str]:
+    """The folders the ignored listing names whole (`build/`): no snapshot keeps their files. git lists a folder
+    that is only untracked (`logs/`) before its ignored files, which the snapshot keeps one by one."""
+    above = {name[:cut] for name in listed for cut in range(len(name) - 1) if name[cut] == "/"}
+    return {name[:-1] for name in listed if name.endswith("/") and name[:-1] not in above}
 
 
 def _name(path: str) -> str:
