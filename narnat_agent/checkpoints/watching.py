@@ -55,11 +55,19 @@ class Watcher:
             return changed
 
     def cover(self, names: Iterable[str]) -> None:
-        """A snapshot of these touched files begins: their changes so far are in it; any other change counts."""
+        """A snapshot of these touched files begins: their changes so far are in it; any other change counts. A
+        touched file in a folder .gitignore names whole is kept from now on, and so are the folder's other files
+        (the store's index holds one): the folder is watched from now on, and vouched for from the next mark."""
         with self.lock:
             covered = set(names)
-            if self.watch is not None and not self._drain() <= covered:
+            if self.watch is None:
+                return
+            if not self._drain() <= covered:
                 self.untaken = True
+            for folder in sorted(f for f in self.ignored if any(n.startswith(f"{f}/") for n in covered)):
+                self.ignored.discard(folder)
+                self._walk(folder)
+                self.changed, self.untaken = None, True
 
     def still(self) -> bool:
         """Whether nothing changed since the last whole snapshot began, but what snapshots of touched files took."""

@@ -124,6 +124,17 @@ def test_a_folder_gitignore_no_longer_names_is_kept_from_then_on(agent, tree):
     assert (tree / "build/out.js").read_text() == "old\n"
 
 
+def test_a_file_in_an_ignored_folder_that_a_write_made_is_kept_when_a_command_changes_it_later(agent, tree):
+    (tree / ".gitignore").write_text("build/\n")
+    (tree / "build").mkdir()
+    (tree / "build/other.js").write_text("other\n")
+    agent.turn("first", ("Bash", [], bash("true")))
+    agent.turn("write in build", ("Bash", [], bash("true")), ("Write", ["build/out.js"], write("build/out.js", "1\n")),
+               ("Bash", [], bash("echo 2 > build/out.js && echo changed > build/other.js")))  # fmt: skip
+    agent.rewind(1, conversation=False, step=1)  # the command (a call that changed nothing is no step)
+    assert (tree / "build/out.js").read_text() == "1\n" and (tree / "build/other.js").read_text() == "other\n"
+
+
 def test_a_write_between_commands_is_undone_with_them(agent, tree):
     agent.turn("first", ("Bash", [], bash("true")))
     before = files(tree)
