@@ -42,6 +42,7 @@ OUTSIDE = ".narnat/outside"
 # starts in an ignored folder
 PROJECT = ["--", ".", ":(exclude,top).narna[t]/outside/*"]
 KEPT = "refs/narnat/kept"
+IGNORED = "narnat-ignored"  # the folders the last whole listing named whole: where the next run starts watching
 PACK_AT = 1000  # loose objects
 # git names the nested repositories it meets: a link to the commit of one, no link for one without a commit
 EMBEDDED = re.compile(r"^warning: adding embedded git repository: (.+)$", re.MULTILINE)
@@ -135,6 +136,8 @@ class GitStore:
             self.last = None
             changed = None
             if everything:
+                if (before := self._ignored_before()) is not None:
+                    self.watcher.begin(before)
                 changed = self.watcher.mark()
             else:
                 self.watcher.cover(n for path in touched if (n := name_of(self.project, path)) is not None)
@@ -175,10 +178,21 @@ class GitStore:
             self._stage_folder(folder)
         listed = [n for n in out.decode(errors="surrogateescape").split("\0") if n]
         self.ignored = _whole_folders(listed)
+        if self.ignored != self._ignored_before():
+            write_atomic(self.git_dir / IGNORED, "".join(f"{n}\0" for n in sorted(self.ignored)).encode(
+                errors="surrogateescape"), 0o600)  # fmt: skip
         names = [n for n in listed if not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]
         skipped = {n: why for n in names if (why := unkept(self.project / n))}
         self._update([n for n in names if n not in skipped])
         return skipped
+
+    def _ignored_before(self) -> set[str] | None:
+        """The folders the last whole listing, of this run or an earlier one, named whole (None: no listing yet)."""
+        try:
+            data = (self.git_dir / IGNORED).read_bytes()
+        except OSError:
+            return None
+        return {n for n in data.decode(errors="surrogateescape").split("\0") if n}
 
     def _add_changed(self, names: set[str]) -> dict[str, Unkept] | None:
         """Stage only the files changed since the last whole snapshot, which the index holds as it took it; what it

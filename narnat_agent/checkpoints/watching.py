@@ -81,6 +81,12 @@ class Watcher:
         with self.lock:
             self.changed, self.untaken = None, True
 
+    def begin(self, ignored: set[str]) -> None:
+        """Start watching before the run's first whole snapshot, leaving out the folders an earlier run's listing
+        named whole (the snapshot's own listing corrects them): vouched for from its mark on."""
+        if self.watch is None:
+            self.follow(ignored)
+
     def follow(self, ignored: set[str]) -> None:
         """A whole snapshot is taken: the folders it leaves out whole are not watched, those it keeps are. Watching
         begins with the first one: until the next mark, nothing is vouched for."""

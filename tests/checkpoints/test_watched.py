@@ -135,6 +135,20 @@ def test_a_file_in_an_ignored_folder_that_a_write_made_is_kept_when_a_command_ch
     assert (tree / "build/out.js").read_text() == "1\n" and (tree / "build/other.js").read_text() == "other\n"
 
 
+def test_a_run_starts_watching_where_the_last_one_left_off_and_sees_what_gitignore_no_longer_names(tree):
+    (tree / ".gitignore").write_text("build/\n")
+    (tree / "build").mkdir()
+    (tree / "build/out.js").write_text("old\n")
+    Agent(tree).turn("an earlier run", ("Bash", [], bash("true")))
+    (tree / ".gitignore").write_text("*.tmp\n")  # between the runs
+    agent = Agent(tree)
+    before = files(tree)
+    agent.turn("build", ("Bash", [], bash("echo new > build/out.js")), ("Bash", [], bash("echo 2 > src/main.py")),
+               ("Bash", [], bash("echo newer > build/out.js")))  # fmt: skip
+    assert undo(agent) == ["build/out.js", "src/main.py"]
+    assert files(tree) == before
+
+
 def test_a_write_between_commands_is_undone_with_them(agent, tree):
     agent.turn("first", ("Bash", [], bash("true")))
     before = files(tree)
