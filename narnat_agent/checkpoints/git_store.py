@@ -63,6 +63,7 @@ class GitStore:
         self.last: str | None = None  # the last snapshot: it stands as long as the watcher sees no other change
         self.ignored: set[str] = set()  # the folders the last whole snapshot left out whole
         self.kept: dict[str, Unkept] | None = None  # what the last whole snapshot could not keep (None: it failed)
+        self.recheck = False  # the next whole snapshot looks again at every file the store holds
 
     def _ready(self) -> bool:
         """Create the store, under the lock, so runs started together agree on one; whether it was created now."""
@@ -91,7 +92,7 @@ class GitStore:
             # took them, or as other runs took them since, later), when the names are known
             partial = self._add_changed(changed) if changed is not None and self.kept is not None else None
             skipped = self._add_everything() if partial is None else partial
-            self.kept = dict(skipped)
+            self.kept, self.recheck = dict(skipped), False
         skipped |= self._add_touched(touched)
         tree = self.git("write-tree").decode().strip()
         self.index.written()
@@ -158,13 +159,16 @@ class GitStore:
         return Snapshot(tree, skipped)
 
     def look_again(self) -> None:
-        self.watcher.doubt()
+        """Changes no watcher sees (through a hard link from outside the project, or a memory map) change files
+        the store holds already: the next whole snapshot stats them all again (git's `add -u`, less than a
+        `git status`: no walk for new files, which the watcher does see)."""
+        self.recheck = True
 
     def standing(self) -> str | None:
         """The last snapshot, while nothing but the files snapshots of touched files took in changed since the last
         whole one began (None: something may have)."""
         last = self.last
-        return last if last is not None and self.watcher.still() else None
+        return last if last is not None and not self.recheck and self.watcher.still() else None
 
     def _add_everything(self) -> dict[str, Unkept]:
         """Stage the whole project; the ignored files too big to keep, to tell whether a command changed them."""
@@ -201,6 +205,10 @@ class GitStore:
         assert self.kept is not None
         if any(name in self.kept or unkept(self.project / name) for name in names):  # a folder is no regular file
             return None
+        if self.recheck:
+            if any(unkept(self.project / name) != why for name, why in self.kept.items()):
+                return None
+            self.git("add", "--update", *PROJECT)
         self._update(sorted(names))
         return dict(self.kept)
 

@@ -119,8 +119,8 @@ class Checkpoints:
 
     def start_turn(self, turn: int, question: str, messages: int) -> None:
         """Mark where a user turn starts: in time, and in the conversation. Its first command's snapshot looks at
-        every file: what a watcher cannot see (a file changed through a hard link from outside the project) is then
-        none of this turn's work."""
+        every file again: what a watcher cannot see (a file changed through a hard link from outside the project)
+        is then none of this turn's work."""
         self.only_calls = False
         if not self.broken:
             self.store.look_again()

@@ -76,11 +76,6 @@ class Watcher:
                 self.untaken = True
             return self.watch is not None and self.changed is not None and not self.untaken
 
-    def doubt(self) -> None:
-        """Vouch for nothing until the next whole snapshot, which then looks at every file."""
-        with self.lock:
-            self.changed, self.untaken = None, True
-
     def begin(self, ignored: set[str]) -> None:
         """Start watching before the run's first whole snapshot, leaving out the folders an earlier run's listing
         named whole (the snapshot's own listing corrects them): vouched for from its mark on."""

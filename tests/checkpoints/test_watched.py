@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from narnat_agent.checkpoints.git_store import GitStore
+from narnat_agent.checkpoints.store import CAP
 from narnat_agent.checkpoints.watching import LIMIT
 from tests.checkpoints.test_checkpoints import Agent, bash, files, write
 
@@ -167,6 +168,19 @@ def test_a_file_changed_through_a_hard_link_from_outside_between_turns_is_not_th
     agent.turn("second", ("Bash", [], bash("mkdir made && echo 1 > made/f")))
     assert undo(agent) == ["made/f"]
     assert (tree / "notes.txt").read_text() == "changed from outside\n"
+
+
+def test_a_file_too_big_to_keep_changed_through_a_hard_link_between_turns_is_blamed_on_no_command(
+    agent, tree, tmp_path
+):
+    (tree / ".gitignore").write_text("*.bin\n")
+    (tree / "big.bin").write_bytes(b"b" * (CAP + 1))
+    os.link(tree / "big.bin", tmp_path / "outside-link")
+    agent.turn("first", ("Bash", [], bash("true")))
+    with open(tmp_path / "outside-link", "ab") as big:
+        big.write(b"more")
+    agent.turn("second", ("Bash", [], bash("true")), ("Bash", [], bash("mkdir made")))
+    assert agent.said == []
 
 
 @linux_only
