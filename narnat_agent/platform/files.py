@@ -8,7 +8,6 @@ cannot be replaced, so its attribute is lifted first (the new file carries the m
 """
 
 import contextlib
-import functools
 import os
 import re
 import sys
@@ -18,6 +17,8 @@ from pathlib import Path
 PRIVATE = 0o077  # a mode without these bits is for the user alone
 
 if sys.platform == "win32":
+    import functools
+
     from narnat_agent.platform import win32
 
     @contextlib.contextmanager
@@ -66,7 +67,7 @@ else:
         """stat() of names relative to folder, while the folder stays open."""
         base = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            yield functools.partial(os.stat, dir_fd=base)  # no Python frame per name: thousands are stat'ed
+            yield lambda name: os.stat(name, dir_fd=base)
         finally:
             os.close(base)
 

@@ -1,7 +1,6 @@
 """Glob: files whose path matches a pattern, newest first."""
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 from narnat_agent.i18n import _, ngettext
@@ -50,11 +49,11 @@ def _matching(top: Path, pattern: str, ws: Workspace, ignore: bool = True) -> li
     by_name = ripgrep.name_filter(pattern.rsplit("/", 1)[-1])
     flags = ["--files", *by_name, *ripgrep.scope(top, ws.root), *unignored, *ripgrep.target(top, ws.root)]
     if by_name and pattern.count("/") == 1 and pattern.startswith("**/"):  # rg's name filter says it all
-        return _listed(flags, ws, None)
+        return _listed(flags, ws, lambda path: True)
     return _listed(flags, ws, lambda path: bool(rx.fullmatch(os.fsdecode(path[cut:]))))
 
 
-def _listed(flags: list[str], ws: Workspace, keep: Callable[[bytes], bool] | None) -> list[bytes] | None:
+def _listed(flags: list[str], ws: Workspace, keep) -> list[bytes] | None:
     try:
         return ripgrep.newest_files(flags, ws.root, keep)
     except ripgrep.RgFailed as e:

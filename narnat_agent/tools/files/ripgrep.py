@@ -242,21 +242,12 @@ def _age(stat: Callable[[bytes], os.stat_result], path: bytes) -> tuple[float, b
 def newest_first(paths: list[bytes], root: Path) -> list[bytes]:
     """Paths (relative to root) by modification time, newest first."""
     with stat_in(root) as stat:
-        return [path for _, path in sorted(_stamps(stat, paths))]
+        return sorted(paths, key=lambda path: _age(stat, path))
 
 
-def _stamps(stat: Callable[[bytes], os.stat_result], names: list[bytes]) -> list[tuple[float, bytes]]:
-    """The sort keys of a batch of names: one comprehension, no call of ours per name (most of the time is Python's
-    per-name overhead, not the stat); name by name only when one vanished meanwhile."""
-    try:
-        return [(-stat(name).st_mtime, name) for name in names]
-    except OSError:
-        return [_age(stat, name) for name in names]
-
-
-def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool] | None) -> list[bytes] | None:
-    """The names rg lists that `keep` accepts (None: all of them), newest first; None when rg cannot run. Each name
-    is checked and stat'ed while rg is still walking on the other core; a cancel kills rg."""
+def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> list[bytes] | None:
+    """The names rg lists that `keep` accepts, newest first; None when rg cannot run. Each name is checked and
+    stat'ed while rg is still walking on the other core; a cancel kills rg."""
     exe = binary()
     if exe is None:
         return None
@@ -266,7 +257,7 @@ def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool] | No
 
 
 def _stamped(exe: str, args: list[str], root: Path, stat: Callable[[bytes], os.stat_result],
-             keep: Callable[[bytes], bool] | None):  # fmt: skip
+             keep: Callable[[bytes], bool]):  # fmt: skip
     stamped, rest, listed = [], b"", False
     with tempfile.TemporaryFile() as errors:
         try:
@@ -278,7 +269,7 @@ def _stamped(exe: str, args: list[str], root: Path, stat: Callable[[bytes], os.s
             try:
                 while chunk := cast(io.BufferedReader, process.stdout).read1(1 << 16):
                     *names, rest = (rest + chunk).split(b"\0")
-                    stamped += _stamps(stat, names if keep is None else [name for name in names if keep(name)])
+                    stamped += [_age(stat, name) for name in names if keep(name)]
                     listed = listed or bool(names)
             except BaseException:  # a cancel (KeyboardInterrupt) included: rg must not outlive the call
                 process.kill()
