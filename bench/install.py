@@ -7,6 +7,7 @@ venv, from the package index pip is set up to use)
 
 import argparse
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -52,14 +53,19 @@ def main() -> None:
     parser.add_argument("--before", help="a git revision to install and measure the same way")
     options = parser.parse_args()
     revisions = [None, options.before] if options.before else [None]
-    baseline = median_seconds(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 9)
-    for revision in revisions:
-        site = install(source(revision))
+    sites = {revision or "now": install(source(revision)) for revision in revisions}
+    elsewhere = tempfile.mkdtemp()  # not the source tree, whose package would be imported instead
+    commands = {"python -c pass": [sys.executable, "-c", "pass"]}
+    commands |= {name: [str(site.parents[2] / "bin" / "narnat"), "--version"] for name, site in sites.items()}
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(15):  # interleaved: the machine's load falls on all of them alike
+        for name, command in commands.items():
+            times[name].append(median_seconds(lambda c=command: subprocess.run(c, capture_output=True, cwd=elsewhere),
+                                              1))  # fmt: skip
+    baseline = statistics.median(times["python -c pass"])
+    for name, site in sites.items():
         total, largest = measure(site)
-        narnat = [str(site.parents[2] / "bin" / "narnat"), "--version"]
-        elsewhere = tempfile.mkdtemp()  # not the source tree, whose package would be imported instead
-        version = median_seconds(lambda n=narnat, e=elsewhere: subprocess.run(n, capture_output=True, cwd=e), 9)
-        name = revision or "now"
+        version = statistics.median(times[name])
         mb = lambda n: f"{n / 2**20:.1f} MB"  # noqa: E731 -- as du -sh counts them (MiB)
         rows = [("site-packages less pip and setuptools", mb(total), "", "", "≤ 200 MB")]
         rows += [(f"  {entry}", mb(bytes_), "", "", "") for entry, bytes_ in largest]

@@ -1,14 +1,16 @@
 """Peak memory of Read, Grep and Edit on a 100 MB file that is one line, each in a process of its own.
 
-Run: python bench/long_line.py
+Run: python bench/long_line.py [--before REV]   (REV: a git revision measured the same way in the same run)
 """
 
+import argparse
 import os
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
-from common import ROOT, table
+from common import ROOT, source_tree, table
 
 SIZE = 100 * 1024 * 1024
 CALL = """
@@ -26,35 +28,42 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
-def peak_mb(project: str, calls: list) -> float:
+def peak_mb(project: str, calls: list, tree: Path = ROOT) -> float:
     import json
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{ROOT}"}
     out = subprocess.run(
-        [sys.executable, "-c", CALL, project, json.dumps(calls)], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", CALL, project, json.dumps(calls)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=project,  # not the repository: `python -c` imports from its working directory first
     )
     return int(out.stdout.strip()) / 1024
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--before", help="a git revision to measure in the same run")
+    options = parser.parse_args()
+    trees = {"now": source_tree(None)} | ({options.before: source_tree(options.before)} if options.before else {})
     project = tempfile.mkdtemp()
     with open(os.path.join(project, "one-line.txt"), "w") as f:  # in pieces: a child's peak starts at its parent's
         for _ in range(SIZE // 2**20):
             f.write("x" * 2**20)
         f.write(" needle here")  # one line, no newline at its end
     read = ("Read", {"file_path": "one-line.txt"})
-    rows = [
-        ("imports only", peak_mb(project, [])),
-        ("Read", peak_mb(project, [read])),
-        ("Grep content", peak_mb(project, [("Grep", {"pattern": "needle", "output_mode": "content"})])),
-        (
-            "Read, then Edit",
-            peak_mb(
-                project, [read, ("Edit", {"file_path": "one-line.txt", "old_string": "needle", "new_string": "thread"})]
-            ),
-        ),
-    ]
-    table("Peak RSS, 100 MB one-line file", [(name, f"{mb:.0f} MB") for name, mb in rows], ("call", "peak RSS"))
+    edit = ("Edit", {"file_path": "one-line.txt", "old_string": "needle", "new_string": "thread"})
+    calls = {
+        "imports only": [],
+        "Read": [read],
+        "Grep content": [("Grep", {"pattern": "needle", "output_mode": "content"})],
+        "Read, then Edit": [read, edit],
+    }
+    rows = [(f"{name}: {call}", f"{peak_mb(project, steps, tree):.0f} MB") for call, steps in calls.items()
+            for name, tree in trees.items()]  # fmt: skip
+    table("Peak RSS, 100 MB one-line file", rows, ("call", "peak RSS"))
 
 
 if __name__ == "__main__":

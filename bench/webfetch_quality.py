@@ -23,7 +23,11 @@ def readability(page: str) -> str:
 
 
 def trafilatura_only(page: str) -> str:
-    import trafilatura
+    """trafilatura, no longer a dependency: measured where it is installed."""
+    try:
+        import trafilatura
+    except ImportError:
+        return ""
 
     return trafilatura.extract(page, url=BASE, output_format="markdown", include_links=True, include_tables=True,
                                include_formatting=True, include_images=False) or ""  # fmt: skip
@@ -33,7 +37,7 @@ PIPELINES = {
     "html2text whole page (baseline)": lambda page: _markdown(page, BASE),
     "readability + html2text": readability,
     "trafilatura": trafilatura_only,
-    "narnat (best of both, whole-page fallback)": lambda page: main_content(page, BASE),
+    "narnat (readability, teasers; else whole page)": lambda page: main_content(page, BASE),
 }
 
 

@@ -32,6 +32,7 @@ from narnat_agent.checkpoints.store import (
     remove_file,
     unkept,
 )
+from narnat_agent.checkpoints.watching import Watcher
 from narnat_agent.i18n import N_, Said, _
 from narnat_agent.logger import get_logger
 from narnat_agent.processes import start_thread
@@ -44,6 +45,7 @@ OUTSIDE = ".narnat/outside"
 # starts in an ignored folder
 PROJECT = ["--", ".", ":(exclude,top).narna[t]/outside/*"]
 KEPT = "refs/narnat/kept"
+IGNORED = "narnat-ignored"  # the folders the last whole listing named whole: where the next run starts watching
 PACK_AT = 1000  # loose objects
 # git names the nested repositories it meets: a link to the commit of one, no link for one without a commit
 EMBEDDED = re.compile(r"^warning: adding embedded git repository: (.+)$", re.MULTILINE)
@@ -60,6 +62,11 @@ class GitStore:
         self.git = Git(project, git_dir)
         self.lock = StoreLock(git_dir.parent / "lock", git_dir, say)
         self.index = Index(git_dir / "index")
+        self.watcher = Watcher(project)
+        self.last: str | None = None  # the last snapshot: it stands as long as the watcher sees no other change
+        self.ignored: set[str] = set()  # the folders the last whole snapshot left out whole
+        self.kept: dict[str, Unkept] | None = None  # what the last whole snapshot could not keep (None: it failed)
+        self.recheck = False  # the next whole snapshot looks again at every file the store holds
 
     def _ready(self) -> bool:
         """Create the store, under the lock, so runs started together agree on one; whether it was created now."""
@@ -76,10 +83,19 @@ class GitStore:
         self._refuse_too_large()
         return True
 
-    def _take(self, touched: Sequence[Path], everything: bool) -> tuple[str, dict[str, Unkept]]:
+    def _take(
+        self, touched: Sequence[Path], everything: bool, changed: set[str] | None
+    ) -> tuple[str, dict[str, Unkept]]:
         fresh = self._ready()
-        everything = not self.index.sound(fresh) or everything  # a lost index is rebuilt from the whole project
-        skipped = self._add_everything() if everything else {}
+        if not self.index.sound(fresh):  # a lost index is rebuilt from the whole project
+            everything, changed = True, None
+        skipped: dict[str, Unkept] = {}
+        if everything:
+            # only the files changed since the last whole snapshot, on top of it (the index holds the files as it
+            # took them, or as other runs took them since, later), when the names are known
+            partial = self._add_changed(changed) if changed is not None and self.kept is not None else None
+            skipped = self._add_everything() if partial is None else partial
+            self.kept, self.recheck = dict(skipped), False
         skipped |= self._add_touched(touched)
         tree = self.git("write-tree").decode().strip()
         self.index.written()
@@ -121,17 +137,41 @@ class GitStore:
 
     def snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot:
         with self.lock.held():
+            self.last = None
+            changed = None
+            if everything:
+                if (before := self._ignored_before()) is not None:
+                    self.watcher.begin(before)
+                changed = self.watcher.mark()
+            else:
+                self.watcher.cover(n for path in touched if (n := name_of(self.project, path)) is not None)
             try:
-                tree, skipped = self._take(touched, everything)
+                tree, skipped = self._take(touched, everything, changed)
             except CheckpointError as e:
+                self.kept = None
                 if not (self.git_dir / "HEAD").exists() or self.git.run("rev-parse", "--git-dir")[0] == 0:
                     raise
                 self._set_aside(e)
-                tree, skipped = self._take(touched, everything)
+                tree, skipped = self._take(touched, everything, None)
+            if everything:
+                self.watcher.follow(self.ignored)
+            self.last = tree
         # git leaves an existing tree as it was: mark it as taken now, or a prune could count it as old
         with contextlib.suppress(OSError):
             os.utime(self.git_dir / "objects" / tree[:2] / tree[2:])
         return Snapshot(tree, skipped)
+
+    def look_again(self) -> None:
+        """Changes no watcher sees (through a hard link from outside the project, or a memory map) change files
+        the store holds already: the next whole snapshot stats them all again (git's `add -u`, less than a
+        `git status`: no walk for new files, which the watcher does see)."""
+        self.recheck = True
+
+    def standing(self) -> str | None:
+        """The last snapshot, while nothing but the files snapshots of touched files took in changed since the last
+        whole one began (None: something may have)."""
+        last = self.last
+        return last if last is not None and not self.recheck and self.watcher.still() else None
 
     def _add_everything(self) -> dict[str, Unkept]:
         """Stage the whole project; the ignored files too big to keep, to tell whether a command changed them."""
@@ -144,11 +184,44 @@ class GitStore:
         for folder in nested:
             self._stage_folder(folder)
         listed = [n for n in out.decode(errors="surrogateescape").split("\0") if n]
+        self.ignored = _whole_folders(listed)
+        if self.ignored != self._ignored_before():
+            write_atomic(self.git_dir / IGNORED, "".join(f"{n}\0" for n in sorted(self.ignored)).encode(
+                errors="surrogateescape"), 0o600)  # fmt: skip
         names = [n for n in listed if not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]
         skipped = {n: why for n in names if (why := unkept(self.project / n))}
         self._update([n for n in names if n not in skipped])
         folders = [n for n in listed if n.endswith("/") and n != OURS]  # what Narnat writes there is no loss
         return skipped | {n: seen for n in folders if (seen := ignored_folder(self.project / n))}
+
+    def _ignored_before(self) -> set[str] | None:
+        """The folders the last whole listing, of this run or an earlier one, named whole (None: no listing yet)."""
+        try:
+            data = (self.git_dir / IGNORED).read_bytes()
+        except OSError:
+            return None
+        return {n for n in data.decode(errors="surrogateescape").split("\0") if n}
+
+    def _add_changed(self, names: set[str]) -> dict[str, Unkept] | None:
+        """Stage only the files changed since the last whole snapshot, which the index holds as it took it; what it
+        could not keep. None when the names alone cannot say what a whole snapshot would keep: one is a folder now,
+        or a file too large to keep or not a regular one (kept or not as .gitignore says), or was one."""
+        assert self.kept is not None
+        folders = {name for name in names if name.endswith("/")}  # ignored folders whose entries came or went
+        names = names - folders
+        if any(name in self.kept or unkept(self.project / name) for name in names):  # a folder is no regular file
+            return None
+        if self.recheck:
+            if any(_unkept(self.project, name) != why for name, why in self.kept.items()):
+                return None
+            self.git("add", "--update", *PROJECT)
+        self._update(sorted(names))
+        kept = dict(self.kept)
+        for folder in folders:  # counted again: a command that emptied or filled one is told so
+            kept.pop(folder, None)
+            if seen := ignored_folder(self.project / folder):
+                kept[folder] = seen
+        return kept
 
     def _add_all(self, *pathspec: str, env: dict[str, str] | None = None) -> list[str]:
         """`add --all`; the nested repositories it met, which it links to (or leaves out) instead of keeping."""
@@ -181,6 +254,8 @@ class GitStore:
             self.git("update-index", "--add", "--remove", "--replace", "-z", "--stdin", stdin=paths)
 
     def _update_outside(self, names: list[str]) -> None:
+        if not names:
+            return
         present = [n for n in names if os.path.lexists(n)]
         shas = self.git("hash-object", "-w", "--no-filters", "--stdin-paths",
                         stdin="".join(f"{n}\n" for n in present).encode(errors="surrogateescape")).split()  # fmt: skip
@@ -188,9 +263,8 @@ class GitStore:
         records = [
             f"{_mode(n)} {found[n]}\t{OUTSIDE}{n}" if n in found else f"0 {'0' * 40}\t{OUTSIDE}{n}" for n in names
         ]
-        if records:
-            info = "".join(f"{r}\0" for r in records).encode(errors="surrogateescape")  # names in any encoding
-            self.git("update-index", "-z", "--index-info", stdin=info)
+        info = "".join(f"{r}\0" for r in records).encode(errors="surrogateescape")  # names in any encoding
+        self.git("update-index", "-z", "--index-info", stdin=info)
 
     def _stage_folder(self, folder: str) -> None:
         """Put a nested repository's files in the index as ordinary files: from then on git walks into it."""
@@ -305,6 +379,18 @@ class GitStore:
                 # no delta search, quick compression: most of the saving in a fraction of the time
                 self.git("-c", "pack.compression=1", "repack", "-d", "-q", "--window=0", "--cruft",
                          f"--cruft-expiration={AGE_DAYS}.days.ago", "--no-write-bitmap-index", hold=(fd,))  # fmt: skip
+
+
+def _unkept(project: Path, name: str) -> Unkept | None:
+    """Why a whole snapshot would not keep this name now: an ignored folder (`node_modules/`) by its entries."""
+    return ignored_folder(project / name) if name.endswith("/") else unkept(project / name)
+
+
+def _whole_folders(listed: list[str]) -> set[str]:
+    """The folders the ignored listing names whole (`build/`): no snapshot keeps their files. git lists a folder
+    that is only untracked (`logs/`) before its ignored files, which the snapshot keeps one by one."""
+    above = {name[:cut] for name in listed for cut in range(len(name) - 1) if name[cut] == "/"}
+    return {name[:-1] for name in listed if name.endswith("/") and name[:-1] not in above}
 
 
 def _name(path: str) -> str:

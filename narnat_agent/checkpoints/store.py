@@ -55,6 +55,13 @@ class Store(Protocol):
     def snapshot(self, touched: Sequence[Path], everything: bool) -> Snapshot:
         """The touched files as they are now, on top of the last snapshot; with `everything`, the whole project."""
 
+    def standing(self) -> str | None:
+        """The last snapshot while the project is known not to have changed since (but for the touched files
+        snapshots took in); None when it may have."""
+
+    def look_again(self) -> None:
+        """The next whole snapshot looks at every file, whatever was seen to change."""
+
     def warm(self) -> None:
         """Start on the first snapshot in the background, if that is slow."""
 
@@ -193,6 +200,12 @@ class CopyStore:
         except (OSError, ValueError):
             missing = _("checkpoint {snapshot} is missing from {folder}.")
             raise CheckpointError(missing.format(snapshot=snapshot[:12], folder=self.manifests)) from None
+
+    def standing(self) -> None:
+        """Nothing watches the project: a snapshot holds only the touched files anyway."""
+
+    def look_again(self) -> None:
+        """Nothing is looked at but the touched files."""
 
     def warm(self) -> None:
         """Nothing to do ahead: a snapshot holds only the touched files."""

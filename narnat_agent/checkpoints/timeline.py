@@ -88,8 +88,9 @@ class Checkpoints:
         self.store, self.journal, self.say = store, journal, say
         self.broken = False  # after the first failure the store is left alone for the rest of the run
         self.said_commands = False
-        self.whole: Snapshot | None = None  # the last snapshot, while it is known to hold the whole project
+        self.whole: Snapshot | None = None  # the last whole snapshot, with the touched files of those after it
         self.whole_began = 0.0  # when the whole project was last looked at for it
+        self.only_calls = False  # nothing but this run's calls ran since `whole` was taken (no reply, no turn)
         self.use(entries)
 
     def use(self, entries: list[Entry], damaged: bool = False) -> None:
@@ -113,6 +114,7 @@ class Checkpoints:
             known = self.whole.unkept if self.whole and not everything else {}
             self.whole = Snapshot(snapshot.id, known | snapshot.unkept)
             self.whole_began = began if everything else self.whole_began  # the other files are as they were then
+            self.only_calls = self.only_calls or everything
         return snapshot
 
     def warm(self) -> None:
@@ -121,13 +123,23 @@ class Checkpoints:
             self.store.warm()
 
     def replied(self) -> None:
-        """The model has answered: files may have changed while it wrote, so the next command needs a new look."""
-        self.whole = None
+        """The model has answered: files may have changed while it wrote, so the next command needs a new look,
+        unless the store saw that nothing changed."""
+        self.only_calls = False
 
     def start_turn(self, turn: int, question: str, messages: int) -> None:
-        """Mark where a user turn starts: in time, and in the conversation."""
-        self.whole = None
+        """Mark where a user turn starts: in time, and in the conversation. Its first command's snapshot looks at
+        every file again: what a watcher cannot see (a file changed through a hard link from outside the project)
+        is then none of this turn's work."""
+        self.only_calls = False
+        if not self.broken:
+            self.store.look_again()
         self.entries.append(Turn(turn, _now(), question, messages))
+
+    def _standing(self) -> Snapshot | None:
+        """The last whole snapshot, if the store saw that nothing changed since (but what later snapshots took)."""
+        whole = self.whole
+        return whole if whole is not None and not self.broken and self.store.standing() == whole.id else None
 
     def before(self, label: str, touched: Sequence[Path], anything: bool) -> Pending | None:
         """The snapshot before a tool call that may change the touched files (even if ignored), or anything (a
@@ -135,17 +147,25 @@ class Checkpoints:
         if anything and not self.store.covers_commands and not self.said_commands:
             self.said_commands = True
             self.say(_(NO_COMMANDS))
-        # nothing but the agent's own calls ran since the last whole snapshot: the project cannot differ from it
-        reused = anything and self.whole is not None
-        start = self.whole_began if reused else time.time()
-        before = self.whole if reused else self._snapshot(touched, anything)
+        now = time.time()
+        # the project cannot differ from the last whole snapshot: nothing but the agent's own calls ran since, or
+        # the store saw that nothing changed (the project looked at now)
+        standing = self._standing() if anything else None
+        reused = standing or (self.whole if anything and self.only_calls else None)
+        start = self.whole_began if reused and not standing else now
+        before = reused or self._snapshot(touched, anything)
         return Pending(label[:80], before, list(touched), anything, start) if before else None
 
     def after(self, pending: Pending | None) -> None:
         """Record the step once the tool has run, and say at once what of its changes /undo cannot give back; a
         call that changed nothing (a refused one) is no step."""
-        after = self._snapshot(pending.touched, pending.everything) if pending else None
-        if not (pending and after):
+        if pending is None:
+            return
+        # a command after which the store saw nothing change: the project is as its snapshot before (the last whole
+        # one) holds it
+        unchanged = pending.everything and self._standing() is not None
+        after = pending.before if unchanged else self._snapshot(pending.touched, pending.everything)
+        if after is None:
             return
         before = pending.before.unkept
         # an ignored folder (`name/`) is looked at by whole snapshots only: those of a command

@@ -160,7 +160,13 @@ class Workspace:
     ) -> None:
         """Record what the model now knows of a file, decoded with codec: all of it, or these line ranges of
         the file's total (lines), added to what it saw before of this same content."""
-        sha, previous = digest(data), self.reads.get(path)
+        self.saw(path, digest(data), whole, lines, codec)
+
+    def saw(
+        self, path: Path, sha: str, whole: bool, lines: tuple[Ranges, int] | None = None, codec: str = "utf-8"
+    ) -> None:
+        """`remember`, for a file known by the digest of its bytes (one paged from the disk, never held whole)."""
+        previous = self.reads.get(path)
         seen: Ranges = ()
         if lines and not whole:
             ranges, total = lines

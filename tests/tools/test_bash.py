@@ -286,6 +286,7 @@ def test_a_background_jobs_log_is_the_users_alone(workspace):
     execute("Bash", {"command": "echo started", "run_in_background": True}, workspace)
     [job] = workspace.jobs.started
     job.process.wait()
+    job.output.finish(5)  # its output is copied to the log by a thread of its own, which may still be at it
     assert job.log.read_text() == "started\n" and job.log.stat().st_mode & 0o777 == 0o600
 
 

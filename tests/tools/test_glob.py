@@ -204,3 +204,10 @@ def test_nothing_found_after_a_cd_says_where_patterns_start(workspace, project):
     grep = execute("Grep", {"pattern": "project", "glob": "source/*.py"}, workspace)
     for result in (glob, grep):
         assert "start at the project root" in result.text and f"Bash is in {project / 'doc'}" in result.text
+
+
+def test_a_file_gone_before_its_time_is_read_sorts_last_and_the_others_stay_newest_first(project):
+    for age, name in enumerate(["new.py", "old.py"]):
+        (project / name).write_text("x")
+        os.utime(project / name, (1_000_000 - age, 1_000_000 - age))
+    assert ripgrep.newest_first([b"old.py", b"gone.py", b"new.py"], project) == [b"new.py", b"old.py", b"gone.py"]

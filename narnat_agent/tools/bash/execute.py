@@ -28,6 +28,7 @@ from narnat_agent.tools.workspace import Workspace
 LIMIT = 30_000  # characters the model sees
 KEEP = 4 * LIMIT  # raw bytes held in memory at each end; the spill file has everything
 DRAIN_SECONDS = 1.5
+POLL = 0.02  # seconds between looks at a long command
 QUIET = {
     "PAGER": "cat", "GIT_PAGER": "cat", "MANPAGER": "cat", "SYSTEMD_PAGER": "", "LESS": "-FRX",
     "GIT_EDITOR": "true", "GIT_SEQUENCE_EDITOR": "true", "EDITOR": "true", "VISUAL": "true",
@@ -200,9 +201,12 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
     timed_out = finished = cancelled = False
     try:
         held.release()
-        # poll rather than Popen.wait(): on Ctrl-C that waits another 0.25 s for the child before raising
+        # poll rather than Popen.wait(): on Ctrl-C that waits another 0.25 s for the child before raising; often at
+        # first, as most commands end within milliseconds
+        pause = 0.001
         while process.poll() is None and not timed_out:
-            time.sleep(0.02)
+            time.sleep(pause)
+            pause = min(pause * 2, POLL)
             timed_out = time.monotonic() > deadline
         finished = True
     except KeyboardInterrupt:

@@ -1,8 +1,10 @@
 """Read: a file as numbered lines, a directory as a listing."""
 
+import contextlib
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.inert import without_escapes
@@ -11,6 +13,7 @@ from narnat_agent.tools.files.documents import DocumentError, notebook_text, pdf
 from narnat_agent.tools.files.textfile import binary_kind, decode, digest, line_count, size_text
 from narnat_agent.tools.read.images import SUFFIXES as IMAGE_SUFFIXES
 from narnat_agent.tools.read.images import read_image
+from narnat_agent.tools.read.lines import Scanned, numbered, pieces, scan
 from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.verification import of_job
 from narnat_agent.tools.workspace import Workspace, printable
@@ -35,27 +38,12 @@ def _listing(path: Path, ws: Workspace) -> Result:
     )
 
 
-def _lines(text: str, start: int) -> Iterator[tuple[int, str, int]]:
-    """From line `start` (1-based) on: each line's number, no more of it than can be shown, and its length; the
-    text is never split whole, so a 100 MB line costs no second 100 MB."""
-    pos = 0
-    for _line in range(start - 1):
-        pos = text.find("\n", pos) + 1
-    n = start
-    while pos < len(text):
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        stop = end - 1 if end > pos and text[end - 1] == "\r" else end
-        yield n, text[pos : min(stop, pos + MAX_LINE_CHARS + 1)], stop - pos
-        pos, n = end + 1, n + 1
-
-
-def _numbered(text: str, start: int, count: int) -> tuple[list[str], int, bool]:
+def _numbered(texts: Iterable[str], start: int, count: int) -> tuple[list[str], int, bool]:
     """Up to `count` numbered lines from `start` (1-based) within the character budget, the last one shown, and
-    whether any of them is indented with a tab."""
+    whether any of them is indented with a tab; the text may come in pieces."""
     out: list[str] = []
     used, last, tabs = 0, start - 1, False
-    for n, line, length in _lines(text, start):
+    for n, line, length in numbered(texts, start, MAX_LINE_CHARS):
         if n >= start + count:
             break
         if length > MAX_LINE_CHARS:
@@ -82,20 +70,24 @@ def _tail(start: int, last: int, total: int, limit: int | None) -> str:
     return f"(Showing lines {start}-{last} of {total}{why}; use offset={last + 1} to continue.)"
 
 
-def _load(path: Path, ws: Workspace) -> bytes:
+def _check(path: Path, ws: Workspace) -> None:
     if not path.exists():
         raise ws.missing(path)
     if not path.is_file():  # a device, pipe or socket could block or never end
         raise ToolError(f"{ws.show(path)} is not a regular file (a device, pipe or socket); Read shows files only.")
     if (size := path.stat().st_size) > MAX_FILE:
         raise ToolError(f"{ws.show(path)} is {size_text(size)}, too large to Read; search it with Grep instead.")
+
+
+@contextlib.contextmanager
+def _unreadable(path: Path, ws: Workspace) -> Iterator[None]:
+    """A file the system refuses, as one sentence."""
     try:
-        data = ws.content(path)
+        yield
     except PermissionError:
         raise ToolError(f"{ws.show(path)}: permission denied.") from None
     except OSError as e:
         raise ToolError(f"{ws.show(path)} cannot be read: {e.strerror or e}.") from None
-    return data
 
 
 def run(args: dict, ws: Workspace) -> Result:
@@ -120,7 +112,14 @@ def _read(args: dict, ws: Workspace, growing: bool) -> Result:
     path = ws.resolve(args["file_path"])
     if path.is_dir():
         return _listing(path, ws)
-    data = _load(path, ws)
+    _check(path, ws)
+    if ws.editor is None and path.suffix.lower() not in (".pdf", ".ipynb", *IMAGE_SUFFIXES):
+        with _unreadable(path, ws), path.open("rb") as file:  # a text file is paged from the disk in pieces
+            head = file.read(4096)
+            if head and not binary_kind(head, path) and (scanned := scan(_rewound(file))):
+                return _streamed(path, file, scanned, args, ws, growing)
+    with _unreadable(path, ws):
+        data = ws.content(path)
     previous = None if growing else ws.reads.get(path)
     note = f"Note: {ws.show(path)} was modified externally.\n" if previous and previous.sha != digest(data) else ""
     if not data:
@@ -136,7 +135,19 @@ def _read(args: dict, ws: Workspace, growing: bool) -> Result:
     text, encoding = decode(data, ws.seen_as(path, data))
     if encoding.codec != "utf-8":
         note += f"(This file is not UTF-8: it is shown as {encoding.label}; Edit and Write keep its encoding.)\n"
-    return _page(text, args, ws, (path, data, encoding.codec), note)
+    return _page(lambda: [text], line_count(text), args, ws, (path, digest(data), encoding.codec), note)
+
+
+def _rewound(file: BinaryIO) -> BinaryIO:
+    file.seek(0)
+    return file
+
+
+def _streamed(path: Path, file: BinaryIO, scanned: Scanned, args: dict, ws: Workspace, growing: bool) -> Result:
+    """A page of a UTF-8 file, read from the disk in pieces."""
+    previous = None if growing else ws.reads.get(path)
+    note = f"Note: {ws.show(path)} was modified externally.\n" if previous and previous.sha != scanned.sha else ""
+    return _page(lambda: pieces(file, scanned.bom), scanned.total, args, ws, (path, scanned.sha, "utf-8"), note)
 
 
 def _document(path: Path, data: bytes, args: dict, ws: Workspace, note: str) -> Result:
@@ -150,21 +161,22 @@ def _document(path: Path, data: bytes, args: dict, ws: Workspace, note: str) -> 
         ws.remember(path, data, whole=True)
         return Result(f"{note}{name} is a PDF with no text layer (a scanned document?): Read cannot see the text in "
                       "images of pages.", _("PDF without text"))  # fmt: skip
-    return _page(text, args, ws, (path, data, "utf-8"), note)
+    return _page(lambda: [text], line_count(text), args, ws, (path, digest(data), "utf-8"), note)
 
 
-def _page(text: str, args: dict, ws: Workspace, file: tuple[Path, bytes, str], note: str) -> Result:
-    """The page of numbered lines that offset and limit ask for, remembered as seen."""
-    path, data, codec = file
-    total = line_count(text)
+def _page(texts: Callable[[], Iterable[str]], total: int, args: dict, ws: Workspace, file: tuple[Path, str, str],
+          note: str) -> Result:  # fmt: skip
+    """The page of numbered lines that offset and limit ask for, of a text of `total` lines (given whole or in
+    pieces), remembered as seen; `file` is the path, the digest of its bytes and the codec it is shown in."""
+    path, sha, codec = file
     start = max(args["offset"], 1)
     if start > total:
         said = Said(N_("{file} has {total} lines; offset={offset} is past the end"), file=ws.show(path),
                     total=str(total), offset=str(start))  # fmt: skip
         raise ToolError(f"{ws.show(path)} has {total} lines; offset={start} is past the end.", said)
     limit = args["limit"] if args.get("limit", 0) > 0 else None
-    shown, last, tabbed = _numbered(text, start, min(limit or MAX_LINES, MAX_LINES))
-    ws.remember(path, data, whole=False, lines=(((start, last),), total), codec=codec)
+    shown, last, tabbed = _numbered(texts(), start, min(limit or MAX_LINES, MAX_LINES))
+    ws.saw(path, sha, whole=False, lines=(((start, last),), total), codec=codec)
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if tabbed else ""
     body = "\n".join(shown)

@@ -46,20 +46,14 @@ def _markdown(fragment: str, base: str) -> str:
 
 
 def main_content(page: str, url: str) -> str:
-    """The main content as markdown: trafilatura or readability, whichever kept more; the whole page if both fail."""
-    import trafilatura
-    from readability import Document
+    """The main content as markdown (on a page of teasers, the teasers); the whole page when readability finds
+    little or nothing."""
+    from narnat_agent.tools.web.article import main_html
 
-    by_trafilatura = trafilatura.extract(
-        page, url=url, output_format="markdown", include_links=True, include_tables=True, include_formatting=True,
-        include_images=False, include_comments=False,
-    ) or ""  # fmt: skip
     try:
-        by_readability = _markdown(Document(page).summary(html_partial=True), url)
-    except Exception:  # readability gives up on some pages; trafilatura or the whole page still answer
-        by_readability = ""
-    # Readability keeps tables and prose more faithfully; it loses when it returns clearly less.
-    best = by_readability if len(by_readability) >= 0.9 * len(by_trafilatura) else by_trafilatura
+        best = _markdown(main_html(page), url)
+    except Exception:  # readability gives up on some pages; the whole page still answers
+        best = ""
     whole = _markdown(page, url)
     return best if len(best) >= min(500, len(whole) // 4) else whole
 

@@ -1,0 +1,65 @@
+"""The folder watcher: what it reports of files and folders changed, and nothing once a folder is forgotten."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from narnat_agent.platform.watch import Event, open_watch
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="folders are watched on Linux only")
+
+
+def watching(*folders: Path):
+    watch = open_watch(folders[0])
+    assert watch is not None, "a temporary folder is on a local file system"
+    for folder in folders:
+        assert watch.add(str(folder))
+    return watch
+
+
+def test_files_made_changed_moved_and_removed_are_reported_by_path(tmp_path):
+    (tmp_path / "old.txt").write_text("old\n")
+    (tmp_path / "gone.txt").write_text("gone\n")
+    watch = watching(tmp_path)
+    assert watch.events() == []
+    (tmp_path / "new.txt").write_text("new\n")
+    (tmp_path / "old.txt").chmod(0o755)
+    os.rename(tmp_path / "old.txt", tmp_path / "renamed.txt")
+    (tmp_path / "gone.txt").unlink()
+    events = watch.events()
+    assert {e.path for e in events} == {str(tmp_path / n) for n in ("new.txt", "old.txt", "renamed.txt", "gone.txt")}
+    assert not any(e.came or e.went for e in events)
+    assert watch.events() == []  # each change is told once
+
+
+def test_folders_that_come_and_go_are_said_so_and_what_changes_inside_is_reported_once_watched(tmp_path):
+    watch = watching(tmp_path)
+    (tmp_path / "made").mkdir()
+    (tmp_path / "made" / "f.txt").write_text("unseen: the new folder is not watched yet\n")
+    assert watch.events() == [Event(str(tmp_path / "made"), came=True, went=False)]
+    assert watch.add(str(tmp_path / "made"))
+    (tmp_path / "made" / "f.txt").write_text("seen\n")
+    assert {e.path for e in watch.events()} == {str(tmp_path / "made" / "f.txt")}
+    os.rename(tmp_path / "made", tmp_path.parent / f"{tmp_path.name}-away")
+    assert Event(str(tmp_path / "made"), came=False, went=True) in watch.events()
+
+
+def test_a_forgotten_folder_and_those_under_it_report_nothing(tmp_path):
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "c").mkdir()
+    watch = watching(tmp_path / "a", tmp_path / "a" / "b", tmp_path / "c")
+    watch.forget(str(tmp_path / "a"))
+    (tmp_path / "a" / "x").write_text("x")
+    (tmp_path / "a" / "b" / "y").write_text("y")
+    (tmp_path / "c" / "z").write_text("z")
+    assert {e.path for e in watch.events()} == {str(tmp_path / "c" / "z")}
+
+
+def test_a_removed_folder_is_no_longer_watched(tmp_path):
+    (tmp_path / "sub").mkdir()
+    watch = watching(tmp_path, tmp_path / "sub")
+    (tmp_path / "sub").rmdir()
+    assert Event(str(tmp_path / "sub"), came=False, went=True) in watch.events()
+    assert str(tmp_path / "sub") not in watch.watches
