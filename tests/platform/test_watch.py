@@ -31,6 +31,11 @@ def test_files_made_changed_moved_and_removed_are_reported_by_path(tmp_path):
     events = watch.events()
     assert {e.path for e in events} == {str(tmp_path / n) for n in ("new.txt", "old.txt", "renamed.txt", "gone.txt")}
     assert not any(e.came or e.went for e in events)
+    listed = {os.path.basename(e.path) for e in events if e.listed}  # the folder's listing changed: not by a write
+    assert listed == {"new.txt", "old.txt", "renamed.txt", "gone.txt"}
+    (tmp_path / "renamed.txt").write_text("written again\n")
+    written = watch.events()
+    assert written and not any(e.listed for e in written)
     assert watch.events() == []  # each change is told once
 
 
@@ -38,12 +43,12 @@ def test_folders_that_come_and_go_are_said_so_and_what_changes_inside_is_reporte
     watch = watching(tmp_path)
     (tmp_path / "made").mkdir()
     (tmp_path / "made" / "f.txt").write_text("unseen: the new folder is not watched yet\n")
-    assert watch.events() == [Event(str(tmp_path / "made"), came=True, went=False)]
+    assert watch.events() == [Event(str(tmp_path / "made"), came=True, went=False, listed=True)]
     assert watch.add(str(tmp_path / "made"))
     (tmp_path / "made" / "f.txt").write_text("seen\n")
     assert {e.path for e in watch.events()} == {str(tmp_path / "made" / "f.txt")}
     os.rename(tmp_path / "made", tmp_path.parent / f"{tmp_path.name}-away")
-    assert Event(str(tmp_path / "made"), came=False, went=True) in watch.events()
+    assert Event(str(tmp_path / "made"), came=False, went=True, listed=True) in watch.events()
 
 
 def test_a_forgotten_folder_and_those_under_it_report_nothing(tmp_path):
@@ -61,5 +66,5 @@ def test_a_removed_folder_is_no_longer_watched(tmp_path):
     (tmp_path / "sub").mkdir()
     watch = watching(tmp_path, tmp_path / "sub")
     (tmp_path / "sub").rmdir()
-    assert Event(str(tmp_path / "sub"), came=False, went=True) in watch.events()
+    assert Event(str(tmp_path / "sub"), came=False, went=True, listed=True) in watch.events()
     assert str(tmp_path / "sub") not in watch.watches
