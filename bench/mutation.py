@@ -83,6 +83,12 @@ EDIT_TESTS = (
     "tests/tools/test_edit_properties.py",
     "tests/tools/test_edit_reindent.py",
 )
+SESSION_TESTS = (
+    "tests/conversation/test_store.py",
+    "tests/commands/test_session.py",
+    "tests/commands/test_session_runs.py",
+    "tests/commands/test_fork.py",
+)
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/keyguard.py": Target(("tests/tools/test_registry.py",)),
     "narnat_agent/tools/registry.py": Target(
@@ -106,8 +112,42 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         if path.name != "__init__.py"
     },
     **{f"narnat_agent/checkpoints/{name}.py": Target(CHECKPOINT_TESTS) for name in CHECKPOINT_FILES},
+    "narnat_agent/provider/text_calls.py": Target(
+        ("tests/provider/test_text_calls.py", "tests/provider/test_think_and_empty.py")
+    ),
+    "narnat_agent/core/budget.py": Target(("tests/core/test_budget.py",)),
+    "narnat_agent/provider/usage.py": Target(("tests/core/test_budget.py",)),
+    "narnat_agent/provider/silence.py": Target(("tests/run/test_headless_stall.py",)),
+    "narnat_agent/conversation/window.py": Target(
+        ("tests/ui/test_status_line.py", "tests/commands/test_conversation.py", "tests/conversation/test_window.py")
+    ),
+    "narnat_agent/processes/jobs.py": Target(("tests/tools/test_background.py",)),
+    "narnat_agent/tools/files/syntax_check.py": Target(("tests/tools/test_syntax_check.py",)),
+    "narnat_agent/tools/edit/notebook.py": Target(("tests/tools/test_documents.py",)),
+    "narnat_agent/conversation/store.py": Target(SESSION_TESTS),
+    "narnat_agent/conversation/session.py": Target(SESSION_TESTS),
+    "narnat_agent/inert.py": Target(("tests/ui/test_escapes.py", "-k", "not repl and not headless")),
+    "narnat_agent/atomic.py": Target(("tests/tools/test_write.py",)),
+    "narnat_agent/ui/keys.py": Target(
+        ("tests/ui/test_watcher.py",),
+        (
+            "Watcher.handle",
+            "Watcher._queue",
+            "Watcher._escape_cancels",
+            "Watcher._cancel",
+            "Watcher.working",
+            "Watcher.take_typed",
+        ),
+    ),
 }
 
+NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
+REFUSED = "each call recovered passes the registry, which refuses a name that is no tool and arguments not an object"
+POLL = "how often the watcher wakes: what it says and ends is decided alike, at most one wait later"
+FIRST_PART = "the text before the first separator is the same however many splits follow it"
+CARRIED = "a request carries the system prompt and a message at least: messages 0 and 1 are both in it"
+CALL_ID = "every call has an id that is not empty (the client makes one when the provider gives none)"
+ZIPPED = "the names and the starts grow together and the ends are the starts shifted: the lengths always match"
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
 # module or package -> {a piece of a line as the mutant writes it, or a pattern of mutant names (starting with *): why
 # the change cannot alter what the code does}
@@ -124,6 +164,41 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
         "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
         "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
+    },
+    "narnat_agent/provider/text_calls.py": {
+        "if separator or text.startswith(separator, at):": "without a separator the step skips nothing more",
+        "fences -= text.startswith": "the count of fences is read only as even or odd and as zero or not, which a "
+        "negative count gives alike",
+        "head = text[at : at + 31]": "both are longer than any marker",
+        'value.get("parameters", None)': NO_ARGUMENTS,
+        'value.get("parameters", )': NO_ARGUMENTS,
+        "isinstance(value, dict) and NAME.fullmatch(name.strip())) or True": REFUSED,
+        "if isinstance(value, dict) or NAME.fullmatch(name.strip())": REFUSED,
+        'return (value["name"], args) if (isinstance(args, dict)) or True': REFUSED,
+        "return None if (params is None) and False else (match.group(1), params)": REFUSED,
+    },
+    "narnat_agent/provider/silence.py": {
+        'self._thread: threading.Thread | None = ""': "__enter__ sets the thread before __exit__ reads it",
+        "self._done.wait(min(1.25, self.every / 4))": POLL,
+        "self._done.wait(min(0.25, self.every * 4))": POLL,
+        "self._done.wait(min(0.25, self.every / 5))": POLL,
+        "periods = int((now - self.last) / self.every)": "for the non-negative times of a monotonic clock, the "
+        "whole part of a quotient is its floor",
+    },
+    "narnat_agent/conversation/window.py": {
+        '.split("<system-reminder>", 2)[0]': FIRST_PART,
+        '.split("<system-reminder>", )[0]': FIRST_PART,
+        'args = ""': "the arguments are read only through isinstance(args, dict), false for both",
+        "args if (isinstance(args, dict)) or True else None": "the registry's header shows arguments that are not an "
+        "object as it shows none: Read(…)",
+        'pieces.append((1, Said(N_("tool schemas"))': CARRIED,
+        'pieces = [(1, part, "", estimate(text))': CARRIED,
+        'message.get("tool_call_id", None)': CALL_ID,
+        'message.get("tool_call_id", )': CALL_ID,
+        'message.get("tool_call_id", "XXXX")': CALL_ID,
+        "zip(names, starts, ends, strict=None)": ZIPPED,
+        "zip(names, starts, ends, )": ZIPPED,
+        "zip(names, starts, ends, strict=False)": ZIPPED,
     },
     "narnat_agent/conversation/compressor.py": {
         "instruction}], None, sink)": "the client sends no tools field for None and for an empty list alike",

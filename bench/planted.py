@@ -1,0 +1,286 @@
+"""Planted defects: the mistakes a tired developer really makes, each planted alone and the tests that cover its
+module run against it.
+
+Run: python bench/planted.py [--list] [--at REV] [MODULE ...]
+     (default: every module of the table; MODULE as written in it; --at: the code and tests of a git revision,
+     to measure the suite before the tests written against these defects)
+
+Mutants (bench/mutation.py) change one operator or constant at a time; these are the defects that get past a
+review: a limit counted from the wrong moment, the wrong one of two settings checked, an edge of a format missed, a
+step done in the wrong order, an off-by-one at a boundary, a condition inverted on the rare path. Each is written
+into a scratch copy of the repository (the working tree is never touched) and the module's covering tests run
+against it, the slow ones too, stopping at the first failure: a test that fails (or hangs) has caught it; a defect
+that leaves every test passing is missed. Before its defects, each module's tests run once on the code as it is:
+they must pass, or no catch would mean anything.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from common import ROOT, table
+from mutation import TARGETS
+
+
+@dataclass(frozen=True)
+class Defect:
+    original: str  # the exact text, found once in the module
+    replacement: str
+    what: str  # the kind of defect, then what it does
+
+
+WRONG_MOMENT = "a limit counted from the wrong moment"
+WRONG_SETTING = "the wrong one of two settings checked"
+FORMAT_EDGE = "an edge of a format missed"
+WRONG_ORDER = "a step done in the wrong order"
+STEP_MISSED = "a step left out"
+OFF_BY_ONE = "off-by-one at a boundary"
+INVERTED = "a condition inverted on the rare path"
+
+# module -> the tests that cover it (pytest's arguments); a module with a mutation target has its tests by default
+TESTS: dict[str, tuple[str, ...]] = {
+    "narnat_agent/core/budget.py": ("tests/core/test_budget.py",),
+    "narnat_agent/provider/usage.py": ("tests/core/test_budget.py",),
+    "narnat_agent/provider/silence.py": ("tests/run/test_headless_stall.py",),
+    "narnat_agent/conversation/window.py": (
+        "tests/ui/test_status_line.py", "tests/commands/test_conversation.py", "tests/conversation/test_window.py"
+    ),
+    "narnat_agent/keyguard.py": ("tests/base/test_keyguard.py", "tests/tools/test_registry.py"),
+    "narnat_agent/inert.py": ("tests/ui/test_escapes.py",),  # the REPLs' and -p's outputs too, in their processes
+}  # fmt: skip
+
+# module -> its defects, each as a tired developer would write it
+PLANTED: dict[str, tuple[Defect, ...]] = {
+    "narnat_agent/provider/text_calls.py": (
+        Defect(r"\n```\s*\Z", r"\n```\Z", f"{FORMAT_EDGE}: a fenced call followed by a newline stays text"),
+        Defect("if calls and len(calls) == len(typed):", "if calls:",
+               f"{STEP_MISSED}: of several calls, the valid ones run and the invalid one is dropped unsaid"),
+        Defect('.removesuffix("<｜end▁of▁sentence｜>").strip().removesuffix(DS[4])',
+               '.removesuffix(DS[4]).strip().removesuffix("<｜end▁of▁sentence｜>")',
+               f"{WRONG_ORDER}: DeepSeek's end-of-calls marker is looked for before the end of the sentence"),
+        Defect('(marker != "{" or _opens(text, at))', '(marker != "{" or at == 0 or text[at - 1] == "\\n")',
+               f"{INVERTED}: bare JSON on a line of its own after prose is taken for a call"),
+    ),
+    "narnat_agent/core/budget.py": (
+        Defect("if self.spent + price > self.max_cost:", "if self.spent > self.max_cost:",
+               f"{WRONG_MOMENT}: the cost checked after the request that goes over, not before it"),
+        Defect("self.sent + prompt > self.max_tokens_sent", "self.sent + prompt >= self.max_tokens_sent",
+               f"{OFF_BY_ONE}: a request that reaches max_tokens_sent exactly is refused"),
+        Defect("self.spent, self.sent, self.reached = 0.0, 0, False", "self.spent, self.reached = 0.0, False",
+               f"{STEP_MISSED}: going on past the limit renews the cost but not the tokens sent"),
+        Defect("return self.max_cost is not None or self.max_tokens_sent is not None",
+               "return self.max_cost is not None",
+               f"{WRONG_SETTING}: a token budget alone is never checked"),
+    ),
+    "narnat_agent/provider/usage.py": (
+        Defect("if usage.cached > usage.prompt:", "if usage.cached > usage.prompt + usage.completion:",
+               f"{WRONG_SETTING}: cached tokens compared with the whole request, not its prompt"),
+        Defect("if not local and usage.prompt * FAR_BELOW < floor:", "if usage.prompt * FAR_BELOW < floor:",
+               f"{INVERTED}: a server run locally, counting only what it had not cached, is doubted"),
+    ),
+    "narnat_agent/provider/silence.py": (
+        Defect("IDLE if now - self.last > self.idle", "IDLE if now - self.started > self.idle",
+               f"{WRONG_MOMENT}: the idle limit counted from the request's start, not from the last progress"),
+        Defect("OVERALL if now - self.started > self.overall", "OVERALL if now - self.started > self.idle",
+               f"{WRONG_SETTING}: the overall limit read from the idle setting"),
+        Defect("                said, stretch = 0, self.last\n", "                stretch = self.last\n",
+               f"{STEP_MISSED}: a new stretch of silence after progress keeps the old stretch's count of notices"),
+    ),
+    "narnat_agent/conversation/window.py": (
+        Defect("if n < carried) if known else 0", "if n <= carried) if known else 0",
+               f"{OFF_BY_ONE}: the first message after the latest request is counted in its prompt"),
+        Defect("return max(0, self.size - self.next_request)", "return max(0, self.size - self.sent)",
+               f"{WRONG_SETTING}: the room left ignores what was added since the latest request"),
+        Defect("estimated=conversation.prompt_estimated or not known", "estimated=conversation.prompt_estimated",
+               f"{INVERTED}: before any request, an estimate is shown as the provider's count"),
+    ),
+    "narnat_agent/processes/jobs.py": (
+        Defect("if self.total > self.limit:", "if self.kept > self.limit:",
+               f"{WRONG_SETTING}: the output limit compared with the log's tail, not all the job printed"),
+        Defect("        head = max(0, HEAD - self.total)\n        self.total += len(chunk)\n",
+               "        self.total += len(chunk)\n        head = max(0, HEAD - self.total)\n",
+               f"{WRONG_ORDER}: the head's room reckoned after counting the chunk"),
+        Defect("        job.given += len(data)\n", "",
+               f"{STEP_MISSED}: waiting for a job gives the model its whole log again each time"),
+        Defect("if not job.told and job.process.poll() is not None]", "if not job.told]",
+               f"{INVERTED}: a job still running is told as ended"),
+    ),
+    "narnat_agent/tools/files/syntax_check.py": (
+        Defect("        if known[problem.key]:\n            known[problem.key] -= 1\n",
+               "        if known[problem.key]:\n            pass\n",
+               f"{STEP_MISSED}: a second copy of an error already there is taken for the old one"),
+        Defect("max(first + shift - (new == 0), 1)", "max(first + shift, 1)",
+               f"{FORMAT_EDGE}: lines only removed leave the line before the gap unchecked"),
+        Defect("except (RecursionError, MemoryError) as e:", "except RecursionError as e:",
+               f"{FORMAT_EDGE}: a check that runs out of memory reports the written file as failed"),
+        Defect('grammar = GRAMMARS.get(path.suffix.lower())', 'grammar = GRAMMARS.get(path.suffix)',
+               f"{FORMAT_EDGE}: an upper-case extension (.JSON, .TS) is not checked"),
+    ),
+    "narnat_agent/tools/edit/notebook.py": (
+        Defect('return data[at:] in (b"", b"\\n")', 'return data[at:] == b""',
+               f"{FORMAT_EDGE}: a notebook ending in a newline is taken for a foreign layout and rewritten whole"),
+        Defect("if len(found) > 1:", "if len(found) > 2:",
+               f"{OFF_BY_ONE}: text in two cells edits the first one without a word"),
+        Defect("written, note = _encoded(notebook, style, data.endswith(b\"\\n\"))",
+               "written, note = _encoded(notebook, style, True)",
+               f"{FORMAT_EDGE}: a notebook without a final newline gains one"),
+    ),
+    "narnat_agent/conversation/store.py": (
+        Defect("        while path_of(state_dir, f\"{name}-{n}\").exists():\n            n += 1\n",
+               "        if path_of(state_dir, f\"{name}-{n}\").exists():\n            n += 1\n",
+               f"{OFF_BY_ONE}: a third save beside another process's replaces the second"),
+        Defect("    _known[path] = _identity(path.stat())\n    return Saved(path.stem, note)",
+               "    return Saved(path.stem, note)",
+               f"{STEP_MISSED}: after its own save, the next save takes the file for another process's"),
+        Defect("isinstance(v, int) and not isinstance(v, bool) and v >= 0", "isinstance(v, int) and v > 0",
+               f"{OFF_BY_ONE}: a session saved before its first turn cannot be loaded"),
+        Defect('sorted(rows, key=lambda r: r["updated"], reverse=True)', 'sorted(rows, key=lambda r: r["updated"])',
+               f"{INVERTED}: /show lists the oldest session first"),
+    ),
+    "narnat_agent/conversation/session.py": (
+        Defect("copied = copy.deepcopy(session)", "copied = copy.copy(session)",
+               f"{STEP_MISSED}: a fork shares its messages with the conversation it came from"),
+        Defect("if saved.note and not name:", "if saved.note:",
+               f"{WRONG_SETTING}: a save under another name renames the conversation that goes on"),
+        Defect('"todos": session.tool_state.todos, "reads": reads,', '"todos": session.tool_state.todos,',
+               f"{STEP_MISSED}: what the model read is not saved with the conversation"),
+    ),
+    "narnat_agent/keyguard.py": (
+        Defect("len(text)), 0, -1)", "len(text)), 1, -1)",
+               f"{OFF_BY_ONE}: a stream cut just after the key's first character shows the key"),
+        Defect("return len(secret) >= MIN_KEY", "return len(secret) > MIN_KEY",
+               f"{OFF_BY_ONE}: a key of exactly eight characters is never masked"),
+        Defect("    for name in KEY_VARIABLES:\n        environ.pop",
+               "    for name in KEY_VARIABLES[:1]:\n        environ.pop",
+               f"{WRONG_SETTING}: OPENAI_API_KEY stays in the environment commands inherit"),
+    ),
+    "narnat_agent/ui/keys.py": (
+        Defect("self.busy, self.fired = busy, False", "self.busy = busy",
+               f"{STEP_MISSED}: after one cancel, the interrupt key does nothing in later turns"),
+        Defect("and keys[i + 1] != Keys.Escape", "",
+               f"{FORMAT_EDGE}: ESC, ESC and a key in one batch are read as Alt+ESC and Alt+key: nothing cancels"),
+        Defect("        if question.strip():\n            self.queued", "        if question:\n            self.queued",
+               f"{INVERTED}: an Enter after only spaces queues an empty question"),
+        Defect("twice, self.last_escape = now - self.last_escape <= TWICE, now",
+               "twice = now - self.last_escape <= TWICE",
+               f"{WRONG_MOMENT}: with escape-twice, the second press is timed from the start, not the first press"),
+    ),
+    "narnat_agent/inert.py": (
+        Defect("for code in range(0x80, 0xA0)}", "for code in range(0x80, 0x9B)}",
+               f"{OFF_BY_ONE}: the 8-bit CSI (U+009B) and the C1 controls after it reach the terminal"),
+        Defect('text.replace("\\r\\n", "\\n").translate(VISIBLE)', "text.translate(VISIBLE)",
+               f"{STEP_MISSED}: the lines of a CRLF file end in a visible ␍"),
+        Defect("(?:\\x07|\\x1b\\\\)", "\\x07",
+               f"{FORMAT_EDGE}: a title or clipboard sequence ended by ST instead of BEL stays in the model's text"),
+    ),
+    "narnat_agent/atomic.py": (
+        Defect("old.st_nlink > 1", "old.st_nlink > 2",
+               f"{OFF_BY_ONE}: a file with one other name is replaced, and the other name keeps the old content"),
+        Defect("    if mode is None and old is not None:\n        mode = old.st_mode & 0o7777\n", "",
+               f"{STEP_MISSED}: a file written again loses its mode (a script its x bit)"),
+        Defect("0o666 if follow_umask else 0o600", "0o600 if follow_umask else 0o666",
+               f"{INVERTED}: Narnat's own files follow the umask and the project's files are private"),
+    ),
+}  # fmt: skip
+
+TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
+
+
+def tests_of(module: str) -> tuple[str, ...]:
+    return TESTS.get(module) or TARGETS[module].tests
+
+
+PARTS = ("narnat_agent", "tests", "README.md", "pyproject.toml")  # the code, the tests and their configuration
+
+
+def copy_repository(scratch: Path, revision: str | None) -> None:
+    """The code, the tests and the test configuration as they are now, or as they were at a git revision."""
+    if revision is not None:
+        archive = subprocess.run(["git", "archive", revision, *PARTS], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(scratch)], input=archive.stdout, check=True)
+        return
+    for part in PARTS[:2]:
+        shutil.copytree(ROOT / part, scratch / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in PARTS[2:]:
+        shutil.copy(ROOT / name, scratch)
+
+
+def run_tests(scratch: Path, tests: tuple[str, ...]) -> int:
+    """pytest's exit code for the module's tests in the copy; Narnat processes the tests start import it too."""
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    environment = os.environ | {"PYTHONPATH": str(scratch)}
+    try:
+        return subprocess.run(command, cwd=scratch, env=environment, capture_output=True, timeout=TIMEOUT).returncode
+    except subprocess.TimeoutExpired:
+        return 1  # a hang is a failure in the suite (pytest-timeout)
+
+
+def plant(scratch: Path, module: str, defect: Defect) -> str | None:
+    """The module's text before the defect, the copy holding the defect; None when the text to change is not
+    there once (code of another revision)."""
+    path = scratch / module
+    text = path.read_text(encoding="utf-8")
+    if text.count(defect.original) != 1:
+        return None
+    path.write_text(text.replace(defect.original, defect.replacement), encoding="utf-8")
+    return text
+
+
+def check(module: str, scratch: Path) -> list[tuple[Defect, str]]:
+    """Each of the module's defects and what became of it: caught, missed, absent (the code it changes is not
+    there once), or broken (the copy no longer imports or collects: not a defect the tests could judge)."""
+    tests = tests_of(module)
+    if run_tests(scratch, tests) != 0:
+        sys.exit(f"{module}: its tests fail on the code as it is ({' '.join(tests)}); fix them first.")
+    results = []
+    for defect in PLANTED[module]:
+        text = plant(scratch, module, defect)
+        if text is None:
+            results.append((defect, "absent"))
+            continue
+        try:
+            code = run_tests(scratch, tests)
+        finally:
+            (scratch / module).write_text(text, encoding="utf-8")
+        results.append((defect, {0: "MISSED", 1: "caught"}.get(code, f"broken (pytest exit {code})")))
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", metavar="MODULE")
+    parser.add_argument("--list", action="store_true", help="print the defects without running anything")
+    parser.add_argument("--at", metavar="REV", help="the code and tests of this git revision, not the working tree")
+    args = parser.parse_args()
+    unknown = [m for m in args.modules if m not in PLANTED]
+    if unknown:
+        sys.exit(f"Unknown module {unknown[0]}: name one of {', '.join(PLANTED)}.")
+    modules = args.modules or list(PLANTED)
+    if args.list:
+        for module in modules:
+            print("\n".join(f"{module}: {d.what}" for d in PLANTED[module]))
+        return
+    rows, caught, total = [], 0, 0
+    with tempfile.TemporaryDirectory(prefix="narnat-planted-") as folder:
+        scratch = Path(folder)
+        copy_repository(scratch, args.at)
+        for module in modules:
+            results = check(module, scratch)
+            for defect, verdict in results:
+                print(f"{verdict:8} {module}: {defect.what}", flush=True)
+            planted = sum(verdict != "absent" for _, verdict in results)
+            found = sum(verdict == "caught" for _, verdict in results)
+            rows.append((module, planted, found, planted - found))
+            caught, total = caught + found, total + planted
+    rows.append(("total", total, caught, total - caught))
+    table(f"Planted defects caught by the covering tests: {caught} of {total} ({caught / max(total, 1):.0%})", rows,
+          ("module", "planted", "caught", "missed"))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
