@@ -90,7 +90,7 @@ SESSION_TESTS = (
     "tests/commands/test_fork.py",
 )
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
-    "narnat_agent/keyguard.py": Target(("tests/tools/test_registry.py",)),
+    "narnat_agent/keyguard.py": Target(("tests/tools/test_registry.py", "tests/base/test_keyguard.py")),
     "narnat_agent/tools/registry.py": Target(
         ("tests/tools/test_registry.py",), ("_safe", "_safe_result", "prepare", "Call.run")
     ),
@@ -126,6 +126,11 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/edit/notebook.py": Target(("tests/tools/test_documents.py",)),
     "narnat_agent/conversation/store.py": Target(SESSION_TESTS),
     "narnat_agent/conversation/session.py": Target(SESSION_TESTS),
+    "narnat_agent/prompts/skills.py": Target(("tests/commands/test_custom_files.py",)),
+    "narnat_agent/commands/custom.py": Target(("tests/commands/test_custom_files.py",)),
+    "narnat_agent/provider/content.py": Target(
+        ("tests/provider/test_text_calls.py", "tests/provider/test_think_and_empty.py")
+    ),
     "narnat_agent/inert.py": Target(("tests/ui/test_escapes.py", "-k", "not repl and not headless")),
     "narnat_agent/atomic.py": Target(("tests/tools/test_write.py",)),
     "narnat_agent/ui/keys.py": Target(
@@ -148,6 +153,11 @@ FIRST_PART = "the text before the first separator is the same however many split
 CARRIED = "a request carries the system prompt and a message at least: messages 0 and 1 are both in it"
 CALL_ID = "every call has an id that is not empty (the client makes one when the provider gives none)"
 ZIPPED = "the names and the starts grow together and the ends are the starts shifted: the lengths always match"
+TAG = "a random tag of that length or longer finds the job's processes alike"
+ASCII = "a pid and a hex tag are ASCII, written alike in any encoding"
+INHERIT = "the module imports nothing from __future__: the compiler has no flags of its to inherit"
+CODEC = "Python's codecs take UTF-8 in any case"
+ROWS = "the text split at its newlines has a line for every row of its tree (an empty one after a final newline)"
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
 # module or package -> {a piece of a line as the mutant writes it, or a pattern of mutant names (starting with *): why
 # the change cannot alter what the code does}
@@ -199,6 +209,26 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "zip(names, starts, ends, strict=None)": ZIPPED,
         "zip(names, starts, ends, )": ZIPPED,
         "zip(names, starts, ends, strict=False)": ZIPPED,
+    },
+    "narnat_agent/processes/jobs.py": {
+        "tag = secrets.token_hex(None)": TAG,
+        "tag = secrets.token_hex(9)": TAG,
+        'running.write_text(f"{os.getpid()} {tag}\\n", encoding=None)': ASCII,
+        'running.write_text(f"{os.getpid()} {tag}\\n", )': ASCII,
+        'running.write_text(f"{os.getpid()} {tag}\\n", encoding="UTF-8")': ASCII,
+    },
+    "narnat_agent/tools/files/syntax_check.py": {
+        'compile(text, name, "exec", )': INHERIT,
+        'compile(text, name, "exec", dont_inherit=False)': INHERIT,
+        "line = e.lineno or 2": "the compiler gives every SyntaxError of a source text its line",
+        'text.encode("UTF-8", "surrogateescape")': CODEC,
+        'decode("UTF-8", "replace")': CODEC,
+        "pending = [root] if (root.has_error) or True else []": "a tree without an error has no node with one to find",
+        "if (row < len(lines)) or True else": ROWS,
+        "if row <= len(lines) else": ROWS,
+        'if row < len(lines) else "XXXX"': ROWS,
+        "raise ValueError(None)": "the refusal's message is never read, only that it is refused",
+        "*x__json__mutmut_7": "the JSON reader is the fast path: what it takes, the grammar takes too",
     },
     "narnat_agent/conversation/compressor.py": {
         "instruction}], None, sink)": "the client sends no tools field for None and for an empty list alike",

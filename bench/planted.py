@@ -50,8 +50,10 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/conversation/window.py": (
         "tests/ui/test_status_line.py", "tests/commands/test_conversation.py", "tests/conversation/test_window.py"
     ),
-    "narnat_agent/keyguard.py": ("tests/base/test_keyguard.py", "tests/tools/test_registry.py"),
-    "narnat_agent/inert.py": ("tests/ui/test_escapes.py",),  # the REPLs' and -p's outputs too, in their processes
+    # with the tests that start Narnat: the REPLs' and -p's outputs, the files read at start
+    "narnat_agent/inert.py": ("tests/ui/test_escapes.py",),
+    "narnat_agent/prompts/skills.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
+    "narnat_agent/commands/custom.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -186,6 +188,32 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("0o666 if follow_umask else 0o600", "0o600 if follow_umask else 0o666",
                f"{INVERTED}: Narnat's own files follow the umask and the project's files are private"),
     ),
+    "narnat_agent/prompts/skills.py": (
+        Defect("for root in (project, home)", "for root in (project,)",
+               f"{WRONG_SETTING}: only the project is trusted, and the user's own commands are refused"),
+        Defect("if len(data) > MAX_BYTES:", "if len(data) >= MAX_BYTES:",
+               f"{OFF_BY_ONE}: a file of exactly 64 KB is refused"),
+        Defect('if first.strip() != "---" or not found:', 'if first != "---" or not found:',
+               f"{FORMAT_EDGE}: a file with CRLF line ends has no front matter, and its YAML becomes the text"),
+        Defect("if not stat.S_ISREG(found.st_mode):", "if False:",
+               f"{STEP_MISSED}: a folder or a named pipe named like a command is opened"),
+    ),
+    "narnat_agent/commands/custom.py": (
+        Defect("self.text.replace(ARGUMENTS, arguments)", "self.text.replace(ARGUMENTS, arguments, 1)",
+               f"{FORMAT_EDGE}: a second $ARGUMENTS stays as written"),
+        Defect("name = path.stem.lower()", "name = path.stem",
+               f"{FORMAT_EDGE}: Review.md is refused for its capital instead of becoming /review"),
+        Defect('description = text.split("\\n", 1)[0].lstrip("# ")', 'description = text.split("\\n", 1)[0]',
+               f"{STEP_MISSED}: a command's help line starts with the heading's #"),
+    ),
+    "narnat_agent/provider/content.py": (
+        Defect("range(min(len(tag) - 1, len(text)), 0, -1)", "range(min(len(tag) - 1, len(text)), 1, -1)",
+               f"{OFF_BY_ONE}: a piece ending in the '<' of </think> shows the '<' in the answer"),
+        Defect("""if OPEN in before or before[-1:] in ("`", "'", '"'):""", "if OPEN in before:",
+               f"{FORMAT_EDGE}: an answer that quotes `</think>` is taken for thinking"),
+        Defect("            self.pending = self.pending.lstrip()  # the blank lines after </think>\n", "",
+               f"{STEP_MISSED}: the answer after thinking starts with blank lines"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
@@ -211,8 +239,10 @@ def copy_repository(scratch: Path, revision: str | None) -> None:
 
 
 def run_tests(scratch: Path, tests: tuple[str, ...]) -> int:
-    """pytest's exit code for the module's tests in the copy; Narnat processes the tests start import it too."""
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    """pytest's exit code for the module's tests in the copy; Narnat processes the tests start import it too. A test
+    file an earlier revision does not have yet is left out."""
+    there = [test for test in tests if not test.startswith("tests/") or (scratch / test.split("::")[0]).exists()]
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *there]
     environment = os.environ | {"PYTHONPATH": str(scratch)}
     try:
         return subprocess.run(command, cwd=scratch, env=environment, capture_output=True, timeout=TIMEOUT).returncode
