@@ -211,6 +211,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "zip(names, starts, ends, strict=False)": ZIPPED,
     },
     "narnat_agent/processes/jobs.py": {
+        "break  # what a stopping job still prints": "the limit's stop returns once the job's processes are gone: "
+        "what is left in the pipe is dropped either way",
         "tag = secrets.token_hex(None)": TAG,
         "tag = secrets.token_hex(9)": TAG,
         'running.write_text(f"{os.getpid()} {tag}\\n", encoding=None)': ASCII,
