@@ -155,6 +155,12 @@ CALL_ID = "every call has an id that is not empty (the client makes one when the
 ZIPPED = "the names and the starts grow together and the ends are the starts shifted: the lengths always match"
 TAG = "a random tag of that length or longer finds the job's processes alike"
 ASCII = "a pid and a hex tag are ASCII, written alike in any encoding"
+FALSE_ASCII = "json.dumps takes a false ensure_ascii, None included, as False"
+FAST_JSON = "the JSON reader is only the fast path: what it takes, the grammar takes too (see _json)"
+COMPILER_LINE = (
+    "the compiler's own copy of the line (e.text) is the line the text split at its line ends gives: whichever the "
+    "condition picks, the same text"
+)
 INHERIT = "the module imports nothing from __future__: the compiler has no flags of its to inherit"
 CODEC = "Python's codecs take UTF-8 in any case"
 ROWS = "the text split at its newlines has a line for every row of its tree (an empty one after a final newline)"
@@ -230,7 +236,32 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "if row <= len(lines) else": ROWS,
         'if row < len(lines) else "XXXX"': ROWS,
         "raise ValueError(None)": "the refusal's message is never read, only that it is refused",
-        "*x__json__mutmut_7": "the JSON reader is the fast path: what it takes, the grammar takes too",
+        "*x__json__mutmut_7": FAST_JSON,
+        'if grammar is None and grammar == "json" and _json(after):': "a file of no language has no problems to find "
+        "either",
+        'grammar != "json" and _json(after)': FAST_JSON,
+        'grammar == "XXjsonXX" and _json(after)': FAST_JSON,
+        'grammar == "JSON" and _json(after)': FAST_JSON,
+        'language(path) != "json" and _json(text) or not problems': FAST_JSON,
+        'language(path) == "XXjsonXX" and _json(text) or not problems': FAST_JSON,
+        'language(path) == "JSON" and _json(text) or not problems': FAST_JSON,
+        "if (before) or True else Counter()": "an empty text has no errors",
+        "SyntaxProblem(line, e.offset or 2, e.msg, source)": "the compiler gives every SyntaxError of a source text "
+        "its column",
+        "source = lines[line - 1] if": COMPILER_LINE,
+        "text=new[n - 1] if": "a fragment's lines are lines of the text after the change",
+    },
+    "narnat_agent/tools/edit/notebook.py": {
+        'piece.encode("UTF-8")': CODEC,
+        "product((1, 2, 4, None), (False, False), (False, True))": "the keys are loaded in the file's order, which "
+        "sort_keys=False writes back as it was: a file sorted is given back unsorted too",
+    },
+    "narnat_agent/conversation/store.py": {
+        "json.dumps(data, ensure_ascii=None, indent=1)": FALSE_ASCII,
+        "json.dumps(encodable_data(data), ensure_ascii=None, indent=1)": FALSE_ASCII,
+        'message.get(key, "XXXX")': "an absent key is text by either default",
+        "_known.pop(None, None)": "the identity of a deleted file matches no file written later (a new inode and time)",
+        'if m["role"] == "user"), None)': "a first question that is not text is listed as none",
     },
     "narnat_agent/conversation/compressor.py": {
         "instruction}], None, sink)": "the client sends no tools field for None and for an empty list alike",

@@ -5,6 +5,7 @@ Only errors the change introduced count: a file already broken elsewhere keeps q
 
 import functools
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -93,7 +94,7 @@ def _python(text: str, name: str) -> list[SyntaxProblem]:
     try:
         compile(text, name, "exec", dont_inherit=True)
     except SyntaxError as e:
-        lines = text.splitlines()
+        lines = re.split(r"\r\n|\r|\n", text)  # the compiler's line ends: not a form feed's or U+2028's
         line = e.lineno or 1
         source = lines[line - 1] if 0 < line <= len(lines) else (e.text or "").rstrip("\n")
         return [SyntaxProblem(line, e.offset or 1, e.msg, source)]
