@@ -86,7 +86,7 @@ def test_a_session_saved_before_its_first_question_loads_with_all_it_holds(tmp_p
     [(path, record)] = loaded.tool_state.reads.items()
     assert path == tmp_path / "a.py" and (record.sha, record.whole) == ("abc", True)
     assert loaded.tool_state.todos == talk.tool_state.todos and loaded.cost == 0.25
-    assert loaded.conversation.created == talk.conversation.created
+    assert loaded.conversation.created == talk.conversation.created and not loaded.checkpoints_damaged
 
 
 def test_a_fork_goes_on_alone(tmp_path):
@@ -305,6 +305,7 @@ def test_a_fork_is_named_after_its_origin_with_the_first_free_number(tmp_path):
     talk = new_session("system", name="talk")
     assert session.fork(talk, tmp_path).name == "talk-fork"
     session.save(tmp_path, new_session("system", name="talk-fork"), "m")
+    assert session.fork(talk, tmp_path).name == "talk-fork-2"
     session.save(tmp_path, new_session("system", name="talk-fork-2"), "m")
     forked = session.fork(talk, tmp_path)
     assert forked.name == "talk-fork-3" and forked.conversation.created > talk.conversation.created
@@ -354,3 +355,9 @@ def test_a_save_on_a_full_disk_says_so_and_leaves_the_saved_session_as_it_was(tm
         == f"Cannot save 'talk': the disk holding {folder} is full; free some space, then save again."
     )
     assert store.path_of(tmp_path, "talk").read_bytes() == before
+
+
+def test_a_new_session_inherits_a_summary_only_when_given_one():
+    assert new_session("system").conversation.messages == [{"role": "system", "content": "system"}]
+    inherited = new_session("system", summary="what was done").conversation.messages[0]["content"]
+    assert inherited.startswith("system\n\n# Summary of the previous conversation") and "what was done" in inherited
