@@ -1,8 +1,11 @@
 import os
+import stat
+import subprocess
+import sys
 
 import pytest
 
-from narnat_agent.atomic import write_atomic
+from narnat_agent.atomic import clean_leftovers, write_atomic
 from narnat_agent.tools.registry import execute
 from tests.platforms import NO_FIFOS, NO_MODES, NO_SYMLINKS, shown
 
@@ -229,3 +232,29 @@ def test_a_new_file_follows_the_umask_as_an_editor_makes_it(project, workspace, 
 def test_narnats_own_files_stay_private_whatever_the_umask(tmp_path, umask):
     write_atomic(tmp_path / "session.json", b"{}")
     assert (tmp_path / "session.json").stat().st_mode & 0o777 == 0o600
+
+
+@NO_MODES
+def test_a_file_with_two_names_is_written_in_place_and_takes_the_mode_asked_for(tmp_path):
+    (tmp_path / "a.txt").write_text("old\n")
+    os.link(tmp_path / "a.txt", tmp_path / "b.txt")
+    os.chmod(tmp_path / "a.txt", 0o644)
+    write_atomic(tmp_path / "b.txt", b"new\n")
+    assert (tmp_path / "a.txt").read_bytes() == b"new\n" and stat.S_IMODE((tmp_path / "a.txt").stat().st_mode) == 0o644
+    write_atomic(tmp_path / "b.txt", b"newer\n", mode=0o600)
+    assert (tmp_path / "a.txt").read_bytes() == b"newer\n" and stat.S_IMODE(
+        (tmp_path / "a.txt").stat().st_mode
+    ) == 0o600
+    assert sorted(os.listdir(tmp_path)) == ["a.txt", "b.txt"]
+
+
+def test_leftovers_are_cleaned_at_start_and_one_that_cannot_be_removed_is_passed_over(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / f".narnat-tmp-{dead.pid}-abc").write_bytes(b"left by a killed process")
+    (tmp_path / f".narnat-tmp-{dead.pid}-dir").mkdir()  # not ours to remove: unlink refuses a folder
+    (tmp_path / f".narnat-tmp-{os.getppid()}-def").write_bytes(b"still being written")
+    clean_leftovers([tmp_path, tmp_path / "absent"])
+    assert set(os.listdir(tmp_path)) == {f".narnat-tmp-{dead.pid}-dir", f".narnat-tmp-{os.getppid()}-def"}
+    write_atomic(tmp_path / "out.txt", b"data")
+    assert (tmp_path / "out.txt").read_bytes() == b"data"
