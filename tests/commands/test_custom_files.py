@@ -6,7 +6,7 @@ import os
 import pytest
 
 from narnat_agent.commands import custom
-from narnat_agent.prompts.skills import MAX_BYTES, Skill, find_skills, front_matter, skills_section
+from narnat_agent.prompts.skills import MAX_BYTES, Skill, UnusableFile, find_skills, front_matter, skills_section
 from tests.commands.test_custom import KEY, write
 
 BUILTINS = ("save", "help")
@@ -166,3 +166,9 @@ def test_a_command_of_the_users_own_folder_is_named_by_its_whole_path(project, h
 
 def test_a_rule_in_the_text_after_the_front_matter_stays_in_the_text():
     assert front_matter("---\nname: x\n---\nabove\n---\nbelow\n") == ({"name": "x"}, "above\n---\nbelow\n")
+
+
+def test_front_matter_with_a_character_yaml_refuses_says_so():
+    with pytest.raises(UnusableFile) as refused:
+        front_matter("---\nname: a\x07b\n---\nbody\n")
+    assert str(refused.value).startswith("its front matter is not valid YAML (unacceptable character #x0007")
