@@ -1,7 +1,7 @@
 """Planted defects: the mistakes a tired developer really makes, each planted alone and the tests that cover its
 module run against it.
 
-Run: python bench/planted.py [--list] [--at REV] [MODULE ...]
+Run: python bench/planted.py [--list] [--at REV] [--later] [MODULE ...]
      (default: every module of the table; MODULE as written in it; --at: the code and tests of a git revision,
      to measure the suite before the tests written against these defects)
 
@@ -32,6 +32,7 @@ class Defect:
     original: str  # the exact text, found once in the module
     replacement: str
     what: str  # the kind of defect, then what it does
+    later: bool = False  # planted after the module's tests were written against the others: none was aimed at it
 
 
 WRONG_MOMENT = "a limit counted from the wrong moment"
@@ -67,6 +68,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_ORDER}: DeepSeek's end-of-calls marker is looked for before the end of the sentence"),
         Defect('(marker != "{" or _opens(text, at))', '(marker != "{" or at == 0 or text[at - 1] == "\\n")',
                f"{INVERTED}: bare JSON on a line of its own after prose is taken for a call"),
+        Defect("tool_calls?_section_end", "tool_calls_section_end",
+               f"{FORMAT_EDGE}: Kimi's singular section end is left on the call, which then stays text", later=True),
     ),
     "narnat_agent/core/budget.py": (
         Defect("if self.spent + price > self.max_cost:", "if self.spent > self.max_cost:",
@@ -78,12 +81,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("return self.max_cost is not None or self.max_tokens_sent is not None",
                "return self.max_cost is not None",
                f"{WRONG_SETTING}: a token budget alone is never checked"),
+        Defect('self.sent += usage.prompt', 'self.sent += usage.prompt - usage.cached',
+               f"{WRONG_SETTING}: cached tokens are not counted as sent", later=True),
     ),
     "narnat_agent/provider/usage.py": (
         Defect("if usage.cached > usage.prompt:", "if usage.cached > usage.prompt + usage.completion:",
                f"{WRONG_SETTING}: cached tokens compared with the whole request, not its prompt"),
         Defect("if not local and usage.prompt * FAR_BELOW < floor:", "if usage.prompt * FAR_BELOW < floor:",
                f"{INVERTED}: a server run locally, counting only what it had not cached, is doubted"),
+        Defect('message.get("tool_calls") or [])', 'message.get("tool_calls") or [] if False)',
+               f"{STEP_MISSED}: the calls' arguments are left out of the floor", later=True),
     ),
     "narnat_agent/provider/silence.py": (
         Defect("IDLE if now - self.last > self.idle", "IDLE if now - self.started > self.idle",
@@ -92,6 +99,9 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: the overall limit read from the idle setting"),
         Defect("                said, stretch = 0, self.last\n", "                stretch = self.last\n",
                f"{STEP_MISSED}: a new stretch of silence after progress keeps the old stretch's count of notices"),
+        Defect("OVERALL if now - self.started > self.overall else IDLE if now - self.last > self.idle else",
+               "IDLE if now - self.last > self.idle else OVERALL if now - self.started > self.overall else",
+               f"{WRONG_ORDER}: when both limits pass, the idle one is named", later=True),
     ),
     "narnat_agent/conversation/window.py": (
         Defect("if n < carried) if known else 0", "if n <= carried) if known else 0",
@@ -100,6 +110,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: the room left ignores what was added since the latest request"),
         Defect("estimated=conversation.prompt_estimated or not known", "estimated=conversation.prompt_estimated",
                f"{INVERTED}: before any request, an estimate is shown as the provider's count"),
+        Defect('(text or "").split("<system-reminder>", 1)[0].split()', '(text or "").split()',
+               f"{STEP_MISSED}: Narnat's reminders show in /context's labels of the questions", later=True),
     ),
     "narnat_agent/processes/jobs.py": (
         Defect("if self.total > self.limit:", "if self.kept > self.limit:",
@@ -111,6 +123,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: waiting for a job gives the model its whole log again each time"),
         Defect("if not job.told and job.process.poll() is not None]", "if not job.told]",
                f"{INVERTED}: a job still running is told as ended"),
+        Defect('if code >= 0 else f"was stopped by signal', 'if code > 0 else f"was stopped by signal',
+               f"{OFF_BY_ONE}: a job that ended well is said to have been stopped by signal 0", later=True),
     ),
     "narnat_agent/tools/files/syntax_check.py": (
         Defect("        if known[problem.key]:\n            known[problem.key] -= 1\n",
@@ -122,6 +136,9 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: a check that runs out of memory reports the written file as failed"),
         Defect('grammar = GRAMMARS.get(path.suffix.lower())', 'grammar = GRAMMARS.get(path.suffix)',
                f"{FORMAT_EDGE}: an upper-case extension (.JSON, .TS) is not checked"),
+        Defect("if grammar in GUESSING and (known or not before):",
+               "if grammar in GUESSING and (known and not before):",
+               f"{INVERTED}: a C file the grammar misread before is judged on the whole", later=True),
     ),
     "narnat_agent/tools/edit/notebook.py": (
         Defect('return data[at:] in (b"", b"\\n")', 'return data[at:] == b""',
@@ -131,6 +148,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("written, note = _encoded(notebook, style, data.endswith(b\"\\n\"))",
                "written, note = _encoded(notebook, style, True)",
                f"{FORMAT_EDGE}: a notebook without a final newline gains one"),
+        Defect('enumerate(notebook.get("cells", []), 1)', 'enumerate(notebook.get("cells", []))',
+               f"{OFF_BY_ONE}: cells are numbered from 0, where Read numbers them from 1", later=True),
     ),
     "narnat_agent/conversation/store.py": (
         Defect("        while path_of(state_dir, f\"{name}-{n}\").exists():\n            n += 1\n",
@@ -143,6 +162,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{OFF_BY_ONE}: a session saved before its first turn cannot be loaded"),
         Defect('sorted(rows, key=lambda r: r["updated"], reverse=True)', 'sorted(rows, key=lambda r: r["updated"])',
                f"{INVERTED}: /show lists the oldest session first"),
+        Defect("if it does\n        return False", "if it does\n        return True",
+               f"{INVERTED}: a session whose file was deleted is saved beside it under another name", later=True),
     ),
     "narnat_agent/conversation/session.py": (
         Defect("copied = copy.deepcopy(session)", "copied = copy.copy(session)",
@@ -151,6 +172,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: a save under another name renames the conversation that goes on"),
         Defect('"todos": session.tool_state.todos, "reads": reads,', '"todos": session.tool_state.todos,',
                f"{STEP_MISSED}: what the model read is not saved with the conversation"),
+        Defect('conversation.turns = data["turns"]', "conversation.turns = 0",
+               f"{STEP_MISSED}: a resumed conversation counts its turns from zero", later=True),
     ),
     "narnat_agent/keyguard.py": (
         Defect("len(text)), 0, -1)", "len(text)), 1, -1)",
@@ -160,6 +183,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("    for name in KEY_VARIABLES:\n        environ.pop",
                "    for name in KEY_VARIABLES[:1]:\n        environ.pop",
                f"{WRONG_SETTING}: OPENAI_API_KEY stays in the environment commands inherit"),
+        Defect('held, self.held = self.held, ""', 'held = self.held',
+               f"{STEP_MISSED}: what the mask held back is shown again at the next stream's end", later=True),
     ),
     "narnat_agent/ui/keys.py": (
         Defect("self.busy, self.fired = busy, False", "self.busy = busy",
@@ -171,6 +196,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("twice, self.last_escape = now - self.last_escape <= TWICE, now",
                "twice = now - self.last_escape <= TWICE",
                f"{WRONG_MOMENT}: with escape-twice, the second press is timed from the start, not the first press"),
+        Defect('question = self.take_typed()', 'question = "".join(self.typed)',
+               f"{STEP_MISSED}: a question queued with Enter is typed again at the next prompt", later=True),
     ),
     "narnat_agent/inert.py": (
         Defect("for code in range(0x80, 0xA0)}", "for code in range(0x80, 0x9B)}",
@@ -179,6 +206,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: the lines of a CRLF file end in a visible ␍"),
         Defect("(?:\\x07|\\x1b\\\\)", "\\x07",
                f"{FORMAT_EDGE}: a title or clipboard sequence ended by ST instead of BEL stays in the model's text"),
+        Defect("| {0x7F: 0x2421}", "| {}", f"{STEP_MISSED}: DEL reaches the terminal", later=True),
     ),
     "narnat_agent/atomic.py": (
         Defect("old.st_nlink > 1", "old.st_nlink > 2",
@@ -187,6 +215,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a file written again loses its mode (a script its x bit)"),
         Defect("0o666 if follow_umask else 0o600", "0o600 if follow_umask else 0o666",
                f"{INVERTED}: Narnat's own files follow the umask and the project's files are private"),
+        Defect('int(pid) != os.getpid() and not alive(int(pid))', 'int(pid) != os.getpid()',
+               f"{INVERTED}: a temporary file another running writer is still writing is removed", later=True),
     ),
     "narnat_agent/prompts/skills.py": (
         Defect("for root in (project, home)", "for root in (project,)",
@@ -197,6 +227,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: a file with CRLF line ends has no front matter, and its YAML becomes the text"),
         Defect("if not stat.S_ISREG(found.st_mode):", "if False:",
                f"{STEP_MISSED}: a folder or a named pipe named like a command is opened"),
+        Defect('" ".join(description.split())[:MAX_DESCRIPTION]', '" ".join(description.split())',
+               f"{STEP_MISSED}: a skill's long description enters every request whole", later=True),
     ),
     "narnat_agent/commands/custom.py": (
         Defect("self.text.replace(ARGUMENTS, arguments)", "self.text.replace(ARGUMENTS, arguments, 1)",
@@ -205,14 +237,19 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: Review.md is refused for its capital instead of becoming /review"),
         Defect('description = text.split("\\n", 1)[0].lstrip("# ")', 'description = text.split("\\n", 1)[0]',
                f"{STEP_MISSED}: a command's help line starts with the heading's #"),
+        Defect("for root in state.commands_folders(project, home):",
+               "for root in reversed(state.commands_folders(project, home)):",
+               f"{WRONG_ORDER}: the user's command wins over the project's of the same name", later=True),
     ),
     "narnat_agent/provider/content.py": (
         Defect("range(min(len(tag) - 1, len(text)), 0, -1)", "range(min(len(tag) - 1, len(text)), 1, -1)",
                f"{OFF_BY_ONE}: a piece ending in the '<' of </think> shows the '<' in the answer"),
         Defect("""if OPEN in before or before[-1:] in ("`", "'", '"'):""", "if OPEN in before:",
                f"{FORMAT_EDGE}: an answer that quotes `</think>` is taken for thinking"),
-        Defect("            self.pending = self.pending.lstrip()  # the blank lines after </think>\n", "",
+        Defect("self.pending = self.pending.lstrip()  # the blank lines after </think>", "pass",
                f"{STEP_MISSED}: the answer after thinking starts with blank lines"),
+        Defect('            if OPEN.startswith(start):', '            if start and OPEN.startswith(start):',
+               f"{FORMAT_EDGE}: an empty first piece decides there is no thinking", later=True),
     ),
 }  # fmt: skip
 
@@ -261,7 +298,7 @@ def plant(scratch: Path, module: str, defect: Defect) -> str | None:
     return text
 
 
-def check(module: str, scratch: Path) -> list[tuple[Defect, str]]:
+def check(module: str, scratch: Path, later: bool) -> list[tuple[Defect, str]]:
     """Each of the module's defects and what became of it: caught, missed, absent (the code it changes is not
     there once), or broken (the copy no longer imports or collects: not a defect the tests could judge)."""
     tests = tests_of(module)
@@ -269,6 +306,8 @@ def check(module: str, scratch: Path) -> list[tuple[Defect, str]]:
         sys.exit(f"{module}: its tests fail on the code as it is ({' '.join(tests)}); fix them first.")
     results = []
     for defect in PLANTED[module]:
+        if later and not defect.later:
+            continue
         text = plant(scratch, module, defect)
         if text is None:
             results.append((defect, "absent"))
@@ -286,6 +325,7 @@ def main() -> None:
     parser.add_argument("modules", nargs="*", metavar="MODULE")
     parser.add_argument("--list", action="store_true", help="print the defects without running anything")
     parser.add_argument("--at", metavar="REV", help="the code and tests of this git revision, not the working tree")
+    parser.add_argument("--later", action="store_true", help="only the defects planted after the tests were written")
     args = parser.parse_args()
     unknown = [m for m in args.modules if m not in PLANTED]
     if unknown:
@@ -293,16 +333,16 @@ def main() -> None:
     modules = args.modules or list(PLANTED)
     if args.list:
         for module in modules:
-            print("\n".join(f"{module}: {d.what}" for d in PLANTED[module]))
+            print("\n".join(f"{module}: {d.what}{' (later)' * d.later}" for d in PLANTED[module]))
         return
     rows, caught, total = [], 0, 0
     with tempfile.TemporaryDirectory(prefix="narnat-planted-") as folder:
         scratch = Path(folder)
         copy_repository(scratch, args.at)
         for module in modules:
-            results = check(module, scratch)
+            results = check(module, scratch, args.later)
             for defect, verdict in results:
-                print(f"{verdict:8} {module}: {defect.what}", flush=True)
+                print(f"{verdict:8} {module}: {defect.what}{' (later)' * defect.later}", flush=True)
             planted = sum(verdict != "absent" for _, verdict in results)
             found = sum(verdict == "caught" for _, verdict in results)
             rows.append((module, planted, found, planted - found))

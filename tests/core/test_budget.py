@@ -207,3 +207,11 @@ def test_cached_tokens_are_believed_up_to_the_prompt_and_not_one_past_it():
     assert doubt(Usage(3_000, 5, cached=3_000), floor=3_000, local=False) is None
     doubted = doubt(Usage(3_000, 5, cached=3_001), floor=3_000, local=False)
     assert doubted == "3,001 cached tokens of 3,000 prompt tokens"
+
+
+def test_cached_tokens_are_sent_too():
+    budget = Budget(None, 3_000, {})
+    budget.spend(Usage(2_000, 5, cached=1_500), None)
+    assert budget.sent == 2_000  # max_tokens_sent counts what goes over the wire, cached or not
+    with pytest.raises(TurnStopped):
+        budget.check(1_001)

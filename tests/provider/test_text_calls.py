@@ -222,6 +222,7 @@ CALLS = {  # shapes the templates and servers really write, beyond the plain one
     "an indented call in a fence": '```json\n  {"name": "Read", "arguments": {"file_path": "notes.txt"}}\n```',
     "Llama's tag then a space": '<|python_tag|> {"name": "Read", "parameters": {"file_path": "notes.txt"}}',
     "a call after a closed code fence": f"Run this:\n```sh\nls\n```\n<tool_call>{READ}</tool_call>",
+    "Kimi's section named in the singular": FORMATS["kimi_k2"].replace("calls_section", "call_section"),
 }
 
 

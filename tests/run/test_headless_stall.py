@@ -85,6 +85,15 @@ def test_a_limit_passes_only_once_the_time_is_past_it_and_each_notice_is_said_on
     assert silence.expired == limit and silence._thread is not None and not silence._thread.is_alive()
 
 
+def test_when_both_limits_pass_at_once_the_overall_one_is_named():
+    clock, aborted = Clock(), []
+    with Silence(lambda said: None, every=0.5, idle=1.0, overall=1.0, clock=clock) as silence:
+        silence.abort = lambda: aborted.append(True)
+        clock.now = 2.0
+        _until(lambda: bool(aborted))
+    assert silence.expired == "overall"
+
+
 def test_a_limit_passed_before_there_is_a_stream_ends_nothing_and_the_notices_go_on():
     said: list[str] = []
     clock = Clock()
