@@ -145,6 +145,15 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/provider/content.py": Target(
         ("tests/provider/test_text_calls.py", "tests/provider/test_think_and_empty.py")
     ),
+    "narnat_agent/tools/write.py": Target(("tests/tools/test_write.py", "tests/tools/test_encodings.py")),
+    "narnat_agent/provider/reply.py": Target(
+        (
+            "tests/provider/test_reply.py",
+            "tests/provider/test_llm_shapes.py",
+            "tests/provider/test_text_calls.py",
+            "tests/provider/test_think_and_empty.py",
+        )
+    ),
     "narnat_agent/inert.py": Target(("tests/ui/test_escapes.py", "-k", "not repl and not headless")),
     "narnat_agent/atomic.py": Target(("tests/tools/test_write.py",)),
     "narnat_agent/ui/keys.py": Target(
@@ -337,6 +346,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "Path(tmp).unlink(missing_ok=None)": MADE,
         "Path(tmp).unlink(missing_ok=False)": MADE,
     },
+    "narnat_agent/tools/write.py": {'encoded, note = content.encode("UTF-8")': CODEC},
     "narnat_agent/conversation/compressor.py": {
         "instruction}], None, sink)": "the client sends no tools field for None and for an empty list alike",
         "summary = None": "a failed summary is read only by `if not summary`, which takes None as the empty text",

@@ -251,6 +251,22 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('            if OPEN.startswith(start):', '            if start and OPEN.startswith(start):',
                f"{FORMAT_EDGE}: an empty first piece decides there is no thinking", later=True),
     ),
+    "narnat_agent/tools/write.py": (
+        Defect("        ending = line_ending(before)\n", "",
+               f"{STEP_MISSED}: a CRLF file written again gets LF line ends"),
+        Defect("ws.require_fresh(path, data, whole=True)", "ws.require_fresh(path, data, whole=False)",
+               f"{WRONG_SETTING}: a file the model read only in part is replaced whole"),
+        Defect('verb, lines = "Updated" if existed else "Created"', 'verb, lines = "Created" if existed else "Updated"',
+               f"{INVERTED}: a new file is said to be updated, and a replaced one created"),
+    ),
+    "narnat_agent/provider/reply.py": (
+        Defect("if slot is None or reused:", "if slot is None:",
+               f"{STEP_MISSED}: Ollama's second call at index 0 is glued onto the first"),
+        Defect("and not self.content.strip() and not self.tool_calls", "and not self.content and not self.tool_calls",
+               f"{FORMAT_EDGE}: a reply of blank lines only is taken for an answer, and not asked for again"),
+        Defect("if name and not slot.name:\n            slot.name = name", "if name:\n            slot.name += name",
+               f"{FORMAT_EDGE}: the name taken as streamed in pieces: a server repeating it names the call twice over"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
