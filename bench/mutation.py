@@ -188,6 +188,7 @@ OUR_NAMES = "our temporary names hold one '-' after the prefix: the pid is its f
 RANDOM_NAME = "the temporary name is random and new: no file has it before"
 BINARY = "O_BINARY exists on Windows only: elsewhere the flag is 0 by any of these"
 MADE = "the temporary file is made before the write that can fail: the cleanup always finds it"
+HELD_BACK = "a content piece always adds the splitter's reasoning to the chunk's (empty or not), which counts it"
 FALSY = "the flag is read only as true or false, and None is false"
 FALSE_ASCII = "json.dumps takes a false ensure_ascii, None included, as False"
 FAST_JSON = "the JSON reader is only the fast path: what it takes, the grammar takes too (see _json)"
@@ -347,6 +348,13 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "Path(tmp).unlink(missing_ok=False)": MADE,
     },
     "narnat_agent/tools/write.py": {'encoded, note = content.encode("UTF-8")': CODEC},
+    "narnat_agent/provider/reply.py": {
+        "slot = _Slot(None)": "a slot's own index is never read: by_index is what finds it",
+        "if call_id or not slot.id:": "an empty id is never looked up (only a fragment with an id is)",
+        "json.dumps(args, ensure_ascii=None)": FALSE_ASCII,
+        "progress = None  # even while": HELD_BACK,
+        "progress = False  # even while": HELD_BACK,
+    },
     "narnat_agent/conversation/compressor.py": {
         "instruction}], None, sink)": "the client sends no tools field for None and for an empty list alike",
         "summary = None": "a failed summary is read only by `if not summary`, which takes None as the empty text",

@@ -174,3 +174,8 @@ def test_text_inside_a_line_reaches_the_screen_as_it_comes():
 def test_a_call_after_a_blank_line_is_held_back_from_the_screen():
     reply, shown, _ = build("Hi.\n", "\n" + CALL)
     assert [c.name for c in reply.tool_calls] == ["Read"] and shown == "Hi.\n\n" and reply.content == "Hi."
+
+
+def test_a_reply_of_blank_lines_only_is_empty():
+    reply, _, _ = build("\n\n", " \n")
+    assert reply.empty and reply.content.strip() == ""
