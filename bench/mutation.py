@@ -154,6 +154,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "tests/provider/test_think_and_empty.py",
         )
     ),
+    "narnat_agent/tools/glob.py": Target(("tests/tools/test_glob.py",)),
     "narnat_agent/inert.py": Target(("tests/ui/test_escapes.py", "-k", "not repl and not headless")),
     "narnat_agent/atomic.py": Target(("tests/tools/test_write.py",)),
     "narnat_agent/ui/keys.py": Target(
@@ -189,6 +190,10 @@ RANDOM_NAME = "the temporary name is random and new: no file has it before"
 BINARY = "O_BINARY exists on Windows only: elsewhere the flag is 0 by any of these"
 MADE = "the temporary file is made before the write that can fail: the cleanup always finds it"
 HELD_BACK = "a content piece always adds the splitter's reasoning to the chunk's (empty or not), which counts it"
+NAME_FILTER = (
+    "the name filter only narrows rg's walk before the pattern's own check: a filter for the last word, for a path "
+    "or for nothing narrows less, and the check decides alone"
+)
 FALSY = "the flag is read only as true or false, and None is false"
 FALSE_ASCII = "json.dumps takes a false ensure_ascii, None included, as False"
 FAST_JSON = "the JSON reader is only the fast path: what it takes, the grammar takes too (see _json)"
@@ -348,6 +353,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "Path(tmp).unlink(missing_ok=False)": MADE,
     },
     "narnat_agent/tools/write.py": {'encoded, note = content.encode("UTF-8")': CODEC},
+    "narnat_agent/tools/glob.py": {
+        "if (literal) or True else top": "an empty literal start joins to the folder itself",
+        "by_name = ripgrep.name_filter(": NAME_FILTER,
+        'pattern.count("XX/XX") == 1': NAME_FILTER,
+        'pattern.startswith("XX**/XX")': NAME_FILTER,
+    },
     "narnat_agent/provider/reply.py": {
         "slot = _Slot(None)": "a slot's own index is never read: by_index is what finds it",
         "if call_id or not slot.id:": "an empty id is never looked up (only a fragment with an id is)",

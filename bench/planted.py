@@ -267,6 +267,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("if name and not slot.name:\n            slot.name = name", "if name:\n            slot.name += name",
                f"{FORMAT_EDGE}: the name taken as streamed in pieces: a server repeating it names the call twice over"),
     ),
+    "narnat_agent/tools/glob.py": (
+        Defect("if len(files) > LIMIT:", "if len(files) >= LIMIT:",
+               f"{OFF_BY_ONE}: exactly a hundred files are said to be the newest hundred of a hundred, none more"),
+        Defect('wide = "/" not in pattern and pattern != "**"', 'wide = "/" not in pattern',
+               f"{FORMAT_EDGE}: '**' alone is taken for a name and finds the top level only"),
+        Defect("while literal < len(segments) - 1 and", "while literal < len(segments) and",
+               f"{FORMAT_EDGE}: a pattern naming one file exactly is taken for a folder"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
