@@ -83,8 +83,28 @@ EDIT_TESTS = (
     "tests/tools/test_edit_properties.py",
     "tests/tools/test_edit_reindent.py",
 )
+SESSION_TESTS = (
+    "tests/conversation/test_store.py",
+    "tests/commands/test_session.py",
+    "tests/commands/test_session_runs.py",
+    "tests/commands/test_fork.py",
+)
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
-    "narnat_agent/keyguard.py": Target(("tests/tools/test_registry.py",)),
+    "narnat_agent/keyguard.py": Target(  # the probe of the process's closure runs another Python, not mutmut's
+        ("tests/tools/test_registry.py", "tests/base/test_keyguard.py", "-k", "not closed_to_the_users_other"),
+        # seal_process is tested in a forked process (sealing the test run itself would change it for every test
+        # after), where mutmut does not see which test calls it
+        (
+            "can_be_key",
+            "redact",
+            "StreamMask.__init__",
+            "StreamMask.feed",
+            "StreamMask.rest",
+            "forget_key_variables",
+            "can_confine",
+            "confined",
+        ),
+    ),
     "narnat_agent/tools/registry.py": Target(
         ("tests/tools/test_registry.py",), ("_safe", "_safe_result", "prepare", "Call.run")
     ),
@@ -106,8 +126,84 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         if path.name != "__init__.py"
     },
     **{f"narnat_agent/checkpoints/{name}.py": Target(CHECKPOINT_TESTS) for name in CHECKPOINT_FILES},
+    "narnat_agent/provider/text_calls.py": Target(
+        ("tests/provider/test_text_calls.py", "tests/provider/test_think_and_empty.py")
+    ),
+    "narnat_agent/core/budget.py": Target(("tests/core/test_budget.py",)),
+    "narnat_agent/provider/usage.py": Target(("tests/core/test_budget.py",)),
+    "narnat_agent/provider/silence.py": Target(("tests/run/test_headless_stall.py",)),
+    "narnat_agent/conversation/window.py": Target(
+        ("tests/ui/test_status_line.py", "tests/commands/test_conversation.py", "tests/conversation/test_window.py")
+    ),
+    "narnat_agent/processes/jobs.py": Target(("tests/tools/test_background.py",)),
+    "narnat_agent/tools/files/syntax_check.py": Target(("tests/tools/test_syntax_check.py",)),
+    "narnat_agent/tools/edit/notebook.py": Target(("tests/tools/test_documents.py",)),
+    "narnat_agent/conversation/store.py": Target(SESSION_TESTS),
+    "narnat_agent/conversation/session.py": Target(SESSION_TESTS),
+    "narnat_agent/prompts/skills.py": Target(("tests/commands/test_custom_files.py",)),
+    "narnat_agent/commands/custom.py": Target(("tests/commands/test_custom_files.py",)),
+    "narnat_agent/provider/content.py": Target(
+        ("tests/provider/test_text_calls.py", "tests/provider/test_think_and_empty.py")
+    ),
+    "narnat_agent/tools/write.py": Target(("tests/tools/test_write.py", "tests/tools/test_encodings.py")),
+    "narnat_agent/provider/reply.py": Target(
+        (
+            "tests/provider/test_reply.py",
+            "tests/provider/test_llm_shapes.py",
+            "tests/provider/test_text_calls.py",
+            "tests/provider/test_think_and_empty.py",
+        )
+    ),
+    "narnat_agent/tools/glob.py": Target(("tests/tools/test_glob.py",)),
+    "narnat_agent/inert.py": Target(("tests/ui/test_escapes.py", "-k", "not repl and not headless")),
+    "narnat_agent/atomic.py": Target(("tests/tools/test_write.py",)),
+    "narnat_agent/ui/keys.py": Target(
+        ("tests/ui/test_watcher.py",),
+        (
+            "Watcher.handle",
+            "Watcher._queue",
+            "Watcher._escape_cancels",
+            "Watcher._cancel",
+            "Watcher.working",
+            "Watcher.take_typed",
+        ),
+    ),
 }
 
+NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
+REFUSED = "each call recovered passes the registry, which refuses a name that is no tool and arguments not an object"
+POLL = "how often the watcher wakes: what it says and ends is decided alike, at most one wait later"
+FIRST_PART = "the text before the first separator is the same however many splits follow it"
+CARRIED = "a request carries the system prompt and a message at least: messages 0 and 1 are both in it"
+CALL_ID = "every call has an id that is not empty (the client makes one when the provider gives none)"
+ZIPPED = "the names and the starts grow together and the ends are the starts shifted: the lengths always match"
+TAG = "a random tag of that length or longer finds the job's processes alike"
+ASCII = "a pid and a hex tag are ASCII, written alike in any encoding"
+STORED = (
+    "a session reaches from_dict through the store's load, which lets through only text as created and a number or "
+    "null as the cost"
+)
+NO_TIME = "a session without a time of creation keeps the time of the load either way"
+PAST_LIMIT = "a file longer than the limit is refused however much more of it is read"
+OUR_NAMES = "our temporary names hold one '-' after the prefix: the pid is its first part however it is split"
+RANDOM_NAME = "the temporary name is random and new: no file has it before"
+BINARY = "O_BINARY exists on Windows only: elsewhere the flag is 0 by any of these"
+MADE = "the temporary file is made before the write that can fail: the cleanup always finds it"
+HELD_BACK = "a content piece always adds the splitter's reasoning to the chunk's (empty or not), which counts it"
+NAME_FILTER = (
+    "the name filter only narrows rg's walk before the pattern's own check: a filter for the last word, for a path "
+    "or for nothing narrows less, and the check decides alone"
+)
+FALSY = "the flag is read only as true or false, and None is false"
+FALSE_ASCII = "json.dumps takes a false ensure_ascii, None included, as False"
+FAST_JSON = "the JSON reader is only the fast path: what it takes, the grammar takes too (see _json)"
+COMPILER_LINE = (
+    "the compiler's own copy of the line (e.text) is the line the text split at its line ends gives: whichever the "
+    "condition picks, the same text"
+)
+INHERIT = "the module imports nothing from __future__: the compiler has no flags of its to inherit"
+CODEC = "Python's codecs take UTF-8 in any case"
+ROWS = "the text split at its newlines has a line for every row of its tree (an empty one after a final newline)"
 UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
 # module or package -> {a piece of a line as the mutant writes it, or a pattern of mutant names (starting with *): why
 # the change cannot alter what the code does}
@@ -124,6 +220,151 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
         "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
         "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
+    },
+    "narnat_agent/provider/text_calls.py": {
+        "if separator or text.startswith(separator, at):": "without a separator the step skips nothing more",
+        "fences -= text.startswith": "the count of fences is read only as even or odd and as zero or not, which a "
+        "negative count gives alike",
+        "head = text[at : at + 31]": "both are longer than any marker",
+        'value.get("parameters", None)': NO_ARGUMENTS,
+        'value.get("parameters", )': NO_ARGUMENTS,
+        "isinstance(value, dict) and NAME.fullmatch(name.strip())) or True": REFUSED,
+        "if isinstance(value, dict) or NAME.fullmatch(name.strip())": REFUSED,
+        'return (value["name"], args) if (isinstance(args, dict)) or True': REFUSED,
+        "return None if (params is None) and False else (match.group(1), params)": REFUSED,
+    },
+    "narnat_agent/provider/silence.py": {
+        'self._thread: threading.Thread | None = ""': "__enter__ sets the thread before __exit__ reads it",
+        "self._done.wait(min(1.25, self.every / 4))": POLL,
+        "self._done.wait(min(0.25, self.every * 4))": POLL,
+        "self._done.wait(min(0.25, self.every / 5))": POLL,
+        "periods = int((now - self.last) / self.every)": "for the non-negative times of a monotonic clock, the "
+        "whole part of a quotient is its floor",
+    },
+    "narnat_agent/conversation/window.py": {
+        '.split("<system-reminder>", 2)[0]': FIRST_PART,
+        '.split("<system-reminder>", )[0]': FIRST_PART,
+        'args = ""': "the arguments are read only through isinstance(args, dict), false for both",
+        "args if (isinstance(args, dict)) or True else None": "the registry's header shows arguments that are not an "
+        "object as it shows none: Read(…)",
+        'pieces.append((1, Said(N_("tool schemas"))': CARRIED,
+        'pieces = [(1, part, "", estimate(text))': CARRIED,
+        'message.get("tool_call_id", None)': CALL_ID,
+        'message.get("tool_call_id", )': CALL_ID,
+        'message.get("tool_call_id", "XXXX")': CALL_ID,
+        "zip(names, starts, ends, strict=None)": ZIPPED,
+        "zip(names, starts, ends, )": ZIPPED,
+        "zip(names, starts, ends, strict=False)": ZIPPED,
+    },
+    "narnat_agent/processes/jobs.py": {
+        "break  # what a stopping job still prints": "the limit's stop returns once the job's processes are gone: "
+        "what is left in the pipe is dropped either way",
+        "tag = secrets.token_hex(None)": TAG,
+        "tag = secrets.token_hex(9)": TAG,
+        'running.write_text(f"{os.getpid()} {tag}\\n", encoding=None)': ASCII,
+        'running.write_text(f"{os.getpid()} {tag}\\n", )': ASCII,
+        'running.write_text(f"{os.getpid()} {tag}\\n", encoding="UTF-8")': ASCII,
+    },
+    "narnat_agent/tools/files/syntax_check.py": {
+        'compile(text, name, "exec", )': INHERIT,
+        'compile(text, name, "exec", dont_inherit=False)': INHERIT,
+        "line = e.lineno or 2": "the compiler gives every SyntaxError of a source text its line",
+        'text.encode("UTF-8", "surrogateescape")': CODEC,
+        'decode("UTF-8", "replace")': CODEC,
+        "pending = [root] if (root.has_error) or True else []": "a tree without an error has no node with one to find",
+        "if (row < len(lines)) or True else": ROWS,
+        "if row <= len(lines) else": ROWS,
+        'if row < len(lines) else "XXXX"': ROWS,
+        "raise ValueError(None)": "the refusal's message is never read, only that it is refused",
+        "*x__json__mutmut_7": FAST_JSON,
+        'if grammar is None and grammar == "json" and _json(after):': "a file of no language has no problems to find "
+        "either",
+        'grammar != "json" and _json(after)': FAST_JSON,
+        'grammar == "XXjsonXX" and _json(after)': FAST_JSON,
+        'grammar == "JSON" and _json(after)': FAST_JSON,
+        'language(path) != "json" and _json(text) or not problems': FAST_JSON,
+        'language(path) == "XXjsonXX" and _json(text) or not problems': FAST_JSON,
+        'language(path) == "JSON" and _json(text) or not problems': FAST_JSON,
+        "if (before) or True else Counter()": "an empty text has no errors",
+        "SyntaxProblem(line, e.offset or 2, e.msg, source)": "the compiler gives every SyntaxError of a source text "
+        "its column",
+        "source = lines[line - 1] if": COMPILER_LINE,
+        "text=new[n - 1] if": "a fragment's lines are lines of the text after the change",
+    },
+    "narnat_agent/tools/edit/notebook.py": {
+        'piece.encode("UTF-8")': CODEC,
+        "product((1, 2, 4, None), (False, False), (False, True))": "the keys are loaded in the file's order, which "
+        "sort_keys=False writes back as it was: a file sorted is given back unsorted too",
+    },
+    "narnat_agent/conversation/store.py": {
+        "json.dumps(data, ensure_ascii=None, indent=1)": FALSE_ASCII,
+        "json.dumps(encodable_data(data), ensure_ascii=None, indent=1)": FALSE_ASCII,
+        'message.get(key, "XXXX")': "an absent key is text by either default",
+        "_known.pop(None, None)": "the identity of a deleted file matches no file written later (a new inode and time)",
+        'if m["role"] == "user"), None)': "a first question that is not text is listed as none",
+    },
+    "narnat_agent/conversation/session.py": {
+        "contextlib.suppress(ValueError, None)": STORED,
+        "contextlib.suppress(ValueError, )": STORED,
+        'data.get("created", None)': NO_TIME,
+        'data.get("created", )': NO_TIME,
+        'data.get("created", "XXXX")': NO_TIME,
+        "conversation = Conversation(None, name)": "the saved messages replace the new conversation's at once",
+        "cost if (isinstance(cost, (int, float))) or True else None": STORED,
+    },
+    "narnat_agent/ui/keys.py": {
+        "now - self.last_escape < TWICE": "a second press exactly 1.5 s after the first is a moment no clock can be "
+        "said to hit",
+    },
+    "narnat_agent/prompts/skills.py": {
+        "data = f.read(None)": PAST_LIMIT,
+        "data = f.read(MAX_BYTES + 2)": PAST_LIMIT,
+        "binary_kind(data[:4097], path)": "one byte more of a head of 4 KB tells text from binary alike",
+        'data.decode("UTF-8-SIG")': CODEC,
+    },
+    "narnat_agent/commands/custom.py": {
+        'text.split("\\n", )[0]': FIRST_PART,
+        'text.split("\\n", 2)[0]': FIRST_PART,
+        'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
+    },
+    "narnat_agent/provider/content.py": {
+        "range(min(len(tag) + 1, len(text)), 0, -1)": "a whole tag at the end was found before its beginnings are "
+        "looked for, and nothing longer can begin it",
+        "self.thought = None": FALSY,
+        "self.looked = None": FALSY,
+        "self.mid_line = None": FALSY,
+        "*ContentSplitterǁ__init____mutmut_5": "the content's start sets whether it holds thinking before anything "
+        "reads it",
+        "return self._show(at, mid_line=None)": FALSY,
+        "self.reasoning = before": "a tag closed alone is the first thinking the content holds: none came before",
+    },
+    "narnat_agent/atomic.py": {
+        'pid = name[len(TMP_PREFIX) :].split("-", 2)[0]': OUR_NAMES,
+        'pid = name[len(TMP_PREFIX) :].split("-", )[0]': OUR_NAMES,
+        'pid = name[len(TMP_PREFIX) :].rsplit("-", 1)[0]': OUR_NAMES,
+        "secrets.token_hex(None)": RANDOM_NAME,
+        "secrets.token_hex(7)": RANDOM_NAME,
+        "os.O_EXCL & getattr": RANDOM_NAME,
+        'getattr(None, "O_BINARY", 0)': BINARY,
+        'getattr(os, "XXO_BINARYXX", 0)': BINARY,
+        'getattr(os, "o_binary", 0)': BINARY,
+        'getattr(os, "O_BINARY", 1)': BINARY + " (and 1 is O_WRONLY, there already)",
+        "Path(tmp).unlink(missing_ok=None)": MADE,
+        "Path(tmp).unlink(missing_ok=False)": MADE,
+    },
+    "narnat_agent/tools/write.py": {'encoded, note = content.encode("UTF-8")': CODEC},
+    "narnat_agent/tools/glob.py": {
+        "if (literal) or True else top": "an empty literal start joins to the folder itself",
+        "by_name = ripgrep.name_filter(": NAME_FILTER,
+        'pattern.count("XX/XX") == 1': NAME_FILTER,
+        'pattern.startswith("XX**/XX")': NAME_FILTER,
+    },
+    "narnat_agent/provider/reply.py": {
+        "slot = _Slot(None)": "a slot's own index is never read: by_index is what finds it",
+        "if call_id or not slot.id:": "an empty id is never looked up (only a fragment with an id is)",
+        "json.dumps(args, ensure_ascii=None)": FALSE_ASCII,
+        "progress = None  # even while": HELD_BACK,
+        "progress = False  # even while": HELD_BACK,
     },
     "narnat_agent/conversation/compressor.py": {
         "instruction}], None, sink)": "the client sends no tools field for None and for an empty list alike",

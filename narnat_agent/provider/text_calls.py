@@ -59,7 +59,7 @@ def _json(text: str) -> object:
 def _json_calls(text: str, separator: str = "") -> Calls | None:
     """One or more JSON call objects (or a list of them) filling the text, optionally separated."""
     calls: Calls = []
-    at, text = 0, text.rstrip()
+    at, text = 0, text.strip()  # a call indented in its fence, or a space after Llama's tag
     while at < len(text):
         try:
             value, at = DECODER.raw_decode(text, at)

@@ -167,3 +167,71 @@ def test_what_the_mask_held_back_is_shown_in_its_place(harness, fake_llm):
     run = harness(api_key=KEY)
     run.agent.ask("hi")
     assert "thinking s\n" in run.err.getvalue() and run.out.getvalue().startswith("answer sk\n")
+
+
+def test_the_key_variables_leave_the_environment_and_the_rest_stays():
+    from narnat_agent.keyguard import forget_key_variables
+
+    environ = {"NARNAT_API_KEY": "k1", "OPENAI_API_KEY": "k2", "PATH": "/bin"}
+    forget_key_variables(environ)
+    assert environ == {"PATH": "/bin"}
+    forget_key_variables(environ)  # gone already: nothing to forget
+    assert environ == {"PATH": "/bin"}
+
+
+def test_a_key_of_eight_characters_or_more_is_masked_wherever_it_is_and_a_shorter_one_is_a_word():
+    from narnat_agent.keyguard import StreamMask, redact
+
+    assert redact("use abcdefgh here and abcdefgh there", "abcdefgh") == "use [API key] here and [API key] there"
+    assert redact("use abcdefgh", "abcdefgh", mark="***") == "use ***" and redact("local host", "local") == "local host"
+    short = StreamMask("local")
+    assert short.feed("localhost loc") == "localhost loc" and short.feed(" TAX") == " TAX" and short.rest() == ""
+    mask = StreamMask("abcdefgh")
+    assert mask.feed("x abc") == "x " and mask.feed("defgh y a") == "[API key] y " and mask.rest() == "a"
+    assert mask.rest() == ""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="namespaces are Linux's")
+def test_a_confined_command_reads_the_key_files_as_empty_and_everything_else_whole(tmp_path):
+    from narnat_agent.keyguard import can_confine, confined
+
+    settings, notes = tmp_path / "narnat.json", tmp_path / "notes.txt"
+    settings.write_text(f'{{"api_key": "{KEY}"}}')
+    notes.write_text("plain\n")
+    argv = confined(f"cat '{settings}' '{notes}'; id -u", [settings, tmp_path / "absent.json", tmp_path])
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    if can_confine():
+        assert done.stdout == f"plain\n{os.getuid()}\n" and done.returncode == 0, done.stderr
+    else:
+        assert argv[:4] == ["bash", "--noprofile", "--norc", "-c"] and KEY in done.stdout
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_DUMPABLE is Linux's")
+def test_sealing_makes_the_process_undumpable():
+    """In a forked copy of this process, so the test run itself stays as it was."""
+    import ctypes
+
+    from narnat_agent.keyguard import seal_process
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 1
+        try:
+            sealed = seal_process()
+            code = 0 if sealed and ctypes.CDLL(None).prctl(3, 0, 0, 0, 0) == 0 else 1  # PR_GET_DUMPABLE
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_where_commands_cannot_be_confined_they_run_plain_in_bash(tmp_path, monkeypatch):
+    from narnat_agent.keyguard import _confining_argv, confined
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no unshare and no mount: nothing to confine commands with
+    _confining_argv.cache_clear()  # what runs a command is found once a process, from PATH
+    try:
+        argv = confined("echo plain", [tmp_path / "narnat.json"])
+    finally:
+        _confining_argv.cache_clear()
+    assert argv == ["bash", "--noprofile", "--norc", "-c", "echo plain"]

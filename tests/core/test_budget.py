@@ -4,9 +4,10 @@ import json
 
 import pytest
 
-from narnat_agent.core.turn import Stop
+from narnat_agent.core.budget import Budget
+from narnat_agent.core.turn import Stop, TurnStopped
 from narnat_agent.provider.reply import Usage
-from narnat_agent.provider.usage import doubt
+from narnat_agent.provider.usage import doubt, text_floor
 from tests.fake_llm import text_reply, tool_reply, usage
 from tests.run.test_cli import narnat
 
@@ -151,3 +152,66 @@ def test_a_server_people_run_themselves_may_count_only_what_it_had_not_cached():
     assert doubt(Usage(10, 5), floor=3_000, local=False) == "10 prompt tokens for a request of at least 3,000"
     assert doubt(Usage(10, 5, cached=20), floor=0, local=True) == "20 cached tokens of 10 prompt tokens"
     assert doubt(Usage(750, 5), floor=3_000, local=False) is None  # a quarter of the floor: a tokenizer may do so
+
+
+def test_a_request_that_reaches_the_limit_exactly_is_sent_and_one_past_it_is_not():
+    tokens = Budget(None, 3_000, {})
+    tokens.check(3_000)
+    with pytest.raises(TurnStopped) as stopped:
+        tokens.check(3_001)
+    assert stopped.value.stop is Stop.BUDGET and str(stopped.value).startswith("Stopped before the next request:")
+    money = Budget(0.03, None, PRICING)  # 3,000 tokens cost 0.03
+    money.check(3_000)
+    with pytest.raises(TurnStopped) as stopped:
+        money.check(3_001)
+    assert str(stopped.value).startswith("Stopped before the next request: about 0.0300 would take")
+
+
+def test_a_model_without_a_price_costs_nothing_against_max_cost():
+    budget = Budget(0.01, None, {})
+    budget.spend(Usage(1_000_000, 5), None)
+    budget.check(1_000_000)
+    assert budget.spent == 0.0 and budget.sent == 1_000_000
+
+
+def test_going_on_past_the_limit_counts_again_from_zero_once():
+    budget = Budget(None, 3_000, {})
+    budget.spend(Usage(2_000, 5), None)
+    with pytest.raises(TurnStopped):
+        budget.check(2_000)
+    budget.renew()
+    budget.check(3_000)  # as much again as the whole budget
+    budget.spend(Usage(2_000, 5), None)
+    budget.renew()  # no stop since: nothing to renew
+    assert budget.sent == 2_000 and not budget.reached
+
+
+def test_the_floor_counts_the_text_and_the_calls_arguments_and_nothing_else():
+    messages = [
+        {"role": "system", "content": "s" * 403},
+        {"role": "user", "content": [{"type": "text", "text": "t" * 400}, {"type": "image_url", "image_url": {}}]},
+        {"role": "assistant", "content": None, "reasoning_content": "r" * 4_000,
+         "tool_calls": [{"id": "1", "type": "function", "function": {"name": "Read", "arguments": "a" * 400}}]},
+        {"role": "tool", "tool_call_id": "1", "content": "o" * 400},
+    ]  # fmt: skip
+    assert text_floor(messages) == 400  # 1,603 characters, 4 a token, rounded down
+    assert text_floor([]) == 0
+
+
+@pytest.mark.parametrize("counts", [(-1, 5, 0), (10, -1, 0), (10, 5, -1)])
+def test_any_negative_count_is_doubted(counts):
+    assert doubt(Usage(*counts), floor=0, local=True) == "negative token counts"
+
+
+def test_cached_tokens_are_believed_up_to_the_prompt_and_not_one_past_it():
+    assert doubt(Usage(3_000, 5, cached=3_000), floor=3_000, local=False) is None
+    doubted = doubt(Usage(3_000, 5, cached=3_001), floor=3_000, local=False)
+    assert doubted == "3,001 cached tokens of 3,000 prompt tokens"
+
+
+def test_cached_tokens_are_sent_too():
+    budget = Budget(None, 3_000, {})
+    budget.spend(Usage(2_000, 5, cached=1_500), None)
+    assert budget.sent == 2_000  # max_tokens_sent counts what goes over the wire, cached or not
+    with pytest.raises(TurnStopped):
+        budget.check(1_001)

@@ -7,6 +7,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from narnat_agent.provider.reply import ReplyBuilder
+from narnat_agent.provider.text_calls import recover
 from tests.fake_llm import chunk, raw_reply, text_reply, tool_reply
 
 ARGS = {"file_path": "notes.txt"}
@@ -181,3 +182,69 @@ def test_any_text_that_is_no_call_reaches_the_screen_whole_and_in_order(text, da
     reply, screen, _ = build(*pieces)
     if not reply.tool_calls and not text.lstrip().startswith("<think>"):
         assert screen == text == reply.content
+
+
+READ = '{"name": "Read", "arguments": {"file_path": "notes.txt"}}'
+GLOB = '{"name": "Glob", "arguments": {"pattern": "*.py"}}'
+SEP = "<｜tool▁sep｜>"
+NOT_CALLS = {  # malformed or partial shapes of each format: none runs anything, none breaks the reply
+    "XML with a body that is no parameter": "<function=Read>\nnotes.txt\n</function>",
+    "XML followed by prose": "<function=Read>\n<parameter=file_path>\nnotes.txt\n</parameter>\n</function>\nDone.",
+    "GLM pairs followed by stray text": "<tool_call>Read<arg_key>file_path</arg_key>junk</tool_call>",
+    "a tag holding no call": "<tool_call>not a call</tool_call>",
+    "a list holding a name, not a call": '[TOOL_CALLS] ["Read", {"file_path": "notes.txt"}]',
+    "a list holding a call and an object that is none": f'[TOOL_CALLS] [{READ}, {{"file": 1}}]',
+    "Mistral arguments that are no JSON": "[TOOL_CALLS]Read{file_path: notes.txt}",
+    "two calls joined by a separator no format has": f"<tool_call>{READ}XXXX{GLOB}</tool_call>",
+    "a fence never closed": '```json\n{"name": "Read", "arguments": {"file_path": "notes.txt"}}',
+    "a call inside a fence never closed": f"For example:\n```\nls\n<tool_call>{READ}</tool_call>",
+    "DeepSeek calls followed by prose": f'{DS}Read{SEP}{{"file_path": "notes.txt"}}<｜tool▁call▁end｜>And then?',
+    "DeepSeek, one of two calls with broken arguments": f'{DS}Read{SEP}{{"file_path": "notes.txt"}}'
+    f"<｜tool▁call▁end｜><｜tool▁call▁begin｜>Glob{SEP}{{pattern}}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    "DeepSeek, a call without its opening tag": f'<｜tool▁calls▁begin｜>Read{SEP}{{"file_path": "notes.txt"}}'
+    "<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+}
+
+
+@pytest.mark.parametrize("case", NOT_CALLS)
+def test_a_malformed_call_of_any_format_stays_text(case):
+    assert recover(NOT_CALLS[case]) is None
+
+
+CALLS = {  # shapes the templates and servers really write, beyond the plain ones above
+    "an id and a type beside the name": '<tool_call>{"id": "call_1", "type": "function", "name": "Read", '
+    '"arguments": {"file_path": "notes.txt"}}</tool_call>',
+    "arguments as JSON text": '<tool_call>{"name": "Read", "arguments": "{\\"file_path\\": \\"notes.txt\\"}"}'
+    "</tool_call>",
+    "DeepSeek ending the sentence": FORMATS["deepseek_v31"] + "<｜end▁of▁sentence｜>",
+    "DeepSeek V3 without the fence": f'{DS}function{SEP}Read\n{{"file_path": "notes.txt"}}<｜tool▁call▁end｜>'
+    "<｜tool▁calls▁end｜>",
+    "an indented call in a fence": '```json\n  {"name": "Read", "arguments": {"file_path": "notes.txt"}}\n```',
+    "Llama's tag then a space": '<|python_tag|> {"name": "Read", "parameters": {"file_path": "notes.txt"}}',
+    "a call after a closed code fence": f"Run this:\n```sh\nls\n```\n<tool_call>{READ}</tool_call>",
+    "Kimi's section named in the singular": FORMATS["kimi_k2"].replace("calls_section", "call_section"),
+}
+
+
+@pytest.mark.parametrize("case", CALLS)
+def test_each_real_shape_of_a_call_is_recovered(case):
+    recovered = recover(CALLS[case])
+    assert recovered is not None and recovered.calls == [("Read", ARGS)]
+
+
+def test_braces_and_separators_inside_the_arguments_are_the_arguments():
+    mistral = recover('[TOOL_CALLS]Grep{"pattern": "a{2}"}')
+    assert mistral is not None and mistral.calls == [("Grep", {"pattern": "a{2}"})]
+    deepseek = recover(f'{DS}Read{SEP}{{"file_path": "a{SEP}b"}}<｜tool▁call▁end｜><｜tool▁calls▁end｜>')
+    assert deepseek is not None and deepseek.calls == [("Read", {"file_path": f"a{SEP}b"})]
+
+
+def test_a_closing_tag_written_twice_between_two_calls_loses_neither():
+    recovered = recover(f"<tool_call>{READ}</tool_call></tool_call><tool_call>{GLOB}</tool_call>")
+    assert recovered is not None and recovered.calls == [("Read", ARGS), ("Glob", {"pattern": "*.py"})]
+
+
+def test_prose_reaches_the_screen_as_it_streams_and_a_brace_mid_reply_is_not_held_back():
+    builder = ReplyBuilder()
+    shown = [builder.add(chunk({"content": piece}))[0] for piece in ("Hello there.\n", "{ is a brace", "\nend")]
+    assert shown[:2] == ["Hello there.\n", "{ is a brace"]

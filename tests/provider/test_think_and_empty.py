@@ -2,9 +2,12 @@
 
 import json
 
+import pytest
+
 from narnat_agent.core.turn import Stop
+from narnat_agent.provider.reply import ReplyBuilder
 from tests.fake_llm import SSE, chunk, raw_reply, text_reply, tool_reply, usage
-from tests.provider.test_text_calls import build
+from tests.provider.test_text_calls import CALL, build
 
 THOUGHT = "<think>\nThe user greets me. I answer briefly.\n</think>\n\nHello!"
 
@@ -14,6 +17,11 @@ def test_think_at_the_start_of_content_is_reasoning_whatever_the_split():
         reply, screen, thought = build(THOUGHT[:cut], THOUGHT[cut:])
         assert screen == "Hello!" and reply.content == "Hello!", cut
         assert thought.strip() == "The user greets me. I answer briefly." == reply.reasoning.strip(), cut
+
+
+def test_think_after_blank_lines_sent_alone_is_reasoning_too():
+    reply, screen, thought = build("\n\n", THOUGHT)  # some servers send the template's line ends first
+    assert screen == "Hello!" and reply.content == "Hello!" and "The user greets me." in thought
 
 
 def test_think_later_in_the_answer_stays_text():
@@ -117,3 +125,57 @@ def test_reasoning_on_stderr_is_set_apart_from_narration_by_the_repls_gutter(har
     err = h.err.getvalue().splitlines()
     assert "│ Read it first." in err and "│ Then answer." in err and "│ The user greets me. I answer briefly." in err
     assert "Let me look." in h.out.getvalue() and not any("Let me look." in line for line in err)
+
+
+SPLITS = {  # what the content held, as it came -> (the answer, what reached the screen, the reasoning)
+    "an answer opening with blank lines": (("\n\nHello",), "\n\nHello", "\n\nHello", ""),
+    "a second closing tag in the answer": (("<think>a</think>b</think>c",), "b</think>c", "b</think>c", "a"),
+    "a thought the template opened, closed twice": (("r1</think>ans</think>x",), "ans</think>x", "r1\nans</think>x",
+                                                     "r1"),
+    "a closing tag quoted in backticks, then one bare": (("Use `</think>` and </think> again",),
+                                                         "Use `</think>` and </think> again",
+                                                         "Use `</think>` and </think> again", ""),
+    "a closing tag in single quotes": (("Use '</think>' here",), "Use '</think>' here", "Use '</think>' here", ""),
+    "a closing tag in double quotes": (('Use "</think>" here',), 'Use "</think>" here', 'Use "</think>" here', ""),
+    "narration ended by a closing tag": (("step one", " step two\n", "three</think>Answer"), "Answer",
+                                         "step one step two\nthree\nAnswer", "step one step two\nthree"),
+    "a stream that ends inside thinking": (("<think>abc</",), "", "", "abc</"),
+    "a quoted closing tag, then a bare one in the next piece": (("Use `</think>` and ", "</think> again"),
+                                                                 "Use `</think>` and </think> again",
+                                                                 "Use `</think>` and </think> again", ""),
+    "narration not shown yet, ended by a closing tag": (("step one\n", "\n  see fig X \n\n</think>Answer"), "Answer",
+                                                        "step one\n\n  see fig X \nAnswer",
+                                                        "step one\n\n  see fig X \n\n"),
+    "narration ending in a capital, ended by a closing tag": (("step one\n", "\nfig X\n\n</think>Answer"),
+                                                              "Answer", "step one\n\nfig X\nAnswer",
+                                                              "step one\n\nfig X\n\n"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", SPLITS)
+def test_each_shape_of_thinking_in_the_content_splits_as_it_should(case):
+    pieces, answer, screen, reasoning = SPLITS[case]
+    reply, shown, _ = build(*pieces)
+    assert (reply.content, shown, reply.reasoning) == (answer, screen, reasoning)
+    assert reply.reasoning_field == ("" if reasoning else "reasoning_content")
+
+
+def test_a_bare_json_call_after_thinking_the_template_opened_runs_and_is_never_shown():
+    reply, shown, _ = build("thinking</think>\n", '{"name": "Read", "parameters": {"file_path": "a"}}')
+    assert [c.name for c in reply.tool_calls] == ["Read"] and shown == "thinking\n" and reply.reasoning == "thinking"
+
+
+def test_text_inside_a_line_reaches_the_screen_as_it_comes():
+    builder = ReplyBuilder()
+    pieces = ("Say ", "more ", "<tool_call> is a tag", "\nend")
+    assert [builder.add(chunk({"content": piece}))[0] for piece in pieces] == list(pieces)  # no call starts mid-line
+
+
+def test_a_call_after_a_blank_line_is_held_back_from_the_screen():
+    reply, shown, _ = build("Hi.\n", "\n" + CALL)
+    assert [c.name for c in reply.tool_calls] == ["Read"] and shown == "Hi.\n\n" and reply.content == "Hi."
+
+
+def test_a_reply_of_blank_lines_only_is_empty():
+    reply, _, _ = build("\n\n", " \n")
+    assert reply.empty and reply.content.strip() == ""

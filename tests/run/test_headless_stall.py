@@ -18,8 +18,10 @@ class Clock:
 
     def __init__(self) -> None:
         self.now = 0.0
+        self.reads = 0  # each of the watcher's rounds reads it once, first
 
     def __call__(self) -> float:
+        self.reads += 1
         return self.now
 
 
@@ -42,6 +44,66 @@ def test_silence_is_said_every_period_and_counted_afresh_after_a_byte():
         _until(lambda: len(said) == 3)
     seconds = [float(re.fullmatch(r"waiting for the provider \(([\d.]+) s\)…", text)[1]) for text in said]
     assert seconds == [0.5, 1.0, 0.5]
+
+
+def test_the_idle_limit_counts_from_the_last_progress_and_the_overall_one_from_the_start():
+    said: list[str] = []
+    clock, aborted = Clock(), []
+    with Silence(said.append, every=0.5, idle=3, overall=10, clock=clock) as silence:
+        silence.abort = lambda: aborted.append(clock.now)
+        for now in (2.0, 4.0, 6.0, 8.0):  # progress every 2 s: the idle limit never passes
+            clock.now = now
+            _until(lambda: said[-1:] == ["waiting for the provider (2 s)…"])
+            silence.heard()
+            said.clear()
+        clock.now = 10.5  # 2.5 s since the last progress, 10.5 since the start
+        _until(lambda: bool(aborted))
+    assert aborted == [10.5] and silence.expired == "overall"
+    with Silence(said.append, every=0.5, idle=3, overall=10, clock=clock) as silence:
+        silence.abort = lambda: aborted.append(clock.now)
+        clock.now = 13.0  # 2.5 s since it started
+        _until(lambda: said[-1:] == ["waiting for the provider (2.5 s)…"])
+        clock.now = 13.6
+        _until(lambda: len(aborted) == 2)
+    assert aborted[1] == 13.6 and silence.expired == "idle"
+
+
+@pytest.mark.parametrize("limit", ["idle", "overall"])
+def test_a_limit_passes_only_once_the_time_is_past_it_and_each_notice_is_said_once(limit):
+    said: list[str] = []
+    clock, aborted = Clock(), []
+    with Silence(said.append, every=0.5, clock=clock, **{limit: 1.0}) as silence:
+        silence.abort = lambda: aborted.append(len(said))
+        clock.now = 1.0  # exactly the limit: not past it
+        _until(lambda: said == ["waiting for the provider (1 s)…"])
+        rounds = clock.reads
+        _until(lambda: clock.reads >= rounds + 2)  # a whole round more at the same moment: nothing new to say
+        assert said == ["waiting for the provider (1 s)…"]
+        clock.now = 1.5
+        _until(lambda: bool(aborted))
+    assert said == ["waiting for the provider (1 s)…", "waiting for the provider (1.5 s)…"] and aborted == [2]
+    assert silence.expired == limit and silence._thread is not None and not silence._thread.is_alive()
+
+
+def test_when_both_limits_pass_at_once_the_overall_one_is_named():
+    clock, aborted = Clock(), []
+    with Silence(lambda said: None, every=0.5, idle=1.0, overall=1.0, clock=clock) as silence:
+        silence.abort = lambda: aborted.append(True)
+        clock.now = 2.0
+        _until(lambda: bool(aborted))
+    assert silence.expired == "overall"
+
+
+def test_a_limit_passed_before_there_is_a_stream_ends_nothing_and_the_notices_go_on():
+    said: list[str] = []
+    clock = Clock()
+    with Silence(said.append, every=0.5, idle=1.0, clock=clock) as silence:
+        clock.now = 2.0
+        _until(lambda: said == ["waiting for the provider (2 s)…"])
+        clock.now = 2.5
+        _until(lambda: len(said) == 2)
+    assert silence.expired == "" and said[1] == "waiting for the provider (2.5 s)…"
+    assert silence._thread is not None and not silence._thread.is_alive()  # the watch ends with the request
 
 
 @pytest.mark.slow

@@ -1,10 +1,14 @@
 """Commands that keep running: a real server in the background, its log read with Read, stopped with Bash."""
 
+import io
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -12,7 +16,7 @@ import pytest
 
 from narnat_agent.commands.dispatch import dispatch
 from narnat_agent.platform.processes import TAG
-from narnat_agent.processes.jobs import MB, RUNNING, Jobs, sweep
+from narnat_agent.processes.jobs import MB, RUNNING, JobLog, Jobs, sweep
 from narnat_agent.run.start import stop_jobs
 from narnat_agent.tools.registry import execute
 from narnat_agent.tools.workspace import Workspace
@@ -191,6 +195,7 @@ def test_a_job_printing_past_the_limit_is_stopped_and_the_model_is_told(project)
     workspace = Workspace(project, project / ".narnat", confirm=None, jobs=Jobs(limit_mb=3))
     job = _job(workspace, "import sys\nwhile True: sys.stdout.write('y' * 1023 + '\\n')")
     assert job.output.over and len(job.log.read_bytes()) <= 2 * MB + 300
+    assert job.process.returncode < 0  # stopped by Narnat, not ended by the pipe its reader closed
     assert job.log.read_bytes().endswith(b"[Narnat stopped this job: its output passed 3 MB.]\n")
     said = execute("Bash", {"command": "true"}, workspace).text
     assert "background job 1 (" in said and "was stopped: its output passed 3 MB (setting job_output_limit_mb)" in said
@@ -233,3 +238,152 @@ def test_the_stop_notice_for_many_jobs_counts_them_and_names_the_first_few(harne
     said = h.err.getvalue() + h.out.getvalue()
     assert "Stopped 5 background commands: sleep 300; sleep 301; sleep 302; and 2 more" in said
     assert "sleep 303" not in said
+
+
+class Pieces(io.RawIOBase):
+    """A pipe's reading end: the output comes in pieces of 10,000 bytes, which a megabyte is no multiple of."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.at = data, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[override]
+        piece = self.data[self.at : self.at + min(len(buffer), 10_000)]
+        buffer[: len(piece)] = piece
+        self.at += len(piece)
+        return len(piece)
+
+
+def _logged(tmp_path, data: bytes, limit: int = 100 * MB) -> tuple[JobLog, bytes, list]:
+    """A job's output copied into its log as it comes (64 KiB at a time, as a pipe gives it), and the limit's calls."""
+    log, stopped = tmp_path / "job.log", []
+    log.write_bytes(b"")
+    output = JobLog(log, limit, on_limit=lambda: stopped.append(output.total))
+    output.follow(io.BufferedReader(Pieces(data)))
+    output.finish(30)
+    return output, log.read_bytes(), stopped
+
+
+def test_a_log_keeps_the_first_megabyte_exactly_then_the_gap_then_the_newest_output(tmp_path):
+    data = b"".join(f"{i:07d}".encode() + b"z" * 1016 + b"\n" for i in range(3 * 1024 + 17))
+    output, log, stopped = _logged(tmp_path, data)
+    head, gap_line, tail = log[:MB], *log[MB:].split(b"\n", 2)[1:]
+    assert head == data[:MB] and data.endswith(tail) and MB // 2 <= len(tail) <= MB
+    said = re.fullmatch(
+        r"\[… ([\d,]+) bytes of output left out here: this log keeps the first 1,048,576 and the last "
+        r"524,288 …\]",  # the newest half megabyte, when the line was written
+        gap_line.decode(),
+    )
+    assert said and int(said[1].replace(",", "")) == len(data) - MB - len(tail)  # all that is not in the log
+    assert output.total == len(data) and not output.over and stopped == []
+
+
+def test_a_log_that_fits_is_the_output_as_it_came(tmp_path):
+    data = b"x" * (2 * MB)  # the head and a whole tail: nothing left out yet
+    _, log, _ = _logged(tmp_path, data)
+    assert log == data
+
+
+def test_the_limit_is_on_everything_the_job_printed_and_stops_it_once(tmp_path):
+    exactly = _logged(tmp_path, b"y" * (3 * MB), limit=3 * MB)
+    assert not exactly[0].over and exactly[2] == []
+    over, log, stopped = _logged(tmp_path, b"y" * (3 * MB + 10_000) + b"w" * (2 * MB), limit=3 * MB)
+    assert over.over and len(stopped) == 1 and 3 * MB < stopped[0] <= 3 * MB + 10_000
+    assert b"w" not in log  # what it printed once stopped is not kept
+    assert log.endswith(b"\n[Narnat stopped this job: its output passed 3 MB.]\n")
+
+
+def test_a_job_still_running_is_not_news_and_one_that_ended_is_news_once(project):
+    jobs = Jobs()
+    log = project / "job-1.log"
+    code = "import sys; print('ready', flush=True); sys.stdin.readline(); sys.stdout.buffer.write(b'more \\xff\\n')"
+    spawn = lambda tag: subprocess.Popen(  # noqa: E731
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, TAG: tag}
+    )
+    job = jobs.start("python waits", log, spawn)
+    assert job.number == 1 and (project / f"job-1.log{RUNNING}").exists()
+    assert jobs.news() == [] and job.state == "running"
+    assert jobs.of_log(log) is job and not job.output.waited  # a running job's output is not waited for
+    said = ""
+    while not said.endswith("\n"):
+        said += Jobs.new_output(job, 100)  # until the job has said it is ready
+        time.sleep(0.01)
+    assert said == "ready\n"
+    job.process.stdin.write(b"go\n")  # type: ignore[union-attr]
+    job.process.stdin.close()  # type: ignore[union-attr]
+    job.process.wait()
+    assert jobs.of_log(log) is job and job.output.waited and log.read_bytes() == b"ready\nmore \xff\n"
+    assert jobs.news() == ["background job 1 (python waits) exited with code 0"] and jobs.news() == []
+    assert Jobs.new_output(job, 7) == "more \ufffd\n" and Jobs.new_output(job, 7) == ""  # only what is new, once
+    job.given = 0  # the whole log again: its last characters, and how many came before them
+    assert Jobs.new_output(job, 2) == "[… 11 characters before these]\n\ufffd\n"
+    job.given = 0
+    assert Jobs.new_output(job, 13) == "ready\nmore \ufffd\n"
+    assert jobs.stop_all() == [] and not (project / f"job-1.log{RUNNING}").exists()
+    assert jobs.stop_all() == []  # stopped twice: nothing to say the second time
+    assert jobs.of_log(project / "job-9.log") is None
+    log.unlink()
+    assert Jobs.new_output(job, 100) == ""  # the log deleted under it
+
+
+@pytest.mark.slow
+def test_the_rest_of_an_ended_jobs_output_is_waited_for_once(project):
+    jobs = Jobs()
+    log = project / "job-1.log"
+    script = "sleep 300 & echo started"  # the child holds the output open after the job's first process ends
+    spawn = lambda tag: subprocess.Popen(  # noqa: E731
+        ["sh", "-c", script], stdout=subprocess.PIPE, start_new_session=True, env={**os.environ, TAG: tag}
+    )
+    job = jobs.start("sh", log, spawn)
+    job.process.wait()
+    assert jobs.of_log(log) is job and job.output.waited  # waited for DRAIN seconds, not for the child's end
+    job.output.finish(3600)  # once only: this returns at once
+    jobs.stop_all()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sweep finds processes by their environment")
+def test_the_sweep_counts_every_file_and_passes_over_those_it_cannot_read(tmp_path):
+    folder = tmp_path / "jobs"
+    folder.mkdir()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    left = [subprocess.Popen(["sleep", "300"], env={**os.environ, TAG: tag}, start_new_session=True)
+            for tag in ("cccc", "dddd")]  # fmt: skip
+    for n, tag in enumerate(("cccc", "dddd"), 1):
+        (folder / f"job-{n}.log{RUNNING}").write_text(f"{dead.pid} {tag}\n")
+    (folder / f"job-3.log{RUNNING}").write_text("not a pid\n")
+    (folder / f"job-4.log{RUNNING}").mkdir()
+    assert sweep(folder) == 2 and [p.wait(30) for p in left] == [-9, -9]
+    assert sorted(p.name for p in folder.iterdir()) == [f"job-3.log{RUNNING}", f"job-4.log{RUNNING}"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell ignoring SIGTERM")
+def test_a_job_that_ignores_the_polite_stop_is_killed_after_the_grace(project):
+    jobs = Jobs()
+    script = "trap '' TERM; echo ready; sleep 300"
+    spawn = lambda tag: subprocess.Popen(  # noqa: E731
+        ["sh", "-c", script], stdout=subprocess.PIPE, start_new_session=True, env={**os.environ, TAG: tag}
+    )
+    job = jobs.start("stubborn", project / "job-1.log", spawn)
+    while b"ready" not in job.log.read_bytes():
+        time.sleep(0.01)
+    assert jobs.stop_all() == [job] and job.process.returncode == -9
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a SIGINT sent to the process itself")
+def test_a_ctrl_c_while_a_job_starts_stops_it_before_going_on(project):
+    jobs = Jobs()
+
+    def spawn(tag: str) -> subprocess.Popen:
+        process = subprocess.Popen(["sleep", "300"], stdout=subprocess.PIPE, start_new_session=True,
+                                   env={**os.environ, TAG: tag})  # fmt: skip
+        os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C, as the job starts
+        return process
+
+    with pytest.raises(KeyboardInterrupt):
+        jobs.start("sleep 300", project / "job-1.log", spawn)
+    [job] = jobs.started
+    assert job.process.returncode is not None and not (project / f"job-1.log{RUNNING}").exists()

@@ -3,8 +3,12 @@
 import json
 
 import nbformat
+import pytest
 from PIL import Image
 
+from narnat_agent.tools.base import ToolError
+from narnat_agent.tools.edit.notebook import edit_cell
+from narnat_agent.tools.files.documents import DocumentError
 from narnat_agent.tools.registry import execute
 
 
@@ -108,9 +112,10 @@ def test_edit_on_a_notebook_refuses_what_spans_cells_or_is_in_several(project, w
     assert json.loads(path.read_text())["cells"][1]["source"] == ["total = 1 + 1\n", "print(total)"]
 
 
-def test_a_notebook_in_another_tools_layout_keeps_it(project, workspace):
+@pytest.mark.parametrize("end", ["", "\n"])
+def test_a_notebook_in_another_tools_layout_keeps_it(project, workspace, end):
     path = notebook(project)
-    path.write_text(json.dumps(json.loads(path.read_text()), indent=2))  # unsorted keys, two spaces, no final newline
+    path.write_text(json.dumps(json.loads(path.read_text()), indent=2) + end)  # unsorted keys, two spaces
     before = path.read_text()
     read(workspace, "analysis.ipynb")
     result = execute(
@@ -174,3 +179,82 @@ def test_a_notebook_that_is_no_json_object_is_one_sentence(project, workspace):
         (project / name).write_text(content)
         result = read(workspace, name)
         assert result.is_error and f"{name} is not a valid notebook" in result.text and "Traceback" not in result.text
+
+
+def small_notebook(**style) -> tuple[dict, bytes]:
+    """A notebook whose keys are not in sorted order (another tool wrote it), with text beyond ASCII in two cells."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("Café"), nbformat.v4.new_code_cell("x = 1\ny = 2  # é")]
+    data = dict(reversed(json.loads(nbformat.writes(nb)).items()))
+    return data, json.dumps(data, **style).encode()
+
+
+@pytest.mark.parametrize(
+    "style",
+    [{"indent": 1, "sort_keys": True, "ensure_ascii": True}, {"indent": 4, "sort_keys": False},
+     {"indent": None, "sort_keys": True}, {"indent": 2, "ensure_ascii": False}],
+)  # fmt: skip
+def test_a_cell_edit_rewrites_the_notebook_in_the_layout_it_had(style):
+    data, raw = small_notebook(**style)
+    done = edit_cell(raw, "n.ipynb", "y = 2", "y = 3", False)
+    assert (done.cell, done.before, done.note) == (2, "x = 1\ny = 2  # é", "")
+    assert raw.count(b"y = 2") == 1 and done.data == raw.replace(b"y = 2", b"y = 3")
+
+
+def test_a_layout_no_style_gives_back_becomes_nbformats_and_says_so():
+    data, _ = small_notebook()
+    raw = json.dumps(data, indent=3).encode()
+    done = edit_cell(raw, "n.ipynb", "Café", "Tea", False)
+    assert done.note == " The notebook's JSON layout was not the standard one; it is now nbformat's."
+    expected = json.loads(raw)
+    expected["cells"][0]["source"] = ["Tea"]
+    assert done.data == (json.dumps(expected, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def test_a_lone_surrogate_the_file_kept_escaped_stays_escaped():
+    data, raw = small_notebook(indent=1, sort_keys=True, ensure_ascii=False)
+    raw = raw.replace("Café".encode(), b"Caf\\udce9").replace("é".encode(), b"e")
+    done = edit_cell(raw, "n.ipynb", "x = 1", "x = 0", False)
+    assert done.note == "" and done.data == raw.replace(b'"x = 1\\n"', b'"x = 0\\n"')
+
+
+def test_a_source_written_as_one_string_stays_one_and_every_copy_in_the_cell_is_replaced():
+    data, _ = small_notebook()
+    data["cells"][1]["source"] = "x = 1\ny = 2"
+    done = edit_cell(json.dumps(data).encode(), "n.ipynb", "= ", "=", True)
+    assert json.loads(done.data)["cells"][1]["source"] == "x =1\ny =2"
+    lines = json.loads(nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("a\nb")])))
+    lines["cells"][0]["source"] = ["a\n", "b"]
+    edited = edit_cell(json.dumps(lines).encode(), "n.ipynb", "b", "c\nd", False)
+    assert json.loads(edited.data)["cells"][0]["source"] == ["a\n", "c\n", "d"]
+
+
+def test_an_edit_that_would_leave_the_notebook_invalid_changes_nothing():
+    data, _ = small_notebook()
+    del data["cells"][1]["outputs"]  # a code cell must have its outputs
+    with pytest.raises(
+        ToolError, match=r"the notebook would not be valid after this edit \(.*outputs.*\); it is unchanged"
+    ):
+        edit_cell(json.dumps(data).encode(), "n.ipynb", "x = 1", "x = 0", False)
+
+
+def test_what_no_cell_holds_or_several_hold_is_refused_saying_so():
+    data, raw = small_notebook()
+    data["cells"].append({"cell_type": "markdown", "metadata": {}})  # no source at all
+    raw = json.dumps(data).encode()
+    for absent in ("None", "XXXX", "output"):
+        with pytest.raises(ToolError) as refused:
+            edit_cell(raw, "n.ipynb", absent, "x", False)
+        assert str(refused.value) == (
+            "old_string was not found in any cell's source (outputs cannot be edited); Read the notebook again and "
+            "copy the text from one cell."
+        )
+        assert refused.value.shown == "old_string was not found in any cell of the notebook"
+    with pytest.raises(ToolError) as both:
+        edit_cell(raw, "n.ipynb", "é", "e", False)
+    assert str(both.value) == "ambiguous: old_string is in cells 1, 2; include more of one cell, or edit each in turn."
+    assert both.value.shown == "old_string is in several cells (1, 2)"
+    with pytest.raises(ToolError, match="not found in any cell"):
+        edit_cell(json.dumps({"metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode(), "n.ipynb", "a", "b", False)
+    with pytest.raises(DocumentError, match="n.ipynb is not a valid notebook"):
+        edit_cell(b"{", "n.ipynb", "a", "b", False)

@@ -211,3 +211,44 @@ def test_a_file_gone_before_its_time_is_read_sorts_last_and_the_others_stay_newe
         (project / name).write_text("x")
         os.utime(project / name, (1_000_000 - age, 1_000_000 - age))
     assert ripgrep.newest_first([b"old.py", b"gone.py", b"new.py"], project) == [b"new.py", b"old.py", b"gone.py"]
+
+
+def test_a_hundred_files_are_all_listed_and_one_more_is_said(project, workspace):
+    tree(project, [f"f{n:03}.txt" for n in range(100)])
+    hundred = glob(workspace, "*.txt").text.splitlines()
+    assert len(hundred) == 100 and not hundred[-1].startswith("(showing")
+    tree(project, ["f100.txt"])
+    more = glob(workspace, "*.txt").text.splitlines()
+    assert more[-1] == "(showing the 100 newest of 101 files; 1 more; narrow the pattern)" and len(more) == 101
+
+
+def test_two_stars_alone_find_every_file_at_every_depth(project, workspace):
+    tree(project, ["a.txt", "src/b.txt", "src/deep/c.txt"])
+    assert glob(workspace, "**").text.splitlines() == listed("src/deep/c.txt", "src/b.txt", "a.txt")
+
+
+def test_a_pattern_naming_one_file_exactly_finds_it(project, workspace):
+    tree(project, ["src/app.py", "src/other.py"])
+    result = glob(workspace, "src/app.py")
+    assert result.text.splitlines() == listed("src/app.py") and result.summary == "Found 1 file"
+
+
+def test_a_pattern_below_a_search_folder_matches_from_the_folder_and_nothing_found_is_said(project, workspace):
+    tree(project, ["src/b.py", "src/c/bd.py"])
+    assert glob(workspace, "b*.py", path="src").text.splitlines() == [
+        shown("src/b.py"), "(1 more file matches '**/b*.py' in subfolders)"
+    ]  # fmt: skip
+    assert glob(workspace, "x*.py", path="src").summary == "No files"
+    assert glob(workspace, "*.py").summary == "No files"  # and two in subfolders, said in the text
+
+
+def test_a_folder_below_any_depth_is_checked_and_not_only_the_name(project, workspace):
+    tree(project, ["a/x.py", "b/x.py", "deep/a/y.py"])
+    assert glob(workspace, "**/a/*.py").text.splitlines() == listed("deep/a/y.py", "a/x.py")
+
+
+def test_a_name_holding_the_word_file_is_said_as_it_is(project, workspace):
+    tree(project, ["src/my file.txt", "a file.txt"])
+    assert glob(workspace, "* file.txt").text.splitlines() == [
+        "a file.txt", "(1 more file matches '**/* file.txt' in subfolders)"
+    ]  # fmt: skip

@@ -2,10 +2,12 @@
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 
 from narnat_agent.tools.base import Diff, Result
+from narnat_agent.tools.files.syntax_check import SyntaxProblem, changed_lines, introduced, language, problems
 from narnat_agent.tools.registry import execute
 from narnat_agent.ui.plain import PlainUI
 from tests.tools.syntax_corpus import edit_strings, source
@@ -216,3 +218,112 @@ def test_in_a_large_file_the_check_names_the_line_the_compiler_names(project, wo
     result = read_and_edit(project, workspace, name, text, old, new)
     first = re.search(r"line (\d+), column \d+: (.*)", result.detail.syntax)
     assert first and (int(first[1]), first[2]) == (named, message), result.detail.syntax  # named first
+
+
+def test_a_second_copy_of_an_error_the_file_had_is_the_changes_own():
+    path = Path("app.js")
+    before = "x = ;\nconst ok = 2;\n"
+    assert introduced(path, before, before + "x = ;\n") == (
+        "Syntax check (javascript): this change introduced a syntax error:\n  line 3, column 3: unexpected '='\n"
+        "    x = ;"
+    )
+    assert introduced(path, before, "const first = 0;\n" + before) == ""  # the old error moved down: still the old one
+
+
+def test_the_lines_an_edit_wrote_include_both_sides_of_lines_it_only_removed():
+    assert changed_lines([(5, 2, 0)]) == (4, 5)  # the line before the gap may now end a statement left open
+    assert changed_lines([(1, 1, 0)]) == (1, 1)
+    assert changed_lines([(5, 1, 3)]) == (5, 7)
+    assert changed_lines([(9, 1, 1), (2, 1, 3)]) == (2, 11)  # the second change's lines moved by the first's two
+
+
+@pytest.mark.parametrize(
+    ("name", "checked"),
+    [("DATA.JSON", "json"), ("App.TS", "typescript"), ("tool.PY", None), ("tsconfig.json", None),
+     (".vscode/settings.json", None), ("notes.txt", None), ("stub.pyi", "python")],
+)  # fmt: skip
+def test_the_language_checked_follows_the_extension_whatever_its_case(name, checked):
+    assert language(Path(name)) == checked
+
+
+@pytest.mark.parametrize("between", ["\x0c", "\r", "\u2028"])
+def test_a_python_error_quotes_its_own_line_whatever_ends_the_lines_above(between):
+    text = f's = "a{between}b"\n' if between == "\u2028" else f"x = 1{between}\n"
+    assert problems(Path("a.py"), text + "y = (\n") == [SyntaxProblem(2, 5, "'(' was never closed", "y = (")]
+
+
+def test_a_python_error_past_the_last_line_quotes_the_compilers_text():
+    [problem] = problems(Path("a.py"), "x = '''open")
+    assert (problem.line, problem.text) == (1, "x = '''open")
+
+
+def test_errors_are_placed_in_characters_and_at_most_three_are_listed():
+    assert problems(Path("a.js"), "const é = ;\n") == [SyntaxProblem(1, 11, "unexpected ';'", "const é = ;")]
+    many = problems(Path("a.js"), "x = ;\n" * 5)
+    assert [p.line for p in many] == [1, 2, 3]
+
+
+def test_an_error_says_the_first_line_of_what_was_unexpected_at_most_forty_characters_of_it():
+    # in a language whose error is the grammar's node (a JavaScript one is the token the parser stopped at)
+    [words] = problems(Path("a.go"), "package m\nvar x = a b c d e f g h i j k l m n o p q r s t u v w x y z aa bb\n")
+    assert words.message == "unexpected 'a b c d e f g h i j k l m n o p q r s t '"
+    [spread] = problems(Path("a.c"), "int f( {\n  a b\n")
+    assert spread.message == "unexpected 'int f( {'" and "\\n" not in spread.message
+
+
+def test_bytes_that_are_not_utf8_neither_break_the_check_nor_hide_the_error():
+    # what a file not in UTF-8 decodes to with surrogateescape, as Read and Edit decode it
+    assert problems(Path("a.js"), "x = '\udcff' +;\n") == [SyntaxProblem(1, 10, "unexpected ';'", "x = '\ufffd' +;")]
+    [odd] = problems(Path("a.js"), "x = 1;\n\udcff\udcfe y;\n")
+    assert odd.line == 2 and "\ufffd" in odd.message and odd.text == "\ufffd\ufffd y;"
+
+
+def test_several_errors_are_counted_and_listed_one_by_one():
+    said = introduced(Path("app.js"), "x = 1;\ny = 2;\n", "x = ;\ny = ;\n")
+    assert said == (
+        "Syntax check (javascript): this change introduced 2 syntax errors:\n"
+        "  line 1, column 5: unexpected ';'\n    x = ;\n"
+        "  line 2, column 3: unexpected '='\n    y = ;"
+    )
+
+
+def test_an_error_around_the_edit_is_found_where_the_grammar_misreads_a_macro_elsewhere():
+    before = "#define local static\nlocal int f(void) { return 0; }\n\nint g(void) {\n  return 1;\n}\n"
+    after = before.replace("return 1;", "return 1")
+    assert introduced(Path("m.c"), before, after, (5, 5)) == (
+        "Syntax check (c): this change introduced a syntax error:\n  line 5, column 11: missing ';'\n      return 1"
+    )
+
+
+def test_php_inside_html_is_judged_on_the_whole_file():
+    page = "<html>\n<?php echo 1; ?>\n<p>hi</p>\n<?php\nfunction f() {\n  return 1;\n}\n?>\n</html>\n"
+    assert introduced(Path("a.php"), page, page.replace("return 1;", "return 2;"), (6, 6)) == ""
+    assert "line 6, column 11: missing ';'" in introduced(
+        Path("a.php"), page, page.replace("return 1;", "return 2"), (6, 6)
+    )
+
+
+def test_a_broken_member_of_a_large_json_document_is_the_one_error_said():
+    document = "{\n" + "".join(f' "a{n}": {n},\n' for n in range(300)) + ' "end": 0\n}\n'
+    after = document.replace(' "a150": 150,', ' "a150" 150,')
+    assert introduced(Path("d.json"), document, after, (152, 152)) == (
+        "Syntax check (json): this change introduced a syntax error:\n"
+        '  line 152, column 2: unexpected \'"a150" 150\'\n     "a150" 150,'
+    )
+    array = "[\n" + "".join(f' {{"n": {n}}},\n' for n in range(300)) + " {}\n]\n"
+    after = array.replace(' {"n": 150},', ' {"n": 150,')
+    assert introduced(Path("d.json"), array, after, (152, 152)) == (
+        "Syntax check (json): this change introduced a syntax error:\n"
+        "  line 152, column 11: missing '}'\n     {\"n\": 150,"
+    )
+
+
+def test_an_edit_beside_an_error_already_there_is_not_blamed_for_it():
+    document = "{\n" + "".join(f' "a{n}": {n},\n' for n in range(300)) + ' "end": 0\n}\n'
+    before = document.replace(' "a150": 150,', ' "a150" 150,')
+    assert introduced(Path("d.json"), before, before.replace(' "a151": 151,', ' "a151": 152,'), (153, 153)) == ""
+
+
+def test_the_lines_of_several_changes_are_counted_in_the_text_after_all_of_them():
+    assert changed_lines([(2, 1, 20), (5, 1, 1)]) == (2, 24)  # the second change's line moved down by 19
+    assert changed_lines([(2, 1, 3), (5, 1, 2), (9, 2, 1)]) == (2, 12)  # by 2, then by 3

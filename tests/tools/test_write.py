@@ -1,8 +1,12 @@
 import os
+import stat
+import subprocess
+import sys
 
 import pytest
 
-from narnat_agent.atomic import write_atomic
+from narnat_agent.atomic import clean_leftovers, write_atomic
+from narnat_agent.tools.base import Diff
 from narnat_agent.tools.registry import execute
 from tests.platforms import NO_FIFOS, NO_MODES, NO_SYMLINKS, shown
 
@@ -229,3 +233,65 @@ def test_a_new_file_follows_the_umask_as_an_editor_makes_it(project, workspace, 
 def test_narnats_own_files_stay_private_whatever_the_umask(tmp_path, umask):
     write_atomic(tmp_path / "session.json", b"{}")
     assert (tmp_path / "session.json").stat().st_mode & 0o777 == 0o600
+
+
+@NO_MODES
+def test_a_file_with_two_names_is_written_in_place_and_takes_the_mode_asked_for(tmp_path):
+    (tmp_path / "a.txt").write_text("old\n")
+    os.link(tmp_path / "a.txt", tmp_path / "b.txt")
+    os.chmod(tmp_path / "a.txt", 0o644)
+    write_atomic(tmp_path / "b.txt", b"new\n")
+    assert (tmp_path / "a.txt").read_bytes() == b"new\n" and stat.S_IMODE((tmp_path / "a.txt").stat().st_mode) == 0o644
+    write_atomic(tmp_path / "b.txt", b"newer\n", mode=0o600)
+    assert (tmp_path / "a.txt").read_bytes() == b"newer\n" and stat.S_IMODE(
+        (tmp_path / "a.txt").stat().st_mode
+    ) == 0o600
+    assert sorted(os.listdir(tmp_path)) == ["a.txt", "b.txt"]
+
+
+def test_leftovers_are_cleaned_at_start_and_one_that_cannot_be_removed_is_passed_over(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / f".narnat-tmp-{dead.pid}-abc").write_bytes(b"left by a killed process")
+    (tmp_path / f".narnat-tmp-{dead.pid}-dir").mkdir()  # not ours to remove: unlink refuses a folder
+    (tmp_path / f".narnat-tmp-{os.getppid()}-def").write_bytes(b"still being written")
+    clean_leftovers([tmp_path, tmp_path / "absent"])
+    assert set(os.listdir(tmp_path)) == {f".narnat-tmp-{dead.pid}-dir", f".narnat-tmp-{os.getppid()}-def"}
+    write_atomic(tmp_path / "out.txt", b"data")
+    assert (tmp_path / "out.txt").read_bytes() == b"data"
+
+
+def test_what_write_says_to_the_model_and_to_the_person(project, workspace):
+    def said(name: str, content: str) -> tuple:
+        result = execute("Write", {"file_path": name, "content": content}, workspace)
+        assert isinstance(result.detail, Diff)
+        return result.text, result.summary, result.detail.syntax, result.detail.text
+
+    text, summary, syntax, diff = said("one.txt", "x\n")
+    assert (text, summary, syntax) == ("Created one.txt (1 line).", "Created (1 line)", "")
+    assert [line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")] == []
+    assert said("two.txt", "a\r\nb\r\n")[:2] == (
+        "Created two.txt (2 lines). Line endings written as LF, as for every new file.",
+        "Created (2 lines)",
+    )
+    (project / "crlf.txt").write_bytes(b"a\r\nb\r\n")
+    execute("Read", {"file_path": "crlf.txt"}, workspace)
+    assert said("crlf.txt", "c\nd\ne\n")[:2] == (
+        "Updated crlf.txt (3 lines). Line endings written as CRLF, the file's own.",
+        "Updated (3 lines)",
+    )
+    execute("Read", {"file_path": "crlf.txt"}, workspace)
+    assert said("crlf.txt", "c\r\n")[:2] == ("Updated crlf.txt (1 line).", "Updated (1 line)")
+    text, summary, syntax, _ = said("bad.py", "x = (\n")
+    assert syntax == (
+        "Syntax check (python): this change introduced a syntax error:\n  line 1, column 5: '(' was never closed\n"
+        "    x = ("
+    )
+    assert (text, summary) == (f"Created bad.py (1 line).\n{syntax}", "Created (1 line)")
+
+
+def test_rewriting_a_file_broken_before_says_nothing_of_the_error_it_already_had(project, workspace):
+    (project / "old.py").write_text("def f(:\n    pass\n")
+    execute("Read", {"file_path": "old.py"}, workspace)
+    result = execute("Write", {"file_path": "old.py", "content": "def f(:\n    return 1\n"}, workspace)
+    assert result.text == "Updated old.py (2 lines)." and result.detail.syntax == ""

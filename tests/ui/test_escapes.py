@@ -12,7 +12,7 @@ import pexpect
 import pyte
 import pytest
 
-from narnat_agent.inert import inert
+from narnat_agent.inert import inert, without_escapes
 from tests.fake_llm import chunk, text_reply, tool_reply
 from tests.launch import NARNAT, scrubbed_environment
 from tests.ui.test_pty import prompt, screen, text
@@ -139,3 +139,9 @@ def test_headless_json_keeps_the_exact_text_escaped_and_its_stderr_inert(project
         headers = [e["header"] for e in events if e["type"] == "tool_call"]
         assert headers[0] == f"Bash(echo '{EVIL}' > /dev/null)"
     assert [name for name, seen in SOURCES.items() if name != "answer" and seen not in err] == [], err
+
+
+def test_the_model_reads_text_without_the_sequences_that_only_drive_a_terminal():
+    coloured = "\x1b[1;32mPASSED\x1b[0m \x1b[2K\x1b]0;title\x07\x1b]8;;https://x.org\x1b\\link\x1b]8;;\x1b\\ \x1bMdone"
+    assert without_escapes(coloured) == "PASSED link done"
+    assert without_escapes("a [1m] b\x1b") == "a [1m] b\x1b"  # brackets are text; a lone ESC ends nothing

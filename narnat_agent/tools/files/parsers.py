@@ -3,6 +3,7 @@ others (each grammar its own PyPI package, tree-sitter-NAME), with the first err
 node and tsc name it."""
 
 import functools
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -53,7 +54,7 @@ def _python(text: str, name: str) -> list[SyntaxProblem]:
     try:
         compile(text, name, "exec", dont_inherit=True)
     except SyntaxError as e:
-        lines = text.splitlines()
+        lines = re.split(r"\r\n|\r|\n", text)  # the compiler's line ends: not a form feed's or U+2028's
         line = e.lineno or 1
         source = lines[line - 1] if 0 < line <= len(lines) else (e.text or "").rstrip("\n")
         return [SyntaxProblem(line, e.offset or 1, e.msg, source)]
