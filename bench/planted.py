@@ -123,7 +123,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: waiting for a job gives the model its whole log again each time"),
         Defect("if not job.told and job.process.poll() is not None]", "if not job.told]",
                f"{INVERTED}: a job still running is told as ended"),
-        Defect('if code >= 0 else f"was stopped by signal', 'if code > 0 else f"was stopped by signal',
+        Defect("        if code >= 0:\n", "        if code > 0:\n",
                f"{OFF_BY_ONE}: a job that ended well is said to have been stopped by signal 0", later=True),
     ),
     "narnat_agent/tools/files/syntax_check.py": (
