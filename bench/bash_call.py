@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from checkpoint import build, git
+from checkpoint import committed, git
 from common import environment, source_tree, table
 
 from tests.fake_llm import FakeLLM, text_reply, tool_reply
@@ -77,10 +77,7 @@ def status(root: Path) -> float:
 def measure(files: int, trees: dict[str, Path], rounds: int, off: str) -> None:
     with tempfile.TemporaryDirectory(prefix="narnat-bench-") as tmp:
         root = Path(tmp) / "tree"
-        count, size = build(root, files)
-        git(root, "init", "-q")
-        git(root, "add", "-A")
-        git(root, "commit", "-qm", "tree")
+        count, size = committed(root, files)
         started = time.perf_counter()
         turn(next(iter(trees.values())), root, "true", None)  # the store's first snapshot, which hashes every file
         first = time.perf_counter() - started

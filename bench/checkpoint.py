@@ -56,6 +56,15 @@ def git(root: Path, *args: str) -> None:
                    capture_output=True)  # fmt: skip
 
 
+def committed(root: Path, files: int) -> tuple[int, int]:
+    """The tree built and committed in a repository of its own: its file count and size."""
+    count, size = build(root, files)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "tree")
+    return count, size
+
+
 def disk(path: Path) -> int:
     return sum(p.stat().st_blocks * 512 for p in path.rglob("*") if p.is_file())
 
@@ -63,10 +72,7 @@ def disk(path: Path) -> int:
 def measure(files: int) -> None:
     with tempfile.TemporaryDirectory(prefix="narnat-bench-") as tmp:
         root = Path(tmp) / "tree"
-        count, size = build(root, files)
-        git(root, "init", "-q")
-        git(root, "add", "-A")
-        git(root, "commit", "-qm", "tree")
+        count, size = committed(root, files)
         store = GitStore(root, root / ".narnat" / "checkpoints" / "git", print)
         whole = lambda: store.snapshot([], everything=True)  # noqa: E731
         first = median_seconds(whole, repeat=1)
