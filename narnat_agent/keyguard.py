@@ -13,12 +13,12 @@ import functools
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import MutableMapping, Sequence
 from pathlib import Path
 
+from narnat_agent.platform.processes import NAMESPACES, seal
+
 KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where the configuration reads the API key
-PR_SET_DUMPABLE = 4
 MIN_KEY = 8  # shorter strings are words ("local" is in "localhost", "ollama" is a placeholder): left alone
 MARK = "[API key]"
 
@@ -68,11 +68,7 @@ class StreamMask:
 def seal_process() -> bool:
     """Close this process's /proc entries and memory to the user's other processes (as ssh-agent does);
     whether it could. Linux only; root keeps its access."""
-    if not sys.platform.startswith("linux"):
-        return False
-    import ctypes
-
-    return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+    return seal()
 
 
 def forget_key_variables(environ: MutableMapping[str, str]) -> None:
@@ -90,7 +86,7 @@ def can_confine() -> bool:
 def _confining_argv() -> tuple[str, ...] | None:
     """What runs a script confined, found once by absolute path (a command may change PATH for its own children).
     Namespaces are Linux's: elsewhere (macOS, Windows) commands run plain, as docs/safety.md says."""
-    if not sys.platform.startswith("linux"):
+    if not NAMESPACES:
         return None
     unshare, mount, sh = (shutil.which(name) for name in ("unshare", "mount", "sh"))
     if not (unshare and mount and sh):

@@ -79,6 +79,25 @@ if sys.platform == "win32":
         """Nothing of an earlier Narnat's background jobs is left on Windows: their Job object ended them."""
         return 0
 
+    NAMESPACES = False  # commands cannot run in namespaces of their own
+
+    def seal() -> bool:
+        """No way to close a process to the user's other processes here."""
+        return False
+
+    def registered_git_folders() -> list[str]:
+        """Git for Windows' install folders as its installer recorded them (for this user, then for the machine)."""
+        import winreg
+
+        found: list[str] = []
+        for hive in (winreg.HKEY_CURRENT_USER, winreg.HKEY_LOCAL_MACHINE):
+            try:
+                with winreg.OpenKey(hive, r"SOFTWARE\GitForWindows") as key:
+                    found.append(str(winreg.QueryValueEx(key, "InstallPath")[0]))
+            except OSError:
+                continue
+        return found
+
 else:
 
     def start_tree(spawn: Spawn, argv: object, dies_with_narnat: bool = False, **options: object) -> subprocess.Popen:
@@ -138,7 +157,18 @@ else:
             return []
         return [entry for entry in proc.iterdir() if entry.name.isdigit() and int(entry.name) != os.getpid()]
 
-    _PR_SET_PDEATHSIG = 1
+    _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE = 1, 4
+    NAMESPACES = sys.platform.startswith("linux")  # user and mount namespaces a command can run in (unshare)
+
+    def seal() -> bool:
+        """This process's /proc entries and memory closed to the user's other processes (as ssh-agent does);
+        whether it could. Linux only; root keeps its access."""
+        prctl = _prctl()
+        return prctl is not None and prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+
+    def registered_git_folders() -> list[str]:
+        """No registry here: Git for Windows is Windows'."""
+        return []
 
     @functools.cache
     def _prctl() -> Callable[..., int] | None:

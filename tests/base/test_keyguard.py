@@ -72,7 +72,8 @@ NOBODY = 65534
 # nobody started would be, so that only seal_process can close it.
 SEALED = """
 import ctypes, os, sys
-from narnat_agent.keyguard import PR_SET_DUMPABLE, seal_process
+from narnat_agent.keyguard import seal_process
+PR_SET_DUMPABLE = 4  # prctl(2)
 if sys.argv[1:] == ["drop"]:
     os.setgroups([]); os.setgid(NOBODY); os.setuid(NOBODY)
     ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)

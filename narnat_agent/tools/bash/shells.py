@@ -11,12 +11,12 @@ import functools
 import os
 import re
 import shlex
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 
 from narnat_agent.i18n import N_
+from narnat_agent.platform.processes import registered_git_folders
 
 # PIPESTATUS and $? are read in one assignment, before anything else can change them
 BASH_TRAILER = (
@@ -248,22 +248,7 @@ def _joined(env: Mapping[str, str], variable: str, *parts: str) -> str:
     return os.path.join(env[variable], *parts) if env.get(variable) else ""
 
 
-def _registry_git_folders() -> list[str]:
-    """Git for Windows' install folders as its installer recorded them (for this user, then for the machine)."""
-    found: list[str] = []
-    if sys.platform == "win32":
-        import winreg
-
-        for hive in (winreg.HKEY_CURRENT_USER, winreg.HKEY_LOCAL_MACHINE):
-            try:
-                with winreg.OpenKey(hive, r"SOFTWARE\GitForWindows") as key:
-                    found.append(str(winreg.QueryValueEx(key, "InstallPath")[0]))
-            except OSError:
-                continue
-    return found
-
-
 @functools.cache
 def chosen(setting: str = "") -> Choice:
     """This machine's shell, found once per run (and per setting: tests try several)."""
-    return find(setting, Machine(os.name == "nt", os.environ, _registry_git_folders))
+    return find(setting, Machine(os.name == "nt", os.environ, registered_git_folders))
