@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from checkpoint import committed, git
-from common import environment, source_tree, table
+from common import environment, source_trees, table
 
 from tests.fake_llm import FakeLLM, text_reply, tool_reply
 
@@ -119,7 +119,7 @@ def main() -> None:
     parser.add_argument("--before", help="a git revision to measure in the same run")
     parser.add_argument("--rounds", type=int, default=3)
     options = parser.parse_args()
-    trees = {"now": source_tree(None)} | ({options.before: source_tree(options.before)} if options.before else {})
+    trees = source_trees(options.before)
     with tempfile.TemporaryDirectory(prefix="narnat-path-") as folder:
         off = without_git(Path(folder) / "bin")
         for files in options.files:

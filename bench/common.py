@@ -51,6 +51,11 @@ def source_tree(revision: str | None) -> Path:
     return compiled(folder)
 
 
+def source_trees(before: str | None) -> dict[str, Path]:
+    """The working tree as "now", and the revision `--before` names beside it, to measure interleaved."""
+    return {"now": source_tree(None)} | ({before: source_tree(before)} if before else {})
+
+
 def environment(home: str, tree: Path = ROOT, **settings: str) -> dict[str, str]:
     """The environment a measured run gets: no provider settings of this machine, the tree's package first."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NARNAT_", "OPENAI_", "NO_COLOR"))}

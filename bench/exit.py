@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import environment, source_tree, table
+from common import environment, source_trees, table
 
 from tests.fake_llm import FakeLLM, text_reply
 
@@ -70,7 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--before", help="a git revision to measure in the same run")
     options = parser.parse_args()
-    trees = {"now": source_tree(None)} | ({options.before: source_tree(options.before)} if options.before else {})
+    trees = source_trees(options.before)
     project = tempfile.mkdtemp()
     times: dict[tuple[str, str], list[float]] = {}
     passes = []

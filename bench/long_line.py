@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import ROOT, source_tree, table
+from common import ROOT, source_trees, table
 
 SIZE = 100 * 1024 * 1024
 CALL = """
@@ -47,7 +47,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--before", help="a git revision to measure in the same run")
     options = parser.parse_args()
-    trees = {"now": source_tree(None)} | ({options.before: source_tree(options.before)} if options.before else {})
+    trees = source_trees(options.before)
     project = tempfile.mkdtemp()
     with open(os.path.join(project, "one-line.txt"), "w") as f:  # in pieces: a child's peak starts at its parent's
         for _ in range(SIZE // 2**20):

@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 
-from common import environment, median_seconds, source_tree, table
+from common import environment, median_seconds, source_trees, table
 
 from tests.fake_llm import FakeLLM, text_reply
 
@@ -96,7 +96,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--before", help="a git revision whose launch to the first request is measured too")
     options = parser.parse_args()
-    trees = {"now": source_tree(None)} | ({options.before: source_tree(options.before)} if options.before else {})
+    trees = source_trees(options.before)
     project = tempfile.mkdtemp()
     env = environment(project, NARNAT_BASE_URL="http://127.0.0.1:9/v1")
     baseline = median_seconds(lambda: run("-c", "pass"), 9)

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import environment, source_tree, table
+from common import environment, source_trees, table
 
 from tests.fake_llm import FakeLLM, text_reply, tool_reply
 
@@ -54,7 +54,7 @@ def main() -> None:
     parser.add_argument("--before", help="a git revision to measure in the same run")
     parser.add_argument("--runs", type=int, default=3)
     options = parser.parse_args()
-    trees = {"now": source_tree(None)} | ({options.before: source_tree(options.before)} if options.before else {})
+    trees = source_trees(options.before)
     folder = project()
     runs: dict[str, list[list[float]]] = {name: [] for name in trees}
     sizes: list[int] = []

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from common import median_seconds, source_tree, table
+from common import median_seconds, source_trees, table
 
 LINES = 10_000
 FILES = {  # name: (a line, numbered), 10,000 of them; each language as its files are commonly laid out
@@ -93,7 +93,7 @@ def main() -> None:
         sys.path.insert(0, options.tree)  # before the repository, which common.py put first
         print(json.dumps(measure()))
         return
-    trees = {"now": source_tree(None)} | ({options.before: source_tree(options.before)} if options.before else {})
+    trees = source_trees(options.before)
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
     for round_ in range(options.rounds):
         order = list(trees.items())
