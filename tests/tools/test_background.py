@@ -213,14 +213,19 @@ def test_a_child_that_left_the_jobs_process_group_is_stopped_with_it(workspace, 
     assert ended(project / "escaped")
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="on Windows a job's Job object ends it with Narnat")
-def test_the_start_ends_what_a_killed_narnats_jobs_left_and_leaves_a_running_ones_alone(tmp_path):
+def left_behind(tmp_path: Path, *tags: str) -> tuple[Path, subprocess.Popen, list[subprocess.Popen]]:
+    """A jobs folder, a process that has ended (a killed Narnat's pid), and a job's process per tag still running."""
     folder = tmp_path / "jobs"
     folder.mkdir()
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    left = [subprocess.Popen(["sleep", "300"], env={**os.environ, TAG: tag}, start_new_session=True)
-            for tag in ("aaaa", "bbbb")]  # fmt: skip
+    left = [subprocess.Popen(["sleep", "300"], env={**os.environ, TAG: tag}, start_new_session=True) for tag in tags]
+    return folder, dead, left
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="on Windows a job's Job object ends it with Narnat")
+def test_the_start_ends_what_a_killed_narnats_jobs_left_and_leaves_a_running_ones_alone(tmp_path):
+    folder, dead, left = left_behind(tmp_path, "aaaa", "bbbb")
     (folder / f"job-1.log{RUNNING}").write_text(f"{dead.pid} aaaa\n")  # its Narnat was killed
     (folder / f"job-2.log{RUNNING}").write_text(f"{os.getppid()} bbbb\n")  # its Narnat still runs
     assert sweep(folder) == 1
@@ -345,12 +350,7 @@ def test_the_rest_of_an_ended_jobs_output_is_waited_for_once(project):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sweep finds processes by their environment")
 def test_the_sweep_counts_every_file_and_passes_over_those_it_cannot_read(tmp_path):
-    folder = tmp_path / "jobs"
-    folder.mkdir()
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
-    left = [subprocess.Popen(["sleep", "300"], env={**os.environ, TAG: tag}, start_new_session=True)
-            for tag in ("cccc", "dddd")]  # fmt: skip
+    folder, dead, left = left_behind(tmp_path, "cccc", "dddd")
     for n, tag in enumerate(("cccc", "dddd"), 1):
         (folder / f"job-{n}.log{RUNNING}").write_text(f"{dead.pid} {tag}\n")
     (folder / f"job-3.log{RUNNING}").write_text("not a pid\n")
