@@ -172,9 +172,9 @@ def verified_chain(
     *before, last = chain or [[]]
     ending = verified(last, code, pipeline)
     earlier = [v for stages in before if (v := verified(stages, code, ()))]
-    every = [*earlier, *([ending] if ending else [])]
-    if not earlier or not every:
+    if not earlier:
         return ending
+    every = [*earlier, *([ending] if ending else [])]
     if len(every) == 1 and code != 0:
         return None
     if len(every) == 1:
