@@ -25,6 +25,7 @@ from narnat_agent.checkpoints.store import (
     FileChange,
     Snapshot,
     Unkept,
+    beyond_link,
     ignored_folder,
     make_private,
     name_of,
@@ -234,24 +235,27 @@ class GitStore:
 
     def _add_touched(self, touched: Sequence[Path]) -> dict[str, Unkept]:
         """Stage the touched files as they are now (ignored or not, in the project or outside it)."""
-        inside, outside, skipped = [], [], {}
+        inside, outside, gone, skipped = [], [], [], {}
         for path in touched:
             if (name := name_of(self.project, path)) is None:
                 continue
-            if why := unkept(path):
+            if beyond_link(self.project, name):  # a folder replaced by a link: its files are gone from the project
+                gone.append(name)
+            elif why := unkept(path):
                 skipped[name] = why
             elif name.startswith("/"):
                 outside.append(name)
             else:
                 inside.append(name)
         self._update(inside)
+        if gone:
+            self.git("update-index", "--force-remove", "-z", "--stdin", stdin=_listed(gone))
         self._update_outside(outside)
         return skipped
 
     def _update(self, names: list[str]) -> None:
         if names:
-            paths = "".join(f"{n}\0" for n in names).encode(errors="surrogateescape")
-            self.git("update-index", "--add", "--remove", "--replace", "-z", "--stdin", stdin=paths)
+            self.git("update-index", "--add", "--remove", "--replace", "-z", "--stdin", stdin=_listed(names))
 
     def _update_outside(self, names: list[str]) -> None:
         if not names:
@@ -396,6 +400,11 @@ def _whole_folders(listed: list[str]) -> set[str]:
 def _name(path: str) -> str:
     """A store path as the checkpoints name it: outside files by their absolute path."""
     return path[len(OUTSIDE) :] if path.startswith(f"{OUTSIDE}/") else path
+
+
+def _listed(names: list[str]) -> bytes:
+    """Names as git reads them from its standard input with -z: in any encoding."""
+    return "".join(f"{n}\0" for n in names).encode(errors="surrogateescape")
 
 
 def _mode(name: str) -> str:

@@ -84,13 +84,24 @@ class Store(Protocol):
 
 
 def name_of(project: Path, path: Path) -> str | None:
-    """The path as the store names it; None for the project itself and its .narnat folder."""
-    real = Path(os.path.realpath(path))  # neither "../" nor a symbolic link hides where a write lands
-    try:
-        rel = real.relative_to(os.path.realpath(project)).as_posix()
-    except ValueError:
-        return real.as_posix()
-    return None if rel == "." or rel.split("/", 1)[0] == ".narnat" else rel
+    """The path as the store names it, as written: a symbolic link on the way is an entry of its own (a tool's
+    path has its links followed before, where the write lands); None for the project itself and its .narnat
+    folder."""
+    full = Path(os.path.normpath(os.path.abspath(path)))
+    for root in (os.path.abspath(project), os.path.realpath(project)):
+        if full.is_relative_to(root):
+            rel = full.relative_to(root).as_posix()
+            return None if rel == "." or rel.split("/", 1)[0] == ".narnat" else rel
+    return full.as_posix()
+
+
+def beyond_link(project: Path, name: str) -> bool:
+    """Whether one of the folders on the way to a project's file is now a symbolic link: then no file of that name
+    exists in the project, and what the link leads to is not it."""
+    folders = name.split("/")[:-1]
+    return not name.startswith("/") and any(
+        (project / "/".join(folders[:n])).is_symlink() for n in range(1, len(folders) + 1)
+    )
 
 
 def unkept(path: Path) -> Unkept | None:
@@ -147,6 +158,8 @@ def make_private(root: Path) -> None:
 def remove_file(project: Path, rel: str) -> None:
     """Delete a file the snapshot does not have, and the project's folders it leaves empty (as git does)."""
     path = project / rel
+    if beyond_link(project, rel):  # the file is gone already: what the link leads to is someone else's
+        return
     if path.is_symlink() or path.is_file():
         path.unlink()
     if rel.startswith("/"):  # outside the project: its folders are not ours to remove

@@ -153,8 +153,9 @@ class Checkpoints:
         standing = self._standing() if anything else None
         reused = standing or (self.whole if anything and self.only_calls else None)
         start = self.whole_began if reused and not standing else now
+        touched = [Path(os.path.realpath(p)) for p in touched]  # where a write lands: neither "../" nor a link hides it
         before = reused or self._snapshot(touched, anything)
-        return Pending(label[:80], before, list(touched), anything, start) if before else None
+        return Pending(label[:80], before, touched, anything, start) if before else None
 
     def after(self, pending: Pending | None) -> None:
         """Record the step once the tool has run, and say at once what of its changes /undo cannot give back; a
@@ -202,7 +203,8 @@ class Checkpoints:
         """What /undo could give back of these paths should a command delete them, as the question says it ("" for
         none of the project's existing files): the store's last snapshot, taken before the command, holds them or
         not."""
-        names = [n for p in paths if os.path.lexists(p) and (n := name_of(self.store.project, p)) and n[0] != "/"]
+        real = [Path(os.path.realpath(p)) for p in paths if os.path.lexists(p)]
+        names = [n for p in real if (n := name_of(self.store.project, p)) and n[0] != "/"]
         if self.broken or not names:
             return ""
         try:

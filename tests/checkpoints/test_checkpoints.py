@@ -303,6 +303,39 @@ def test_modes_and_symlinks_come_back(tree):
     assert os.access(tree / "run.sh", os.X_OK) and os.readlink(tree / "link") == "src/main.py"
 
 
+def test_a_file_a_command_replaced_by_a_link_to_a_folder_comes_back(tree):
+    (tree / "docs").mkdir()
+    (tree / "docs/a.md").write_text("a\n")
+    agent = Agent(tree)
+    agent.turn("link it", ("Bash", [], bash("rm src/main.py && ln -s ../docs src/main.py")))
+    agent.rewind(0)
+    assert (tree / "src/main.py").read_text() == "print('hello')\n" and not (tree / "src/main.py").is_symlink()
+    assert (tree / "docs/a.md").read_text() == "a\n"
+    agent.redo()
+    assert os.readlink(tree / "src/main.py") == "../docs" and (tree / "docs/a.md").read_text() == "a\n"
+
+
+def test_a_folder_a_command_replaced_by_a_link_comes_back_and_what_it_leads_to_is_kept(tree):
+    (tree / "docs").mkdir()
+    (tree / "docs/a.md").write_text("a\n")
+    agent = Agent(tree)
+    agent.turn("link it", ("Bash", [], bash("mv src old && ln -s docs src")))
+    agent.rewind(0)
+    assert (tree / "src/main.py").read_text() == "print('hello')\n" and not (tree / "src").is_symlink()
+    assert not (tree / "old").exists() and sorted(os.listdir(tree / "docs")) == ["a.md"]
+
+
+def test_undo_deletes_nothing_through_a_link_the_person_put_where_the_agents_folder_was(tree):
+    (tree / "docs").mkdir()
+    (tree / "docs/new.py").write_text("the person's own\n")
+    agent = Agent(tree)
+    agent.turn("add", ("Write", ["gen/new.py"], write("gen/new.py", "x = 1\n")))
+    shutil.rmtree(tree / "gen")
+    (tree / "gen").symlink_to("docs")
+    agent.rewind(0)
+    assert (tree / "docs/new.py").read_text() == "the person's own\n" and (tree / "gen").is_symlink()
+
+
 def test_without_git_write_and_edit_are_covered_and_bash_is_said_once(tree, monkeypatch, tmp_path):
     (tmp_path / "bin").mkdir()
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
