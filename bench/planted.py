@@ -55,6 +55,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/inert.py": ("tests/ui/test_escapes.py",),
     "narnat_agent/prompts/skills.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
     "narnat_agent/commands/custom.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
+    # web
+    "narnat_agent/tools/verification.py": ("tests/tools/test_verification.py", "tests/core/test_goal.py"),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -274,6 +276,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: '**' alone is taken for a name and finds the top level only"),
         Defect("while literal < len(segments) - 1 and", "while literal < len(segments) and",
                f"{FORMAT_EDGE}: a pattern naming one file exactly is taken for a folder"),
+    ),
+    # web
+    "narnat_agent/tools/verification.py": (
+        Defect("    if len(every) == 1 and code != 0:\n        return None\n", "",
+               f"{STEP_MISSED}: `pytest && git commit` failing is recorded as the tests failing"),
+        Defect("code if code is None or not statuses else statuses[n]", "statuses[n] if statuses else code",
+               f"{WRONG_SETTING}: a pipeline stopped at its timeout is said to have exited with its stage's status"),
+        Defect('if script.split(":")[0] not in SCRIPTS:', "if script not in SCRIPTS:",
+               f"{FORMAT_EDGE}: `npm run test:unit` is no verification"),
     ),
 }  # fmt: skip
 

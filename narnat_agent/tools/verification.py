@@ -134,10 +134,10 @@ def _name(program: str, words: list[str]) -> str | None:
 def filtered(argv: list[str | None]) -> bool:
     """Whether a verification runs part of what it would run alone: named tests or files, a pattern, the last
     failures, or a script's arguments after `--`."""
-    words = _words(argv)
-    if "--" in words[1:]:
+    words = _words(argv)  # none for a command that is no verification (a goal's check: `python check.py`)
+    if "--" in words:  # never the program: _program passes over options
         return bool(words[words.index("--") + 1 :])
-    if words[0] not in TEST_RUNNERS or len(words) < 2:
+    if len(words) < 2 or words[0] not in TEST_RUNNERS:
         return False
     at = 2 if words[0] in SUBCOMMANDS else 1
     skip = False
@@ -155,10 +155,11 @@ def filtered(argv: list[str | None]) -> bool:
 
 def _part(program: str, target: str) -> bool:
     """Whether a target names part of the suite; for pytest a top folder (`pytest tests`) is the suite itself."""
-    if target.strip("/") in ("", "."):
+    path = target.removeprefix("./").strip("/")
+    if path in ("", "."):
         return False
     if program in ("pytest", "py.test"):
-        return "::" in target or "/" in target.strip("/") or "." in target.rsplit("/", 1)[-1]
+        return "/" in path or "." in path  # a folder inside the top one, or a file (t.py, t.py::test_a)
     return True
 
 

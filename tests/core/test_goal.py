@@ -1,10 +1,13 @@
 """Goals: turn after turn until a command the person named passes, checked by Narnat, never by the model's word."""
 
+import sys
+
 import pytest
 
 from narnat_agent.commands.dispatch import dispatch
 from narnat_agent.core.goal import Goal, GoalRefused, pursue, split_goal
 from narnat_agent.core.turn import Stop, claims_success
+from narnat_agent.tools.verification import Verification
 from tests.fake_llm import text_reply, tool_reply
 
 
@@ -99,3 +102,13 @@ def test_a_turn_whose_answer_claims_success_after_its_own_tests_failed_is_marked
     assert outcome.stats.unproven and outcome.stats.unproven.status == "failed"
     assert "⚠ the answer claims success, but make no-such-target: failed (exit 2)" in h.err.getvalue()
     assert h.agent.ask("again").stats.unproven is None
+
+
+def test_a_check_that_runs_a_script_decides_the_goal_as_any_command(harness, fake_llm, project):
+    (project / "check.py").write_text("raise SystemExit(3)\n")
+    fake_llm.add(text_reply("Done."))
+    h = harness()
+    check = f"{sys.executable} check.py"
+    outcome = pursue(h.agent, Goal("make the check pass", check, 1))
+    assert outcome.goal and [r.check for r in outcome.goal.rounds] == [Verification(check, 3, check)]
+    assert f"Goal not met after 1 turn (max_turns): {check}: failed (exit 3)." in h.err.getvalue()

@@ -1,12 +1,14 @@
 """Verification commands (tests, linters, type checkers, builds): recognised as written, and their real outcome kept."""
 
+import subprocess
 import sys
 
 import pytest
 
+from narnat_agent.processes.jobs import MB, Job, JobLog
 from narnat_agent.safety import ending_chain
 from narnat_agent.tools.registry import execute
-from narnat_agent.tools.verification import Verification, filtered, recognise, verified_chain
+from narnat_agent.tools.verification import Verification, filtered, of_job, recognise, verified_chain
 
 RECOGNISED = [
     ("pytest -q", "pytest"),
@@ -35,11 +37,19 @@ RECOGNISED = [
     ("make -j4 test", "make test"),
     ("./gradlew test", "gradlew test"),
     ("tsc --noEmit", "tsc"),
+    ("cmake --build build", "cmake --build"),
+    ("make check install", "make check"),  # named by its first target
+    ("yarn lint src", "yarn lint"),
+    ("sudo -E pytest -q", "pytest"),
+    ("time timeout 60 pytest", "pytest"),
+    ("python3.12 -m pytest", "pytest"),
+    ("python -m coverage run -m pytest", "pytest"),
 ]
 NOT_VERIFICATIONS = ["python script.py", "node script.js", "npm run dev", "npm run testing-server", "npm install",
                      "cargo run", "go run .", "black .", "ruff format .", "cargo fmt", "prettier -w .", "isort .",
                      "dotnet format", "make clean", "git status", "ls -la",
-                     "python -c 'print(1)'"]  # fmt: skip
+                     "python -c 'print(1)'", "go mod tidy", "cargo publish", "docker build .", "npm run",
+                     "env CI=1", "time"]  # fmt: skip
 
 
 @pytest.mark.parametrize(("command", "name"), RECOGNISED)
@@ -54,10 +64,12 @@ def test_other_commands_are_not_verifications(command):
 
 FILTERED = ["pytest tests/test_io.py", "pytest -k slow", "pytest tests/unit", "pytest t.py::test_a", "pytest --lf",
             "python -m unittest tests.test_io", "npm run test -- src", "npm test -- -t parse", "vitest run src/a.ts",
-            "jest parser", "go test ./pkg/x", "cargo test parse_", "node --test test/a.js"]  # fmt: skip
+            "jest parser", "go test ./pkg/x", "cargo test parse_", "node --test test/a.js", "pytest test_io.py",
+            "pytest -p no:cacheprovider tests/test_io.py", "jest --testNamePattern=parse", "jest X"]  # fmt: skip
 WHOLE = ["pytest", "pytest -q -p no:cacheprovider", "pytest tests", "pytest .", "python -m unittest",
          "python -m unittest discover", "npm test", "vitest run", "go test ./...", "cargo test --release",
-         "mypy narnat_agent", "ruff check src", "tsc -p tsconfig.json", "make test"]  # fmt: skip
+         "mypy narnat_agent", "ruff check src", "tsc -p tsconfig.json", "make test", "pytest tests/", "pytest ./tests",
+         "pytest ./", "py.test tests", "jest ./", "pytest -c tests/pytest.ini", "npm test --"]  # fmt: skip
 
 
 @pytest.mark.parametrize("command", FILTERED)
@@ -68,6 +80,16 @@ def test_a_run_of_part_of_the_suite_is_told_apart(command):
 @pytest.mark.parametrize("command", WHOLE)
 def test_a_run_of_the_whole_suite_or_a_linter_on_its_paths_is_not_filtered(command):
     assert not filtered(command.split())
+
+
+def test_words_known_only_at_run_time_end_what_is_read():
+    assert recognise(["pytest", "-q", None]) == "pytest"  # pytest -q "$@"
+    assert recognise([None, "pytest"]) is None  # $RUNNER pytest
+    assert not filtered(["jest", ""]) and not filtered(["pytest", None, "tests/test_io.py"])
+
+
+def test_a_command_that_is_no_verification_is_not_filtered():
+    assert not filtered(["python", "check.py"]) and not filtered([])  # a goal's check may be any command
 
 
 def test_a_filtered_run_is_named_as_it_ran_and_the_suite_is_its_latest_whole_run():
@@ -99,6 +121,21 @@ CHAINS = [  # (command, its exit code, what is recorded)
 @pytest.mark.parametrize(("command", "code", "recorded"), CHAINS)
 def test_verifications_joined_by_and_are_one_the_exit_code_cannot_tell_apart(command, code, recorded):
     assert verified_chain(ending_chain(command), code, ()) == recorded
+
+
+def test_a_pipelines_verification_has_its_own_stages_exit_code():
+    stages = ending_chain("pytest -q | tail -3")
+    assert verified_chain(stages, 0, (1, 0)) == Verification("pytest", 1, "pytest -q")  # tail's 0 hides pytest's 1
+    assert verified_chain(stages, 0, (1,)) == Verification("pytest", 0, "pytest -q")  # statuses not of these stages
+    assert verified_chain(stages, None, (1, 0)) == Verification("pytest", None, "pytest -q")  # stopped: timed out
+
+
+def test_a_background_jobs_verification_counts_once_with_the_jobs_exit_code(tmp_path):
+    process = subprocess.Popen([sys.executable, "-c", "raise SystemExit(2)"])
+    process.wait()
+    job = Job(1, "cd web && npm test", process, tmp_path / "job.log", JobLog(tmp_path / "job.log", MB), "tag")
+    assert of_job(job) == Verification("npm test", 2, "npm test") and job.recorded
+    assert of_job(job) is None  # read again, or waited for again: already counted
 
 
 def test_outcomes_read_as_a_person_says_them():
