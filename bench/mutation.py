@@ -25,6 +25,7 @@ from pathlib import Path
 
 import libcst as cst
 from common import ROOT, table
+from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
@@ -168,6 +169,11 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "Watcher.take_typed",
         ),
     ),
+    # platform
+    # the watcher in process, on real folders (a watch that loses events or refuses a folder stands for the system's)
+    "narnat_agent/checkpoints/watching.py": Target(
+        ("tests/checkpoints/test_watching.py", "tests/platform/test_watch.py")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -210,6 +216,7 @@ UNSHOWN = "a turn that outgrows the context window is asked again after compress
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": SAFETY_EQUIVALENT,
     **CHECKPOINT_AND_EDIT_EQUIVALENT,
+    **PLATFORM_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

@@ -275,6 +275,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("while literal < len(segments) - 1 and", "while literal < len(segments) and",
                f"{FORMAT_EDGE}: a pattern naming one file exactly is taken for a folder"),
     ),
+    # platform
+    "narnat_agent/checkpoints/watching.py": (
+        Defect('or name.rsplit("/", 1)[-1] == ".gitignore"', 'or name == ".gitignore"',
+               f"{FORMAT_EDGE}: a .gitignore in a subfolder changed leaves the snapshot updating the names alone"),
+        Defect('                self.lost = False\n                self._walk("")\n',
+               "                self.lost = False\n",
+               f"{STEP_MISSED}: after events were lost, the folders made meanwhile are never watched"),
+        Defect("kept = sorted(self.ignored - ignored)", "kept = sorted(ignored - self.ignored)",
+               f"{WRONG_SETTING}: the folders .gitignore newly names are walked, not those it no longer names"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
