@@ -174,6 +174,12 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/checkpoints/watching.py": Target(
         ("tests/checkpoints/test_watching.py", "tests/platform/test_watch.py")
     ),
+    "narnat_agent/checkpoints/runs.py": Target(
+        ("tests/checkpoints/test_runs.py", "tests/checkpoints/test_restore_bounds.py")
+    ),
+    "narnat_agent/checkpoints/index.py": Target(
+        ("tests/checkpoints/test_index.py", "tests/checkpoints/test_checkpoints.py", "-k", "index")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -37,4 +37,14 @@ PLATFORM_EQUIVALENT: dict[str, dict[str, str]] = {
         "entry.stat(follow_symlinks=None)": NOT_FOLLOWED,
         "entry.stat(follow_symlinks=True)": NOT_FOLLOWED,
     },
+    "narnat_agent/checkpoints/index.py": {
+        'self.known: tuple[int, int, int] | None = ""': "no file's stat is the empty text: nothing is known either way",
+        "self.path.unlink(missing_ok=None)": "the index was there at the stat just before: only another process "
+        "removing it in between can tell",
+        "self.path.unlink(missing_ok=False)": "the index was there at the stat just before: only another process "
+        "removing it in between can tell",
+    },
+    "narnat_agent/checkpoints/runs.py": {
+        "return os.read(fd, 2)": "after the seek to the last byte, one byte is left to read however many are asked",
+    },
 }
