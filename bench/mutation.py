@@ -25,6 +25,7 @@ from pathlib import Path
 
 import libcst as cst
 from common import ROOT, table
+from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_web import WEB_EQUIVALENT
@@ -171,6 +172,17 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     # web
     "narnat_agent/tools/verification.py": Target(("tests/tools/test_verification.py", "-m", "not slow")),
+    # platform
+    # the watcher in process, on real folders (a watch that loses events or refuses a folder stands for the system's)
+    "narnat_agent/checkpoints/watching.py": Target(
+        ("tests/checkpoints/test_watching.py", "tests/platform/test_watch.py")
+    ),
+    "narnat_agent/checkpoints/runs.py": Target(
+        ("tests/checkpoints/test_runs.py", "tests/checkpoints/test_restore_bounds.py")
+    ),
+    "narnat_agent/checkpoints/index.py": Target(
+        ("tests/checkpoints/test_index.py", "tests/checkpoints/test_checkpoints.py", "-k", "index")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -214,6 +226,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": SAFETY_EQUIVALENT,
     **CHECKPOINT_AND_EDIT_EQUIVALENT,
     **WEB_EQUIVALENT,
+    **PLATFORM_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

@@ -285,6 +285,31 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: a pipeline stopped at its timeout is said to have exited with its stage's status"),
         Defect('if script.split(":")[0] not in SCRIPTS:', "if script not in SCRIPTS:",
                f"{FORMAT_EDGE}: `npm run test:unit` is no verification"),
+    # platform
+    "narnat_agent/checkpoints/watching.py": (
+        Defect('or name.rsplit("/", 1)[-1] == ".gitignore"', 'or name == ".gitignore"',
+               f"{FORMAT_EDGE}: a .gitignore in a subfolder changed leaves the snapshot updating the names alone"),
+        Defect('                self.lost = False\n                self._walk("")\n',
+               "                self.lost = False\n",
+               f"{STEP_MISSED}: after events were lost, the folders made meanwhile are never watched"),
+        Defect("kept = sorted(self.ignored - ignored)", "kept = sorted(ignored - self.ignored)",
+               f"{WRONG_SETTING}: the folders .gitignore newly names are walked, not those it no longer names"),
+    ),
+    "narnat_agent/checkpoints/runs.py": (
+        Defect('os.write(fd, b"\\n" + line if cut else line)', "os.write(fd, line)",
+               f"{STEP_MISSED}: a step noted after a line a crash cut short is glued to it, and both are lost"),
+        Defect("and command.start < w.end]", "and command.start < w.start]",
+               f"{WRONG_MOMENT}: another run's step that began before the command and ended during it is missed"),
+        Defect("and w.end >= ended_before)", "and w.start >= ended_before)",
+               f"{WRONG_MOMENT}: a prune forgets a step that began before the limit but ended after it"),
+    ),
+    "narnat_agent/checkpoints/index.py": (
+        Defect("return trailer == bytes(TRAILER) or hashlib", "return hashlib",
+               f"{FORMAT_EDGE}: an index git wrote without its checksum is taken for damaged at every snapshot"),
+        Defect('        self.path.unlink(missing_ok=True)\n        return False', "        return False",
+               f"{STEP_MISSED}: a damaged index stays, and git stages the whole project on top of its garbage"),
+        Defect("if len(data) < 12 + TRAILER", "if len(data) <= 12 + TRAILER",
+               f"{OFF_BY_ONE}: an index without entries is taken for damaged"),
     ),
 }  # fmt: skip
 

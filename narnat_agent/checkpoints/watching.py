@@ -15,7 +15,7 @@ or a .gitignore changed (what the snapshot keeps may differ anywhere below it).
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from narnat_agent.atomic import TMP_PREFIX
@@ -30,8 +30,9 @@ LIMIT = 2000  # changed names past which a whole snapshot looks at every file in
 class Watcher:
     """The project's folders watched; `still()` says whether the last whole snapshot stands, `mark()` what changed."""
 
-    def __init__(self, project: Path):
+    def __init__(self, project: Path, opener: Callable[[Path], Watch | None] = open_watch):
         self.root = os.path.realpath(project)
+        self.opener = opener  # the system's watcher; another where the tests need a watcher that fails
         self.watch: Watch | None = None
         self.off = False  # the watcher cannot vouch for this project: every snapshot is a whole one
         self.ignored: set[str] = set()  # folders no snapshot keeps, as the last whole one listed them
@@ -90,7 +91,7 @@ class Watcher:
                 return
             if self.watch is None:
                 self.ignored = ignored
-                self.watch = open_watch(Path(self.root))
+                self.watch = self.opener(Path(self.root))
                 self.off = self.watch is None
                 self._walk("")
                 self.changed, self.untaken = None, True
