@@ -168,6 +168,8 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "Watcher.take_typed",
         ),
     ),
+    # safety
+    "narnat_agent/safety/readonly.py": Target(("tests/safety/test_readonly.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -275,6 +275,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("while literal < len(segments) - 1 and", "while literal < len(segments) and",
                f"{FORMAT_EDGE}: a pattern naming one file exactly is taken for a folder"),
     ),
+    # safety
+    "narnat_agent/safety/readonly.py": (
+        Defect('if ">" in operator and not', 'if operator == ">" and not',
+               f"{FORMAT_EDGE}: an appending redirection (>>) is taken for one that writes nothing"),
+        Defect("if name is None or (name not in READERS and any(word is None for word in argv)):",
+               "if name is None or any(word is None for word in argv):",
+               f"{STEP_MISSED}: a reader of a file named at run time (cat \"$f\") waits for the plan"),
+        Defect("return len(operands([name, *words])) < 2", "return len(operands([name, *words])) <= 2",
+               f"{OFF_BY_ONE}: uniq with an output file is taken for a reader"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
