@@ -285,6 +285,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("return len(operands([name, *words])) < 2", "return len(operands([name, *words])) <= 2",
                f"{OFF_BY_ONE}: uniq with an output file is taken for a reader"),
     ),
+    "narnat_agent/safety/tasks.py": (
+        Defect("stack += [(p, False) for p in reversed(rules[name][0])]",
+               "stack += [(p, False) for p in rules[name][0]]",
+               f"{WRONG_ORDER}: a target's prerequisites are said last to first, not in the order make runs them"),
+        Defect('[f"pre{script}", script, f"post{script}"]', '[script, f"post{script}"]',
+               f"{STEP_MISSED}: npm's pre script (prereset: rm -rf …) runs unread before the script"),
+        Defect(r'MAKE_REF.sub(value, line.replace("$$", "\0")).replace("\0", "$")', "MAKE_REF.sub(value, line)",
+               f"{FORMAT_EDGE}: make's $$ (a dollar for the shell) is read as a make variable"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
