@@ -182,6 +182,19 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     "narnat_agent/checkpoints/index.py": Target(
         ("tests/checkpoints/test_index.py", "tests/checkpoints/test_checkpoints.py", "-k", "index")
+    # safety
+    "narnat_agent/safety/readonly.py": Target(("tests/safety/test_readonly.py",)),
+    # the corpora laid out as projects (package scripts, a Makefile, a justfile), and the cases on files of one's own
+    "narnat_agent/safety/tasks.py": Target(
+        (
+            "tests/safety/test_bash_tasks.py",
+            "tests/safety/test_bash_longtail.py",
+            "tests/safety/test_bash_longtail_blind.py",
+            "tests/safety/test_bash_longtail_blind2.py",
+            "tests/safety/test_bash_third_round.py",
+            "tests/safety/test_bash_vocabulary.py",
+        ),
+        at_import=SAFETY_AT_IMPORT,
     ),
 }
 

@@ -310,6 +310,24 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a damaged index stays, and git stages the whole project on top of its garbage"),
         Defect("if len(data) < 12 + TRAILER", "if len(data) <= 12 + TRAILER",
                f"{OFF_BY_ONE}: an index without entries is taken for damaged"),
+    # safety
+    "narnat_agent/safety/readonly.py": (
+        Defect('if ">" in operator and not', 'if operator == ">" and not',
+               f"{FORMAT_EDGE}: an appending redirection (>>) is taken for one that writes nothing"),
+        Defect("if name is None or (name not in READERS and any(word is None for word in argv)):",
+               "if name is None or any(word is None for word in argv):",
+               f"{STEP_MISSED}: a reader of a file named at run time (cat \"$f\") waits for the plan"),
+        Defect("return len(operands([name, *words])) < 2", "return len(operands([name, *words])) <= 2",
+               f"{OFF_BY_ONE}: uniq with an output file is taken for a reader"),
+    ),
+    "narnat_agent/safety/tasks.py": (
+        Defect("stack += [(p, False) for p in reversed(rules[name][0])]",
+               "stack += [(p, False) for p in rules[name][0]]",
+               f"{WRONG_ORDER}: a target's prerequisites are said last to first, not in the order make runs them"),
+        Defect('[f"pre{script}", script, f"post{script}"]', '[script, f"post{script}"]',
+               f"{STEP_MISSED}: npm's pre script (prereset: rm -rf …) runs unread before the script"),
+        Defect(r'MAKE_REF.sub(value, line.replace("$$", "\0")).replace("\0", "$")', "MAKE_REF.sub(value, line)",
+               f"{FORMAT_EDGE}: make's $$ (a dollar for the shell) is read as a make variable"),
     ),
 }  # fmt: skip
 

@@ -74,7 +74,7 @@ def _writes(command: Command) -> list[str]:
         found.append(
             Said(
                 N_("{program} may change files"),
-                program=" ".join(words[:1]) and f"git {words[0]}" if name == "git" else name,
+                program=f"git {words[0]}" if name == "git" and words else name,
             )
         )
     return found
@@ -88,7 +88,8 @@ def _reads_only(name: str, words: list[str]) -> bool:
     if name == "sed":
         return not (short_option(words, "i") or any(w.startswith("--in-place") for w in words))
     if name in ("awk", "gawk", "mawk"):
-        return not any(part in w for w in words for part in (">", "|", "system", "getline"))
+        # a command runs only through `|` (getline's too) or system(); `getline < file` reads
+        return not any(part in w for w in words for part in (">", "|", "system"))
     if name == "git":
         return _git_reads(words)
     if name == "env":
@@ -121,6 +122,6 @@ def _git_reads(words: list[str]) -> bool:
     if sub in GIT_LISTINGS:
         allowed = GIT_LISTINGS[sub]
         return all(w in allowed or (sub in ("branch", "tag") and w.startswith("--format")) for w in rest) and (
-            sub not in ("stash", "worktree", "reflog") or bool(rest)
+            sub not in ("stash", "worktree") or bool(rest)  # `git reflog` alone is `git reflog show`
         )
     return False

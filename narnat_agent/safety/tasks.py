@@ -176,7 +176,7 @@ def script_file(language: str | None, path: str, check: Check) -> bool:
         return False
     first = text.split("\n", 1)[0]
     if language is None:
-        shebang = re.match(r"#!\S*?(?:/env\s+(?:-S\s+)?)?(\S+)", first)
+        shebang = re.match(r"#!\s*(?:\S*/env\s+(?:-\S+\s+)*)?(\S+)", first)  # env's program, past its options
         language = shebang.group(1).rsplit("/", 1)[-1] if shebang else "sh" if path.endswith(".sh") else None
     source = Said(N_("the script {file}"), file=path)
     if language is None:
@@ -259,7 +259,7 @@ def _makefile(text: str) -> tuple[dict[str, tuple[list[str], list[str]]], dict[s
             for target in current:
                 rules[target][1].append(line[1:].lstrip("@-+ "))
             continue
-        if (assignment := ASSIGNMENT.match(line)) and not RULE.match(line.split("=", 1)[0] + ":"):
+        if assignment := ASSIGNMENT.match(line):
             variables.setdefault(assignment.group(1), assignment.group(2).strip())
             current = []
         elif (rule := RULE.match(line)) and "%" not in rule.group(1):

@@ -39,3 +39,42 @@ def test_commands_that_only_read_run_in_plan_mode(command, tmp_path):
 @pytest.mark.parametrize(("command", "reason"), CHANGES.items())
 def test_commands_that_may_change_something_say_why(command, reason, tmp_path):
     assert any(reason in said for said in changes(command, tmp_path)), changes(command, tmp_path)
+
+
+# each reason whole: the program, the file or the doubt it names is what the person reads before approving
+SAID_EXACTLY = {
+    "git": ["git may change files"],
+    "git -C sub": ["git -C may change files"],
+    "git diff --output=x.patch": ["git diff may change files"],
+    "git log --output x.log": ["git log may change files"],
+    "git worktree": ["git worktree may change files"],
+    "git stash list --format=%h": ["git stash may change files"],
+    "git remote --format=x": ["git remote may change files"],
+    "sed --in-place=.bak s/a/b/ f": ["sed may change files"],
+    "gawk '{print > \"o\"}' f": ["gawk may change files"],
+    "mawk '{print | \"sort\"}' f": ["mawk may change files"],
+    "awk 'BEGIN { system(\"make\") }'": ["awk may change files"],
+    'echo hi > "$out"': ["the redirection writes ?"],
+    "echo done >> log.txt": ["the redirection writes log.txt"],
+    "make 2>> err.log": ["the redirection writes err.log", "make may change files"],
+    'python "$script"': ["python runs code computed at run time", "it runs what is computed at run time"],
+    "ls (": ["part of the command cannot be parsed (()", "part of the command cannot be read"],
+    "echo hi > notes.txt": ["the redirection replaces notes.txt, which exists", "the redirection writes notes.txt"],
+}
+READ_ONLY_FORMS = [
+    "git --version", "git --no-pager log -3", "git -P log -3", "git -C sub --no-pager status",
+    "git branch --format='%(refname:short)'", "git tag -l --format='%(refname)'", "git reflog",
+    "env LANG=C", "command -V rg", "awk '{ getline line < \"other.txt\"; print line }' f", "gawk '{print $1}' f",
+    "mawk -F: '{print $1}' /etc/passwd",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("command", "reasons"), SAID_EXACTLY.items())
+def test_each_reason_names_what_may_change(command, reasons, tmp_path):
+    (tmp_path / "notes.txt").write_text("kept\n")
+    assert [str(reason) for reason in changes(command, tmp_path)] == reasons
+
+
+@pytest.mark.parametrize("command", READ_ONLY_FORMS)
+def test_read_only_forms_of_writing_programs_run(command, tmp_path):
+    assert changes(command, tmp_path) == []
