@@ -27,6 +27,7 @@ import libcst as cst
 from common import ROOT, table
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
+from mutation_ui import UI_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
 
@@ -168,6 +169,8 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "Watcher.take_typed",
         ),
     ),
+    # ui
+    "narnat_agent/ui/plain.py": Target(("tests/ui/test_plain.py", "tests/ui/test_render.py")),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -210,6 +213,7 @@ UNSHOWN = "a turn that outgrows the context window is asked again after compress
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": SAFETY_EQUIVALENT,
     **CHECKPOINT_AND_EDIT_EQUIVALENT,
+    **UI_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

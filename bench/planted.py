@@ -275,6 +275,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("while literal < len(segments) - 1 and", "while literal < len(segments) and",
                f"{FORMAT_EDGE}: a pattern naming one file exactly is taken for a folder"),
     ),
+    # ui
+    "narnat_agent/ui/plain.py": (
+        Defect("if stats.requests > 1:", "if stats.requests:",
+               f"{OFF_BY_ONE}: a turn of one request says '1 requests' in its footer"),
+        Defect("self.end_reasoning()\n        stream = stream or self.err", "stream = stream or self.err",
+               f"{STEP_MISSED}: a notice after reasoning continues the reasoning's line"),
+        Defect("detail.shown_lines < detail.lines", "detail.shown_lines <= detail.lines",
+               f"{INVERTED}: every command's result says how much the model was shown, cut or not"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
