@@ -171,6 +171,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     # ui
     "narnat_agent/ui/plain.py": Target(("tests/ui/test_plain.py", "tests/ui/test_render.py")),
+    "narnat_agent/ui/render.py": Target(("tests/ui/test_render.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -284,6 +284,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("detail.shown_lines < detail.lines", "detail.shown_lines <= detail.lines",
                f"{INVERTED}: every command's result says how much the model was shown, cut or not"),
     ),
+    "narnat_agent/ui/render.py": (
+        Defect("lines[-(TAIL_FAILED if failed else TAIL_OK) :]", "lines[-(TAIL_OK if failed else TAIL_FAILED) :]",
+               f"{WRONG_SETTING}: a failed command shows its last 3 lines, one that passed its last 6"),
+        Defect('"dim", old + 1, new + 1', '"dim", old, new + 1',
+               f"{STEP_MISSED}: past a line of context, removed lines are numbered from the wrong line"),
+        Defect("hidden = max(len(shown) - limit, 0) + folded", "hidden = max(len(shown) - limit, 0)",
+               f"{STEP_MISSED}: a diff already cut for the model does not say how many lines it hides"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
