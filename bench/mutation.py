@@ -29,6 +29,7 @@ from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_web import WEB_EQUIVALENT
+from mutation_ui import UI_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
 
@@ -196,6 +197,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         ),
         at_import=SAFETY_AT_IMPORT,
     ),
+    # ui
+    "narnat_agent/ui/plain.py": Target(("tests/ui/test_plain.py", "tests/ui/test_render.py")),
+    "narnat_agent/ui/render.py": Target(("tests/ui/test_render.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -240,6 +244,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **CHECKPOINT_AND_EDIT_EQUIVALENT,
     **WEB_EQUIVALENT,
     **PLATFORM_EQUIVALENT,
+    **UI_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

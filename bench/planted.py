@@ -328,6 +328,22 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: npm's pre script (prereset: rm -rf …) runs unread before the script"),
         Defect(r'MAKE_REF.sub(value, line.replace("$$", "\0")).replace("\0", "$")', "MAKE_REF.sub(value, line)",
                f"{FORMAT_EDGE}: make's $$ (a dollar for the shell) is read as a make variable"),
+    # ui
+    "narnat_agent/ui/plain.py": (
+        Defect("if stats.requests > 1:", "if stats.requests:",
+               f"{OFF_BY_ONE}: a turn of one request says '1 requests' in its footer"),
+        Defect("self.end_reasoning()\n        stream = stream or self.err", "stream = stream or self.err",
+               f"{STEP_MISSED}: a notice after reasoning continues the reasoning's line"),
+        Defect("detail.shown_lines < detail.lines", "detail.shown_lines <= detail.lines",
+               f"{INVERTED}: every command's result says how much the model was shown, cut or not"),
+    ),
+    "narnat_agent/ui/render.py": (
+        Defect("lines[-(TAIL_FAILED if failed else TAIL_OK) :]", "lines[-(TAIL_OK if failed else TAIL_FAILED) :]",
+               f"{WRONG_SETTING}: a failed command shows its last 3 lines, one that passed its last 6"),
+        Defect('"dim", old + 1, new + 1', '"dim", old, new + 1',
+               f"{STEP_MISSED}: past a line of context, removed lines are numbered from the wrong line"),
+        Defect("hidden = max(len(shown) - limit, 0) + folded", "hidden = max(len(shown) - limit, 0)",
+               f"{STEP_MISSED}: a diff already cut for the model does not say how many lines it hides"),
     ),
 }  # fmt: skip
 

@@ -33,14 +33,15 @@ class Hanging:
         indent = self.prefix.cell_len
         for i, line in enumerate(self.body.wrap(console, max(options.max_width - indent, 10))):
             line.rstrip()
-            yield (self.prefix if i == 0 else Text(" " * indent)) + line
+            # appended, not added: `prefix + line` would give the whole first line the prefix's own style
+            yield Text().append_text(self.prefix if i == 0 else Text(" " * indent)).append_text(line)
 
 
 def header(title: str, width: int, origin: str = "") -> Text:
     """`● Bash(git stash push … +2 lines)`, then the call's origin (dim): one line of the width in columns; anything
     cut says how much more there is."""
     name, first, more_lines = title_parts(title)
-    line = Text("● ", style="green")
+    line = Text().append("● ", style="green")  # the bullet alone: green text is unreadable on a light theme
     line.append(name, style="bold")
     if "(" not in title:
         return line.append(origin, style="dim")
@@ -50,8 +51,9 @@ def header(title: str, width: int, origin: str = "") -> Text:
     if fixed + cell_len(first) + cell_len(f" {note}") > width:
         target.truncate(max(width - fixed - cell_len(f" {_cut_note(len(first), more_lines)}") - 1, 10))
         target.rstrip()  # the column a wide character did not fit in
-        note = _cut_note(len(first) - len(target.plain), more_lines)
-        target.append("…")
+        if len(target.plain) < len(first):  # the ten columns kept at least may hold all of it: then nothing is cut
+            note = _cut_note(len(first) - len(target.plain), more_lines)
+            target.append("…")
     line.append("(", style="bold").append_text(target)
     if note:
         line.append(f" {note}", style="magenta")
@@ -110,7 +112,7 @@ def diff(text: str, limit: int = BODY_LINES) -> Group:
         if line.startswith("-"):
             gutter, style, old = f"     {old:>5} -", "red", old + 1
         elif line.startswith("+"):
-            gutter, style, new = f"     {new:>5} +", "green", new + 1
+            gutter, style, new = f"     {new:>5} +", "blue", new + 1  # as the code theme's inserted lines
         else:
             gutter, style, old, new = f"     {new:>5}  ", "dim", old + 1, new + 1
         rows.append(Hanging(Text(gutter, style=style), Text(line[1:], style=style)))
