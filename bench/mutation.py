@@ -28,8 +28,8 @@ from common import ROOT, table
 from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
-from mutation_web import WEB_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
+from mutation_web import WEB_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
 
@@ -183,6 +183,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     "narnat_agent/checkpoints/index.py": Target(
         ("tests/checkpoints/test_index.py", "tests/checkpoints/test_checkpoints.py", "-k", "index")
+    ),
     # safety
     "narnat_agent/safety/readonly.py": Target(("tests/safety/test_readonly.py",)),
     # the corpora laid out as projects (package scripts, a Makefile, a justfile), and the cases on files of one's own

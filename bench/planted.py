@@ -285,6 +285,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: a pipeline stopped at its timeout is said to have exited with its stage's status"),
         Defect('if script.split(":")[0] not in SCRIPTS:', "if script not in SCRIPTS:",
                f"{FORMAT_EDGE}: `npm run test:unit` is no verification"),
+    ),
     # platform
     "narnat_agent/checkpoints/watching.py": (
         Defect('or name.rsplit("/", 1)[-1] == ".gitignore"', 'or name == ".gitignore"',
@@ -310,6 +311,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a damaged index stays, and git stages the whole project on top of its garbage"),
         Defect("if len(data) < 12 + TRAILER", "if len(data) <= 12 + TRAILER",
                f"{OFF_BY_ONE}: an index without entries is taken for damaged"),
+    ),
     # safety
     "narnat_agent/safety/readonly.py": (
         Defect('if ">" in operator and not', 'if operator == ">" and not',
@@ -328,6 +330,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: npm's pre script (prereset: rm -rf …) runs unread before the script"),
         Defect(r'MAKE_REF.sub(value, line.replace("$$", "\0")).replace("\0", "$")', "MAKE_REF.sub(value, line)",
                f"{FORMAT_EDGE}: make's $$ (a dollar for the shell) is read as a make variable"),
+    ),
     # ui
     "narnat_agent/ui/plain.py": (
         Defect("if stats.requests > 1:", "if stats.requests:",
