@@ -26,6 +26,19 @@ from pathlib import Path
 import libcst as cst
 from common import ROOT, table
 from mutation_platform import PLATFORM_EQUIVALENT
+from mutation_provider import (
+    BODY_TESTS,
+    CLIENT_TESTS,
+    COUNTS_TESTS,
+    ENDPOINT_TESTS,
+    ERRORS_TESTS,
+    FIT_TESTS,
+    GOAL_TESTS,
+    HEADLESS_TESTS,
+    PROVIDER_EQUIVALENT,
+    TRANSPORT_TESTS,
+    TURN_TESTS,
+)
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
@@ -201,6 +214,18 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # ui
     "narnat_agent/ui/plain.py": Target(("tests/ui/test_plain.py", "tests/ui/test_render.py")),
     "narnat_agent/ui/render.py": Target(("tests/ui/test_render.py",)),
+    # provider
+    "narnat_agent/provider/client.py": Target(CLIENT_TESTS),
+    "narnat_agent/provider/transport.py": Target(TRANSPORT_TESTS),
+    "narnat_agent/provider/errors.py": Target(ERRORS_TESTS),
+    "narnat_agent/provider/endpoint.py": Target(ENDPOINT_TESTS),
+    "narnat_agent/provider/body.py": Target(BODY_TESTS),
+    "narnat_agent/provider/fit.py": Target(FIT_TESTS),
+    "narnat_agent/provider/tokens.py": Target(COUNTS_TESTS),
+    "narnat_agent/provider/pricing.py": Target(COUNTS_TESTS),
+    "narnat_agent/core/turn.py": Target(TURN_TESTS),
+    "narnat_agent/core/goal.py": Target(GOAL_TESTS),
+    "narnat_agent/core/headless.py": Target(HEADLESS_TESTS),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -246,6 +271,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **WEB_EQUIVALENT,
     **PLATFORM_EQUIVALENT,
     **UI_EQUIVALENT,
+    **PROVIDER_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from common import ROOT, table
 from mutation import TARGETS
+from mutation_provider import CLIENT_TESTS
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,17 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/commands/custom.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
     # web
     "narnat_agent/tools/verification.py": ("tests/tools/test_verification.py", "tests/core/test_goal.py"),
+    # provider: with the slow tests, in process (the limits on a real clock) and not (headless runs)
+    "narnat_agent/provider/client.py": (
+        *CLIENT_TESTS[:-2], "tests/provider/test_llm_shapes.py", "tests/run/test_headless_stall.py"
+    ),
+    "narnat_agent/core/headless.py": (
+        "tests/core/test_turn.py", "tests/run/test_cli.py", "-k", "test_turn or finished_around_a_refused_command"
+    ),
+    "narnat_agent/core/goal.py": ("tests/core/test_goal.py",),
+    "narnat_agent/provider/errors.py": ("tests/provider/test_errors.py", "tests/provider/test_llm.py"),
+    "narnat_agent/provider/tokens.py": ("tests/provider/test_counts.py", "tests/provider/test_llm.py"),
+    "narnat_agent/provider/pricing.py": ("tests/provider/test_counts.py", "tests/provider/test_llm.py"),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -347,6 +359,95 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: past a line of context, removed lines are numbered from the wrong line"),
         Defect("hidden = max(len(shown) - limit, 0) + folded", "hidden = max(len(shown) - limit, 0)",
                f"{STEP_MISSED}: a diff already cut for the model does not say how many lines it hides"),
+    # provider
+    "narnat_agent/provider/client.py": (
+        Defect("                if attempt == MAX_TRIES:\n", "                if attempt == MAX_TRIES - 1:\n",
+               f"{OFF_BY_ONE}: a request the provider keeps failing is given up after three tries, said as four"),
+        Defect("        if builder.unshown:\n            sink.feed(builder.unshown)\n", "",
+               f"{STEP_MISSED}: text held back as a possible tool call that was none never reaches the screen"),
+        Defect("retry=which == IDLE)", "retry=which != IDLE)",
+               f"{INVERTED}: a request past request_timeout_s is sent again, one only sending keep-alives is not"),
+        Defect("            idle = self.config.stream_idle_timeout_s\n",
+               "            idle = self.config.request_timeout_s\n",
+               f"{WRONG_SETTING}: a provider that sent nothing is said to have been silent for request_timeout_s"),
+    ),
+    "narnat_agent/provider/errors.py": (
+        Defect("if status in RETRYABLE or status >= 500:", "if status in RETRYABLE or status > 500:",
+               f"{OFF_BY_ONE}: a 500 (the provider's own failure) ends the turn instead of being asked again"),
+        Defect('(("retry-after-ms", 0.001), ("retry-after", 1.0))', '(("retry-after", 1.0), ("retry-after-ms", 0.001))',
+               f"{WRONG_ORDER}: the coarse Retry-After wins over the exact retry-after-ms"),
+        Defect("    if status == 429 and NO_QUOTA.search(message):", "    if NO_QUOTA.search(message):",
+               f"{WRONG_SETTING}: any refusal mentioning billing is said to be out of quota"),
+    ),
+    "narnat_agent/provider/transport.py": (
+        Defect('                if data.startswith("[DONE]"):\n                    return\n', "",
+               f"{STEP_MISSED}: the [DONE] line is read as JSON and ends the stream as malformed"),
+        Defect("        if pending.endswith(b\"\\r\"):  # maybe", "        if False:  # maybe",
+               f"{FORMAT_EDGE}: a CRLF cut between its two bytes ends the event early and loses the next"),
+        Defect("if response.status_code >= 400:", "if response.status_code > 400:",
+               f"{OFF_BY_ONE}: a 400 is read as a stream of events, and its refusal is never named"),
+    ),
+    "narnat_agent/provider/fit.py": (
+        Defect("counted = usage.prompt + usage.cached", "counted = usage.prompt",
+               f"{WRONG_SETTING}: a server that cached most of the prompt is said to have cut it"),
+        Defect("        if sent > server.context:\n", "        if sent >= server.context:\n",
+               f"{OFF_BY_ONE}: a prompt that fills the context exactly is said not to fit"),
+        Defect("        self.said = True\n", "",
+               f"{STEP_MISSED}: the advice is said again at every request"),
+    ),
+    "narnat_agent/provider/tokens.py": (
+        Defect("        if value.get(\"type\") == \"image_url\":", "        if value.get(\"type\") == \"image\":",
+               f"{FORMAT_EDGE}: a picture is counted as its base64 text, thousands of tokens too many"),
+        Defect("return len(item) // CHARS_PER_TOKEN\n", "return len(item.encode()) // CHARS_PER_TOKEN\n",
+               f"{FORMAT_EDGE}: text is counted in bytes, CJK and accents twice and thrice over"),
+    ),
+    "narnat_agent/provider/pricing.py": (
+        Defect('pricing.get("cached_input", pricing.get("input", 0))', 'pricing.get("cached_input", 0)',
+               f"{WRONG_SETTING}: without a cached price, cached tokens cost nothing"),
+        Defect("fresh = max(usage.prompt - usage.cached, 0)", "fresh = usage.prompt",
+               f"{STEP_MISSED}: cached tokens are paid twice, at both prices"),
+    ),
+    "narnat_agent/provider/body.py": (
+        Defect("        for message in remaining:\n            self._add(message, dumps(outgoing(message)))\n", "",
+               f"{STEP_MISSED}: after a rewind, the messages kept of the last block are no longer sent"),
+        Defect("        if form != self.form:\n", "        if form is None:\n",
+               f"{WRONG_SETTING}: once the provider refused reasoning or images, the messages sent before still carry "
+               "them"),
+        Defect('(b"," if rest != b"}" else b"")', 'b","',
+               f"{FORMAT_EDGE}: a body with no field after the messages ends in a comma, and is not JSON"),
+    ),
+    "narnat_agent/provider/endpoint.py": (
+        Defect("quote(model, safe='')", "quote(model)",
+               f"{FORMAT_EDGE}: an LM Studio model named with its publisher (org/name) is not found"),
+        Defect("and not isinstance(value, bool) and value > 0 else None", "and value >= 0 else None",
+               f"{OFF_BY_ONE}: a server that says a context of 0 has every request said not to fit"),
+        Defect("        if e.code in (401, 403):\n", "        if e.code == 401:\n",
+               f"{WRONG_SETTING}: a key refused with 403 is said to be an unknown model"),
+    ),
+    "narnat_agent/core/turn.py": (
+        Defect("if self in (Stop.COMPLETED, Stop.CANCELLED):", "if self is Stop.COMPLETED:",
+               f"{STEP_MISSED}: a cancelled turn is reported as stopped, and a script cannot tell Esc from a limit"),
+        Defect("last = self.check or (self.verifications[-1] if self.verifications else None)",
+               "last = (self.verifications[-1] if self.verifications else None) or self.check",
+               f"{WRONG_ORDER}: the model's own last test run is judged before the goal's check"),
+        Defect("answer[max(0, m.start() - 30) : m.start()]", "answer[m.start() - 30 : m.start()]",
+               f"{FORMAT_EDGE}: a negation at the very start of a long answer is missed ('Not fixed' read as a claim)"),
+    ),
+    "narnat_agent/core/headless.py": (
+        Defect("if not self.refused or not outcome.completed:", "if not self.refused:",
+               f"{INVERTED}: a turn cut off or stopped by a limit is reported as a confirmation refused"),
+        Defect('commands = "; ".join(self.refused)', "commands = self.refused[-1]",
+               f"{STEP_MISSED}: of several refused commands, only the last is named"),
+        Defect("refused=tuple(self.refused))", "refused=())",
+               f"{STEP_MISSED}: the JSON report names no refused command"),
+    ),
+    "narnat_agent/core/goal.py": (
+        Defect("range(1, goal.max_turns + 1)", "range(1, goal.max_turns)",
+               f"{OFF_BY_ONE}: a goal gets one turn fewer than max_turns"),
+        Defect("    finally:\n        agent.until = None\n", "    finally:\n        pass\n",
+               f"{STEP_MISSED}: after the goal, every question of the conversation runs its check again"),
+        Defect("tail = output[-TAIL:]", "tail = output[:TAIL]",
+               f"{FORMAT_EDGE}: a long check's output is cut to its start, and the errors at its end are lost"),
     ),
 }  # fmt: skip
 

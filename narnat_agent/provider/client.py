@@ -109,8 +109,10 @@ def _chunks(stream: Events):
 
 
 class Client:
-    def __init__(self, config: Config, notify: Callable[[str], None], server: Server | None = None):
+    def __init__(self, config: Config, notify: Callable[[str], None], server: Server | None = None, *,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):  # fmt: skip
         self.config = config
+        self.clock, self.sleep = clock, sleep  # how the silence is timed and a retry waits (a test's own)
         self.model = config.model  # /model changes it for the rest of the conversation
         self.notify = notify
         self.fit = Fit(notify, config.model, server)  # the server that people run themselves, when it said so
@@ -141,9 +143,8 @@ class Client:
         self.fit.before(sent)
         for attempt in range(1, MAX_TRIES + 1):
             try:
-                with Silence(
-                    self.notify, idle=self.config.stream_idle_timeout_s + GRACE, overall=self.config.request_timeout_s
-                ) as silence:
+                idle, overall = self.config.stream_idle_timeout_s + GRACE, self.config.request_timeout_s
+                with Silence(self.notify, idle=idle, overall=overall, clock=self.clock) as silence:
                     reply = self._attempt(messages, tools, sink, silence)
                 self.fit.after(sent, reply.usage)
                 return reply
@@ -156,7 +157,7 @@ class Client:
                 again = _("{problem}; retrying in {wait:.1f}s (try {attempt} of {tries}).")
                 self.notify(again.format(problem=retry, wait=wait, attempt=attempt + 1, tries=MAX_TRIES))
                 log.warning("retry %d: %s", attempt, retry.english)
-                time.sleep(wait)
+                self.sleep(wait)
         raise AssertionError("unreachable")
 
     def models(self) -> list[str] | None:

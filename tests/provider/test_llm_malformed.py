@@ -32,7 +32,8 @@ class Sink:
 @pytest.fixture
 def client(project, fake_llm):
     env = {"NARNAT_API_KEY": "k", "NARNAT_BASE_URL": fake_llm.base_url}
-    return Client(load_config(project, project.parent / "home", env=env), notify=lambda text: None)
+    config = load_config(project, project.parent / "home", env=env)
+    return Client(config, notify=lambda text: None, sleep=lambda seconds: None)  # the retries do not wait
 
 
 @pytest.mark.parametrize("shape", BROKEN)
@@ -43,7 +44,6 @@ def test_a_malformed_chunk_after_some_text_cuts_the_reply_off_with_a_reason(clie
     assert reply.error.startswith("malformed stream: ") and reply.content == "Hello"
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("shape", ["not JSON", "content a list"])
 def test_a_malformed_first_chunk_is_retried_then_one_sentence(client, fake_llm, shape):
     fake_llm.add(*[SSE([BROKEN[shape]]) for _ in range(4)])

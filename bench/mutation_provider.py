@@ -1,0 +1,55 @@
+"""The provider's and the core loop's mutation targets' tests and equivalent mutants (bench/mutation.py): a piece of a
+line as the mutant writes it, and why that change cannot alter what the code does."""
+
+FAST = ("-m", "not slow")  # the tests that start Narnat as another process are invisible to mutmut, and slow
+# the client in process against the fake provider: its errors, retries, limits, refusals, the model list, the usage
+CLIENT_TESTS = (
+    "tests/provider/test_client.py",
+    "tests/provider/test_llm.py",
+    "tests/provider/test_llm_malformed.py",
+    "tests/provider/test_transport.py",
+    "tests/provider/test_endpoint.py",
+    *FAST,
+)
+ERRORS_TESTS = ("tests/provider/test_errors.py",)  # each status and header, said as the person reads it
+TRANSPORT_TESTS = (
+    "tests/provider/test_transport.py",
+    "tests/provider/test_client.py",
+    "tests/provider/test_llm_malformed.py",
+    *FAST,
+)
+COUNTS_TESTS = ("tests/provider/test_counts.py",)  # pure figures: their own cases say all
+ENDPOINT_TESTS = ("tests/provider/test_endpoint.py", *FAST)
+FIT_TESTS = ("tests/provider/test_counts.py", "tests/provider/test_endpoint.py", *FAST)
+BODY_TESTS = ("tests/provider/test_transport.py",)
+TURN_TESTS = ("tests/core/test_turn.py", "tests/core/test_goal.py", *FAST)
+GOAL_TESTS = ("tests/core/test_goal.py", *FAST)
+HEADLESS_TESTS = ("tests/core/test_turn.py",)  # the headless runs' own tests start Narnat as another process
+
+REFUSED_ONCE = (
+    "the flag is read for its truth, and in the form the body compares to the last one: None differs from True as "
+    "False does, and stays what it is"
+)
+OWN_TEXT = (
+    "an error's message is its own text (APIError passes it to Exception), and an error without one is read as its "
+    "text: str(error) says the same either way"
+)
+PRELOAD = "the HTTP client is loaded earlier, nothing more: every request loads it anyway if it is not yet (_http)"
+
+PROVIDER_EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/provider/client.py": {
+        "self.use_stream_options = None": REFUSED_ONCE,
+        "self.send_reasoning = None": REFUSED_ONCE,
+        "self.send_images = None": REFUSED_ONCE,
+        "return Usage(prompt, estimate(made), estimated=True)": "a Usage's cached count is 0 by default",
+        "start_thread(None)": PRELOAD,
+    },
+    "narnat_agent/provider/errors.py": {
+        "json.dumps(text, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
+        'str(getattr(None, "message", "") or error)': OWN_TEXT,
+        'str(getattr(error, "message", None) or error)': OWN_TEXT,
+        'str(getattr(error, "XXmessageXX", "") or error)': OWN_TEXT,
+        'str(getattr(error, "MESSAGE", "") or error)': OWN_TEXT,
+        'return float(value or "XXXX") * scale': "float() refuses both texts alike: the header is skipped either way",
+    },
+}
