@@ -25,6 +25,7 @@ from pathlib import Path
 
 import libcst as cst
 from common import ROOT, table
+from mutation_read import READ_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
@@ -168,6 +169,12 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "Watcher.take_typed",
         ),
     ),
+    # read
+    # the sparse 2 GB file and the cancelled search take seconds, and the cancel runs Grep in another process; the
+    # file of 64 MB read whole takes a second, and only the window's mutants run it
+    "narnat_agent/tools/grep.py": Target(
+        ("tests/tools/test_grep.py", "-k", "not sparse_binary_file and not cancelled_search")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -210,6 +217,7 @@ UNSHOWN = "a turn that outgrows the context window is asked again after compress
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": SAFETY_EQUIVALENT,
     **CHECKPOINT_AND_EDIT_EQUIVALENT,
+    **READ_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

@@ -275,6 +275,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("while literal < len(segments) - 1 and", "while literal < len(segments) and",
                f"{FORMAT_EDGE}: a pattern naming one file exactly is taken for a folder"),
     ),
+    # read
+    "narnat_agent/tools/grep.py": (
+        Defect("        last, apart = path, False\n", "        last = path\n",
+               f"{STEP_MISSED}: after one gap in a file's context, every later line of it is shown after a '--'"),
+        Defect('"/" in glob or bool(args.get("type")) or not', '"/" in glob or not',
+               f"{WRONG_SETTING}: a name glob with a type goes to the name filter, and rg finds files of either"),
+        Defect("if offset >= len(entries):", "if offset > len(entries):",
+               f"{OFF_BY_ONE}: an offset exactly at the end shows an empty page whose range runs backwards"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
