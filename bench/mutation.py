@@ -39,6 +39,7 @@ from mutation_provider import (
     TRANSPORT_TESTS,
     TURN_TESTS,
 )
+from mutation_read import READ_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
@@ -226,6 +227,12 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/core/turn.py": Target(TURN_TESTS),
     "narnat_agent/core/goal.py": Target(GOAL_TESTS),
     "narnat_agent/core/headless.py": Target(HEADLESS_TESTS),
+    # read
+    # the sparse 2 GB file and the cancelled search take seconds, and the cancel runs Grep in another process; the
+    # file of 64 MB read whole takes a second, and only the window's mutants run it
+    "narnat_agent/tools/grep.py": Target(
+        ("tests/tools/test_grep.py", "-k", "not sparse_binary_file and not cancelled_search")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -272,6 +279,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **PLATFORM_EQUIVALENT,
     **UI_EQUIVALENT,
     **PROVIDER_EQUIVALENT,
+    **READ_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

@@ -448,6 +448,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: after the goal, every question of the conversation runs its check again"),
         Defect("tail = output[-TAIL:]", "tail = output[:TAIL]",
                f"{FORMAT_EDGE}: a long check's output is cut to its start, and the errors at its end are lost"),
+    # read
+    "narnat_agent/tools/grep.py": (
+        Defect("        last, apart = path, False\n", "        last = path\n",
+               f"{STEP_MISSED}: after one gap in a file's context, every later line of it is shown after a '--'"),
+        Defect('"/" in glob or bool(args.get("type")) or not', '"/" in glob or not',
+               f"{WRONG_SETTING}: a name glob with a type goes to the name filter, and rg finds files of either"),
+        Defect("if offset >= len(entries):", "if offset > len(entries):",
+               f"{OFF_BY_ONE}: an offset exactly at the end shows an empty page whose range runs backwards"),
     ),
 }  # fmt: skip
 

@@ -91,8 +91,8 @@ def _search(args: dict, ws: Workspace, top: Path, mode: str) -> tuple[dict, str]
     found = _parse(done.out, mode)
     if mode == "content" and not args.get("multiline"):
         _window_long_lines(found, args, ws)
-    if _listed_glob(args):
-        listed = set(ripgrep.files(top, ws.root) or [])
+    if _listed_glob(args):  # a --glob match outranks --type too: the list keeps the type
+        listed = set(ripgrep.files(top, ws.root, kind=args.get("type")) or [])
         found = {path: hits for path, hits in found.items() if path in listed}
     unread = f"\n(Some paths could not be read: {ripgrep.error_line(done.err)})" if done.code > 1 and done.out else ""
     return found, unread

@@ -3,6 +3,7 @@ import os
 import pytest
 
 from narnat_agent.tools import grep as grep_tool
+from narnat_agent.tools.base import ToolError
 from narnat_agent.tools.registry import execute
 from tests.platforms import NEEDS_GIT, NO_BYTE_NAMES, NO_FIFOS, posix_only, shown
 
@@ -124,6 +125,27 @@ def test_fallback_search_answers_in_the_same_shape(project, workspace):
     assert found == {b"a.py": [(1, ":", "foo"), (3, ":", "foo")], b"b.txt": [(1, ":", "foo")]}
     assert grep_tool._python_search({**args, "glob": "*.py"}, workspace, project, "count") == {b"a.py": 2}
     assert grep_tool._python_search({**args, "glob": "!*.py"}, workspace, project, "count") == {b"b.txt": 1}
+
+
+def test_fallback_search_reads_globs_flags_and_encodings_as_rg_does(project, workspace):
+    files(project, {"a.py": "Foo\n", "src/b.py": "a.b\naxb\n", "x/src/c.py": "foo\n"})
+    (project / "d.txt").write_bytes(b"caf\xe9 foo\n")
+    search = grep_tool._python_search
+    assert search({"pattern": "foo", "glob": "*.py"}, workspace, project, "count") == {b"x/src/c.py": 1}
+    assert search({"pattern": "o", "glob": "src/*.py"}, workspace, project, "count") == {}
+    assert search({"pattern": "b", "glob": "src/*.py"}, workspace, project, "count") == {b"src/b.py": 2}
+    assert search({"pattern": "fo+", "-i": True}, workspace, project, "count") == {
+        b"a.py": 1,
+        b"d.txt": 1,
+        b"x/src/c.py": 1,
+    }
+    assert search({"pattern": "a.b", "fixed_strings": True}, workspace, project, "content") == {
+        b"src/b.py": [(1, ":", "a.b")]
+    }
+    assert search({"pattern": "caf"}, workspace, project, "content") == {b"d.txt": [(1, ":", "caf\ufffd foo")]}
+    with pytest.raises(ToolError) as refused:
+        search({"pattern": "foo("}, workspace, project, "content")
+    assert str(refused.value) == "invalid regex: missing ), unterminated subpattern at position 3."
 
 
 def test_narnat_state_is_searched_only_when_path_points_into_it(project, workspace):
@@ -340,3 +362,208 @@ def test_a_pattern_with_quotes_is_quoted_so_it_reads_as_one_pattern_in_the_heade
 
     call = registry.prepare("Grep", {"pattern": 'name="x"', "path": "src"})
     assert call.header == r'Grep("name=\"x\"" in src)'
+
+
+def test_context_groups_of_two_files_are_parted_by_a_gap(project, workspace):
+    files(project, {"a.txt": "one\nneedle\n", "b.txt": "needle\ntwo\n"})
+    for key, expected in (
+        ("-A", ["a.txt:2:needle", "--", "b.txt:1:needle", "b.txt-2-two"]),
+        ("-B", ["a.txt-1-one", "a.txt:2:needle", "--", "b.txt:1:needle"]),
+        ("-C", ["a.txt-1-one", "a.txt:2:needle", "--", "b.txt:1:needle", "b.txt-2-two"]),
+    ):
+        assert grep(workspace, "needle", output_mode="content", **{key: 1}).text.splitlines() == expected, key
+    assert grep(workspace, "needle", output_mode="content", **{"-A": 0}).text.splitlines() == [
+        "a.txt:2:needle",
+        "b.txt:1:needle",
+    ]
+
+
+@NO_BYTE_NAMES
+def test_content_is_sorted_by_the_names_as_shown(project, workspace):
+    (project / os.fsdecode(b"a\xe9.txt")).write_bytes(b"needle\n")
+    (project / "az.txt").write_text("needle\n")
+    assert grep(workspace, "needle", output_mode="content").text.splitlines() == [
+        "a\\xe9.txt:1:needle",
+        "az.txt:1:needle",
+    ]
+    assert grep(workspace, "needle", output_mode="count").text.splitlines() == ["a\\xe9.txt:1", "az.txt:1"]
+
+
+def test_summaries_count_files_lines_and_binary_files(project, workspace):
+    files(project, {"a.txt": "needle\nneedle\nother\n"})
+    assert grep(workspace, "needle").summary == "Found 1 file"
+    assert grep(workspace, "needle", output_mode="count").summary == "Counted 2 matching lines in 1 file"
+    assert grep(workspace, "needle", output_mode="content", **{"-C": 1}).summary == "Found 2 lines in 1 file"
+    assert grep(workspace, "other", output_mode="content").summary == "Found 1 line in 1 file"
+    assert grep(workspace, "other", output_mode="count").summary == "Counted 1 matching line in 1 file"
+    for name in ("b.log", "c.log"):
+        (project / name).write_bytes(b"needle\n" + b"x\n" * 40_000 + b"\0\n")
+    summary = grep(workspace, "needle", output_mode="content").summary
+    assert summary == "Found 4 lines in 3 files; 2 binary files matched (lines not shown)"
+    (project / "c.log").unlink()
+    summary = grep(workspace, "needle", output_mode="content").summary
+    assert summary == "Found 3 lines in 2 files; 1 binary file matched (lines not shown)"
+
+
+def test_an_invalid_regex_says_how_to_search_literally(project, workspace):
+    files(project, {"a.py": "x\n"})
+    assert grep(workspace, "foo(").text == (
+        "Error: invalid regex: unclosed group. Escape special characters, or set fixed_strings=true."
+    )
+
+
+def test_the_header_names_the_type():
+    from narnat_agent.tools import registry
+
+    assert registry.prepare("Grep", {"pattern": "x", "type": "py"}).header == 'Grep("x", type py)'
+
+
+def test_a_name_glob_and_a_type_must_both_hold(project, workspace):
+    files(project, {"a.js": "needle\n", "a.py": "needle\n", "b.py": "needle\n"})
+    assert grep(workspace, "needle", glob="a*", type="py").text == "a.py"
+    assert grep(workspace, "needle", glob="a*").text.splitlines() == ["a.py", "a.js"]
+
+
+def test_no_matches_names_where_and_what_was_searched(project, workspace):
+    files(project, {"src/a.txt": "x\n"})
+    assert grep(workspace, "needle").text == (
+        "No matches for 'needle' in the project root. Hidden files were searched; binary files were skipped."
+    )
+    result = grep(workspace, "needle", path="src")
+    assert result.text == (
+        f"No matches for 'needle' in {shown('src')}. Hidden files were searched; binary files were skipped."
+    )
+    assert result.summary == "No matches"
+    assert grep(workspace, "needle", path="src/a.txt").text == f"No matches for 'needle' in {shown('src/a.txt')}."
+
+
+def test_files_ignored_by_gitignore_are_counted_and_their_folder_named(project, workspace):
+    files(project, {".gitignore": "dist/\n", "dist/a.js": "secret\n", "dist/b.js": "secret\n"})
+    result = grep(workspace, "secret")
+    assert "2 files ignored by .gitignore rules would match" in result.text
+    assert 'give their folder as the path: path="dist"' in result.text
+
+
+def test_a_project_other_than_the_current_folder_is_searched(project, tmp_path):
+    from narnat_agent.tools.workspace import Workspace
+
+    other = tmp_path / "other"
+    files(other, {".gitignore": "dist/\n", "dist/a.js": "secret\n", "src/b.js": "needle\n"})
+    ws = Workspace(other, other / ".narnat", confirm=lambda command, reason: False)
+    assert grep(ws, "needle").text == shown("src/b.js")
+    assert "1 file ignored by .gitignore rules would match" in grep(ws, "secret").text
+
+
+def test_a_page_that_reaches_the_end_offers_no_more(project, workspace):
+    files(project, {"a.txt": "hit\nhit\nhit\nhit\n"})
+    assert grep(workspace, "hit", output_mode="content", offset=2).text.splitlines() == [
+        "a.txt:3:hit",
+        "a.txt:4:hit",
+        "(showing lines 3-4 of 4)",
+    ]
+    assert grep(workspace, "hit", output_mode="content", head_limit=1).text.splitlines() == [
+        "a.txt:1:hit",
+        "(showing lines 1-1 of 4; use offset=1 for more)",
+    ]
+    assert grep(workspace, "hit", output_mode="content", offset=4).text == (
+        "(offset 4 is past the end: there are 4 lines)"
+    )
+    assert grep(workspace, "hit", output_mode="count", offset=1).text == "(offset 1 is past the end: there are 1 files)"
+
+
+def test_negative_offsets_and_limits_are_refused(project, workspace):
+    files(project, {"a.txt": "hit\n"})
+    assert grep(workspace, "hit", head_limit=-1).text == "Error: head_limit must be 0 or more, not -1."
+    assert grep(workspace, "hit", offset=-2).text == "Error: offset must be 0 or more, not -2."
+
+
+def test_a_missing_path_is_named(project, workspace):
+    result = grep(workspace, "hit", path="nowhere/x.py")
+    assert result.is_error and result.text.startswith(f"Error: {shown('nowhere/x.py')} does not exist")
+
+
+@NO_FIFOS
+def test_a_fifo_path_is_refused_before_it_is_opened(project, workspace):
+    os.mkfifo(project / "pipe")
+    assert grep(workspace, "needle", path="pipe").text == (
+        "Error: pipe is not a regular file or folder (a FIFO, socket or device); Grep searches files only."
+    )
+
+
+@posix_only("a path longer than PATH_MAX")
+def test_paths_rg_could_not_read_are_noted_beside_what_it_found(project, workspace):
+    files(project, {"a.txt": "needle\n"})
+    fd = os.open(project, os.O_RDONLY)
+    try:
+        for _ in range(20):  # 20 folders of 250 characters: past the 4,096 bytes of a path
+            os.mkdir("d" * 250, dir_fd=fd)
+            inner = os.open("d" * 250, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        written = os.open("deep.txt", os.O_WRONLY | os.O_CREAT, dir_fd=fd)
+        os.write(written, b"needle\n")
+        os.close(written)
+    finally:
+        os.close(fd)
+    text = grep(workspace, "needle").text
+    assert text.startswith("a.txt\n(Some paths could not be read: ") and text.endswith("(os error 36))")
+
+
+def test_a_match_just_past_the_shown_columns_is_windowed_and_one_within_them_is_not(project, workspace):
+    files(
+        project, {"in.js": "x" * 491 + "findMe(1)" + "y" * 1000 + "\n", "past.js": "x" * 496 + "findMe(1)" + "y" * 1000}
+    )
+    inside = grep(workspace, r"findMe\(\d\)", path="in.js", output_mode="content").text
+    assert inside.startswith("in.js:1:" + "x" * 491 + "findMe(1)") and inside.endswith("[... omitted end of long line]")
+    past = grep(workspace, r"findMe\(\d\)", path="past.js", output_mode="content").text
+    assert past == "past.js:1:[… 346 characters] " + "x" * 150 + "findMe(1)" + "y" * 150 + " [… 850 more]"
+
+
+def test_a_window_at_either_end_of_a_long_line_says_nothing_is_cut_there(project, workspace):
+    files(project, {"a.js": "a" * 100 + "b" * 420 + "c" * 2000 + "\n", "z.js": "x" * 3000 + "findMe(1)" + "y" * 100})
+    assert grep(workspace, "b+", path="a.js", output_mode="content").text == (
+        "a.js:1:" + "a" * 100 + "b" * 420 + "c" * 150 + " [… 1,850 more]"
+    )
+    assert grep(workspace, r"findMe\(\d\)", path="z.js", output_mode="content").text == (
+        "z.js:1:[… 2,850 characters] " + "x" * 150 + "findMe(1)" + "y" * 100 + " [… 0 more]"
+    )
+
+
+def test_a_long_line_that_is_not_utf8_is_windowed_with_replacement_characters(project, workspace):
+    (project / "min.js").write_bytes(b"\xe9" + b"x" * 3000 + b"findMe(1)" + b"y" * 10 + b"\n")
+    text = grep(workspace, r"findMe\(\d\)", output_mode="content").text
+    assert text == "min.js:1:[… 2,851 characters] " + "x" * 150 + "findMe(1)" + "y" * 10 + " [… 0 more]"
+
+
+def test_multiline_matches_keep_the_columns_rg_shows(project, workspace):
+    files(project, {"min.js": "x" * 3000 + "findMe(1)" + "y" * 100 + "\n"})
+    text = grep(workspace, r"findMe\(\d\)", output_mode="content", multiline=True).text
+    assert text.startswith("min.js:1:xxx") and text.endswith("[... omitted end of long line]")
+
+
+def sparse(path, size):
+    """A minified line, text past rg's first 64 KB, then NUL bytes up to size (rg does not read past the first)."""
+    with open(path, "wb") as f:
+        f.write(b"x" * 3000 + b"findMe(1)" + b"y" * 10 + b"\n" + b"z\n" * 40_000)
+        f.truncate(size)
+
+
+@pytest.mark.slow
+def test_a_long_line_is_windowed_in_a_file_of_64_mb(project, workspace):
+    sparse(project / "limit.js", grep_tool.LONG_FILE)
+    at = grep(workspace, r"findMe\(\d\)", output_mode="content").text.splitlines()[0]
+    assert at == "limit.js:1:[… 2,850 characters] " + "x" * 150 + "findMe(1)" + "y" * 10 + " [… 0 more]"
+
+
+def test_a_long_line_of_a_file_over_64_mb_stays_as_rg_cut_it(project, workspace):
+    sparse(project / "over.js", grep_tool.LONG_FILE + 1)
+    over = grep(workspace, r"findMe\(\d\)", output_mode="content").text.splitlines()[0]
+    assert over.startswith("over.js:1:xxx") and over.endswith("[... omitted end of long line]")
+
+
+def test_a_long_line_is_windowed_for_a_pattern_read_without_case_or_literally(project, workspace):
+    files(project, {"min.js": "x" * 3000 + "findMe(12)" + "y" * 10 + "\n"})
+    window = "min.js:1:[… 2,850 characters] " + "x" * 150 + "findMe(12)" + "y" * 10 + " [… 0 more]"
+    assert grep(workspace, r"findMe\(\d+\)", output_mode="content").text == window
+    assert grep(workspace, r"FINDME\(\d+\)", output_mode="content", **{"-i": True}).text == window
+    assert grep(workspace, "findMe(12)", output_mode="content", fixed_strings=True).text == window

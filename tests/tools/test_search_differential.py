@@ -69,10 +69,11 @@ class Tree:
         done = subprocess.run([ripgrep.binary(), *REF, *scope, *args, *where], cwd=self.root, capture_output=True)
         return [line for line in done.stdout.decode("utf-8", "backslashreplace").split("\n") if line]
 
-    def listing(self, path: str | None) -> set[str]:
-        if path not in self.listings:
-            self.listings[path] = set(self.rg(["--files"], path))
-        return self.listings[path]
+    def listing(self, path: str | None, kind: str | None = None) -> set[str]:
+        """The files rg lists below path (of the file type kind, when given)."""
+        if (path, kind) not in self.listings:
+            self.listings[path, kind] = set(self.rg(["--files", *(["--type", kind] if kind else [])], path))
+        return self.listings[path, kind]
 
 
 def content(kind: str, words: list[str]) -> bytes:
@@ -154,7 +155,7 @@ def grep_reference(tree: Tree, args: dict) -> list[str]:
     lines = tree.rg([*flags, "-e", args["pattern"]], path)
     if "glob" not in args:
         return lines
-    listed = tree.listing(path)
+    listed = tree.listing(path, args.get("type"))  # a --glob outranks --type in rg: the type filters too
     return [line for line in lines if line != "--" and owner(line, listed, mode) in listed]
 
 

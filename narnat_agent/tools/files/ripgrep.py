@@ -120,9 +120,12 @@ def target(path: Path, root: Path) -> list[str]:
     return ["--", str(path.relative_to(root)) if path.is_relative_to(root) else str(path)]
 
 
-def files(top: Path, root: Path, ignore: bool = True) -> list[bytes] | None:
-    """Every file rg would search below top (ignore rules applied unless ignore=False); None when rg cannot run."""
-    done = run(["--files", "--null", *scope(top, root), *([] if ignore else ["--no-ignore"]), *target(top, root)], root)
+def files(top: Path, root: Path, ignore: bool = True, kind: str | None = None) -> list[bytes] | None:
+    """Every file rg would search below top (ignore rules applied unless ignore=False), of rg's file type `kind` when
+    given; None when rg cannot run."""
+    only = ["--type", kind] if kind else []
+    flags = [*scope(top, root), *([] if ignore else ["--no-ignore"]), *only, *target(top, root)]
+    done = run(["--files", "--null", *flags], root)
     if done is not None and done.code > 1 and not done.out:
         raise RgFailed(done.err)
     return None if done is None else [name for name in done.out.split(b"\0") if name]
