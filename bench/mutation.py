@@ -171,6 +171,15 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     # web
     "narnat_agent/tools/verification.py": Target(("tests/tools/test_verification.py", "-m", "not slow")),
+    "narnat_agent/tools/edit/__init__.py": Target(
+        (
+            "tests/tools/test_edit.py",
+            "tests/tools/test_edit_messages.py",
+            "tests/tools/test_editor_files.py",
+            "tests/tools/test_encodings.py",
+            "tests/tools/test_documents.py",
+        )
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -286,6 +286,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('if script.split(":")[0] not in SCRIPTS:', "if script not in SCRIPTS:",
                f"{FORMAT_EDGE}: `npm run test:unit` is no verification"),
     ),
+    "narnat_agent/tools/edit/__init__.py": (
+        Defect("ws.remember(path, encoded, whole=record.whole,", "ws.remember(path, encoded, whole=True,",
+               f"{WRONG_SETTING}: a file read in part counts as read whole once edited, and Write may replace it"),
+        Defect('found.end() + 1] in ("", "\\n", "\\r")', 'found.end() + 1] == "\\n"',
+               f"{FORMAT_EDGE}: an edit already made on the file's last line, without a final newline, is not named"),
+        Defect('if any(line.startswith("\\t") for line in window) and any(',
+               'if not any(line.startswith("\\t") for line in window) and any(',
+               f"{INVERTED}: tabs in the file against spaces in old_string go unnamed, and the reverse is named"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
