@@ -232,6 +232,14 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # file of 64 MB read whole takes a second, and only the window's mutants run it
     "narnat_agent/tools/grep.py": Target(
         ("tests/tools/test_grep.py", "-k", "not sparse_binary_file and not cancelled_search")
+    "narnat_agent/tools/edit/__init__.py": Target(
+        (
+            "tests/tools/test_edit.py",
+            "tests/tools/test_edit_messages.py",
+            "tests/tools/test_editor_files.py",
+            "tests/tools/test_encodings.py",
+            "tests/tools/test_documents.py",
+        )
     ),
 }
 

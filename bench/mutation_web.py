@@ -9,6 +9,24 @@ NO_WRAPPER_WORD = (
     "program, and none of them names a verification either"
 )
 
+NEW_FILES_ONLY = "Edit writes a file that exists, which keeps its mode: follow_umask decides only a new file's"
+LF = "with_ending tells CRLF apart from any other ending, which it writes as LF"
+LINE_START = (
+    "only whether the text before the match on its line is blank is read: rfind from None is from 0, and from 1 "
+    "differs only by a newline at 0, which is blank"
+)
+ANCHORED = "READ_PREFIX is anchored at the line's start (no MULTILINE): it matches once at most"
+BEST_MATCH = "only the best match, close[0], is read, and difflib's cutoff is 0.6 by default"
+NEW_CRLF = (
+    "the file's line ending is applied to the whole text before it is written, and the diff, the syntax check and "
+    "the line counts go by lines: new_string's own CRLF changes none of them"
+)
+STATEMENTS = (
+    "the syntax check looks at the statements around the change or, without them, the whole file: for a change "
+    "both give the same answer, and only the time differs (as for tools/files/syntax_check.py)"
+)
+FRESH_PART = "require_fresh reads whole only for the truth of it: None is false as False is"
+
 WEB_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/tools/verification.py": {
         'word = argv[at].rsplit("/", 2)[-1]': LAST_PIECE,
@@ -17,5 +35,26 @@ WEB_EQUIVALENT: dict[str, dict[str, str]] = {
         'argv[at + 1] if at + 2 < len(argv) else ""': NO_WRAPPER_WORD,
         'argv[at + 1] if at + 1 < len(argv) else "XXXX"': NO_WRAPPER_WORD,
         "skip = None": FALSY,
+    },
+    "narnat_agent/tools/edit/__init__.py": {
+        "write_atomic(path, encoded, follow_umask=None)": NEW_FILES_ONLY,
+        "write_atomic(path, encoded, follow_umask=False)": NEW_FILES_ONLY,
+        "write_atomic(path, encoded, )": NEW_FILES_ONLY,
+        "write_atomic(path, edited.data, follow_umask=None)": NEW_FILES_ONLY,
+        "write_atomic(path, edited.data, follow_umask=False)": NEW_FILES_ONLY,
+        "write_atomic(path, edited.data, )": NEW_FILES_ONLY,
+        'with_ending(old, "XX\\nXX")': LF,
+        'with_ending(new, "XX\\nXX")': LF,
+        "ws.require_fresh(path, data, whole=None)": FRESH_PART,
+        'before = text[text.rfind("\\n", None, found.start()) + 1': LINE_START,
+        'before = text[text.rfind("\\n", 1, found.start()) + 1': LINE_START,
+        'READ_PREFIX.sub("", line, )': ANCHORED,
+        'READ_PREFIX.sub("", line, count=2)': ANCHORED,
+        "get_close_matches(key, sharing, cutoff=0.6)": BEST_MATCH,
+        "get_close_matches(key, sharing, n=1, )": BEST_MATCH,
+        "get_close_matches(key, sharing, n=2, cutoff=0.6)": BEST_MATCH,
+        'with_ending(old, "\\n"), with_ending(new, None)': NEW_CRLF,
+        "introduced(path, text, done.text, None)": STATEMENTS,
+        "introduced(path, text, done.text, )": STATEMENTS,
     },
 }

@@ -456,6 +456,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: a name glob with a type goes to the name filter, and rg finds files of either"),
         Defect("if offset >= len(entries):", "if offset > len(entries):",
                f"{OFF_BY_ONE}: an offset exactly at the end shows an empty page whose range runs backwards"),
+    "narnat_agent/tools/edit/__init__.py": (
+        Defect("ws.remember(path, encoded, whole=record.whole,", "ws.remember(path, encoded, whole=True,",
+               f"{WRONG_SETTING}: a file read in part counts as read whole once edited, and Write may replace it"),
+        Defect('found.end() + 1] in ("", "\\n", "\\r")', 'found.end() + 1] == "\\n"',
+               f"{FORMAT_EDGE}: an edit already made on the file's last line, without a final newline, is not named"),
+        Defect('if any(line.startswith("\\t") for line in window) and any(',
+               'if not any(line.startswith("\\t") for line in window) and any(',
+               f"{INVERTED}: tabs in the file against spaces in old_string go unnamed, and the reverse is named"),
     ),
 }  # fmt: skip
 

@@ -150,7 +150,7 @@ def explain_miss(lines: Lines, old: str, new: str) -> str:
 
 def _cause(window: list[str], old_lines: list[str]) -> str:
     file_text, old_text = "\n".join(window), "\n".join(old_lines)
-    if any(line.startswith("\t") for line in window) and not any(line.startswith("\t") for line in old_lines):
+    if any(line.startswith("\t") for line in window) and any(line.startswith(" ") for line in old_lines):
         return "Likely cause: the file indents with tabs and old_string with spaces."
     if "".join(file_text.split()) == "".join(old_text.split()):
         return "Likely cause: whitespace differs."
