@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -297,3 +298,11 @@ def test_a_shell_that_cannot_start_is_said_in_one_sentence(workspace, tmp_path):
     missing = Shell("Git Bash", str(tmp_path / "Git" / "bin" / "bash.exe"), windows=True)
     with pytest.raises(ToolError, match=r"^the shell could not start \(.*bash.exe: No such file or directory\)\.$"):
         bash_tool.execute("echo hi", workspace, 5, shell=missing)
+
+
+def test_output_left_out_though_the_rest_is_short_is_named_where_to_read_it(workspace, project):
+    # a progress bar redrawn 50,000 times: what is kept of both ends, cleaned, is two short lines
+    result = bash(workspace, "printf '\\r%06d' $(seq 1 50000); echo; echo done")
+    gap = re.fullmatch(r'\[… [0-9,]+ bytes left out; Read\(file_path="(.+)"\) has them\]', result.text.splitlines()[1])
+    assert gap is not None, result.text
+    assert result.text.endswith("\n050000\ndone\n(exit code 0)") and (project / gap[1]).stat().st_size == 350_006
