@@ -306,3 +306,11 @@ def test_output_left_out_though_the_rest_is_short_is_named_where_to_read_it(work
     gap = re.fullmatch(r'\[… [0-9,]+ bytes left out; Read\(file_path="(.+)"\) has them\]', result.text.splitlines()[1])
     assert gap is not None, result.text
     assert result.text.endswith("\n050000\ndone\n(exit code 0)") and (project / gap[1]).stat().st_size == 350_006
+
+
+def test_waiting_for_a_job_that_ended_gives_the_output_still_on_its_way_to_the_log(workspace):
+    # the job's shell ends at once; what it left running prints a moment later, then closes the output
+    bash(workspace, "(sleep 0.3; echo late) & echo early", run_in_background=True)
+    workspace.jobs.started[0].process.wait()
+    waited = bash(workspace, "wait %1", timeout=30_000)
+    assert waited.text.startswith("early\nlate\n(job 1 exited with code 0; its whole output: "), waited.text
