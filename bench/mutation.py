@@ -40,6 +40,7 @@ from mutation_provider import (
     TURN_TESTS,
 )
 from mutation_read import READ_EQUIVALENT
+from mutation_bash import BASH_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
@@ -105,6 +106,25 @@ SESSION_TESTS = (
     "tests/commands/test_session.py",
     "tests/commands/test_session_runs.py",
     "tests/commands/test_fork.py",
+)
+# the Bash tool in process, its fast tests: real commands in a temporary project
+BASH_TESTS = (
+    "tests/tools/test_bash.py",
+    "tests/tools/test_shells.py",
+    "tests/tools/test_background.py",
+    "-m",
+    "not slow",
+)
+# how a command runs, the slow tests of a timeout, a Ctrl-C and a child holding the output among them; less the
+# tests that start Narnat (mutmut does not see into them) and the background ones that wait seconds for a job
+EXECUTE_TESTS = (
+    "tests/tools/test_bash.py",
+    "tests/tools/test_shells.py",
+    "tests/tools/test_bash_environment.py",
+    "tests/tools/test_background.py",
+    "-k",
+    "not (narnat_stops_its_background or the_rest_of_an_ended or commands_do_not_see_narnats or "
+    "the_projects_own_virtualenv_stays or gives_its_new_output_and_how or read_to_its_end_is_a_verification)",
 )
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/keyguard.py": Target(  # the probe of the process's closure runs another Python, not mutmut's
@@ -241,6 +261,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "tests/tools/test_documents.py",
         )
     ),
+    # bash
+    "narnat_agent/tools/bash/__init__.py": Target(BASH_TESTS),
+    "narnat_agent/tools/bash/execute.py": Target(EXECUTE_TESTS),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -288,6 +311,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **UI_EQUIVALENT,
     **PROVIDER_EQUIVALENT,
     **READ_EQUIVALENT,
+    **BASH_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

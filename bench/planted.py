@@ -69,6 +69,15 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/provider/errors.py": ("tests/provider/test_errors.py", "tests/provider/test_llm.py"),
     "narnat_agent/provider/tokens.py": ("tests/provider/test_counts.py", "tests/provider/test_llm.py"),
     "narnat_agent/provider/pricing.py": ("tests/provider/test_counts.py", "tests/provider/test_llm.py"),
+    # bash: with the slow tests (timeouts, Ctrl-C, the background jobs Narnat stops at its exit)
+    "narnat_agent/tools/bash/__init__.py": ("tests/tools/test_bash.py", "tests/tools/test_shells.py",
+                                            "tests/tools/test_background.py"),
+    "narnat_agent/tools/bash/execute.py": ("tests/tools/test_bash.py", "tests/tools/test_shells.py",
+                                           "tests/tools/test_bash_environment.py"),
+    "narnat_agent/tools/bash/shells.py": ("tests/tools/test_shells.py", "tests/tools/test_bash.py"),
+    "narnat_agent/tools/workspace.py": ("tests/tools/test_read.py", "tests/tools/test_read_pieces.py",
+                                        "tests/tools/test_edit.py", "tests/tools/test_write.py",
+                                        "tests/tools/test_editor_files.py"),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -464,6 +473,52 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('if any(line.startswith("\\t") for line in window) and any(',
                'if not any(line.startswith("\\t") for line in window) and any(',
                f"{INVERTED}: tabs in the file against spaces in old_string go unnamed, and the reverse is named"),
+    # bash
+    "narnat_agent/tools/bash/__init__.py": (
+        Defect("if status not in (0, 141) and", "if status != 0 and",
+               f"{INVERTED}: a stage stopped by SIGPIPE (its reader had enough) is said to have failed"),
+        Defect('notes = [f"timeout {asked} ms is above the maximum; it ran with {MAX_TIMEOUT_MS} ms"] if asked > '
+               'timeout_ms else []',
+               'notes = [f"timeout {asked} ms is above the maximum; it ran with {MAX_TIMEOUT_MS} ms"] if asked >= '
+               'MAX_TIMEOUT_MS else []',
+               f"{OFF_BY_ONE}: a timeout of exactly the maximum is said to be above it"),
+        Defect("benign = code == 1 and bool(stages) and _name(stages[-1]) in NOT_FAILURES",
+               "benign = code == 1 and bool(stages) and _name(stages[0]) in NOT_FAILURES",
+               f"{WRONG_SETTING}: the first stage decides whether exit 1 means no, not the one whose code it is"),
+        Defect("    job.told = job.told or ended\n", "",
+               f"{STEP_MISSED}: a job waited for to its end is told as news again in the next result"),
+    ),
+    "narnat_agent/tools/bash/execute.py": (
+        Defect('first, last = head.count("\\n") + 2,', 'first, last = head.count("\\n") + 1,',
+               f"{OFF_BY_ONE}: the Read call for the omitted lines starts at the last line shown"),
+        Defect("return {**kept, **QUIET}", "return {**QUIET, **kept}",
+               f"{WRONG_ORDER}: the user's own EDITOR or PAGER wins over the quiet ones, and a command waits on it"),
+        Defect('activated = os.path.realpath(env.get("VIRTUAL_ENV", "")) == own',
+               'activated = os.path.realpath(env.get("VIRTUAL_ENV", "")) != own',
+               f"{INVERTED}: the project's activated virtualenv is left out of the command's environment"),
+        Defect("    elif not partial:\n        spill.unlink(missing_ok=True)\n", "",
+               f"{STEP_MISSED}: every command's output is kept in a spill file, though none is named for Read"),
+    ),
+    "narnat_agent/tools/bash/shells.py": (
+        Defect("stem = PureWindowsPath(path).stem.lower()", "stem = PureWindowsPath(path).stem",
+               f"{FORMAT_EDGE}: a setting naming PowerShell.exe in capitals is taken for a bash"),
+        Defect('for inside in (("bin", "bash.exe"), ("usr", "bin", "bash.exe")):',
+               'for inside in (("usr", "bin", "bash.exe"), ("bin", "bash.exe")):',
+               f"{WRONG_ORDER}: Git's usr\\bin\\bash.exe is taken before bin\\bash.exe, which sets up Git's PATH"),
+        Defect('r"/([A-Za-z])(?=/|$)"', 'r"/([A-Za-z])/"',
+               f"{FORMAT_EDGE}: a command ending at a drive's root (/c) leaves Bash in a folder that is not there"),
+        Defect("if os.path.isabs(folder) and os.path.isfile(path := os.path.join(folder, name)):",
+               "if folder and os.path.isfile(path := os.path.join(folder, name)):",
+               f"{STEP_MISSED}: a relative PATH entry finds a bash.exe the cloned project holds"),
+    ),
+    "narnat_agent/tools/workspace.py": (
+        Defect("if out and first <= out[-1][1] + 1:", "if out and first <= out[-1][1]:",
+               f"{OFF_BY_ONE}: a file read in two pages that meet is never counted as read whole"),
+        Defect("if whole and not record.whole:", "if not record.whole:",
+               f"{WRONG_SETTING}: Edit is refused on a file read only in part, as Write is"),
+        Defect("before = previous if previous is not None and previous.sha == sha else None",
+               "before = previous if previous is not None else None",
+               f"{STEP_MISSED}: the pages read of a file's older content count as seen of the new"),
     ),
 }  # fmt: skip
 

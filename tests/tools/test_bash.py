@@ -2,13 +2,16 @@
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import threading
+from pathlib import Path
 
 import pytest
 
 from narnat_agent.tools import bash as bash_tool
+from narnat_agent.tools.base import Interrupted, Output
 from narnat_agent.tools.registry import execute
 from narnat_agent.tools.workspace import Workspace
 from tests.processes import ended
@@ -297,3 +300,277 @@ def test_a_shell_that_cannot_start_is_said_in_one_sentence(workspace, tmp_path):
     missing = Shell("Git Bash", str(tmp_path / "Git" / "bin" / "bash.exe"), windows=True)
     with pytest.raises(ToolError, match=r"^the shell could not start \(.*bash.exe: No such file or directory\)\.$"):
         bash_tool.execute("echo hi", workspace, 5, shell=missing)
+
+
+def test_a_command_stopped_at_its_timeout_says_so_with_its_notes_and_what_it_verified(workspace, project):
+    (project / "sub").mkdir()
+    bash(workspace, "cd sub")
+    stopped = bash(workspace, "sleep 5", timeout=100)  # nothing holds the output: it is over as soon as it is stopped
+    assert stopped.text == (
+        f"(timed out after 0.1 s; the command and its children were stopped; no output; Bash's working directory: "
+        f"{project / 'sub'} — file paths in the other tools still start at the project root)"
+    )
+    assert stopped.summary == "timed out · 0 lines" and stopped.is_error and stopped.verification is None
+    runner = bash(workspace, "pytest() { echo collecting; sleep 5; }; pytest", timeout=100)
+    assert runner.text.startswith("collecting\n(timed out after 0.1 s;") and "the output so far is above" in runner.text
+    assert runner.summary == "timed out · 1 line" and runner.detail.tail == ("collecting",)
+    assert (runner.verification.command, runner.verification.exit_code) == ("pytest", None)
+
+
+def test_a_verification_in_the_foreground_keeps_its_exit_code(workspace):
+    failed = bash(workspace, "pytest() { return 3; }; pytest")
+    assert failed.text == "(no output)\n(exit code 3)" and failed.summary == "exit 3 · 0 lines" and failed.is_error
+    assert (failed.verification.command, failed.verification.exit_code) == ("pytest", 3)
+    assert bash(workspace, "true").verification is None
+
+
+@pytest.mark.parametrize(
+    ("command", "status"),
+    [
+        ("false | cat", "exit code 0; stage 1 of the pipeline (false) exited 1"),
+        (
+            "(exit 3) | (exit 1) | cat",
+            "exit code 0; stage 1 of the pipeline (exit) exited 3; stage 2 of the pipeline (exit) exited 1",
+        ),
+        ("X=false; $X | cat", "exit code 0; stage 1 of the pipeline (…) exited 1"),  # the program is known only then
+    ],
+)
+def test_each_failed_stage_of_a_pipeline_is_named_with_its_exit_code(project, command, status):
+    ws = Workspace(project, project / ".narnat", confirm=lambda c, r: True)
+    result = bash(ws, command)
+    assert result.text == f"(no output)\n({status})" and result.is_error
+    assert result.summary == "exit 0 · a pipeline stage failed · 0 lines"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "(exit 141) | true",
+        "true | test",
+        "printf 'a\\n' | /bin/grep -c zzz | cat",
+        "! (exit 3) || false | cat",  # the statuses the shell reports are of a pipeline of one stage, not this one
+    ],
+)
+def test_a_stage_stopped_by_sigpipe_or_answering_no_is_no_failure(workspace, command):
+    result = bash(workspace, command)
+    assert not result.is_error and "stage" not in result.text, result.text
+    assert result.summary.startswith("exit ") and "failed" not in result.summary
+
+
+def test_a_last_stage_answering_no_by_a_path_or_alone_is_no_error(workspace):
+    for command in ("printf 'a\\n' | /bin/grep -c zzz", "true | test"):
+        result = bash(workspace, command)
+        assert not result.is_error and "(exit code 1 — no match / a difference, not an error)" in result.text, command
+    assert bash(workspace, "true | /bin/false").is_error
+
+
+def test_a_command_the_person_named_runs_as_the_models_but_may_read_files(project):
+    from narnat_agent.tools.registry import run_named
+
+    asked = []
+    ws = Workspace(project, project / ".narnat", confirm=lambda c, r: asked.append(c) or False)
+    (project / "notes.txt").write_text("a\n")
+    header, result = run_named("cat notes.txt", ws)  # a goal's check: the model would be sent to Read
+    assert (header, result.text, result.is_error) == ("Bash(cat notes.txt)", "a\n(exit code 0)", False)
+    header, result = run_named("rm notes.txt", ws)
+    assert asked == ["rm notes.txt"] and result.is_error and (project / "notes.txt").exists()
+
+
+def test_an_empty_command_is_refused_in_one_sentence(workspace):
+    for command in ("", "  \n "):
+        result = bash(workspace, command)
+        assert (result.text, result.summary, result.is_error) == (
+            "Error: the command is empty.", "the command is empty", True
+        )  # fmt: skip
+
+
+def test_a_timeout_of_exactly_the_maximum_is_taken_as_asked(workspace):
+    result = bash(workspace, "echo ok", timeout=600_000)
+    assert result.text == "ok\n(exit code 0)"
+    assert bash(workspace, "echo ok", timeout=600_001).text.endswith(
+        "(exit code 0; timeout 600001 ms is above the maximum; it ran with 600000 ms)"
+    )
+
+
+def test_a_job_waited_for_to_its_end_is_not_told_again_as_news(workspace):
+    started = bash(workspace, "echo done", run_in_background=True)
+    assert started.summary.startswith("job 1 started in the background · pid ")
+    waited = bash(workspace, "wait %1", timeout=30_000)
+    assert waited.text.startswith("done\n(job 1 exited with code 0; its whole output: .narnat/jobs/job-1-")
+    assert (waited.summary, waited.is_error) == ("job 1: exited with code 0", False)
+    assert bash(workspace, "true").text == "(no output)\n(exit code 0)"
+
+
+def test_wait_finds_a_job_by_its_number_or_its_pid_and_names_the_jobs_when_none_is_found(workspace):
+    none = bash(workspace, "wait %1")
+    assert (none.text, none.summary) == (
+        "Error: there is no background job 1; the jobs of this conversation: none.", "there is no background job 1"
+    )  # fmt: skip
+    for word in ("one", "two"):
+        bash(workspace, f"echo {word}", run_in_background=True)
+    first, second = workspace.jobs.started
+    assert bash(workspace, f"wait {first.pid}", timeout=30_000).text.startswith("one\n(job 1 exited with code 0;")
+    assert bash(workspace, "wait 2", timeout=30_000).text.startswith("two\n(job 2 exited with code 0;")  # no such pid
+    assert bash(workspace, "wait %2").text.startswith("(no new output)\n(job 2 exited with code 0;")  # said once
+    known = f"%1 (pid {first.pid}), %2 (pid {second.pid})"
+    for command, number in (("wait %3", 3), (f"wait %{second.pid}", second.pid), ("wait 7", 7)):
+        missing = bash(workspace, command)
+        assert missing.text == f"Error: there is no background job {number}; the jobs of this conversation: {known}."
+        assert missing.summary == f"there is no background job {number}" and missing.is_error
+
+
+def test_a_command_cancelled_midway_says_what_it_printed_and_that_it_was_stopped(workspace, project):
+    os.mkfifo(project / "ready")  # the Ctrl-C comes once the command has printed: no clock decides
+
+    def ctrl_c_once_ready() -> None:
+        (project / "ready").read_text()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    presser = threading.Thread(target=ctrl_c_once_ready)
+    presser.start()
+    with pytest.raises(Interrupted) as stopped:
+        bash_tool.execute("echo started; echo > ready; sleep 5", workspace, 60)
+    presser.join()
+    result = stopped.value.result
+    said = "cancelled by the user; the command and its children were stopped; the output so far is above"
+    assert result.text == f"started\n({said})"
+    assert (result.summary, result.is_error, result.detail.tail) == ("cancelled · 1 line", True, ("started",))
+    assert list((project / ".narnat" / "spills").iterdir()) == []
+
+
+def test_a_background_start_says_where_its_output_goes_how_to_wait_and_stop_and_what_ended_since(workspace):
+    for _ in range(2):
+        bash(workspace, "sleep 30", run_in_background=True)
+    for job in workspace.jobs.started:
+        workspace.jobs.stop(job)
+        job.process.wait()
+    try:
+        started = bash(workspace, "sleep 31", run_in_background=True)
+        third = workspace.jobs.started[2]
+        log = workspace.show(third.log)
+        assert log.startswith(".narnat/jobs/job-3-") and log.endswith(".log")
+        assert started.text == (
+            f"Started in the background as job 3, pid {third.pid} (its own process group). Its output goes to {log}: "
+            "Read it (it grows; past 1 MB the log keeps the first and the last MB, and past 100 MB the job is "
+            "stopped). Later Bash and Read results say when it ends; Bash `wait %3` waits for it (up to its timeout) "
+            f"and returns its new output and exit code. Stop it with: kill -- -{third.pid}\n"
+            "(background job 1 (sleep 30) was stopped by signal 15)\n"
+            "(background job 2 (sleep 30) was stopped by signal 15)"
+        )
+        assert (started.summary, started.is_error) == (f"job 3 started in the background · pid {third.pid}", False)
+    finally:
+        workspace.jobs.stop_all()
+
+
+def test_the_question_before_a_deletion_names_the_paths_from_the_commands_own_variables(project, monkeypatch):
+    monkeypatch.setenv("FROM_CONFIG", "sk-canary-config-12345")  # the key, under a name nobody told Narnat of
+    asked = []
+    ws = Workspace(project, project / ".narnat", confirm=lambda c, r: asked.append(r) or False,
+                   secret="sk-canary-config-12345")  # fmt: skip
+    for command in ('rm -rf "$HOME/junk"', 'rm -rf "$FROM_CONFIG"'):
+        assert bash(ws, command).is_error
+    home = os.environ["HOME"]
+    assert asked == [
+        f"rm deletes files: {home}/junk — /undo restores only the project's files",
+        "rm deletes files: $FROM_CONFIG (FROM_CONFIG unset: the path becomes '')",  # the command never sees the key
+    ]
+
+
+def test_narnats_virtualenv_inside_the_project_is_the_commands_too_when_a_deletion_is_asked(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setenv("VIRTUAL_ENV", sys.prefix)
+    asked = []
+    root = Path(sys.prefix).parent  # Narnat installed in the project's own virtualenv: nothing is run here
+    ws = Workspace(root, tmp_path / ".narnat", confirm=lambda c, r: asked.append(r) or False)
+    assert bash(ws, 'rm -rf "$VIRTUAL_ENV/narnat-absent"').is_error
+    assert asked == [f"rm deletes files: {sys.prefix}/narnat-absent"]
+
+
+def test_a_refusal_tells_the_person_in_short_what_the_model_is_told_at_length(workspace):
+    file_op = bash(workspace, "grep -rn TODO .")
+    assert file_op.text == "Error: not run — Bash is for running programs: searching files with grep: use Grep."
+    assert file_op.summary == "not run: searching files with grep: use Grep"
+    terminal = bash(workspace, "top")
+    assert terminal.text == "Error: not run — it would wait for a terminal: top is interactive: use top -bn1."
+    assert terminal.summary == "not run: top is interactive: use top -bn1"
+
+
+def test_a_short_output_leaves_no_spill_file(workspace, project):
+    assert bash(workspace, "seq 1 3").text == "1\n2\n3\n(exit code 0)"
+    assert list((project / ".narnat" / "spills").iterdir()) == []
+
+
+def test_output_left_out_though_the_rest_is_short_is_named_where_to_read_it(workspace, project):
+    # a progress bar redrawn 50,000 times: what is kept of both ends, cleaned, is two short lines
+    result = bash(workspace, "printf '\\r%06d' $(seq 1 50000); echo; echo done")
+    gap = re.fullmatch(r'\[… [0-9,]+ bytes left out; Read\(file_path="(.+)"\) has them\]', result.text.splitlines()[1])
+    assert gap is not None, result.text
+    assert result.text.endswith("\n050000\ndone\n(exit code 0)") and (project / gap[1]).stat().st_size == 350_006
+
+
+def test_plan_mode_refuses_the_models_commands_that_change_the_project_but_not_the_persons(project):
+    from narnat_agent.tools.registry import run_named
+
+    ws = Workspace(project, project / ".narnat", confirm=None, planning=True)
+    refused = bash(ws, "touch made")
+    assert refused.text == (
+        "Error: plan mode: this would change the project (touch may change files), so it was not run. While planning, "
+        "Bash runs only commands that read (ls, wc, diff, git status/log/diff/show, a program's --version; files are "
+        "read and searched with Read, Grep and Glob); put the rest in the plan."
+    )
+    assert refused.summary == "plan mode: this would change the project (touch may change files)"
+    assert not (project / "made").exists() and not bash(ws, "ls").is_error
+    assert not run_named("touch named", ws)[1].is_error and (project / "named").exists()  # a goal's check runs
+
+
+def test_windows_line_ends_and_a_last_line_without_its_end_are_lines_as_any(workspace):
+    result = bash(workspace, "printf 'a\\r\\nb\\r\\nlast'")
+    assert (result.text, result.summary) == ("a\nb\nlast\n(exit code 0)", "exit 0 · 3 lines")
+    assert result.detail.tail == ("a", "b", "last")
+
+
+def test_a_spill_file_is_named_by_the_time_of_its_command(workspace, project):
+    result = bash(workspace, "seq 1 20000")
+    spill = result.text.split('file_path="')[1].split('"')[0]
+    assert re.fullmatch(r"\.narnat/spills/bash-\d{8}-\d{6}-\d{6}\.log", spill), spill
+    assert (project / spill).read_text() == "".join(f"{n}\n" for n in range(1, 20001))
+
+
+def test_plan_mode_reads_the_command_where_bash_is(project):
+    (project / "Makefile").write_text("all:\n")  # a file here, so checkout would overwrite it, not switch branch
+    ws = Workspace(project, project / ".narnat", confirm=None, planning=True)
+    refused = bash(ws, "git checkout Makefile")
+    assert refused.summary == (
+        "plan mode: this would change the project (git checkout <paths> overwrites uncommitted changes; git checkout "
+        "may change files)"
+    )
+
+
+def test_the_question_before_a_deletion_says_what_undo_could_give_back_of_its_paths(project):
+    asked, told = [], []
+    ws = Workspace(project, project / ".narnat", confirm=lambda c, r: asked.append(str(r)) or False,
+                   undo_says=lambda paths: told.append(paths) or "/undo restores them")  # fmt: skip
+    (project / "junk.txt").write_text("x")
+    declined = bash(ws, "rm junk.txt")
+    assert told == [[project / "junk.txt"]] and asked == ["rm deletes files: junk.txt; /undo restores them"]
+    assert declined.text == (
+        "Error: the user declined to run it (rm deletes files: junk.txt). Do not destroy it another way; ask the user "
+        "what they want."
+    )
+    assert declined.is_error and (project / "junk.txt").exists()
+
+
+def test_the_screen_gets_the_last_lines_the_exit_code_and_a_count_said_right(workspace):
+    one = bash(workspace, "echo fine")
+    assert (one.summary, one.detail) == ("exit 0 · 1 line", Output(("fine",), 1, 1, 0))
+    many = bash(workspace, "seq 1 12; exit 4")
+    assert (many.summary, many.detail) == ("exit 4 · 12 lines", Output(tuple(str(n) for n in range(5, 13)), 12, 12, 4))
+
+
+def test_waiting_for_a_job_that_ended_gives_the_output_still_on_its_way_to_the_log(workspace):
+    # the job's shell ends at once; what it left running prints a moment later, then closes the output
+    bash(workspace, "(sleep 0.3; echo late) & echo early", run_in_background=True)
+    workspace.jobs.started[0].process.wait()
+    waited = bash(workspace, "wait %1", timeout=30_000)
+    assert waited.text.startswith("early\nlate\n(job 1 exited with code 0; its whole output: "), waited.text

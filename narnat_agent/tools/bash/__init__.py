@@ -10,7 +10,7 @@ from datetime import datetime
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said, _, listed, ngettext, spoken
 from narnat_agent.inert import without_escapes
-from narnat_agent.processes.jobs import HEAD, MB
+from narnat_agent.processes.jobs import DRAIN, HEAD, MB
 from narnat_agent.safety import analyze, changes, ending_chain, last_pipeline
 from narnat_agent.tools.base import Changes, Output, Result, ToolError
 from narnat_agent.tools.bash.execute import (
@@ -101,8 +101,10 @@ def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
         raise ToolError(f"there is no background job {number}; the jobs of this conversation: {known}.", said)
     with contextlib.suppress(subprocess.TimeoutExpired):
         job.process.wait(timeout_s)
-    new = without_escapes(ws.jobs.new_output(job, LIMIT))  # a command's colours, written as to a terminal
     ended = job.process.poll() is not None
+    if ended:  # the last of its output may still be on its way to the log, as for Read
+        job.output.finish(DRAIN)
+    new = without_escapes(ws.jobs.new_output(job, LIMIT))  # a command's colours, written as to a terminal
     job.told = job.told or ended
     how = f"job {job.number} {job.state}" if ended else f"job {job.number} still running after {timeout_s:g} s"
     body = f"{new.rstrip()}\n" if new.strip() else "(no new output)\n"

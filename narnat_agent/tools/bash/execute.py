@@ -96,10 +96,11 @@ class _Output:
         """Lines the command printed, whether or not all of them are kept."""
         return self.newlines + (self.last != b"\n")
 
-    def text(self) -> tuple[str, bool]:
-        """The cleaned output and whether part of it exists only in the spill file."""
+    def text(self, shown: str) -> tuple[str, bool]:
+        """The cleaned output and whether part of it exists only in the spill file (shown: its name for Read, which
+        the gap's line gives: what is kept of both ends may be short once cleaned, a progress bar's redraws)."""
         gap = self.total - len(self.head) - self.tail_size
-        middle = f"\n[… {gap:,} bytes …]\n".encode() if gap > 0 else b""
+        middle = f'\n[… {gap:,} bytes left out; Read(file_path="{shown}") has them]\n'.encode() if gap > 0 else b""
         raw = bytes(self.head) + middle + b"".join(self.tail)
         return clean(raw.decode("utf-8", errors="replace")), gap > 0
 
@@ -222,7 +223,7 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
         _remove(script_file)
         if not finished and not cancelled:
             spill.unlink(missing_ok=True)
-    text, partial = output.text()
+    text, partial = output.text(ws.show(spill))
     if len(text) > LIMIT:
         text = cut(text, output.lines, ws.show(spill))
     elif not partial:
