@@ -355,6 +355,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("return spawn(argv, start_new_session=True, **options)", "return spawn(argv, **options)",
                f"{STEP_MISSED}: a command is started in Narnat's own process group, so stopping its tree misses it"),
     ),
+    "narnat_agent/encodable.py": (
+        Defect("if 0xDC80 <= point <= 0xDCFF", "if 0xDC80 < point <= 0xDCFF",
+               f"{OFF_BY_ONE}: a name's byte 0x80 is shown as a surrogate, not as \\x80"),
+        Defect("{encodable_data(key): encodable_data(item)", "{key: encodable_data(item)",
+               f"{STEP_MISSED}: a key holding a file name that is not UTF-8 makes the session unsavable"),
+        Defect('SURROGATE = re.compile("[\\ud800-\\udfff]")', 'SURROGATE = re.compile("[\\udc80-\\udcff]")',
+               f"{FORMAT_EDGE}: a JSON \\ud800 from the provider is kept, and every later request fails to encode"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
