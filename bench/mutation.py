@@ -264,6 +264,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # bash
     "narnat_agent/tools/bash/__init__.py": Target(BASH_TESTS),
     "narnat_agent/tools/bash/execute.py": Target(EXECUTE_TESTS),
+    "narnat_agent/encodable.py": Target(("tests/base/test_encodable.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

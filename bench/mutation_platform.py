@@ -44,6 +44,9 @@ PLATFORM_EQUIVALENT: dict[str, dict[str, str]] = {
         "self.path.unlink(missing_ok=False)": "the index was there at the stat just before: only another process "
         "removing it in between can tell",
     },
+    "narnat_agent/encodable.py": {
+        "if (SURROGATE.search(text)) or True else text": "re.sub gives the text itself back when nothing matches",
+    },
     "narnat_agent/checkpoints/runs.py": {
         "return os.read(fd, 2)": "after the seek to the last byte, one byte is left to read however many are asked",
     },

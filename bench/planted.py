@@ -78,6 +78,13 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/tools/workspace.py": ("tests/tools/test_read.py", "tests/tools/test_read_pieces.py",
                                         "tests/tools/test_edit.py", "tests/tools/test_write.py",
                                         "tests/tools/test_editor_files.py"),
+    # platform: mutmut mutates no function defined inside `if sys.platform` (no target): these defects alone
+    "narnat_agent/platform/watch.py": ("tests/platform/test_watch.py", "tests/checkpoints/test_watching.py"),
+    "narnat_agent/platform/files.py": ("tests/platform/test_files.py",),
+    "narnat_agent/platform/locks.py": ("tests/platform/test_locks.py",),
+    "narnat_agent/platform/console.py": ("tests/platform/test_console.py", "tests/ui/test_watcher.py"),
+    "narnat_agent/platform/signals.py": ("tests/platform/test_signals.py", "tests/run/test_signals.py"),
+    "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -519,6 +526,60 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("before = previous if previous is not None and previous.sha == sha else None",
                "before = previous if previous is not None else None",
                f"{STEP_MISSED}: the pages read of a file's older content count as seen of the new"),
+    "narnat_agent/platform/watch.py": (
+        Defect("[f for f in self.watches if f == folder or f.startswith(below)]",
+               "[f for f in self.watches if f.startswith(folder)]",
+               f"{FORMAT_EDGE}: forgetting a folder forgets those whose names begin with its name (src2 with src)"),
+        Defect('inside = path == point or path.startswith(point.rstrip("/") + "/")', "inside = path.startswith(point)",
+               f"{FORMAT_EDGE}: a mount point whose name begins the project's (/home/a, /home/ab) is taken for its"),
+        Defect("folder_event and bool(mask & (_CREATE | _MOVED_TO))", "folder_event and bool(mask & _CREATE)",
+               f"{STEP_MISSED}: a folder moved into the project is not watched"),
+    ),
+    "narnat_agent/platform/files.py": (
+        Defect("        finally:\n            os.close(base)", "        finally:\n            pass",
+               f"{STEP_MISSED}: each folder listed leaves a descriptor open"),
+        Defect("yield lambda name: os.stat(name, dir_fd=base)",
+               "yield lambda name: os.stat(name, dir_fd=base, follow_symlinks=False)",
+               f"{WRONG_SETTING}: a link is stat'ed itself, not the file it names"),
+    ),
+    "narnat_agent/platform/locks.py": (
+        Defect("fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)", "fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)",
+               f"{WRONG_SETTING}: the lock taken shared, so two runs hold it at once"),
+        Defect("fcntl.flock(fd, fcntl.LOCK_EX)\n", "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n",
+               f"{WRONG_SETTING}: waiting for the lock fails at once when another holds it"),
+    ),
+    "narnat_agent/platform/console.py": (
+        Defect("if any(event & select.POLLHUP for _, event in poller.poll(0)):", "if poller.poll(0):",
+               f"{INVERTED}: a terminal with keys waiting is taken for one that hung up"),
+        Defect("select.select([keyboard.fileno()], [], [], timeout)", "select.select([keyboard.fileno()], [], [], 0)",
+               f"{WRONG_SETTING}: the key watcher's wait for a key returns at once"),
+    ),
+    "narnat_agent/platform/signals.py": (
+        Defect("_TAKEN = {signal.SIGINT, *ENDING}", "_TAKEN = set(ENDING)",
+               f"{STEP_MISSED}: a helper thread can take the Ctrl-C meant to interrupt the main thread"),
+        Defect("signal.pthread_sigmask(signal.SIG_SETMASK, previous)",
+               "signal.pthread_sigmask(signal.SIG_UNBLOCK, previous)",
+               f"{WRONG_SETTING}: after its helper threads started, the main thread keeps the signals blocked"),
+        Defect("signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)",
+               "signal.pthread_kill(threading.get_ident(), signal.SIGINT)",
+               f"{WRONG_SETTING}: the interrupt goes to the thread that asks for it, not the main one"),
+    ),
+    "narnat_agent/platform/processes.py": (
+        Defect('if wanted in (entry / "environ").read_bytes().split(b"\\0"):',
+               'if wanted in (entry / "environ").read_bytes():',
+               f"{FORMAT_EDGE}: a job whose tag begins another's is killed with the other's leftovers"),
+        Defect("        if not stop(process):\n            return\n", "        stop(process)\n",
+               f"{STEP_MISSED}: a tree gone at the first signal is waited for and signalled again"),
+        Defect("return spawn(argv, start_new_session=True, **options)", "return spawn(argv, **options)",
+               f"{STEP_MISSED}: a command is started in Narnat's own process group, so stopping its tree misses it"),
+    ),
+    "narnat_agent/encodable.py": (
+        Defect("if 0xDC80 <= point <= 0xDCFF", "if 0xDC80 < point <= 0xDCFF",
+               f"{OFF_BY_ONE}: a name's byte 0x80 is shown as a surrogate, not as \\x80"),
+        Defect("{encodable_data(key): encodable_data(item)", "{key: encodable_data(item)",
+               f"{STEP_MISSED}: a key holding a file name that is not UTF-8 makes the session unsavable"),
+        Defect('SURROGATE = re.compile("[\\ud800-\\udfff]")', 'SURROGATE = re.compile("[\\udc80-\\udcff]")',
+               f"{FORMAT_EDGE}: a JSON \\ud800 from the provider is kept, and every later request fails to encode"),
     ),
 }  # fmt: skip
 

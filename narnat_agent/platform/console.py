@@ -50,7 +50,7 @@ if sys.platform == "win32":
         handle, mode = console
         return lambda: win32.set_console_mode(handle, mode)
 
-    def hung_up() -> list[int]:
+    def hung_up(fds: tuple[int, ...] = STANDARD) -> list[int]:
         return []
 
     def system_language() -> str:
@@ -90,10 +90,10 @@ else:
 
         return restore
 
-    def hung_up() -> list[int]:
+    def hung_up(fds: tuple[int, ...] = STANDARD) -> list[int]:
         """The standard descriptors whose terminal hung up (isatty is False after a hangup: poll says it)."""
         found = []
-        for fd in STANDARD:
+        for fd in fds:
             poller = select.poll()
             poller.register(fd, select.POLLIN)
             if any(event & select.POLLHUP for _, event in poller.poll(0)):

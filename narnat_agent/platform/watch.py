@@ -19,6 +19,9 @@ class Event:
     listed: bool = False  # an entry (file or folder) made, removed or renamed: the folder's listing changed
 
 
+MOUNTS = Path("/proc/self/mountinfo")  # Linux's table of this process's mounts
+
+
 if sys.platform.startswith("linux"):
     import ctypes
     import errno
@@ -95,19 +98,19 @@ if sys.platform.startswith("linux"):
         def close(self) -> None:
             self.closed()
 
-    def open_watch(root: Path) -> Watch | None:
+    def open_watch(root: Path, mounts: Path = MOUNTS) -> Watch | None:
         """A watcher for folders under root; None when root's file system may change unseen, or there is none left
-        (the system's limit of watchers per user)."""
-        if _file_system(os.path.realpath(root)) not in LOCAL:
+        (the system's limit of watchers per user). `mounts`: the system's mount table."""
+        if _file_system(os.path.realpath(root), mounts) not in LOCAL:
             return None
         fd = _libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
         return Watch(fd) if fd >= 0 else None
 
-    def _file_system(path: str) -> str:
+    def _file_system(path: str, mounts: Path) -> str:
         """The type of the file system path lies on, from the mount table (the deepest mount point above it)."""
         best, kind = "", ""
         try:
-            lines = os.fsdecode(Path("/proc/self/mountinfo").read_bytes()).splitlines()  # paths as the system's
+            lines = os.fsdecode(mounts.read_bytes()).splitlines()  # paths as the system's
         except OSError:
             return ""
         for line in lines:
@@ -141,6 +144,6 @@ else:
         def close(self) -> None:
             """Nothing to close."""
 
-    def open_watch(root: Path) -> Watch | None:
+    def open_watch(root: Path, mounts: Path = MOUNTS) -> Watch | None:
         """No watcher on this system: the caller looks at the files."""
         return None

@@ -1,9 +1,13 @@
 """Output in UTF-8 whatever the console's code page: what a pipe receives decodes as UTF-8."""
 
+import os
 import subprocess
 import sys
+import threading
 
 import pytest
+
+from narnat_agent.platform.console import hung_up, key_ready
 
 PRINT = "from narnat_agent.platform.console import utf8_output; utf8_output(); print('● · ⎿ 你好')"
 
@@ -13,3 +17,39 @@ def test_a_pipe_receives_utf8():
     done = subprocess.run([sys.executable, "-c", PRINT], capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode("utf-8").strip() == "● · ⎿ 你好"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a console does not hang up")
+def test_a_hung_up_descriptor_is_told_from_one_with_input_waiting():
+    waiting, writer = os.pipe()
+    os.write(writer, b"keys")
+    closed, gone = os.pipe()
+    os.close(gone)
+    empty, empty_writer = os.pipe()
+    try:
+        assert hung_up((waiting, closed, empty)) == [closed]
+    finally:
+        for fd in (waiting, writer, closed, empty, empty_writer):
+            os.close(fd)
+
+
+class Keyboard:
+    """The terminal's input as the key watcher holds it: a descriptor to wait on."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def fileno(self) -> int:
+        return self.fd
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the console's handle is waited on there")
+def test_a_key_is_waited_for_up_to_the_time_given():
+    reader, writer = os.pipe()
+    try:
+        assert not key_ready(Keyboard(reader), 0)
+        threading.Timer(0.2, os.write, (writer, b"\x1b")).start()  # only a wait that returns early depends on it
+        assert key_ready(Keyboard(reader), 60)
+    finally:
+        os.close(reader)
+        os.close(writer)

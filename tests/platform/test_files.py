@@ -38,3 +38,21 @@ def test_a_private_file_on_windows_is_for_the_user_alone(tmp_path):
     path.write_text("{}")
     set_mode(path, 0o600)
     assert win32.access(str(path)) == win32.user_alone()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a link on Windows needs a right most users lack")
+def test_a_link_is_stated_as_the_file_it_names(tmp_path):
+    (tmp_path / "real.txt").write_bytes(b"four")
+    (tmp_path / "link.txt").symlink_to("real.txt")
+    with stat_in(tmp_path) as stat_of:
+        found = stat_of(b"link.txt")
+    assert stat.S_ISREG(found.st_mode) and found.st_size == 4
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="open descriptors are counted in /proc")
+def test_a_folder_stated_in_is_closed_after(tmp_path):
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(3):
+        with stat_in(tmp_path) as stat_of:
+            stat_of(b".")
+    assert len(os.listdir("/proc/self/fd")) == before

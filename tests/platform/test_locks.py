@@ -3,10 +3,11 @@
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
-from narnat_agent.platform.locks import try_lock
+from narnat_agent.platform.locks import lock, try_lock
 
 HOLD = "import os, sys; from narnat_agent.platform.locks import try_lock; fd = os.open(sys.argv[1], os.O_RDWR); " \
        "print(try_lock(fd), flush=True); sys.stdin.read()"  # fmt: skip
@@ -38,3 +39,16 @@ def test_a_lock_held_by_a_process_is_free_once_it_is_killed(tmp_path):
     holder.wait(30)
     assert try_lock(mine)
     os.close(mine)
+
+
+@pytest.mark.windows
+def test_a_lock_is_waited_for_until_its_holder_lets_it_go(tmp_path):
+    first, second = _open(tmp_path / "lock"), _open(tmp_path / "lock")
+    assert try_lock(first)
+    threading.Timer(0.2, os.close, (first,)).start()  # only a lock that does not wait depends on this time
+    lock(second)
+    third = _open(tmp_path / "lock")
+    assert not try_lock(third)
+    os.close(second)
+    assert try_lock(third)
+    os.close(third)

@@ -1,13 +1,14 @@
 """Process trees stopped whole, on either side of the seam: a child's own child goes with it."""
 
 import os
+import secrets
 import subprocess
 import sys
 import threading
 
 import pytest
 
-from narnat_agent.platform.processes import alive, start_tree, stop_tree
+from narnat_agent.platform.processes import TAG, alive, kill_tagged, start_tree, stop_tree
 from tests.processes import ended
 
 # a child that starts a grandchild, says both pids, and waits for ever (the grandchild too)
@@ -60,3 +61,19 @@ def test_a_job_leader_dies_with_the_thread_that_started_it(tmp_path):
     thread.start()
     thread.join()
     assert started["process"].wait(30) == -9
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="environments are read in /proc")
+def test_a_jobs_leftovers_are_killed_by_its_tag_alone():
+    tag = secrets.token_hex(8)
+    sleep = [sys.executable, "-c", "import time; time.sleep(600)"]
+    mine = subprocess.Popen(sleep, env=os.environ | {TAG: tag})
+    other = subprocess.Popen(sleep, env=os.environ | {TAG: tag + "ff", "NOT_A_TAG": f"{TAG}={tag}x"})
+    try:
+        assert kill_tagged(tag) == 1
+        assert mine.wait(30) == -9
+        assert other.poll() is None
+        assert kill_tagged(tag) == 0
+    finally:
+        other.kill()
+        other.wait(30)

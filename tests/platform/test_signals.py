@@ -1,10 +1,12 @@
 """The main thread interrupted from another thread, as the key watcher does on ESC."""
 
+import signal
+import sys
 import threading
 
 import pytest
 
-from narnat_agent.platform.signals import interrupt_main
+from narnat_agent.platform.signals import held_from_threads, interrupt_main
 from narnat_agent.processes import start_thread
 
 
@@ -16,3 +18,17 @@ def test_another_thread_interrupts_the_main_threads_wait():
         started.set()
         while True:  # short waits, as Bash's wait for its command: a signal landing just before one begins is
             never.wait(0.05)  # handled when it ends (a wait on Windows is not interrupted at all)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Python runs every handler on the main thread there")
+def test_threads_started_while_held_take_none_of_the_signals_and_the_main_thread_gets_them_back():
+    ending = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    assert not ending & before
+    masks: list[set] = []
+    with held_from_threads():
+        helper = threading.Thread(target=lambda: masks.append(signal.pthread_sigmask(signal.SIG_BLOCK, set())))
+        helper.start()
+        helper.join(30)
+    assert ending <= masks[0]
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == before

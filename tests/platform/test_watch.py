@@ -68,3 +68,51 @@ def test_a_removed_folder_is_no_longer_watched(tmp_path):
     (tmp_path / "sub").rmdir()
     assert Event(str(tmp_path / "sub"), came=False, went=True, listed=True) in watch.events()
     assert str(tmp_path / "sub") not in watch.watches
+
+
+def test_a_forgotten_folder_leaves_its_namesakes_watched(tmp_path):
+    for name in ("src", "src2", "src/sub"):
+        (tmp_path / name).mkdir()
+    watch = watching(tmp_path / "src", tmp_path / "src2", tmp_path / "src/sub")
+    watch.forget(str(tmp_path / "src"))
+    (tmp_path / "src/sub/x").write_text("x")
+    (tmp_path / "src2/y").write_text("y")
+    assert {e.path for e in watch.events()} == {str(tmp_path / "src2/y")}
+
+
+def test_a_folder_moved_in_is_said_to_have_come(tmp_path):
+    (tmp_path / "outside/sub").mkdir(parents=True)
+    (tmp_path / "watched").mkdir()
+    watch = watching(tmp_path / "watched")
+    os.rename(tmp_path / "outside", tmp_path / "watched/moved")
+    assert watch.events() == [Event(str(tmp_path / "watched/moved"), came=True, went=False, listed=True)]
+
+
+def mount_table(path: Path, *mounts: tuple[str, str]) -> Path:
+    """The system's table of mounts as Linux writes it, with these mount points and file system types."""
+    escaped = [(point.replace(" ", "\\040"), kind) for point, kind in mounts]
+    lines = [f"{n} 1 0:{n} / {point} rw,relatime shared:{n} - {kind} /dev/x{n} rw" for n, (point, kind) in
+             enumerate(escaped, 20)]  # fmt: skip
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mounts", "watched"),
+    [
+        ([("/", "ext4")], True),
+        ([("/", "ext4"), ("/narnat-w", "nfs")], False),
+        ([("/", "nfs"), ("/narnat-w", "xfs")], True),
+        ([("/", "ext4"), ("/narnat", "nfs"), ("/narnat-w/m", "cifs"), ("/narnat-w/my", "fuse.sshfs")], True),
+        ([("/", "ext4"), ("/narnat-w", "nfs"), ("/narnat-w", "tmpfs")], True),  # mounted over: the last one counts
+        ([("/", "ext4"), ("/narnat-w/my project", "9p")], False),
+        ([("/", "ext4"), ("/narnat-w/my", "9p")], True),
+    ],
+)
+def test_only_a_project_on_a_local_file_system_is_watched(tmp_path, mounts, watched):
+    table = mount_table(tmp_path / "mountinfo", *mounts)
+    found = open_watch(Path("/narnat-w/my project/src"), table)  # a path that is no link: as its real path
+    assert (found is not None) is watched
+    if found is not None:
+        found.close()
+    assert open_watch(tmp_path, tmp_path / "no table") is None, "a file system unknown may change unseen"
