@@ -27,6 +27,7 @@ import libcst as cst
 from common import ROOT, table
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
+from mutation_syntax import SYNTAX_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
 
@@ -88,6 +89,12 @@ SESSION_TESTS = (
     "tests/commands/test_session.py",
     "tests/commands/test_session_runs.py",
     "tests/commands/test_fork.py",
+)
+# the syntax check's parsing, in process: the check's own cases, each language's parser, where JavaScript stops
+SYNTAX_TESTS = (
+    "tests/tools/test_syntax_check.py",
+    "tests/tools/test_syntax_parsers.py",
+    "tests/tools/test_syntax_stopping.py",
 )
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/keyguard.py": Target(  # the probe of the process's closure runs another Python, not mutmut's
@@ -168,6 +175,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "Watcher.take_typed",
         ),
     ),
+    # syntax
+    "narnat_agent/tools/files/parsers.py": Target(SYNTAX_TESTS),
+    "narnat_agent/tools/files/stopping.py": Target(SYNTAX_TESTS),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -210,6 +220,7 @@ UNSHOWN = "a turn that outgrows the context window is asked again after compress
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": SAFETY_EQUIVALENT,
     **CHECKPOINT_AND_EDIT_EQUIVALENT,
+    **SYNTAX_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

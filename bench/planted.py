@@ -275,6 +275,26 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("while literal < len(segments) - 1 and", "while literal < len(segments) and",
                f"{FORMAT_EDGE}: a pattern naming one file exactly is taken for a folder"),
     ),
+    # syntax
+    "narnat_agent/tools/files/parsers.py": (
+        Defect("or node.start_byte > first.offset:", "or node.start_byte >= first.offset:",
+               f"{OFF_BY_ONE}: the token the compiler stops on is listed a second time, as tree-sitter's error node"),
+        Defect('    column = len(lines[row][:column].decode("utf-8", "replace")) if row < len(lines) else column\n', "",
+               f"{FORMAT_EDGE}: a column after a character of several bytes is counted in bytes"),
+        Defect("memoryview(new)[::-1], limit - start)", "memoryview(new)[::-1], limit)",
+               f"{WRONG_MOMENT}: the shared end counted over the whole text, into the shared start: a text repeated "
+               "is marked changed in the wrong place"),
+    ),
+    "narnat_agent/tools/files/stopping.py": (
+        Defect("    at = padding.end() if padding else after\n", "    at = after\n",
+               f"{STEP_MISSED}: the error is placed on the spaces and blank lines before the token, not on it"),
+        Defect('if grammar == "javascript" and previous is not None and _ends_argument(previous):',
+               "if previous is not None and _ends_argument(previous):",
+               f"{WRONG_SETTING}: TypeScript's error is named by node's rule for an argument list left open"),
+        Defect("while node is not None and (node.is_extra or node.end_byte > offset):",
+               "while node is not None and (node.is_extra or node.end_byte >= offset):",
+               f"{OFF_BY_ONE}: the token that ends where the parser stopped is skipped for the one before it"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
