@@ -178,6 +178,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # syntax
     "narnat_agent/tools/files/parsers.py": Target(SYNTAX_TESTS),
     "narnat_agent/tools/files/stopping.py": Target(SYNTAX_TESTS),
+    "narnat_agent/tools/files/html_context.py": Target(("tests/tools/test_syntax_html_context.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -295,6 +295,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                "while node is not None and (node.is_extra or node.end_byte >= offset):",
                f"{OFF_BY_ONE}: the token that ends where the parser stopped is skipped for the one before it"),
     ),
+    "narnat_agent/tools/files/html_context.py": (
+        Defect('end = upper.find(f"</{name}", at)', 'end = page.find(f"</{name.lower()}", at)',
+               f"{FORMAT_EDGE}: a </SCRIPT> in capitals does not end the script's raw text"),
+        Defect("del stack[len(stack) - 1 - stack[::-1].index(name) :]", "del stack[stack.index(name) :]",
+               f"{WRONG_SETTING}: an end tag closes the outermost element of its name, not the innermost"),
+        Defect("    while stack and (stack[-1] in VOID", "    if stack and (stack[-1] in VOID",
+               f"{STEP_MISSED}: a start tag closes one element it cannot be in, not all of them (<p><br><div>)"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
