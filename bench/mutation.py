@@ -179,6 +179,8 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/files/parsers.py": Target(SYNTAX_TESTS),
     "narnat_agent/tools/files/stopping.py": Target(SYNTAX_TESTS),
     "narnat_agent/tools/files/html_context.py": Target(("tests/tools/test_syntax_html_context.py",)),
+    "narnat_agent/tools/files/statements.py": Target(("tests/tools/test_syntax_statements.py",)),
+    "narnat_agent/tools/files/yaml_syntax.py": Target(("tests/tools/test_syntax_parsers.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

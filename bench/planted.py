@@ -303,6 +303,22 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("    while stack and (stack[-1] in VOID", "    if stack and (stack[-1] in VOID",
                f"{STEP_MISSED}: a start tag closes one element it cannot be in, not all of them (<p><br><div>)"),
     ),
+    "narnat_agent/tools/files/statements.py": (
+        Defect("while end - start > BLOCK and", "while end - start >= BLOCK and",
+               f"{OFF_BY_ONE}: a block of exactly two hundred lines is narrowed"),
+        Defect("|</)[^\\s)\\]}]", ")[^\\s)\\]}]",
+               f"{FORMAT_EDGE}: an HTML closing tag is taken for the start of a statement"),
+        Defect("        tail[:0] = range(last, end)\n", "        tail += range(last, end)\n",
+               f"{WRONG_ORDER}: an inner block's closing lines are put after the outer block's"),
+    ),
+    "narnat_agent/tools/files/yaml_syntax.py": (
+        Defect("return (mark.line + 1, mark.column + 1, words)", "return (mark.line + 1, mark.column, words)",
+               f"{OFF_BY_ONE}: the column libyaml names is said counted from 0"),
+        Defect("mark = e.problem_mark or e.context_mark", "mark = e.context_mark or e.problem_mark",
+               f"{WRONG_SETTING}: the place of the construct the error is in is named, not the error's"),
+        Defect('e.position - (text.rfind("\\n", 0, e.position) + 1) + 1', "e.position + 1",
+               f"{FORMAT_EDGE}: a character YAML does not allow is placed by its offset in the text, not in its line"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
