@@ -14,6 +14,13 @@ SHARED_PREFIX = (
     "the middle stays above low and at most high: the search still finds the longest shared prefix, in other steps"
 )
 
+NEVER_AT_ZERO = "the end is looked for after the tag's opening '<': it is never found at 0"
+AFTER_COMMENT = "read on from the '->' of a comment's end, which holds no '<', the next tag found is the same"
+
+LIBYAML_SAYS = "libyaml names the problem of every error it raises: the words for none are never said"
+LIBYAML_MARKS = "libyaml marks where each error it raises lies: the place for none is never given"
+LIBYAML = "PyYAML's wheels are built with libyaml: wherever one installs, the fallback is not taken"
+
 SYNTAX_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/tools/files/parsers.py": {
         'compile(text, name, "exec", )': INHERIT,
@@ -30,5 +37,30 @@ SYNTAX_EQUIVALENT: dict[str, dict[str, str]] = {
         'data.count(b"\\n", None, offset)': FROM_ZERO,
         'data.rfind(b"\\n", None, offset)': FROM_ZERO,
         "middle = (low + high + 2) // 2": SHARED_PREFIX,
+    },
+    "narnat_agent/tools/files/html_context.py": {
+        "if end <= 0:": NEVER_AT_ZERO,
+        "if end < 1:": NEVER_AT_ZERO,
+        'at = end + (3 if (kind == "!--") and False else 1)': AFTER_COMMENT,
+        'at = end + (3 if kind == "XX!--XX" else 1)': AFTER_COMMENT,
+    },
+    "narnat_agent/tools/files/yaml_syntax.py": {
+        'or "XXnot YAMLXX"': LIBYAML_SAYS,
+        'or "not yaml"': LIBYAML_SAYS,
+        'or "NOT YAML"': LIBYAML_SAYS,
+        "if (mark) or True else (1, 1, words)": LIBYAML_MARKS,
+        "if mark else (2, 1, words)": LIBYAML_MARKS,
+        "if mark else (1, 2, words)": LIBYAML_MARKS,
+        'text.count("\\n", None, e.position)': FROM_ZERO,
+        'text.rfind("\\n", None, e.position)': FROM_ZERO,
+        'getattr(yaml, "CSafeLoader", None)': LIBYAML,
+        'getattr(yaml, "CSafeLoader", )': LIBYAML,
+    },
+    "narnat_agent/tools/files/statements.py": {
+        'if first < end else "XXXX"': "with no line after the opening holding anything, no change lies among its "
+        "members: no members either way",
+        "while last >= first and": "once the members' end comes down to their first line, no change lies between "
+        "them: no members either way",
+        "while start >= low and": "the start is held to low on return: a line below low is never taken",
     },
 }

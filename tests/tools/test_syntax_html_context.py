@@ -40,6 +40,8 @@ OPEN = [
     ("<script>if (a < b) { '</div>' }</script><p>", ["P"]),
     ("<STYLE>a{}</style><i>", ["I"]),
     ("<div><script>x</SCRIPT>", ["DIV"]),
+    ("<script>a</script><div><script>b</script>", ["DIV"]),  # each script's own closing tag
+    ("<!--<b>--><i>", ["I"]),  # a tag at a comment's end is inside it
     # an end tag closes the innermost element of its name and all inside it; one no element has is ignored
     ("<div><span></div>", []),
     ("<div><div><span></div>", ["DIV"]),

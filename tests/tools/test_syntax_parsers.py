@@ -16,6 +16,8 @@ YAML = [
     ("a: 1\nb: \x01\n", SyntaxProblem(2, 4, "control characters are not allowed", "b: \x01")),
     ("a: é\x07\n", SyntaxProblem(1, 6, "control characters are not allowed", "a: é\x07")),
     ("\x07", SyntaxProblem(1, 1, "control characters are not allowed", "\x07")),
+    ("\na: \x01\n", SyntaxProblem(2, 4, "control characters are not allowed", "a: \x01")),
+    ("a: 1\nb: 2\nc: \x01\n", SyntaxProblem(3, 4, "control characters are not allowed", "c: \x01")),
 ]
 
 

@@ -90,3 +90,32 @@ def test_a_fragment_in_the_text_before_the_change_and_its_lines_in_the_file():
     assert fragment.before(-1) == Fragment((0, 1), 10, 14, (41, 42))
     assert [fragment.line(n) for n in (1, 2, 3, 5, 6, 7)] == [1, 2, 11, 13, 41, 42]
     assert fragment.line(9) == 44  # past its last line: counted on from there
+
+
+def test_a_long_statement_with_nothing_but_blank_lines_or_its_own_closing_after_it_is_taken_whole():
+    blank = lines("x = 1\n" + "\n" * 250)
+    assert around(blank, (100, 100)) == Fragment((), 0, 252, ())
+    # the line after the opening is no deeper than it: no members to narrow to
+    shallow = lines("x = (\n)\n" + "  y,\n" * 250)
+    assert around(shallow, (100, 100)) == Fragment((), 0, 253, ())
+
+
+def test_members_separated_by_blank_lines_end_at_the_last_member():
+    spaced = lines("\n".join(["class A {", *[f"  int m{n};\n" for n in range(150)], "}", ""]))
+    assert around(spaced, (298, 298)) == Fragment((0,), 297, 299, (300, 301, 302))
+
+
+def test_a_change_from_the_opening_line_into_the_members_takes_the_block_whole_and_the_last_member_is_one():
+    block = lines("\n".join(["class A {", *[f"  int m{n};" for n in range(300)], "}", ""]))
+    assert around(block, (1, 10)) == Fragment((), 0, 303, ())
+    assert around(block, (301, 301)) == Fragment((0,), 300, 301, (301, 302))
+
+
+def test_a_block_of_fewer_than_two_hundred_lines_after_many_statements_is_taken_whole():
+    late = lines("\n".join([f"x{n} = 1;" for n in range(150)] + ["class A {", *members(100), "}", ""]))
+    assert around(late, (200, 200)) == Fragment((), 150, 253, ())
+
+
+def test_without_a_comma_only_the_last_statements_comma_is_left_out():
+    document = lines("{\n" + "".join(f' "a{n}": {n},\n' for n in range(3)) + "}\n")
+    assert Fragment((0,), 1, 3, (4,)).text(document, comma=False) == '{\n "a0": 0,\n "a1": 1\n}'
