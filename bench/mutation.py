@@ -181,6 +181,10 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/files/html_context.py": Target(("tests/tools/test_syntax_html_context.py",)),
     "narnat_agent/tools/files/statements.py": Target(("tests/tools/test_syntax_statements.py",)),
     "narnat_agent/tools/files/yaml_syntax.py": Target(("tests/tools/test_syntax_parsers.py",)),
+    # what in-place edits, keys and Ansible lose is said by the third round's rules: their tests, not SAFETY_TESTS
+    "narnat_agent/safety/edits.py": Target(
+        ("tests/safety/test_bash_third_round.py", "tests/safety/test_bash_edits.py")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

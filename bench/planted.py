@@ -319,6 +319,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('e.position - (text.rfind("\\n", 0, e.position) + 1) + 1', "e.position + 1",
                f"{FORMAT_EDGE}: a character YAML does not allow is placed by its offset in the text, not in its line"),
     ),
+    "narnat_agent/safety/edits.py": (
+        Defect("existing = [f for f in files if f and existing_file(os.path.expanduser(f), check.cwd)]",
+               "existing = [f for f in files if f]",
+               f"{STEP_MISSED}: sed -i on a file that does not exist is said to delete its lines"),
+        Defect('path = home + file[1:] if home and file.startswith("~/") else os.path.expanduser(file)',
+               "path = os.path.expanduser(file)",
+               f"{WRONG_SETTING}: a key under ~ is looked for in Narnat's home, not the command's"),
+        Defect('kept = re.sub(r"\\.\\*\\$?$", "", pattern)', 'kept = re.sub(r"\\.\\*$", "", pattern)',
+               f"{FORMAT_EDGE}: s/^KEY=.*$/KEY=/ (the pattern anchored at the end) is not seen to blank the value"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
