@@ -329,6 +329,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('kept = re.sub(r"\\.\\*\\$?$", "", pattern)', 'kept = re.sub(r"\\.\\*$", "", pattern)',
                f"{FORMAT_EDGE}: s/^KEY=.*$/KEY=/ (the pattern anchored at the end) is not seen to blank the value"),
     ),
+    "narnat_agent/safety/archives.py": (
+        Defect("                if len(found) > MAX_LINES:", "                if len(found) >= MAX_LINES:",
+               f"{OFF_BY_ONE}: an archive of exactly as many files as a question lists is asked about unnamed"),
+        Defect("found.append(os.path.normpath(member.name))", "found.append(member.name)",
+               f"{FORMAT_EDGE}: a member stored as ./src/app.ts is not seen to replace src/app.ts"),
+        Defect("target = Path(os.path.expanduser(folder)) if folder else check.cwd", "target = check.cwd",
+               f"{WRONG_SETTING}: -C is ignored: an extraction elsewhere is said to replace the project's files"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
