@@ -181,12 +181,16 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/files/html_context.py": Target(("tests/tools/test_syntax_html_context.py",)),
     "narnat_agent/tools/files/statements.py": Target(("tests/tools/test_syntax_statements.py",)),
     "narnat_agent/tools/files/yaml_syntax.py": Target(("tests/tools/test_syntax_parsers.py",)),
-    # what in-place edits, keys, Ansible and archivers lose is said by rules SAFETY_TESTS leaves out: their tests
+    # what in-place edits, keys, Ansible, archivers and pyproject's tasks lose is said by rules SAFETY_TESTS leaves
+    # out: their tests
     "narnat_agent/safety/edits.py": Target(
         ("tests/safety/test_bash_third_round.py", "tests/safety/test_bash_edits.py")
     ),
     "narnat_agent/safety/archives.py": Target(
         ("tests/safety/test_bash_vocabulary.py", "tests/safety/test_bash_archives.py")
+    ),
+    "narnat_agent/safety/pyproject.py": Target(
+        ("tests/safety/test_bash_vocabulary.py", "tests/safety/test_bash_pyproject.py")
     ),
 }
 

@@ -337,6 +337,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("target = Path(os.path.expanduser(folder)) if folder else check.cwd", "target = check.cwd",
                f"{WRONG_SETTING}: -C is ignored: an extraction elsewhere is said to replace the project's files"),
     ),
+    "narnat_agent/safety/pyproject.py": (
+        Defect("if name in seen or len(seen) >= MAX_TARGETS:", "if name in seen or len(seen) > MAX_TARGETS:",
+               f"{OFF_BY_ONE}: one task more than the bound is followed"),
+        Defect('words[0].rpartition(":")', 'words[0].partition(":")',
+               f"{FORMAT_EDGE}: hatch run NAME, without an environment, is not read as the default one's script"),
+        Defect("extra if task == name else []", "extra",
+               f"{STEP_MISSED}: the arguments after the task's name are given to its pre_ and post_ scripts too"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
