@@ -37,6 +37,9 @@ SYNTAX_EQUIVALENT: dict[str, dict[str, str]] = {
         'data.count(b"\\n", None, offset)': FROM_ZERO,
         'data.rfind(b"\\n", None, offset)': FROM_ZERO,
         "middle = (low + high + 2) // 2": SHARED_PREFIX,
+        "high = middle - 2": "a shared prefix found shorter only marks more of the text changed: tree-sitter parses it "
+        "again, to the same tree",
+        "if 0 <= line <= len(lines) else": "libyaml's lines are counted from 1 here: none is 0",
     },
     "narnat_agent/tools/files/html_context.py": {
         "if end <= 0:": NEVER_AT_ZERO,
