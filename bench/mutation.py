@@ -45,6 +45,7 @@ from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
 from mutation_web import WEB_EQUIVALENT
+from mutation_syntax import SYNTAX_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
 
@@ -125,6 +126,11 @@ EXECUTE_TESTS = (
     "-k",
     "not (narnat_stops_its_background or the_rest_of_an_ended or commands_do_not_see_narnats or "
     "the_projects_own_virtualenv_stays or gives_its_new_output_and_how or read_to_its_end_is_a_verification)",
+# the syntax check's parsing, in process: the check's own cases, each language's parser, where JavaScript stops
+SYNTAX_TESTS = (
+    "tests/tools/test_syntax_check.py",
+    "tests/tools/test_syntax_parsers.py",
+    "tests/tools/test_syntax_stopping.py",
 )
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/keyguard.py": Target(  # the probe of the process's closure runs another Python, not mutmut's
@@ -265,6 +271,23 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/bash/__init__.py": Target(BASH_TESTS),
     "narnat_agent/tools/bash/execute.py": Target(EXECUTE_TESTS),
     "narnat_agent/encodable.py": Target(("tests/base/test_encodable.py",)),
+    # syntax
+    "narnat_agent/tools/files/parsers.py": Target(SYNTAX_TESTS),
+    "narnat_agent/tools/files/stopping.py": Target(SYNTAX_TESTS),
+    "narnat_agent/tools/files/html_context.py": Target(("tests/tools/test_syntax_html_context.py",)),
+    "narnat_agent/tools/files/statements.py": Target(("tests/tools/test_syntax_statements.py",)),
+    "narnat_agent/tools/files/yaml_syntax.py": Target(("tests/tools/test_syntax_parsers.py",)),
+    # what in-place edits, keys, Ansible, archivers and pyproject's tasks lose is said by rules SAFETY_TESTS leaves
+    # out: their tests
+    "narnat_agent/safety/edits.py": Target(
+        ("tests/safety/test_bash_third_round.py", "tests/safety/test_bash_edits.py")
+    ),
+    "narnat_agent/safety/archives.py": Target(
+        ("tests/safety/test_bash_vocabulary.py", "tests/safety/test_bash_archives.py")
+    ),
+    "narnat_agent/safety/pyproject.py": Target(
+        ("tests/safety/test_bash_vocabulary.py", "tests/safety/test_bash_pyproject.py")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -313,6 +336,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **PROVIDER_EQUIVALENT,
     **READ_EQUIVALENT,
     **BASH_EQUIVALENT,
+    **SYNTAX_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

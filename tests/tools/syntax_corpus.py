@@ -51,6 +51,12 @@ for (const line of require('fs').readFileSync(0, 'utf8').split('\\n').filter(Boo
 """
 
 
+def case_id(text: str) -> str:
+    """A test id made of the text's words: mutmut passes the ids on pytest's command line, which quotes and
+    backslashes would break."""
+    return re.sub(r"\W+", "_", text, flags=re.ASCII).strip("_")[:40] or "blank"
+
+
 def source(name: str) -> str:
     return (FIXTURES / f"{name}.txt").read_text()
 

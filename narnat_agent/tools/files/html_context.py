@@ -32,7 +32,7 @@ def open_elements(page: str, inside: list[str] | None = None) -> list[str] | Non
     while (found := TAG.search(page, at)) is not None:
         kind, name = found[1], found[2].upper()
         if kind == "!--" or kind == "!":
-            end = page.find("-->" if kind == "!--" else ">", found.end())
+            end = page.find("-->" if kind == "!--" else ">", found.start(2))  # a comment's text is no tag name
             if end < 0:
                 return None
             at = end + (3 if kind == "!--" else 1)
