@@ -294,6 +294,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect(r'MAKE_REF.sub(value, line.replace("$$", "\0")).replace("\0", "$")', "MAKE_REF.sub(value, line)",
                f"{FORMAT_EDGE}: make's $$ (a dollar for the shell) is read as a make variable"),
     ),
+    "narnat_agent/safety/probes.py": (
+        Defect("if line][: MAX_LINES + 1]", "if line][:MAX_LINES]",
+               f"{OFF_BY_ONE}: a listing cut at the limit is never said to hold more"),
+        Defect('(", …" if len(names_) > 3 else "")', '(", …" if len(names_) >= 3 else "")',
+               f"{OFF_BY_ONE}: three names all shown are said to go on"),
+        Defect('skip = 1 if word in ("-fls", "-fprint", "-fprint0", "-printf") else',
+               'skip = 1 if word in ("-fls", "-fprint", "-fprint0") else',
+               f"{FORMAT_EDGE}: -printf's format is left as a word of find's, whose listing then fails"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
