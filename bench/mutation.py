@@ -191,6 +191,16 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         ),
         at_import=SAFETY_AT_IMPORT,
     ),
+    # the words' own cases, and the long tail's corpora that the vocabulary was designed on and held out from
+    "narnat_agent/safety/vocabulary.py": Target(
+        (
+            "tests/safety/test_bash_vocabulary.py",
+            "tests/safety/test_bash_longtail.py",
+            "tests/safety/test_bash_longtail_blind.py",
+            "tests/safety/test_bash_longtail_blind2.py",
+        ),
+        at_import=SAFETY_AT_IMPORT,
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -303,6 +303,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                'skip = 1 if word in ("-fls", "-fprint", "-fprint0") else',
                f"{FORMAT_EDGE}: -printf's format is left as a word of find's, whose listing then fails"),
     ),
+    "narnat_agent/safety/vocabulary.py": (
+        Defect("if word is None or len(found) == MAX_SUBCOMMANDS:", "if word is None or len(found) > MAX_SUBCOMMANDS:",
+               f"{OFF_BY_ONE}: a fourth word after three subcommands is read as one"),
+        Defect("not (VERBS - SHORT) & split", "not VERBS & split",
+               f"{STEP_MISSED}: a target named rm or del alone (make rm) is taken to say it destroys"),
+        Defect('if a.startswith("--") and not a.startswith("--no-")]', 'if a.startswith("--")]',
+               f"{INVERTED}: an option that declines to delete (--no-delete, --no-prune) is read as one that deletes"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
