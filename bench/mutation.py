@@ -287,6 +287,24 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     "narnat_agent/safety/pyproject.py": Target(
         ("tests/safety/test_bash_vocabulary.py", "tests/safety/test_bash_pyproject.py")
+    # find's selection on files of its own; git's listings behind a forced push and a moved branch
+    "narnat_agent/safety/probes.py": Target(
+        (
+            "tests/safety/test_bash_probes.py",
+            "tests/safety/test_bash_vocabulary.py",
+            "tests/safety/test_bash_longtail.py",
+        ),
+        at_import=SAFETY_AT_IMPORT,
+    ),
+    # the words' own cases, and the long tail's corpora that the vocabulary was designed on and held out from
+    "narnat_agent/safety/vocabulary.py": Target(
+        (
+            "tests/safety/test_bash_vocabulary.py",
+            "tests/safety/test_bash_longtail.py",
+            "tests/safety/test_bash_longtail_blind.py",
+            "tests/safety/test_bash_longtail_blind2.py",
+        ),
+        at_import=SAFETY_AT_IMPORT,
     ),
 }
 

@@ -649,6 +649,22 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: hatch run NAME, without an environment, is not read as the default one's script"),
         Defect("extra if task == name else []", "extra",
                f"{STEP_MISSED}: the arguments after the task's name are given to its pre_ and post_ scripts too"),
+    "narnat_agent/safety/probes.py": (
+        Defect("if line][: MAX_LINES + 1]", "if line][:MAX_LINES]",
+               f"{OFF_BY_ONE}: a listing cut at the limit is never said to hold more"),
+        Defect('(", …" if len(names_) > 3 else "")', '(", …" if len(names_) >= 3 else "")',
+               f"{OFF_BY_ONE}: three names all shown are said to go on"),
+        Defect('skip = 1 if word in ("-fls", "-fprint", "-fprint0", "-printf") else',
+               'skip = 1 if word in ("-fls", "-fprint", "-fprint0") else',
+               f"{FORMAT_EDGE}: -printf's format is left as a word of find's, whose listing then fails"),
+    ),
+    "narnat_agent/safety/vocabulary.py": (
+        Defect("if word is None or len(found) == MAX_SUBCOMMANDS:", "if word is None or len(found) > MAX_SUBCOMMANDS:",
+               f"{OFF_BY_ONE}: a fourth word after three subcommands is read as one"),
+        Defect("not (VERBS - SHORT) & split", "not VERBS & split",
+               f"{STEP_MISSED}: a target named rm or del alone (make rm) is taken to say it destroys"),
+        Defect('if a.startswith("--") and not a.startswith("--no-")]', 'if a.startswith("--")]',
+               f"{INVERTED}: an option that declines to delete (--no-delete, --no-prune) is read as one that deletes"),
     ),
 }  # fmt: skip
 

@@ -44,7 +44,8 @@ def find_selection(expression: list[str], cwd: Path) -> list[str] | None:
             words.append(word)
     if "-print" not in words:
         words.append("-print")
-    return _lines(["find", *words], cwd)
+    found = _lines(["find", *words], cwd)
+    return list(dict.fromkeys(found)) if found is not None else None  # `-print -delete` prints each file twice
 
 
 def git_lines(args: list[str], cwd: Path) -> list[str] | None:

@@ -42,7 +42,7 @@ MAKE_VALUES = names("-C -f --file --makefile -I -j -l -o -W --directory --includ
 MAKE_DRY = names("-n --dry-run --just-print --recon -q --question -p --print-data-base")
 MAKE_DEFAULTS = {"MAKE": "make", "RM": "rm -f", "CC": "cc", "CXX": "g++", "AR": "ar", "SHELL": "/bin/sh"}
 MAKE_REF = re.compile(r"\$(?:\(([^()$]*)\)|\{([^{}$]*)\}|([@<^?*%+|]))")
-ASSIGNMENT = re.compile(r"^(?:export\s+|override\s+)?([A-Za-z_][\w.]*)\s*(?:\?|:{1,3}|\+|!)?=\s*(.*)$")
+ASSIGNMENT = re.compile(r"^(?:export\s+|override\s+)?([A-Za-z_][\w.]*)\s*(\?|:{1,3}|\+|!)?=\s*(.*)$")
 RULE = re.compile(r"^([^\s:=#][^:=#]*?)\s*::?\s*(?!=)([^;#]*)")
 JUST_RECIPE = re.compile(r"^@?([A-Za-z_][\w-]*)(?:\s+[^:]*)?:(?!=)\s*([^#]*)$")
 SHELLS_SHEBANG = re.compile(r"#!\S*(?:/env\s+)?(?:ba|z|da)?sh\b")
@@ -260,7 +260,7 @@ def _makefile(text: str) -> tuple[dict[str, tuple[list[str], list[str]]], dict[s
                 rules[target][1].append(line[1:].lstrip("@-+ "))
             continue
         if assignment := ASSIGNMENT.match(line):
-            variables.setdefault(assignment.group(1), assignment.group(2).strip())
+            _assign(variables, *assignment.groups())
             current = []
         elif (rule := RULE.match(line)) and "%" not in rule.group(1):
             current = [t for t in rule.group(1).split() if not t.startswith(".")]
@@ -269,6 +269,18 @@ def _makefile(text: str) -> tuple[dict[str, tuple[list[str], list[str]]], dict[s
         elif line.strip() and not line.startswith("#"):
             current = []
     return rules, variables
+
+
+def _assign(variables: dict[str, str], name: str, operator: str | None, value: str) -> None:
+    """A Makefile's assignment as make reads it: `?=` only when unset, `+=` appends, `!=` runs the shell (its value
+    unknown), any other replaces."""
+    value = "$${MAKE_FUNCTION}" if operator == "!" else value.strip()  # $$: a dollar, as the recipe expands it
+    if operator == "?":
+        variables.setdefault(name, value)
+    elif operator == "+" and name in variables:
+        variables[name] = f"{variables[name]} {value}"
+    else:
+        variables[name] = value
 
 
 def _recipes(target: str, rules: dict, variables: dict[str, str]) -> list[tuple[str, str]]:

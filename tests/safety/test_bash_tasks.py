@@ -85,6 +85,8 @@ FILES = {
     "sub/Makefile": "clean:\n\trm -rf sub-out\n",
     "sub/GNUmakefile": "clean:\n\trm -rf gnu-out\n",
     "other.mk": "clean:\n\trm -rf other-out\n",
+    "assigned.mk": "OUT = build\nOUT += dist\nDIR = a\nDIR = b\nRM ?= rm -rf\nRM ?= echo\nLIST != ls\n"
+    "clean:\n\t$(RM) $(OUT) $(DIR)\nls:\n\trm -rf $(LIST)\n",
     "justfile": JUSTFILE,
     "x.sh": "#!/bin/sh\nrm -rf x-out\n",
     "env.sh": "#!/usr/bin/env bash\nrm -rf env-out\n",
@@ -170,6 +172,9 @@ ASKS = {
         "the make target wipe: rm deletes files: ${HOME}/x",
         "the make target ship: rm deletes files: ship",
     ],
+    # as make assigns: += appends, a later = replaces, ?= only when unset, != runs the shell
+    "make -f assigned.mk clean": ["the make target clean: rm deletes files: build dist b"],
+    "make -f assigned.mk ls": ["the make target ls: rm deletes files: ${MAKE_FUNCTION}"],
     "make db-reset": [f"the make target db-reset {NAMED}"],
     "just clean": JUST_CLEAN,
     "just": JUST_CLEAN,  # the first recipe

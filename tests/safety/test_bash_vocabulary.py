@@ -386,3 +386,19 @@ def test_the_words_given_to_a_package_script_that_cannot_be_read_are_read_as_its
 def test_a_script_that_cannot_be_read_asks_when_its_name_empties_a_store(name, asks, tmp_path):
     assert bool(analyze(f"npm run {name}", tmp_path).deletions) is asks
     assert bool(analyze(f"make {name}", tmp_path).deletions) is asks
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("mytool sync --delete a b", [f"mytool sync --delete: {UNKNOWN} — /undo cannot restore it"]),
+        ("mirror-tool sync --no-delete src dest", []),  # it declines to delete
+        (
+            "hygen component new delete-dialog",
+            [f"hygen component new delete-dialog: {UNKNOWN} — /undo cannot restore it"],
+        ),
+        ("hygen component new ui delete-dialog", []),  # past three subcommands, a word is what the command makes
+    ],
+)
+def test_only_a_program_s_first_subcommands_and_its_deleting_options_say_it_destroys(command, lost):
+    assert [str(reason) for reason in analyze(command).deletions] == lost
