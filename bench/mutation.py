@@ -306,6 +306,11 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         ),
         at_import=SAFETY_AT_IMPORT,
     ),
+    "narnat_agent/ui/markdown_stream.py": Target(("tests/ui/test_markdown_stream.py", "-m", "not slow")),
+    "narnat_agent/ui/terminal_stream.py": Target(("tests/ui/test_terminal_stream.py",)),
+    "narnat_agent/ui/events.py": Target(("tests/ui/test_events.py",)),
+    "narnat_agent/ui/cells.py": Target(("tests/i18n/test_cells.py",)),
+    "narnat_agent/ui/headless.py": Target(("tests/ui/test_headless_text.py", "tests/ui/test_events.py")),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -666,6 +666,47 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('if a.startswith("--") and not a.startswith("--no-")]', 'if a.startswith("--")]',
                f"{INVERTED}: an option that declines to delete (--no-delete, --no-prune) is read as one that deletes"),
     ),
+    "narnat_agent/ui/markdown_stream.py": (
+        Defect("if cancelled and waiting > HUGE:", "if waiting > HUGE:",
+               f"{INVERTED}: a flood nobody interrupted is only counted, never drawn"),
+        Defect("window = max(1, min(LIVE_LINES, self.console.height - 3))", "window = LIVE_LINES",
+               f"{FORMAT_EDGE}: on a short terminal the live region is taller than the screen leaves it"),
+        Defect("self.committed = self.anchor = end + (cut > 0)", "self.committed = self.anchor = end",
+               f"{OFF_BY_ONE}: the line end where the markdown stopped starts the plain text again"),
+    ),
+    "narnat_agent/ui/terminal_stream.py": (
+        Defect("outcome.stats.seconds >= self.ui.bell_after", "outcome.stats.seconds > self.ui.bell_after",
+               f"{OFF_BY_ONE}: a turn of exactly bell_after_s seconds ends without the bell"),
+        Defect('self.waiting = spinner if label == _("Thinking") else None', "self.waiting = spinner",
+               f"{WRONG_SETTING}: a notice while a tool runs goes under its spinner and vanishes with it"),
+        Defect("        self._end_thinking()\n        self.markdown.feed(text)", "        self.markdown.feed(text)",
+               f"{STEP_MISSED}: the reasoning's unfinished last line is printed after the answer"),
+    ),
+    "narnat_agent/ui/events.py": (
+        Defect('self.tool_calls += call_id != "check"', "self.tool_calls += 1",
+               f"{STEP_MISSED}: a goal's check is counted among the model's tool calls"),
+        Defect('"is_error": code != 0', '"is_error": code == 1',
+               f"{WRONG_SETTING}: a run stopped at its step limit (exit 3) is not said to be an error"),
+        Defect('codecs.lookup(getattr(out, "encoding", None) or "utf-8").name != "utf-8"',
+               'getattr(out, "encoding", None) != "utf-8"',
+               f"{FORMAT_EDGE}: an output whose encoding is not named exactly utf-8 gets ASCII escapes"),
+    ),
+    "narnat_agent/ui/headless.py": (
+        Defect("if self.text.strip():", "if self.text:",
+               f"{FORMAT_EDGE}: blank narration before a tool call prints an empty line"),
+        Defect('self.out.write(answer if answer.endswith("\\n") else f"{answer}\\n")', 'self.out.write(f"{answer}\\n")',
+               f"{FORMAT_EDGE}: an answer that ends its line is followed by a blank line"),
+        Defect("if answer := inert(redact(outcome.answer, self.secret)):", "if answer := inert(outcome.answer):",
+               f"{STEP_MISSED}: the key, quoted in the answer, is printed on stdout"),
+    ),
+    "narnat_agent/ui/cells.py": (
+        Defect('east_asian_width(char) in "WF"', 'east_asian_width(char) == "W"',
+               f"{FORMAT_EDGE}: full-width punctuation (，) is measured as one column"),
+        Defect("if line and width(line + word) > columns:", "if line and width(line + word) >= columns:",
+               f"{OFF_BY_ONE}: a line that fills the width exactly is broken a word early"),
+        Defect("lines.append(line.rstrip())", "lines.append(line)",
+               f"{STEP_MISSED}: a wrapped line keeps the space it broke at"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite

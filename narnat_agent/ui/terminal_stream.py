@@ -1,6 +1,7 @@
 """One turn on a terminal: spinner, streamed markdown, dimmed reasoning, and the footer."""
 
 import time
+from collections.abc import Callable
 
 from rich.console import Group
 from rich.live import Live
@@ -41,8 +42,8 @@ class _Raw:
 class TerminalStream:
     """The live region (spinner or the open markdown block) exists from turn_view() until finish()."""
 
-    def __init__(self, ui):
-        self.ui, self.cancelled = ui, False
+    def __init__(self, ui, clock: Callable[[], float] = time.monotonic):
+        self.ui, self.cancelled, self.clock = ui, False, clock  # the clock paces the answer's redraws
         self.live = Live(
             console=ui.console, transient=True, auto_refresh=True, refresh_per_second=10, vertical_overflow="crop"
         )
@@ -53,7 +54,7 @@ class TerminalStream:
         self.spin(_("Thinking"))
 
     def _new_markdown(self) -> MarkdownStream:
-        return MarkdownStream(self.ui.console, self._emit, self._show, emit_plain=self._emit_plain)
+        return MarkdownStream(self.ui.console, self._emit, self._show, self.clock, self._emit_plain)
 
     def _emit(self, lines: list[str]) -> None:
         self.ui.console.print(Text.from_ansi("\n".join(lines)), soft_wrap=True)
