@@ -25,6 +25,7 @@ from pathlib import Path
 
 import libcst as cst
 from common import ROOT, table
+from mutation_bash import BASH_EQUIVALENT
 from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_provider import (
     BODY_TESTS,
@@ -40,12 +41,11 @@ from mutation_provider import (
     TURN_TESTS,
 )
 from mutation_read import READ_EQUIVALENT
-from mutation_bash import BASH_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
+from mutation_syntax import SYNTAX_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
 from mutation_web import WEB_EQUIVALENT
-from mutation_syntax import SYNTAX_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
 
@@ -126,6 +126,7 @@ EXECUTE_TESTS = (
     "-k",
     "not (narnat_stops_its_background or the_rest_of_an_ended or commands_do_not_see_narnats or "
     "the_projects_own_virtualenv_stays or gives_its_new_output_and_how or read_to_its_end_is_a_verification)",
+)
 # the syntax check's parsing, in process: the check's own cases, each language's parser, where JavaScript stops
 SYNTAX_TESTS = (
     "tests/tools/test_syntax_check.py",
@@ -211,36 +212,6 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "Watcher.take_typed",
         ),
     ),
-    # web
-    "narnat_agent/tools/verification.py": Target(("tests/tools/test_verification.py", "-m", "not slow")),
-    # platform
-    # the watcher in process, on real folders (a watch that loses events or refuses a folder stands for the system's)
-    "narnat_agent/checkpoints/watching.py": Target(
-        ("tests/checkpoints/test_watching.py", "tests/platform/test_watch.py")
-    ),
-    "narnat_agent/checkpoints/runs.py": Target(
-        ("tests/checkpoints/test_runs.py", "tests/checkpoints/test_restore_bounds.py")
-    ),
-    "narnat_agent/checkpoints/index.py": Target(
-        ("tests/checkpoints/test_index.py", "tests/checkpoints/test_checkpoints.py", "-k", "index")
-    ),
-    # safety
-    "narnat_agent/safety/readonly.py": Target(("tests/safety/test_readonly.py",)),
-    # the corpora laid out as projects (package scripts, a Makefile, a justfile), and the cases on files of one's own
-    "narnat_agent/safety/tasks.py": Target(
-        (
-            "tests/safety/test_bash_tasks.py",
-            "tests/safety/test_bash_longtail.py",
-            "tests/safety/test_bash_longtail_blind.py",
-            "tests/safety/test_bash_longtail_blind2.py",
-            "tests/safety/test_bash_third_round.py",
-            "tests/safety/test_bash_vocabulary.py",
-        ),
-        at_import=SAFETY_AT_IMPORT,
-    ),
-    # ui
-    "narnat_agent/ui/plain.py": Target(("tests/ui/test_plain.py", "tests/ui/test_render.py")),
-    "narnat_agent/ui/render.py": Target(("tests/ui/test_render.py",)),
     # provider
     "narnat_agent/provider/client.py": Target(CLIENT_TESTS),
     "narnat_agent/provider/transport.py": Target(TRANSPORT_TESTS),
@@ -258,6 +229,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # file of 64 MB read whole takes a second, and only the window's mutants run it
     "narnat_agent/tools/grep.py": Target(
         ("tests/tools/test_grep.py", "-k", "not sparse_binary_file and not cancelled_search")
+    ),
+    # web
+    "narnat_agent/tools/verification.py": Target(("tests/tools/test_verification.py", "-m", "not slow")),
     "narnat_agent/tools/edit/__init__.py": Target(
         (
             "tests/tools/test_edit.py",
@@ -270,6 +244,17 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # bash
     "narnat_agent/tools/bash/__init__.py": Target(BASH_TESTS),
     "narnat_agent/tools/bash/execute.py": Target(EXECUTE_TESTS),
+    # platform
+    # the watcher in process, on real folders (a watch that loses events or refuses a folder stands for the system's)
+    "narnat_agent/checkpoints/watching.py": Target(
+        ("tests/checkpoints/test_watching.py", "tests/platform/test_watch.py")
+    ),
+    "narnat_agent/checkpoints/runs.py": Target(
+        ("tests/checkpoints/test_runs.py", "tests/checkpoints/test_restore_bounds.py")
+    ),
+    "narnat_agent/checkpoints/index.py": Target(
+        ("tests/checkpoints/test_index.py", "tests/checkpoints/test_checkpoints.py", "-k", "index")
+    ),
     "narnat_agent/encodable.py": Target(("tests/base/test_encodable.py",)),
     # syntax
     "narnat_agent/tools/files/parsers.py": Target(SYNTAX_TESTS),
@@ -287,6 +272,21 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     "narnat_agent/safety/pyproject.py": Target(
         ("tests/safety/test_bash_vocabulary.py", "tests/safety/test_bash_pyproject.py")
+    ),
+    # safety
+    "narnat_agent/safety/readonly.py": Target(("tests/safety/test_readonly.py",)),
+    # the corpora laid out as projects (package scripts, a Makefile, a justfile), and the cases on files of one's own
+    "narnat_agent/safety/tasks.py": Target(
+        (
+            "tests/safety/test_bash_tasks.py",
+            "tests/safety/test_bash_longtail.py",
+            "tests/safety/test_bash_longtail_blind.py",
+            "tests/safety/test_bash_longtail_blind2.py",
+            "tests/safety/test_bash_third_round.py",
+            "tests/safety/test_bash_vocabulary.py",
+        ),
+        at_import=SAFETY_AT_IMPORT,
+    ),
     # find's selection on files of its own; git's listings behind a forced push and a moved branch
     "narnat_agent/safety/probes.py": Target(
         (
@@ -306,6 +306,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         ),
         at_import=SAFETY_AT_IMPORT,
     ),
+    # ui
+    "narnat_agent/ui/plain.py": Target(("tests/ui/test_plain.py", "tests/ui/test_render.py")),
+    "narnat_agent/ui/render.py": Target(("tests/ui/test_render.py",)),
     "narnat_agent/ui/markdown_stream.py": Target(("tests/ui/test_markdown_stream.py", "-m", "not slow")),
     "narnat_agent/ui/terminal_stream.py": Target(("tests/ui/test_terminal_stream.py",)),
     "narnat_agent/ui/events.py": Target(("tests/ui/test_events.py",)),

@@ -56,8 +56,6 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/inert.py": ("tests/ui/test_escapes.py",),
     "narnat_agent/prompts/skills.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
     "narnat_agent/commands/custom.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
-    # web
-    "narnat_agent/tools/verification.py": ("tests/tools/test_verification.py", "tests/core/test_goal.py"),
     # provider: with the slow tests, in process (the limits on a real clock) and not (headless runs)
     "narnat_agent/provider/client.py": (
         *CLIENT_TESTS[:-2], "tests/provider/test_llm_shapes.py", "tests/run/test_headless_stall.py"
@@ -69,6 +67,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/provider/errors.py": ("tests/provider/test_errors.py", "tests/provider/test_llm.py"),
     "narnat_agent/provider/tokens.py": ("tests/provider/test_counts.py", "tests/provider/test_llm.py"),
     "narnat_agent/provider/pricing.py": ("tests/provider/test_counts.py", "tests/provider/test_llm.py"),
+    # web
+    "narnat_agent/tools/verification.py": ("tests/tools/test_verification.py", "tests/core/test_goal.py"),
     # bash: with the slow tests (timeouts, Ctrl-C, the background jobs Narnat stops at its exit)
     "narnat_agent/tools/bash/__init__.py": ("tests/tools/test_bash.py", "tests/tools/test_shells.py",
                                             "tests/tools/test_background.py"),
@@ -305,76 +305,6 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("while literal < len(segments) - 1 and", "while literal < len(segments) and",
                f"{FORMAT_EDGE}: a pattern naming one file exactly is taken for a folder"),
     ),
-    # web
-    "narnat_agent/tools/verification.py": (
-        Defect("    if len(every) == 1 and code != 0:\n        return None\n", "",
-               f"{STEP_MISSED}: `pytest && git commit` failing is recorded as the tests failing"),
-        Defect("code if code is None or not statuses else statuses[n]", "statuses[n] if statuses else code",
-               f"{WRONG_SETTING}: a pipeline stopped at its timeout is said to have exited with its stage's status"),
-        Defect('if script.split(":")[0] not in SCRIPTS:', "if script not in SCRIPTS:",
-               f"{FORMAT_EDGE}: `npm run test:unit` is no verification"),
-    ),
-    # platform
-    "narnat_agent/checkpoints/watching.py": (
-        Defect('or name.rsplit("/", 1)[-1] == ".gitignore"', 'or name == ".gitignore"',
-               f"{FORMAT_EDGE}: a .gitignore in a subfolder changed leaves the snapshot updating the names alone"),
-        Defect('                self.lost = False\n                self._walk("")\n',
-               "                self.lost = False\n",
-               f"{STEP_MISSED}: after events were lost, the folders made meanwhile are never watched"),
-        Defect("kept = sorted(self.ignored - ignored)", "kept = sorted(ignored - self.ignored)",
-               f"{WRONG_SETTING}: the folders .gitignore newly names are walked, not those it no longer names"),
-    ),
-    "narnat_agent/checkpoints/runs.py": (
-        Defect('os.write(fd, b"\\n" + line if cut else line)', "os.write(fd, line)",
-               f"{STEP_MISSED}: a step noted after a line a crash cut short is glued to it, and both are lost"),
-        Defect("and command.start < w.end]", "and command.start < w.start]",
-               f"{WRONG_MOMENT}: another run's step that began before the command and ended during it is missed"),
-        Defect("and w.end >= ended_before)", "and w.start >= ended_before)",
-               f"{WRONG_MOMENT}: a prune forgets a step that began before the limit but ended after it"),
-    ),
-    "narnat_agent/checkpoints/index.py": (
-        Defect("return trailer == bytes(TRAILER) or hashlib", "return hashlib",
-               f"{FORMAT_EDGE}: an index git wrote without its checksum is taken for damaged at every snapshot"),
-        Defect('        self.path.unlink(missing_ok=True)\n        return False', "        return False",
-               f"{STEP_MISSED}: a damaged index stays, and git stages the whole project on top of its garbage"),
-        Defect("if len(data) < 12 + TRAILER", "if len(data) <= 12 + TRAILER",
-               f"{OFF_BY_ONE}: an index without entries is taken for damaged"),
-    ),
-    # safety
-    "narnat_agent/safety/readonly.py": (
-        Defect('if ">" in operator and not', 'if operator == ">" and not',
-               f"{FORMAT_EDGE}: an appending redirection (>>) is taken for one that writes nothing"),
-        Defect("if name is None or (name not in READERS and any(word is None for word in argv)):",
-               "if name is None or any(word is None for word in argv):",
-               f"{STEP_MISSED}: a reader of a file named at run time (cat \"$f\") waits for the plan"),
-        Defect("return len(operands([name, *words])) < 2", "return len(operands([name, *words])) <= 2",
-               f"{OFF_BY_ONE}: uniq with an output file is taken for a reader"),
-    ),
-    "narnat_agent/safety/tasks.py": (
-        Defect("stack += [(p, False) for p in reversed(rules[name][0])]",
-               "stack += [(p, False) for p in rules[name][0]]",
-               f"{WRONG_ORDER}: a target's prerequisites are said last to first, not in the order make runs them"),
-        Defect('[f"pre{script}", script, f"post{script}"]', '[script, f"post{script}"]',
-               f"{STEP_MISSED}: npm's pre script (prereset: rm -rf …) runs unread before the script"),
-        Defect(r'MAKE_REF.sub(value, line.replace("$$", "\0")).replace("\0", "$")', "MAKE_REF.sub(value, line)",
-               f"{FORMAT_EDGE}: make's $$ (a dollar for the shell) is read as a make variable"),
-    ),
-    # ui
-    "narnat_agent/ui/plain.py": (
-        Defect("if stats.requests > 1:", "if stats.requests:",
-               f"{OFF_BY_ONE}: a turn of one request says '1 requests' in its footer"),
-        Defect("self.end_reasoning()\n        stream = stream or self.err", "stream = stream or self.err",
-               f"{STEP_MISSED}: a notice after reasoning continues the reasoning's line"),
-        Defect("detail.shown_lines < detail.lines", "detail.shown_lines <= detail.lines",
-               f"{INVERTED}: every command's result says how much the model was shown, cut or not"),
-    ),
-    "narnat_agent/ui/render.py": (
-        Defect("lines[-(TAIL_FAILED if failed else TAIL_OK) :]", "lines[-(TAIL_OK if failed else TAIL_FAILED) :]",
-               f"{WRONG_SETTING}: a failed command shows its last 3 lines, one that passed its last 6"),
-        Defect('"dim", old + 1, new + 1', '"dim", old, new + 1',
-               f"{STEP_MISSED}: past a line of context, removed lines are numbered from the wrong line"),
-        Defect("hidden = max(len(shown) - limit, 0) + folded", "hidden = max(len(shown) - limit, 0)",
-               f"{STEP_MISSED}: a diff already cut for the model does not say how many lines it hides"),
     # provider
     "narnat_agent/provider/client.py": (
         Defect("                if attempt == MAX_TRIES:\n", "                if attempt == MAX_TRIES - 1:\n",
@@ -464,6 +394,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: after the goal, every question of the conversation runs its check again"),
         Defect("tail = output[-TAIL:]", "tail = output[:TAIL]",
                f"{FORMAT_EDGE}: a long check's output is cut to its start, and the errors at its end are lost"),
+    ),
     # read
     "narnat_agent/tools/grep.py": (
         Defect("        last, apart = path, False\n", "        last = path\n",
@@ -472,6 +403,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: a name glob with a type goes to the name filter, and rg finds files of either"),
         Defect("if offset >= len(entries):", "if offset > len(entries):",
                f"{OFF_BY_ONE}: an offset exactly at the end shows an empty page whose range runs backwards"),
+    ),
+    # web
+    "narnat_agent/tools/verification.py": (
+        Defect("    if len(every) == 1 and code != 0:\n        return None\n", "",
+               f"{STEP_MISSED}: `pytest && git commit` failing is recorded as the tests failing"),
+        Defect("code if code is None or not statuses else statuses[n]", "statuses[n] if statuses else code",
+               f"{WRONG_SETTING}: a pipeline stopped at its timeout is said to have exited with its stage's status"),
+        Defect('if script.split(":")[0] not in SCRIPTS:', "if script not in SCRIPTS:",
+               f"{FORMAT_EDGE}: `npm run test:unit` is no verification"),
+    ),
     "narnat_agent/tools/edit/__init__.py": (
         Defect("ws.remember(path, encoded, whole=record.whole,", "ws.remember(path, encoded, whole=True,",
                f"{WRONG_SETTING}: a file read in part counts as read whole once edited, and Write may replace it"),
@@ -480,6 +421,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('if any(line.startswith("\\t") for line in window) and any(',
                'if not any(line.startswith("\\t") for line in window) and any(',
                f"{INVERTED}: tabs in the file against spaces in old_string go unnamed, and the reverse is named"),
+    ),
     # bash
     "narnat_agent/tools/bash/__init__.py": (
         Defect("if status not in (0, 141) and", "if status != 0 and",
@@ -526,6 +468,33 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("before = previous if previous is not None and previous.sha == sha else None",
                "before = previous if previous is not None else None",
                f"{STEP_MISSED}: the pages read of a file's older content count as seen of the new"),
+    ),
+    # platform
+    "narnat_agent/checkpoints/watching.py": (
+        Defect('or name.rsplit("/", 1)[-1] == ".gitignore"', 'or name == ".gitignore"',
+               f"{FORMAT_EDGE}: a .gitignore in a subfolder changed leaves the snapshot updating the names alone"),
+        Defect('                self.lost = False\n                self._walk("")\n',
+               "                self.lost = False\n",
+               f"{STEP_MISSED}: after events were lost, the folders made meanwhile are never watched"),
+        Defect("kept = sorted(self.ignored - ignored)", "kept = sorted(ignored - self.ignored)",
+               f"{WRONG_SETTING}: the folders .gitignore newly names are walked, not those it no longer names"),
+    ),
+    "narnat_agent/checkpoints/runs.py": (
+        Defect('os.write(fd, b"\\n" + line if cut else line)', "os.write(fd, line)",
+               f"{STEP_MISSED}: a step noted after a line a crash cut short is glued to it, and both are lost"),
+        Defect("and command.start < w.end]", "and command.start < w.start]",
+               f"{WRONG_MOMENT}: another run's step that began before the command and ended during it is missed"),
+        Defect("and w.end >= ended_before)", "and w.start >= ended_before)",
+               f"{WRONG_MOMENT}: a prune forgets a step that began before the limit but ended after it"),
+    ),
+    "narnat_agent/checkpoints/index.py": (
+        Defect("return trailer == bytes(TRAILER) or hashlib", "return hashlib",
+               f"{FORMAT_EDGE}: an index git wrote without its checksum is taken for damaged at every snapshot"),
+        Defect('        self.path.unlink(missing_ok=True)\n        return False', "        return False",
+               f"{STEP_MISSED}: a damaged index stays, and git stages the whole project on top of its garbage"),
+        Defect("if len(data) < 12 + TRAILER", "if len(data) <= 12 + TRAILER",
+               f"{OFF_BY_ONE}: an index without entries is taken for damaged"),
+    ),
     "narnat_agent/platform/watch.py": (
         Defect("[f for f in self.watches if f == folder or f.startswith(below)]",
                "[f for f in self.watches if f.startswith(folder)]",
@@ -580,6 +549,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a key holding a file name that is not UTF-8 makes the session unsavable"),
         Defect('SURROGATE = re.compile("[\\ud800-\\udfff]")', 'SURROGATE = re.compile("[\\udc80-\\udcff]")',
                f"{FORMAT_EDGE}: a JSON \\ud800 from the provider is kept, and every later request fails to encode"),
+    ),
     # syntax
     "narnat_agent/tools/files/parsers.py": (
         Defect("or node.start_byte > first.offset:", "or node.start_byte >= first.offset:",
@@ -649,6 +619,26 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: hatch run NAME, without an environment, is not read as the default one's script"),
         Defect("extra if task == name else []", "extra",
                f"{STEP_MISSED}: the arguments after the task's name are given to its pre_ and post_ scripts too"),
+    ),
+    # safety
+    "narnat_agent/safety/readonly.py": (
+        Defect('if ">" in operator and not', 'if operator == ">" and not',
+               f"{FORMAT_EDGE}: an appending redirection (>>) is taken for one that writes nothing"),
+        Defect("if name is None or (name not in READERS and any(word is None for word in argv)):",
+               "if name is None or any(word is None for word in argv):",
+               f"{STEP_MISSED}: a reader of a file named at run time (cat \"$f\") waits for the plan"),
+        Defect("return len(operands([name, *words])) < 2", "return len(operands([name, *words])) <= 2",
+               f"{OFF_BY_ONE}: uniq with an output file is taken for a reader"),
+    ),
+    "narnat_agent/safety/tasks.py": (
+        Defect("stack += [(p, False) for p in reversed(rules[name][0])]",
+               "stack += [(p, False) for p in rules[name][0]]",
+               f"{WRONG_ORDER}: a target's prerequisites are said last to first, not in the order make runs them"),
+        Defect('[f"pre{script}", script, f"post{script}"]', '[script, f"post{script}"]',
+               f"{STEP_MISSED}: npm's pre script (prereset: rm -rf …) runs unread before the script"),
+        Defect(r'MAKE_REF.sub(value, line.replace("$$", "\0")).replace("\0", "$")', "MAKE_REF.sub(value, line)",
+               f"{FORMAT_EDGE}: make's $$ (a dollar for the shell) is read as a make variable"),
+    ),
     "narnat_agent/safety/probes.py": (
         Defect("if line][: MAX_LINES + 1]", "if line][:MAX_LINES]",
                f"{OFF_BY_ONE}: a listing cut at the limit is never said to hold more"),
@@ -665,6 +655,23 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a target named rm or del alone (make rm) is taken to say it destroys"),
         Defect('if a.startswith("--") and not a.startswith("--no-")]', 'if a.startswith("--")]',
                f"{INVERTED}: an option that declines to delete (--no-delete, --no-prune) is read as one that deletes"),
+    ),
+    # ui
+    "narnat_agent/ui/plain.py": (
+        Defect("if stats.requests > 1:", "if stats.requests:",
+               f"{OFF_BY_ONE}: a turn of one request says '1 requests' in its footer"),
+        Defect("self.end_reasoning()\n        stream = stream or self.err", "stream = stream or self.err",
+               f"{STEP_MISSED}: a notice after reasoning continues the reasoning's line"),
+        Defect("detail.shown_lines < detail.lines", "detail.shown_lines <= detail.lines",
+               f"{INVERTED}: every command's result says how much the model was shown, cut or not"),
+    ),
+    "narnat_agent/ui/render.py": (
+        Defect("lines[-(TAIL_FAILED if failed else TAIL_OK) :]", "lines[-(TAIL_OK if failed else TAIL_FAILED) :]",
+               f"{WRONG_SETTING}: a failed command shows its last 3 lines, one that passed its last 6"),
+        Defect('"dim", old + 1, new + 1', '"dim", old, new + 1',
+               f"{STEP_MISSED}: past a line of context, removed lines are numbered from the wrong line"),
+        Defect("hidden = max(len(shown) - limit, 0) + folded", "hidden = max(len(shown) - limit, 0)",
+               f"{STEP_MISSED}: a diff already cut for the model does not say how many lines it hides"),
     ),
     "narnat_agent/ui/markdown_stream.py": (
         Defect("if cancelled and waiting > HUGE:", "if waiting > HUGE:",
