@@ -180,6 +180,8 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/checkpoints/index.py": Target(
         ("tests/checkpoints/test_index.py", "tests/checkpoints/test_checkpoints.py", "-k", "index")
     ),
+    # of platform/, mutmut mutates only what is outside `if sys.platform`: here stop_tree
+    "narnat_agent/platform/processes.py": Target(("tests/platform/test_processes.py",)),
     "narnat_agent/encodable.py": Target(("tests/base/test_encodable.py",)),
 }
 
