@@ -182,6 +182,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     # of platform/, mutmut mutates only what is outside `if sys.platform`: here stop_tree
     "narnat_agent/platform/processes.py": Target(("tests/platform/test_processes.py",)),
+    "narnat_agent/run/signals.py": Target(("tests/run/test_leaving.py",)),
     "narnat_agent/encodable.py": Target(("tests/base/test_encodable.py",)),
 }
 

@@ -62,6 +62,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/platform/console.py": ("tests/platform/test_console.py", "tests/ui/test_watcher.py"),
     "narnat_agent/platform/signals.py": ("tests/platform/test_signals.py", "tests/run/test_signals.py"),
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
+    "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -354,6 +355,18 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a tree gone at the first signal is waited for and signalled again"),
         Defect("return spawn(argv, start_new_session=True, **options)", "return spawn(argv, **options)",
                f"{STEP_MISSED}: a command is started in Narnat's own process group, so stopping its tree misses it"),
+    ),
+    "narnat_agent/run/signals.py": (
+        Defect("        if signum == HANGUP:\n            _mute_hung_up_terminal()\n        if agent.leaving:\n"
+               "            return\n",
+               "        if agent.leaving:\n            return\n        if signum == HANGUP:\n"
+               "            _mute_hung_up_terminal()\n",
+               f"{WRONG_ORDER}: a hangup after a SIGTERM leaves the dead terminal in place, and each write fails"),
+        Defect("    for signum in ENDING:\n        signal.signal(signum, signal.SIG_IGN)",
+               "    for signum in ENDING[:1]:\n        signal.signal(signum, signal.SIG_IGN)",
+               f"{WRONG_SETTING}: a hangup while the interpreter shuts down still kills the run"),
+        Defect("    for fd in hung_up():\n", "    for fd in (0, 1, 2):\n",
+               f"{FORMAT_EDGE}: a stream redirected to a file goes to /dev/null at a hangup"),
     ),
     "narnat_agent/encodable.py": (
         Defect("if 0xDC80 <= point <= 0xDCFF", "if 0xDC80 < point <= 0xDCFF",
