@@ -184,6 +184,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/platform/processes.py": Target(("tests/platform/test_processes.py",)),
     "narnat_agent/run/signals.py": Target(("tests/run/test_leaving.py",)),
     "narnat_agent/encodable.py": Target(("tests/base/test_encodable.py",)),
+    "narnat_agent/logger.py": Target(("tests/base/test_logger.py", "-m", "not slow")),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -11,6 +11,7 @@ UNKNOWN = (
 )
 GONE = "with the watch gone, still() is false and mark() returns at once: changed and untaken are not read again"
 ROOT = "None and the empty name both name the project's own folder"
+LOCALE = "the locale's encoding is UTF-8 wherever these tests run (POSIX's: Python makes the C locale UTF-8)"
 NOT_FOLLOWED = "follow_symlinks takes None as false; only folders reach the stat, and a folder is no link"
 
 PLATFORM_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -46,6 +47,17 @@ PLATFORM_EQUIVALENT: dict[str, dict[str, str]] = {
     },
     "narnat_agent/encodable.py": {
         "if (SURROGATE.search(text)) or True else text": "re.sub gives the text itself back when nothing matches",
+    },
+    "narnat_agent/logger.py": {
+        "path.parent.mkdir(parents=True, exist_ok=": "a folder that exists raises FileExistsError, an OSError, "
+        "suppressed as the folder's other failures are: the file is opened in it at the first line either way",
+        "path.parent.mkdir(parents=True, )": "a folder that exists raises FileExistsError, an OSError, suppressed as "
+        "the folder's other failures are: the file is opened in it at the first line either way",
+        "root.propagate = None": FALSY,
+        'super().__init__(path, encoding="UTF-8", delay=True)': "codec names ignore case",
+        "super().__init__(path, encoding=None, delay=True)": LOCALE,
+        "super().__init__(path, delay=True)": LOCALE,
+        "self.handleError(None)": "handleError reads the error being handled, not the record",
     },
     "narnat_agent/checkpoints/runs.py": {
         "return os.read(fd, 2)": "after the seek to the last byte, one byte is left to read however many are asked",

@@ -63,6 +63,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/platform/signals.py": ("tests/platform/test_signals.py", "tests/run/test_signals.py"),
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
     "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
+    "narnat_agent/logger.py": ("tests/base/test_logger.py",),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -375,6 +376,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a key holding a file name that is not UTF-8 makes the session unsavable"),
         Defect('SURROGATE = re.compile("[\\ud800-\\udfff]")', 'SURROGATE = re.compile("[\\udc80-\\udcff]")',
                f"{FORMAT_EDGE}: a JSON \\ud800 from the provider is kept, and every later request fails to encode"),
+    ),
+    "narnat_agent/logger.py": (
+        Defect("        root.addHandler(logging.NullHandler())  #", "        #",
+               f"{STEP_MISSED}: once the log fails, every later warning is printed on the terminal"),
+        Defect('+", re.IGNORECASE)', '+")',
+               f"{FORMAT_EDGE}: an Authorization header written with its capital is logged whole"),
+        Defect('%H-%M-%S}-{os.getpid()}.log"', '%H-%M-%S}.log"',
+               f"{STEP_MISSED}: two runs started in the same second write into one log"),
     ),
 }  # fmt: skip
 
