@@ -59,6 +59,10 @@ PLATFORM_EQUIVALENT: dict[str, dict[str, str]] = {
         "super().__init__(path, delay=True)": LOCALE,
         "self.handleError(None)": "handleError reads the error being handled, not the record",
     },
+    "narnat_agent/config/loader.py": {
+        'path.read_text(encoding="UTF-8")': "codec names ignore case",
+        "ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
+    },
     "narnat_agent/checkpoints/runs.py": {
         "return os.read(fd, 2)": "after the seek to the last byte, one byte is left to read however many are asked",
     },

@@ -385,6 +385,18 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('%H-%M-%S}-{os.getpid()}.log"', '%H-%M-%S}.log"',
                f"{STEP_MISSED}: two runs started in the same second write into one log"),
     ),
+    "narnat_agent/config/loader.py": (
+        Defect('if not have_key and "api_key" not in settings and env.get("OPENAI_API_KEY"):',
+               'if "api_key" not in settings and env.get("OPENAI_API_KEY"):',
+               f"{WRONG_SETTING}: OPENAI_API_KEY wins over the key of the user's own settings file"),
+        Defect("if len(keys) > NAMED_KEYS:", "if len(keys) >= NAMED_KEYS:",
+               f"{OFF_BY_ONE}: exactly five unknown keys are said to be five and 0 more"),
+        Defect('    merged.update(_from_environment(env, have_key=bool(merged["api_key"])))\n    if model:\n'
+               '        merged["model"] = model\n',
+               '    if model:\n        merged["model"] = model\n'
+               '    merged.update(_from_environment(env, have_key=bool(merged["api_key"])))\n',
+               f"{WRONG_ORDER}: NARNAT_MODEL wins over the --model flag"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
