@@ -194,6 +194,14 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "not the_example_file and not the_docs_table",
         )
     ),
+    "narnat_agent/config/settings.py": Target(
+        (
+            "tests/config/test_settings.py",
+            "tests/config/test_loader.py",
+            "-k",
+            "not the_example_file and not the_docs_table",
+        )
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -397,6 +397,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                '    merged.update(_from_environment(env, have_key=bool(merged["api_key"])))\n',
                f"{WRONG_ORDER}: NARNAT_MODEL wins over the --model flag"),
     ),
+    "narnat_agent/config/settings.py": (
+        Defect("return _is_int(value) and value > 0", "return _is_int(value) and value >= 0",
+               f"{OFF_BY_ONE}: a max_steps or context_window of 0 is accepted"),
+        Defect("return isinstance(value, (int, float)) and not isinstance(value, bool)",
+               "return isinstance(value, (int, float))",
+               f"{FORMAT_EDGE}: true is taken for the number 1 as a timeout or a price"),
+        Defect("all(_is_number(x) and x >= 0 for x", "all(_is_number(x) and x > 0 for x",
+               f"{OFF_BY_ONE}: a price of 0 (cached input that costs nothing) is refused"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
