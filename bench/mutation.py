@@ -202,6 +202,17 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "not the_example_file and not the_docs_table",
         )
     ),
+    # the interface's language, without the runs in another process (a terminal that cannot show Chinese)
+    "narnat_agent/i18n.py": Target(
+        (
+            "tests/i18n/test_language.py",
+            "tests/i18n/test_fallback.py",
+            "tests/i18n/test_sentences.py",
+            "-k",
+            "not terminal_that_cannot",
+        ),
+        fresh=True,  # its caches (_fits, answers) would keep what the tests before the mutant computed
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -12,6 +12,7 @@ UNKNOWN = (
 GONE = "with the watch gone, still() is false and mark() returns at once: changed and untaken are not read again"
 ROOT = "None and the empty name both name the project's own folder"
 LOCALE = "the locale's encoding is UTF-8 wherever these tests run (POSIX's: Python makes the C locale UTF-8)"
+FOUND = "every code comes from a catalog languages() found under locale/: gettext finds its file either way"
 NOT_FOLLOWED = "follow_symlinks takes None as false; only folders reach the stat, and a folder is no link"
 
 PLATFORM_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -62,6 +63,14 @@ PLATFORM_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/config/loader.py": {
         'path.read_text(encoding="UTF-8")': "codec names ignore case",
         "ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
+    },
+    "narnat_agent/i18n.py": {
+        "[code], fallback=None)": FOUND,
+        "[code], fallback=False)": FOUND,
+        "[code], )": FOUND,
+        "same = None": "each language has one catalog: the catalog of the asked region is also the first of its "
+        "language",
+        'in "XXWFXX"': "east_asian_width gives W, F, Na, H, A or N: each is in both strings or in neither",
     },
     "narnat_agent/checkpoints/runs.py": {
         "return os.read(fd, 2)": "after the seek to the last byte, one byte is left to read however many are asked",

@@ -406,6 +406,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("all(_is_number(x) and x >= 0 for x", "all(_is_number(x) and x > 0 for x",
                f"{OFF_BY_ONE}: a price of 0 (cached input that costs nothing) is refused"),
     ),
+    "narnat_agent/i18n.py": (
+        Defect('for name in ("LC_ALL", "LC_MESSAGES", "LANG"):', 'for name in ("LANG", "LC_MESSAGES", "LC_ALL"):',
+               f"{WRONG_ORDER}: LANG wins over LC_ALL"),
+        Defect('asked = value.split(".")[0].replace("-", "_").lower()', 'asked = value.replace("-", "_").lower()',
+               f"{FORMAT_EDGE}: a locale with its encoding (zh_CN.UTF-8) is not recognised, and the interface speaks "
+               "English"),
+        Defect("        if path in _damaged:\n            return None\n", "",
+               f"{STEP_MISSED}: a damaged catalog is said to be damaged at every language switch"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
