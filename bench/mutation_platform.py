@@ -1,6 +1,6 @@
-"""The equivalent mutants of the platform seams, the checkpoints' watcher, journal and index, the log, the settings
-and the translations, for bench/mutation.py: a piece of a line as the mutant writes it, or a pattern of mutant names
-(starting with *), and why the change cannot alter what the code does."""
+"""The equivalent mutants of the platform group (the checkpoints' watcher, journal and index, encodable text, the
+log, the settings and the translations) for bench/mutation.py: a piece of a line as the mutant writes it, or a
+pattern of mutant names (starting with *), and why the change cannot alter what the code does."""
 
 FALSY = "the flag is read only as true or false, and None is false"
 LOGGED = "the reason goes to the log alone, whose wording is not behaviour"
