@@ -85,6 +85,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/platform/console.py": ("tests/platform/test_console.py", "tests/ui/test_watcher.py"),
     "narnat_agent/platform/signals.py": ("tests/platform/test_signals.py", "tests/run/test_signals.py"),
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
+    "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
+    "narnat_agent/logger.py": ("tests/base/test_logger.py",),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -422,6 +424,25 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                'if not any(line.startswith("\\t") for line in window) and any(',
                f"{INVERTED}: tabs in the file against spaces in old_string go unnamed, and the reverse is named"),
     ),
+    "narnat_agent/tools/web/fetch.py": (
+        Defect("if len(data) > MAX_BYTES:", "if len(data) >= MAX_BYTES:",
+               f"{OFF_BY_ONE}: a body of exactly 10 MB is refused as too large"),
+        Defect('for charset in (declared and declared.group(1), meta and meta.group(1).decode("ascii", "ignore")):',
+               'for charset in (meta and meta.group(1).decode("ascii", "ignore"), declared and declared.group(1)):',
+               f"{WRONG_ORDER}: a page's meta tag wins over the charset its header declares"),
+        Defect('url = "https://" + url.removeprefix("//")', 'url = "https://" + url',
+               f"{FORMAT_EDGE}: a scheme-relative address (//host/page) becomes https:////host/page"),
+        Defect("(len(text) < 3000 and _challenge(data))", "_challenge(data)",
+               f"{STEP_MISSED}: a long article that mentions a captcha is refused as a bot-check page"),
+    ),
+    "narnat_agent/tools/web/http.py": (
+        Defect("(requests.exceptions.SSLError, requests.exceptions.ProxyError)", "requests.exceptions.ProxyError",
+               f"{STEP_MISSED}: a certificate refused is said to be a machine without the internet"),
+        Defect('return self.urls.get(engine, default).rstrip("/")', "return self.urls.get(engine, default)",
+               f"{FORMAT_EDGE}: a search address configured with a final slash asks for //search"),
+        Defect("if self._session is None:", "if True:",
+               f"{STEP_MISSED}: every request starts a new session, and Baidu's cookie is lost"),
+    ),
     # bash
     "narnat_agent/tools/bash/__init__.py": (
         Defect("if status not in (0, 141) and", "if status != 0 and",
@@ -542,6 +563,18 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("return spawn(argv, start_new_session=True, **options)", "return spawn(argv, **options)",
                f"{STEP_MISSED}: a command is started in Narnat's own process group, so stopping its tree misses it"),
     ),
+    "narnat_agent/run/signals.py": (
+        Defect("        if signum == HANGUP:\n            _mute_hung_up_terminal()\n        if agent.leaving:\n"
+               "            return\n",
+               "        if agent.leaving:\n            return\n        if signum == HANGUP:\n"
+               "            _mute_hung_up_terminal()\n",
+               f"{WRONG_ORDER}: a hangup after a SIGTERM leaves the dead terminal in place, and each write fails"),
+        Defect("    for signum in ENDING:\n        signal.signal(signum, signal.SIG_IGN)",
+               "    for signum in ENDING[:1]:\n        signal.signal(signum, signal.SIG_IGN)",
+               f"{WRONG_SETTING}: a hangup while the interpreter shuts down still kills the run"),
+        Defect("    for fd in hung_up():\n", "    for fd in (0, 1, 2):\n",
+               f"{FORMAT_EDGE}: a stream redirected to a file goes to /dev/null at a hangup"),
+    ),
     "narnat_agent/encodable.py": (
         Defect("if 0xDC80 <= point <= 0xDCFF", "if 0xDC80 < point <= 0xDCFF",
                f"{OFF_BY_ONE}: a name's byte 0x80 is shown as a surrogate, not as \\x80"),
@@ -549,6 +582,44 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a key holding a file name that is not UTF-8 makes the session unsavable"),
         Defect('SURROGATE = re.compile("[\\ud800-\\udfff]")', 'SURROGATE = re.compile("[\\udc80-\\udcff]")',
                f"{FORMAT_EDGE}: a JSON \\ud800 from the provider is kept, and every later request fails to encode"),
+    ),
+    "narnat_agent/logger.py": (
+        Defect("        root.addHandler(logging.NullHandler())  #", "        #",
+               f"{STEP_MISSED}: once the log fails, every later warning is printed on the terminal"),
+        Defect('+", re.IGNORECASE)', '+")',
+               f"{FORMAT_EDGE}: an Authorization header written with its capital is logged whole"),
+        Defect('%H-%M-%S}-{os.getpid()}.log"', '%H-%M-%S}.log"',
+               f"{STEP_MISSED}: two runs started in the same second write into one log"),
+    ),
+    "narnat_agent/config/loader.py": (
+        Defect('if not have_key and "api_key" not in settings and env.get("OPENAI_API_KEY"):',
+               'if "api_key" not in settings and env.get("OPENAI_API_KEY"):',
+               f"{WRONG_SETTING}: OPENAI_API_KEY wins over the key of the user's own settings file"),
+        Defect("if len(keys) > NAMED_KEYS:", "if len(keys) >= NAMED_KEYS:",
+               f"{OFF_BY_ONE}: exactly five unknown keys are said to be five and 0 more"),
+        Defect('    merged.update(_from_environment(env, have_key=bool(merged["api_key"])))\n    if model:\n'
+               '        merged["model"] = model\n',
+               '    if model:\n        merged["model"] = model\n'
+               '    merged.update(_from_environment(env, have_key=bool(merged["api_key"])))\n',
+               f"{WRONG_ORDER}: NARNAT_MODEL wins over the --model flag"),
+    ),
+    "narnat_agent/config/settings.py": (
+        Defect("return _is_int(value) and value > 0", "return _is_int(value) and value >= 0",
+               f"{OFF_BY_ONE}: a max_steps or context_window of 0 is accepted"),
+        Defect("return isinstance(value, (int, float)) and not isinstance(value, bool)",
+               "return isinstance(value, (int, float))",
+               f"{FORMAT_EDGE}: true is taken for the number 1 as a timeout or a price"),
+        Defect("all(_is_number(x) and x >= 0 for x", "all(_is_number(x) and x > 0 for x",
+               f"{OFF_BY_ONE}: a price of 0 (cached input that costs nothing) is refused"),
+    ),
+    "narnat_agent/i18n.py": (
+        Defect('for name in ("LC_ALL", "LC_MESSAGES", "LANG"):', 'for name in ("LANG", "LC_MESSAGES", "LC_ALL"):',
+               f"{WRONG_ORDER}: LANG wins over LC_ALL"),
+        Defect('asked = value.split(".")[0].replace("-", "_").lower()', 'asked = value.replace("-", "_").lower()',
+               f"{FORMAT_EDGE}: a locale with its encoding (zh_CN.UTF-8) is not recognised, and the interface speaks "
+               "English"),
+        Defect("        if path in _damaged:\n            return None\n", "",
+               f"{STEP_MISSED}: a damaged catalog is said to be damaged at every language switch"),
     ),
     # syntax
     "narnat_agent/tools/files/parsers.py": (

@@ -1,5 +1,6 @@
 import logging
 import os
+import re
 import signal
 import subprocess
 
@@ -87,3 +88,63 @@ def test_a_log_folder_that_cannot_be_made_costs_one_notice(tmp_path):
     get_logger("core.agent").warning("first")
     get_logger("core.agent").warning("second")
     assert len(notices) == 1 and "Cannot write the log" in notices[0] and "logging is off" in notices[0]
+
+
+@pytest.fixture
+def narnat_log():
+    """The narnat logger as the test run had it, given back after the test."""
+    root = logging.getLogger("narnat")
+    handlers, propagate, level = list(root.handlers), root.propagate, root.level
+    yield root
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+        handler.close()
+    for handler in handlers:
+        root.addHandler(handler)
+    root.propagate, root.level = propagate, level
+
+
+def test_a_header_is_logged_with_its_credential_alone_masked(tmp_path, narnat_log):
+    path = start_log(tmp_path, [], print)
+    get_logger("core.llm").info("headers: {'Authorization': 'Bearer sk-other', 'x-api-key': 'k'}")
+    flush()
+    assert path.read_text().splitlines()[0][19:] == (
+        " [core.llm] INFO headers: {'Authorization': '***', 'x-api-key': 'k'}"
+    )
+
+
+def test_a_later_log_replaces_the_earlier_and_nothing_reaches_the_terminal(tmp_path, narnat_log, caplog, capfd):
+    first = start_log(tmp_path / "one", [], print)
+    get_logger("core.agent").warning("into the first")
+    second = start_log(tmp_path / "two", [], print)
+    get_logger("core.agent").warning("into the second")
+    flush()
+    assert "into the first" in first.read_text() and "into the second" not in first.read_text()
+    assert "into the second" in second.read_text()
+    assert narnat_log.handlers == [h for h in narnat_log.handlers if h.baseFilename == str(second)]
+    assert caplog.records == [] and capfd.readouterr().err == ""
+
+
+def test_a_log_that_fails_while_written_says_why_once(tmp_path, narnat_log):
+    notices = []
+    path = start_log(tmp_path, [], notices.append)
+    get_logger("core.agent").info("first")
+    narnat_log.handlers[0].stream.close()  # the file the log writes to fails under it
+    get_logger("core.agent").info("second")
+    get_logger("core.agent").info("third")
+    assert notices == [f"Cannot write the log {path} (ValueError); logging is off for this run."]
+
+
+def test_a_log_folder_that_cannot_be_made_says_what_failed_and_where_and_nothing_more(tmp_path, narnat_log, capsys):
+    (tmp_path / "state").write_text("a file where the folder should be")
+    notices = []
+    path = start_log(tmp_path / "state", [], notices.append)
+    get_logger("core.agent").warning("first")
+    get_logger("core.agent").warning("second, once logging is off")
+    assert notices == [f"Cannot write the log {path} (Not a directory); logging is off for this run."]
+    assert capsys.readouterr() == ("", ""), "no warning reaches the terminal once logging is off"
+
+
+def test_a_log_is_named_by_its_start_and_its_process_so_runs_started_together_get_their_own(tmp_path, narnat_log):
+    path = start_log(tmp_path, [], print)
+    assert re.fullmatch(rf"\d{{4}}-\d\d-\d\d_\d\d-\d\d-\d\d-{os.getpid()}\.log", path.name), path.name

@@ -1,5 +1,6 @@
 """Process trees stopped whole, on either side of the seam: a child's own child goes with it."""
 
+import contextlib
 import os
 import secrets
 import subprocess
@@ -77,3 +78,19 @@ def test_a_jobs_leftovers_are_killed_by_its_tag_alone():
     finally:
         other.kill()
         other.wait(30)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a process there cannot ignore the stop it is asked")
+def test_a_tree_that_ignores_the_polite_stop_is_given_its_grace_then_killed_and_given_the_last_wait():
+    stubborn = "import signal as s, time; s.signal(s.SIGTERM, s.SIG_IGN); print(1, flush=True); time.sleep(600)"
+    process = start_tree(subprocess.Popen, [sys.executable, "-c", stubborn], stdout=subprocess.PIPE, text=True)
+    process.stdout.readline()
+    waits = []
+
+    def settled(seconds):
+        waits.append(seconds)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(seconds)
+
+    stop_tree(process, settled, grace=0.3, last=5)
+    assert waits == [0.3, 5] and process.returncode == -9
