@@ -50,8 +50,8 @@ def _regular_text(path: Path) -> str | None:
         raise ConfigError(_("{path}: cannot be read ({error}).").format(path=path, error=e)) from None
 
 
-def _read_file(path: Path, notices: list[Notice]) -> dict:
-    """The validated settings of one narnat.json, or {} when it does not exist."""
+def _object(path: Path) -> dict:
+    """The JSON object one narnat.json holds, every key as written; {} when it does not exist."""
     text = _regular_text(path)
     if text is None:
         return {}
@@ -64,6 +64,12 @@ def _read_file(path: Path, notices: list[Notice]) -> dict:
         raise ConfigError(_("{path}: nested too deeply to be a settings file.").format(path=path)) from None
     if not isinstance(data, dict):
         raise ConfigError(_('{path}: must hold a JSON object like {{"model": "..."}}.').format(path=path))
+    return data
+
+
+def _read_file(path: Path, notices: list[Notice]) -> dict:
+    """The validated settings of one narnat.json, or {} when it does not exist."""
+    data = _object(path)
     if unknown := [key for key in data if key not in BY_NAME]:
         notices.append(_unknown_keys(path, unknown))
     settings = {}
@@ -159,7 +165,7 @@ def write_setup(project: Path, home: Path, settings: dict) -> Path:
     """Save the first-start answers (mode 0600) for the user, ~/.narnat/, unless this project keeps its own key."""
     local = state.project_folder(project) / state.CONFIG
     path = local if "api_key" in _read_file(local, []) else state.user_folder(home) / state.CONFIG
-    existing = _read_file(path, [])
+    existing = _object(path)  # every key kept: a misspelt one is the person's to fix, not lost by a save
     data = json.dumps({**existing, **settings}, indent=2, ensure_ascii=False) + "\n"
     try:
         write_atomic(path, data.encode(), mode=0o600)

@@ -168,6 +168,13 @@ def test_setup_writes_to_the_project_when_it_already_keeps_its_key_there(dirs):
     assert {"narnat.json", "sessions/", "logs/", "history", "last_session_summary.md"} <= set(ignored)
 
 
+def test_setup_keeps_every_key_it_finds_a_misspelt_one_too(dirs):
+    project, home = dirs
+    write(home / ".narnat/narnat.json", {"max_step": 9, "theme": {"dark": True}, "model": "old"})
+    path = write_setup(project, home, {"api_key": "k", "model": "m"})
+    assert json.loads(path.read_text()) == {"max_step": 9, "theme": {"dark": True}, "model": "m", "api_key": "k"}
+
+
 def test_a_start_that_writes_state_creates_the_gitignore(dirs):
     project, home = dirs
     project.mkdir()
