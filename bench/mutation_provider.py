@@ -30,6 +30,7 @@ REFUSED_ONCE = (
     "the flag is read for its truth, and in the form the body compares to the last one: None differs from True as "
     "False does, and stays what it is"
 )
+FALSE_ASCII = "json.dumps takes a false ensure_ascii, None included, as False"
 OWN_TEXT = (
     "an error's message is its own text (APIError passes it to Exception), and an error without one is read as its "
     "text: str(error) says the same either way"
@@ -45,11 +46,13 @@ PROVIDER_EQUIVALENT: dict[str, dict[str, str]] = {
         "start_thread(None)": PRELOAD,
     },
     "narnat_agent/provider/errors.py": {
-        "json.dumps(text, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
+        "json.dumps(text, ensure_ascii=None)": FALSE_ASCII,
         'str(getattr(None, "message", "") or error)': OWN_TEXT,
         'str(getattr(error, "message", None) or error)': OWN_TEXT,
         'str(getattr(error, "XXmessageXX", "") or error)': OWN_TEXT,
         'str(getattr(error, "MESSAGE", "") or error)': OWN_TEXT,
         'return float(value or "XXXX") * scale': "float() refuses both texts alike: the header is skipped either way",
     },
+    "narnat_agent/provider/fit.py": {"self.said = None": "the flag is only tested for truth, and both are false"},
+    "narnat_agent/provider/tokens.py": {"json.dumps(_without_images(item, images), ensure_ascii=None)": FALSE_ASCII},
 }
