@@ -53,6 +53,17 @@ PROVIDER_EQUIVALENT: dict[str, dict[str, str]] = {
         'str(getattr(error, "MESSAGE", "") or error)': OWN_TEXT,
         'return float(value or "XXXX") * scale': "float() refuses both texts alike: the header is skipped either way",
     },
+    "narnat_agent/provider/body.py": {
+        "json.dumps(value, ensure_ascii=None,": FALSE_ASCII,
+        "allow_nan=None).encode()": "json.dumps takes a false allow_nan, None included, as False: NaN is refused",
+        'self.form: object = ""': "the first grow finds nothing serialised whether it takes its form for new or not",
+        "len(self.blocks[-1]) <= BLOCK": "where a block ends decides only the pieces the body is sent in, never its "
+        "bytes (a block is a limit on copying, not on content)",
+        "while self.firsts and self.firsts[-1] > kept:": "a block that starts at the cut is dropped by the next lines "
+        "instead, and the block before it is kept rather than serialised again to the same bytes",
+        "enumerate(zip(self.sent, messages, strict=None))": "zip's strict is False by default, and None is false",
+        "enumerate(zip(self.sent, messages, ))": "zip's strict is False by default",
+    },
     "narnat_agent/provider/fit.py": {"self.said = None": "the flag is only tested for truth, and both are false"},
     "narnat_agent/provider/tokens.py": {"json.dumps(_without_images(item, images), ensure_ascii=None)": FALSE_ASCII},
 }
