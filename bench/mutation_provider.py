@@ -35,6 +35,7 @@ OWN_TEXT = (
     "an error's message is its own text (APIError passes it to Exception), and an error without one is read as its "
     "text: str(error) says the same either way"
 )
+HEADER_NAME = "urllib's Request capitalizes each header's name (Content-type, Authorization): any case is sent alike"
 PRELOAD = "the HTTP client is loaded earlier, nothing more: every request loads it anyway if it is not yet (_http)"
 
 PROVIDER_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -63,6 +64,15 @@ PROVIDER_EQUIVALENT: dict[str, dict[str, str]] = {
         "instead, and the block before it is kept rather than serialised again to the same bytes",
         "enumerate(zip(self.sent, messages, strict=None))": "zip's strict is False by default, and None is false",
         "enumerate(zip(self.sent, messages, ))": "zip's strict is False by default",
+    },
+    "narnat_agent/provider/endpoint.py": {
+        '{"content-type": "application/json"': HEADER_NAME,
+        '{"CONTENT-TYPE": "application/json"': HEADER_NAME,
+        '"authorization": f"Bearer {key}"': HEADER_NAME,
+        '"AUTHORIZATION": f"Bearer {key}"': HEADER_NAME,
+        "quote(model, safe='XXXX')": "letters are never quoted: making X safe changes nothing",
+        'str(shown.get("parameters") or "XXXX")': "a line XXXX names no num_ctx, as no line does",
+        'host = urlsplit(base_url).hostname or "XXXX"': "neither text is localhost, a .local name or an address",
     },
     "narnat_agent/provider/fit.py": {"self.said = None": "the flag is only tested for truth, and both are false"},
     "narnat_agent/provider/tokens.py": {"json.dumps(_without_images(item, images), ensure_ascii=None)": FALSE_ASCII},

@@ -164,6 +164,7 @@ class _Handler(BaseHTTPRequestHandler):
         arrived = time.perf_counter()  # before the body is parsed: a large one takes a while
         request = json.loads(body)
         if not self.path.endswith("/chat/completions"):
+            fake.probe_headers.append({k.lower(): v for k, v in self.headers.items()})
             return self._send(fake.page(self.path, request))
         fake.arrivals.append(arrived)
         fake.requests.append(request)
