@@ -36,6 +36,10 @@ OWN_TEXT = (
     "text: str(error) says the same either way"
 )
 HEADER_NAME = "urllib's Request capitalizes each header's name (Content-type, Authorization): any case is sent alike"
+ONE_TURN_AT_LEAST = (
+    "max_turns is a positive integer (its setting's check): the loop runs a turn at least, which replaces the "
+    "outcome and adds to what was spent"
+)
 PRELOAD = "the HTTP client is loaded earlier, nothing more: every request loads it anyway if it is not yet (_http)"
 
 PROVIDER_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -73,6 +77,10 @@ PROVIDER_EQUIVALENT: dict[str, dict[str, str]] = {
         "quote(model, safe='XXXX')": "letters are never quoted: making X safe changes nothing",
         'str(shown.get("parameters") or "XXXX")': "a line XXXX names no num_ctx, as no line does",
         'host = urlsplit(base_url).hostname or "XXXX"': "neither text is localhost, a .local name or an address",
+    },
+    "narnat_agent/core/goal.py": {
+        "outcome, stop = TurnOutcome(None), Stop.TURN_LIMIT": ONE_TURN_AT_LEAST,
+        "stats = _summed(spent) if (spent) or True else outcome.stats": ONE_TURN_AT_LEAST,
     },
     "narnat_agent/provider/fit.py": {"self.said = None": "the flag is only tested for truth, and both are false"},
     "narnat_agent/provider/tokens.py": {"json.dumps(_without_images(item, images), ensure_ascii=None)": FALSE_ASCII},
