@@ -12,12 +12,7 @@ CLIENT_TESTS = (
     *FAST,
 )
 ERRORS_TESTS = ("tests/provider/test_errors.py",)  # each status and header, said as the person reads it
-TRANSPORT_TESTS = (
-    "tests/provider/test_transport.py",
-    "tests/provider/test_client.py",
-    "tests/provider/test_llm_malformed.py",
-    *FAST,
-)
+TRANSPORT_TESTS = ("tests/provider/test_transport.py", "tests/provider/test_llm_malformed.py", *FAST)
 COUNTS_TESTS = ("tests/provider/test_counts.py",)  # pure figures: their own cases say all
 ENDPOINT_TESTS = ("tests/provider/test_endpoint.py", *FAST)
 FIT_TESTS = ("tests/provider/test_counts.py", "tests/provider/test_endpoint.py", *FAST)
@@ -40,6 +35,12 @@ ONE_TURN_AT_LEAST = (
     "max_turns is a positive integer (its setting's check): the loop runs a turn at least, which replaces the "
     "outcome and adds to what was spent"
 )
+CASELESS = "the search ignores case: the pattern in capitals finds the same"
+BODY_COUNT = (
+    "the body serialises the messages again in another form and counts them alike; the request's own build takes "
+    "the client's form back before anything is sent"
+)
+UNREACHABLE = "every try returns or raises: the loop never ends without one"
 PRELOAD = "the HTTP client is loaded earlier, nothing more: every request loads it anyway if it is not yet (_http)"
 
 PROVIDER_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -49,6 +50,18 @@ PROVIDER_EQUIVALENT: dict[str, dict[str, str]] = {
         "self.send_images = None": REFUSED_ONCE,
         "return Usage(prompt, estimate(made), estimated=True)": "a Usage's cached count is 0 by default",
         "start_thread(None)": PRELOAD,
+        "self.doubted = None": "the flag is only tested for truth, and both are false",
+        'r"REASONING", message, re.I)': CASELESS,
+        'r"MUST BE PASSED|MISSING", message, re.I)': CASELESS,
+        "sent = self._body.grow(messages, None, self._outgoing)": BODY_COUNT,
+        "prompt = self._body.grow(messages, None, self._outgoing)": BODY_COUNT,
+        "prompt = self._body.grow(messages, self._form, None)": "the request serialised every message in this form "
+        "already: none is left to pass through outgoing",
+        "for attempt in range(1, MAX_TRIES + 2):": "the fourth try that fails raises before the range gives a fifth",
+        "min(9.0, 0.5 * 2 ** (attempt - 1))": "four tries wait at most 2 s: the cap is never reached",
+        "raise AssertionError(None)": UNREACHABLE,
+        'raise AssertionError("XXunreachableXX")': UNREACHABLE,
+        'raise AssertionError("UNREACHABLE")': UNREACHABLE,
     },
     "narnat_agent/provider/errors.py": {
         "json.dumps(text, ensure_ascii=None)": FALSE_ASCII,

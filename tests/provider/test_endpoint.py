@@ -79,6 +79,7 @@ def test_a_prompt_larger_than_ollamas_context_is_said_once_with_the_fix(project,
     client.stream(big, [], Sink())
     [notice] = notices
     assert "2,048-token context" in notice and "OLLAMA_CONTEXT_LENGTH" in notice and "context_window" in notice
+    assert "Ollama runs qwen3:8b with a 2,048-token context" in notice
 
 
 def test_far_fewer_prompt_tokens_counted_than_sent_means_the_prompt_was_cut(project, fake_llm):
