@@ -158,6 +158,7 @@ def test_lines_end_at_a_cr_split_from_its_lf_and_at_a_cr_that_ends_the_stream():
     assert events(b"data: 1\r", b"\n\r", b"\n") == ["1"]
     assert events(b"data: 1\r\r") == ["1"]
     assert events(b"data: 1\n", b"\r") == ["1"]
+    assert events(b"data: a\r", b"\ndata: b\r\n\r\n") == ["a\nb"]  # a CRLF cut in two is one line end
 
 
 def test_only_the_four_fields_open_an_event_and_a_retry_only_with_its_number():
