@@ -114,6 +114,7 @@ class FakeLLM:
         self.respond = None  # when set: the response chosen from each request's body, whatever the arrival order
         self.pages: dict[str, dict] = {}  # path -> JSON answered there (a server's own API, such as Ollama's)
         self.probes: list[tuple[str, dict | None]] = []  # (path, body) of each request to those pages
+        self.probe_headers: list[dict] = []  # the headers of each of those requests, names in lower case
         self.models: list[str] | None = None  # what GET /v1/models lists; None: the endpoint has no such list
         self.loopback = LoopbackServer(self._handler())
 
@@ -154,6 +155,7 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
+        self.fake.probe_headers.append({k.lower(): v for k, v in self.headers.items()})
         self._send(self.fake.page(self.path, None))
 
     def do_POST(self) -> None:
@@ -162,6 +164,7 @@ class _Handler(BaseHTTPRequestHandler):
         arrived = time.perf_counter()  # before the body is parsed: a large one takes a while
         request = json.loads(body)
         if not self.path.endswith("/chat/completions"):
+            fake.probe_headers.append({k.lower(): v for k, v in self.headers.items()})
             return self._send(fake.page(self.path, request))
         fake.arrivals.append(arrived)
         fake.requests.append(request)

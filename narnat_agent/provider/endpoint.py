@@ -138,8 +138,8 @@ def check_model(base_url: str, key: str, model: str) -> str | None:
 
     body = {"model": model, "messages": [{"role": "user", "content": "Say OK."}], "max_tokens": 1}
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
-    request = urllib.request.Request(f"{base_url}/chat/completions", json.dumps(body).encode(), headers)
-    try:
+    try:  # an address without http:// is refused as the request is made: said as one out of reach
+        request = urllib.request.Request(f"{base_url}/chat/completions", json.dumps(body).encode(), headers)
         with urllib.request.urlopen(request, timeout=CHECK_TIMEOUT_S):
             return None
     except urllib.error.HTTPError as e:

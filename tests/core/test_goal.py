@@ -9,6 +9,7 @@ from narnat_agent.core.goal import Goal, GoalRefused, pursue, split_goal
 from narnat_agent.core.turn import Stop, claims_success
 from narnat_agent.tools.verification import Verification
 from tests.fake_llm import text_reply, tool_reply
+from tests.fake_llm import text_reply, tool_reply, usage
 
 
 @pytest.mark.slow
@@ -112,3 +113,90 @@ def test_a_check_that_runs_a_script_decides_the_goal_as_any_command(harness, fak
     outcome = pursue(h.agent, Goal("make the check pass", check, 1))
     assert outcome.goal and [r.check for r in outcome.goal.rounds] == [Verification(check, 3, check)]
     assert f"Goal not met after 1 turn (max_turns): {check}: failed (exit 3)." in h.err.getvalue()
+def test_a_goal_in_plan_mode_is_refused_and_nothing_is_sent(harness, fake_llm):
+    h = harness()
+    h.agent.plan_mode(True)
+    with pytest.raises(GoalRefused, match=r"^plan mode is on, and a goal changes things: /go or Shift-Tab"):
+        pursue(h.agent, Goal("do it", "true", 3))
+    assert not fake_llm.requests and h.agent.until is None
+
+
+def test_the_goals_figures_are_its_turns_summed_and_the_next_question_carries_the_checks_last_output(
+    harness, fake_llm, project
+):
+    (project / "out.txt").write_text("".join(f"line {n}\n" for n in range(1, 1001)))  # some 9,000 characters
+    first, second = text_reply("Done."), text_reply("Done again.")
+    first.chunks[-1] = usage(prompt=1000, completion=10, cached=100)
+    second.chunks[-1] = usage(prompt=1200, completion=20, cached=300)
+    fake_llm.add(first, second)
+    h = harness(pricing={"input": 1_000_000.0, "output": 0.0, "cached_input": 0.0})
+    outcome = pursue(h.agent, Goal("make it pass", "cat out.txt && false", 2))
+    assert outcome.stop is Stop.TURN_LIMIT and h.agent.until is None
+    stats = outcome.stats
+    assert (stats.sent, stats.cached, stats.completion, stats.requests, stats.context) == (2200, 400, 30, 2, 1200)
+    assert stats.cost == pytest.approx(900 + 900) and len(stats.verifications) == 0
+    told = fake_llm.requests[1]["messages"][-1]["content"]
+    assert told.startswith("Go on with the goal: make it pass")
+    assert "Narnat ran `cat out.txt && false`: failed (exit 1). The goal is not met yet." in told
+    assert "line 1000\n(exit code 1)\n```" in told and "\nline 500\n" not in told  # the end, where errors are
+    err = h.err.getvalue()
+    assert "! Round 1 of 2: cat out.txt && false: failed (exit 1); going on." in err.splitlines()
+    assert "Round 2 of 2" not in err and "The goal is not met yet. The end of its output:\n```\n" in told
+    assert "⚠ Goal not met after 2 turns (max_turns): cat out.txt && false: failed (exit 1)." in err.splitlines()
+    assert stats.cost is not None and stats.seconds >= 0 and not stats.estimated
+
+
+def test_a_goal_stopped_by_the_provider_says_so_and_that_the_check_did_not_run(harness, fake_llm):
+    from tests.fake_llm import Status
+
+    fake_llm.add(Status(401, {"error": {"message": "bad key"}}))
+    h = harness()
+    outcome = pursue(h.agent, Goal("do it", "true", 3))
+    assert outcome.stop is Stop.PROVIDER_ERROR and outcome.goal and len(outcome.goal.rounds) == 1
+    assert outcome.message == "Goal not met: stopped (provider error) in turn 1; true: not run."
+    assert "⚠ Goal not met: stopped (provider error) in turn 1; true: not run." in h.err.getvalue().splitlines()
+    assert [r.stop for r in outcome.goal.rounds] == [Stop.PROVIDER_ERROR]
+
+
+def test_a_goal_met_at_once_says_so_in_the_singular_and_carries_no_message(harness, fake_llm):
+    fake_llm.add(text_reply("Nothing to do."))
+    h = harness()
+    outcome = pursue(h.agent, Goal("check", "true", 3))
+    assert outcome.stop is Stop.COMPLETED and outcome.message == "" and outcome.goal.verified
+    assert "! Goal met: true passed after 1 turn." in h.err.getvalue().splitlines()
+    assert [r.stop for r in outcome.goal.rounds] == [Stop.COMPLETED]
+    assert "After each of your turns Narnat runs `true`;" in fake_llm.requests[0]["messages"][-1]["content"]
+
+
+def test_a_check_quoted_whole_is_taken_without_its_quotes():
+    assert split_goal("fix it --until 'make check'") == ("fix it", "make check")
+    assert split_goal("fix it --until \"make check'") == ("fix it", "\"make check'")  # quotes that do not pair
+    assert split_goal('fix it --until "') == ("fix it", '"')
+    assert split_goal("fix it --until XyX") == ("fix it", "XyX")
+
+
+def test_a_goal_met_in_its_second_turn_sums_what_the_turns_cost_and_says_so_in_the_plural(harness, fake_llm):
+    estimated = text_reply("Done.")
+    estimated.chunks.pop()  # no usage: the turn's counts are estimated
+    fake_llm.add(estimated, tool_reply(("Write", {"file_path": "made.txt", "content": "x"})), text_reply("Now."))
+    h = harness()
+    outcome = pursue(h.agent, Goal("make it", "test -f made.txt", 1 + 1))
+    assert outcome.stop is Stop.COMPLETED and outcome.stats.estimated and outcome.stats.cost is None
+    assert "! Goal met: test -f made.txt passed after 2 turns." in h.err.getvalue().splitlines()
+
+
+def test_a_goal_of_one_turn_says_so_in_the_singular(harness, fake_llm):
+    fake_llm.add(text_reply("Done."))
+    h = harness()
+    outcome = pursue(h.agent, Goal("make it", "test -f never.txt", 1))
+    assert outcome.message == "Goal not met after 1 turn (max_turns): test -f never.txt: failed (exit 1)."
+    assert f"⚠ {outcome.message}" in h.err.getvalue().splitlines()
+
+
+def test_a_goal_stopped_in_a_later_turn_names_that_turn_and_the_last_check(harness, fake_llm):
+    from tests.fake_llm import Status
+
+    fake_llm.add(text_reply("Done."), Status(401, {"error": {"message": "bad key"}}))
+    h = harness()
+    outcome = pursue(h.agent, Goal("make it", "test -f never.txt", 3))
+    assert outcome.message == ("Goal not met: stopped (provider error) in turn 2; test -f never.txt: failed (exit 1).")

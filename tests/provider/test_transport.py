@@ -1,16 +1,18 @@
 """The request as it goes out (the body grown from the messages sent before) and the events as they come in."""
 
 import json
+import socket
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from narnat_agent import __version__
 from narnat_agent.provider import body as body_module
 from narnat_agent.provider.body import Body
 from narnat_agent.provider.tokens import estimate
-from narnat_agent.provider.transport import _data
-from tests.fake_llm import SSE, Status, chunk, text_reply
+from narnat_agent.provider.transport import APIError, ConnectionFailed, StatusError, TimedOut, Transport, _data
+from tests.fake_llm import SSE, Status, Unanswered, chunk, text_reply
 
 
 def sent(body, messages, form=None, outgoing=lambda m: m, **fields):
@@ -150,3 +152,136 @@ def test_a_refusal_in_plain_text_is_named_by_its_code(client, fake_llm):
     fake_llm.add(Status(403, "Forbidden by the gateway"))
     with pytest.raises(LLMError, match=r"refused access \(403\): Error code: 403"):
         client.stream([{"role": "user", "content": "hi"}], [], Sink())
+
+
+def test_lines_end_at_a_cr_split_from_its_lf_and_at_a_cr_that_ends_the_stream():
+    assert events(b"data: 1\r", b"\n\r", b"\n") == ["1"]
+    assert events(b"data: 1\r\r") == ["1"]
+    assert events(b"data: 1\n", b"\r") == ["1"]
+    assert events(b"data: a\r", b"\ndata: b\r\n\r\n") == ["a\nb"]  # a CRLF cut in two is one line end
+
+
+def test_only_the_four_fields_open_an_event_and_a_retry_only_with_its_number():
+    assert events(b"retry: 10\n\n", b"retry: x\n\n", b"other: x\n\n", b"data:  two\n\n") == ["", " two"]
+    assert events(b"event: a\n\n", b"id: 7\n\n", b"data\n\n") == ["", "", ""]
+
+
+def wire(fake, read_timeout: float = 5.0):
+    return Transport(fake.base_url + "/", "sk-wire-key", read_timeout)
+
+
+def test_a_request_carries_the_key_the_length_and_who_sent_it(fake_llm):
+    fake_llm.add(text_reply("a"))
+    list(wire(fake_llm).stream("/chat/completions", [b'{"model":', b'"m"}']))
+    headers = fake_llm.headers[0]
+    assert headers["authorization"] == "Bearer sk-wire-key" and headers["user-agent"] == f"narnat/{__version__}"
+    assert headers["content-length"] == "13" and headers["accept"] == "application/json"
+    assert fake_llm.requests == [{"model": "m"}]
+
+
+@pytest.mark.parametrize(
+    ("body", "message", "data"),
+    [
+        ({"error": {"message": "bad model"}}, "Error code: 400 - bad model", {"message": "bad model"}),
+        ({"message": "top level"}, "Error code: 400 - top level", {"message": "top level"}),
+        ({"error": {"message": ""}}, "Error code: 400", {"message": ""}),
+        ({"error": "just words"}, "Error code: 400", "just words"),
+        ("[1, 2]", "Error code: 400", [1, 2]),
+        ("  not json  ", "Error code: 400", "not json"),
+    ],
+)
+def test_a_refusal_carries_its_code_the_providers_message_and_its_body(fake_llm, body, message, data):
+    fake_llm.add(Status(400, body, {"X-Request-Id": "r1"}))
+    with pytest.raises(StatusError) as refused:
+        wire(fake_llm).stream("/chat/completions", [b"{}"])
+    error = refused.value
+    assert (error.message, error.body, error.status_code) == (message, data, 400)
+    assert str(error) == message and error.headers["x-request-id"] == "r1"
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        ({"error": {"message": "overloaded"}}, "overloaded"),
+        ({"error": {"message": ""}}, "An error occurred during streaming"),
+        ({"error": "boom"}, "An error occurred during streaming"),
+    ],
+)
+def test_an_error_event_ends_the_stream_as_an_error(fake_llm, event, message):
+    fake_llm.add(SSE([chunk({"content": "a"}), event, chunk({"content": "never"})]))
+    got = []
+    with pytest.raises(APIError) as failed:
+        got.extend(wire(fake_llm).stream("/chat/completions", [b"{}"]))
+    assert failed.value.message == message and failed.value.body == event["error"] and len(got) == 1
+
+
+def test_an_empty_error_field_is_no_error_and_done_ends_the_stream(fake_llm):
+    fake_llm.add(SSE([chunk({"content": "a"}, error=None), "[DONE]", chunk({"content": "after"})], done=False))
+    got = list(wire(fake_llm).stream("/chat/completions", [b"{}"]))
+    assert [c["choices"][0]["delta"]["content"] for c in got] == ["a"]
+
+
+def test_a_server_that_accepts_and_says_nothing_is_a_silent_timeout(fake_llm):
+    fake_llm.add(Unanswered())
+    with pytest.raises(TimedOut) as timed_out:
+        wire(fake_llm, read_timeout=0.2).stream("/chat/completions", [b"{}"])
+    assert timed_out.value.silent_server and str(timed_out.value) == "Request timed out."
+
+
+def test_a_stream_that_goes_silent_times_out_and_one_hung_up_ends(fake_llm):
+    fake_llm.add(SSE([chunk({"content": "a"}), chunk({"content": "b"})], delay=5))
+    stream = wire(fake_llm, read_timeout=0.2).stream("/chat/completions", [b"{}"])
+    with pytest.raises(TimedOut):
+        list(stream)
+    fake_llm.add(SSE([chunk({"content": "a"})], trickle=": keep-alive\n\n", delay=0.05))
+    events = wire(fake_llm).stream("/chat/completions", [b"{}"])
+    got = iter(events)
+    next(got)
+    events.hang_up()
+    assert list(got) == [] and fake_llm.answered == []  # else a minute of keep-alives, all sent
+
+
+def test_nothing_listening_is_a_connection_error(fake_llm):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ConnectionFailed) as failed:
+        Transport(f"http://127.0.0.1:{port}/v1", "k", 5).stream("/chat/completions", [b"{}"])
+    assert str(failed.value) == "Connection error." and not isinstance(failed.value, TimedOut)
+    assert failed.value.__cause__ is not None
+
+
+def test_a_page_that_is_not_json_is_an_error_and_a_refused_one_a_status_error(fake_llm):
+    fake_llm.pages = {"/v1/models": "<html>"}
+    with pytest.raises(APIError, match="^not JSON: ") as failed:
+        wire(fake_llm).get_json("/models", 5)
+    assert not isinstance(failed.value, StatusError)
+    fake_llm.pages = {"/v1/models": {"data": []}}
+    assert wire(fake_llm).get_json("/models", 5) == {"data": []}
+    with pytest.raises(StatusError, match="^Error code: 404 - not found$"):
+        wire(fake_llm).get_json("/nothing", 5)
+
+
+def test_the_body_is_compact_utf_8_without_nan():
+    raw = b"".join(Body().build({"model": "m", "stream": True}, [{"role": "user", "content": "hé"}], None, lambda m: m))
+    assert raw == '{"model":"m","messages":[{"role":"user","content":"hé"}],"stream":true}'.encode()
+    with pytest.raises(ValueError):
+        Body().build({"model": "m"}, [{"role": "user", "content": float("nan")}], None, lambda m: m)
+
+
+def test_the_model_list_is_asked_for_with_the_key(fake_llm):
+    fake_llm.models = ["m"]
+    assert wire(fake_llm).get_json("/models", 5) == {
+        "object": "list",
+        "data": [{"id": "m", "object": "model", "created": 0, "owned_by": "fake"}],
+    }
+    assert fake_llm.probe_headers[0]["authorization"] == "Bearer sk-wire-key"
+
+
+def test_only_a_server_silent_after_the_connection_is_a_silent_timeout():
+    import httpx2
+
+    for cause, silent in ((httpx2.ReadTimeout("r"), True), (httpx2.ConnectTimeout("c"), False), (None, False)):
+        timed_out = TimedOut()
+        timed_out.__cause__ = cause
+        assert timed_out.silent_server is silent
