@@ -175,6 +175,15 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/grep.py": Target(
         ("tests/tools/test_grep.py", "-k", "not sparse_binary_file and not cancelled_search")
     ),
+    "narnat_agent/tools/files/ripgrep.py": Target(
+        (
+            "tests/tools/test_ripgrep.py",
+            "tests/tools/test_grep.py",
+            "tests/tools/test_glob.py",
+            "-k",
+            "not sparse_binary_file and not cancelled_search",
+        )
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -284,6 +284,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("if offset >= len(entries):", "if offset > len(entries):",
                f"{OFF_BY_ONE}: an offset exactly at the end shows an empty page whose range runs backwards"),
     ),
+    "narnat_agent/tools/files/ripgrep.py": (
+        Defect("            i += 3\n", "            i += 2\n",
+               f"{OFF_BY_ONE}: the slash after a '**' is kept, so '**/*.py' misses the files at the top"),
+        Defect("folder = posixpath.dirname(names[0]) if n == 1 else posixpath.commonpath(names)",
+               "folder = posixpath.commonpath(names)",
+               f"{FORMAT_EDGE}: one ignored file is named as the folder to search, not the folder holding it"),
+        Defect('range(start + 1 + (pattern[start] == "["), len(pattern))', "range(start + 1, len(pattern))",
+               f"{FORMAT_EDGE}: a ']' first in a class ('[]a]') closes it"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
