@@ -184,6 +184,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "not sparse_binary_file and not cancelled_search",
         )
     ),
+    "narnat_agent/tools/read/__init__.py": Target(("tests/tools/test_read.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -20,6 +20,8 @@ POSIX_SEP = (
 CHUNK = "how much of rg's output is read at a time changes only how often the loop turns"
 SYMMETRIC = "the depth of nesting counted down instead of up is zero at the same characters: only zero is tested"
 RG_UTF8 = "rg writes its messages in UTF-8, a name that is not shown lossily (U+FFFD): a strict decode reads them alike"
+MAGIC = "a PDF begins with %PDF, which the head's check takes for binary: it reaches the whole path either way"
+WHOLE = "without the head, the whole path reads the file and gives the page its pieces give, holding the file whole"
 NO_INPUT = "rg --files lists names and reads no input"
 LAST = "a vanished file's key only has to sort after every file's negative modification time: 0 and 1 both do"
 
@@ -69,5 +71,13 @@ READ_EQUIVALENT: dict[str, dict[str, str]] = {
         "read1(1 << 17)": CHUNK,
         'decode("UTF-8", "replace")': CODEC,
         'decode("UTF-8", "backslashreplace")': CODEC,
+    },
+    "narnat_agent/tools/read/__init__.py": {
+        'not in ("XX.pdfXX", ".ipynb", *IMAGE_SUFFIXES)': MAGIC,
+        'not in (".PDF", ".ipynb", *IMAGE_SUFFIXES)': MAGIC,
+        "head = None": WHOLE,
+        "head = file.read(None)": WHOLE,
+        "head = file.read(4097)": "one byte more of a head of 4 KB tells text from binary alike",
+        "used, last, tabs = 0, start + 1, False": "a page always shows its first line, which sets the last one shown",
     },
 }

@@ -293,6 +293,19 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('range(start + 1 + (pattern[start] == "["), len(pattern))', "range(start + 1, len(pattern))",
                f"{FORMAT_EDGE}: a ']' first in a class ('[]a]') closes it"),
     ),
+    "narnat_agent/tools/read/__init__.py": (
+        Defect("if n >= start + count:", "if n > start + count:",
+               f"{OFF_BY_ONE}: a page holds one line more than limit asked"),
+        Defect("min(limit or MAX_LINES, MAX_LINES)", "limit or MAX_LINES",
+               f"{WRONG_SETTING}: a limit beyond one Read's 2000 lines is taken as asked"),
+        Defect("    previous = None if growing else ws.reads.get(path)\n    note = f\"Note: {ws.show(path)} was "
+               "modified externally.\\n\" if previous and previous.sha != scanned.sha",
+               "    previous = ws.reads.get(path)\n    note = f\"Note: {ws.show(path)} was "
+               "modified externally.\\n\" if previous and previous.sha != scanned.sha",
+               f"{STEP_MISSED}: a background job's growing log is said to be modified externally at each Read"),
+        Defect('    if path.suffix.lower() in (".pdf", ".ipynb"):', '    if path.suffix in (".pdf", ".ipynb"):',
+               f"{FORMAT_EDGE}: a notebook or PDF named in capitals (.PDF) is refused as binary"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
