@@ -345,6 +345,16 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/ui/events.py": Target(("tests/ui/test_events.py",)),
     "narnat_agent/ui/cells.py": Target(("tests/i18n/test_cells.py",)),
     "narnat_agent/ui/headless.py": Target(("tests/ui/test_headless_text.py", "tests/ui/test_events.py")),
+    "narnat_agent/tools/files/ripgrep.py": Target(
+        (
+            "tests/tools/test_ripgrep.py",
+            "tests/tools/test_grep.py",
+            "tests/tools/test_glob.py",
+            "-k",
+            "not sparse_binary_file and not cancelled_search",
+        )
+    ),
+    "narnat_agent/tools/read/__init__.py": Target(("tests/tools/test_read.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

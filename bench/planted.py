@@ -784,6 +784,27 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{OFF_BY_ONE}: a line that fills the width exactly is broken a word early"),
         Defect("lines.append(line.rstrip())", "lines.append(line)",
                f"{STEP_MISSED}: a wrapped line keeps the space it broke at"),
+    "narnat_agent/tools/files/ripgrep.py": (
+        Defect("            i += 3\n", "            i += 2\n",
+               f"{OFF_BY_ONE}: the slash after a '**' is kept, so '**/*.py' misses the files at the top"),
+        Defect("folder = posixpath.dirname(names[0]) if n == 1 else posixpath.commonpath(names)",
+               "folder = posixpath.commonpath(names)",
+               f"{FORMAT_EDGE}: one ignored file is named as the folder to search, not the folder holding it"),
+        Defect('range(start + 1 + (pattern[start] == "["), len(pattern))', "range(start + 1, len(pattern))",
+               f"{FORMAT_EDGE}: a ']' first in a class ('[]a]') closes it"),
+    ),
+    "narnat_agent/tools/read/__init__.py": (
+        Defect("if n >= start + count:", "if n > start + count:",
+               f"{OFF_BY_ONE}: a page holds one line more than limit asked"),
+        Defect("min(limit or MAX_LINES, MAX_LINES)", "limit or MAX_LINES",
+               f"{WRONG_SETTING}: a limit beyond one Read's 2000 lines is taken as asked"),
+        Defect("    previous = None if growing else ws.reads.get(path)\n    note = f\"Note: {ws.show(path)} was "
+               "modified externally.\\n\" if previous and previous.sha != scanned.sha",
+               "    previous = ws.reads.get(path)\n    note = f\"Note: {ws.show(path)} was "
+               "modified externally.\\n\" if previous and previous.sha != scanned.sha",
+               f"{STEP_MISSED}: a background job's growing log is said to be modified externally at each Read"),
+        Defect('    if path.suffix.lower() in (".pdf", ".ipynb"):', '    if path.suffix in (".pdf", ".ipynb"):',
+               f"{FORMAT_EDGE}: a notebook or PDF named in capitals (.PDF) is refused as binary"),
     ),
 }  # fmt: skip
 

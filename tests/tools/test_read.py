@@ -1,4 +1,5 @@
 import os
+import sys
 
 import pytest
 
@@ -274,3 +275,203 @@ def test_an_edit_of_lines_never_read_does_not_count_them_as_seen(workspace, proj
     assert not workspace.reads[path].whole  # line 2000 was written, never shown
     read(workspace, "big.txt", offset=2000, limit=1)
     assert workspace.reads[path].whole
+
+
+def test_a_listing_names_its_entries_folders_first_and_counts_what_it_leaves_out(workspace, project):
+    (project / "many").mkdir()
+    for n in range(500):
+        (project / "many" / f"f{n:03d}.txt").touch()
+    assert read(workspace, "many").text.splitlines()[-1] == "f499.txt"  # exactly the limit: nothing more to say
+    (project / "many" / "zdir").mkdir()
+    result = read(workspace, "many")
+    lines = result.text.splitlines()
+    assert lines[:3] == ["Directory many/ (501 entries):", "zdir/", "f000.txt"]
+    assert lines[-2:] == ["f498.txt", "... 1 more entries; use Glob to narrow"] and len(lines) == 502
+    assert result.summary == "Listed 501 entries"
+    (project / "one").mkdir()
+    (project / "one" / "a.txt").touch()
+    assert read(workspace, "one").summary == "Listed 1 entry"
+    (project / "none").mkdir()
+    assert read(workspace, "none").text == "Directory none/ (0 entries):\n(empty directory)"
+
+
+def test_what_cannot_be_read_is_said_in_one_sentence(workspace, project):
+    with open(project / "huge.log", "wb") as f:
+        f.truncate(300 * 1024 * 1024)
+    assert (
+        read(workspace, "huge.log").text
+        == "Error: huge.log is 300.0 MB, too large to Read; search it with Grep instead."
+    )
+    (project / "bundle.zip").write_bytes(b"PK\x03\x04" + bytes(3000))
+    refused = read(workspace, "bundle.zip")
+    assert refused.text == "Error: bundle.zip is a ZIP archive (2.9 KB); Read shows text files only."
+    assert refused.summary == "bundle.zip is a ZIP archive, not text"
+    (project / "short.txt").write_text("a\nb\n")
+    past = read(workspace, "short.txt", offset=3)
+    assert past.text == "Error: short.txt has 2 lines; offset=3 is past the end."
+    assert past.summary == "short.txt has 2 lines; offset=3 is past the end"
+    assert read(workspace, "short.txt", offset=2).text == "2\tb\n(End of file - 2 lines)"
+
+
+@NO_FIFOS
+def test_a_pipe_is_refused_in_one_sentence(workspace, project):
+    os.mkfifo(project / "pipe")
+    assert read(workspace, "pipe").text == (
+        "Error: pipe is not a regular file (a device, pipe or socket); Read shows files only."
+    )
+
+
+def test_an_empty_file_is_read_whole(workspace, project):
+    (project / "empty.py").write_text("")
+    result = read(workspace, "empty.py")
+    assert (result.text, result.summary) == ("empty.py is empty (0 bytes).", "Read 0 lines (empty file)")
+    assert workspace.reads[project / "empty.py"].whole
+    (project / "empty.py").write_text("x\n")
+    read(workspace, "empty.py")
+    (project / "empty.py").write_text("")
+    assert read(workspace, "empty.py").text == "Note: empty.py was modified externally.\nempty.py is empty (0 bytes)."
+
+
+def test_summaries_count_the_lines_shown(workspace, project):
+    (project / "three.txt").write_text("a\nb\nc")
+    assert read(workspace, "three.txt").summary == "Read 3 lines"
+    assert read(workspace, "three.txt", limit=1).summary == "Read 1 line of 3"
+    assert read(workspace, "three.txt", offset=2).summary == "Read 2 lines of 3"
+    (project / "one.txt").write_text("a\n")
+    assert read(workspace, "one.txt").summary == "Read 1 line"
+    (project / "gbk.txt").write_bytes(b"caf\xe9\n")
+    assert read(workspace, "gbk.txt").summary == "Read 1 line"
+
+
+def test_offset_zero_and_limit_zero_mean_from_the_start_and_no_limit(workspace, project):
+    (project / "n.txt").write_text("a\nb\nc\n")
+    assert read(workspace, "n.txt", offset=0, limit=0).text == "1\ta\n2\tb\n3\tc\n(End of file - 3 lines)"
+    assert read(workspace, "n.txt", limit=3).text.endswith("(End of file - 3 lines)")
+    assert read(workspace, "n.txt", limit=2).text == (
+        "1\ta\n2\tb\n(Showing lines 1-2 of 3, as limit=2 asked; use offset=3 to continue.)"
+    )
+
+
+def test_a_long_line_shows_its_first_2000_characters_and_its_length(workspace, project):
+    (project / "wide.txt").write_text("a" * 1999 + "bc\n" + "x" * 2000 + "\n")
+    lines = read(workspace, "wide.txt").text.splitlines()
+    assert lines[0] == "1\t" + "a" * 1999 + "b… [line cut: 2001 characters]"
+    assert lines[1] == "2\t" + "x" * 2000
+
+
+def test_the_character_budget_takes_a_page_of_exactly_100000_characters_and_no_more(workspace, project):
+    # each of lines 1-99 shown as 999 characters and a newline, line 100 as 1,000: the page is 100,000 exactly
+    lines = ["x" * (998 - len(str(n))) for n in range(1, 100)] + ["y" * 996, "z"]
+    (project / "w.txt").write_text("".join(f"{line}\n" for line in lines))
+    text = read(workspace, "w.txt").text
+    assert text.endswith(
+        "\n100\t" + "y" * 996 + "\n(Showing lines 1-100 of 101: the 100,000-character limit of one Read; use "
+        "offset=101 to continue.)"
+    )
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="reads /proc/self/mem, which fails with EIO")
+def test_a_file_the_system_cannot_read_is_said_in_one_sentence(workspace):
+    assert read(workspace, "/proc/self/mem").text == "Error: /proc/self/mem cannot be read: Input/output error."
+
+
+def test_an_image_is_shown_to_a_model_that_sees(workspace, project):
+    from PIL import Image
+
+    Image.new("RGB", (4, 2), "white").save(project / "DOT.PNG")
+    assert read(workspace, "DOT.PNG").text == (
+        "DOT.PNG: PNG image, 4x2 pixels, 75 bytes. This model cannot see images (sees_images is false in the "
+        "configuration)."
+    )
+    workspace.sees_images = True
+    result = read(workspace, "DOT.PNG")
+    assert result.text.endswith("The image follows in the next message.") and result.picture is not None
+
+
+def test_the_notes_of_a_file_that_is_not_utf8_and_indents_with_tabs(workspace, project):
+    (project / "Makefile").write_bytes(b"caf\xe9:\n\tcc x.c\n")
+    assert read(workspace, "Makefile").text == (
+        "(This file is not UTF-8: it is shown as cp1252, a guess: the encoding could not be detected with "
+        "confidence; Edit and Write keep its encoding.)\n"
+        "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
+        "1\tcafé:\n2\t\tcc x.c\n(End of file - 2 lines)"
+    )
+    (project / "spaces.py").write_text("x = 1\n    y\n")
+    assert read(workspace, "spaces.py").text == "1\tx = 1\n2\t    y\n(End of file - 2 lines)"
+
+
+def test_a_file_changed_from_outside_in_another_encoding_is_noted(workspace, project):
+    (project / "fr.txt").write_bytes(b"caf\xe9\n")
+    read(workspace, "fr.txt")
+    assert "modified externally" not in read(workspace, "fr.txt").text
+    (project / "fr.txt").write_bytes(b"th\xe9\n")
+    assert read(workspace, "fr.txt").text.startswith("Note: fr.txt was modified externally.\n(This file is not UTF-8")
+
+
+def test_a_notebook_and_a_pdf_in_capitals_are_documents(workspace, project):
+    import json
+
+    cell = {"cell_type": "code", "source": ["print(1)\n"], "metadata": {}, "outputs": [], "execution_count": None}
+    notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (project / "NB.IPYNB").write_text(json.dumps(notebook))
+    assert "print(1)" in read(workspace, "NB.IPYNB").text
+    (project / "broken.ipynb").write_text("{")
+    broken = read(workspace, "broken.ipynb")
+    assert broken.is_error and broken.text.startswith("Error: broken.ipynb")
+    assert "Traceback" not in broken.text
+
+
+def job_log(workspace, code):
+    """A background job running code, and its log's path as the model names it."""
+    execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
+    job = workspace.jobs.started[-1]
+    return job, workspace.show(job.log)
+
+
+def test_a_running_jobs_log_says_it_grows_and_an_ended_ones_how_it_ended(workspace, project):
+    job, log = job_log(workspace, "import time; time.sleep(60)")
+    try:
+        running = read(workspace, log)
+        assert (
+            running.text.endswith("\nJob 1 is still running: this file grows; Read it again later for more.")
+            and running.verification is None
+        )
+    finally:
+        workspace.jobs.stop_all()
+    other, _ = job_log(workspace, "print('other')")
+    ended, log = job_log(workspace, "print('done')")
+    other.process.wait()
+    ended.process.wait()
+    result = read(workspace, log)
+    command = f"{sys.executable} -c \"print('done')\""
+    assert result.text == (
+        f"1\tdone\n(End of file - 1 lines)\nJob 3 ({command}) exited with code 0.\n"
+        f"(background job 2 ({other.command}) exited with code 0)"
+    )
+    assert read(workspace, log).text == f"1\tdone\n(End of file - 1 lines)\nJob 3 ({command}) exited with code 0."
+
+
+def test_a_pdf_is_read_as_its_pages_text_and_a_scanned_one_says_it_has_none(workspace, project):
+    from PIL import Image
+
+    from tests.tools.test_documents import text_pdf
+
+    (project / "REPORT.PDF").write_bytes(text_pdf(["Revenue grew"]))
+    assert read(workspace, "REPORT.PDF").text == "1\t--- page 1 of 1 ---\n2\tRevenue grew\n(End of file - 2 lines)"
+    Image.new("RGB", (20, 10), "white").save(project / "scan.pdf")
+    scanned = read(workspace, "scan.pdf")
+    assert scanned.text == (
+        "scan.pdf is a PDF with no text layer (a scanned document?): Read cannot see the text in images of pages."
+    )
+    assert scanned.summary == "PDF without text" and workspace.reads[project / "scan.pdf"].whole
+    (project / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really\n")
+    assert read(workspace, "broken.pdf").text.startswith("Error: broken.pdf is not a readable PDF (")
+
+
+def test_a_jobs_log_that_grew_is_not_said_to_be_modified_externally(workspace, project):
+    job, log = job_log(workspace, "print('one')")
+    job.process.wait()
+    assert read(workspace, log).text.startswith("1\tone\n")
+    with open(job.log, "a") as f:
+        f.write("two\n")
+    assert read(workspace, log).text.startswith("1\tone\n2\ttwo\n(End of file - 2 lines)\nJob 1 (")
