@@ -90,6 +90,7 @@ SESSION_TESTS = (
     "tests/commands/test_session_runs.py",
     "tests/commands/test_fork.py",
 )
+WEB = ("-k", "not main_content_is_close and not code_links and not result_starts and not machine_without_a_network")
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/keyguard.py": Target(  # the probe of the process's closure runs another Python, not mutmut's
         ("tests/tools/test_registry.py", "tests/base/test_keyguard.py", "-k", "not closed_to_the_users_other"),
@@ -179,6 +180,10 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "tests/tools/test_encodings.py",
             "tests/tools/test_documents.py",
         )
+    ),
+    # the readability pages' extraction (slow, in test_web_fetch.py) is measured in tests of its own: article.py
+    "narnat_agent/tools/web/fetch.py": Target(
+        ("tests/tools/test_web_fetch.py", "tests/tools/test_web_offline.py", *WEB)
     ),
 }
 

@@ -25,6 +25,16 @@ STATEMENTS = (
     "the syntax check looks at the statements around the change or, without them, the whole file: for a change "
     "both give the same answer, and only the time differs (as for tools/files/syntax_check.py)"
 )
+CODEC = "Python's codecs take UTF-8 in any case, and decode() is UTF-8 by default"
+META = (
+    "the detector decode_file asks when no charset decodes the page (charset_normalizer) reads a meta tag's charset "
+    "itself, first: the page is decoded in it either way; and a meta tag's charset holds only ASCII letters"
+)
+HEADER_CASE = "HTTP header names are case-insensitive: requests merges them so, and servers read them so"
+UNWRAPPED = "html2text wraps lines only for a true bodywidth, and marks code only for a true mark_code"
+CHUNKS = "the chunk size decides only how often the size is checked: a body past the limit is refused either way"
+NEVER_SINGULAR = "a cut text has 100,000 characters: the singular form is never said"
+ABSENT = "a missing Content-Type gives no charset, whatever the default's text"
 FRESH_PART = "require_fresh reads whole only for the truth of it: None is false as False is"
 
 WEB_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -56,5 +66,32 @@ WEB_EQUIVALENT: dict[str, dict[str, str]] = {
         'with_ending(old, "\\n"), with_ending(new, None)': NEW_CRLF,
         "introduced(path, text, done.text, None)": STATEMENTS,
         "introduced(path, text, done.text, )": STATEMENTS,
+    },
+    "narnat_agent/tools/web/fetch.py": {
+        'data[:200_000].decode(errors="replace")': CODEC,
+        'data[:200_000].decode("UTF-8", errors="replace")': CODEC,
+        "meta = None": META,
+        "META_CHARSET.search(data[:4097])": META,
+        'meta.group(1).decode("ascii", "XXignoreXX")': META,
+        'meta.group(1).decode("ascii", "IGNORE")': META,
+        're.search(r"CHARSET=([\\w.:-]+)", content_type, re.IGNORECASE)': "the search ignores case",
+        'meta.group(1).decode("ascii", )': META,
+        'meta.group(1).decode("ASCII", "ignore")': META,
+        "*x_page_text__mutmut_28": META + " (a header's charset that fails ends the loop: the detector still reads it)",
+        '"accept": "text/markdown;q=1.0': HEADER_CASE,
+        "html2text.HTML2Text(baseurl=base, bodywidth=None)": UNWRAPPED,
+        "converter.mark_code = None": UNWRAPPED,
+        '"ACCEPT": "text/markdown;q=1.0': HEADER_CASE,
+        'response.headers.get("CF-MITIGATED")': HEADER_CASE,
+        'response.headers.get("content-type", "")': HEADER_CASE,
+        'response.headers.get("CONTENT-TYPE", "")': HEADER_CASE,
+        'response.headers.get("Content-Type", "XXXX")': ABSENT,
+        "response.iter_content(None)": CHUNKS,
+        "response.iter_content(65537)": CHUNKS,
+        'summary = ngettext(None, "{n} characters (cut)"': NEVER_SINGULAR,
+        'ngettext("{n} character (cut)", "{n} characters (cut)", None)': NEVER_SINGULAR,
+        'ngettext("XX{n} character (cut)XX"': NEVER_SINGULAR,
+        'ngettext("{N} CHARACTER (CUT)"': NEVER_SINGULAR,
+        "title = None": "the title is read only as true or false, and None is false as the empty text is",
     },
 }

@@ -295,6 +295,17 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                'if not any(line.startswith("\\t") for line in window) and any(',
                f"{INVERTED}: tabs in the file against spaces in old_string go unnamed, and the reverse is named"),
     ),
+    "narnat_agent/tools/web/fetch.py": (
+        Defect("if len(data) > MAX_BYTES:", "if len(data) >= MAX_BYTES:",
+               f"{OFF_BY_ONE}: a body of exactly 10 MB is refused as too large"),
+        Defect('for charset in (declared and declared.group(1), meta and meta.group(1).decode("ascii", "ignore")):',
+               'for charset in (meta and meta.group(1).decode("ascii", "ignore"), declared and declared.group(1)):',
+               f"{WRONG_ORDER}: a page's meta tag wins over the charset its header declares"),
+        Defect('url = "https://" + url.removeprefix("//")', 'url = "https://" + url',
+               f"{FORMAT_EDGE}: a scheme-relative address (//host/page) becomes https:////host/page"),
+        Defect("(len(text) < 3000 and _challenge(data))", "_challenge(data)",
+               f"{STEP_MISSED}: a long article that mentions a captcha is refused as a bot-check page"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
