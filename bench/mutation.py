@@ -185,6 +185,10 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/web/fetch.py": Target(
         ("tests/tools/test_web_fetch.py", "tests/tools/test_web_offline.py", *WEB)
     ),
+    "narnat_agent/tools/web/http.py": Target(
+        ("tests/tools/test_web_http.py", "tests/tools/test_web_search.py", "tests/tools/test_web_search_pages.py")
+        + ("tests/tools/test_web_fetch.py", "tests/tools/test_web_offline.py", *WEB)
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

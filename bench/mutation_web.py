@@ -94,4 +94,14 @@ WEB_EQUIVALENT: dict[str, dict[str, str]] = {
         'ngettext("{N} CHARACTER (CUT)"': NEVER_SINGULAR,
         "title = None": "the title is read only as true or false, and None is false as the empty text is",
     },
+    "narnat_agent/tools/web/http.py": {
+        '"accept": "text/html,': HEADER_CASE,
+        '"ACCEPT": "text/html,': HEADER_CASE,
+        '"sec-fetch-dest": "document"': HEADER_CASE,
+        '"SEC-FETCH-DEST": "document"': HEADER_CASE,
+        '"sec-fetch-site": "none"': HEADER_CASE,
+        '"SEC-FETCH-SITE": "none"': HEADER_CASE,
+        '"sec-fetch-user": "?1"': HEADER_CASE,
+        '"SEC-FETCH-USER": "?1"': HEADER_CASE,
+    },
 }

@@ -306,6 +306,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("(len(text) < 3000 and _challenge(data))", "_challenge(data)",
                f"{STEP_MISSED}: a long article that mentions a captcha is refused as a bot-check page"),
     ),
+    "narnat_agent/tools/web/http.py": (
+        Defect("(requests.exceptions.SSLError, requests.exceptions.ProxyError)", "requests.exceptions.ProxyError",
+               f"{STEP_MISSED}: a certificate refused is said to be a machine without the internet"),
+        Defect('return self.urls.get(engine, default).rstrip("/")', "return self.urls.get(engine, default)",
+               f"{FORMAT_EDGE}: a search address configured with a final slash asks for //search"),
+        Defect("if self._session is None:", "if True:",
+               f"{STEP_MISSED}: every request starts a new session, and Baidu's cookie is lost"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
