@@ -189,6 +189,10 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         ("tests/tools/test_web_http.py", "tests/tools/test_web_search.py", "tests/tools/test_web_search_pages.py")
         + ("tests/tools/test_web_fetch.py", "tests/tools/test_web_offline.py", *WEB)
     ),
+    "narnat_agent/tools/web/search.py": Target(
+        ("tests/tools/test_web_search.py", "tests/tools/test_web_search_pages.py", "tests/tools/test_web_offline.py")
+        + ("-k", "not machine_without_a_network")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -35,6 +35,12 @@ UNWRAPPED = "html2text wraps lines only for a true bodywidth, and marks code onl
 CHUNKS = "the chunk size decides only how often the size is checked: a body past the limit is refused either way"
 NEVER_SINGULAR = "a cut text has 100,000 characters: the singular form is never said"
 ABSENT = "a missing Content-Type gives no charset, whatever the default's text"
+WORKERS = "how many Baidu links are resolved at once decides only the time: each is resolved, in order"
+ZIPPED = "the snippets are padded with None to the links' number: the lengths always match"
+NO_FOLLOW = "requests follows redirects only for a true allow_redirects: None is false as False is"
+PARSER = "BeautifulSoup takes the best parser installed when none is named: lxml, a dependency"
+CLASSED = "a div.web-result has a class attribute, which BeautifulSoup gives as a list"
+TAG_CASE = "CSS selectors match an HTML document's tag names in any case"
 FRESH_PART = "require_fresh reads whole only for the truth of it: None is false as False is"
 
 WEB_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -93,6 +99,39 @@ WEB_EQUIVALENT: dict[str, dict[str, str]] = {
         'ngettext("XX{n} character (cut)XX"': NEVER_SINGULAR,
         'ngettext("{N} CHARACTER (CUT)"': NEVER_SINGULAR,
         "title = None": "the title is read only as true or false, and None is false as the empty text is",
+    },
+    "narnat_agent/tools/web/search.py": {
+        "allow_redirects=None)": NO_FOLLOW,
+        "allow_redirects=None, headers=accept_language(lr))": NO_FOLLOW,
+        'response.headers.get("location")': HEADER_CASE,
+        'response.headers.get("LOCATION")': HEADER_CASE,
+        'response.text)), "XXXX"': "a target is taken only when it starts with http, which neither default does",
+        "ThreadPoolExecutor(max_workers=None)": WORKERS,
+        "ThreadPoolExecutor(max_workers=6)": WORKERS,
+        "len(snippets)), strict=None))": ZIPPED,
+        "len(snippets)), ))": ZIPPED,
+        "len(snippets)), strict=False))": ZIPPED,
+        'i.get("class", None)': CLASSED,
+        'i.get("class", )': CLASSED,
+        'response.headers.get("location", "")': HEADER_CASE,
+        'response.headers.get("LOCATION", "")': HEADER_CASE,
+        'response.headers.get("Location", "XXXX")': "neither default names wappass.baidu.com",
+        'response.content.decode(errors="replace")': CODEC,
+        'response.content.decode("UTF-8", errors="replace")': CODEC,
+        'item.select_one("H3 A")': TAG_CASE,
+        'i.select_one("H2 A")': TAG_CASE,
+        'item.select_one("H2 A")': TAG_CASE,
+        'item.select_one(".b_caption p") or item.select_one("P")': TAG_CASE,
+        'why = f"every engine: {unreached[1]}"': "with one reason alone, each entry is that reason",
+        '.get(lr or "XXXX", "wt-wt")': "neither the empty text nor XXXX is a language: both get the default region",
+        'method="post"': "requests sends a method's name in capitals",
+        'kwargs.pop("method", "get")': "requests sends a method's name in capitals",
+        "BeautifulSoup(text, None)": PARSER,
+        "BeautifulSoup(text, )": PARSER,
+        'CJK.sub("XX XX", query.lower())': "the marker is upper case and the results are searched lower case: it never "
+        "matches, and each CJK run adds words of its own",
+        '.get("u", ["XXXX"])[0]': "a link is unwrapped only when its u starts with a1, which neither default does",
+        '"=" * (+len(wrapped[2:]) % 4)': "Python's base64 decoder takes padding past what the data needs",
     },
     "narnat_agent/tools/web/http.py": {
         '"accept": "text/html,': HEADER_CASE,

@@ -314,6 +314,21 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("if self._session is None:", "if True:",
                f"{STEP_MISSED}: every request starts a new session, and Baidu's cookie is lost"),
     ),
+    "narnat_agent/tools/web/search.py": (
+        Defect('num = min(max(args["num"], 1), 20)', 'num = min(args["num"], 20)',
+               f"{STEP_MISSED}: num=0 asks for no result, and every engine's answer is taken for a changed layout"),
+        Defect("""        if not hits:
+            failures.append(f"{NAMES[engine]}: layout changed (a page with no results parsed)")
+        elif not relevant(query, hits):
+            failures.append(f"{NAMES[engine]}: results unrelated to the query")""",
+               """        if not relevant(query, hits):
+            failures.append(f"{NAMES[engine]}: results unrelated to the query")
+        elif not hits:
+            failures.append(f"{NAMES[engine]}: layout changed (a page with no results parsed)")""",
+               f"{WRONG_ORDER}: a page whose layout changed is said to hold unrelated results"),
+        Defect('wrapped[2:] + "=" * (-len(wrapped[2:]) % 4)', "wrapped[2:]",
+               f"{FORMAT_EDGE}: Bing's links whose base64 lost its padding stay wrapped"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
