@@ -193,6 +193,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         ("tests/tools/test_web_search.py", "tests/tools/test_web_search_pages.py", "tests/tools/test_web_offline.py")
         + ("-k", "not machine_without_a_network")
     ),
+    "narnat_agent/tools/todo_write.py": Target(("tests/tools/test_todo_write.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

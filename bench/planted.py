@@ -329,6 +329,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('wrapped[2:] + "=" * (-len(wrapped[2:]) % 4)', "wrapped[2:]",
                f"{FORMAT_EDGE}: Bing's links whose base64 lost its padding stay wrapped"),
     ),
+    "narnat_agent/tools/todo_write.py": (
+        Defect('        seen.add(todo["content"])\n', "",
+               f"{STEP_MISSED}: a task listed twice is accepted"),
+        Defect('if any(t["status"] == "in_progress" for t in todos):',
+               'if all(t["status"] == "in_progress" for t in todos):',
+               f"{INVERTED}: a list with a task in progress has its first pending one started too"),
+        Defect('current = next((t["activeForm"]', 'current = next((t["content"]',
+               f"{WRONG_SETTING}: the task in progress is said in its imperative form (now: Run tests)"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
