@@ -133,6 +133,7 @@ SYNTAX_TESTS = (
     "tests/tools/test_syntax_parsers.py",
     "tests/tools/test_syntax_stopping.py",
 )
+WEB = ("-k", "not main_content_is_close and not code_links and not result_starts and not machine_without_a_network")
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/keyguard.py": Target(  # the probe of the process's closure runs another Python, not mutmut's
         ("tests/tools/test_registry.py", "tests/base/test_keyguard.py", "-k", "not closed_to_the_users_other"),
@@ -355,6 +356,11 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         )
     ),
     "narnat_agent/tools/read/__init__.py": Target(("tests/tools/test_read.py",)),
+    "narnat_agent/tools/web/search.py": Target(
+        ("tests/tools/test_web_search.py", "tests/tools/test_web_search_pages.py", "tests/tools/test_web_offline.py")
+        + ("-k", "not machine_without_a_network")
+    ),
+    "narnat_agent/tools/todo_write.py": Target(("tests/tools/test_todo_write.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

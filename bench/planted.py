@@ -805,6 +805,29 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a background job's growing log is said to be modified externally at each Read"),
         Defect('    if path.suffix.lower() in (".pdf", ".ipynb"):', '    if path.suffix in (".pdf", ".ipynb"):',
                f"{FORMAT_EDGE}: a notebook or PDF named in capitals (.PDF) is refused as binary"),
+    "narnat_agent/tools/web/search.py": (
+        Defect('num = min(max(args["num"], 1), 20)', 'num = min(args["num"], 20)',
+               f"{STEP_MISSED}: num=0 asks for no result, and every engine's answer is taken for a changed layout"),
+        Defect("""        if not hits:
+            failures.append(f"{NAMES[engine]}: layout changed (a page with no results parsed)")
+        elif not relevant(query, hits):
+            failures.append(f"{NAMES[engine]}: results unrelated to the query")""",
+               """        if not relevant(query, hits):
+            failures.append(f"{NAMES[engine]}: results unrelated to the query")
+        elif not hits:
+            failures.append(f"{NAMES[engine]}: layout changed (a page with no results parsed)")""",
+               f"{WRONG_ORDER}: a page whose layout changed is said to hold unrelated results"),
+        Defect('wrapped[2:] + "=" * (-len(wrapped[2:]) % 4)', "wrapped[2:]",
+               f"{FORMAT_EDGE}: Bing's links whose base64 lost its padding stay wrapped"),
+    ),
+    "narnat_agent/tools/todo_write.py": (
+        Defect('        seen.add(todo["content"])\n', "",
+               f"{STEP_MISSED}: a task listed twice is accepted"),
+        Defect('if any(t["status"] == "in_progress" for t in todos):',
+               'if all(t["status"] == "in_progress" for t in todos):',
+               f"{INVERTED}: a list with a task in progress has its first pending one started too"),
+        Defect('current = next((t["activeForm"]', 'current = next((t["content"]',
+               f"{WRONG_SETTING}: the task in progress is said in its imperative form (now: Run tests)"),
     ),
 }  # fmt: skip
 

@@ -56,3 +56,34 @@ def test_a_plan_with_nothing_in_progress_starts_its_first_unfinished_task(worksp
     assert result.text == "Todo list updated: 0/2 done; now: Reading (marked in_progress: the first unfinished task)."
     later = [todo("Read", "completed"), todo("Fix", "pending")]
     assert execute("TodoWrite", {"todos": later}, workspace).summary.startswith("1/2 done; now: Fixing")
+
+
+@pytest.mark.parametrize(
+    ("todos", "said"),
+    [
+        ([todo("A", "completed"), {"content": "B", "activeForm": "\t", "status": "pending"}],
+         "todos[1].activeForm is empty; give every task a short text."),
+        ([todo("A", "pending"), todo("B", "pending"), todo("A", "completed")],
+         "the task 'A' appears twice; list each task once."),
+        ([todo("A", "in_progress"), todo("B", "pending"), todo("C", "in_progress"), todo("D", "in_progress")],
+         "only one task may be in_progress, but 3 are (A, C, D). Send the whole list again with one task in_progress."),
+    ],
+)  # fmt: skip
+def test_a_refusal_says_which_task_and_how_to_fix_the_list(workspace, todos, said):
+    result = execute("TodoWrite", {"todos": todos}, workspace)
+    assert result.text == f"Error: {said}"
+
+
+def test_a_list_with_its_task_in_progress_or_all_done_is_kept_as_sent(workspace):
+    sent = [todo("A", "completed"), todo("B", "pending"), todo("C", "in_progress")]
+    result = execute("TodoWrite", {"todos": sent}, workspace)
+    assert result.text == "Todo list updated: 1/3 done; now: Cing." and workspace.todos == sent
+    done = [todo("A", "completed"), todo("B", "completed")]
+    assert execute("TodoWrite", {"todos": done}, workspace).text == "Todo list updated: 2/2 done."
+    assert workspace.todos == done
+
+
+def test_the_first_pending_task_starts_after_those_done(workspace):
+    result = execute("TodoWrite", {"todos": [todo("A", "completed"), todo("B", "pending")]}, workspace)
+    assert [t["status"] for t in workspace.todos] == ["completed", "in_progress"]
+    assert result.summary == "1/2 done; now: Bing" and tuple(result.detail.items) == tuple(workspace.todos)

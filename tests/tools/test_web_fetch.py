@@ -1,10 +1,13 @@
 """WebFetch against saved real pages and crafted responses served from 127.0.0.1."""
 
 import json
+import socket
+import threading
 
 import pytest
 
 from narnat_agent.tools.registry import execute
+from narnat_agent.tools.web.fetch import FRAME
 from narnat_agent.tools.web.http import Web
 from tests.web_quality import expected_text, plain, token_f1
 from tests.web_server import FIXTURES, Page, fixture
@@ -154,3 +157,198 @@ def test_a_certificate_the_client_cannot_verify_is_one_line(workspace, tmp_path)
     result = fetch(workspace, f"https://127.0.0.1:{server.server_address[1]}/")
     server.server_close()
     assert result.is_error and result.text.startswith("Error: TLS failure for https://127.0.0.1:")
+
+
+def test_an_address_without_its_scheme_is_fetched_over_https(workspace):
+    for url in ("127.0.0.1:9/page", "//127.0.0.1:9/page", "  https://127.0.0.1:9/page "):
+        result = fetch(workspace, url)
+        assert result.text == "Error: could not connect to https://127.0.0.1:9/page: the connection was refused."
+        assert result.summary == "could not connect to https://127.0.0.1:9/page"
+
+
+def test_the_charset_a_meta_tag_declares_decodes_the_page(web, workspace):
+    text = "<html><head><meta charset='koi8-r'><title>Привет</title></head><body><p>Съешь же ещё</p></body></html>"
+    web.route("/ru", Page(text.encode("koi8-r"), headers={"Content-Type": "text/html"}))
+    web.route("/wrong", Page(text.encode("koi8-r"), headers={"Content-Type": "text/html; charset=nonsense"}))
+    web.route("/ascii", Page(text.encode("koi8-r"), headers={"Content-Type": "text/html; charset=ascii"}))
+    for path in ("/ru", "/wrong", "/ascii"):  # a header's charset that is no codec, or cannot decode it, is passed
+        result = fetch(workspace, web.url + path)
+        assert "Title: Привет" in result.text and body(result) == "Съешь же ещё", path
+
+
+def test_the_title_is_unescaped_and_stripped(web, workspace):
+    web.route("/t", Page("<html><head><title>\n  Q &amp; A  </title></head><body><p>answers</p></body></html>"))
+    assert fetch(workspace, f"{web.url}/t").text.splitlines()[1] == "Title: Q & A"
+    web.route("/none", Page("<html><body><p>no title</p></body></html>"))
+    assert fetch(workspace, f"{web.url}/none").text.splitlines()[1] == FRAME
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [("application/ld+json", '{"@type": "Thing"}'), ("image/svg+xml", "<svg/>"), ("text/csv", "a,b\n1,2"),
+     ("text/x-python", "print(1)")],
+)  # fmt: skip
+def test_text_of_any_textual_type_passes_through(web, workspace, kind, text):
+    web.route("/f", Page(text, headers={"Content-Type": f"{kind}; charset=utf-8"}))
+    result = fetch(workspace, f"{web.url}/f")
+    assert body(result) == text and result.summary == f"{len(text)} characters"
+
+
+def test_a_binary_file_is_described_by_its_type_and_size(web, workspace):
+    web.route("/a.zip", Page(bytes(2048), headers={"Content-Type": "Application/ZIP"}))
+    result = fetch(workspace, f"{web.url}/a.zip")
+    assert result.text == f"URL: {web.url}/a.zip\nA application/zip file of 2.0 KB; WebFetch returns text only."
+    assert result.summary == "application/zip, 2.0 KB" and not result.is_error
+
+
+def test_a_page_without_a_type_is_read_as_html_when_it_looks_like_html(web, workspace):
+    web.route("/h", Page("<html><title>T</title><body><p>para</p></body></html>", headers={}))
+    web.route("/p", Page("plain words", headers={}))
+    assert fetch(workspace, f"{web.url}/h").text == f"URL: {web.url}/h\nTitle: T\n{FRAME}\n\npara"
+    assert fetch(workspace, f"{web.url}/p").text == f"URL: {web.url}/p\n{FRAME}\n\nplain words"
+
+
+def test_a_bot_check_is_told_by_its_header_or_by_a_short_page_that_names_one(web, workspace):
+    article = (
+        "<html><body><article>" + "<p>Real content of the page, long enough.</p>" * 100 + "</article></body></html>"
+    )
+    web.route("/flagged", Page(article, headers={"Content-Type": "text/html", "cf-mitigated": "challenge"}))
+    web.route("/long", Page(article.replace("</article>", "<p>One last step</p></article>")))
+    flagged = fetch(workspace, f"{web.url}/flagged")
+    assert flagged.text == f"Error: {web.url}/flagged answered with a bot-check (captcha) page instead of its content."
+    long = fetch(workspace, f"{web.url}/long")  # a page that mentions a check but has its content
+    assert not long.is_error and "Real content of the page" in long.text
+
+
+@pytest.mark.parametrize(("size", "cut"), [(100_000, False), (100_001, True)])
+def test_content_is_cut_past_a_hundred_thousand_characters_and_says_so(web, workspace, size, cut):
+    web.route("/t.txt", Page("x" * size, headers={"Content-Type": "text/plain"}))
+    result = fetch(workspace, f"{web.url}/t.txt")
+    assert result.text.endswith("\n\n[Cut at 100,000 of 100,001 characters.]") is cut
+    assert len(body(result).split("\n\n[Cut")[0]) == 100_000
+    assert result.summary == ("100,000 characters (cut)" if cut else "100,000 characters")
+
+
+def test_a_body_of_exactly_ten_megabytes_is_read(web, workspace):
+    web.route("/ten", Page(b"x" * (10 * 1024 * 1024), headers={"Content-Type": "text/plain"}))
+    assert fetch(workspace, f"{web.url}/ten").summary == "100,000 characters (cut)"
+
+
+def test_an_error_status_is_said_to_the_person_with_its_number(web, workspace):
+    web.route("/bad", Page("no", 400, {"Content-Type": "text/plain"}))
+    result = fetch(workspace, f"{web.url}/bad")
+    assert result.text == f"Error: {web.url}/bad answered HTTP 400 Bad Request."
+    assert result.summary == f"{web.url}/bad answered HTTP 400"
+    web.route("/fine", Page("yes", 399, {"Content-Type": "text/plain"}))
+    assert body(fetch(workspace, f"{web.url}/fine")) == "yes"
+
+
+def test_a_page_too_slow_is_said_with_its_limit(web, workspace):
+    workspace.web = Web(timeout=0.25)
+    web.route("/slow", Page("late", delay=1))
+    result = fetch(workspace, f"{web.url}/slow")
+    assert result.text == f"Error: {web.url}/slow did not answer within 0.25 s."
+    assert result.summary == f"{web.url}/slow did not answer within 0.25 s"
+
+
+def test_too_many_redirects_is_one_sentence(web, workspace):
+    web.route("/loop", Page("", 302, {"Location": "/loop"}))
+    assert fetch(workspace, f"{web.url}/loop").text == f"Error: {web.url}/loop redirected more than 10 times."
+
+
+def test_a_page_becomes_markdown_with_absolute_links_no_images_and_unwrapped_lines(web, workspace):
+    words = "word " * 40
+    page = (f"<html><body><p><a href='/doc'>doc</a> <img src='i.png' alt='pic'> <code>x = 1</code></p>"
+            f"<pre><code>a\nb</code></pre><p>{words}</p></body></html>")  # fmt: skip
+    web.route("/a/page", Page(page))
+    assert body(fetch(workspace, f"{web.url}/a/page")) == (
+        f"[doc]({web.url}/doc) `x = 1`\n    \n    \n    a\n    b\n\n{words.strip()}"
+    )
+
+
+def test_readabilitys_choice_is_kept_unless_it_is_a_small_part_of_the_page(web, workspace):
+    article = "<article>" + "<p>The article says a great deal about its subject, at length.</p>" * 12 + "</article>"
+    menu = "<ul>" + "<li><a href='/x'>A menu entry of the site</a></li>" * 10 + "</ul>"
+    web.route("/article", Page(f"<html><body><nav>{menu}</nav>{article}</body></html>"))
+    text = body(fetch(workspace, f"{web.url}/article"))
+    assert text.startswith("The article says") and "menu entry" not in text
+    web.route("/short", Page(f"<html><body><nav>{menu}</nav><p>Short.</p></body></html>"))
+    assert "menu entry" in body(fetch(workspace, f"{web.url}/short"))  # little found: the whole page
+
+
+def test_a_page_of_nothing_readable_is_empty_not_an_error(web, workspace):
+    web.route("/c", Page("<!-- nothing here -->"))
+    result = fetch(workspace, f"{web.url}/c")
+    assert not result.is_error and body(result) == "" and result.summary == "0 characters"
+
+
+def test_the_charset_of_the_header_is_read_in_any_case(web, workspace):
+    web.route("/k", Page("Съешь же ещё".encode("koi8-r"), headers={"Content-Type": "text/plain; Charset=KOI8-R"}))
+    assert body(fetch(workspace, f"{web.url}/k")) == "Съешь же ещё"  # detection alone guesses Shift JIS
+
+
+MENU = "<li><a href='https://example.org/x'>Menu</a></li>"  # as long on any server
+
+
+@pytest.mark.parametrize(
+    ("article", "rest", "chosen"),
+    [
+        ("a" * 500, "<div class=sidebar>" + "menu entry here. " * 120 + "</div>", True),  # 500: enough anywhere
+        ("A sentence of the article. " * 4, "<nav><ul>" + MENU * 10 + "</ul></nav>", False),
+        ("A sentence of the article. " * 4, "<nav><ul>" + MENU * 6 + "</ul></nav>", True),
+    ],
+)  # fmt: skip
+def test_readabilitys_choice_needs_500_characters_or_a_quarter_of_the_page(web, workspace, article, rest, chosen):
+    web.route("/p", Page(f"<html><body>{rest}<article><p>{article}</p></article></body></html>"))
+    text = body(fetch(workspace, f"{web.url}/p"))
+    assert text.startswith(article.strip()[:20]) is chosen and ("menu" in text.lower()) is not chosen
+
+
+def test_the_whole_page_keeps_its_links_absolute(web, workspace):
+    web.route("/a/short", Page("<html><body><p>Short, see <a href='more'>more</a>.</p></body></html>"))
+    assert body(fetch(workspace, f"{web.url}/a/short")) == f"Short, see [more]({web.url}/a/more)."
+
+
+def test_a_fetch_asks_for_markdown_first(web, workspace):
+    web.route("/m", Page("# hi", headers={"Content-Type": "text/markdown"}))
+    fetch(workspace, f"{web.url}/m")
+    assert web.requests[-1][2]["Accept"] == "text/markdown;q=1.0, text/html;q=0.9, text/plain;q=0.8, */*;q=0.5"
+
+
+def test_xhtml_is_read_as_a_page(web, workspace):
+    page = "<html xmlns='http://www.w3.org/1999/xhtml'><head><title>X</title></head><body><p>Strict.</p></body></html>"
+    web.route("/x", Page(page, headers={"Content-Type": "application/xhtml+xml"}))
+    assert fetch(workspace, f"{web.url}/x").text == f"URL: {web.url}/x\nTitle: X\n{FRAME}\n\nStrict."
+
+
+@pytest.mark.parametrize(("size", "check"), [(2999, True), (3000, False)])
+def test_a_page_under_3000_characters_that_names_a_check_is_one(web, workspace, size, check):
+    text = "One last step " + "x" * (size - 14)
+    web.route("/p", Page(f"<html><body><p>{text}</p></body></html>"))
+    result = fetch(workspace, f"{web.url}/p")
+    assert result.is_error is check and (check or body(result) == text)
+
+
+def test_one_character_is_said_in_the_singular(web, workspace):
+    web.route("/one", Page("x", headers={"Content-Type": "text/plain"}))
+    assert fetch(workspace, f"{web.url}/one").summary == "1 character"
+
+
+def test_a_server_that_hangs_up_may_mean_no_internet(workspace):
+    with socket.socket() as hanging_up:  # accepts, then closes without an answer
+        hanging_up.bind(("127.0.0.1", 0))
+        hanging_up.listen()
+        threading.Thread(target=lambda: hanging_up.accept()[0].close(), daemon=True).start()
+        url = f"http://127.0.0.1:{hanging_up.getsockname()[1]}/page"
+        result = fetch(workspace, url)
+    assert result.text == (
+        f"Error: could not connect to {url}: the connection failed. This machine may not reach the internet; "
+        "retrying will not help."
+    )
+    assert result.summary == f"could not connect to {url}"
+
+
+def test_the_headers_charset_wins_over_a_meta_tags(web, workspace):
+    page = "<html><head><meta charset='windows-1251'></head><body><p>Съешь же ещё</p></body></html>"
+    web.route("/k", Page(page.encode("koi8-r"), headers={"Content-Type": "text/html; charset=koi8-r"}))
+    assert body(fetch(workspace, f"{web.url}/k")) == "Съешь же ещё"  # the server's word, not a copied template's

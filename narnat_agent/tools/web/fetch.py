@@ -13,8 +13,7 @@ from narnat_agent.tools.workspace import Workspace
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_CHARS = 100_000
-TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown", "application/json", "text/csv", "text/xml",
-              "application/xml", "text/css", "text/javascript", "application/javascript")  # fmt: skip
+TEXT_TYPES = ("text/", "application/json", "application/xml", "application/javascript")  # and +json, +xml
 META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)""", re.IGNORECASE)
 TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 CHALLENGES = ("Just a moment...", "cf-browser-verification", "challenge-platform", "One last step",
@@ -97,8 +96,7 @@ def run(args: dict, ws: Workspace) -> Result:
     response, data = _fetch(ws.web, url)
     kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
     final = response.url
-    if kind and kind not in ("text/html", "application/xhtml+xml") and not kind.startswith(TEXT_TYPES) \
-            and not kind.endswith(("+json", "+xml")):  # fmt: skip
+    if kind and not kind.startswith(TEXT_TYPES) and not kind.endswith(("+json", "+xml")):  # HTML is text/ or +xml
         return Result(
             f"URL: {final}\nA {kind} file of {size_text(len(data))}; WebFetch returns text only.",
             _("{kind}, {size}").format(kind=kind, size=size_text(len(data))),
