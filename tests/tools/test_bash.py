@@ -574,3 +574,15 @@ def test_waiting_for_a_job_that_ended_gives_the_output_still_on_its_way_to_the_l
     workspace.jobs.started[0].process.wait()
     waited = bash(workspace, "wait %1", timeout=30_000)
     assert waited.text.startswith("early\nlate\n(job 1 exited with code 0; its whole output: "), waited.text
+
+
+def test_a_line_too_long_to_show_is_cut_inside_and_said_so(workspace):
+    # minified code, a one-line JSON: no whole line fits at either end
+    alone = bash(workspace, "printf 'a%.0s' $(seq 1 40000)")
+    head, marker, tail = alone.text.split("\n")[:3]
+    spill = marker.split('file_path="')[1].split('"')[0]
+    assert (head, tail) == ("a" * 9000, "a" * 21000) and alone.summary == "exit 0 · 1 line"
+    assert marker == f'[… 10,000 characters of line 1 of 1 omitted; Read(file_path="{spill}", offset=1) shows them]'
+    first = bash(workspace, "printf 'a%.0s' $(seq 1 40000); echo; echo done")
+    head, marker, tail = first.text.split("\n")[:3]
+    assert (head, tail) == ("a" * 9000, "done") and marker.startswith("[… 31,001 characters of line 1 of 2 omitted;")
