@@ -459,7 +459,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a job waited for to its end is told as news again in the next result"),
     ),
     "narnat_agent/tools/bash/execute.py": (
-        Defect('first, last = head.count("\\n") + 2,', 'first, last = head.count("\\n") + 1,',
+        Defect('first = head.count("\\n") + (1 if within[0] else 2)', 'first = head.count("\\n") + 1',
                f"{OFF_BY_ONE}: the Read call for the omitted lines starts at the last line shown"),
         Defect("return {**kept, **QUIET}", "return {**QUIET, **kept}",
                f"{WRONG_ORDER}: the user's own EDITOR or PAGER wins over the quiet ones, and a command waits on it"),

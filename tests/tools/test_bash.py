@@ -311,9 +311,10 @@ def test_a_command_stopped_at_its_timeout_says_so_with_its_notes_and_what_it_ver
         f"{project / 'sub'} — file paths in the other tools still start at the project root)"
     )
     assert stopped.summary == "timed out · 0 lines" and stopped.is_error and stopped.verification is None
-    runner = bash(workspace, "pytest() { echo collecting; sleep 5; }; pytest", timeout=100)
-    assert runner.text.startswith("collecting\n(timed out after 0.1 s;") and "the output so far is above" in runner.text
-    assert runner.summary == "timed out · 1 line" and runner.detail.tail == ("collecting",)
+    runner = bash(workspace, "pytest() { echo '  collecting'; sleep 5; }; pytest", timeout=100)
+    said = "timed out after 0.1 s; the command and its children were stopped; the output so far is above"
+    assert runner.text.startswith(f"  collecting\n({said}")
+    assert (runner.summary, runner.detail) == ("timed out · 1 line", Output(("  collecting",), 1, 1))
     assert (runner.verification.command, runner.verification.exit_code) == ("pytest", None)
 
 
@@ -429,13 +430,21 @@ def test_a_command_cancelled_midway_says_what_it_printed_and_that_it_was_stopped
     presser = threading.Thread(target=ctrl_c_once_ready)
     presser.start()
     with pytest.raises(Interrupted) as stopped:
-        bash_tool.execute("echo started; echo > ready; sleep 5", workspace, 60)
+        bash_tool.execute("echo X marks; echo started; echo > ready; sleep 5", workspace, 60)
     presser.join()
     result = stopped.value.result
     said = "cancelled by the user; the command and its children were stopped; the output so far is above"
-    assert result.text == f"started\n({said})"
-    assert (result.summary, result.is_error, result.detail.tail) == ("cancelled · 1 line", True, ("started",))
+    assert result.text == f"X marks\nstarted\n({said})"
+    assert (result.summary, result.is_error) == ("cancelled · 2 lines", True)
+    assert result.detail == Output(("X marks", "started"), 2, 2)
     assert list((project / ".narnat" / "spills").iterdir()) == []
+    presser = threading.Thread(target=ctrl_c_once_ready)
+    presser.start()
+    with pytest.raises(Interrupted) as stopped:
+        bash_tool.execute("seq 1 20000; echo > ready; sleep 5", workspace, 60)
+    presser.join()
+    spill = stopped.value.result.text.split('file_path="')[1].split('"')[0]  # the cut output names what it kept
+    assert (project / spill).read_text() == "".join(f"{n}\n" for n in range(1, 20001))
 
 
 def test_a_background_start_says_where_its_output_goes_how_to_wait_and_stop_and_what_ended_since(workspace):
@@ -527,7 +536,7 @@ def test_plan_mode_refuses_the_models_commands_that_change_the_project_but_not_t
 def test_windows_line_ends_and_a_last_line_without_its_end_are_lines_as_any(workspace):
     result = bash(workspace, "printf 'a\\r\\nb\\r\\nlast'")
     assert (result.text, result.summary) == ("a\nb\nlast\n(exit code 0)", "exit 0 · 3 lines")
-    assert result.detail.tail == ("a", "b", "last")
+    assert result.detail == Output(("a", "b", "last"), 3, 3, 0)
 
 
 def test_a_spill_file_is_named_by_the_time_of_its_command(workspace, project):
@@ -574,3 +583,100 @@ def test_waiting_for_a_job_that_ended_gives_the_output_still_on_its_way_to_the_l
     workspace.jobs.started[0].process.wait()
     waited = bash(workspace, "wait %1", timeout=30_000)
     assert waited.text.startswith("early\nlate\n(job 1 exited with code 0; its whole output: "), waited.text
+
+
+def test_a_line_too_long_to_show_is_cut_inside_and_said_so(workspace):
+    # minified code, a one-line JSON: no whole line fits at either end
+    alone = bash(workspace, "printf 'a%.0s' $(seq 1 40000)")
+    head, marker, tail = alone.text.split("\n")[:3]
+    spill = marker.split('file_path="')[1].split('"')[0]
+    assert (head, tail) == ("a" * 9000, "a" * 21000) and alone.summary == "exit 0 · 1 line"
+    assert marker == f'[… 10,000 characters of line 1 of 1 omitted; Read(file_path="{spill}", offset=1) shows them]'
+    first = bash(workspace, "printf 'a%.0s' $(seq 1 40000); echo; echo done")
+    head, marker, tail = first.text.split("\n")[:3]
+    assert (head, tail) == ("a" * 9000, "done") and marker.startswith("[… 31,001 characters of line 1 of 2 omitted;")
+
+
+def test_the_output_keeps_both_ends_in_memory_and_counts_what_it_left_out_between(tmp_path):
+    import io
+
+    from narnat_agent.tools.bash.execute import KEEP, _Output
+
+    data = b"".join(b"%06d\n" % n for n in range(100_000))  # 700,000 bytes, read a pipe's 64 KB at a time
+    output = _Output(io.BufferedReader(io.BytesIO(data)), tmp_path / "spill.log")
+    output.thread.join()
+    text, partial = output.text("spill.log")
+    cut = re.fullmatch(
+        r'(.*)\n\[… ([0-9,]+) bytes left out; Read\(file_path="spill.log"\) has them\]\n(.*)', text, re.S
+    )
+    assert cut is not None and partial
+    head, left, tail = cut[1], int(cut[2].replace(",", "")), cut[3]
+    assert len(head) == KEEP and KEEP <= len(tail) < KEEP + 65536
+    assert head.encode() + data[KEEP : KEEP + left] + tail.encode() == data and data.endswith(tail.encode())
+    assert output.lines == 100_000 and (tmp_path / "spill.log").read_bytes() == data
+
+
+def test_a_command_leaves_no_file_of_its_own_in_the_temporary_folder(workspace, project, tmp_path, monkeypatch):
+    import tempfile
+
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))  # where the shell writes where it ended
+    (project / "sub").mkdir()
+    assert bash(workspace, "cd sub && exit 4").text == "(no output)\n(exit code 4)"
+    assert workspace.cwd == project  # it left before saying where it was
+    assert bash(workspace, "cd sub; echo $PIPESTATUS").text.startswith("0\n(exit code 0; Bash's working directory: ")
+    assert workspace.cwd == project / "sub"
+    assert bash(workspace, "sleep 5", timeout=100).summary == "timed out · 0 lines"
+    assert list(folder.iterdir()) == []
+
+
+def test_a_shell_that_cannot_start_leaves_no_file_and_is_said_short_to_the_person(workspace, tmp_path, monkeypatch):
+    import tempfile
+
+    from narnat_agent.tools.base import ToolError
+    from narnat_agent.tools.bash.shells import Shell
+
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))  # where the script and the file it would write go
+    missing = Shell("Git Bash", str(tmp_path / "Git" / "bin" / "bash.exe"), windows=True)
+    with pytest.raises(ToolError) as refused:
+        bash_tool.execute("echo hi", workspace, 5, shell=missing)
+    assert str(refused.value.shown) == f"the shell could not start ({missing.program}: No such file or directory)"
+    assert list(folder.iterdir()) == []
+
+
+def test_waiting_for_a_running_job_says_so_with_the_wait_it_took_and_verifies_nothing_yet(workspace):
+    bash(workspace, "pytest() { sleep 30; }; pytest", run_in_background=True)
+    try:
+        waited = bash(workspace, "wait %1", timeout=100)
+        log = workspace.show(workspace.jobs.started[0].log)
+        assert waited.text == f"(no new output)\n(job 1 still running after 0.1 s; its whole output: {log})"
+        assert (waited.summary, waited.is_error, waited.verification) == ("job 1: running", False, None)
+    finally:
+        workspace.jobs.stop_all()
+    bash(workspace, "exit 3", run_in_background=True)
+    failed = bash(workspace, "wait %2", timeout=30_000)
+    assert failed.is_error and failed.summary == "job 2: exited with code 3"
+
+
+@pytest.mark.slow
+def test_waiting_for_a_job_whose_child_holds_its_output_gives_up_on_the_rest_after_a_moment(workspace):
+    bash(workspace, "sleep 300 & echo started", run_in_background=True)  # past the suite's timeout
+    try:
+        workspace.jobs.started[0].process.wait()
+        waited = bash(workspace, "wait %1", timeout=30_000)  # the child never closes the output while it runs
+        assert waited.text.startswith("started\n(job 1 exited with code 0;")
+    finally:
+        workspace.jobs.stop_all()
+
+
+def test_output_of_exactly_the_limit_is_shown_whole(workspace, project):
+    result = bash(workspace, "printf 'a%.0s' $(seq 1 29999); echo")  # 30,000 characters with its newline
+    assert result.text == "a" * 29999 + "\n(exit code 0)" and list((project / ".narnat" / "spills").iterdir()) == []
+
+
+def test_a_command_in_the_foreground_is_no_background_job(workspace):
+    result = bash(workspace, 'echo "job=${NARNAT_JOB-none}"')
+    assert result.text == "job=none\n(exit code 0)"

@@ -3,10 +3,12 @@
 import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
 
+from narnat_agent.tools.bash import environment
 from tests.fake_llm import text_reply, tool_reply
 from tests.launch import scrubbed_environment
 
@@ -49,3 +51,41 @@ def test_the_projects_own_virtualenv_stays_and_the_model_is_told_of_it(project, 
     assert str(OWN / "bin") not in seen["path"].split(os.pathsep)
     environment = prompt.split("# Environment", 1)[1]
     assert "- Python virtualenv: .venv (active;" in environment
+
+
+# In process: the environment a command gets, from this run's own (the suite runs in Narnat's virtualenv).
+SCRIPTS = sysconfig.get_path("scripts")
+
+
+def test_the_environment_leaves_out_narnats_virtualenv_and_keeps_the_rest_of_path(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", os.pathsep.join([SCRIPTS, "/usr/local/bin", SCRIPTS + "/", "/usr/bin"]))
+    monkeypatch.setenv("VIRTUAL_ENV", sys.prefix + "/")
+    monkeypatch.setenv("VIRTUAL_ENV_PROMPT", "(narnat)")
+    for name, value in (("GIT_EDITOR", "vim"), ("PAGER", "less"), ("TERM", "xterm-256color")):
+        monkeypatch.setenv(name, value)  # the person's own, for a terminal the command does not have
+    env = environment("", tmp_path)
+    assert env["PATH"] == os.pathsep.join(["/usr/local/bin", "/usr/bin"])
+    assert "VIRTUAL_ENV" not in env and "VIRTUAL_ENV_PROMPT" not in env
+    assert (env["GIT_EDITOR"], env["TERM"], env["PAGER"]) == ("true", "dumb", "cat")  # and no terminal to wait on
+
+
+def test_another_activated_virtualenv_stays_and_so_does_path_without_narnats(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", os.pathsep.join([str(tmp_path / ".venv" / "bin"), SCRIPTS, "/usr/bin"]))
+    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / ".venv"))
+    monkeypatch.setenv("VIRTUAL_ENV_PROMPT", "(project)")
+    env = environment("", tmp_path)
+    assert env["PATH"] == os.pathsep.join([str(tmp_path / ".venv" / "bin"), "/usr/bin"])
+    assert (env["VIRTUAL_ENV"], env["VIRTUAL_ENV_PROMPT"]) == (str(tmp_path / ".venv"), "(project)")
+    monkeypatch.delenv("PATH")
+    assert "PATH" not in environment("", tmp_path)  # none is made up
+
+
+def test_narnats_virtualenv_stays_where_it_is_the_projects_or_there_is_none(monkeypatch, tmp_path):
+    path = os.pathsep.join([SCRIPTS, "/usr/bin"])
+    monkeypatch.setenv("PATH", path)
+    monkeypatch.setenv("VIRTUAL_ENV", sys.prefix)
+    inside = environment("", Path(sys.prefix).parent)  # Narnat installed in the project's own .venv
+    assert (inside["PATH"], inside["VIRTUAL_ENV"]) == (path, sys.prefix)
+    assert environment("")["PATH"] == os.pathsep.join(["/usr/bin"])  # no project named: Narnat's is left out
+    monkeypatch.setattr(sys, "base_prefix", sys.prefix)  # Narnat installed without a virtualenv
+    assert environment("", tmp_path)["PATH"] == path

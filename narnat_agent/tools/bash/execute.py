@@ -114,11 +114,18 @@ def clean(text: str) -> str:
 def cut(text: str, lines: int, shown: str) -> str:
     """At most LIMIT characters: 30% head and 70% tail on line boundaries, with a marker naming the lines left
     out of the `lines` the command printed, and the Read call that pages through them in the spill file (shown)."""
-    head = text[: int(LIMIT * 0.3)].rsplit("\n", 1)[0]
-    tail = text[-int(LIMIT * 0.7) :].split("\n", 1)[-1]
-    first, last = head.count("\n") + 2, lines - tail.count("\n") - (not tail.endswith("\n"))
+    start, end = text[: int(LIMIT * 0.3)], text[-int(LIMIT * 0.7) :]
+    head, tail = start.rsplit("\n", 1)[0], end.split("\n", 1)[-1]
+    # a first line longer than the head's share is shown in part (its start), a last one longer than the tail's too
+    within = "\n" not in start, "\n" not in end
+    first = head.count("\n") + (1 if within[0] else 2)
+    last = lines - tail.count("\n") - (not tail.endswith("\n")) + within[1]
     call = f'Read(file_path="{shown}", offset={first})'
-    return f"{head}\n[… lines {first:,}–{last:,} of {lines:,} omitted; {call} pages through them]\n{tail}"
+    if not any(within):
+        return f"{head}\n[… lines {first:,}–{last:,} of {lines:,} omitted; {call} pages through them]\n{tail}"
+    span = f"line {first:,}" if first == last else f"lines {first:,}–{last:,}"
+    left = len(text) - len(head) - len(tail)
+    return f"{head}\n[… {left:,} characters of {span} of {lines:,} omitted; {call} shows them]\n{tail}"
 
 
 def _stop(process: subprocess.Popen, output: _Output) -> None:
