@@ -1,9 +1,12 @@
 """Where the check names the first error of JavaScript and TypeScript: the token node and tsc stop on, in process,
 on small texts that each take one of the ways a compiler names it."""
 
+import json
+
 import pytest
 
 from narnat_agent.tools.files.parsers import SyntaxProblem, parsed
+from tests.tools.syntax_corpus import CORPUS, narnat_line
 from tests.tools.syntax_corpus import case_id as name
 
 GRAMMARS = {"js": "javascript", "ts": "typescript", "tsx": "tsx"}
@@ -60,6 +63,8 @@ FIRST = [
     ("js", "const a = <div>\n  <a.b>\n</div>;\n", 2, 3, "<a.b> has no closing tag"),
     ("js", "const a = <div>\n  <p>{x}\n</div>;\n", 2, 3, "<p> has no closing tag"),
     ("js", "const a = <div>{'{'}<p>x</div>;\n", 1, 21, "<p> has no closing tag"),
+    ("js", "const a = <div><div></p>;\n", 1, 11, "<div> has no closing tag"),
+    ("js", "const a = <div>{<div></p>;\n", 1, 11, "<div> has no closing tag"),  # a brace starts a tree of its own
     # a closing tag that closes nothing open is named itself
     ("js", "const a = <div></span></div>;\n", 1, 16, "expected </div>"),
     # an opening tag no closing tag follows
@@ -76,3 +81,34 @@ def test_the_first_error_is_the_token_the_compiler_stops_on(case):
     kind, text, line, column, words = case
     found = parsed(GRAMMARS[kind], text, f"a.{kind}")[0]
     assert found[0] == SyntaxProblem(line, column, words, text.split("\n")[line - 1])
+
+
+# Broken edits of the recorded corpus (tests/fixtures/syntax), one of each kind in each JavaScript and TypeScript file,
+# and those of the TSX files whose tags are read past an error node, a brace or an expression: the slow test of the
+# whole corpus is not run for each change of the code
+RECORDED = [
+    "useFieldArray.test.tsx:1468:unterminated-template", "useFieldArray.test.tsx:207:unterminated-template",
+    "useFieldArray.test.tsx:484:unterminated-template", "useForm.test.tsx:1604:unterminated-template",
+    "useFieldArray.test.tsx:4473:missing-closing-tag", "useForm.test.tsx:204:missing-closing-tag",
+    "useFieldArray.test.tsx:1251:missing-closing-tag", "useFieldArray.test.tsx:2538:missing-closing-tag",
+    "useFieldArray.test.tsx:362:unterminated-template", "yargs-parser.test.mjs:4077:unclosed-brace-line",
+    "yargs-parser.test.mjs:114:unclosed-paren", "yargs-parser.test.mjs:2528:unclosed-bracket",
+    "yargs-parser.test.mjs:3013:unterminated-string", "yargs-parser.test.mjs:3516:extra-open-paren",
+    "yargs-parser.test.mjs:8:stray-brace", "lodash.core.js:1105:unclosed-brace-line",
+    "lodash.core.js:1451:unclosed-paren",
+    "lodash.core.js:811:unclosed-bracket", "lodash.core.js:3177:stray-brace", "lodash.core.js:3816:unterminated-string",
+    "lodash.core.js:1287:extra-open-paren", "yargs-parser.ts:725:unclosed-brace-line",
+    "yargs-parser.ts:267:unclosed-paren",
+    "yargs-parser.ts:782:unclosed-bracket", "yargs-parser.ts:643:unterminated-string",
+    "yargs-parser.ts:1044:extra-open-paren", "yargs-parser.ts:644:unterminated-template",
+    "yargs-parser.ts:486:extra-open-brace", "createFormControl.ts:789:unclosed-brace-line",
+    "createFormControl.ts:518:unclosed-paren", "createFormControl.ts:784:unclosed-bracket",
+    "createFormControl.ts:187:stray-brace", "createFormControl.ts:156:unterminated-string",
+    "createFormControl.ts:457:extra-open-paren", "createFormControl.ts:416:unterminated-template",
+]  # fmt: skip
+CASES = {f"{c['file']}:{c['line']}:{c['kind']}": c for c in json.loads(CORPUS.read_text())}
+
+
+@pytest.mark.parametrize("case", RECORDED, ids=[name(c) for c in RECORDED])
+def test_on_a_large_real_file_the_first_error_is_on_the_line_the_compiler_named(case):
+    assert narnat_line(CASES[case]) == CASES[case]["compiler_line"], CASES[case]["message"]
