@@ -35,9 +35,12 @@ FIRST = [
     ("js", "class A { #p() {} m() { this.#p(a\nz(); } }\n", 1, 33, "missing ')' after the argument list"),
     ("js", "f(a, b /* c */\n// d\nz();\n", 1, 6, "missing ')' after the argument list"),
     ("js", "f(a\n/* c */\nz();\n", 1, 3, "missing ')' after the argument list"),
+    ("js", "f(((a)), b\nz();\n", 1, 10, "missing ')' after the argument list"),  # past brackets closed inside
     # a parenthesis that is no call's, or a call inside a bracket left open: the token that did not fit
     ("js", "(a, b\nz();\n", 2, 1, "unexpected 'z'"),
     ("js", "#p(a\nz();\n", 1, 3, "unexpected '('"),
+    # a bracket left open further back than the tokens read back is not looked for
+    ("js", f"x = [{'a, ' * 1100}b\nz();\n", 2, 1, "unexpected 'z'"),
     # tsc names the token that did not fit, even after an argument list
     ("ts", "f(a, b\nz();\n", 2, 1, "unexpected 'z'"),
     ("tsx", "f(a, b\nz();\n", 2, 1, "unexpected 'z'"),
