@@ -60,6 +60,9 @@ FIRST = [
     ("js", "function A() {\n  return <div>{a}<p>x</div>;\n}\n", 2, 18, "<p> has no closing tag"),
     ("tsx", "function A() {\n  if (x) {\n    return <div><p>x</div>;\n  }\n}\n", 3, 17, "<p> has no closing tag"),
     ("js", "const a = <><p>x</>;\n", 1, 13, "<p> has no closing tag"),
+    # elements closed by their own tag, before or beside it, are passed over
+    ("js", "f(<p>x</p>, <div><span>x</div>);\n", 1, 18, "<span> has no closing tag"),
+    ("js", "const a = <div><p>x</p><span>y</div>;\n", 1, 24, "<span> has no closing tag"),
     # the parent's opening tag left in the pieces recovery made of it: a name, a member, an element
     ("js", "const a = <div>\n  <p>\n</div>\nconst b = 1;\n", 2, 3, "<p> has no closing tag"),
     ("tsx", "const a = <div>\n  <Foo>\n</div>;\n", 2, 3, "<Foo> has no closing tag"),
