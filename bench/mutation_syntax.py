@@ -28,6 +28,8 @@ TEMPLATE = (
 LOGGED = "tree-sitter's log names a stack version and its position before it detects an error there"
 ROOT_SPANS = "the root spans every offset of the text: a descendant is always found, the root at least"
 
+MODULE_NAME = "an Ansible module's name holds no '=': cut at any '=', what follows --module-name= is the name"
+
 SYNTAX_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/tools/files/parsers.py": {
         'compile(text, name, "exec", )': INHERIT,
@@ -88,5 +90,10 @@ SYNTAX_EQUIVALENT: dict[str, dict[str, str]] = {
         "while last >= first and": "once the members' end comes down to their first line, no change lies between "
         "them: no members either way",
         "while start >= low and": "the start is held to low on return: a line below low is never taken",
+    },
+    "narnat_agent/safety/edits.py": {
+        'word.split("=", )[1], given)': MODULE_NAME,
+        'word.split("=", 2)[1], given)': MODULE_NAME,
+        'word.rsplit("=", 1)[1], given)': MODULE_NAME,
     },
 }
