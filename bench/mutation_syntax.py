@@ -30,6 +30,11 @@ ROOT_SPANS = "the root spans every offset of the text: a descendant is always fo
 
 MODULE_NAME = "an Ansible module's name holds no '=': cut at any '=', what follows --module-name= is the name"
 
+READ_ON = (
+    "the log is read only up to the first version resumed (later lines are ignored): a parse not stopped there "
+    "reads on to the end of the file, which only takes longer"
+)
+
 SYNTAX_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/tools/files/parsers.py": {
         'compile(text, name, "exec", )': INHERIT,
@@ -65,6 +70,10 @@ SYNTAX_EQUIVALENT: dict[str, dict[str, str]] = {
         "if token is not None else at - 1": ROOT_SPANS,
         "if token is not None else at + 2": ROOT_SPANS,
         'decode("UTF-8", "replace")': CODEC,
+        'elif node.type == "jsx_element" or node.child_count >= 2:': "only an element ends in a closing tag: any "
+        "other node with two children is passed over by the check after it",
+        "again, progress_callback=lambda *_: None)": READ_ON,
+        "again, )": READ_ON,
     },
     "narnat_agent/tools/files/html_context.py": {
         "if end <= 0:": NEVER_AT_ZERO,

@@ -60,6 +60,10 @@ FIRST = [
     ("js", "function A() {\n  return <div>{a}<p>x</div>;\n}\n", 2, 18, "<p> has no closing tag"),
     ("tsx", "function A() {\n  if (x) {\n    return <div><p>x</div>;\n  }\n}\n", 3, 17, "<p> has no closing tag"),
     ("js", "const a = <><p>x</>;\n", 1, 13, "<p> has no closing tag"),
+    ("js", "const a = <><p>x</p>;\n", 1, 11, "<> has no closing tag"),  # a fragment: a tag without a name
+    ("js", "const a = <div><>x</div>;\n", 1, 16, "<> has no closing tag"),
+    # a tag left open where the compiler stops too: the compiler's words
+    ("js", "{f(</p>\n", 1, 4, "missing ')' after the argument list"),
     # elements closed by their own tag, before or beside it, are passed over
     ("js", "f(<p>x</p>, <div><span>x</div>);\n", 1, 18, "<span> has no closing tag"),
     ("js", "const a = <div><p>x</p><span>y</div>;\n", 1, 24, "<span> has no closing tag"),
