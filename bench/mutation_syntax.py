@@ -35,6 +35,8 @@ READ_ON = (
     "reads on to the end of the file, which only takes longer"
 )
 
+LAST_PART = "the last part of a path is the same however many times it is split from the right"
+
 SYNTAX_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/tools/files/parsers.py": {
         'compile(text, name, "exec", )': INHERIT,
@@ -99,6 +101,12 @@ SYNTAX_EQUIVALENT: dict[str, dict[str, str]] = {
         "while last >= first and": "once the members' end comes down to their first line, no change lies between "
         "them: no members either way",
         "while start >= low and": "the start is held to low on return: a line below low is never taken",
+    },
+    "narnat_agent/safety/pyproject.py": {
+        'runner = (argv[0] or "").rsplit("/", 2)[-1]': LAST_PART,
+        'runner = (argv[0] or "").rsplit("/", )[-1]': LAST_PART,
+        'runner = (argv[0] or "XXXX").rsplit("/", 1)[-1]': "only a command whose name is plain text reaches the task "
+        "runners (one named poe, pdm, task or hatch)",
     },
     "narnat_agent/safety/edits.py": {
         'word.split("=", )[1], given)': MODULE_NAME,
