@@ -181,7 +181,10 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         ("tests/ui/test_status_line.py", "tests/commands/test_conversation.py", "tests/conversation/test_window.py")
     ),
     "narnat_agent/processes/jobs.py": Target(("tests/tools/test_background.py",)),
-    "narnat_agent/tools/files/syntax_check.py": Target(("tests/tools/test_syntax_check.py",)),
+    # the placement tests: HTML Edits read inside the elements open around them, YAML's keys beside a sibling
+    "narnat_agent/tools/files/syntax_check.py": Target(
+        ("tests/tools/test_syntax_check.py", "tests/tools/test_syntax_placement.py")
+    ),
     "narnat_agent/tools/edit/notebook.py": Target(("tests/tools/test_documents.py",)),
     "narnat_agent/conversation/store.py": Target(SESSION_TESTS),
     "narnat_agent/conversation/session.py": Target(SESSION_TESTS),

@@ -93,3 +93,10 @@ def test_a_task_of_more_commands_than_the_bound_is_read_up_to_it(tmp_path):
     lines = ", ".join(['"echo"'] * (MAX_TARGETS - 1) + ['"rm -rf last"'])
     (tmp_path / "pyproject.toml").write_text(f"[tool.poe.tasks]\nmany = [{lines}]\n", encoding="utf-8")
     assert analyze("poe many", tmp_path).deletions == ["the poe task many: rm deletes files: last"]
+
+
+@pytest.mark.parametrize("text", ["[project]\nname = 'app'\n", "[tool.ruff]\nline-length = 120\n"])
+def test_a_pyproject_without_the_runners_table_leaves_the_command_to_its_words(text, tmp_path):
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    for command in ("poe tidy", "pdm run drop", "task go", "hatch run x", "hatch run docs:x"):
+        assert analyze(command, tmp_path).deletions == [], command

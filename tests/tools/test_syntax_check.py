@@ -230,6 +230,15 @@ def test_a_second_copy_of_an_error_the_file_had_is_the_changes_own():
     assert introduced(path, before, "const first = 0;\n" + before) == ""  # the old error moved down: still the old one
 
 
+def test_a_second_copy_of_an_error_is_the_changes_own_where_the_grammar_lists_every_error():
+    # Go's errors are tree-sitter's error nodes, each listed (JavaScript names only its first, where node stops)
+    before = "package m\n\nfunc f() {\n\tx := (1\n}\n"
+    assert introduced(Path("a.go"), before, before + "\nfunc g() {\n\tx := (1\n}\n") == (
+        "Syntax check (go): this change introduced a syntax error:\n  line 8, column 9: missing ')'\n    \tx := (1"
+    )
+    assert introduced(Path("a.go"), before, "package m\n\nfunc e() {}\n" + before[10:]) == ""  # the old one moved
+
+
 def test_the_lines_an_edit_wrote_include_both_sides_of_lines_it_only_removed():
     assert changed_lines([(5, 2, 0)]) == (4, 5)  # the line before the gap may now end a statement left open
     assert changed_lines([(1, 1, 0)]) == (1, 1)
