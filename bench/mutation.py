@@ -26,6 +26,7 @@ from pathlib import Path
 import libcst as cst
 from common import ROOT, table
 from mutation_safety import SAFETY_EQUIVALENT
+from mutation_safetyrest import SAFETYREST_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
@@ -170,18 +171,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     # safety
     "narnat_agent/safety/readonly.py": Target(("tests/safety/test_readonly.py",)),
-    # the corpora laid out as projects (package scripts, a Makefile, a justfile), and the cases on files of one's own
-    "narnat_agent/safety/tasks.py": Target(
-        (
-            "tests/safety/test_bash_tasks.py",
-            "tests/safety/test_bash_longtail.py",
-            "tests/safety/test_bash_longtail_blind.py",
-            "tests/safety/test_bash_longtail_blind2.py",
-            "tests/safety/test_bash_third_round.py",
-            "tests/safety/test_bash_vocabulary.py",
-        ),
-        at_import=SAFETY_AT_IMPORT,
-    ),
+    # package scripts, make targets, just recipes and script files laid out in a project of their own (the long tail's
+    # corpora run them too, at several times the cost of a mutant)
+    "narnat_agent/safety/tasks.py": Target(("tests/safety/test_bash_tasks.py",), at_import=SAFETY_AT_IMPORT),
     # find's selection on files of its own; git's listings behind a forced push and a moved branch
     "narnat_agent/safety/probes.py": Target(
         (
@@ -243,6 +235,7 @@ UNSHOWN = "a turn that outgrows the context window is asked again after compress
 EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/": SAFETY_EQUIVALENT,
     **CHECKPOINT_AND_EDIT_EQUIVALENT,
+    **SAFETYREST_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,
