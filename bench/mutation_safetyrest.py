@@ -25,7 +25,34 @@ MAKE_OPTIONS = (
 )
 DRY = "make's dry-run options take no value: a word holding '=' or a space is none of them however it is split"
 FALSY = "the flag is only ever read as true or false, and both are false"
+LISTING = (
+    "a listing's program reads no input and runs no pager with its output captured, and one that ends in time "
+    "ends alike without the limit: the settings only guard what a test cannot make happen here"
+)
+NO_INDEX = (
+    "the listings git runs (log, rev-parse) read no index and run no hook: neither setting, nor its misspelling, "
+    "changes what they print"
+)
+PAST_LINES = "a listing longer than the limit is said to hold more than it, however much more of it is read"
+NO_NUL = "no caller asks for lines separated by NUL"
 SAFETYREST_EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/safety/probes.py": {
+        "*x__lines__mutmut_6": LISTING,
+        "*x__lines__mutmut_7": LISTING,
+        "*x__lines__mutmut_8": LISTING,
+        "*x__lines__mutmut_12": LISTING,
+        "*x__lines__mutmut_13": LISTING,
+        "*x__lines__mutmut_14": LISTING,
+        'text.split("\\0" if (nul) and False else "\\n")': NO_NUL,
+        'text.split("XX\\0XX" if nul else "\\n")': NO_NUL,
+        "if line][: MAX_LINES + 2]": PAST_LINES,
+        '"XXcore.fsmonitor=falseXX"': NO_INDEX,
+        '"CORE.FSMONITOR=FALSE"': NO_INDEX,
+        '"XXcore.hooksPath=/dev/nullXX"': NO_INDEX,
+        '"core.hookspath=/dev/null"': NO_INDEX,
+        '"CORE.HOOKSPATH=/DEV/NULL"': NO_INDEX,
+        "skip = None": FALSY,
+    },
     "narnat_agent/safety/tasks.py": {
         'first = text.split("\\n", )[0]': FIRST_PIECE,
         'first = text.split("\\n", 2)[0]': FIRST_PIECE,
