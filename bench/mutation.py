@@ -42,6 +42,7 @@ from mutation_provider import (
 )
 from mutation_read import READ_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
+from mutation_safetyrest import SAFETYREST_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_syntax import SYNTAX_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
@@ -413,6 +414,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **READ_EQUIVALENT,
     **BASH_EQUIVALENT,
     **SYNTAX_EQUIVALENT,
+    **SAFETYREST_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

@@ -330,7 +330,7 @@ def just_recipes(argv: Argv, command: Command, check: Check) -> list:
                 break
     recipes = _justfile(text or "")
     words = [a for a in args if not a.startswith("-")]
-    wanted = words[:1] or [next(iter(recipes), "")]
+    wanted = words or [next(iter(recipes), "")]  # `just a b` runs both (or a with its arguments: read alike)
     for recipe in wanted:
         if text is None or recipe not in recipes:
             check.verdict.deletions += said_by_name(kind, recipe)

@@ -1,5 +1,6 @@
 """The listings a question may run before Bash does (env given): the files find selects, counted and named."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,22 @@ def logs(tmp_path: Path) -> Path:
         # what another program decides by running cannot be listed; a find that fails lists nothing
         ("find . -exec grep -q x {} \\; -delete", "find -delete deletes the files it finds under ."),
         ("find missing -delete", "find -delete deletes the files it finds under missing"),
+        ("find . -execdir grep -q x {} \\; -delete", "find -delete deletes the files it finds under ."),
+        ("find . -ok grep -q x {} \\; -delete", "find -delete deletes the files it finds under ."),
+        ("find . -okdir grep -q x {} \\; -delete", "find -delete deletes the files it finds under ."),
+        ("find . -maxdepth 1 -name '?.log' -delete", f"{SELECTS}: 4 (./a.log, ./b.log, ./c.log, …)"),
+        # an action's own words (a file, a format) are not find's: the words after them still are
+        ("find . -name b.log -fls out -name b.log -delete", f"{SELECTS}: 1 (./b.log)"),
+        ("find . -name b.log -fprint out -name b.log -delete", f"{SELECTS}: 1 (./b.log)"),
+        ("find . -name b.log -fprint0 out -name b.log -delete", f"{SELECTS}: 1 (./b.log)"),
+        ("find . -name b.log -printf '%p' -name b.log -delete", f"{SELECTS}: 1 (./b.log)"),
+        ("find . -name b.log -fprintf out '%p' -name b.log -delete", f"{SELECTS}: 1 (./b.log)"),
+        ("find . -name b.log -delete -o -name c.log -delete", f"{SELECTS}: 2 (./b.log, ./c.log)"),
+        ("find . -name b.log -fls out -o -name c.log -delete", f"{SELECTS}: 2 (./b.log, ./c.log)"),
+        (
+            "find . -maxdepth 1 -name '*.log' | xargs rm",
+            "rm deletes files: what find selects: 4 (./a.log, ./b.log, ./c.log, …)",
+        ),
     ],
 )
 def test_a_question_counts_and_names_the_files_find_selects(command, said, logs):
@@ -53,4 +70,11 @@ def test_past_the_lines_read_the_count_says_more_than(files, count, tmp_path):
         (tmp_path / f"{n:04}.tmp").touch()
     assert [str(r) for r in analyze("find . -name '*.tmp' -delete", tmp_path, env={}).deletions] == [
         f"{SELECTS}: {count} (./0000.tmp, ./0001.tmp, ./0002.tmp, …)"
+    ]
+
+
+def test_a_name_that_is_not_utf_8_is_named_all_the_same(tmp_path):
+    (tmp_path / os.fsdecode(b"\xff.log")).write_text("x\n")
+    assert [str(r) for r in analyze("find . -name '*.log' -delete", tmp_path, env={}).deletions] == [
+        f"{SELECTS}: 1 (./\ufffd.log)"
     ]
