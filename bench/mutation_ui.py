@@ -31,6 +31,11 @@ BLOCK_BEFORE = (
 NOTHING_MORE = "the rendering up to where printing stopped adds no line: the equal case prints nothing"
 DRAWN_AT_WIDTH = "the lines were drawn at the console's width by render_lines: rich finds nothing to wrap, soft or not"
 LIVE_EMPTY = "rich's live region draws nothing for None, as for the empty text"
+STARTED = "tool_start sets the running call before each tool_end reads it"
+NO_INPUT = (
+    "a headless run reads nothing after its prompt: a command that would ask is refused (or run with --yes), and no "
+    "setup question is asked"
+)
 GIVEN_COLOURS = "the colour system is given: rich draws in it whether or not it takes the file for a terminal"
 
 UI_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -102,5 +107,17 @@ UI_EQUIVALENT: dict[str, dict[str, str]] = {
         'style="DIM ITALIC"': UPPER,
         'style="CYAN"': UPPER,
         "self.ui.watcher.working(None)": FALSY,
+    },
+    "narnat_agent/ui/events.py": {
+        "self.running = None": STARTED,
+        'self.running = ("XXXX", "")': STARTED,
+        'self.running = ("", "XXXX")': STARTED,
+        'getattr(out, "encoding", ) or "utf-8"': "every text stream has an encoding attribute (None for a StringIO)",
+        'getattr(out, "encoding", None) or "UTF-8"': "Python's codecs take UTF-8 in any case",
+        "super().__init__(out, err, None)": NO_INPUT,
+        "super().__init__(out, err, )": NO_INPUT,
+        "super().begin(session, None)": "HeadlessUI.begin keeps the session's name only",
+        "super().say(text, None)": "PlainUI.say writes to err when given no stream",
+        "super().say(text, )": "PlainUI.say writes to err when given no stream",
     },
 }
