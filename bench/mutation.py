@@ -177,6 +177,53 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/ui/events.py": Target(("tests/ui/test_events.py",)),
     "narnat_agent/ui/cells.py": Target(("tests/i18n/test_cells.py",)),
     "narnat_agent/ui/headless.py": Target(("tests/ui/test_headless_text.py", "tests/ui/test_events.py")),
+    "narnat_agent/ui/terminal.py": Target(
+        (
+            "tests/ui/test_terminal.py",
+            "tests/ui/test_input.py",
+            "tests/ui/test_status_line.py",
+            "tests/ui/test_terminal_stream.py",
+        ),
+        # make_ui decides by the process's own stdin, stdout and TERM: the pty tests run it, in another process
+        tuple(
+            f"TerminalUI.{name}"
+            for name in (
+                "__init__",
+                "_history_lost",
+                "_toolbar",
+                "use_interrupt_key",
+                "use_bell",
+                "ring",
+                "add_commands",
+                "status",
+                "banner",
+                "_cancelled",
+                "_queued",
+                "take_sent",
+                "run_at_once",
+                "delivered",
+                "read_input",
+                "turn_view",
+                "tool_start",
+                "tool_end",
+                "confirm",
+                "notice",
+                "_say",
+                "warning",
+                "error",
+                "info",
+                "table",
+                "review",
+                "planning",
+                "separator",
+                "begin_compressing",
+                "end_compressing",
+                "stop_reading",
+                "give_back",
+                "ask",
+            )
+        ),
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

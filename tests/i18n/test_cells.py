@@ -61,3 +61,10 @@ def test_opening_punctuation_stays_with_what_follows_and_closing_with_what_prece
 def test_blank_text_wraps_to_no_line_and_trailing_blanks_are_dropped():
     assert cells.wrap("  ", 3) == [] and cells.wrap("a  ", 5) == ["a"]
     assert cells.wrap("abc def", 3) == ["abc", "def"]
+
+
+def test_a_narrow_word_is_never_split_and_wide_characters_part_from_it():
+    assert cells.wrap("abcdef gh", 4) == ["abcdef", "gh"]  # longer than the width: kept whole
+    assert cells.wrap("ab中文", 3) == ["ab", "中", "文"]
+    assert cells.wrap("ab（中文）", 4) == ["ab", "（中", "文）"]
+    assert cells.wrap("aa bb cc dd", 5) == ["aa bb", "cc dd"]
