@@ -365,6 +365,53 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         + ("-k", "not machine_without_a_network")
     ),
     "narnat_agent/tools/todo_write.py": Target(("tests/tools/test_todo_write.py",)),
+    "narnat_agent/ui/terminal.py": Target(
+        (
+            "tests/ui/test_terminal.py",
+            "tests/ui/test_input.py",
+            "tests/ui/test_status_line.py",
+            "tests/ui/test_terminal_stream.py",
+        ),
+        # make_ui decides by the process's own stdin, stdout and TERM: the pty tests run it, in another process
+        tuple(
+            f"TerminalUI.{name}"
+            for name in (
+                "__init__",
+                "_history_lost",
+                "_toolbar",
+                "use_interrupt_key",
+                "use_bell",
+                "ring",
+                "add_commands",
+                "status",
+                "banner",
+                "_cancelled",
+                "_queued",
+                "take_sent",
+                "run_at_once",
+                "delivered",
+                "read_input",
+                "turn_view",
+                "tool_start",
+                "tool_end",
+                "confirm",
+                "notice",
+                "_say",
+                "warning",
+                "error",
+                "info",
+                "table",
+                "review",
+                "planning",
+                "separator",
+                "begin_compressing",
+                "end_compressing",
+                "stop_reading",
+                "give_back",
+                "ask",
+            )
+        ),
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -31,6 +31,20 @@ BLOCK_BEFORE = (
 NOTHING_MORE = "the rendering up to where printing stopped adds no line: the equal case prints nothing"
 DRAWN_AT_WIDTH = "the lines were drawn at the console's width by render_lines: rich finds nothing to wrap, soft or not"
 LIVE_EMPTY = "rich's live region draws nothing for None, as for the empty text"
+STARTED = "tool_start sets the running call before each tool_end reads it"
+NO_INPUT = (
+    "a headless run reads nothing after its prompt: a command that would ask is refused (or run with --yes), and no "
+    "setup question is asked"
+)
+WIDEST = "a column given its widest cell's width has no cell to wrap"
+NO_BOX = "a table without a box draws no edge, whatever show_edge says"
+UNHIGHLIGHTED = "the console is made without highlighting (make_ui): a print that does not say takes its setting"
+AT_ONCE = "the REPL gives run_at_once before its first turn (run/repl.py), so nothing is queued before it"
+HISTORY = (
+    "a KeptHistory always has `failure`; an InMemoryHistory is kept only when the problem was told at the start, and "
+    "then history_told stops the check"
+)
+EMPTY_WORD = "an empty word adds nothing to the line it joins"
 GIVEN_COLOURS = "the colour system is given: rich draws in it whether or not it takes the file for a terminal"
 
 UI_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -102,5 +116,61 @@ UI_EQUIVALENT: dict[str, dict[str, str]] = {
         'style="DIM ITALIC"': UPPER,
         'style="CYAN"': UPPER,
         "self.ui.watcher.working(None)": FALSY,
+    },
+    "narnat_agent/ui/events.py": {
+        "self.running = None": STARTED,
+        'self.running = ("XXXX", "")': STARTED,
+        'self.running = ("", "XXXX")': STARTED,
+        'getattr(out, "encoding", ) or "utf-8"': "every text stream has an encoding attribute (None for a StringIO)",
+        'getattr(out, "encoding", None) or "UTF-8"': "Python's codecs take UTF-8 in any case",
+        "super().__init__(out, err, None)": NO_INPUT,
+        "super().__init__(out, err, )": NO_INPUT,
+        "super().begin(session, None)": "HeadlessUI.begin keeps the session's name only",
+        "super().say(text, None)": "PlainUI.say writes to err when given no stream",
+        "super().say(text, )": "PlainUI.say writes to err when given no stream",
+    },
+    "narnat_agent/ui/cells.py": {
+        'east_asian_width(char) in "XXWFXX"': "a character's East Asian width is one of F, H, W, Na, A and N: of "
+        "these, W and F alone are in either string",
+        "words += [word, char] if (word) or True else [char]": EMPTY_WORD,
+        "return [*words, word] if (word) or True else words": EMPTY_WORD,
+        "word[-2:] not in tuple(OPENING)": "after an opening mark the word is that mark alone or ends with a narrow "
+        "character: its last two end with an opening mark only when its last one is that mark alone",
+    },
+    "narnat_agent/ui/terminal.py": {
+        **{f'style="{name}"': UPPER for name in ("DIM", "RED", "MAGENTA", "BOLD")},
+        'header_style="DIM"': UPPER,
+        "zip(columns, widths, strict=None)": ZIP_SHORTER,
+        "zip(columns, widths, )": ZIP_SHORTER,
+        "table.add_column(name, no_wrap=None, width=width)": WIDEST,
+        "table.add_column(name, no_wrap=False, width=width)": WIDEST,
+        "table.add_column(name, width=width)": WIDEST,
+        "table.add_column(name, no_wrap=True, width=None)": "rich measures a column by its widest cell too",
+        "table.add_column(name, no_wrap=True, )": "rich measures a column by its widest cell too",
+        "pad_edge=None,": FALSY,
+        "show_edge=None)": NO_BOX,
+        "show_edge=True)": NO_BOX,
+        'header_style="dim", pad_edge=False, )': NO_BOX,
+        "no_wrap=True, max_width=max(room, 1))": "ellipsis is a column's own overflow when none is given",
+        "self.watcher.working(None)": FALSY,
+        'title.split("(", )[0]': "the text before the first ( is the same however many splits follow",
+        'title.split("(", 2)[0]': "the text before the first ( is the same however many splits follow",
+        "self.console.print(shown, highlight=None)": UNHIGHLIGHTED,
+        "self.console.print(shown, )": UNHIGHLIGHTED,
+        "markup=False, highlight=None)": UNHIGHLIGHTED,
+        "markup=False, )": UNHIGHLIGHTED,
+        'self.stream: TerminalStream | None = ""': "the stream is read only as there or not, and the empty text is not",
+        'self.compressing: Live | None = ""': "begin_compressing sets it before end_compressing reads it",
+        'self.history_told = "XXXX", "", False': "the REPL's banner names the model before the first prompt",
+        "self.mode = None": "the status line leaves out each part that is empty or None",
+        "self.at_once: Callable[[str], bool] = None": AT_ONCE,
+        "self.at_once: Callable[[str], bool] = lambda line: None": AT_ONCE,
+        "self.at_once: Callable[[str], bool] = lambda line: True": AT_ONCE,
+        'getattr(self.history, "failure", None)': HISTORY,
+        'getattr(self.history, "failure", "XXXX")': HISTORY,
+        "start_thread(None)": "the preload only warms imports and a render while the user types: nothing shown "
+        "depends on it",
+        "is_password=None)": "prompt_toolkit takes None as the session's own setting, which is False",
+        "self.console.print(shown, highlight=True)": "rich highlights plain strings only: a Text is printed as styled",
     },
 }

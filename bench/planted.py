@@ -780,7 +780,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/ui/cells.py": (
         Defect('east_asian_width(char) in "WF"', 'east_asian_width(char) == "W"',
                f"{FORMAT_EDGE}: full-width punctuation (，) is measured as one column"),
-        Defect("if line and width(line + word) > columns:", "if line and width(line + word) >= columns:",
+        Defect("width((line + word).rstrip()) > columns", "width((line + word).rstrip()) >= columns",
                f"{OFF_BY_ONE}: a line that fills the width exactly is broken a word early"),
         Defect("lines.append(line.rstrip())", "lines.append(line)",
                f"{STEP_MISSED}: a wrapped line keeps the space it broke at"),
@@ -828,6 +828,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{INVERTED}: a list with a task in progress has its first pending one started too"),
         Defect('current = next((t["activeForm"]', 'current = next((t["content"]',
                f"{WRONG_SETTING}: the task in progress is said in its imperative form (now: Run tests)"),
+    ),
+    "narnat_agent/ui/terminal.py": (
+        Defect("if self.bell_after is None or not self.console.is_terminal:", "if self.bell_after is None:",
+               f"{STEP_MISSED}: the bell and the window title are written into a pipe or a file"),
+        Defect('if question.strip().startswith("/"):', 'if question.startswith("/"):',
+               f"{FORMAT_EDGE}: a command typed after a space is said to be delivered to the model"),
+        Defect("room = self.console.width - sum(widths) - 2 * len(widths)", "room = self.console.width - sum(widths)",
+               f"{OFF_BY_ONE}: a table's last column is not cut for the spaces between columns, and overflows"),
     ),
 }  # fmt: skip
 

@@ -23,7 +23,7 @@ def wrap(text: str, columns: int) -> list[str]:
     lines: list[str] = []
     line = ""
     for word in _words(text):
-        if line and width(line + word) > columns:
+        if line and width((line + word).rstrip()) > columns:  # the space a line would break at needs no column
             lines.append(line.rstrip())
             line = word.lstrip()
         else:

@@ -42,3 +42,29 @@ def test_a_plain_table_lines_up_columns_holding_chinese():
     PlainUI(out, io.StringIO(), io.StringIO()).table(["名字", "turns", "问题"], [["修复", "3", "x"], ["ab", "12", "y"]])
     rows = out.getvalue().splitlines()
     assert len({cells.width(row[: row.rindex(row.split()[-1])]) for row in rows}) == 1
+
+
+def test_a_line_that_fills_the_width_exactly_is_not_broken():
+    assert cells.wrap("hello world foo", 11) == ["hello world", "foo"]
+    assert cells.wrap("ab 中文 x", 7) == ["ab 中文", "x"]
+
+
+def test_opening_punctuation_stays_with_what_follows_and_closing_with_what_precedes():
+    assert cells.wrap("他说（很好）。然后走了", 6) == ["他说", "（很", "好）。", "然后走", "了"]
+    assert cells.wrap("中（文", 3) == ["中", "（文"]
+    assert cells.wrap("【注意】内容", 4) == ["【注", "意】", "内容"]
+    assert cells.wrap("a “引用” b", 5) == ["a “引", "用” b"]
+    assert cells.wrap("x，y", 2) == ["x，", "y"]
+    assert cells.wrap("，开头", 2) == ["，", "开", "头"]  # nothing before it to hold on to
+
+
+def test_blank_text_wraps_to_no_line_and_trailing_blanks_are_dropped():
+    assert cells.wrap("  ", 3) == [] and cells.wrap("a  ", 5) == ["a"]
+    assert cells.wrap("abc def", 3) == ["abc", "def"]
+
+
+def test_a_narrow_word_is_never_split_and_wide_characters_part_from_it():
+    assert cells.wrap("abcdef gh", 4) == ["abcdef", "gh"]  # longer than the width: kept whole
+    assert cells.wrap("ab中文", 3) == ["ab", "中", "文"]
+    assert cells.wrap("ab（中文）", 4) == ["ab", "（中", "文）"]
+    assert cells.wrap("aa bb cc dd", 5) == ["aa bb", "cc dd"]
