@@ -133,6 +133,7 @@ SYNTAX_TESTS = (
     "tests/tools/test_syntax_parsers.py",
     "tests/tools/test_syntax_stopping.py",
 )
+WEB = ("-k", "not main_content_is_close and not code_links and not result_starts and not machine_without_a_network")
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/keyguard.py": Target(  # the probe of the process's closure runs another Python, not mutmut's
         ("tests/tools/test_registry.py", "tests/base/test_keyguard.py", "-k", "not closed_to_the_users_other"),
