@@ -25,6 +25,7 @@ from pathlib import Path
 
 import libcst as cst
 from common import ROOT, table
+from mutation_acp import ACP_EQUIVALENT
 from mutation_bash import BASH_EQUIVALENT
 from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_provider import (
@@ -133,6 +134,7 @@ SYNTAX_TESTS = (
     "tests/tools/test_syntax_parsers.py",
     "tests/tools/test_syntax_stopping.py",
 )
+WIRE = ("_problem", "Lines.__init__", "Lines.send", "Lines.receive", "Lines._skip", "Lines._refuse", "Lines.close")
 WEB = ("-k", "not main_content_is_close and not code_links and not result_starts and not machine_without_a_network")
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/keyguard.py": Target(  # the probe of the process's closure runs another Python, not mutmut's
@@ -346,6 +348,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/ui/events.py": Target(("tests/ui/test_events.py",)),
     "narnat_agent/ui/cells.py": Target(("tests/i18n/test_cells.py",)),
     "narnat_agent/ui/headless.py": Target(("tests/ui/test_headless_text.py", "tests/ui/test_events.py")),
+    # acp
+    # stdio() opens the process's own stdin and stdout: it runs only in `narnat acp`, which tests/acp/ drives
+    "narnat_agent/acp/wire.py": Target(("tests/acp/test_wire_lines.py",), functions=WIRE),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -395,6 +400,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **READ_EQUIVALENT,
     **BASH_EQUIVALENT,
     **SYNTAX_EQUIVALENT,
+    **ACP_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

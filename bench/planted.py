@@ -785,6 +785,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("lines.append(line.rstrip())", "lines.append(line)",
                f"{STEP_MISSED}: a wrapped line keeps the space it broke at"),
     ),
+    # acp
+    "narnat_agent/acp/wire.py": (
+        Defect('if message.get("jsonrpc") != "2.0":', 'if "jsonrpc" not in message:',
+               f"{FORMAT_EDGE}: a message of JSON-RPC 1.0 is taken as one of 2.0"),
+        Defect('if "method" not in message and "id" not in message:',
+               'if "method" not in message or "id" not in message:',
+               f"{INVERTED}: a notification (a method without an id) is refused as no message"),
+        Defect("                await self._skip(over.consumed)\n", "",
+               f"{STEP_MISSED}: the rest of a line over the limit is read as lines of its own"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
