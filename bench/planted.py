@@ -795,6 +795,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("                await self._skip(over.consumed)\n", "",
                f"{STEP_MISSED}: the rest of a line over the limit is read as lines of its own"),
     ),
+    "narnat_agent/acp/calls.py": (
+        Defect("path.stat().st_size > MAX_DIFF", "path.stat().st_size >= MAX_DIFF",
+               f"{OFF_BY_ONE}: a file of exactly 2 MB is shown as text, not as a diff"),
+        Defect("(running.before is not None or not running.existed)", "(running.before is not None or running.existed)",
+               f"{INVERTED}: a binary file written over is shown as a diff from nothing"),
+        Defect("and running.path and not result.is_error else None", "and running.path else None",
+               f"{STEP_MISSED}: a failed Edit is shown as a diff of the unchanged file, not as its error"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
