@@ -352,6 +352,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # stdio() opens the process's own stdin and stdout: it runs only in `narnat acp`, which tests/acp/ drives
     "narnat_agent/acp/wire.py": Target(("tests/acp/test_wire_lines.py",), functions=WIRE),
     "narnat_agent/acp/calls.py": Target(("tests/acp/test_calls.py",)),
+    "narnat_agent/acp/replay.py": Target(("tests/acp/test_replay.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

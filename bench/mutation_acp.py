@@ -14,4 +14,7 @@ ACP_EQUIVALENT: dict[str, dict[str, str]] = {
         'data.decode("UTF-8", "replace")': CODEC,
         "target = args.get(key) if (key) or True else None": TEXT_KEYS,
     },
+    "narnat_agent/acp/replay.py": {
+        'args = json.loads(raw or "XX{}XX")': "empty arguments that are not JSON are shown as no arguments alike",
+    },
 }

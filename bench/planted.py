@@ -803,6 +803,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("and running.path and not result.is_error else None", "and running.path else None",
                f"{STEP_MISSED}: a failed Edit is shown as a diff of the unchanged file, not as its error"),
     ),
+    "narnat_agent/acp/replay.py": (
+        Defect("for message in messages[1:]:", "for message in messages[2:]:",
+               f"{OFF_BY_ONE}: the conversation's first question is not told again"),
+        Defect('message.get("reasoning_content") or message.get("reasoning")', 'message.get("reasoning")',
+               f"{WRONG_SETTING}: reasoning saved as reasoning_content is not told again"),
+        Defect('REMINDER.sub("", content)', "content",
+               f"{STEP_MISSED}: the reminders Narnat added to a question are shown as typed by the person"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
