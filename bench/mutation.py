@@ -353,6 +353,10 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/acp/wire.py": Target(("tests/acp/test_wire_lines.py",), functions=WIRE),
     "narnat_agent/acp/calls.py": Target(("tests/acp/test_calls.py",)),
     "narnat_agent/acp/replay.py": Target(("tests/acp/test_replay.py",)),
+    # open_session, modes and choose_mode build a whole agent: tested only through `narnat acp` in another process
+    "narnat_agent/acp/sessions.py": Target(
+        ("tests/acp/test_prompt_blocks.py",), functions=("question", "_mention", "offered")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -811,6 +811,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('REMINDER.sub("", content)', "content",
                f"{STEP_MISSED}: the reminders Narnat added to a question are shown as typed by the person"),
     ),
+    "narnat_agent/acp/sessions.py": (
+        Defect("path = Path(unquote(parsed.path))", "path = Path(parsed.path)",
+               f"{FORMAT_EDGE}: an attached file whose name has a space is mentioned as my%20app.py"),
+        Defect("if name not in NOT_OFFERED:", "if name in NOT_OFFERED:",
+               f"{INVERTED}: the editor is offered only /exit and /rewind"),
+        Defect('hint = usage.partition(" ")[2]', 'hint = usage.split(" ")[1] if " " in usage else ""',
+               f"{FORMAT_EDGE}: a command's hint of several words keeps only its first"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
