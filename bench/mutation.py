@@ -25,6 +25,7 @@ from pathlib import Path
 
 import libcst as cst
 from common import ROOT, table
+from mutation_acp import ACP_EQUIVALENT
 from mutation_bash import BASH_EQUIVALENT
 from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_provider import (
@@ -134,6 +135,7 @@ SYNTAX_TESTS = (
     "tests/tools/test_syntax_parsers.py",
     "tests/tools/test_syntax_stopping.py",
 )
+WIRE = ("_problem", "Lines.__init__", "Lines.send", "Lines.receive", "Lines._skip", "Lines._refuse", "Lines.close")
 WEB = ("-k", "not main_content_is_close and not code_links and not result_starts and not machine_without_a_network")
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/keyguard.py": Target(  # the probe of the process's closure runs another Python, not mutmut's
@@ -411,6 +413,14 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
                 "ask",
             )
         ),
+    # acp
+    # stdio() opens the process's own stdin and stdout: it runs only in `narnat acp`, which tests/acp/ drives
+    "narnat_agent/acp/wire.py": Target(("tests/acp/test_wire_lines.py",), functions=WIRE),
+    "narnat_agent/acp/calls.py": Target(("tests/acp/test_calls.py",)),
+    "narnat_agent/acp/replay.py": Target(("tests/acp/test_replay.py",)),
+    # open_session, modes and choose_mode build a whole agent: tested only through `narnat acp` in another process
+    "narnat_agent/acp/sessions.py": Target(
+        ("tests/acp/test_prompt_blocks.py",), functions=("question", "_mention", "offered")
     ),
 }
 
@@ -462,6 +472,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **BASH_EQUIVALENT,
     **SYNTAX_EQUIVALENT,
     **SAFETYREST_EQUIVALENT,
+    **ACP_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

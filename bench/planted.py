@@ -837,6 +837,40 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("room = self.console.width - sum(widths) - 2 * len(widths)", "room = self.console.width - sum(widths)",
                f"{OFF_BY_ONE}: a table's last column is not cut for the spaces between columns, and overflows"),
     ),
+    # acp
+    "narnat_agent/acp/wire.py": (
+        Defect('if message.get("jsonrpc") != "2.0":', 'if "jsonrpc" not in message:',
+               f"{FORMAT_EDGE}: a message of JSON-RPC 1.0 is taken as one of 2.0"),
+        Defect('if "method" not in message and "id" not in message:',
+               'if "method" not in message or "id" not in message:',
+               f"{INVERTED}: a notification (a method without an id) is refused as no message"),
+        Defect("                await self._skip(over.consumed)\n", "",
+               f"{STEP_MISSED}: the rest of a line over the limit is read as lines of its own"),
+    ),
+    "narnat_agent/acp/calls.py": (
+        Defect("path.stat().st_size > MAX_DIFF", "path.stat().st_size >= MAX_DIFF",
+               f"{OFF_BY_ONE}: a file of exactly 2 MB is shown as text, not as a diff"),
+        Defect("(running.before is not None or not running.existed)", "(running.before is not None or running.existed)",
+               f"{INVERTED}: a binary file written over is shown as a diff from nothing"),
+        Defect("and running.path and not result.is_error else None", "and running.path else None",
+               f"{STEP_MISSED}: a failed Edit is shown as a diff of the unchanged file, not as its error"),
+    ),
+    "narnat_agent/acp/replay.py": (
+        Defect("for message in messages[1:]:", "for message in messages[2:]:",
+               f"{OFF_BY_ONE}: the conversation's first question is not told again"),
+        Defect('message.get("reasoning_content") or message.get("reasoning")', 'message.get("reasoning")',
+               f"{WRONG_SETTING}: reasoning saved as reasoning_content is not told again"),
+        Defect('REMINDER.sub("", content)', "content",
+               f"{STEP_MISSED}: the reminders Narnat added to a question are shown as typed by the person"),
+    ),
+    "narnat_agent/acp/sessions.py": (
+        Defect("path = Path(unquote(parsed.path))", "path = Path(parsed.path)",
+               f"{FORMAT_EDGE}: an attached file whose name has a space is mentioned as my%20app.py"),
+        Defect("if name not in NOT_OFFERED:", "if name in NOT_OFFERED:",
+               f"{INVERTED}: the editor is offered only /exit and /rewind"),
+        Defect('hint = usage.partition(" ")[2]', 'hint = usage.split(" ")[1] if " " in usage else ""',
+               f"{FORMAT_EDGE}: a command's hint of several words keeps only its first"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite

@@ -52,7 +52,8 @@ def _text(path: Path) -> str | None:
 
 def started(call: ToolCall, header: str, workspace: Workspace) -> tuple[Running, ToolCallStart]:
     args = call.args or {}
-    target = args.get(FILE_ARGUMENT.get(call.name, ""))
+    key = FILE_ARGUMENT.get(call.name)  # Bash, the web tools and TodoWrite work on no file
+    target = args.get(key) if key else None
     path = workspace.resolve(target) if isinstance(target, str) and target.strip() else None
     if path is None and call.name in ("Glob", "Grep"):
         path = workspace.root
