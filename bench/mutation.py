@@ -237,6 +237,16 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/grep.py": Target(
         ("tests/tools/test_grep.py", "-k", "not sparse_binary_file and not cancelled_search")
     ),
+    "narnat_agent/tools/files/ripgrep.py": Target(
+        (
+            "tests/tools/test_ripgrep.py",
+            "tests/tools/test_grep.py",
+            "tests/tools/test_glob.py",
+            "-k",
+            "not sparse_binary_file and not cancelled_search",
+        )
+    ),
+    "narnat_agent/tools/read/__init__.py": Target(("tests/tools/test_read.py",)),
     # web
     "narnat_agent/tools/verification.py": Target(("tests/tools/test_verification.py", "-m", "not slow")),
     "narnat_agent/tools/edit/__init__.py": Target(
@@ -256,6 +266,11 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         ("tests/tools/test_web_http.py", "tests/tools/test_web_search.py", "tests/tools/test_web_search_pages.py")
         + ("tests/tools/test_web_fetch.py", "tests/tools/test_web_offline.py", *WEB)
     ),
+    "narnat_agent/tools/web/search.py": Target(
+        ("tests/tools/test_web_search.py", "tests/tools/test_web_search_pages.py", "tests/tools/test_web_offline.py")
+        + ("-k", "not machine_without_a_network")
+    ),
+    "narnat_agent/tools/todo_write.py": Target(("tests/tools/test_todo_write.py",)),
     # bash
     "narnat_agent/tools/bash/__init__.py": Target(BASH_TESTS),
     "narnat_agent/tools/bash/execute.py": Target(EXECUTE_TESTS),
@@ -352,21 +367,6 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/ui/events.py": Target(("tests/ui/test_events.py",)),
     "narnat_agent/ui/cells.py": Target(("tests/i18n/test_cells.py",)),
     "narnat_agent/ui/headless.py": Target(("tests/ui/test_headless_text.py", "tests/ui/test_events.py")),
-    "narnat_agent/tools/files/ripgrep.py": Target(
-        (
-            "tests/tools/test_ripgrep.py",
-            "tests/tools/test_grep.py",
-            "tests/tools/test_glob.py",
-            "-k",
-            "not sparse_binary_file and not cancelled_search",
-        )
-    ),
-    "narnat_agent/tools/read/__init__.py": Target(("tests/tools/test_read.py",)),
-    "narnat_agent/tools/web/search.py": Target(
-        ("tests/tools/test_web_search.py", "tests/tools/test_web_search_pages.py", "tests/tools/test_web_offline.py")
-        + ("-k", "not machine_without_a_network")
-    ),
-    "narnat_agent/tools/todo_write.py": Target(("tests/tools/test_todo_write.py",)),
     "narnat_agent/ui/terminal.py": Target(
         (
             "tests/ui/test_terminal.py",
@@ -413,6 +413,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
                 "ask",
             )
         ),
+    ),
     # acp
     # stdio() opens the process's own stdin and stdout: it runs only in `narnat acp`, which tests/acp/ drives
     "narnat_agent/acp/wire.py": Target(("tests/acp/test_wire_lines.py",), functions=WIRE),

@@ -406,6 +406,28 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("if offset >= len(entries):", "if offset > len(entries):",
                f"{OFF_BY_ONE}: an offset exactly at the end shows an empty page whose range runs backwards"),
     ),
+    "narnat_agent/tools/files/ripgrep.py": (
+        Defect("            i += 3\n", "            i += 2\n",
+               f"{OFF_BY_ONE}: the slash after a '**' is kept, so '**/*.py' misses the files at the top"),
+        Defect("folder = posixpath.dirname(names[0]) if n == 1 else posixpath.commonpath(names)",
+               "folder = posixpath.commonpath(names)",
+               f"{FORMAT_EDGE}: one ignored file is named as the folder to search, not the folder holding it"),
+        Defect('range(start + 1 + (pattern[start] == "["), len(pattern))', "range(start + 1, len(pattern))",
+               f"{FORMAT_EDGE}: a ']' first in a class ('[]a]') closes it"),
+    ),
+    "narnat_agent/tools/read/__init__.py": (
+        Defect("if n >= start + count:", "if n > start + count:",
+               f"{OFF_BY_ONE}: a page holds one line more than limit asked"),
+        Defect("min(limit or MAX_LINES, MAX_LINES)", "limit or MAX_LINES",
+               f"{WRONG_SETTING}: a limit beyond one Read's 2000 lines is taken as asked"),
+        Defect("    previous = None if growing else ws.reads.get(path)\n    note = f\"Note: {ws.show(path)} was "
+               "modified externally.\\n\" if previous and previous.sha != scanned.sha",
+               "    previous = ws.reads.get(path)\n    note = f\"Note: {ws.show(path)} was "
+               "modified externally.\\n\" if previous and previous.sha != scanned.sha",
+               f"{STEP_MISSED}: a background job's growing log is said to be modified externally at each Read"),
+        Defect('    if path.suffix.lower() in (".pdf", ".ipynb"):', '    if path.suffix in (".pdf", ".ipynb"):',
+               f"{FORMAT_EDGE}: a notebook or PDF named in capitals (.PDF) is refused as binary"),
+    ),
     # web
     "narnat_agent/tools/verification.py": (
         Defect("    if len(every) == 1 and code != 0:\n        return None\n", "",
@@ -442,6 +464,30 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: a search address configured with a final slash asks for //search"),
         Defect("if self._session is None:", "if True:",
                f"{STEP_MISSED}: every request starts a new session, and Baidu's cookie is lost"),
+    ),
+    "narnat_agent/tools/web/search.py": (
+        Defect('num = min(max(args["num"], 1), 20)', 'num = min(args["num"], 20)',
+               f"{STEP_MISSED}: num=0 asks for no result, and every engine's answer is taken for a changed layout"),
+        Defect("""        if not hits:
+            failures.append(f"{NAMES[engine]}: layout changed (a page with no results parsed)")
+        elif not relevant(query, hits):
+            failures.append(f"{NAMES[engine]}: results unrelated to the query")""",
+               """        if not relevant(query, hits):
+            failures.append(f"{NAMES[engine]}: results unrelated to the query")
+        elif not hits:
+            failures.append(f"{NAMES[engine]}: layout changed (a page with no results parsed)")""",
+               f"{WRONG_ORDER}: a page whose layout changed is said to hold unrelated results"),
+        Defect('wrapped[2:] + "=" * (-len(wrapped[2:]) % 4)', "wrapped[2:]",
+               f"{FORMAT_EDGE}: Bing's links whose base64 lost its padding stay wrapped"),
+    ),
+    "narnat_agent/tools/todo_write.py": (
+        Defect('        seen.add(todo["content"])\n', "",
+               f"{STEP_MISSED}: a task listed twice is accepted"),
+        Defect('if any(t["status"] == "in_progress" for t in todos):',
+               'if all(t["status"] == "in_progress" for t in todos):',
+               f"{INVERTED}: a list with a task in progress has its first pending one started too"),
+        Defect('current = next((t["activeForm"]', 'current = next((t["content"]',
+               f"{WRONG_SETTING}: the task in progress is said in its imperative form (now: Run tests)"),
     ),
     # bash
     "narnat_agent/tools/bash/__init__.py": (
@@ -784,50 +830,6 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{OFF_BY_ONE}: a line that fills the width exactly is broken a word early"),
         Defect("lines.append(line.rstrip())", "lines.append(line)",
                f"{STEP_MISSED}: a wrapped line keeps the space it broke at"),
-    "narnat_agent/tools/files/ripgrep.py": (
-        Defect("            i += 3\n", "            i += 2\n",
-               f"{OFF_BY_ONE}: the slash after a '**' is kept, so '**/*.py' misses the files at the top"),
-        Defect("folder = posixpath.dirname(names[0]) if n == 1 else posixpath.commonpath(names)",
-               "folder = posixpath.commonpath(names)",
-               f"{FORMAT_EDGE}: one ignored file is named as the folder to search, not the folder holding it"),
-        Defect('range(start + 1 + (pattern[start] == "["), len(pattern))', "range(start + 1, len(pattern))",
-               f"{FORMAT_EDGE}: a ']' first in a class ('[]a]') closes it"),
-    ),
-    "narnat_agent/tools/read/__init__.py": (
-        Defect("if n >= start + count:", "if n > start + count:",
-               f"{OFF_BY_ONE}: a page holds one line more than limit asked"),
-        Defect("min(limit or MAX_LINES, MAX_LINES)", "limit or MAX_LINES",
-               f"{WRONG_SETTING}: a limit beyond one Read's 2000 lines is taken as asked"),
-        Defect("    previous = None if growing else ws.reads.get(path)\n    note = f\"Note: {ws.show(path)} was "
-               "modified externally.\\n\" if previous and previous.sha != scanned.sha",
-               "    previous = ws.reads.get(path)\n    note = f\"Note: {ws.show(path)} was "
-               "modified externally.\\n\" if previous and previous.sha != scanned.sha",
-               f"{STEP_MISSED}: a background job's growing log is said to be modified externally at each Read"),
-        Defect('    if path.suffix.lower() in (".pdf", ".ipynb"):', '    if path.suffix in (".pdf", ".ipynb"):',
-               f"{FORMAT_EDGE}: a notebook or PDF named in capitals (.PDF) is refused as binary"),
-    "narnat_agent/tools/web/search.py": (
-        Defect('num = min(max(args["num"], 1), 20)', 'num = min(args["num"], 20)',
-               f"{STEP_MISSED}: num=0 asks for no result, and every engine's answer is taken for a changed layout"),
-        Defect("""        if not hits:
-            failures.append(f"{NAMES[engine]}: layout changed (a page with no results parsed)")
-        elif not relevant(query, hits):
-            failures.append(f"{NAMES[engine]}: results unrelated to the query")""",
-               """        if not relevant(query, hits):
-            failures.append(f"{NAMES[engine]}: results unrelated to the query")
-        elif not hits:
-            failures.append(f"{NAMES[engine]}: layout changed (a page with no results parsed)")""",
-               f"{WRONG_ORDER}: a page whose layout changed is said to hold unrelated results"),
-        Defect('wrapped[2:] + "=" * (-len(wrapped[2:]) % 4)', "wrapped[2:]",
-               f"{FORMAT_EDGE}: Bing's links whose base64 lost its padding stay wrapped"),
-    ),
-    "narnat_agent/tools/todo_write.py": (
-        Defect('        seen.add(todo["content"])\n', "",
-               f"{STEP_MISSED}: a task listed twice is accepted"),
-        Defect('if any(t["status"] == "in_progress" for t in todos):',
-               'if all(t["status"] == "in_progress" for t in todos):',
-               f"{INVERTED}: a list with a task in progress has its first pending one started too"),
-        Defect('current = next((t["activeForm"]', 'current = next((t["content"]',
-               f"{WRONG_SETTING}: the task in progress is said in its imperative form (now: Run tests)"),
     ),
     "narnat_agent/ui/terminal.py": (
         Defect("if self.bell_after is None or not self.console.is_terminal:", "if self.bell_after is None:",

@@ -8,7 +8,6 @@ from narnat_agent.commands.dispatch import dispatch
 from narnat_agent.core.goal import Goal, GoalRefused, pursue, split_goal
 from narnat_agent.core.turn import Stop, claims_success
 from narnat_agent.tools.verification import Verification
-from tests.fake_llm import text_reply, tool_reply
 from tests.fake_llm import text_reply, tool_reply, usage
 
 
@@ -113,6 +112,8 @@ def test_a_check_that_runs_a_script_decides_the_goal_as_any_command(harness, fak
     outcome = pursue(h.agent, Goal("make the check pass", check, 1))
     assert outcome.goal and [r.check for r in outcome.goal.rounds] == [Verification(check, 3, check)]
     assert f"Goal not met after 1 turn (max_turns): {check}: failed (exit 3)." in h.err.getvalue()
+
+
 def test_a_goal_in_plan_mode_is_refused_and_nothing_is_sent(harness, fake_llm):
     h = harness()
     h.agent.plan_mode(True)
