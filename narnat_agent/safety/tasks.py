@@ -286,18 +286,25 @@ def _assign(variables: dict[str, str], name: str, operator: str | None, value: s
 def _recipes(target: str, rules: dict, variables: dict[str, str]) -> list[tuple[str, str]]:
     """The recipe lines that `make target` runs, prerequisites first, each with its target, variables expanded."""
     found: list[tuple[str, str]] = []
-    seen: set[str] = set()
+    seen: list[str] = []
+    done: set[str] = set()
     stack = [(target, False)]
     while stack and len(seen) < MAX_TARGETS:
         name, ready = stack.pop()
         if ready:
-            prerequisites = rules[name][0]
-            found += [(name, _expand(line, name, prerequisites, variables)) for line in rules[name][1]]
+            done.add(name)
+            found += _lines(name, rules, variables)
         elif name in rules and name not in seen:
-            seen.add(name)
+            seen.append(name)
             stack.append((name, True))
             stack += [(p, False) for p in reversed(rules[name][0])]
-    return found
+    # a chain deeper than the limit: the targets reached are still read, the deepest first as make runs them
+    return found + [line for name in reversed(seen) if name not in done for line in _lines(name, rules, variables)]
+
+
+def _lines(name: str, rules: dict, variables: dict[str, str]) -> list[tuple[str, str]]:
+    prerequisites = rules[name][0]
+    return [(name, _expand(line, name, prerequisites, variables)) for line in rules[name][1]]
 
 
 def _expand(line: str, target: str, prerequisites: list[str], variables: dict[str, str], depth: int = 0) -> str:

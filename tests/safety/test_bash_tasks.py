@@ -394,8 +394,8 @@ EDGE_ASKS = {
     "composer run wipe dist": ["the package script wipe: rm deletes files: dist"],
     "composer b": ["the package script b: rm deletes files: b"],  # composer runs no pre or post script
     "make t": ["the make target t: rm deletes files: lower"],  # the makefile, lower case
-    # the targets followed stop at 32, all included, the last one's recipe not yet reached
-    "make -f wide.mk": [f"the make target t{n}: rm deletes files: o{n}" for n in range(30)],
+    # the targets followed stop at 32, all included: each one reached is read
+    "make -f wide.mk": [f"the make target t{n}: rm deletes files: o{n}" for n in range(31)],
     "make -f auto.mk two": [
         "the make target two: rm deletes files: two p p q inner",
         "the make target two: rm deletes files: x-out",
@@ -487,3 +487,11 @@ def test_a_script_file_is_read_only_from_a_known_folder(edges):
         "drop.sh: its words say it destroys, and Narnat does not know what — /undo cannot restore it"
     ]
     assert analyze("just clean", edges / "j").deletions == ["the just recipe clean: rm deletes files: tabbed"]
+
+
+def test_a_chain_of_targets_deeper_than_narnat_follows_is_read_as_far_as_it_goes(tmp_path):
+    # t0 needs t1 … needs t39, whose recipe runs first: the deepest targets are cut, the rest still read
+    rules = "".join(f"t{n}: t{n + 1}\n\trm -rf out{n}\n" for n in range(39)) + "t39:\n\trm -rf out39\n"
+    (tmp_path / "Makefile").write_text(rules)
+    said = [str(reason) for reason in analyze("make t0", tmp_path).deletions]
+    assert said == [f"the make target t{n}: rm deletes files: out{n}" for n in reversed(range(32))]
