@@ -438,17 +438,18 @@ def test_a_running_jobs_log_says_it_grows_and_an_ended_ones_how_it_ended(workspa
         )
     finally:
         workspace.jobs.stop_all()
-    other, _ = job_log(workspace, "print('other')")
+    # the other job starts last: no Bash result after it can have told its end before the Read does
     ended, log = job_log(workspace, "print('done')")
+    other, _ = job_log(workspace, "print('other')")
     other.process.wait()
     ended.process.wait()
     result = read(workspace, log)
     command = f"{sys.executable} -c \"print('done')\""
     assert result.text == (
-        f"1\tdone\n(End of file - 1 lines)\nJob 3 ({command}) exited with code 0.\n"
-        f"(background job 2 ({other.command}) exited with code 0)"
+        f"1\tdone\n(End of file - 1 lines)\nJob 2 ({command}) exited with code 0.\n"
+        f"(background job 3 ({other.command}) exited with code 0)"
     )
-    assert read(workspace, log).text == f"1\tdone\n(End of file - 1 lines)\nJob 3 ({command}) exited with code 0."
+    assert read(workspace, log).text == f"1\tdone\n(End of file - 1 lines)\nJob 2 ({command}) exited with code 0."
 
 
 def test_a_pdf_is_read_as_its_pages_text_and_a_scanned_one_says_it_has_none(workspace, project):
