@@ -423,6 +423,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/acp/sessions.py": Target(
         ("tests/acp/test_prompt_blocks.py",), functions=("question", "_mention", "offered")
     ),
+    "narnat_agent/acp/ui.py": Target(("tests/acp/test_editor_ui.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

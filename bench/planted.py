@@ -873,6 +873,19 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('hint = usage.partition(" ")[2]', 'hint = usage.split(" ")[1] if " " in usage else ""',
                f"{FORMAT_EDGE}: a command's hint of several words keeps only its first"),
     ),
+    "narnat_agent/acp/ui.py": (
+        Defect("        if not self.answering:\n            self.errors.append(text)",
+               "        self.errors.append(text)",
+               f"{STEP_MISSED}: an error said in a prompt's reply is kept as why the session could not open"),
+        Defect("        self.answering = True\n        held, self.held = self.held, []\n        for text in held:\n"
+               "            self.say(text)",
+               "        held, self.held = self.held, []\n        for text in held:\n            self.say(text)\n"
+               "        self.answering = True",
+               f"{WRONG_ORDER}: what was said before a prompt is held again, and said a prompt late"),
+        Defect("        if mode != self.mode:\n            self.mode = mode\n            self.update(",
+               "        if mode != DEFAULT:\n            self.mode = mode\n            self.update(",
+               f"{WRONG_SETTING}: the editor is told plan mode again at each /plan, and never that it ended"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite

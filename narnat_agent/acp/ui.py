@@ -250,13 +250,15 @@ class Buffers:
     """The editor's files (tools/base.py's EditorFiles), through fs/read_text_file and fs/write_text_file: what a
     buffer holds that is not saved yet is what the model reads and edits."""
 
-    def __init__(self, ui: EditorUI):
+    def __init__(self, ui: EditorUI, wait: float = WAIT):
         self.ui = ui
+        self.wait = wait  # seconds the editor has to answer
 
     def text(self, path: Path) -> str | None:
         link = self.ui.link
         try:
-            return link.call(link.client.read_text_file(session_id=self.ui.session_id, path=str(path)), WAIT).content
+            asked = link.client.read_text_file(session_id=self.ui.session_id, path=str(path))
+            return link.call(asked, self.wait).content
         except Exception as e:  # no buffer, a client error, no answer in time: the disk's text is the file's
             log.info("the editor gave no text for %s: %s", path, e)
             return None
@@ -264,6 +266,7 @@ class Buffers:
     def wrote(self, path: Path, text: str) -> None:
         link = self.ui.link
         try:
-            link.call(link.client.write_text_file(session_id=self.ui.session_id, path=str(path), content=text), WAIT)
+            given = link.client.write_text_file(session_id=self.ui.session_id, path=str(path), content=text)
+            link.call(given, self.wait)
         except Exception as e:
             log.warning("the editor's buffer of %s was not updated: %s", path, e)
