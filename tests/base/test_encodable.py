@@ -1,6 +1,5 @@
 """Text that always encodes as UTF-8: each lone surrogate shown as its backslash escape, nothing else changed."""
 
-
 import pytest
 
 from narnat_agent.encodable import encodable, encodable_data
