@@ -1,5 +1,6 @@
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -7,6 +8,7 @@ from narnat_agent.tools.registry import execute
 from tests.platforms import NO_BYTE_NAMES, NO_FIFOS, shown
 
 pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
+PYTHON = Path(sys.executable).as_posix()  # as Bash takes it on Windows too: its backslashes are escapes
 
 
 def read(ws, path, **args):
@@ -371,6 +373,7 @@ def test_the_character_budget_takes_a_page_of_exactly_100000_characters_and_no_m
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="reads /proc/self/mem, which fails with EIO")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a file that exists but cannot be read: Linux's")
 def test_a_file_the_system_cannot_read_is_said_in_one_sentence(workspace):
     assert read(workspace, "/proc/self/mem").text == "Error: /proc/self/mem cannot be read: Input/output error."
 
@@ -379,8 +382,9 @@ def test_an_image_is_shown_to_a_model_that_sees(workspace, project):
     from PIL import Image
 
     Image.new("RGB", (4, 2), "white").save(project / "DOT.PNG")
+    size = (project / "DOT.PNG").stat().st_size  # as this zlib compresses it
     assert read(workspace, "DOT.PNG").text == (
-        "DOT.PNG: PNG image, 4x2 pixels, 75 bytes. This model cannot see images (sees_images is false in the "
+        f"DOT.PNG: PNG image, 4x2 pixels, {size} bytes. This model cannot see images (sees_images is false in the "
         "configuration)."
     )
     workspace.sees_images = True
@@ -423,7 +427,7 @@ def test_a_notebook_and_a_pdf_in_capitals_are_documents(workspace, project):
 
 def job_log(workspace, code):
     """A background job running code, and its log's path as the model names it."""
-    execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
+    execute("Bash", {"command": f'{PYTHON} -c "{code}"', "run_in_background": True}, workspace)
     job = workspace.jobs.started[-1]
     return job, workspace.show(job.log)
 
@@ -444,7 +448,7 @@ def test_a_running_jobs_log_says_it_grows_and_an_ended_ones_how_it_ended(workspa
     other.process.wait()
     ended.process.wait()
     result = read(workspace, log)
-    command = f"{sys.executable} -c \"print('done')\""
+    command = f"{PYTHON} -c \"print('done')\""
     assert result.text == (
         f"1\tdone\n(End of file - 1 lines)\nJob 2 ({command}) exited with code 0.\n"
         f"(background job 3 ({other.command}) exited with code 0)"
