@@ -886,6 +886,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                "        if mode != DEFAULT:\n            self.mode = mode\n            self.update(",
                f"{WRONG_SETTING}: the editor is told plan mode again at each /plan, and never that it ended"),
     ),
+    # tail-a
+    "narnat_agent/tools/read/lines.py": (
+        Defect("newlines + (last != b\"\\n\")", "newlines + 1",
+               f"{FORMAT_EDGE}: a file ending with its newline is counted a line too many"),
+        Defect("            if n >= start:\n                yield", "            if n > start:\n                yield",
+               f"{OFF_BY_ONE}: the page starts a line after the offset asked"),
+        Defect("length - cr\n            n, kept", "length\n            n, kept",
+               f"{STEP_MISSED}: a line's \\r is counted in its length, and a cut line's count is one too many"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
