@@ -427,6 +427,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/acp/ui.py": Target(("tests/acp/test_editor_ui.py",)),
     # tail-a
     "narnat_agent/tools/read/lines.py": Target(("tests/tools/test_read_pieces.py",)),
+    "narnat_agent/tools/files/diffs.py": Target(("tests/tools/test_diffs.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

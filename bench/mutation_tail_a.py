@@ -21,4 +21,9 @@ TAIL_A_EQUIVALENT: dict[str, dict[str, str]] = {
         "min(stop, pos + keep + len(kept))": HEAD,
         "keep = shown + 3": HEAD,
     },
+    "narnat_agent/tools/files/diffs.py": {
+        "after.splitlines(), name, n=1, lineterm=": (
+            "the names appear only in the ---/+++ header, which [2:] drops: the diff shown never names the file"
+        ),
+    },
 }

@@ -895,6 +895,20 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("length - cr\n            n, kept", "length\n            n, kept",
                f"{STEP_MISSED}: a line's \\r is counted in its length, and a cut line's count is one too many"),
     ),
+    "narnat_agent/tools/files/diffs.py": (
+        Defect("if len(line) <= DIFF_LINE_CHARS:", "if len(line) < DIFF_LINE_CHARS:",
+               f"{OFF_BY_ONE}: a line of exactly the limit is cut"),
+        Defect("    removed = sum(1 for line in lines if line.startswith(\"-\"))\n"
+               "    added = sum(1 for line in lines if line.startswith(\"+\"))\n"
+               "    if len(lines) > DIFF_LINES:\n"
+               "        lines = lines[:DIFF_LINES] + [f\"… +{len(lines) - DIFF_LINES} lines\"]\n",
+               "    if len(lines) > DIFF_LINES:\n"
+               "        lines = lines[:DIFF_LINES] + [f\"… +{len(lines) - DIFF_LINES} lines\"]\n"
+               "    removed = sum(1 for line in lines if line.startswith(\"-\"))\n"
+               "    added = sum(1 for line in lines if line.startswith(\"+\"))\n",
+               f"{WRONG_ORDER}: the lines are counted after the diff is cut, so a long change says too few"),
+        Defect("[2:]", "[1:]", f"{FORMAT_EDGE}: the +++ header line is left in the diff and counted as an added line"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
