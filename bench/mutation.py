@@ -428,6 +428,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # tail-a
     "narnat_agent/tools/read/lines.py": Target(("tests/tools/test_read_pieces.py",)),
     "narnat_agent/tools/files/diffs.py": Target(("tests/tools/test_diffs.py",)),
+    "narnat_agent/tools/read/images.py": Target(("tests/tools/test_images.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -6,6 +6,12 @@ HEAD = (
     "a line's head kept longer than shown + 2 characters is cut to shown + 1 by _line all the same (its \\r is told "
     "by the text, not the head): only the memory held changes"
 )
+NOT_TRANSPARENT = "a JPEG's modes (L, RGB, CMYK) are none of RGBA, LA and P: the mode alone makes it a JPEG again"
+FORMAT = "Pillow names the format of every image it opens: the suffix is never read"
+DRAFT = (
+    "draft's mode only picks how a JPEG's colours are decoded (it changes no size); the picture is converted to RGB "
+    "before it is sent, and an image of another format ignores draft"
+)
 
 TAIL_A_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/tools/read/lines.py": {
@@ -25,5 +31,17 @@ TAIL_A_EQUIVALENT: dict[str, dict[str, str]] = {
         "after.splitlines(), name, n=1, lineterm=": (
             "the names appear only in the ---/+++ header, which [2:] drops: the diff shown never names the file"
         ),
+    },
+    "narnat_agent/tools/read/images.py": {
+        'decode("ASCII")': "codec names ignore case",
+        'image.format == "XXJPEGXX" or': NOT_TRANSPARENT,
+        'image.format == "jpeg" or': NOT_TRANSPARENT,
+        '"jpeg" if jpeg else "PNG"': "Pillow takes the name of the format to save in any case",
+        '"JPEG" if jpeg else "png"': "Pillow takes the name of the format to save in any case",
+        "path.suffix[2:].upper()": FORMAT,
+        "path.suffix[1:].lower()": FORMAT,
+        "image.draft(None,": DRAFT,
+        'image.draft("XXRGBXX",': DRAFT,
+        'image.draft("rgb",': DRAFT,
     },
 }

@@ -909,6 +909,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_ORDER}: the lines are counted after the diff is cut, so a long change says too few"),
         Defect("[2:]", "[1:]", f"{FORMAT_EDGE}: the +++ header line is left in the diff and counted as an added line"),
     ),
+    "narnat_agent/tools/read/images.py": (
+        Defect("(pixels := image.size[0] * image.size[1])", "(pixels := size[0] * size[1])",
+               f"{WRONG_MOMENT}: the pixels counted before the JPEG's draft, so a large photo is refused, not shown"),
+        Defect("if max(size) <= MAX_SIDE and image.format in KEPT:", "if max(size) <= MAX_SIDE:",
+               f"{STEP_MISSED}: a small BMP or TIFF is sent as it is, with no media type a model takes"),
+        Defect('image.mode not in ("RGBA", "LA", "P")', 'image.mode != "RGBA"',
+               f"{FORMAT_EDGE}: a palette or grey-and-alpha image is scaled to a JPEG that loses its transparency"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
