@@ -429,6 +429,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/read/lines.py": Target(("tests/tools/test_read_pieces.py",)),
     "narnat_agent/tools/files/diffs.py": Target(("tests/tools/test_diffs.py",)),
     "narnat_agent/tools/read/images.py": Target(("tests/tools/test_images.py",)),
+    "narnat_agent/tools/files/textfile.py": Target(
+        ("tests/tools/test_textfile.py", "tests/tools/test_encodings.py", "tests/tools/test_read.py")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -12,6 +12,14 @@ DRAFT = (
     "draft's mode only picks how a JPEG's colours are decoded (it changes no size); the picture is converted to RGB "
     "before it is sent, and an image of another format ignores draft"
 )
+NO_UTF32 = (
+    "text the detector takes for UTF-32 without a mark is valid UTF-8 (its NULs and ASCII) or fails to decode as "
+    "UTF-32: it never reaches the detector's answer unread"
+)
+ROUND_TRIP = (
+    "strict UTF-8 decodes only bytes its text encodes back to: the check of the round trip is true for it anyway, "
+    "and codec names ignore case"
+)
 
 TAIL_A_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/tools/read/lines.py": {
@@ -43,5 +51,16 @@ TAIL_A_EQUIVALENT: dict[str, dict[str, str]] = {
         "image.draft(None,": DRAFT,
         'image.draft("XXRGBXX",': DRAFT,
         'image.draft("rgb",': DRAFT,
+    },
+    "narnat_agent/tools/files/textfile.py": {
+        '"utf_16", "XXutf_32XX"': NO_UTF32,
+        '"utf_16", "UTF_32"': NO_UTF32,
+        'codec != "utf-8" or text.encode(codec) == data': ROUND_TRIP,
+        'codec == "XXutf-8XX" or text.encode(codec) == data': ROUND_TRIP,
+        'codec == "UTF-8" or text.encode(codec) == data': ROUND_TRIP,
+        '_exact(data, "UTF-8")': ROUND_TRIP,
+        '_exact(data, "GB2312")': "codec names ignore case",
+        "decode(head[len(mark) :], )": "an incremental decoder's final is False unless asked",
+        "raise AssertionError(": "never raised: latin-1 decodes any bytes, so the loop always returns",
     },
 }

@@ -917,6 +917,17 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('image.mode not in ("RGBA", "LA", "P")', 'image.mode != "RGBA"',
                f"{FORMAT_EDGE}: a palette or grey-and-alpha image is scaled to a JPEG that loses its transparency"),
     ),
+    "narnat_agent/tools/files/textfile.py": (
+        Defect("controls / len(codes) > 0.3", "controls / len(codes) >= 0.3",
+               f"{OFF_BY_ONE}: text of exactly 30% control characters is taken for binary"),
+        Defect("    if seen_as and (text := _exact(data, seen_as)) is not None:\n"
+               "        return text, Encoding(seen_as, label=seen_as)\n"
+               "    detected = _detected(data)\n",
+               "    detected = _detected(data)\n",
+               f"{STEP_MISSED}: the encoding the model has seen is not kept, so a new guess changes the file under it"),
+        Defect("if crlf == 0:", "if crlf < 2:",
+               f"{FORMAT_EDGE}: a file with a single CRLF line is taken for LF"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
