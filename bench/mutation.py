@@ -46,6 +46,7 @@ from mutation_safety import SAFETY_EQUIVALENT
 from mutation_safetyrest import SAFETYREST_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_syntax import SYNTAX_EQUIVALENT
+from mutation_tail_a import TAIL_A_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
 from mutation_web import WEB_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
@@ -424,6 +425,13 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         ("tests/acp/test_prompt_blocks.py",), functions=("question", "_mention", "offered")
     ),
     "narnat_agent/acp/ui.py": Target(("tests/acp/test_editor_ui.py",)),
+    # tail-a
+    "narnat_agent/tools/read/lines.py": Target(("tests/tools/test_read_pieces.py",)),
+    "narnat_agent/tools/files/diffs.py": Target(("tests/tools/test_diffs.py",)),
+    "narnat_agent/tools/read/images.py": Target(("tests/tools/test_images.py",)),
+    "narnat_agent/tools/files/textfile.py": Target(
+        ("tests/tools/test_textfile.py", "tests/tools/test_encodings.py", "tests/tools/test_read.py")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -475,6 +483,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **SYNTAX_EQUIVALENT,
     **SAFETYREST_EQUIVALENT,
     **ACP_EQUIVALENT,
+    **TAIL_A_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

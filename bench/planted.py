@@ -886,6 +886,48 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                "        if mode != DEFAULT:\n            self.mode = mode\n            self.update(",
                f"{WRONG_SETTING}: the editor is told plan mode again at each /plan, and never that it ended"),
     ),
+    # tail-a
+    "narnat_agent/tools/read/lines.py": (
+        Defect("newlines + (last != b\"\\n\")", "newlines + 1",
+               f"{FORMAT_EDGE}: a file ending with its newline is counted a line too many"),
+        Defect("            if n >= start:\n                yield", "            if n > start:\n                yield",
+               f"{OFF_BY_ONE}: the page starts a line after the offset asked"),
+        Defect("length - cr\n            n, kept", "length\n            n, kept",
+               f"{STEP_MISSED}: a line's \\r is counted in its length, and a cut line's count is one too many"),
+    ),
+    "narnat_agent/tools/files/diffs.py": (
+        Defect("if len(line) <= DIFF_LINE_CHARS:", "if len(line) < DIFF_LINE_CHARS:",
+               f"{OFF_BY_ONE}: a line of exactly the limit is cut"),
+        Defect("    removed = sum(1 for line in lines if line.startswith(\"-\"))\n"
+               "    added = sum(1 for line in lines if line.startswith(\"+\"))\n"
+               "    if len(lines) > DIFF_LINES:\n"
+               "        lines = lines[:DIFF_LINES] + [f\"… +{len(lines) - DIFF_LINES} lines\"]\n",
+               "    if len(lines) > DIFF_LINES:\n"
+               "        lines = lines[:DIFF_LINES] + [f\"… +{len(lines) - DIFF_LINES} lines\"]\n"
+               "    removed = sum(1 for line in lines if line.startswith(\"-\"))\n"
+               "    added = sum(1 for line in lines if line.startswith(\"+\"))\n",
+               f"{WRONG_ORDER}: the lines are counted after the diff is cut, so a long change says too few"),
+        Defect("[2:]", "[1:]", f"{FORMAT_EDGE}: the +++ header line is left in the diff and counted as an added line"),
+    ),
+    "narnat_agent/tools/read/images.py": (
+        Defect("(pixels := image.size[0] * image.size[1])", "(pixels := size[0] * size[1])",
+               f"{WRONG_MOMENT}: the pixels counted before the JPEG's draft, so a large photo is refused, not shown"),
+        Defect("if max(size) <= MAX_SIDE and image.format in KEPT:", "if max(size) <= MAX_SIDE:",
+               f"{STEP_MISSED}: a small BMP or TIFF is sent as it is, with no media type a model takes"),
+        Defect('image.mode not in ("RGBA", "LA", "P")', 'image.mode != "RGBA"',
+               f"{FORMAT_EDGE}: a palette or grey-and-alpha image is scaled to a JPEG that loses its transparency"),
+    ),
+    "narnat_agent/tools/files/textfile.py": (
+        Defect("controls / len(codes) > 0.3", "controls / len(codes) >= 0.3",
+               f"{OFF_BY_ONE}: text of exactly 30% control characters is taken for binary"),
+        Defect("    if seen_as and (text := _exact(data, seen_as)) is not None:\n"
+               "        return text, Encoding(seen_as, label=seen_as)\n"
+               "    detected = _detected(data)\n",
+               "    detected = _detected(data)\n",
+               f"{STEP_MISSED}: the encoding the model has seen is not kept, so a new guess changes the file under it"),
+        Defect("if crlf == 0:", "if crlf < 2:",
+               f"{FORMAT_EDGE}: a file with a single CRLF line is taken for LF"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite

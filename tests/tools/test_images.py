@@ -118,3 +118,88 @@ def test_a_file_that_is_no_image_is_said_without_python_internals(project, works
     (project / "fake.png").write_bytes(b"not a picture at all")
     result = execute("Read", {"file_path": "fake.png"}, workspace)
     assert result.is_error and "fake.png is not a readable image" in result.text and "object at 0x" not in result.text
+
+
+def picture_of(result) -> Image.Image:
+    return Image.open(io.BytesIO(base64.b64decode(result.picture.base64)))
+
+
+def test_a_small_image_is_described_in_the_result_and_its_summary(project):
+    from narnat_agent.tools.files.textfile import size_text
+    from narnat_agent.tools.read.images import read_image
+
+    Image.new("RGB", (40, 30), "red").save(project / "dot.png")
+    data = (project / "dot.png").read_bytes()
+    unseen = read_image(project / "dot.png", data, "dot.png", sees=False)
+    assert unseen.summary == "PNG image 40x30 (not shown to the model)" and unseen.picture is None
+    seen = read_image(project / "dot.png", data, "dot.png", sees=True)
+    said = f"dot.png: PNG image, 40x30 pixels, {size_text(len(data))}. The image follows in the next message."
+    assert seen.text == said
+    assert seen.summary == "PNG image 40x30" and seen.picture is not None and seen.picture.mime == "image/png"
+    assert base64.b64decode(seen.picture.base64) == data  # sent as it is: it fits the cap
+
+
+def test_an_image_of_exactly_the_cap_is_sent_as_it_is(project):
+    from narnat_agent.tools.read.images import MAX_SIDE, read_image
+
+    Image.new("RGB", (MAX_SIDE, 10), "red").save(project / "band.png")
+    data = (project / "band.png").read_bytes()
+    result = read_image(project / "band.png", data, "band.png", sees=True)
+    assert base64.b64decode(result.picture.base64) == data and "scaled" not in result.text
+
+
+def test_a_scaled_image_is_a_jpeg_unless_it_may_be_transparent(project):
+    from narnat_agent.tools.read.images import read_image
+
+    Image.frombytes("RGB", (2000, 100), os.urandom(2000 * 100 * 3)).save(project / "photo.png")
+    shapes = {"alpha.png": Image.new("RGBA", (2000, 100), (0, 0, 255, 128)),
+              "grey.png": Image.new("LA", (2000, 100), (90, 128)),
+              "palette.png": Image.new("P", (2000, 100), 3),
+              "small.bmp": Image.new("RGB", (30, 20), "blue")}  # fmt: skip
+    for name, image in shapes.items():
+        image.save(project / name)
+    photo = read_image(project / "photo.png", (project / "photo.png").read_bytes(), "photo.png", sees=True)
+    assert photo.picture.mime == "image/jpeg" and picture_of(photo).format == "JPEG"
+    expected = Image.open(project / "photo.png")
+    expected.thumbnail((1568, 1568))
+    out = io.BytesIO()
+    expected.convert("RGB").save(out, "JPEG", quality=85)  # a photo is sent at quality 85: sharp, a fraction of a PNG
+    assert base64.b64decode(photo.picture.base64) == out.getvalue()
+    for name in ("alpha.png", "grey.png", "palette.png"):
+        result = read_image(project / name, (project / name).read_bytes(), name, sees=True)
+        assert result.picture.mime == "image/png", name
+        assert picture_of(result).format == "PNG" and picture_of(result).mode == "RGBA", name
+        assert "scaled to 1568x78 to fit the 1568-pixel cap" in result.text, name
+    bmp = read_image(project / "small.bmp", (project / "small.bmp").read_bytes(), "small.bmp", sees=True)
+    assert bmp.picture.mime == "image/jpeg" and picture_of(bmp).size == (30, 20)  # BMP is no format a model takes
+    assert bmp.summary == "BMP image 30x20" and "scaled" not in bmp.text
+
+
+def test_a_large_image_says_its_megapixels_rounded_and_at_the_limit_is_still_decoded(project, workspace):
+    huge_png(project / "long.png", 5693, 7114)  # 40,500,002 pixels: 40.5 megapixels, said as 41
+    huge_png(project / "limit.png", 8000, 5000)  # 40 megapixels exactly: at the limit, decoded
+    workspace.sees_images = True
+    long = execute("Read", {"file_path": "long.png"}, workspace)
+    assert "too large to decode (41 megapixels; pictures are made from images of up to 40)" in long.text
+    limit = execute("Read", {"file_path": "limit.png"}, workspace)
+    assert limit.picture is not None and "scaled to 1568x980" in limit.text
+
+
+def test_an_image_cut_after_its_header_is_an_error_that_says_why(project):
+    from narnat_agent.tools.base import ToolError
+    from narnat_agent.tools.read.images import read_image
+
+    Image.frombytes("RGB", (64, 64), os.urandom(64 * 64 * 3)).save(project / "cut.png")
+    data = (project / "cut.png").read_bytes()[:2000]
+    try:
+        read_image(project / "cut.png", data, "cut.png", sees=True)
+    except ToolError as e:
+        assert str(e).startswith("cut.png is not a readable image (") and str(e).endswith(").")
+    else:
+        raise AssertionError("a cut image was read")
+
+
+def test_an_image_is_named_by_its_content_not_its_suffix(project, workspace):
+    Image.new("RGB", (20, 10), "red").save(project / "shot.jpg", "PNG")
+    result = execute("Read", {"file_path": "shot.jpg"}, workspace)
+    assert result.text.startswith("shot.jpg: PNG image, 20x10 pixels, ") and result.summary.startswith("PNG image")

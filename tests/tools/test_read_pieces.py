@@ -1,11 +1,13 @@
 """Read pages a UTF-8 file from the disk in pieces: the page, the line count and what the model is known to have
 seen are those of the text read whole, wherever the pieces cut it."""
 
+import io
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from narnat_agent.tools.files.textfile import digest
-from narnat_agent.tools.read.lines import PIECE, numbered
+from narnat_agent.tools.read.lines import PIECE, numbered, pieces, scan
 from narnat_agent.tools.registry import execute
 
 
@@ -70,3 +72,29 @@ def test_a_file_cut_in_the_middle_of_a_character_is_not_taken_for_utf8(workspace
     (project / "cut.txt").write_bytes(b"caf\xc3")
     result = read(workspace, "cut.txt")
     assert "not UTF-8" in result.text and "1\tcaf\u00c3" in result.text
+
+
+class Pieces(io.BytesIO):
+    """A file that remembers how much each read asked for: the pieces are what keeps a large file out of memory."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.asked: list[int | None] = []
+
+    def read(self, size: int | None = -1) -> bytes:
+        self.asked.append(size)
+        return super().read(size)
+
+
+def test_a_file_is_scanned_and_paged_a_piece_at_a_time():
+    file = Pieces(b"a" * (PIECE + 5) + b"\n")
+    assert scan(file) is not None and file.asked and all(size == PIECE for size in file.asked)
+    file.asked.clear()
+    assert "".join(pieces(file, b"")) == "a" * (PIECE + 5) + "\n"
+    assert file.asked and all(size == PIECE for size in file.asked)
+
+
+def test_a_byte_order_mark_at_the_start_of_a_later_piece_is_text_not_the_files_mark():
+    data = b"x" * (PIECE - 1) + b"\n" + "\ufeff".encode()
+    found = scan(io.BytesIO(data))
+    assert found is not None and found.bom == b"" and found.total == 2
