@@ -87,6 +87,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
     "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
     "narnat_agent/logger.py": ("tests/base/test_logger.py",),
+    # tail-b
+    "narnat_agent/tools/tool.py": ("tests/tools/test_tool_contract.py",),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -885,6 +887,22 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("        if mode != self.mode:\n            self.mode = mode\n            self.update(",
                "        if mode != DEFAULT:\n            self.mode = mode\n            self.update(",
                f"{WRONG_SETTING}: the editor is told plan mode again at each /plan, and never that it ended"),
+    ),
+    # tail-b
+    "narnat_agent/tools/tool.py": (
+        Defect('{"name": self.name, "description": self.description, "parameters": self.parameters}',
+               '{"name": self.name, "parameters": self.parameters}',
+               f"{STEP_MISSED}: the model is offered the tools without what each one does"),
+        Defect('"description": self.description,', '"description": self.name,',
+               f"{WRONG_SETTING}: each tool is described to the model by its name alone"),
+    ),
+    "narnat_agent/tools/base.py": (
+        Defect("self.shown = text if shown is None else shown", "self.shown = shown or text",
+               f"{INVERTED}: an error told to show nothing shows the model's whole text to the person"),
+        Defect("summary=clean(self.summary)", "summary=self.summary",
+               f"{STEP_MISSED}: a key in a result's one line reaches the screen unmasked"),
+        Defect("if isinstance(path, str) and path.strip()", "if isinstance(path, str)",
+               f"{FORMAT_EDGE}: a blank file_path is declared as a file the call changes"),
     ),
 }  # fmt: skip
 
