@@ -428,6 +428,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # tools/tool.py has no target: its one function, Tool.schema, is a property, which mutmut does not mutate (its
     # planted defects in bench/planted.py stand for it)
     "narnat_agent/tools/base.py": Target(("tests/tools/test_tool_contract.py",)),
+    "narnat_agent/tools/web/article.py": Target(("tests/tools/test_web_article.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -904,6 +904,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("if isinstance(path, str) and path.strip()", "if isinstance(path, str)",
                f"{FORMAT_EDGE}: a blank file_path is declared as a file the call changes"),
     ),
+    "narnat_agent/tools/web/article.py": (
+        Defect("if len(close) < ALIKE:", "if len(close) <= ALIKE:",
+               f"{OFF_BY_ONE}: a section front of four teasers keeps only the best one"),
+        Defect("if c is not best and c", "if c",
+               f"{STEP_MISSED}: the best block counts itself as one of the teasers alike"),
+        Defect('            if parent.tag == "body":\n                break\n', "",
+               f"{STEP_MISSED}: teasers straight under the body make the whole page, menus included, the content"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
