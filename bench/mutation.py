@@ -46,6 +46,7 @@ from mutation_safety import SAFETY_EQUIVALENT
 from mutation_safetyrest import SAFETYREST_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_syntax import SYNTAX_EQUIVALENT
+from mutation_tailb import TAILB_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
 from mutation_web import WEB_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
@@ -429,6 +430,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # planted defects in bench/planted.py stand for it)
     "narnat_agent/tools/base.py": Target(("tests/tools/test_tool_contract.py",)),
     "narnat_agent/tools/web/article.py": Target(("tests/tools/test_web_article.py",)),
+    "narnat_agent/state.py": Target(("tests/base/test_state.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -480,6 +482,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **SYNTAX_EQUIVALENT,
     **SAFETYREST_EQUIVALENT,
     **ACP_EQUIVALENT,
+    **TAILB_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

@@ -912,6 +912,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('            if parent.tag == "body":\n                break\n', "",
                f"{STEP_MISSED}: teasers straight under the body make the whole page, menus included, the content"),
     ),
+    "narnat_agent/state.py": (
+        Defect("        ignore_runtime_files(own)\n", "",
+               f"{STEP_MISSED}: a new .narnat/ gets no .gitignore, and `git add -A` commits the API key"),
+        Defect('Path(env.get("XDG_STATE_HOME") or home / ".local" / "state")',
+               'Path(env.get("XDG_STATE_HOME", home / ".local" / "state"))',
+               f"{FORMAT_EDGE}: an empty XDG_STATE_HOME puts the per-user folder under the current folder"),
+        Defect("hashlib.sha256(os.fsencode(project))", "hashlib.sha256(os.fsencode(project.name))",
+               f"{WRONG_SETTING}: two projects of the same name share one per-user folder, and its sessions"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
