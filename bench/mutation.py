@@ -431,6 +431,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/base.py": Target(("tests/tools/test_tool_contract.py",)),
     "narnat_agent/tools/web/article.py": Target(("tests/tools/test_web_article.py",)),
     "narnat_agent/state.py": Target(("tests/base/test_state.py",)),
+    "narnat_agent/processes/__init__.py": Target(("tests/platform/test_held_interrupt.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

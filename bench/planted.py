@@ -921,6 +921,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("hashlib.sha256(os.fsencode(project))", "hashlib.sha256(os.fsencode(project.name))",
                f"{WRONG_SETTING}: two projects of the same name share one per-user folder, and its sessions"),
     ),
+    "narnat_agent/processes/__init__.py": (
+        Defect("        if self.previous is not None:\n", "        if self.previous:\n",
+               f"{FORMAT_EDGE}: a default Ctrl-C handler (SIG_DFL, 0) is never put back, and Ctrl-C stays held"),
+        Defect("            self.caught = False\n            self.previous(signal.SIGINT, None)",
+               "            self.previous(signal.SIGINT, None)\n            self.caught = False",
+               f"{WRONG_ORDER}: a held Ctrl-C that raises stays caught, and the next release interrupts again"),
+        Defect("        thread.start()\n    return thread", "    thread.start()\n    return thread",
+               f"{WRONG_ORDER}: the helper thread starts after the signals are let through again, and takes them"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
