@@ -47,6 +47,7 @@ from mutation_safetyrest import SAFETYREST_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_syntax import SYNTAX_EQUIVALENT
 from mutation_tail_a import TAIL_A_EQUIVALENT
+from mutation_tailb import TAILB_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
 from mutation_web import WEB_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
@@ -432,6 +433,13 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/files/textfile.py": Target(
         ("tests/tools/test_textfile.py", "tests/tools/test_encodings.py", "tests/tools/test_read.py")
     ),
+    # tail-b
+    # tools/tool.py has no target: its one function, Tool.schema, is a property, which mutmut does not mutate (its
+    # planted defects in bench/planted.py stand for it)
+    "narnat_agent/tools/base.py": Target(("tests/tools/test_tool_contract.py",)),
+    "narnat_agent/tools/web/article.py": Target(("tests/tools/test_web_article.py",)),
+    "narnat_agent/state.py": Target(("tests/base/test_state.py",)),
+    "narnat_agent/processes/__init__.py": Target(("tests/platform/test_held_interrupt.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -484,6 +492,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **SAFETYREST_EQUIVALENT,
     **ACP_EQUIVALENT,
     **TAIL_A_EQUIVALENT,
+    **TAILB_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

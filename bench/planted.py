@@ -87,6 +87,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
     "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
     "narnat_agent/logger.py": ("tests/base/test_logger.py",),
+    # tail-b
+    "narnat_agent/tools/tool.py": ("tests/tools/test_tool_contract.py",),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -927,6 +929,47 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: the encoding the model has seen is not kept, so a new guess changes the file under it"),
         Defect("if crlf == 0:", "if crlf < 2:",
                f"{FORMAT_EDGE}: a file with a single CRLF line is taken for LF"),
+    # tail-b
+    "narnat_agent/tools/tool.py": (
+        Defect('{"name": self.name, "description": self.description, "parameters": self.parameters}',
+               '{"name": self.name, "parameters": self.parameters}',
+               f"{STEP_MISSED}: the model is offered the tools without what each one does"),
+        Defect('"description": self.description,', '"description": self.name,',
+               f"{WRONG_SETTING}: each tool is described to the model by its name alone"),
+    ),
+    "narnat_agent/tools/base.py": (
+        Defect("self.shown = text if shown is None else shown", "self.shown = shown or text",
+               f"{INVERTED}: an error told to show nothing shows the model's whole text to the person"),
+        Defect("summary=clean(self.summary)", "summary=self.summary",
+               f"{STEP_MISSED}: a key in a result's one line reaches the screen unmasked"),
+        Defect("if isinstance(path, str) and path.strip()", "if isinstance(path, str)",
+               f"{FORMAT_EDGE}: a blank file_path is declared as a file the call changes"),
+    ),
+    "narnat_agent/tools/web/article.py": (
+        Defect("if len(close) < ALIKE:", "if len(close) <= ALIKE:",
+               f"{OFF_BY_ONE}: a section front of four teasers keeps only the best one"),
+        Defect("if c is not best and c", "if c",
+               f"{STEP_MISSED}: the best block counts itself as one of the teasers alike"),
+        Defect('            if parent.tag == "body":\n                break\n', "",
+               f"{STEP_MISSED}: teasers straight under the body make the whole page, menus included, the content"),
+    ),
+    "narnat_agent/state.py": (
+        Defect("        ignore_runtime_files(own)\n", "",
+               f"{STEP_MISSED}: a new .narnat/ gets no .gitignore, and `git add -A` commits the API key"),
+        Defect('Path(env.get("XDG_STATE_HOME") or home / ".local" / "state")',
+               'Path(env.get("XDG_STATE_HOME", home / ".local" / "state"))',
+               f"{FORMAT_EDGE}: an empty XDG_STATE_HOME puts the per-user folder under the current folder"),
+        Defect("hashlib.sha256(os.fsencode(project))", "hashlib.sha256(os.fsencode(project.name))",
+               f"{WRONG_SETTING}: two projects of the same name share one per-user folder, and its sessions"),
+    ),
+    "narnat_agent/processes/__init__.py": (
+        Defect("        if self.previous is not None:\n", "        if self.previous:\n",
+               f"{FORMAT_EDGE}: a default Ctrl-C handler (SIG_DFL, 0) is never put back, and Ctrl-C stays held"),
+        Defect("            self.caught = False\n            self.previous(signal.SIGINT, None)",
+               "            self.previous(signal.SIGINT, None)\n            self.caught = False",
+               f"{WRONG_ORDER}: a held Ctrl-C that raises stays caught, and the next release interrupts again"),
+        Defect("        thread.start()\n    return thread", "    thread.start()\n    return thread",
+               f"{WRONG_ORDER}: the helper thread starts after the signals are let through again, and takes them"),
     ),
 }  # fmt: skip
 
