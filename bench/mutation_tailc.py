@@ -2,6 +2,13 @@
 as the mutant writes it, or a pattern of mutant names (starting with *), and why the change cannot alter what the
 code does."""
 
+SUBCOMMAND_FIRST = (
+    "argv[1] is never a command after the options: subcommands() always takes a first word that looks like one, and "
+    "an option or a path is left out by the other conditions"
+)
+NO_DASH = "_subcommand() needs a letter first: an option is left out whether or not startswith sees its dash"
+FIRST_PART = "a list's first two items are empty exactly when its first is: the condition is the same"
+
 CLOSED = (
     "status_error() is called only by _send, after the response was read (its stream marked consumed even when the "
     "read failed) and closed: either condition is true"
@@ -35,5 +42,10 @@ TAILC_EQUIVALENT: dict[str, dict[str, str]] = {
         '"ACCEPT": "application/json"': HEADER_CASE,
         '"user-agent": f"narnat/': HEADER_CASE,
         "self._send(request, stream=None)": NOT_STREAMED,
+    },
+    "narnat_agent/safety/vocabulary.py": {
+        "for w in argv[2:]": SUBCOMMAND_FIRST,
+        'not w.startswith("XX-XX")': NO_DASH,
+        "if parts(w)[:2] and parts(w)[0] in VERBS | EMPTIES": FIRST_PART,
     },
 }

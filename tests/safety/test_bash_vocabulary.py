@@ -402,3 +402,21 @@ def test_a_script_that_cannot_be_read_asks_when_its_name_empties_a_store(name, a
 )
 def test_only_a_program_s_first_subcommands_and_its_deleting_options_say_it_destroys(command, lost):
     assert [str(reason) for reason in analyze(command).deletions] == lost
+
+
+def test_a_script_whose_name_destroys_says_its_kind_its_name_and_that_undo_cannot_restore_it(tmp_path):
+    assert analyze("make clean-db", tmp_path).deletions == [
+        "the make target clean-db cannot be read here, and its name says it destroys — /undo cannot restore it"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("mytool rollback --to=base", [f"mytool rollback --to=base: {UNKNOWN} — /undo cannot restore it"]),
+        ("mytool rollback --to=zero", [f"mytool rollback --to=zero: {UNKNOWN} — /undo cannot restore it"]),
+        ("mytool rollback --step=3", []),  # some steps back, not all of them
+    ],
+)
+def test_an_undoing_verb_told_to_go_back_to_nothing_by_an_option_s_value_asks(command, lost):
+    assert [str(reason) for reason in analyze(command).deletions] == lost
