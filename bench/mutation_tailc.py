@@ -41,6 +41,7 @@ TAILC_EQUIVALENT: dict[str, dict[str, str]] = {
         '"accept": "application/json"': HEADER_CASE,
         '"ACCEPT": "application/json"': HEADER_CASE,
         '"user-agent": f"narnat/': HEADER_CASE,
+        '"USER-AGENT": f"narnat/': HEADER_CASE,
         "self._send(request, stream=None)": NOT_STREAMED,
     },
     "narnat_agent/safety/vocabulary.py": {

@@ -313,3 +313,10 @@ def test_the_model_list_waits_its_own_timeout_not_the_streams():
 def test_a_base_url_loses_only_its_trailing_slashes(fake_llm):
     fake_llm.pages = {"/v1/X/models": {"data": []}}  # a proxy's path ending in a letter the strip must keep
     assert Transport(fake_llm.base_url + "/X//", "k", 5).get_json("/models", 5) == {"data": []}
+
+
+def test_a_provider_that_moved_is_followed_with_the_whole_body(fake_llm):
+    fake_llm.add(Status(307, "", {"Location": fake_llm.base_url + "/moved/chat/completions"}))
+    fake_llm.add(SSE([chunk({"content": "a"})]))
+    got = list(wire(fake_llm).stream("/chat/completions", [b"{", b"}"]))
+    assert [c["choices"][0]["delta"]["content"] for c in got] == ["a"]
