@@ -27,7 +27,7 @@ TAILC_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/provider/transport.py": {
         "if response.is_closed or response.is_stream_consumed:": CLOSED,
         "if (network is not None) or True else None": NETWORK,
-        "    pending = None": NOT_PENDING,
+        "pending = None": NOT_PENDING,
         'raw.decode("UTF-8")': CODEC,
         'not line.startswith("XX:XX")': COMMENT,
         '{"content-length": str(': HEADER_CASE,
