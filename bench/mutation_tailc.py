@@ -48,5 +48,6 @@ TAILC_EQUIVALENT: dict[str, dict[str, str]] = {
         "for w in argv[2:]": SUBCOMMAND_FIRST,
         'not w.startswith("XX-XX")': NO_DASH,
         "if parts(w)[:2] and parts(w)[0] in VERBS | EMPTIES": FIRST_PART,
+        'set(parts(word.split("=", )[0]))': "the text before the first = is the same however many times it is split",
     },
 }
