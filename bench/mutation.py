@@ -48,6 +48,7 @@ from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
 from mutation_syntax import SYNTAX_EQUIVALENT
 from mutation_tail_a import TAIL_A_EQUIVALENT
 from mutation_tailb import TAILB_EQUIVALENT
+from mutation_tailc import TAILC_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
 from mutation_web import WEB_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
@@ -493,6 +494,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **ACP_EQUIVALENT,
     **TAIL_A_EQUIVALENT,
     **TAILB_EQUIVALENT,
+    **TAILC_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

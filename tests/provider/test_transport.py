@@ -285,3 +285,38 @@ def test_only_a_server_silent_after_the_connection_is_a_silent_timeout():
         timed_out = TimedOut()
         timed_out.__cause__ = cause
         assert timed_out.silent_server is silent
+
+
+def test_a_stream_cut_after_a_one_character_line_ended_by_a_cr_completes_no_event():
+    # the CR that ends the stream ends the line before it: that line is ":" (a keep-alive), not a blank line
+    assert events(b"data: 1\n", b":\r") == []
+
+
+def test_hanging_up_a_stream_already_closed_is_harmless(fake_llm):
+    fake_llm.add(SSE([chunk({"content": "a"})]))
+    events = wire(fake_llm).stream("/chat/completions", [b"{}"])
+    assert [c["choices"][0]["delta"]["content"] for c in events] == ["a"]
+    events.close()
+    events.hang_up()  # Ctrl-C as the answer ends: its socket is gone
+
+
+def test_the_model_list_waits_its_own_timeout_not_the_streams():
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()  # the connection is accepted by the system and never answered
+        port = server.getsockname()[1]
+        with pytest.raises(TimedOut) as timed_out:
+            Transport(f"http://127.0.0.1:{port}/v1", "k", 600).get_json("/models", 0.2)
+    assert timed_out.value.silent_server
+
+
+def test_a_base_url_loses_only_its_trailing_slashes(fake_llm):
+    fake_llm.pages = {"/v1/X/models": {"data": []}}  # a proxy's path ending in a letter the strip must keep
+    assert Transport(fake_llm.base_url + "/X//", "k", 5).get_json("/models", 5) == {"data": []}
+
+
+def test_a_provider_that_moved_is_followed_with_the_whole_body(fake_llm):
+    fake_llm.add(Status(307, "", {"Location": fake_llm.base_url + "/moved/chat/completions"}))
+    fake_llm.add(SSE([chunk({"content": "a"})]))
+    got = list(wire(fake_llm).stream("/chat/completions", [b"{", b"}"]))
+    assert [c["choices"][0]["delta"]["content"] for c in got] == ["a"]

@@ -402,3 +402,39 @@ def test_a_script_that_cannot_be_read_asks_when_its_name_empties_a_store(name, a
 )
 def test_only_a_program_s_first_subcommands_and_its_deleting_options_say_it_destroys(command, lost):
     assert [str(reason) for reason in analyze(command).deletions] == lost
+
+
+def test_a_script_whose_name_destroys_says_its_kind_its_name_and_that_undo_cannot_restore_it(tmp_path):
+    assert analyze("make clean-db", tmp_path).deletions == [
+        "the make target clean-db cannot be read here, and its name says it destroys — /undo cannot restore it"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("mytool rollback --to=base", [f"mytool rollback --to=base: {UNKNOWN} — /undo cannot restore it"]),
+        ("mytool rollback --to=zero", [f"mytool rollback --to=zero: {UNKNOWN} — /undo cannot restore it"]),
+        ("mytool rollback --step=3", []),  # some steps back, not all of them
+        ("mytool rollback --to=--all", []),  # a value that is an option's name is no step
+    ],
+)
+def test_an_undoing_verb_told_to_go_back_to_nothing_by_an_option_s_value_asks(command, lost):
+    assert [str(reason) for reason in analyze(command).deletions] == lost
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        # the database's URL given first to a script run by its shell: the words after it are its command
+        ("bash scripts/db.sh postgres://localhost/app reset", [f"db.sh reset: {UNKNOWN} — /undo cannot restore it"]),
+        ("bash scripts/db.sh postgres://localhost/app status", []),
+        # a URL whose query holds an "=" still names the database
+        (
+            "liquibase --url=jdbc:postgresql://db/app?ssl=true dropAll",
+            [f"liquibase dropAll: {UNKNOWN} — /undo cannot restore it"],
+        ),
+    ],
+)
+def test_a_database_named_first_or_by_a_url_with_a_query_has_its_command_read(command, lost, tmp_path):
+    assert [str(reason) for reason in analyze(command, tmp_path).deletions] == lost
