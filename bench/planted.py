@@ -929,6 +929,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: the encoding the model has seen is not kept, so a new guess changes the file under it"),
         Defect("if crlf == 0:", "if crlf < 2:",
                f"{FORMAT_EDGE}: a file with a single CRLF line is taken for LF"),
+    ),
     # tail-b
     "narnat_agent/tools/tool.py": (
         Defect('{"name": self.name, "description": self.description, "parameters": self.parameters}',
