@@ -49,5 +49,7 @@ TAILC_EQUIVALENT: dict[str, dict[str, str]] = {
         'not w.startswith("XX-XX")': NO_DASH,
         "if parts(w)[:2] and parts(w)[0] in VERBS | EMPTIES": FIRST_PART,
         'set(parts(word.split("=", )[0]))': "the text before the first = is the same however many times it is split",
+        'set(parts(word.split("=", 2)[0]))': "the text before the first = is the same however many times it is split",
+        '(a.split("=", )[0] for a in args': "the text before the first = is the same however many times it is split",
     },
 }

@@ -429,6 +429,7 @@ def test_an_undoing_verb_told_to_go_back_to_nothing_by_an_option_s_value_asks(co
         # the database's URL given first to a script run by its shell: the words after it are its command
         ("bash scripts/db.sh postgres://localhost/app reset", [f"db.sh reset: {UNKNOWN} — /undo cannot restore it"]),
         ("bash scripts/db.sh postgres://localhost/app status", []),
+        ("migrator --set=db=main reset", []),  # only an option's name before its first = can name a database
         # a URL whose query holds an "=" still names the database
         (
             "liquibase --url=jdbc:postgresql://db/app?ssl=true dropAll",
