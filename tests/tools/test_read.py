@@ -432,6 +432,13 @@ def job_log(workspace, code):
     return job, workspace.show(job.log)
 
 
+def finished(job) -> None:
+    """The job ended and its output all in its log: a loaded machine (Wine's) may copy it after the second a Read
+    waits for it."""
+    job.process.wait()
+    job.output.thread.join(30)
+
+
 def test_a_running_jobs_log_says_it_grows_and_an_ended_ones_how_it_ended(workspace, project):
     job, log = job_log(workspace, "import time; time.sleep(60)")
     try:
@@ -445,8 +452,8 @@ def test_a_running_jobs_log_says_it_grows_and_an_ended_ones_how_it_ended(workspa
     # the other job starts last: no Bash result after it can have told its end before the Read does
     ended, log = job_log(workspace, "print('done')")
     other, _ = job_log(workspace, "print('other')")
-    other.process.wait()
-    ended.process.wait()
+    finished(other)
+    finished(ended)
     result = read(workspace, log)
     command = f"{PYTHON} -c \"print('done')\""
     assert result.text == (
@@ -475,7 +482,7 @@ def test_a_pdf_is_read_as_its_pages_text_and_a_scanned_one_says_it_has_none(work
 
 def test_a_jobs_log_that_grew_is_not_said_to_be_modified_externally(workspace, project):
     job, log = job_log(workspace, "print('one')")
-    job.process.wait()
+    finished(job)
     assert read(workspace, log).text.startswith("1\tone\n")
     with open(job.log, "a") as f:
         f.write("two\n")
