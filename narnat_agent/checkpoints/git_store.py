@@ -187,8 +187,7 @@ class GitStore:
         listed = [n for n in out.decode(errors="surrogateescape").split("\0") if n]
         self.ignored = _whole_folders(listed)
         if self.ignored != self._ignored_before():
-            write_atomic(self.git_dir / IGNORED, "".join(f"{n}\0" for n in sorted(self.ignored)).encode(
-                errors="surrogateescape"), 0o600)  # fmt: skip
+            write_atomic(self.git_dir / IGNORED, _listed(sorted(self.ignored)), 0o600)
         names = [n for n in listed if not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]
         skipped = {n: why for n in names if (why := unkept(self.project / n))}
         self._update([n for n in names if n not in skipped])
@@ -267,8 +266,7 @@ class GitStore:
         records = [
             f"{_mode(n)} {found[n]}\t{OUTSIDE}{n}" if n in found else f"0 {'0' * 40}\t{OUTSIDE}{n}" for n in names
         ]
-        info = "".join(f"{r}\0" for r in records).encode(errors="surrogateescape")  # names in any encoding
-        self.git("update-index", "-z", "--index-info", stdin=info)
+        self.git("update-index", "-z", "--index-info", stdin=_listed(records))
 
     def _stage_folder(self, folder: str) -> None:
         """Put a nested repository's files in the index as ordinary files: from then on git walks into it."""
@@ -403,7 +401,7 @@ def _name(path: str) -> str:
 
 
 def _listed(names: list[str]) -> bytes:
-    """Names as git reads them from its standard input with -z: in any encoding."""
+    """Names (or index records) as git reads them with -z, each ended by a NUL: in any encoding."""
     return "".join(f"{n}\0" for n in names).encode(errors="surrogateescape")
 
 
