@@ -2,7 +2,6 @@
 archive, and the existing files an extraction replaces, listed from the archive itself."""
 
 import io
-import re
 import tarfile
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import pytest
 
 from narnat_agent.safety import analyze
 from narnat_agent.safety.probes import MAX_LINES
+from tests.tools.syntax_corpus import case_id
 
 
 def archive(path: Path, members: dict[str, str], folders: tuple[str, ...] = ()) -> None:
@@ -75,7 +75,7 @@ SAID = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("command", "said"), SAID, ids=[re.sub(r"\W+", "_", c, flags=re.ASCII) for c, _ in SAID])
+@pytest.mark.parametrize(("command", "said"), SAID, ids=[case_id(c) for c, _ in SAID])
 def test_what_an_archiver_loses_is_said(command, said, project):
     assert analyze(command, project).deletions == [said]
 
@@ -104,7 +104,7 @@ QUIET = [
 ]
 
 
-@pytest.mark.parametrize("command", QUIET, ids=[re.sub(r"\W+", "_", c, flags=re.ASCII) for c in QUIET])
+@pytest.mark.parametrize("command", QUIET, ids=[case_id(c) for c in QUIET])
 def test_archivers_that_lose_nothing_say_nothing(command, project):
     assert analyze(command, project).deletions == []
 

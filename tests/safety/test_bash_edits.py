@@ -1,12 +1,12 @@
 """What an edit in place, a new key or an Ansible module loses, said exactly: which lines of which existing file,
 which key, what is removed on the hosts; and the forms that lose nothing say nothing."""
 
-import re
 from pathlib import Path
 
 import pytest
 
 from narnat_agent.safety import analyze
+from tests.tools.syntax_corpus import case_id
 
 GONE = " — /undo cannot restore it"
 REMOTE = " — /undo restores only the project's files (on another machine — /undo cannot restore it)"
@@ -73,7 +73,7 @@ SAID = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("command", "said"), SAID, ids=[re.sub(r"\W+", "_", c, flags=re.ASCII) for c, _ in SAID])
+@pytest.mark.parametrize(("command", "said"), SAID, ids=[case_id(c) for c, _ in SAID])
 def test_what_an_edit_in_place_a_new_key_or_an_ansible_module_loses_is_said(command, said, project):
     assert analyze(command, project).deletions == [said]
 
@@ -103,7 +103,7 @@ QUIET = [
 ]
 
 
-@pytest.mark.parametrize("command", QUIET, ids=[re.sub(r"\W+", "_", c, flags=re.ASCII) for c in QUIET])
+@pytest.mark.parametrize("command", QUIET, ids=[case_id(c) for c in QUIET])
 def test_edits_keys_and_modules_that_lose_nothing_say_nothing(command, project):
     assert analyze(command, project).deletions == []
 

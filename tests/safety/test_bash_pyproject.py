@@ -1,13 +1,13 @@
 """pyproject.toml's tasks read as what they run, in each runner's way: its name for the runner, the hooks only PDM
 and taskipy run, the arguments given after the task's name, tasks that name each other, and a bound on them."""
 
-import re
 from pathlib import Path
 
 import pytest
 
 from narnat_agent.safety import analyze
 from narnat_agent.safety.tasks import MAX_TARGETS
+from tests.tools.syntax_corpus import case_id
 
 PYPROJECT = """\
 [tool.poe.tasks]
@@ -57,7 +57,7 @@ SAID = [
 ]
 
 
-@pytest.mark.parametrize(("command", "said"), SAID, ids=[re.sub(r"\W+", "_", c, flags=re.ASCII) for c, _ in SAID])
+@pytest.mark.parametrize(("command", "said"), SAID, ids=[case_id(c) for c, _ in SAID])
 def test_a_task_is_read_as_the_commands_it_runs(command, said, project):
     assert analyze(command, project).deletions == said
 
@@ -65,7 +65,7 @@ def test_a_task_is_read_as_the_commands_it_runs(command, said, project):
 QUIET = ["pdm drop", "hatch run x", "hatch run other:pre_x", "poe missing", "poe lint", "task", "pdm run"]
 
 
-@pytest.mark.parametrize("command", QUIET, ids=[re.sub(r"\W+", "_", c, flags=re.ASCII) for c in QUIET])
+@pytest.mark.parametrize("command", QUIET, ids=[case_id(c) for c in QUIET])
 def test_a_command_that_names_no_task_of_the_file_is_left_to_its_words(command, project):
     assert analyze(command, project).deletions == []
 
