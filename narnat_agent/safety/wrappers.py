@@ -232,6 +232,20 @@ def _wrapper(name: str, argv: Argv, at: int) -> tuple[Wrapper | None, int]:
 def _unwrap(name: str, argv: Argv, at: int, spec: Wrapper, check: Check) -> tuple[int | None, bool]:
     """Where the command after the wrapper's options and positional words starts (argv[at] is the wrapper's last
     name word), and whether an option was one the table lacks; None when the wrapper ran shell text."""
+    start, script, unsure = _options(name, argv, at, spec)
+    if script is not None:  # `-c TEXT` or `--command=TEXT`
+        word = argv[script] or ""
+        check.script(word.split("=", 1)[1] if "=" in word else argv[script + 1] if script + 1 < len(argv) else "", name)
+        return None, False
+    if start is None:
+        check.verdict.deletions.append(Said(N_("env gets a word computed at run time")))
+        return len(argv), False
+    return start, unsure
+
+
+def _options(name: str, argv: Argv, at: int, spec: Wrapper) -> tuple[int | None, int | None, bool]:
+    """Where the command after the wrapper starts (None: env gets a word computed at run time), where the option
+    giving the shell text it runs instead of a command is, and whether an option was one the table lacks."""
     i, unsure = at + 1, False
     while i < len(argv) and (word := argv[i]) is not None and word.startswith("-") and word != "-":
         if word == "--":
@@ -240,8 +254,7 @@ def _unwrap(name: str, argv: Argv, at: int, spec: Wrapper, check: Check) -> tupl
         flag = word.split("=", 1)[0]
         script = flag in spec.scripts or not word.startswith("--") and "-c" in spec.scripts and word.endswith("c")
         if script:
-            check.script(word.split("=", 1)[1] if "=" in word else argv[i + 1] if i + 1 < len(argv) else "", name)
-            return None, False
+            return len(argv), i, False
         if flag in spec.values and "=" not in word:
             i += 2
             continue
@@ -249,16 +262,26 @@ def _unwrap(name: str, argv: Argv, at: int, spec: Wrapper, check: Check) -> tupl
         i += 1
     while name == "env" and i < len(argv) and ((word := argv[i]) is None or "=" in word and word[:1] != "="):
         if word is None:
-            check.verdict.deletions.append(Said(N_("env gets a word computed at run time")))
-            return len(argv), False
+            return None, None, False
         i += 1
     start = min(i + spec.skip, len(argv))
     for j in range(start, min(start + 4, len(argv))):  # after a user or a lock file: `su root -c …`, `flock F -c …`
         word = argv[j]
         if word is not None and spec.scripts and (word in spec.scripts or word.split("=", 1)[0] in spec.scripts):
-            check.script(word.split("=", 1)[1] if "=" in word else argv[j + 1] if j + 1 < len(argv) else "", name)
-            return None, False
-    return start, unsure
+            return start, j, False
+    return start, None, unsure
+
+
+def unwrapped(argv: list[str]) -> list[str]:
+    """The words of the command a run of wrappers starts (`sudo -u ci nice -n 5 pytest -q` → pytest's), past their
+    options and the values those take; none when there is no command or a wrapper runs shell text (`su -c …`)."""
+    at = 0
+    while at < len(argv) and (spec := WRAPPERS.get(name := argv[at].rsplit("/", 1)[-1])) is not None:
+        start, script, _ = _options(name, list(argv), at, spec)
+        if start is None or script is not None and script < start:
+            return []  # `su -c TEXT`; a `-c` after the command is the command's (`npx prettier -c src`)
+        at = start
+    return argv[at:]
 
 
 KNOWN = (

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from narnat_agent.i18n import _
 from narnat_agent.processes.jobs import Job
-from narnat_agent.safety import ending_chain
+from narnat_agent.safety import ending_chain, unwrapped
 
 PROGRAMS = {
     "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "flake8", "pylint", "unittest", "eslint", "tsc",
@@ -39,7 +39,6 @@ VALUED = {"-p", "-c", "-n", "-o", "-W", "-r", "--timeout", "--rootdir", "--maxfa
 TEST_RUNNERS = {"pytest", "py.test", "unittest", "jest", "vitest", "mocha", "rspec", "phpunit", "node", "go", "cargo",
                 "dotnet", "deno", "swift", "mix", "bazel"}  # fmt: skip  # a path given to a linter is its whole job
 NOT_TARGETS = {"run", "watch", "discover", "./..."}  # vitest run, unittest discover, go test ./...: the whole suite
-WRAPPERS = {"sudo", "env", "time", "nice", "nohup", "command", "exec", "xvfb-run", "npx", "pnpx", "bunx", "uvx"}
 RUN_WRAPPERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("rye", "run"),
                 ("conda", "run"), ("bundle", "exec"), ("npm", "exec"), ("pnpm", "exec"), ("yarn", "exec")}  # fmt: skip
 PYTHONS = {"python", "python3", "py"}
@@ -80,11 +79,12 @@ def _program(argv: list[str]) -> list[str]:
     """The words from the program that does the work on, past wrappers (`time uv run python -m pytest` → pytest)."""
     at = 0
     while at < len(argv):
-        word = argv[at].rsplit("/", 1)[-1]
-        if word in WRAPPERS or word.startswith("-") or "=" in word:  # options and env's assignments
+        at = len(argv) - len(unwrapped(argv[at:]))  # sudo -u ci, nice -n 10, timeout -s KILL 60
+        word = argv[at].rsplit("/", 1)[-1] if at < len(argv) else ""
+        if not word:
+            return []
+        if word.startswith("-") or "=" in word:  # a run tool's options: `uv run --frozen pytest`
             at += 1
-        elif word == "timeout":
-            at += 2  # and its duration
         elif (word, argv[at + 1] if at + 1 < len(argv) else "") in RUN_WRAPPERS:
             at += 2
         elif word in PYTHONS or word.startswith("python3.") or word == "coverage":

@@ -44,12 +44,21 @@ RECOGNISED = [
     ("time timeout 60 pytest", "pytest"),
     ("python3.12 -m pytest", "pytest"),
     ("python -m coverage run -m pytest", "pytest"),
+    # wrappers' options that take a value: the value is not the program
+    ("nice -n 10 pytest", "pytest"),
+    ("sudo -u ci pytest -q", "pytest"),
+    ("timeout -s KILL 60 pytest", "pytest"),
+    ("timeout --signal=KILL -k 5 60 cargo test", "cargo test"),
+    ("stdbuf -o L npm test", "npm test"),
+    ("ionice -c 3 nice -n 19 make check", "make check"),
+    ("env -u DISPLAY -C sub mypy .", "mypy"),
 ]
 NOT_VERIFICATIONS = ["python script.py", "node script.js", "npm run dev", "npm run testing-server", "npm install",
                      "cargo run", "go run .", "black .", "ruff format .", "cargo fmt", "prettier -w .", "isort .",
                      "dotnet format", "make clean", "git status", "ls -la",
                      "python -c 'print(1)'", "go mod tidy", "cargo publish", "docker build .", "npm run",
-                     "env CI=1", "time"]  # fmt: skip
+                     "env CI=1", "time", "nice -n 10", "sudo -u pytest", "timeout -s KILL 60",
+                     "sudo -u ci python script.py", "su -c pytest ci"]  # fmt: skip
 
 
 @pytest.mark.parametrize(("command", "name"), RECOGNISED)
@@ -69,7 +78,8 @@ FILTERED = ["pytest tests/test_io.py", "pytest -k slow", "pytest tests/unit", "p
 WHOLE = ["pytest", "pytest -q -p no:cacheprovider", "pytest tests", "pytest .", "python -m unittest",
          "python -m unittest discover", "npm test", "vitest run", "go test ./...", "cargo test --release",
          "mypy narnat_agent", "ruff check src", "tsc -p tsconfig.json", "make test", "pytest tests/", "pytest ./tests",
-         "pytest ./", "py.test tests", "jest ./", "pytest -c tests/pytest.ini", "npm test --"]  # fmt: skip
+         "pytest ./", "py.test tests", "jest ./", "pytest -c tests/pytest.ini", "npm test --",
+         "nice -n 10 pytest", "timeout -s KILL 60 pytest tests"]  # fmt: skip
 
 
 @pytest.mark.parametrize("command", FILTERED)
