@@ -43,7 +43,8 @@ class Sink(Protocol):
 
 class _Masked:
     """A sink that never receives the key, though the model may write it cut across pieces: what could be its
-    beginning waits for the next piece, and all that waits comes out in order (`release`)."""
+    beginning waits for the next piece of its kind (answer or reasoning), even past a piece of the other kind, which
+    would otherwise show both halves side by side; what still waits comes out at the end (`release`)."""
 
     def __init__(self, sink: Sink, secret: str):
         self.sink, self.text, self.reasoning = sink, StreamMask(secret), StreamMask(secret)
@@ -57,11 +58,9 @@ class _Masked:
         self.sink.cancelled = value
 
     def feed(self, text: str) -> None:
-        self._pass(self.reasoning.rest(), self.sink.feed_reasoning)  # the reasoning held back came first
         self._pass(self.text.feed(text), self.sink.feed)
 
     def feed_reasoning(self, text: str) -> None:
-        self._pass(self.text.rest(), self.sink.feed)
         self._pass(self.reasoning.feed(text), self.sink.feed_reasoning)
 
     def release(self) -> None:

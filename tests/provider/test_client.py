@@ -80,7 +80,7 @@ def fail(code, message, **headers):
     return Status(code, {"error": {"message": message}}, headers)
 
 
-def test_what_may_start_the_key_waits_and_comes_out_before_the_other_kinds_next_piece(made, fake_llm):
+def test_what_may_start_the_key_waits_for_its_own_kinds_next_piece_or_the_end(made, fake_llm):
     fake_llm.add(SSE([
         chunk({"reasoning_content": "I use " + KEY[:6]}),
         chunk({"content": "Done with " + KEY[:9]}),
@@ -92,11 +92,27 @@ def test_what_may_start_the_key_waits_and_comes_out_before_the_other_kinds_next_
     sink = Sink()
     made().stream(USER, [], sink)
     assert sink.joined() == [
-        ("reasoning", "I use " + KEY[:6]),
-        ("text", "Done with " + KEY[:9]),
-        ("reasoning", " more"),
-        ("text", "and " + KEY[:4]),
+        ("reasoning", "I use "),
+        ("text", "Done with "),
+        ("reasoning", KEY[:6] + " more"),
+        ("text", KEY[:9] + "and " + KEY[:4]),
     ]
+
+
+@pytest.mark.parametrize(("held", "between"), [("content", "reasoning_content"), ("reasoning_content", "content")])
+def test_a_key_cut_by_a_piece_of_the_other_kind_is_masked(made, fake_llm, held, between):
+    fake_llm.add(SSE([
+        chunk({held: "key: " + KEY[:9]}),
+        chunk({between: "thinking"}),
+        chunk({held: KEY[9:] + "."}),
+        chunk(finish="stop"),
+    ]))  # fmt: skip
+    sink = Sink()
+    made().stream(USER, [], sink)
+    kind = "text" if held == "content" else "reasoning"
+    shown = "".join(t for k, t in sink.pieces if k == kind)
+    assert KEY not in shown and shown.startswith("key: ") and shown.endswith(".")
+    assert "".join(t for k, t in sink.pieces if k != kind) == "thinking"
 
 
 def test_a_key_written_across_pieces_is_masked_in_the_answer_and_the_reasoning(made, fake_llm):
