@@ -45,11 +45,15 @@ class Journal:
         except OSError as e:  # the store beside it fails too, and says so: the turn goes on
             log.warning("the runs' journal cannot be written: %s", e)
 
-    def windows(self) -> list[Window]:
+    def windows(self) -> list[Window] | None:
+        """Every run's steps; None when the journal exists but cannot be read: any run may have been at work."""
         try:
             lines = self.path.read_bytes().splitlines()
         except FileNotFoundError:
             return []
+        except OSError as e:
+            log.warning("the runs' journal cannot be read: %s", e)
+            return None
         return [w for line in lines if (w := _window(line))]
 
     def prune(self, ended_before: float) -> None:
@@ -81,10 +85,13 @@ def _window(line: bytes) -> Window | None:
     return window if all(isinstance(v, (float, int, str, bool)) for v in fields.values()) else None
 
 
-def others_work(store: Store, windows: list[Window], ours: set[tuple[str, str]],
+def others_work(store: Store, windows: list[Window] | None, ours: set[tuple[str, str]],
                 span: Iterable[tuple[str, str]]) -> set[str]:  # fmt: skip
     """The files of the span's commands that a step of another run, running at the same time, changed too.
-    `ours` names every step and restore of this conversation (the other runs' steps are the rest)."""
+    `ours` names every step and restore of this conversation (the other runs' steps are the rest); with no journal
+    to read (None), every file of the span may be another run's."""
+    if windows is None:
+        return {name for before, after in span for name in store.changed(before, after)}
     wanted, found = set(span), set()
     for command in (w for w in windows if w.command and (w.before, w.after) in wanted):
         overlapping = [w for w in windows if (w.before, w.after) not in ours and w.start < command.end

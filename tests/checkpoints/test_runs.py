@@ -144,6 +144,16 @@ def test_when_the_other_runs_snapshots_are_gone_every_file_of_the_command_may_be
     assert others_work(project.store, windows, pairs(mine), pairs(mine)) == {"a.txt", "b.txt"}
 
 
+def test_a_journal_that_cannot_be_read_is_no_journal_and_every_file_of_the_span_may_be_another_runs(project):
+    journal = Journal(project.root / "steps")
+    journal.path.mkdir()  # a folder where the file should be: it cannot be read (nor written)
+    assert journal.windows() is None
+    mine = project.step(10.0, 20.0, "a.txt", "b.txt")
+    written = project.step(30.0, 40.0, "c.txt", command=False)
+    assert others_work(project.store, None, pairs(mine), pairs(mine, written)) == {"a.txt", "b.txt", "c.txt"}
+    assert others_work(project.store, None, pairs(mine), set()) == set()
+
+
 def test_each_command_of_the_span_is_judged_by_its_own_window(project):
     first = project.step(10.0, 20.0, "a.txt")
     second = project.step(30.0, 40.0, "b.txt", "c.txt")
