@@ -125,6 +125,7 @@ BASH_TESTS = (
 # tests that start Narnat (mutmut does not see into them) and the background ones that wait seconds for a job
 EXECUTE_TESTS = (
     "tests/tools/test_bash.py",
+    "tests/tools/test_bash_cut.py",
     "tests/tools/test_shells.py",
     "tests/tools/test_bash_environment.py",
     "tests/tools/test_background.py",

@@ -116,8 +116,9 @@ def cut(text: str, lines: int, shown: str) -> str:
     out of the `lines` the command printed, and the Read call that pages through them in the spill file (shown)."""
     start, end = text[: int(LIMIT * 0.3)], text[-int(LIMIT * 0.7) :]
     head, tail = start.rsplit("\n", 1)[0], end.split("\n", 1)[-1]
-    # a first line longer than the head's share is shown in part (its start), a last one longer than the tail's too
-    within = "\n" not in start, "\n" not in end
+    # a first line longer than the head's share is shown in part (its start), a last one longer than the tail's too;
+    # one that fills its share exactly is shown whole
+    within = "\n" not in start and text[len(start)] != "\n", "\n" not in end and text[-len(end) - 1] != "\n"
     first = head.count("\n") + (1 if within[0] else 2)
     last = lines - tail.count("\n") - (not tail.endswith("\n")) + within[1]
     call = f'Read(file_path="{shown}", offset={first})'
