@@ -21,6 +21,7 @@ from narnat_agent.platform.processes import NAMESPACES, seal
 KEY_VARIABLES = ("NARNAT_API_KEY", "OPENAI_API_KEY")  # where the configuration reads the API key
 MIN_KEY = 8  # shorter strings are words ("local" is in "localhost", "ollama" is a placeholder): left alone
 MARK = "[API key]"
+FEW = 4  # characters of what may begin the key that a stream lets go of when the other stream comes in between
 
 # In a user namespace where the command's user is root, the key files are covered by /dev/null; then a nested user
 # namespace maps the command back to the user's own ids and leaves it no capability over those mounts (they are
@@ -50,18 +51,29 @@ class StreamMask:
     def __init__(self, secret: str):
         self.secret = secret if can_be_key(secret) else ""
         self.held = ""
+        self.shown = ""  # a few held characters let go before the stream went on: the key finished after them is masked
 
     def feed(self, text: str) -> str:
         """What can be shown now of everything fed so far."""
-        text = redact(self.held + text, self.secret)
+        text = redact(self.shown + self.held + text, self.secret)
+        text = text[len(os.path.commonprefix([text, self.shown])) :]  # from where the key began, if it did
         keep = next((size for size in range(min(len(self.secret) - 1, len(text)), 0, -1)
                      if text.endswith(self.secret[:size])), 0)  # fmt: skip
-        self.held = text[len(text) - keep :]
+        self.held, self.shown = text[len(text) - keep :], ""
         return text[: len(text) - keep]
+
+    def let_go(self) -> str:
+        """What is held, if it is a few characters, now that another stream shows something in between: they come
+        first, as they came (the key's first few are common text: `s`, `sk-`); the key finished after them is still
+        masked. More stays held until this stream goes on or ends: shown now, the key's two halves would meet."""
+        if len(self.held) >= FEW:
+            return ""
+        self.shown, self.held = self.held, ""
+        return self.shown
 
     def rest(self) -> str:
         """What was held back, now that no more will come: not the key."""
-        held, self.held = self.held, ""
+        held, self.held, self.shown = self.held, "", ""
         return held
 
 

@@ -42,9 +42,10 @@ class Sink(Protocol):
 
 
 class _Masked:
-    """A sink that never receives the key, though the model may write it cut across pieces: what could be its
-    beginning waits for the next piece of its kind (answer or reasoning), even past a piece of the other kind, which
-    would otherwise show both halves side by side; what still waits comes out at the end (`release`)."""
+    """A sink that never receives the key, though the model may write it cut across pieces, even by a piece of the
+    other kind (answer, reasoning): what could be its beginning waits for the next piece of its kind; when the other
+    kind comes first, a few characters of it come out before (so the reasoning that ends `… s` still comes before the
+    answer) and the rest waits; what still waits comes out at the end (`release`)."""
 
     def __init__(self, sink: Sink, secret: str):
         self.sink, self.text, self.reasoning = sink, StreamMask(secret), StreamMask(secret)
@@ -58,9 +59,11 @@ class _Masked:
         self.sink.cancelled = value
 
     def feed(self, text: str) -> None:
+        self._pass(self.reasoning.let_go(), self.sink.feed_reasoning)
         self._pass(self.text.feed(text), self.sink.feed)
 
     def feed_reasoning(self, text: str) -> None:
+        self._pass(self.text.let_go(), self.sink.feed)
         self._pass(self.reasoning.feed(text), self.sink.feed_reasoning)
 
     def release(self) -> None:

@@ -236,3 +236,15 @@ def test_where_commands_cannot_be_confined_they_run_plain_in_bash(tmp_path, monk
     finally:
         _confining_argv.cache_clear()
     assert argv == ["bash", "--noprofile", "--norc", "-c", "echo plain"]
+
+
+def test_a_stream_lets_go_of_a_few_held_characters_and_still_masks_the_key_finished_after_them():
+    from narnat_agent.keyguard import StreamMask
+
+    key = "sk-live-0123456789"
+    mask = StreamMask(key)
+    assert mask.feed("use " + key[:3]) == "use " and mask.let_go() == key[:3]
+    assert mask.feed(key[3:] + " now") == "[API key] now"  # the three shown, the rest of the key masked
+    assert mask.feed("and " + key[:4]) == "and " and mask.let_go() == "" and mask.rest() == key[:4]  # four wait
+    assert mask.feed("x s") == "x " and mask.let_go() == "s" and mask.feed("k.") == "k."  # not the key after all
+    assert mask.let_go() == "" and mask.rest() == ""

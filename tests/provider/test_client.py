@@ -80,7 +80,26 @@ def fail(code, message, **headers):
     return Status(code, {"error": {"message": message}}, headers)
 
 
-def test_what_may_start_the_key_waits_for_its_own_kinds_next_piece_or_the_end(made, fake_llm):
+def test_a_few_characters_that_may_start_the_key_come_out_before_the_other_kinds_next_piece(made, fake_llm):
+    fake_llm.add(SSE([
+        chunk({"reasoning_content": "I use " + KEY[:2]}),
+        chunk({"content": "Done with " + KEY[:3]}),
+        chunk({"reasoning_content": " more"}),
+        chunk({"content": "and " + KEY[:1]}),
+        chunk(finish="stop"),
+        usage(),
+    ]))  # fmt: skip
+    sink = Sink()
+    made().stream(USER, [], sink)
+    assert sink.joined() == [
+        ("reasoning", "I use " + KEY[:2]),
+        ("text", "Done with " + KEY[:3]),
+        ("reasoning", " more"),
+        ("text", "and " + KEY[:1]),
+    ]
+
+
+def test_more_that_may_start_the_key_waits_for_its_own_kinds_next_piece_or_the_end(made, fake_llm):
     fake_llm.add(SSE([
         chunk({"reasoning_content": "I use " + KEY[:6]}),
         chunk({"content": "Done with " + KEY[:9]}),
@@ -99,19 +118,21 @@ def test_what_may_start_the_key_waits_for_its_own_kinds_next_piece_or_the_end(ma
     ]
 
 
+@pytest.mark.parametrize("cut", [1, 3, 4, 9, len(KEY) - 1])
 @pytest.mark.parametrize(("held", "between"), [("content", "reasoning_content"), ("reasoning_content", "content")])
-def test_a_key_cut_by_a_piece_of_the_other_kind_is_masked(made, fake_llm, held, between):
+def test_a_key_cut_by_a_piece_of_the_other_kind_is_masked(made, fake_llm, held, between, cut):
     fake_llm.add(SSE([
-        chunk({held: "key: " + KEY[:9]}),
+        chunk({held: "key: " + KEY[:cut]}),
         chunk({between: "thinking"}),
-        chunk({held: KEY[9:] + "."}),
+        chunk({held: KEY[cut:] + "."}),
         chunk(finish="stop"),
     ]))  # fmt: skip
     sink = Sink()
     made().stream(USER, [], sink)
     kind = "text" if held == "content" else "reasoning"
     shown = "".join(t for k, t in sink.pieces if k == kind)
-    assert KEY not in shown and shown.startswith("key: ") and shown.endswith(".")
+    let_go = KEY[:cut] if cut < 4 else ""  # a few characters come out before the other kind's piece
+    assert KEY[:4] not in shown and shown == f"key: {let_go}[API key]."
     assert "".join(t for k, t in sink.pieces if k != kind) == "thinking"
 
 
