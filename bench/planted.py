@@ -20,29 +20,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from common import ROOT, table
+from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_MOMENT, WRONG_ORDER, WRONG_SETTING, Defect
 from mutation import TARGETS
 from mutation_provider import CLIENT_TESTS
-
-
-@dataclass(frozen=True)
-class Defect:
-    original: str  # the exact text, found once in the module
-    replacement: str
-    what: str  # the kind of defect, then what it does
-    later: bool = False  # planted after the module's tests were written against the others: none was aimed at it
-
-
-WRONG_MOMENT = "a limit counted from the wrong moment"
-WRONG_SETTING = "the wrong one of two settings checked"
-FORMAT_EDGE = "an edge of a format missed"
-WRONG_ORDER = "a step done in the wrong order"
-STEP_MISSED = "a step left out"
-OFF_BY_ONE = "off-by-one at a boundary"
-INVERTED = "a condition inverted on the rare path"
+from planted_first import FIRST, FIRST_TESTS
 
 # module -> the tests that cover it (pytest's arguments); a module with a mutation target has its tests by default
 TESTS: dict[str, tuple[str, ...]] = {
@@ -973,6 +957,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_ORDER}: the helper thread starts after the signals are let through again, and takes them"),
     ),
 }  # fmt: skip
+TESTS |= FIRST_TESTS
+PLANTED |= FIRST  # the modules of the first mutation rows, planted once their tests were written
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
 
