@@ -97,6 +97,7 @@ CHECKPOINT_TESTS = (
     "tests/checkpoints/test_checkpoint_stores.py",
     "tests/checkpoints/test_entries.py",
     "tests/checkpoints/test_checkpoint_git.py",
+    "tests/checkpoints/test_restore_bounds.py",
     "tests/commands/test_rewind.py",
 )
 # one row each: a run per file fits

@@ -26,8 +26,8 @@ FIRST: dict[str, tuple[Defect, ...]] = {
          f"{FORMAT_EDGE}: the locks a killed git left under refs/ stay"),
     ),
     "narnat_agent/checkpoints/git.py": _later(
-        ('"core.autocrlf": "false"', '"core.autocrlf": "input"',
-         f"{WRONG_SETTING}: a file's CRLF line ends are stored as LF, so a restore changes its bytes"),
+        ("if e.errno in (errno.ENOSPC, errno.EDQUOT):", "if e.errno == errno.ENOSPC:",
+         f"{FORMAT_EDGE}: a full quota met writing the store's own files is said as an unwritable store"),
         ('if "No space left on device" in err or "Disk quota exceeded" in err:', 'if "No space left on device" in err:',
          f"{FORMAT_EDGE}: a full quota is said as git's raw failure, not as a full disk"),
         ('reason = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])',
@@ -39,8 +39,8 @@ FIRST: dict[str, tuple[Defect, ...]] = {
         ("    if beyond_link(project, rel):  # the file is gone already: what the link leads to is someone else's\n"
          "        return\n", "",
          f"{STEP_MISSED}: a restore deletes through a link a person put where the agent's folder was"),
-        ("return _entries(after) < _entries(before)", "return _entries(after) <= _entries(before)",
-         f"{INVERTED}: an ignored folder left as it was is said to have lost entries"),
+        ("if stat.S_ISLNK(st.st_mode) or (stat.S_ISREG", "if (stat.S_ISREG",
+         f"{STEP_MISSED}: a symbolic link is said to be no regular file, and not kept"),
     ),
     "narnat_agent/checkpoints/plans.py": _later(
         ("            elif by_agent:\n", "            else:\n",

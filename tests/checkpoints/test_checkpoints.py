@@ -336,6 +336,24 @@ def test_undo_deletes_nothing_through_a_link_the_person_put_where_the_agents_fol
     assert (tree / "docs/new.py").read_text() == "the person's own\n" and (tree / "gen").is_symlink()
 
 
+@pytest.mark.parametrize("git", [True, False])
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_undo_deletes_nothing_through_a_link_even_to_a_file_like_the_agents_or_when_told_to_overwrite(
+    tree, overwrite, git, monkeypatch, tmp_path
+):
+    if not git:  # the store of copies: its snapshots follow the link to what the person put there
+        (tmp_path / "bin").mkdir()
+        monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    (tree / "docs").mkdir()
+    (tree / "docs/new.py").write_text("x = 1\n")  # the person's copy of what the agent wrote: no conflict to see
+    agent = Agent(tree)
+    agent.turn("add", ("Write", ["gen/new.py"], write("gen/new.py", "x = 1\n")))
+    shutil.rmtree(tree / "gen")
+    (tree / "gen").symlink_to("docs")
+    agent.rewind(0, overwrite=overwrite)
+    assert (tree / "docs/new.py").read_text() == "x = 1\n" and (tree / "gen").is_symlink()
+
+
 def test_without_git_write_and_edit_are_covered_and_bash_is_said_once(tree, monkeypatch, tmp_path):
     (tmp_path / "bin").mkdir()
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
