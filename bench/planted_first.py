@@ -68,9 +68,8 @@ FIRST: dict[str, tuple[Defect, ...]] = {
         ('names = [n for n in listed if not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]',
          'names = [n for n in listed if not n.endswith("/")]',
          f"{STEP_MISSED}: an atomic write caught half-way is kept in the snapshot as an ignored file"),
-        ('return {name[:-1] for name in listed if name.endswith("/") and name[:-1] not in above}',
-         'return {name[:-1] for name in listed if name.endswith("/")}',
-         f"{FORMAT_EDGE}: a folder git lists before its ignored files is taken as ignored whole, its files unkept"),
+        ('return "100755" if os.stat(name).st_mode & 0o111 else "100644"', 'return "100644"',
+         f"{STEP_MISSED}: a file outside the project is kept without its execute bit, and restored so"),
     ),
     # conversation
     "narnat_agent/conversation/compressor.py": _later(

@@ -1006,3 +1006,32 @@ def test_a_background_first_snapshot_that_fails_leaves_the_error_to_the_next_sna
     agent.turn("edit", ("Edit", ["gen.py"], write("gen.py", "x\n")))
     assert escaped == [] and agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree}/.narnat/"
                                             "checkpoints cannot be written (File exists)."]  # fmt: skip
+
+
+def test_a_command_changing_a_file_in_a_folder_of_ignored_files_is_undone(tree):
+    """A folder of ignored files only (`logs/`, with `*.log` ignored) is listed by git as untracked, then its files
+    one by one: it is no folder .gitignore names whole, so it is watched, a later command's change to one of its
+    files is that command's step, and /undo brings it back."""
+    (tree / ".gitignore").write_text("*.log\n")
+    (tree / "logs").mkdir()
+    (tree / "logs/run.log").write_text("one\n")
+    agent = Agent(tree)
+    agent.turn("first", ("Bash", [], bash("echo x > other.txt")))  # the project is watched from here on
+    agent.turn("append", ("Bash", [], bash("echo two >> logs/run.log")))
+    agent.rewind(1)
+    assert (tree / "logs/run.log").read_text() == "one\n" and (tree / "other.txt").exists()
+
+
+def test_a_turns_first_command_after_one_the_model_never_answered_sees_the_persons_edits(tree):
+    """A turn cut off right after a command (Ctrl-C, a budget) gets no reply: the person's edits before the next
+    turn are theirs, not the next command's."""
+    agent = Agent(tree)
+    agent.checkpoints.start_turn(1, "first", 1)
+    agent.step("Bash", [], bash("echo x > other.txt"))  # no reply comes: the turn stops here
+    (tree / "src/main.py").write_text("print('mine')\n")
+    agent.checkpoints.start_turn(2, "second", 3)
+    agent.step("Bash", [], bash("echo y > second.txt"))
+    plan = agent.checkpoints.plan(1)
+    assert [c.path for c in plan.changes] == ["second.txt"]
+    agent.rewind(1)
+    assert (tree / "src/main.py").read_text() == "print('mine')\n" and not (tree / "second.txt").exists()

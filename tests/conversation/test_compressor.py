@@ -233,6 +233,16 @@ def test_compact_sends_the_users_words_and_the_successor_keeps_the_name_on_a_fre
     assert h.err.getvalue().endswith(said)
 
 
+def test_the_successor_keeps_the_cost_so_far_and_the_checkpoints(harness, fake_llm):
+    h = harness()
+    chat(h, fake_llm, 1)
+    old = h.agent.session
+    old.cost = 0.42
+    fake_llm.add(text_reply(SUMMARY))
+    successor = compress(h)
+    assert successor.cost == 0.42 and successor.checkpoints is old.checkpoints  # a budget does not start again
+
+
 def test_without_the_users_words_the_instruction_is_the_prompt_alone(harness, fake_llm):
     h = harness()
     chat(h, fake_llm, 1)
