@@ -181,3 +181,14 @@ def test_an_ambiguous_edit_gives_the_count_and_the_first_few_lines(text, said):
     with pytest.raises(ToolError) as refused:
         apply_edit(text, "x = 1", "x = 2")
     assert said in str(refused.value) and len(str(refused.value)) < 300
+
+
+@pytest.mark.parametrize("indent", ["", "    "], ids=["exact", "indentation"])
+def test_matches_of_a_repeated_block_never_overlap_as_str_count_counts_them(indent):
+    text = "".join(f"{indent}a\n" for _ in range(4)) + "end\n"
+    every = apply_edit(text, "a\na\n", "b\n", replace_all=True)
+    assert every.text == f"{indent}b\n{indent}b\nend\n" and every.places == [1, 3]
+    with pytest.raises(ToolError, match="matches 2 places"):
+        apply_edit(text, "a\na\n", "b\n")
+    three = "".join(f"{indent}a\n" for _ in range(3))  # the block fits once, then one line is left
+    assert apply_edit(three, "a\na\n", "b\n").text == f"{indent}b\n{indent}a\n"
