@@ -192,3 +192,16 @@ def test_matches_of_a_repeated_block_never_overlap_as_str_count_counts_them(inde
         apply_edit(text, "a\na\n", "b\n")
     three = "".join(f"{indent}a\n" for _ in range(3))  # the block fits once, then one line is left
     assert apply_edit(three, "a\na\n", "b\n").text == f"{indent}b\n{indent}a\n"
+
+
+def test_a_line_new_string_adds_keeps_the_typography_the_file_already_uses():
+    """old_string typed "hi" where the file has “hi”: those quotes are folded in new_string too; the apostrophe the
+    file itself uses (it’s) is not, in a line new_string adds as in one it changes."""
+    text = "say “hi”\nit’s\n"
+    edited = apply_edit(text, 'say "hi"\nit’s\n', 'say "hi"\nit’s\nwe’re "here"\n')
+    assert edited.text == 'say “hi”\nit’s\nwe’re "here"\n' and edited.how == "typography match"
+
+
+def test_the_typography_match_folds_runs_of_spaces_too():
+    edited = apply_edit("x = “a”\n", 'x  =  "a"\n', 'x = "b"\n')
+    assert edited.text == "x = “b”\n" and edited.how == "typography match"
