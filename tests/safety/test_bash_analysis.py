@@ -328,3 +328,13 @@ BFG = ["bfg rewrites the repository's history — /undo cannot restore it"]
 )
 def test_the_program_is_known_by_its_script_or_jar_and_asking_for_help_destroys_nothing(command, lost):
     assert analyze(command).deletions == lost
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["rm -rf build dist", "bash -c 'rm -rf build dist'", "sudo sh -c 'rm -rf build dist'", "eval rm -rf build dist",
+     "true && (rm -rf build dist)"],
+)  # fmt: skip
+def test_the_paths_a_deleter_names_are_the_commands_targets_however_deep_it_runs(command):
+    """The question says what /undo can restore of them: the paths must come up from a script inside the command."""
+    assert analyze(command).targets == ["build", "dist"]
