@@ -972,6 +972,17 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("        thread.start()\n    return thread", "    thread.start()\n    return thread",
                f"{WRONG_ORDER}: the helper thread starts after the signals are let through again, and takes them"),
     ),
+    # context
+    "narnat_agent/conversation/context.py": (
+        Defect("self.prompt_messages = len(self.messages)", "self.prompt_messages = len(self.messages) + 1",
+               f"{OFF_BY_ONE}: the reply itself is counted among the messages its request carried"),
+        Defect("calls = [] if reply.cut_off else reply.tool_calls",
+               "calls = [] if reply.cancelled else reply.tool_calls",
+               f"{WRONG_SETTING}: the calls of a reply cut off by the length limit are kept, half-written"),
+        Defect('answered = {m["tool_call_id"] for m in self.messages[i + 1 :] if m["role"] == "tool"}',
+               'answered = {m["tool_call_id"] for m in self.messages if m["role"] == "tool"}',
+               f"{WRONG_MOMENT}: a call whose id an earlier turn's call had is taken as answered, and none answers it"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
