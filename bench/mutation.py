@@ -444,6 +444,17 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/processes/__init__.py": Target(("tests/platform/test_held_interrupt.py",)),
     # context
     "narnat_agent/conversation/context.py": Target(("tests/conversation/test_context.py", "tests/core/test_cancel.py")),
+    # the prompt's own tests, and those of its parts: the Node and Python lines, the instruction files, the shell
+    "narnat_agent/prompts/system_prompt.py": Target(
+        (
+            "tests/prompts/test_system_prompt.py",
+            "tests/config/test_node_environment.py",
+            "tests/config/test_loader.py",
+            "tests/tools/test_shells.py",
+            "-k",
+            "not the_example_file and not the_docs_table",
+        )
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

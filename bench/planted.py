@@ -983,6 +983,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                'answered = {m["tool_call_id"] for m in self.messages if m["role"] == "tool"}',
                f"{WRONG_MOMENT}: a call whose id an earlier turn's call had is taken as answered, and none answers it"),
     ),
+    "narnat_agent/prompts/system_prompt.py": (
+        Defect('+ (HEADLESS + CONFIRMATION[yes] if headless else "")',
+               '+ (HEADLESS if headless else "")\n        + CONFIRMATION[yes]',
+               f"{WRONG_ORDER}: the REPL's prompt too says commands needing a confirmation will be refused"),
+        Defect("if len(text) <= MAX_INSTRUCTIONS:", "if len(text) < MAX_INSTRUCTIONS:",
+               f"{OFF_BY_ONE}: an instruction file of exactly the limit is said to be cut"),
+        Defect('git = any(_found(d / ".git") for d in (project, *project.parents))', 'git = _found(project / ".git")',
+               f"{STEP_MISSED}: a project in a subfolder of a repository is said to be no git repository"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
