@@ -455,6 +455,19 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "not the_example_file and not the_docs_table",
         )
     ),
+    # the files read and their freshness, paths shown and resolved, the questions: through Read, Edit and Write
+    "narnat_agent/tools/workspace.py": Target(
+        (
+            "tests/tools/test_workspace.py",
+            "tests/tools/test_read.py",
+            "tests/tools/test_read_pieces.py",
+            "tests/tools/test_edit.py",
+            "tests/tools/test_write.py",
+            "tests/tools/test_editor_files.py",
+            "-m",
+            "not slow",
+        )
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

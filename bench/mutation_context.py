@@ -31,4 +31,12 @@ CONTEXT_EQUIVALENT: dict[str, dict[str, str]] = {
         'end = rest.split("XX\\nXX", 1)[0]': PROMPT_START,
         'end = rest.split("\\n", 2)[0]': PROMPT_START,
     },
+    "narnat_agent/tools/workspace.py": {
+        'return os.fsencode(name).decode("UTF-8", "backslashreplace")': CODEC,
+        'return text.encode("UTF-8")': CODEC,
+        "binary_kind(data[:4097], path)": "one byte more of a head of 4 KB tells text from binary alike",
+        "difflib.get_close_matches(path.name, names, cutoff=0.5)": "difflib gives three matches at most by default",
+        "p = p if (p.is_absolute()) and False else self.root / p": "the root joined with an absolute path is that "
+        "path (pathlib's /)",
+    },
 }

@@ -75,9 +75,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/tools/bash/execute.py": ("tests/tools/test_bash.py", "tests/tools/test_shells.py",
                                            "tests/tools/test_bash_environment.py"),
     "narnat_agent/tools/bash/shells.py": ("tests/tools/test_shells.py", "tests/tools/test_bash.py"),
-    "narnat_agent/tools/workspace.py": ("tests/tools/test_read.py", "tests/tools/test_read_pieces.py",
-                                        "tests/tools/test_edit.py", "tests/tools/test_write.py",
-                                        "tests/tools/test_editor_files.py"),
+    "narnat_agent/tools/workspace.py": ("tests/tools/test_workspace.py", "tests/tools/test_read.py",
+                                        "tests/tools/test_read_pieces.py", "tests/tools/test_edit.py",
+                                        "tests/tools/test_write.py", "tests/tools/test_editor_files.py"),
     # platform: mutmut mutates no function defined inside `if sys.platform` (no target): these defects alone
     "narnat_agent/platform/watch.py": ("tests/platform/test_watch.py", "tests/checkpoints/test_watching.py"),
     "narnat_agent/platform/files.py": ("tests/platform/test_files.py",),
@@ -537,6 +537,13 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("before = previous if previous is not None and previous.sha == sha else None",
                "before = previous if previous is not None else None",
                f"{STEP_MISSED}: the pages read of a file's older content count as seen of the new"),
+        Defect("if record and not self.knows(path):", "if record:",
+               f"{STEP_MISSED}: a file a rewind put back as the model read it is said to be restored: Edit refused"),
+        Defect("self.tool_state.at_turn[message] = dict(self.reads)", "self.tool_state.at_turn[message] = self.reads",
+               f"{WRONG_MOMENT}: what the model knew as a turn began is what it knows now, and /undo forgets nothing"),
+        Defect("if os.path.commonpath([real, os.path.realpath(self.root)]) != os.path.realpath(self.root):",
+               "if not real.startswith(os.path.realpath(self.root)):",
+               f"{FORMAT_EDGE}: a file in a folder beside the project whose name begins alike is written unasked"),
     ),
     # platform
     "narnat_agent/checkpoints/watching.py": (
