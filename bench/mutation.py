@@ -468,6 +468,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "not slow",
         )
     ),
+    # a Windows machine laid out in a temporary folder (Machine: its PATH, its folders, the registry's Git folders);
+    # each shell's script, run by this machine's bash where it can
+    "narnat_agent/tools/bash/shells.py": Target(("tests/tools/test_shells.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -39,4 +39,10 @@ CONTEXT_EQUIVALENT: dict[str, dict[str, str]] = {
         "p = p if (p.is_absolute()) and False else self.root / p": "the root joined with an absolute path is that "
         "path (pathlib's /)",
     },
+    "narnat_agent/tools/bash/shells.py": {
+        'if env.get(variable) else "XXXX"': "an unset variable's folder is never looked in: the empty text is dropped, "
+        "and a relative folder is the current one's, which no install of Git is",
+        'env.get("PATH", "XXXX").split(os.pathsep)': "a PATH entry that is not absolute is never looked in",
+        'encode("UTF-8", "surrogateescape")': CODEC,
+    },
 }

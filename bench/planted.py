@@ -528,6 +528,10 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("if os.path.isabs(folder) and os.path.isfile(path := os.path.join(folder, name)):",
                "if folder and os.path.isfile(path := os.path.join(folder, name)):",
                f"{STEP_MISSED}: a relative PATH entry finds a bash.exe the cloned project holds"),
+        Defect("if Path(path).parent.name.lower() not in WSL_FOLDERS", "if Path(path).parent.name not in WSL_FOLDERS",
+               f"{FORMAT_EDGE}: WSL's bash.exe in System32, spelt as Windows spells it, is taken for Git Bash"),
+        Defect("for up in list(Path(git).parents)[:3]]", "for up in list(Path(git).parents)[:2]]",
+               f"{OFF_BY_ONE}: Git's folder above mingw64\\bin\\git.exe is never reached, and PowerShell runs"),
     ),
     "narnat_agent/tools/workspace.py": (
         Defect("if out and first <= out[-1][1] + 1:", "if out and first <= out[-1][1]:",
