@@ -27,6 +27,7 @@ import libcst as cst
 from common import ROOT, table
 from mutation_acp import ACP_EQUIVALENT
 from mutation_bash import BASH_EQUIVALENT
+from mutation_context import CONTEXT_EQUIVALENT
 from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_provider import (
     BODY_TESTS,
@@ -443,6 +444,35 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/web/article.py": Target(("tests/tools/test_web_article.py",)),
     "narnat_agent/state.py": Target(("tests/base/test_state.py",)),
     "narnat_agent/processes/__init__.py": Target(("tests/platform/test_held_interrupt.py",)),
+    # context
+    "narnat_agent/conversation/context.py": Target(("tests/conversation/test_context.py", "tests/core/test_cancel.py")),
+    # the prompt's own tests, and those of its parts: the Node and Python lines, the instruction files, the shell
+    "narnat_agent/prompts/system_prompt.py": Target(
+        (
+            "tests/prompts/test_system_prompt.py",
+            "tests/config/test_node_environment.py",
+            "tests/config/test_loader.py",
+            "tests/tools/test_shells.py",
+            "-k",
+            "not the_example_file and not the_docs_table",
+        )
+    ),
+    # the files read and their freshness, paths shown and resolved, the questions: through Read, Edit and Write
+    "narnat_agent/tools/workspace.py": Target(
+        (
+            "tests/tools/test_workspace.py",
+            "tests/tools/test_read.py",
+            "tests/tools/test_read_pieces.py",
+            "tests/tools/test_edit.py",
+            "tests/tools/test_write.py",
+            "tests/tools/test_editor_files.py",
+            "-m",
+            "not slow",
+        )
+    ),
+    # a Windows machine laid out in a temporary folder (Machine: its PATH, its folders, the registry's Git folders);
+    # each shell's script, run by this machine's bash where it can
+    "narnat_agent/tools/bash/shells.py": Target(("tests/tools/test_shells.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -497,6 +527,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **TAIL_A_EQUIVALENT,
     **TAILB_EQUIVALENT,
     **TAILC_EQUIVALENT,
+    **CONTEXT_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

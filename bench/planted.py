@@ -59,9 +59,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/tools/bash/execute.py": ("tests/tools/test_bash.py", "tests/tools/test_shells.py",
                                            "tests/tools/test_bash_environment.py"),
     "narnat_agent/tools/bash/shells.py": ("tests/tools/test_shells.py", "tests/tools/test_bash.py"),
-    "narnat_agent/tools/workspace.py": ("tests/tools/test_read.py", "tests/tools/test_read_pieces.py",
-                                        "tests/tools/test_edit.py", "tests/tools/test_write.py",
-                                        "tests/tools/test_editor_files.py"),
+    "narnat_agent/tools/workspace.py": ("tests/tools/test_workspace.py", "tests/tools/test_read.py",
+                                        "tests/tools/test_read_pieces.py", "tests/tools/test_edit.py",
+                                        "tests/tools/test_write.py", "tests/tools/test_editor_files.py"),
     # platform: mutmut mutates no function defined inside `if sys.platform` (no target): these defects alone
     "narnat_agent/platform/watch.py": ("tests/platform/test_watch.py", "tests/checkpoints/test_watching.py"),
     "narnat_agent/platform/files.py": ("tests/platform/test_files.py",),
@@ -512,6 +512,10 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("if os.path.isabs(folder) and os.path.isfile(path := os.path.join(folder, name)):",
                "if folder and os.path.isfile(path := os.path.join(folder, name)):",
                f"{STEP_MISSED}: a relative PATH entry finds a bash.exe the cloned project holds"),
+        Defect("if Path(path).parent.name.lower() not in WSL_FOLDERS", "if Path(path).parent.name not in WSL_FOLDERS",
+               f"{FORMAT_EDGE}: WSL's bash.exe in System32, spelt as Windows spells it, is taken for Git Bash"),
+        Defect("for up in list(Path(git).parents)[:3]]", "for up in list(Path(git).parents)[:2]]",
+               f"{OFF_BY_ONE}: Git's folder above mingw64\\bin\\git.exe is never reached, and PowerShell runs"),
     ),
     "narnat_agent/tools/workspace.py": (
         Defect("if out and first <= out[-1][1] + 1:", "if out and first <= out[-1][1]:",
@@ -521,6 +525,13 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("before = previous if previous is not None and previous.sha == sha else None",
                "before = previous if previous is not None else None",
                f"{STEP_MISSED}: the pages read of a file's older content count as seen of the new"),
+        Defect("if record and not self.knows(path):", "if record:",
+               f"{STEP_MISSED}: a file a rewind put back as the model read it is said to be restored: Edit refused"),
+        Defect("self.tool_state.at_turn[message] = dict(self.reads)", "self.tool_state.at_turn[message] = self.reads",
+               f"{WRONG_MOMENT}: what the model knew as a turn began is what it knows now, and /undo forgets nothing"),
+        Defect("if os.path.commonpath([real, os.path.realpath(self.root)]) != os.path.realpath(self.root):",
+               "if not real.startswith(os.path.realpath(self.root)):",
+               f"{FORMAT_EDGE}: a file in a folder beside the project whose name begins alike is written unasked"),
     ),
     # platform
     "narnat_agent/checkpoints/watching.py": (
@@ -955,6 +966,26 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_ORDER}: a held Ctrl-C that raises stays caught, and the next release interrupts again"),
         Defect("        thread.start()\n    return thread", "    thread.start()\n    return thread",
                f"{WRONG_ORDER}: the helper thread starts after the signals are let through again, and takes them"),
+    ),
+    # context
+    "narnat_agent/conversation/context.py": (
+        Defect("self.prompt_messages = len(self.messages)", "self.prompt_messages = len(self.messages) + 1",
+               f"{OFF_BY_ONE}: the reply itself is counted among the messages its request carried"),
+        Defect("calls = [] if reply.cut_off else reply.tool_calls",
+               "calls = [] if reply.cancelled else reply.tool_calls",
+               f"{WRONG_SETTING}: the calls of a reply cut off by the length limit are kept, half-written"),
+        Defect('answered = {m["tool_call_id"] for m in self.messages[i + 1 :] if m["role"] == "tool"}',
+               'answered = {m["tool_call_id"] for m in self.messages if m["role"] == "tool"}',
+               f"{WRONG_MOMENT}: a call whose id an earlier turn's call had is taken as answered, and none answers it"),
+    ),
+    "narnat_agent/prompts/system_prompt.py": (
+        Defect('+ (HEADLESS + CONFIRMATION[yes] if headless else "")',
+               '+ (HEADLESS if headless else "")\n        + CONFIRMATION[yes]',
+               f"{WRONG_ORDER}: the REPL's prompt too says commands needing a confirmation will be refused"),
+        Defect("if len(text) <= MAX_INSTRUCTIONS:", "if len(text) < MAX_INSTRUCTIONS:",
+               f"{OFF_BY_ONE}: an instruction file of exactly the limit is said to be cut"),
+        Defect('git = any(_found(d / ".git") for d in (project, *project.parents))', 'git = _found(project / ".git")',
+               f"{STEP_MISSED}: a project in a subfolder of a repository is said to be no git repository"),
     ),
 }  # fmt: skip
 TESTS |= FIRST_TESTS

@@ -292,3 +292,56 @@ def test_the_model_is_told_where_a_windows_virtualenv_keeps_its_programs(project
     prompt = build_system_prompt(config)
     assert "- Python virtualenv: .venv (its tools: .venv/Scripts/python, .venv/Scripts/pip)\n" in prompt
     assert "- Python virtualenv: env (its tools: env/bin/python, env/bin/pip)\n" in prompt
+
+
+def test_git_bash_is_looked_for_only_up_to_the_git_folder_above_git_exe(tmp_path):
+    exe(tmp_path / "D" / "bin" / "bash.exe")  # three folders above cmd\git.exe: not Git's
+    git = exe(tmp_path / "D" / "Tools" / "Git" / "cmd" / "git.exe")
+    assert find("", windows(tmp_path, (Path(git).parent,))).shell.powershell
+
+
+def test_git_bash_is_found_in_the_64_bit_program_files_a_32_bit_process_is_told_of(tmp_path):
+    bash = exe(tmp_path / "PF64" / "Git" / "bin" / "bash.exe")
+    machine = windows(tmp_path, ProgramW6432=str(tmp_path / "PF64"))
+    assert find("", machine).shell == Shell("Git Bash", bash, windows=True)
+
+
+def test_a_quoted_path_entry_is_read_and_a_machine_without_path_has_powershell(tmp_path):
+    bash = exe(tmp_path / "My Git" / "bin" / "bash.exe")
+    assert find("", windows(tmp_path, (Path(f'"{Path(bash).parent}"'),))).shell.program == bash
+    assert find("", Machine(True, {})).shell == Shell(WINDOWS_POWERSHELL, "powershell.exe", True, True)
+    pwsh = exe(tmp_path / "TOOLBOX" / "pwsh.exe")  # only the quotes are taken off, not a letter like them
+    assert find("", windows(tmp_path / "none", (Path(pwsh).parent,))).shell.program == pwsh
+
+
+def test_a_setting_ending_in_exe_is_the_whole_name_and_windows_powershell_runs_as_powershell(tmp_path):
+    old = exe(tmp_path / "ps" / "PowerShell.EXE")
+    assert find(old, windows(tmp_path)).shell == Shell(WINDOWS_POWERSHELL, old, powershell=True, windows=True)
+    exe(tmp_path / "tools" / "sh.exe.exe")
+    missing = str(tmp_path / "tools" / "sh.exe")
+    assert find(missing, windows(tmp_path)).values == {"path": missing, "found": WINDOWS_POWERSHELL}
+    on_path = windows(tmp_path, (tmp_path / "tools",))
+    assert find("sh.exe", on_path).problem and find("sh.exe.exe", on_path).shell.program.endswith("sh.exe.exe")
+
+
+def test_a_setting_naming_a_program_not_on_path_is_said_in_full(tmp_path):
+    choice = find("pwsh", windows(tmp_path))
+    assert choice.problem.format(**choice.values) == (
+        "shell: pwsh was not found; the Bash tool runs Windows PowerShell 5.1 instead. Name bash.exe, pwsh.exe or "
+        "powershell.exe by its full path, or remove the setting."
+    )
+
+
+def test_a_drive_in_capitals_is_read_and_the_shell_lines_are_said_whole():
+    assert GIT_BASH.directory("/C/Users") == "C:/Users"
+    assert BASH.environment_line({}) == "- Shell: /bin/sh (the Bash tool runs bash)\n"
+    assert GIT_BASH.environment_line({}) == (
+        "- Shell: Git Bash (the Bash tool runs bash on Windows: paths as C:/Users/me or /c/Users/me; a Windows "
+        "program's /switch is written //switch)\n"
+    )
+
+
+def test_powershells_script_carries_a_name_that_is_not_utf8_byte_for_byte():
+    script = PWSH.script("Get-Item caf\udce9.txt", None)
+    carried = re.search(r"FromBase64String\('([A-Za-z0-9+/=]+)'\)", script)[1]
+    assert base64.b64decode(carried) == b"Get-Item caf\xe9.txt\n$global:__narnat_ok = $?\n"
