@@ -270,3 +270,18 @@ def test_deleting_beyond_the_project_says_undo_restores_only_the_projects_files(
     assert analyze(f"rm -rf {tmp_path}/build /var/tmp/x", tmp_path).deletions == [
         f"rm deletes files: {tmp_path}/build /var/tmp/x — /undo restores only the project's files"
     ]
+
+
+@pytest.mark.parametrize("operator", [">", ">|", "&>", "2>", "1>"])
+def test_every_redirection_that_replaces_an_existing_file_asks(tmp_path, operator):
+    (tmp_path / "notes.md").write_text("mine\n")
+    assert analyze(f"make report {operator} notes.md", tmp_path).deletions == [
+        "the redirection replaces notes.md, which exists"
+    ]
+    assert analyze(f"make report {operator} new.md", tmp_path).deletions == []
+
+
+@pytest.mark.parametrize("operator", [">>", "&>>", "2>>"])
+def test_a_redirection_that_appends_loses_nothing(tmp_path, operator):
+    (tmp_path / "notes.md").write_text("mine\n")
+    assert analyze(f"make report {operator} notes.md", tmp_path).deletions == []
