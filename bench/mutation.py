@@ -27,6 +27,7 @@ import libcst as cst
 from common import ROOT, table
 from mutation_acp import ACP_EQUIVALENT
 from mutation_bash import BASH_EQUIVALENT
+from mutation_commands import COMMANDS_EQUIVALENT
 from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_provider import (
     BODY_TESTS,
@@ -441,6 +442,10 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/web/article.py": Target(("tests/tools/test_web_article.py",)),
     "narnat_agent/state.py": Target(("tests/base/test_state.py",)),
     "narnat_agent/processes/__init__.py": Target(("tests/platform/test_held_interrupt.py",)),
+    # commands
+    # mutmut mutates no decorated function: a command's own body (under @command) has no mutants, only the helpers
+    # around it; the planted defects in bench/planted.py measure the bodies
+    "narnat_agent/commands/dispatch.py": Target(("tests/commands/test_registry.py", "tests/commands/test_dispatch.py")),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -495,6 +500,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **TAIL_A_EQUIVALENT,
     **TAILB_EQUIVALENT,
     **TAILC_EQUIVALENT,
+    **COMMANDS_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

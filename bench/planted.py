@@ -972,6 +972,17 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("        thread.start()\n    return thread", "    thread.start()\n    return thread",
                f"{WRONG_ORDER}: the helper thread starts after the signals are let through again, and takes them"),
     ),
+    # commands
+    "narnat_agent/commands/dispatch.py": (
+        Defect("name not in REGISTRY or not REGISTRY[name].at_once:", "name not in REGISTRY:",
+               f"{STEP_MISSED}: every command sent while the agent works runs at once, /save and /clear mid-turn"),
+        Defect("if name not in REGISTRY and name in user:", "if name in user:",
+               f"{WRONG_ORDER}: a command file named like a built-in wins over it"),
+        Defect("name, user = name.lower(), user or {}", "user = user or {}",
+               f"{FORMAT_EDGE}: /HELP and /Exit are unknown commands"),
+        Defect("if (more := len(user or {}) - LISTED) > 0:", "if (more := len(user or {}) - LISTED) >= 0:",
+               f"{OFF_BY_ONE}: with exactly twenty commands of one's own, /help says '… 0 more commands'"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
