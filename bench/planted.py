@@ -89,6 +89,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/logger.py": ("tests/base/test_logger.py",),
     # tail-b
     "narnat_agent/tools/tool.py": ("tests/tools/test_tool_contract.py",),
+    # commands
+    # no mutation target: every function of modes.py is a decorated command, which mutmut does not mutate
+    "narnat_agent/commands/modes.py": ("tests/core/test_plan.py", "tests/core/test_goal.py"),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -982,6 +985,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: /HELP and /Exit are unknown commands"),
         Defect("if (more := len(user or {}) - LISTED) > 0:", "if (more := len(user or {}) - LISTED) >= 0:",
                f"{OFF_BY_ONE}: with exactly twenty commands of one's own, /help says '… 0 more commands'"),
+    ),
+    "narnat_agent/commands/modes.py": (
+        Defect("if agent.planning and not arg:", "if agent.planning:",
+               f"{INVERTED}: /plan with a question while planning leaves plan mode and drops the question"),
+        Defect("agent.plan_mode(False, approved=True)", "agent.plan_mode(False)",
+               f"{STEP_MISSED}: /go leaves plan mode without telling the model the plan is approved"),
+        Defect("Goal(text, until, agent.config.max_turns)", "Goal(text, until, agent.config.max_steps)",
+               f"{WRONG_SETTING}: /goal runs up to max_steps turns (200) instead of max_turns"),
     ),
 }  # fmt: skip
 
