@@ -446,6 +446,18 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # mutmut mutates no decorated function: a command's own body (under @command) has no mutants, only the helpers
     # around it; the planted defects in bench/planted.py measure the bodies
     "narnat_agent/commands/dispatch.py": Target(("tests/commands/test_registry.py", "tests/commands/test_dispatch.py")),
+    # the rewinds on real checkpoints in process, less the slow ones (a restart, another run, diffs of whole turns)
+    "narnat_agent/commands/rewind.py": Target(
+        (
+            "tests/commands/test_rewind_parts.py",
+            "tests/commands/test_rewind.py",
+            "tests/commands/test_rewind_after.py",
+            "tests/commands/test_undo_bounds.py",
+            "tests/commands/test_diff.py",
+            "-m",
+            "not slow",
+        )
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

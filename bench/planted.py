@@ -89,7 +89,10 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/logger.py": ("tests/base/test_logger.py",),
     # tail-b
     "narnat_agent/tools/tool.py": ("tests/tools/test_tool_contract.py",),
-    # commands
+    # commands: with the slow tests (whole turns' diffs, a restart, another run), and the REPLs in another process
+    "narnat_agent/commands/rewind.py": ("tests/commands/test_rewind_parts.py", "tests/commands/test_rewind.py",
+                                        "tests/commands/test_rewind_after.py", "tests/commands/test_undo_bounds.py",
+                                        "tests/commands/test_diff.py"),
     # no mutation target: every function of modes.py is a decorated command, which mutmut does not mutate
     "narnat_agent/commands/modes.py": ("tests/core/test_plan.py", "tests/core/test_goal.py"),
 }  # fmt: skip
@@ -985,6 +988,22 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: /HELP and /Exit are unknown commands"),
         Defect("if (more := len(user or {}) - LISTED) > 0:", "if (more := len(user or {}) - LISTED) >= 0:",
                f"{OFF_BY_ONE}: with exactly twenty commands of one's own, /help says '… 0 more commands'"),
+    ),
+    "narnat_agent/commands/rewind.py": (
+        Defect("max(int(step or 1) - 1, 0)", "int(step or 0)",
+               f"{OFF_BY_ONE}: /rewind 1.2 goes back to before step 3, keeping the step the person named"),
+        Defect("    changed = {f.path for t in checkpoints.turns() if t.index >= turn.index for f in t.files}\n"
+               "    restored = checkpoints.rewind(turn.index, plan, overwrite, "
+               "_cutter(agent) if conversation else None)\n",
+               "    restored = checkpoints.rewind(turn.index, plan, overwrite, "
+               "_cutter(agent) if conversation else None)\n"
+               "    changed = {f.path for t in checkpoints.turns() if t.index >= turn.index for f in t.files}\n",
+               f"{WRONG_ORDER}: the files the rewound turns changed are listed after the rewind took those turns away, "
+               "and what the model read of them still counts"),
+        Defect("if kept := [] if overwrite else plan.conflicts:", "if kept := plan.conflicts:",
+               f"{WRONG_SETTING}: files the person agreed to overwrite are said to be kept as they were changed"),
+        Defect('change.path.rsplit("/", 1)[-1] in LOCKFILES', "change.path in LOCKFILES",
+               f"{FORMAT_EDGE}: a lockfile in a subfolder (web/package-lock.json) buries a whole turn's /diff"),
     ),
     "narnat_agent/commands/modes.py": (
         Defect("if agent.planning and not arg:", "if agent.planning:",
