@@ -36,4 +36,8 @@ COMMANDS_EQUIVALENT: dict[str, dict[str, str]] = {
         'before.decode("UTF-8", "replace")': CODEC,
         'after.decode("UTF-8", "replace")': CODEC,
     },
+    "narnat_agent/commands/sessions.py": {
+        '.split("<system-reminder>", )[0].split())': FIRST_PART,
+        '.split("<system-reminder>", 2)[0].split())': FIRST_PART,
+    },
 }

@@ -93,6 +93,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/commands/rewind.py": ("tests/commands/test_rewind_parts.py", "tests/commands/test_rewind.py",
                                         "tests/commands/test_rewind_after.py", "tests/commands/test_undo_bounds.py",
                                         "tests/commands/test_diff.py"),
+    "narnat_agent/commands/sessions.py": ("tests/commands/test_recap.py", "tests/commands/test_session.py",
+                                          "tests/commands/test_fork.py", "tests/commands/test_session_runs.py"),
     # no mutation target: every function of modes.py is a decorated command, which mutmut does not mutate
     "narnat_agent/commands/modes.py": ("tests/core/test_plan.py", "tests/core/test_goal.py"),
 }  # fmt: skip
@@ -1004,6 +1006,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: files the person agreed to overwrite are said to be kept as they were changed"),
         Defect('change.path.rsplit("/", 1)[-1] in LOCKFILES', "change.path in LOCKFILES",
                f"{FORMAT_EDGE}: a lockfile in a subfolder (web/package-lock.json) buries a whole turn's /diff"),
+    ),
+    "narnat_agent/commands/sessions.py": (
+        Defect('text[: width - 1] + "…"', 'text[:width] + "…"',
+               f"{OFF_BY_ONE}: /enter's recap of a long question is a character wider than its line"),
+        Defect("exists = store.exists(agent.config.state_dir, name) and name != agent.conversation.name",
+               "exists = store.exists(agent.config.state_dir, name)",
+               f"{STEP_MISSED}: /save under the conversation's own name asks whether to overwrite itself"),
+        Defect("    saved = agent.save()\n    agent.switch(entered)\n",
+               "    agent.switch(entered)\n    saved = agent.save()\n",
+               f"{WRONG_ORDER}: /enter saves the entered conversation, and the one left is lost"),
     ),
     "narnat_agent/commands/modes.py": (
         Defect("if agent.planning and not arg:", "if agent.planning:",
