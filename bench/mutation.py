@@ -460,6 +460,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     ),
     # of sessions.py only recap has mutants (the commands are decorated)
     "narnat_agent/commands/sessions.py": Target(("tests/commands/test_recap.py", "tests/commands/test_session.py")),
+    "narnat_agent/commands/conversation.py": Target(
+        ("tests/commands/test_context_lines.py", "tests/commands/test_registry.py")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -95,6 +95,8 @@ TESTS: dict[str, tuple[str, ...]] = {
                                         "tests/commands/test_diff.py"),
     "narnat_agent/commands/sessions.py": ("tests/commands/test_recap.py", "tests/commands/test_session.py",
                                           "tests/commands/test_fork.py", "tests/commands/test_session_runs.py"),
+    "narnat_agent/commands/conversation.py": ("tests/commands/test_context_lines.py",
+                                              "tests/commands/test_conversation.py", "tests/commands/test_registry.py"),
     # no mutation target: every function of modes.py is a decorated command, which mutmut does not mutate
     "narnat_agent/commands/modes.py": ("tests/core/test_plan.py", "tests/core/test_goal.py"),
 }  # fmt: skip
@@ -1016,6 +1018,15 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("    saved = agent.save()\n    agent.switch(entered)\n",
                "    agent.switch(entered)\n    saved = agent.save()\n",
                f"{WRONG_ORDER}: /enter saves the entered conversation, and the one left is lost"),
+    ),
+    "narnat_agent/commands/conversation.py": (
+        Defect("left = approx + tokens(window.sent), tokens(window.size), approx + tokens(window.left)",
+               "left = approx + tokens(window.sent), tokens(window.size), approx + tokens(window.size - window.sent)",
+               f"{WRONG_MOMENT}: what is left is counted from the last request, not with what was added since"),
+        Defect("key=lambda p: -window.parts[p]", "key=lambda p: window.parts[p]",
+               f"{INVERTED}: /context lists the smallest tool results first"),
+        Defect("listed if current in names else", "listed if True else",
+               f"{STEP_MISSED}: a model the server does not list is not shown as the one answering"),
     ),
     "narnat_agent/commands/modes.py": (
         Defect("if agent.planning and not arg:", "if agent.planning:",
