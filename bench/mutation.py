@@ -28,6 +28,7 @@ from common import ROOT, table
 from mutation_acp import ACP_EQUIVALENT
 from mutation_bash import BASH_EQUIVALENT
 from mutation_context import CONTEXT_EQUIVALENT
+from mutation_commands import COMMANDS_EQUIVALENT
 from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_provider import (
     BODY_TESTS,
@@ -466,6 +467,18 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "tests/tools/test_edit.py",
             "tests/tools/test_write.py",
             "tests/tools/test_editor_files.py",
+    # commands
+    # mutmut mutates no decorated function: a command's own body (under @command) has no mutants, only the helpers
+    # around it; the planted defects in bench/planted.py measure the bodies
+    "narnat_agent/commands/dispatch.py": Target(("tests/commands/test_registry.py", "tests/commands/test_dispatch.py")),
+    # the rewinds on real checkpoints in process, less the slow ones (a restart, another run, diffs of whole turns)
+    "narnat_agent/commands/rewind.py": Target(
+        (
+            "tests/commands/test_rewind_parts.py",
+            "tests/commands/test_rewind.py",
+            "tests/commands/test_rewind_after.py",
+            "tests/commands/test_undo_bounds.py",
+            "tests/commands/test_diff.py",
             "-m",
             "not slow",
         )
@@ -473,6 +486,11 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # a Windows machine laid out in a temporary folder (Machine: its PATH, its folders, the registry's Git folders);
     # each shell's script, run by this machine's bash where it can
     "narnat_agent/tools/bash/shells.py": Target(("tests/tools/test_shells.py",)),
+    # of sessions.py only recap has mutants (the commands are decorated)
+    "narnat_agent/commands/sessions.py": Target(("tests/commands/test_recap.py", "tests/commands/test_session.py")),
+    "narnat_agent/commands/conversation.py": Target(
+        ("tests/commands/test_context_lines.py", "tests/commands/test_registry.py")
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -528,6 +546,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **TAILB_EQUIVALENT,
     **TAILC_EQUIVALENT,
     **CONTEXT_EQUIVALENT,
+    **COMMANDS_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

@@ -73,6 +73,16 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/logger.py": ("tests/base/test_logger.py",),
     # tail-b
     "narnat_agent/tools/tool.py": ("tests/tools/test_tool_contract.py",),
+    # commands: with the slow tests (whole turns' diffs, a restart, another run), and the REPLs in another process
+    "narnat_agent/commands/rewind.py": ("tests/commands/test_rewind_parts.py", "tests/commands/test_rewind.py",
+                                        "tests/commands/test_rewind_after.py", "tests/commands/test_undo_bounds.py",
+                                        "tests/commands/test_diff.py"),
+    "narnat_agent/commands/sessions.py": ("tests/commands/test_recap.py", "tests/commands/test_session.py",
+                                          "tests/commands/test_fork.py", "tests/commands/test_session_runs.py"),
+    "narnat_agent/commands/conversation.py": ("tests/commands/test_context_lines.py",
+                                              "tests/commands/test_conversation.py", "tests/commands/test_registry.py"),
+    # no mutation target: every function of modes.py is a decorated command, which mutmut does not mutate
+    "narnat_agent/commands/modes.py": ("tests/core/test_plan.py", "tests/core/test_goal.py"),
 }  # fmt: skip
 
 # module -> its defects, each as a tired developer would write it
@@ -986,6 +996,59 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{OFF_BY_ONE}: an instruction file of exactly the limit is said to be cut"),
         Defect('git = any(_found(d / ".git") for d in (project, *project.parents))', 'git = _found(project / ".git")',
                f"{STEP_MISSED}: a project in a subfolder of a repository is said to be no git repository"),
+    # commands
+    "narnat_agent/commands/dispatch.py": (
+        Defect("name not in REGISTRY or not REGISTRY[name].at_once:", "name not in REGISTRY:",
+               f"{STEP_MISSED}: every command sent while the agent works runs at once, /save and /clear mid-turn"),
+        Defect("if name not in REGISTRY and name in user:", "if name in user:",
+               f"{WRONG_ORDER}: a command file named like a built-in wins over it"),
+        Defect("name, user = name.lower(), user or {}", "user = user or {}",
+               f"{FORMAT_EDGE}: /HELP and /Exit are unknown commands"),
+        Defect("if (more := len(user or {}) - LISTED) > 0:", "if (more := len(user or {}) - LISTED) >= 0:",
+               f"{OFF_BY_ONE}: with exactly twenty commands of one's own, /help says '… 0 more commands'"),
+    ),
+    "narnat_agent/commands/rewind.py": (
+        Defect("max(int(step or 1) - 1, 0)", "int(step or 0)",
+               f"{OFF_BY_ONE}: /rewind 1.2 goes back to before step 3, keeping the step the person named"),
+        Defect("    changed = {f.path for t in checkpoints.turns() if t.index >= turn.index for f in t.files}\n"
+               "    restored = checkpoints.rewind(turn.index, plan, overwrite, "
+               "_cutter(agent) if conversation else None)\n",
+               "    restored = checkpoints.rewind(turn.index, plan, overwrite, "
+               "_cutter(agent) if conversation else None)\n"
+               "    changed = {f.path for t in checkpoints.turns() if t.index >= turn.index for f in t.files}\n",
+               f"{WRONG_ORDER}: the files the rewound turns changed are listed after the rewind took those turns away, "
+               "and what the model read of them still counts"),
+        Defect("if kept := [] if overwrite else plan.conflicts:", "if kept := plan.conflicts:",
+               f"{WRONG_SETTING}: files the person agreed to overwrite are said to be kept as they were changed"),
+        Defect('change.path.rsplit("/", 1)[-1] in LOCKFILES', "change.path in LOCKFILES",
+               f"{FORMAT_EDGE}: a lockfile in a subfolder (web/package-lock.json) buries a whole turn's /diff"),
+    ),
+    "narnat_agent/commands/sessions.py": (
+        Defect('text[: width - 1] + "…"', 'text[:width] + "…"',
+               f"{OFF_BY_ONE}: /enter's recap of a long question is a character wider than its line"),
+        Defect("exists = store.exists(agent.config.state_dir, name) and name != agent.conversation.name",
+               "exists = store.exists(agent.config.state_dir, name)",
+               f"{STEP_MISSED}: /save under the conversation's own name asks whether to overwrite itself"),
+        Defect("    saved = agent.save()\n    agent.switch(entered)\n",
+               "    agent.switch(entered)\n    saved = agent.save()\n",
+               f"{WRONG_ORDER}: /enter saves the entered conversation, and the one left is lost"),
+    ),
+    "narnat_agent/commands/conversation.py": (
+        Defect("left = approx + tokens(window.sent), tokens(window.size), approx + tokens(window.left)",
+               "left = approx + tokens(window.sent), tokens(window.size), approx + tokens(window.size - window.sent)",
+               f"{WRONG_MOMENT}: what is left is counted from the last request, not with what was added since"),
+        Defect("key=lambda p: -window.parts[p]", "key=lambda p: window.parts[p]",
+               f"{INVERTED}: /context lists the smallest tool results first"),
+        Defect("listed if current in names else", "listed if True else",
+               f"{STEP_MISSED}: a model the server does not list is not shown as the one answering"),
+    ),
+    "narnat_agent/commands/modes.py": (
+        Defect("if agent.planning and not arg:", "if agent.planning:",
+               f"{INVERTED}: /plan with a question while planning leaves plan mode and drops the question"),
+        Defect("agent.plan_mode(False, approved=True)", "agent.plan_mode(False)",
+               f"{STEP_MISSED}: /go leaves plan mode without telling the model the plan is approved"),
+        Defect("Goal(text, until, agent.config.max_turns)", "Goal(text, until, agent.config.max_steps)",
+               f"{WRONG_SETTING}: /goal runs up to max_steps turns (200) instead of max_turns"),
     ),
 }  # fmt: skip
 TESTS |= FIRST_TESTS

@@ -86,9 +86,11 @@ def _pieces(conversation: Conversation, tools: list[dict]) -> list[tuple[int, st
             functions = {c["id"]: c["function"] for c in message.get("tool_calls", [])}
             calls.update({id_: (f["name"], _header(f)) for id_, f in functions.items()})
             named = ", ".join(calls[id_][1] for id_ in functions)
-            # named after what makes up its size: three words of text before a 300-line Edit are not the item
+            # named after what makes up its size: three words of text before a 300-line Edit are not the item; an
+            # answer without calls is its text, however short
             text = message["content"] or ""
-            label = (Said(N_("answer: {text}"), text=first_words(text)) if text and 2 * estimate(text) >= size
+            label = (Said(N_("answer: {text}"), text=first_words(text))
+                     if text and (2 * estimate(text) >= size or not functions)
                      else Said(N_("calls {names}"), names=named))  # fmt: skip
             pieces.append((n, Said(N_("answers")), label, size))
         else:

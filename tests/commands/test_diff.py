@@ -111,3 +111,15 @@ def test_a_whole_turns_diff_names_a_lockfile_and_a_huge_change_without_their_lin
     h.out.truncate(0), h.out.seek(0)
     dispatch(h.agent, "/diff 1 package-lock.json")
     assert h.out.getvalue().count('\n+"pkg-') == 50  # asked for by name: every line
+
+
+def test_a_lockfile_in_a_subfolder_is_named_without_its_lines_too(harness, fake_llm, project):
+    h = harness()
+    fake_llm.add(tool_reply(("Write", {"file_path": "web/yarn.lock", "content": "a@1:\n  version 1\n"})),
+                 text_reply("Done."))  # fmt: skip
+    h.agent.ask("install")
+    h.out.truncate(0), h.out.seek(0)
+    dispatch(h.agent, "/diff")
+    assert h.out.getvalue() == (
+        "Turn 1 changed 1 file: install\nweb/yarn.lock (created, +2) · not shown: /diff 1 web/yarn.lock\n"
+    )

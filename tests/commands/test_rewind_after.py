@@ -81,3 +81,60 @@ def test_the_table_says_what_an_undo_took_back(harness, fake_llm, project):
     dispatch(h.agent, "/rewind")  # only looks
     [rewound] = [line for line in h.out.getvalue().splitlines() if "↶" in line]
     assert rewound.endswith("  code and conversation rewound to before turn 2")
+
+
+def test_one_file_goes_back_to_before_a_turn_asked_first_and_the_conversation_stays(harness, fake_llm, project):
+    h = harness("n\ny\ny\ny\n")
+    fake_llm.add(tool_reply(("Write", {"file_path": "a.py", "content": "ONE\n"}),
+                            ("Write", {"file_path": "b.py", "content": "B\n"})), text_reply("done"))  # fmt: skip
+    h.agent.ask("write")
+    messages = list(h.conversation.messages)
+    dispatch(h.agent, "/rewind 1 a.py")  # declined
+    assert (project / "a.py").read_text() == "ONE\n"
+    (project / "b.py").write_text("mine\n")  # changed since: a question for b.py alone
+    dispatch(h.agent, "/rewind 1  a.py ")
+    assert not (project / "a.py").exists() and (project / "b.py").read_text() == "mine\n"
+    assert "Changed since" not in h.err.getvalue()
+    dispatch(h.agent, "/rewind 1 c.py")
+    dispatch(h.agent, "/rewind 2 b.py")
+    assert h.conversation.messages == messages
+    err = h.err.getvalue()
+    assert err.count("? restore a.py to before turn 1; the conversation stays as it is:\n    /rewind 1 a.py\n") == 2
+    assert "! Nothing rewound.\n" in err
+    assert (
+        "! Rewound to before turn 1: code. Removed 1 file that did not exist then: a.py. /redo takes it back until "
+        "your next question."
+    ) in err
+    assert (
+        "✗ There is nothing to restore in c.py: the agent did not change it from turn 1 on, or it is as it was then."
+        in err
+    )
+    assert "✗ '2' is not a turn: give a number from 1 to 1, or N.S for a step." in err
+    dispatch(h.agent, "/rewind 1 b.py")  # the person agrees to lose their change
+    assert not (project / "b.py").exists()
+    said = h.err.getvalue()[len(err) :]
+    assert "⚠ Changed since the agent's last change (by you or another program): b.py\n" in said
+    assert said.endswith("! Rewound to before turn 1: code. Removed 1 file that did not exist then: b.py. /redo takes "
+                         "it back until your next question.\n")  # fmt: skip
+
+
+def test_one_file_rewound_names_no_other_file_the_turn_could_not_keep(harness, fake_llm, project):
+    (project / ".gitignore").write_text("cache/\n")
+    (project / "cache").mkdir()
+    (project / "cache" / "old").write_text("old\n")
+    h = harness("y\n")
+    made = "python3 -c \"import os; os.mkdir('cache/new'); open('b.txt', 'w').write('b')\""  # cache/ unkept
+    fake_llm.add(tool_reply(("Write", {"file_path": "a.py", "content": "A\n"}), ("Bash", {"command": made})),
+                 text_reply("done"))  # fmt: skip
+    h.agent.ask("write and build")
+    dispatch(h.agent, "/rewind 1 a.py")
+    assert not (project / "a.py").exists() and (project / "cache" / "new").is_dir() and (project / "b.txt").exists()
+    assert "Removed 1 file that did not exist then: a.py. /redo takes it back" in h.err.getvalue()
+
+
+def test_undo_leaves_the_model_nothing_to_hear_the_conversation_it_gives_back_did_not_show(harness, fake_llm, project):
+    h = harness()
+    fake_llm.add(tool_reply(("Write", {"file_path": "a.py", "content": "A\n"})), text_reply("done"))
+    h.agent.ask("write")
+    dispatch(h.agent, "/undo")
+    assert not (project / "a.py").exists() and h.agent.session.notes == []

@@ -201,3 +201,13 @@ def test_what_the_model_read_belongs_to_the_conversation(harness, fake_llm, proj
     fake_llm.add(tool_reply(("Edit", edit)), text_reply("edited"))
     h.agent.ask("now edit it")
     assert (project / "a.txt").read_text() == "two\n"
+
+
+def test_saving_again_under_the_conversations_own_name_asks_nothing(talked, project, fake_llm):
+    h = talked()  # no answers: a question would be answered no
+    dispatch(h.agent, "/save work")
+    fake_llm.add(text_reply("second answer"))
+    h.agent.ask("the second question")
+    dispatch(h.agent, "/save work")
+    assert "? " not in h.err.getvalue() and h.err.getvalue().count("Saved as 'work'.") == 2
+    assert json.loads((project / ".narnat/sessions/work.json").read_text())["turns"] == 2

@@ -145,3 +145,7 @@ def test_an_answer_whose_size_is_its_text_is_named_after_the_text():
     long = "The cause is the timezone: " + "the date is compared naive " * 60
     labels = _labels_of(_answer(long, {"Read": {"file_path": "a.py"}}))
     assert labels[0].startswith("answer: The cause is the timezone")
+
+
+def test_a_short_answer_without_calls_is_named_after_its_text():
+    assert sorted(_labels_of({"role": "assistant", "content": "Done."})) == ["answer: Done.", "question 1: fix it"]

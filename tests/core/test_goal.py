@@ -201,3 +201,11 @@ def test_a_goal_stopped_in_a_later_turn_names_that_turn_and_the_last_check(harne
     h = harness()
     outcome = pursue(h.agent, Goal("make it", "test -f never.txt", 3))
     assert outcome.message == ("Goal not met: stopped (provider error) in turn 2; test -f never.txt: failed (exit 1).")
+
+
+def test_slash_goal_is_bounded_by_the_max_turns_setting(harness, fake_llm):
+    fake_llm.add(text_reply("Done."), text_reply("Done, really."))
+    h = harness(max_turns=2)
+    assert dispatch(h.agent, "/goal make it pass --until 'test -f never.txt'") is True
+    assert "Goal not met after 2 turns (max_turns): test -f never.txt: failed (exit 1)." in h.err.getvalue()
+    assert len(fake_llm.requests) == 2

@@ -69,3 +69,13 @@ def test_a_goal_cannot_start_in_plan_mode(harness, fake_llm):
     dispatch(h.agent, "/plan")
     dispatch(h.agent, "/goal fix it --until 'make test'")
     assert "Plan mode is on, and a goal changes things" in h.err.getvalue() and not fake_llm.requests
+
+
+def test_plan_with_a_question_while_planning_asks_it_and_stays_in_plan_mode(harness, fake_llm):
+    fake_llm.add(text_reply("first"), text_reply("second"))
+    h = harness()
+    dispatch(h.agent, "/plan what first?")
+    dispatch(h.agent, "/plan and then?")
+    assert h.agent.planning and h.err.getvalue().count("Plan mode on:") == 1 and "Plan mode off" not in h.err.getvalue()
+    asked = fake_llm.requests[1]["messages"][-1]["content"]
+    assert asked.startswith("and then?\n\n<system-reminder>") and PLANNING in asked
