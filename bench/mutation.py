@@ -27,8 +27,8 @@ import libcst as cst
 from common import ROOT, table
 from mutation_acp import ACP_EQUIVALENT
 from mutation_bash import BASH_EQUIVALENT
-from mutation_context import CONTEXT_EQUIVALENT
 from mutation_commands import COMMANDS_EQUIVALENT
+from mutation_context import CONTEXT_EQUIVALENT
 from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_provider import (
     BODY_TESTS,
@@ -467,6 +467,13 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "tests/tools/test_edit.py",
             "tests/tools/test_write.py",
             "tests/tools/test_editor_files.py",
+            "-m",
+            "not slow",
+        )
+    ),
+    # a Windows machine laid out in a temporary folder (Machine: its PATH, its folders, the registry's Git folders);
+    # each shell's script, run by this machine's bash where it can
+    "narnat_agent/tools/bash/shells.py": Target(("tests/tools/test_shells.py",)),
     # commands
     # mutmut mutates no decorated function: a command's own body (under @command) has no mutants, only the helpers
     # around it; the planted defects in bench/planted.py measure the bodies
@@ -483,9 +490,6 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "not slow",
         )
     ),
-    # a Windows machine laid out in a temporary folder (Machine: its PATH, its folders, the registry's Git folders);
-    # each shell's script, run by this machine's bash where it can
-    "narnat_agent/tools/bash/shells.py": Target(("tests/tools/test_shells.py",)),
     # of sessions.py only recap has mutants (the commands are decorated)
     "narnat_agent/commands/sessions.py": Target(("tests/commands/test_recap.py", "tests/commands/test_session.py")),
     "narnat_agent/commands/conversation.py": Target(

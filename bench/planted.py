@@ -996,6 +996,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{OFF_BY_ONE}: an instruction file of exactly the limit is said to be cut"),
         Defect('git = any(_found(d / ".git") for d in (project, *project.parents))', 'git = _found(project / ".git")',
                f"{STEP_MISSED}: a project in a subfolder of a repository is said to be no git repository"),
+    ),
     # commands
     "narnat_agent/commands/dispatch.py": (
         Defect("name not in REGISTRY or not REGISTRY[name].at_once:", "name not in REGISTRY:",
