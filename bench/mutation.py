@@ -441,6 +441,16 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/web/article.py": Target(("tests/tools/test_web_article.py",)),
     "narnat_agent/state.py": Target(("tests/base/test_state.py",)),
     "narnat_agent/processes/__init__.py": Target(("tests/platform/test_held_interrupt.py",)),
+    # syntax
+    # PDFs and notebooks read as text: their own tests, and Read's of a document named in capitals
+    "narnat_agent/tools/files/documents.py": Target(
+        (
+            "tests/tools/test_documents.py",
+            "tests/tools/test_read.py::test_a_notebook_and_a_pdf_in_capitals_are_documents",
+            "tests/tools/test_read.py::test_a_pdf_is_read_as_its_pages_text_and_a_scanned_one_says_it_has_none",
+        )
+    ),
+    "narnat_agent/checkpoints/entries.py": Target(("tests/checkpoints/test_entries.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

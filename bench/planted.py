@@ -972,6 +972,17 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("        thread.start()\n    return thread", "    thread.start()\n    return thread",
                f"{WRONG_ORDER}: the helper thread starts after the signals are let through again, and takes them"),
     ),
+    # syntax
+    "narnat_agent/checkpoints/entries.py": (
+        Defect("    if not isinstance(value, kinds) or isinstance(value, bool):",
+               "    if not isinstance(value, kinds):",
+               f"{FORMAT_EDGE}: a session file's `true` is read as turn 1"),
+        Defect('kept = e.get("taken", {"messages": e.get("messages"), "turns": e.get("turns")})',
+               'kept = e.get("taken")',
+               f"{STEP_MISSED}: a rewind saved before `taken` existed loses what it took, and /redo has nothing"),
+        Defect("        found += [u for u in parts if u not in found]", "        found += parts",
+               f"{STEP_MISSED}: a file two calls could not keep is named twice in a rewind's warning"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
