@@ -973,6 +973,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_ORDER}: the helper thread starts after the signals are let through again, and takes them"),
     ),
     # syntax
+    "narnat_agent/tools/files/documents.py": (
+        Defect("for n, page in enumerate(pages, 1))", "for n, page in enumerate(pages))",
+               f"{OFF_BY_ONE}: a PDF's pages are numbered from 0, and the last is `page 2 of 3`"),
+        Defect('text = without_escapes("\\n".join(', 'text = ("\\n".join(',
+               f"{STEP_MISSED}: a cell's traceback reaches the model with its colour codes"),
+        Defect('locked = reader.is_encrypted and not reader.decrypt("")', "locked = reader.is_encrypted",
+               f"{INVERTED}: a PDF locked only against editing (no password to open it) is refused as encrypted"),
+    ),
     "narnat_agent/checkpoints/entries.py": (
         Defect("    if not isinstance(value, kinds) or isinstance(value, bool):",
                "    if not isinstance(value, kinds):",

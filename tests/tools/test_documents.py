@@ -1,5 +1,6 @@
 """Read on real PDFs and notebooks, and Edit on a notebook's cells."""
 
+import io
 import json
 
 import nbformat
@@ -59,6 +60,25 @@ def test_a_damaged_pdf_is_one_sentence(project, workspace):
     (project / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really\n")
     result = read(workspace, "broken.pdf")
     assert result.is_error and "is not a readable PDF" in result.text and "Traceback" not in result.text
+
+
+def encrypted_pdf(user_password: str) -> bytes:
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(text_pdf(["Quarterly figures"]))))
+    writer.encrypt(user_password=user_password, owner_password="owner", algorithm="RC4-128")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_a_pdf_locked_only_against_changes_is_read_and_one_that_needs_a_password_says_so(project, workspace):
+    (project / "open.pdf").write_bytes(encrypted_pdf(""))  # anyone may open it: only the owner may change it
+    assert read(workspace, "open.pdf").text.splitlines()[:2] == ["1\t--- page 1 of 1 ---", "2\tQuarterly figures"]
+    (project / "locked.pdf").write_bytes(encrypted_pdf("secret"))
+    locked = read(workspace, "locked.pdf")
+    assert locked.is_error
+    assert locked.text == "Error: locked.pdf is an encrypted PDF; Read cannot open it without its password."
 
 
 def notebook(project):

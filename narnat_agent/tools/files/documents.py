@@ -21,11 +21,12 @@ def pdf_text(path: Path, name: str) -> str:
 
     try:
         reader = PdfReader(path)
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise DocumentError(f"{name} is an encrypted PDF; Read cannot open it without its password.")
-        pages = [page.extract_text() or "" for page in reader.pages]
+        locked = reader.is_encrypted and not reader.decrypt("")
+        pages = [] if locked else [page.extract_text() or "" for page in reader.pages]
     except (PyPdfError, ValueError, KeyError, TypeError) as e:  # pypdf's way of meeting a damaged file
         raise DocumentError(f"{name} is not a readable PDF ({type(e).__name__}: {e}).") from None
+    if locked:  # said apart from a damaged file: DocumentError is a ValueError, which the handler above rewords
+        raise DocumentError(f"{name} is an encrypted PDF; Read cannot open it without its password.")
     if not any(page.strip() for page in pages):
         return ""
     return "\n".join(f"--- page {n} of {len(pages)} ---\n{page.strip()}" for n, page in enumerate(pages, 1))
