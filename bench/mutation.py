@@ -45,7 +45,7 @@ from mutation_read import READ_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_safetyrest import SAFETYREST_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
-from mutation_syntax import SYNTAX_EQUIVALENT
+from mutation_syntax import SYNTAX_CHECK_EQUIVALENT, SYNTAX_EQUIVALENT
 from mutation_tail_a import TAIL_A_EQUIVALENT
 from mutation_tailb import TAILB_EQUIVALENT
 from mutation_tailc import TAILC_EQUIVALENT
@@ -561,6 +561,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'running.write_text(f"{os.getpid()} {tag}\\n", encoding="UTF-8")': ASCII,
     },
     "narnat_agent/tools/files/syntax_check.py": {
+        **SYNTAX_CHECK_EQUIVALENT,
         'compile(text, name, "exec", )': INHERIT,
         'compile(text, name, "exec", dont_inherit=False)': INHERIT,
         "line = e.lineno or 2": "the compiler gives every SyntaxError of a source text its line",

@@ -56,8 +56,9 @@ def _version_4(data: bytes, name: str) -> dict:
         with warnings.catch_warnings():  # nbformat's notes on older notebooks go nowhere
             warnings.simplefilter("ignore")
             return nbformat.reads(data.decode("utf-8"), as_version=4)
-    except ValueError as e:
-        raise DocumentError(f"{name} is not a valid notebook: {e}") from None
+    # the older formats are read by nbformat, which meets a damaged one with any of these
+    except (ValueError, TypeError, KeyError, AttributeError, nbformat.ValidationError) as e:
+        raise DocumentError(f"{name} is not a valid notebook ({type(e).__name__}: {e}).") from None
 
 
 def notebook_text(data: bytes, name: str) -> str:
