@@ -392,6 +392,19 @@ def test_an_html_edit_is_judged_on_its_elements_though_the_page_was_broken_elsew
     assert introduced(Path("a.html"), before, after) == ""  # the whole page, before and after, cannot tell
 
 
+@pytest.mark.parametrize(
+    ("new", "changed", "line"), [('  class="s3"', (16, 16), 17), ('  class="s3"\n  id="c"', (16, 17), 18)]
+)
+def test_an_html_edit_of_a_start_tag_written_over_two_lines_is_judged_on_its_elements(new, changed, line):
+    body = "".join(f'<div\n  class="s{n}">\n<p>Para {n}</p>\n</div>\n' for n in range(30))
+    before = ("<html>\n<body>\n" + body + "</body>\n</html>\n").replace("<p>Para 28</p>", "<p>Para 28</p</p>")
+    after = before.replace('  class="s3">', new)
+    assert introduced(Path("a.html"), before, after, changed) == (
+        "Syntax check (html): this change introduced a syntax error:\n"
+        f"  line {line}, column 1: unexpected '<p'\n    <p>Para 3</p>"
+    )
+
+
 def test_an_error_at_the_end_of_the_file_shows_no_source_line():
     before = "".join(f"function f{n}() {{\n  return {n};\n}}\n" for n in range(100))
     after = before.replace("  return 50;\n}\n", "  return 50;\n", 1)  # the block left open: the file's end names it
@@ -416,3 +429,29 @@ def test_an_error_at_the_end_of_the_file_shows_no_source_line():
 def test_a_yaml_key_indented_apart_from_its_siblings_is_an_error(before, after, changed, error):
     assert error in introduced(Path("a.yaml"), before, after, changed)
     assert error in introduced(Path("a.yaml"), before, after)  # what the whole document says
+
+
+def test_a_file_of_no_checked_language_has_no_problems():
+    assert problems(Path("notes.txt"), "def f(:\n") == [] and problems(Path("Makefile"), "all: (\n") == []
+
+
+TEMPLATES = "".join(
+    f"function f{n}(a) {{\n  const t{n} = `v${{a}}`;\n  log(`t{n}`, t{n});\n  return t{n} + 1;\n}}\n" for n in range(60)
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("  const t30 = `v${a}`;", "  const t30 = `v${a};"),  # a template left open: it runs on into the next
+        ("  log(`t30`, t30);", "  log(`t30, t30);"),
+        ("  return t30 + 1;", "  return t30 + `1;"),  # one opened
+    ],
+)
+def test_an_edit_that_opens_or_closes_a_template_literal_is_read_on_as_the_compiler_reads_on(old, new):
+    # an odd number of backticks more or fewer moves every line after it in or out of a template: where the compiler
+    # stops is named by the lines after the statements around the edit, as in the whole file
+    after = TEMPLATES.replace(old, new)
+    line = TEMPLATES[: TEMPLATES.index(old)].count("\n") + 1
+    said = introduced(Path("a.js"), TEMPLATES, after, (line, line))
+    assert said == introduced(Path("a.js"), TEMPLATES, after) and "line 157, column" in said  # in the next function
