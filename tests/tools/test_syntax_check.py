@@ -424,6 +424,10 @@ def test_an_error_at_the_end_of_the_file_shows_no_source_line():
         ("a: 1\nb: 2\n", " a: 1\nb: 2\n", (1, 1), "line 2, column 1: did not find expected <document start>"),
         ("# c\na: 1\nb: 2\n", "# c\n a: 1\nb: 2\n", (2, 2), "line 3, column 1: did not find expected <document"),
         ("---\na: 1\nb: 2\n", "---\n a: 1\nb: 2\n", (2, 2), "line 3, column 1: did not find expected <document"),
+        # comments and blank lines between are passed over, above and below
+        ("a: 1\n# c\n\nb: 2\n", " a: 1\n# c\n\nb: 2\n", (1, 1), "line 4, column 1: did not find expected <document"),
+        # an Edit of several lines: the sibling above its first
+        ("a: 1\nb: 2\nc: 3\nd: 4\n", "a: 1\n b: 2\nc: 3\nd: 4\n", (2, 4), "line 2, column 3: mapping values"),
     ],
 )
 def test_a_yaml_key_indented_apart_from_its_siblings_is_an_error(before, after, changed, error):
