@@ -2,6 +2,8 @@
 
 import io
 import json
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -61,6 +63,18 @@ def test_a_damaged_pdf_is_one_sentence(project, workspace):
     result = read(workspace, "broken.pdf")
     assert result.is_error and "is not a readable PDF" in result.text and "Traceback" not in result.text
     assert "not a readable PDF (PdfStreamError: " in result.text  # what pypdf met, named
+
+
+@pytest.mark.slow  # another Python: the test run's own log handlers would take what reaches the terminal
+def test_a_damaged_pdf_writes_nothing_on_the_terminal(tmp_path):
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really\n")
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from narnat_agent.tools.files.documents import DocumentError, pdf_text\n"
+        "try:\n    pdf_text(Path(sys.argv[1]), 'broken.pdf')\nexcept DocumentError as e:\n    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "broken.pdf")], capture_output=True, text=True)
+    assert done.stdout.startswith("broken.pdf is not a readable PDF") and done.stderr == ""
 
 
 def encrypted_pdf(user_password: str) -> bytes:

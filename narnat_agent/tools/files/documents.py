@@ -1,6 +1,7 @@
 """PDFs and Jupyter notebooks as text a model reads like any file: page by page, cell by cell."""
 
 import json
+import logging
 import warnings
 from pathlib import Path
 
@@ -12,6 +13,9 @@ class DocumentError(ValueError):
 
 
 OUTPUT_CHARS = 2000  # of one cell output; the rest is said, not shown
+# pypdf's notes on a damaged file ("EOF marker not found") would reach the terminal through Python's last-resort
+# handler: the sentence a DocumentError gives says what Read met
+logging.getLogger("pypdf").addHandler(logging.NullHandler())
 
 
 def pdf_text(path: Path, name: str) -> str:
