@@ -47,7 +47,7 @@ from mutation_read import READ_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_safetyrest import SAFETYREST_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
-from mutation_syntax import SYNTAX_EQUIVALENT
+from mutation_syntax import SYNTAX_CHECK_EQUIVALENT, SYNTAX_EQUIVALENT
 from mutation_tail_a import TAIL_A_EQUIVALENT
 from mutation_tailb import TAILB_EQUIVALENT
 from mutation_tailc import TAILC_EQUIVALENT
@@ -495,6 +495,16 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/commands/conversation.py": Target(
         ("tests/commands/test_context_lines.py", "tests/commands/test_registry.py")
     ),
+    # syntax
+    # PDFs and notebooks read as text: their own tests, and Read's of a document named in capitals
+    "narnat_agent/tools/files/documents.py": Target(
+        (
+            "tests/tools/test_documents.py",
+            "tests/tools/test_read.py::test_a_notebook_and_a_pdf_in_capitals_are_documents",
+            "tests/tools/test_read.py::test_a_pdf_is_read_as_its_pages_text_and_a_scanned_one_says_it_has_none",
+        )
+    ),
+    "narnat_agent/checkpoints/entries.py": Target(("tests/checkpoints/test_entries.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -607,6 +617,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'running.write_text(f"{os.getpid()} {tag}\\n", encoding="UTF-8")': ASCII,
     },
     "narnat_agent/tools/files/syntax_check.py": {
+        **SYNTAX_CHECK_EQUIVALENT,
         'compile(text, name, "exec", )': INHERIT,
         'compile(text, name, "exec", dont_inherit=False)': INHERIT,
         "line = e.lineno or 2": "the compiler gives every SyntaxError of a source text its line",

@@ -62,6 +62,7 @@ CHECKPOINT_AND_EDIT_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/checkpoints/entries.py": {
         "raise TypeError(None)": "load turns every TypeError into Damaged, and its message goes nowhere",
         "elif entry.before or entry.after:": BOTH_OR_NEITHER,
+        "if entry.before or entry.after else set()": BOTH_OR_NEITHER,
     },
     "narnat_agent/checkpoints/timeline.py": {
         "began >= datetime.fromisoformat(first)": ON_THE_NANOSECOND.replace("file", "store"),

@@ -37,7 +37,39 @@ READ_ON = (
 
 LAST_PART = "the last part of a path is the same however many times it is split from the right"
 
+HEAD = (
+    "the head of a list output is cut at OUTPUT_CHARS once joined: stopped anywhere at or past that many characters, "
+    "what is shown is the same"
+)
+NOTEBOOK_TEXT = (
+    "a notebook's text is a string or a list of strings (nbformat's schema): a string taken a character at a time "
+    "joins and counts to itself"
+)
+REUSED = (
+    "the tree of the text before is only reused to parse faster: tree-sitter parses the edited text again to the "
+    "same tree"
+)
+
+# the syntax check's own: merged into EQUIVALENT's entry for tools/files/syntax_check.py
+SYNTAX_CHECK_EQUIVALENT: dict[str, str] = {
+    "_parsed(path, before, None)[0]": REUSED,
+    "_parsed(path, before, )[0]": REUSED,
+    "parsed(grammar, text, path.name, None)": REUSED,
+    "parsed(grammar, text, path.name, )": REUSED,
+    "(ticks + ticks_before) % 2 == 1": "a sum of two counts and their difference are odd alike",
+}
+
 SYNTAX_EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/tools/files/documents.py": {
+        "head, size = [], 1": HEAD,
+        "if size >= OUTPUT_CHARS:": HEAD,
+        "size = len(head[-1])": HEAD,
+        "size -= len(head[-1])": HEAD,
+        "if (isinstance(value, list)) or True else len(str(value))": NOTEBOOK_TEXT,
+        '"".join(value) if (isinstance(value, list)) or True else str(value)': NOTEBOOK_TEXT,
+        'json.loads(data.decode("UTF-8"))': CODEC,
+        'nbformat.reads(data.decode("UTF-8"), as_version=4)': CODEC,
+    },
     "narnat_agent/tools/files/parsers.py": {
         'compile(text, name, "exec", )': INHERIT,
         'compile(text, name, "exec", dont_inherit=False)': INHERIT,

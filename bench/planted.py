@@ -1050,6 +1050,24 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: /go leaves plan mode without telling the model the plan is approved"),
         Defect("Goal(text, until, agent.config.max_turns)", "Goal(text, until, agent.config.max_steps)",
                f"{WRONG_SETTING}: /goal runs up to max_steps turns (200) instead of max_turns"),
+    # syntax
+    "narnat_agent/tools/files/documents.py": (
+        Defect("for n, page in enumerate(pages, 1))", "for n, page in enumerate(pages))",
+               f"{OFF_BY_ONE}: a PDF's pages are numbered from 0, and the last is `page 2 of 3`"),
+        Defect('text = without_escapes("\\n".join(', 'text = ("\\n".join(',
+               f"{STEP_MISSED}: a cell's traceback reaches the model with its colour codes"),
+        Defect('locked = reader.is_encrypted and not reader.decrypt("")', "locked = reader.is_encrypted",
+               f"{INVERTED}: a PDF locked only against editing (no password to open it) is refused as encrypted"),
+    ),
+    "narnat_agent/checkpoints/entries.py": (
+        Defect("    if not isinstance(value, kinds) or isinstance(value, bool):",
+               "    if not isinstance(value, kinds):",
+               f"{FORMAT_EDGE}: a session file's `true` is read as turn 1"),
+        Defect('kept = e.get("taken", {"messages": e.get("messages"), "turns": e.get("turns")})',
+               'kept = e.get("taken")',
+               f"{STEP_MISSED}: a rewind saved before `taken` existed loses what it took, and /redo has nothing"),
+        Defect("        found += [u for u in parts if u not in found]", "        found += parts",
+               f"{STEP_MISSED}: a file two calls could not keep is named twice in a rewind's warning"),
     ),
 }  # fmt: skip
 TESTS |= FIRST_TESTS

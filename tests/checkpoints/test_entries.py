@@ -90,3 +90,15 @@ def test_a_span_gives_the_agents_steps_a_rewinds_restore_and_the_code_a_conversa
     assert entries.steps_of([FIRST, CODE_ONLY, TALK_ONLY]) == [*ours, (False, "s3", "s4"), *ours]
     assert entries.ids_of([CODE_ONLY, TALK_ONLY]) == {"s0", "s1", "s2", "s3", "s4"}
     assert entries.unkept_of([FIRST, SECOND, CODE_ONLY]) == ["big.bin", "dump.sql"]
+
+
+def test_the_steps_and_snapshots_of_several_turns_are_all_of_them():
+    assert entries.steps_of([FIRST, SECOND]) == [(True, "s0", "s1"), (True, "s1", "s2"), (True, "s2", "s3")]
+    assert entries.ids_of([FIRST, SECOND]) == {"s0", "s1", "s2", "s3"}
+
+
+def test_the_pairs_of_a_span_are_every_step_and_restore_those_a_rewind_took_away_too():
+    assert entries.pairs_of([]) == set()
+    assert entries.pairs_of([FIRST, SECOND]) == {("s0", "s1"), ("s1", "s2"), ("s2", "s3")}
+    assert entries.pairs_of([FIRST, CODE_ONLY]) == {("s0", "s1"), ("s1", "s2"), ("s3", "s4"), ("s2", "s3")}
+    assert entries.pairs_of([TALK_ONLY]) == {("s0", "s1"), ("s1", "s2")}  # the conversation alone: no restore

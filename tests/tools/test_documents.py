@@ -1,6 +1,9 @@
 """Read on real PDFs and notebooks, and Edit on a notebook's cells."""
 
+import io
 import json
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -8,7 +11,7 @@ from PIL import Image
 
 from narnat_agent.tools.base import ToolError
 from narnat_agent.tools.edit.notebook import edit_cell
-from narnat_agent.tools.files.documents import DocumentError
+from narnat_agent.tools.files.documents import OUTPUT_CHARS, DocumentError, notebook_text
 from narnat_agent.tools.registry import execute
 
 
@@ -59,6 +62,38 @@ def test_a_damaged_pdf_is_one_sentence(project, workspace):
     (project / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really\n")
     result = read(workspace, "broken.pdf")
     assert result.is_error and "is not a readable PDF" in result.text and "Traceback" not in result.text
+    assert "not a readable PDF (PdfStreamError: " in result.text  # what pypdf met, named
+
+
+@pytest.mark.slow  # another Python: the test run's own log handlers would take what reaches the terminal
+def test_a_damaged_pdf_writes_nothing_on_the_terminal(tmp_path):
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really\n")
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from narnat_agent.tools.files.documents import DocumentError, pdf_text\n"
+        "try:\n    pdf_text(Path(sys.argv[1]), 'broken.pdf')\nexcept DocumentError as e:\n    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "broken.pdf")], capture_output=True, text=True)
+    assert done.stdout.startswith("broken.pdf is not a readable PDF") and done.stderr == ""
+
+
+def encrypted_pdf(user_password: str) -> bytes:
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(text_pdf(["Quarterly figures"]))))
+    writer.encrypt(user_password=user_password, owner_password="owner", algorithm="RC4-128")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_a_pdf_locked_only_against_changes_is_read_and_one_that_needs_a_password_says_so(project, workspace):
+    (project / "open.pdf").write_bytes(encrypted_pdf(""))  # anyone may open it: only the owner may change it
+    assert read(workspace, "open.pdf").text.splitlines()[:2] == ["1\t--- page 1 of 1 ---", "2\tQuarterly figures"]
+    (project / "locked.pdf").write_bytes(encrypted_pdf("secret"))
+    locked = read(workspace, "locked.pdf")
+    assert locked.is_error
+    assert locked.text == "Error: locked.pdf is an encrypted PDF; Read cannot open it without its password."
 
 
 def notebook(project):
@@ -174,6 +209,22 @@ def test_a_version_3_notebook_is_read_as_cells(project, workspace):
     assert lines == ["[cell 1: code, execution 3]", "x = 1", "x", "[output: execute_result]", "1"]
 
 
+@pytest.mark.parametrize(
+    ("worksheets", "why"),
+    [
+        (5, "TypeError: 'int' object is not iterable"),
+        (
+            [{"cells": [{"cell_type": "code", "input": "x"}]}],
+            "ValidationError: The notebook is invalid and is missing an expected key",
+        ),
+    ],
+)
+def test_a_damaged_older_notebook_is_one_sentence(project, workspace, worksheets, why):
+    (project / "old.ipynb").write_text(json.dumps({"nbformat": 3, "nbformat_minor": 0, "worksheets": worksheets}))
+    result = read(workspace, "old.ipynb")
+    assert result.is_error and result.text.startswith(f"Error: old.ipynb is not a valid notebook ({why}"), result.text
+
+
 def test_a_notebook_that_is_no_json_object_is_one_sentence(project, workspace):
     for name, content in (("list.ipynb", "[1, 2]"), ("cells.ipynb", '{"nbformat": 4, "cells": [3]}')):
         (project / name).write_text(content)
@@ -258,3 +309,54 @@ def test_what_no_cell_holds_or_several_hold_is_refused_saying_so():
         edit_cell(json.dumps({"metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode(), "n.ipynb", "a", "b", False)
     with pytest.raises(DocumentError, match="n.ipynb is not a valid notebook"):
         edit_cell(b"{", "n.ipynb", "a", "b", False)
+
+
+def notebook_of(cells: list[dict], **top) -> bytes:
+    return json.dumps({"cells": cells, "metadata": {}, **top}).encode()
+
+
+def test_a_notebook_without_a_version_is_read_as_version_4_and_missing_fields_show_as_nothing():
+    cells = [
+        {"cell_type": "markdown", "metadata": {}},  # no source
+        {"cell_type": "code", "source": ["a = 1\n", "a"], "execution_count": None, "outputs": [
+            {"output_type": "stream", "name": "stdout"},  # no text
+            {"output_type": "display_data", "metadata": {}},  # no data
+            {"output_type": "execute_result", "data": {"image/png": "iVBO"}, "metadata": {}},  # no text/plain
+        ]},
+    ]  # fmt: skip
+    assert notebook_text(notebook_of(cells), "n.ipynb") == (
+        "[cell 1: markdown]\n\n[cell 2: code]\na = 1\na\n[output: stream]\n\n[output: display_data]\n\n"
+        "[output: execute_result]\n[image/png output, 4 characters]"
+    )
+    assert notebook_text(notebook_of([]), "n.ipynb") == notebook_text(b'{"nbformat": 4}', "n.ipynb")
+    assert notebook_text(b'{"nbformat": 4}', "n.ipynb") == "(a notebook with no cells)"
+
+
+def test_an_error_output_is_its_traceback_without_colours_or_its_name_and_value():
+    traceback = ["\x1b[0;31mNameError\x1b[0m  Traceback", "\x1b[0;31mNameError\x1b[0m: name 'x' is not defined"]
+    outputs = [{"output_type": "error", "ename": "NameError", "evalue": "name 'x' is not defined", "traceback": t}
+               for t in (traceback, [])]  # fmt: skip
+    cells = [{"cell_type": "code", "source": "x", "outputs": outputs, "metadata": {}, "execution_count": 1}]
+    assert notebook_text(notebook_of(cells, nbformat=4, nbformat_minor=5), "n.ipynb") == (
+        "[cell 1: code, execution 1]\nx\n[output: error]\nNameError  Traceback\nNameError: name 'x' is not defined\n"
+        "[output: error]\nNameError: name 'x' is not defined"
+    )
+
+
+def test_an_output_is_cut_past_its_limit_and_the_whole_size_said_counting_what_is_summarised():
+    lines = [f"{n:04}\n" for n in range(1000)]  # 5,000 characters in lines of 5
+    plain = {"image/png": "iVBO", "text/plain": lines}
+    exact = "x" * OUTPUT_CHARS  # as long as the limit: shown whole
+    outputs = [{"output_type": "stream", "name": "stdout", "text": lines},
+               {"output_type": "stream", "name": "stdout", "text": exact},
+               {"output_type": "execute_result", "data": plain, "metadata": {}, "execution_count": 1}]  # fmt: skip
+    cells = [{"cell_type": "code", "source": "", "outputs": outputs, "metadata": {}, "execution_count": 1}]
+    text = notebook_text(notebook_of(cells, nbformat=4), "n.ipynb")
+    shown = "".join(lines)[:OUTPUT_CHARS]
+    summary = "[image/png output, 4 characters]"
+    assert text == (
+        f"[cell 1: code, execution 1]\n\n[output: stream]\n{shown}\n[… output cut: 5,000 characters in all]\n"
+        f"[output: stream]\n{exact}\n"
+        f"[output: execute_result]\n{(summary + chr(10) + ''.join(lines))[:OUTPUT_CHARS]}\n"
+        f"[… output cut: {5000 + len(summary) + 1:,} characters in all]"
+    )

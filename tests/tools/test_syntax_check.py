@@ -336,3 +336,126 @@ def test_an_edit_beside_an_error_already_there_is_not_blamed_for_it():
 def test_the_lines_of_several_changes_are_counted_in_the_text_after_all_of_them():
     assert changed_lines([(2, 1, 20), (5, 1, 1)]) == (2, 24)  # the second change's line moved down by 19
     assert changed_lines([(2, 1, 3), (5, 1, 2), (9, 2, 1)]) == (2, 12)  # by 2, then by 3
+
+
+# The statements around an Edit and the whole file answer alike for most edits; these are the edits where only the
+# statements tell: the whole file's errors are told from those it had before by their words and line, and a page that
+# had one anywhere is not trusted at all (its grammar misreads much valid HTML).
+FUNCTIONS = "<?php\n" + "".join(f"function f{n}() {{\n  return {n};\n}}\n" for n in range(10))
+
+
+def test_an_edit_that_writes_a_line_broken_further_down_too_is_named_where_it_wrote_it():
+    before = FUNCTIONS + "$broken = ;\n"  # line 32
+    after = before.replace("  return 3;", "  $broken = ;")
+    assert introduced(Path("a.php"), before, after, (12, 12)) == (
+        "Syntax check (php): this change introduced a syntax error:\n"
+        "  line 12, column 11: unexpected '='\n      $broken = ;"
+    )
+
+
+def test_a_php_file_that_held_a_closing_tag_before_the_edit_is_judged_whole():
+    # a `?>` may end the PHP code (in a comment) and what follows is HTML: the whole file names the copy further down
+    before = FUNCTIONS.replace("  return 3;", '  return "?>";') + "$broken = ;\n"
+    after = before.replace('  return "?>";', "  $broken = ;")
+    assert "line 32, column 9: unexpected '='" in introduced(Path("a.php"), before, after, (12, 12))
+
+
+def test_an_edit_deep_in_a_php_class_is_read_after_the_opening_tag():
+    members = "".join(f"  function f{n}() {{\n    return {n};\n  }}\n" for n in range(80))
+    before = "<?php\nclass A {\n" + members + "}\n"  # the class's line, not the tag's, opens the members' block
+    after = before.replace("return 40;", "return (40;")
+    assert introduced(Path("a.php"), before, after, (124, 124)) == (
+        "Syntax check (php): this change introduced a syntax error:\n"
+        "  line 124, column 15: missing ')'\n        return (40;"
+    )
+
+
+def test_an_edit_of_a_yaml_key_after_a_comment_and_a_blank_line_is_read_beside_its_sibling():
+    keys = "".join(f"  key{n}: {n}\n" + ("  # the next one\n\n" if n == 150 else "") for n in range(300))
+    before = "root:\n" + keys
+    for key, column in (("   key151: 151", 4), (" key151: 151", 2)):  # more indented than its sibling, less
+        after = before.replace("  key151: 151", key)
+        assert introduced(Path("a.yaml"), before, after, (155, 155)) == (
+            "Syntax check (yaml): this change introduced a syntax error:\n"
+            f"  line 155, column {column}: did not find expected key, while parsing a block mapping\n    {key}"
+        )
+
+
+def test_an_html_edit_is_judged_on_its_elements_though_the_page_was_broken_elsewhere():
+    body = "".join(f'<div class="s{n}">\n<p>Para {n}</p>\n</div>\n' for n in range(30))
+    before = ("<html>\n<body>\n" + body + "</body>\n</html>\n").replace('<div class="s28">', '<div class="s28"')
+    after = before.replace('<div class="s3">', '<div class="s3"')
+    assert introduced(Path("a.html"), before, after, (12, 12)) == (
+        "Syntax check (html): this change introduced a syntax error:\n"
+        "  line 13, column 1: unexpected '<p'\n    <p>Para 3</p>"
+    )
+    assert introduced(Path("a.html"), before, after) == ""  # the whole page, before and after, cannot tell
+
+
+@pytest.mark.parametrize(
+    ("new", "changed", "line"), [('  class="s3"', (16, 16), 17), ('  class="s3"\n  id="c"', (16, 17), 18)]
+)
+def test_an_html_edit_of_a_start_tag_written_over_two_lines_is_judged_on_its_elements(new, changed, line):
+    body = "".join(f'<div\n  class="s{n}">\n<p>Para {n}</p>\n</div>\n' for n in range(30))
+    before = ("<html>\n<body>\n" + body + "</body>\n</html>\n").replace("<p>Para 28</p>", "<p>Para 28</p</p>")
+    after = before.replace('  class="s3">', new)
+    assert introduced(Path("a.html"), before, after, changed) == (
+        "Syntax check (html): this change introduced a syntax error:\n"
+        f"  line {line}, column 1: unexpected '<p'\n    <p>Para 3</p>"
+    )
+
+
+def test_an_error_at_the_end_of_the_file_shows_no_source_line():
+    before = "".join(f"function f{n}() {{\n  return {n};\n}}\n" for n in range(100))
+    after = before.replace("  return 50;\n}\n", "  return 50;\n", 1)  # the block left open: the file's end names it
+    assert introduced(Path("a.js"), before, after, (152, 152)) == (
+        "Syntax check (javascript): this change introduced a syntax error:\n"
+        "  line 300, column 1: unexpected end of file"
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "changed", "error"),
+    [
+        ("a: 1\nb: 2\n", "a: 1\n b: 2\n", (2, 2), "line 2, column 3: mapping values are not allowed in this context"),
+        ("a: 1\n# c\nb: 2\n", "a: 1\n# c\n b: 2\n", (3, 3), "line 3, column 2: did not find expected key"),
+        ("a: 1\nb: 2\n", "a: [1\nb: 2\n", (1, 1), "line 2, column 2: did not find expected ',' or ']'"),
+        # the first key, or the first after the document's start, has no sibling above: the one below tells
+        ("a: 1\nb: 2\n", " a: 1\nb: 2\n", (1, 1), "line 2, column 1: did not find expected <document start>"),
+        ("# c\na: 1\nb: 2\n", "# c\n a: 1\nb: 2\n", (2, 2), "line 3, column 1: did not find expected <document"),
+        ("---\na: 1\nb: 2\n", "---\n a: 1\nb: 2\n", (2, 2), "line 3, column 1: did not find expected <document"),
+        # comments and blank lines between are passed over, above and below
+        ("a: 1\n# c\n\nb: 2\n", " a: 1\n# c\n\nb: 2\n", (1, 1), "line 4, column 1: did not find expected <document"),
+        # an Edit of several lines: the sibling above its first
+        ("a: 1\nb: 2\nc: 3\nd: 4\n", "a: 1\n b: 2\nc: 3\nd: 4\n", (2, 4), "line 2, column 3: mapping values"),
+    ],
+)
+def test_a_yaml_key_indented_apart_from_its_siblings_is_an_error(before, after, changed, error):
+    assert error in introduced(Path("a.yaml"), before, after, changed)
+    assert error in introduced(Path("a.yaml"), before, after)  # what the whole document says
+
+
+def test_a_file_of_no_checked_language_has_no_problems():
+    assert problems(Path("notes.txt"), "def f(:\n") == [] and problems(Path("Makefile"), "all: (\n") == []
+
+
+TEMPLATES = "".join(
+    f"function f{n}(a) {{\n  const t{n} = `v${{a}}`;\n  log(`t{n}`, t{n});\n  return t{n} + 1;\n}}\n" for n in range(60)
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("  const t30 = `v${a}`;", "  const t30 = `v${a};"),  # a template left open: it runs on into the next
+        ("  log(`t30`, t30);", "  log(`t30, t30);"),
+        ("  return t30 + 1;", "  return t30 + `1;"),  # one opened
+    ],
+)
+def test_an_edit_that_opens_or_closes_a_template_literal_is_read_on_as_the_compiler_reads_on(old, new):
+    # an odd number of backticks more or fewer moves every line after it in or out of a template: where the compiler
+    # stops is named by the lines after the statements around the edit, as in the whole file
+    after = TEMPLATES.replace(old, new)
+    line = TEMPLATES[: TEMPLATES.index(old)].count("\n") + 1
+    said = introduced(Path("a.js"), TEMPLATES, after, (line, line))
+    assert said == introduced(Path("a.js"), TEMPLATES, after) and "line 157, column" in said  # in the next function

@@ -1,6 +1,7 @@
 """PDFs and Jupyter notebooks as text a model reads like any file: page by page, cell by cell."""
 
 import json
+import logging
 import warnings
 from pathlib import Path
 
@@ -12,6 +13,9 @@ class DocumentError(ValueError):
 
 
 OUTPUT_CHARS = 2000  # of one cell output; the rest is said, not shown
+# pypdf's notes on a damaged file ("EOF marker not found") would reach the terminal through Python's last-resort
+# handler: the sentence a DocumentError gives says what Read met
+logging.getLogger("pypdf").addHandler(logging.NullHandler())
 
 
 def pdf_text(path: Path, name: str) -> str:
@@ -21,11 +25,12 @@ def pdf_text(path: Path, name: str) -> str:
 
     try:
         reader = PdfReader(path)
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise DocumentError(f"{name} is an encrypted PDF; Read cannot open it without its password.")
-        pages = [page.extract_text() or "" for page in reader.pages]
+        locked = reader.is_encrypted and not reader.decrypt("")
+        pages = [] if locked else [page.extract_text() or "" for page in reader.pages]
     except (PyPdfError, ValueError, KeyError, TypeError) as e:  # pypdf's way of meeting a damaged file
         raise DocumentError(f"{name} is not a readable PDF ({type(e).__name__}: {e}).") from None
+    if locked:  # said apart from a damaged file: DocumentError is a ValueError, which the handler above rewords
+        raise DocumentError(f"{name} is an encrypted PDF; Read cannot open it without its password.")
     if not any(page.strip() for page in pages):
         return ""
     return "\n".join(f"--- page {n} of {len(pages)} ---\n{page.strip()}" for n, page in enumerate(pages, 1))
@@ -55,8 +60,9 @@ def _version_4(data: bytes, name: str) -> dict:
         with warnings.catch_warnings():  # nbformat's notes on older notebooks go nowhere
             warnings.simplefilter("ignore")
             return nbformat.reads(data.decode("utf-8"), as_version=4)
-    except ValueError as e:
-        raise DocumentError(f"{name} is not a valid notebook: {e}") from None
+    # the older formats are read by nbformat, which meets a damaged one with any of these
+    except (ValueError, TypeError, KeyError, AttributeError, nbformat.ValidationError) as e:
+        raise DocumentError(f"{name} is not a valid notebook ({type(e).__name__}: {e}).") from None
 
 
 def notebook_text(data: bytes, name: str) -> str:

@@ -120,8 +120,9 @@ def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> lis
     somewhere in what follows: the statements are read on to the end of the file."""
     new, old = after.split("\n"), before.split("\n")
     document = language(path) == "json"
-    if language(path) == "yaml":  # a key's indentation means something only beside a sibling's: one is taken along
-        changed = (_line_before(new, changed[0]), changed[1])
+    if language(path) == "yaml":  # a key's indentation means something only beside a sibling's: those around are
+        # taken along (the first key of a document has none above it, and `---` is none)
+        changed = (_line_before(new, changed[0]), _line_after(new, changed[1]))
     fragment = around(new, changed)
     if language(path) == "php" and fragment.start > 0 and 0 not in fragment.head:
         fragment = replace(fragment, head=(0, *fragment.head))  # the opening <?php
@@ -170,6 +171,11 @@ def _in_page(path: Path, new: list[str], old: list[str], fragment: Fragment) -> 
 def _line_before(lines: list[str], line: int) -> int:
     """The last line above `line` (1-based) with more than a comment on it, or `line` itself at the top."""
     return next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()[:1] not in ("", "#")), line)
+
+
+def _line_after(lines: list[str], line: int) -> int:
+    """The first line below `line` (1-based) with more than a comment on it, or `line` itself at the end."""
+    return next((n for n in range(line + 1, len(lines) + 1) if lines[n - 1].strip()[:1] not in ("", "#")), line)
 
 
 def _open_until_the_end(
