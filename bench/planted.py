@@ -1050,6 +1050,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: /go leaves plan mode without telling the model the plan is approved"),
         Defect("Goal(text, until, agent.config.max_turns)", "Goal(text, until, agent.config.max_steps)",
                f"{WRONG_SETTING}: /goal runs up to max_steps turns (200) instead of max_turns"),
+    ),
     # syntax
     "narnat_agent/tools/files/documents.py": (
         Defect("for n, page in enumerate(pages, 1))", "for n, page in enumerate(pages))",
