@@ -1,6 +1,8 @@
 """The analysis's decisions one rule at a time, where the corpora leave a case unsaid: the commands a user or
 model writes, and what Narnat then asks, refuses or lets run."""
 
+from pathlib import Path
+
 import pytest
 
 from narnat_agent.safety import analyze, last_pipeline
@@ -338,3 +340,19 @@ def test_the_program_is_known_by_its_script_or_jar_and_asking_for_help_destroys_
 def test_the_paths_a_deleter_names_are_the_commands_targets_however_deep_it_runs(command):
     """The question says what /undo can restore of them: the paths must come up from a script inside the command."""
     assert analyze(command).targets == ["build", "dist"]
+
+
+def test_a_question_names_six_targets_and_marks_only_more():
+    six = "docker deletes container volumes (persistent data): a b c d e f — /undo cannot restore it"
+    assert analyze("docker volume rm a b c d e f").deletions == [six]
+    assert analyze("docker volume rm a b c d e f g").deletions == [six.replace(" f ", " f … ")]
+
+
+@pytest.mark.parametrize(
+    ("path", "outside"),
+    [("/work/app/x", False), ("/work/app", False), ("/work/app2/x", True), ("/work/ap", True), ("/work", True),
+     ("build", False)],
+)  # fmt: skip
+def test_a_path_is_the_projects_only_under_its_folder_not_beside_it_with_the_same_start(path, outside):
+    said = analyze(f"rm -rf {path}", Path("/work/app")).deletions
+    assert said == [f"rm deletes files: {path}" + (" — /undo restores only the project's files" if outside else "")]
