@@ -51,6 +51,7 @@ from mutation_tailb import TAILB_EQUIVALENT
 from mutation_tailc import TAILC_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
 from mutation_web import WEB_EQUIVALENT
+from mutation_winsafe import WINSAFE_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
 
@@ -441,6 +442,24 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/web/article.py": Target(("tests/tools/test_web_article.py",)),
     "narnat_agent/state.py": Target(("tests/base/test_state.py",)),
     "narnat_agent/processes/__init__.py": Target(("tests/platform/test_held_interrupt.py",)),
+    # winsafe
+    # PowerShell's and cmd's text, analysed in process: each rule's sentences, then the corpus written before the rules
+    # and the held-out one (SAFETY_TESTS, the POSIX corpora, hardly reach these files)
+    "narnat_agent/safety/windows_losses.py": Target(
+        (
+            "tests/safety/test_windows_losses.py",
+            "tests/safety/test_windows_corpus.py",
+            "tests/safety/test_windows_blind.py",
+        )
+    ),
+    "narnat_agent/safety/windows_syntax.py": Target(
+        (
+            "tests/safety/test_windows_syntax.py",
+            "tests/safety/test_windows_losses.py",
+            "tests/safety/test_windows_corpus.py",
+            "tests/safety/test_windows_blind.py",
+        )
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -495,6 +514,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **TAIL_A_EQUIVALENT,
     **TAILB_EQUIVALENT,
     **TAILC_EQUIVALENT,
+    **WINSAFE_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

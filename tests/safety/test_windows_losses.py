@@ -250,6 +250,10 @@ def test_cmd_names_what_its_deleters_and_copiers_lose(command, lost, project):
         ("[IO.File]::Copy('a.txt', 'new.json', $true)", ["[IO.File]::Copy overwrites new.json if it exists"]),
         ("[IO.File]::Move('a.txt', 'config.json', $true)", ["[IO.File]::Move overwrites config.json if it exists"]),
         ("[IO.File]::Copy($a, $b, $true)", ["[IO.File]::Copy overwrites $b if it exists"]),
+        # calls missing their arguments fail before they write
+        ("[IO.File]::Copy('a.txt')", []),
+        ("[IO.File]::Copy()", []),
+        ("[IO.File]::WriteAllText()", []),
     ],
 )
 def test_dotnet_calls_name_what_they_delete_or_replace(command, lost, project):
@@ -266,6 +270,14 @@ def test_dotnet_calls_name_what_they_delete_or_replace(command, lost, project):
         ),
         ("Invoke-Sqlcmd -ServerInstance s -Database d 'DROP TABLE t'", ["Invoke-Sqlcmd drops table t" + BEYOND]),
         ("Invoke-Sqlcmd -Query $q", ["Invoke-Sqlcmd runs code computed at run time"]),
+        # T-SQL's own statements, read in SQL Server's dialect
+        (
+            "Invoke-Sqlcmd \"IF OBJECT_ID('dbo.t') IS NOT NULL DROP TABLE dbo.t\"",
+            ["Invoke-Sqlcmd drops table dbo.t" + BEYOND],
+        ),
+        # -U and -Pa are Invoke-Sqlcmd's -Username and -Password, not PowerShell's -UseBasicParsing and -PassThru: the
+        # query stays in its place
+        ("Invoke-Sqlcmd -U sa -Pa secret 'DROP TABLE t'", ["Invoke-Sqlcmd drops table t" + BEYOND]),
         ("Invoke-Sqlcmd -Query 'SELECT 1'", []),
         ("Invoke-Sqlcmd -InputFile x.sql", []),
         (
