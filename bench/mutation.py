@@ -53,6 +53,7 @@ from mutation_tailb import TAILB_EQUIVALENT
 from mutation_tailc import TAILC_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
 from mutation_web import WEB_EQUIVALENT
+from mutation_winsafe import WINSAFE_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
 
@@ -505,6 +506,24 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         )
     ),
     "narnat_agent/checkpoints/entries.py": Target(("tests/checkpoints/test_entries.py",)),
+    # winsafe
+    # PowerShell's and cmd's text, analysed in process: each rule's sentences, then the corpus written before the rules
+    # and the held-out one (SAFETY_TESTS, the POSIX corpora, hardly reach these files)
+    "narnat_agent/safety/windows_losses.py": Target(
+        (
+            "tests/safety/test_windows_losses.py",
+            "tests/safety/test_windows_corpus.py",
+            "tests/safety/test_windows_blind.py",
+        )
+    ),
+    "narnat_agent/safety/windows_syntax.py": Target(
+        (
+            "tests/safety/test_windows_syntax.py",
+            "tests/safety/test_windows_losses.py",
+            "tests/safety/test_windows_corpus.py",
+            "tests/safety/test_windows_blind.py",
+        )
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -561,6 +580,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **TAILC_EQUIVALENT,
     **CONTEXT_EQUIVALENT,
     **COMMANDS_EQUIVALENT,
+    **WINSAFE_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

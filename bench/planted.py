@@ -1069,6 +1069,34 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a rewind saved before `taken` existed loses what it took, and /redo has nothing"),
         Defect("        found += [u for u in parts if u not in found]", "        found += parts",
                f"{STEP_MISSED}: a file two calls could not keep is named twice in a rewind's warning"),
+    # winsafe
+    "narnat_agent/safety/windows_losses.py": (
+        Defect('if bound.on("whatif") or bound.on("append") or command.name == "new-item"',
+               'if bound.on("whatif") or command.name == "new-item"',
+               f"{STEP_MISSED}: Out-File -Append and Add-Content's kin are asked as replacing the file they add to"),
+        Defect("target = ntpath.join(into, ntpath.basename(source)) if", "target = into if",
+               f"{STEP_MISSED}: a copy into a folder looks for the folder as the file: src\\a.txt replaced unasked"),
+        Defect("""    if shown.lower().startswith(("$profile", "'$profile", '"$profile')):
+        return [replaces(command.shown[0], shown)]
+    if file is None or file in command.absent or not existing(file, check.cwd):
+        return []
+""", """    if file is None or file in command.absent or not existing(file, check.cwd):
+        return []
+    if shown.lower().startswith(("$profile", "'$profile", '"$profile')):
+        return [replaces(command.shown[0], shown)]
+""", f"{WRONG_ORDER}: the profile is looked for on disk first, and Set-Content $PROFILE replaces it unasked"),
+    ),
+    "narnat_agent/safety/windows_syntax.py": (
+        Defect('{s.lower() for a in command.argv[1:] if a and a[:1] == "/" for s in re.findall(r"/[^/]*", a)}',
+               '{a.lower() for a in command.argv[1:] if a and a[:1] == "/"}',
+               f"{FORMAT_EDGE}: cmd's switches written together (rd /s/q) are one word: rd /s/q is not recursive",
+               later=True),
+        Defect('str(there).lower().startswith(str(here).lower().rstrip("\\\\") + "\\\\")',
+               "str(there).lower().startswith(str(here).lower())",
+               f"{FORMAT_EDGE}: a folder beside the project, its name starting alike (C:\\p-old), taken for inside"),
+        Defect("""                while at < len(positional) and positional[at] in bound.values:
+                    at += 1
+""", "", f"{STEP_MISSED}: a word after a named parameter fills it again, not the next (Copy-Item -Path a b)"),
     ),
 }  # fmt: skip
 TESTS |= FIRST_TESTS

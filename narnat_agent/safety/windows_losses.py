@@ -78,7 +78,9 @@ def _writes(command: WinCommand, check: Check) -> list[str]:
     bound = bind(command, ("filepath",) if command.name == "out-file" else ("path",), ("literalpath", "outfile"))
     if bound.on("whatif") or bound.on("append") or command.name == "new-item" and not bound.on("force"):
         return []
-    files = bound.get("path") + bound.get("filepath") + bound.get("literalpath") + bound.get("outfile")
+    # a file named by its parameter first: the word in the first position may be another's (Invoke-WebRequest's
+    # address, Set-Content's value when -LiteralPath names the file)
+    files = bound.get("literalpath") + bound.get("outfile") + bound.get("path") + bound.get("filepath")
     file, shown = files[0] if files else (None, "")
     if shown.lower().startswith(("$profile", "'$profile", '"$profile')):
         return [replaces(command.shown[0], shown)]
