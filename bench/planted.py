@@ -1069,6 +1069,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a rewind saved before `taken` existed loses what it took, and /redo has nothing"),
         Defect("        found += [u for u in parts if u not in found]", "        found += parts",
                f"{STEP_MISSED}: a file two calls could not keep is named twice in a rewind's warning"),
+    ),
     # winsafe
     "narnat_agent/safety/windows_losses.py": (
         Defect('if bound.on("whatif") or bound.on("append") or command.name == "new-item"',
