@@ -175,8 +175,8 @@ FIRST: dict[str, tuple[Defect, ...]] = {
          f"{WRONG_SETTING}: python's -v (verbose) is taken for --version and the code runs unchecked"),
     ),
     "narnat_agent/safety/endless.py": _later(
-        ("WATCH_OPTIONS.isdisjoint(argv) or command.background:", "WATCH_OPTIONS.isdisjoint(argv):",
-         f"{STEP_MISSED}: a server started in the background (`npm run dev &`) is refused as never ending"),
+        ("and not _fed(command) and not timed:", "and not _fed(command):",
+         f"{STEP_MISSED}: `read -t 5 -p …`, which gives up after five seconds, is refused as asking the user"),
         ('PING_ENDS = re.compile(r"-[a-zA-Z]*[cw]")', 'PING_ENDS = re.compile(r"-[a-zA-Z]*c")',
          f"{FORMAT_EDGE}: ping with a deadline (-w 5) is refused as never ending"),
     ),

@@ -58,3 +58,14 @@ def test_sign_ins_that_wait_for_a_person_are_turned_down(command, refused):
 )
 def test_commands_that_never_end_are_turned_down(command, refused):
     assert analyze(command).interactive == refused
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["npm run dev &", "timeout 60 npm run dev", "timeout 5 tail -f log.txt", "tail -f log.txt &", "ping -w 5 host",
+     "ping -c 3 host", "ping -nw5 host", "gtimeout 10 ping host", "uvicorn app:app &",
+     "timeout -s INT 30 python -m http.server", "read -t 5 -p 'Go on?' answer", "echo y | read -p 'Go on?' answer"],
+)  # fmt: skip
+def test_what_would_wait_runs_when_a_timeout_bounds_it_it_runs_in_the_background_or_it_has_an_end(command):
+    verdict = analyze(command)
+    assert verdict.interactive == [] and verdict.file_ops == []
