@@ -232,6 +232,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_MOMENT}: with escape-twice, the second press is timed from the start, not the first press"),
         Defect('question = self.take_typed()', 'question = "".join(self.typed)',
                f"{STEP_MISSED}: a question queued with Enter is typed again at the next prompt", later=True),
+        # core: the prompt's keys, completions and history
+        Defect('if not text.startswith("/") or " " in text:', 'if not text.startswith("/"):',
+               f"{FORMAT_EDGE}: the commands are offered again once a command's argument is being typed"),
+        Defect('discarded = "class:aborting" if _blank() else "class:discarded"',
+               'discarded = "class:discarded" if _blank() else "class:aborting"',
+               f"{INVERTED}: a line given up with Ctrl-C is left looking sent"),
+        Defect("path.parent.mkdir(parents=True, exist_ok=True)", "path.parent.mkdir(exist_ok=True)",
+               f"{STEP_MISSED}: the first run, whose state folder's parent is new, keeps no input history"),
     ),
     "narnat_agent/inert.py": (
         Defect("for code in range(0x80, 0xA0)}", "for code in range(0x80, 0x9B)}",
@@ -971,6 +979,26 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_ORDER}: a held Ctrl-C that raises stays caught, and the next release interrupts again"),
         Defect("        thread.start()\n    return thread", "    thread.start()\n    return thread",
                f"{WRONG_ORDER}: the helper thread starts after the signals are let through again, and takes them"),
+    ),
+    # core
+    "narnat_agent/core/agent.py": (
+        Defect("turns >= self.config.compress_turns", "turns > self.config.compress_turns",
+               f"{OFF_BY_ONE}: a conversation is compressed a turn after compress_turns, not as it reaches it"),
+        Defect("told = not on and self.told_planning", "told = not on",
+               f"{INVERTED}: leaving plan mode before any question tells the model a plan it never made is over"),
+        Defect("repeated = bool(recent) and recent[-1] == (made, result.text)",
+               "repeated = bool(recent) and recent[-1][0] == made",
+               f"{WRONG_SETTING}: a call made again whose result changed is warned about as a repeat"),
+        Defect("self.untried, self.model_from = None, since", "self.untried = None",
+               f"{STEP_MISSED}: a refused switch undone still says the old model answers from the switch's turn"),
+    ),
+    "narnat_agent/tools/registry.py": (
+        Defect('(kind != "boolean" and isinstance(value, bool))', "False",
+               f"{FORMAT_EDGE}: true is taken for the integer 1 (a limit of one line)"),
+        Defect('if "default" in spec and k not in checked}', 'if "default" in spec and k not in args}',
+               f"{WRONG_SETTING}: a parameter sent as null gets no default, and the tool meets None"),
+        Defect('if args.get(k) is None]', "if k not in args]",
+               f"{FORMAT_EDGE}: a required parameter sent as null passes the check, and the tool meets None"),
     ),
 }  # fmt: skip
 

@@ -1,0 +1,43 @@
+"""The equivalent mutants of the agent's loop, the tool registry and the keys (bench/mutation.py): a piece of a line
+as the mutant writes it, or a pattern of mutant names (starting with *), and why that change cannot alter what the
+code does. Each module's first entries are those of the functions measured before the rest of it."""
+
+FIRST_PART = "the text before the first separator is the same however many splits follow it"
+UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
+SCHEMAS = "the nine tools' schemas are fixed, and each names its properties and its required ones, at every level"
+
+CORE_EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/core/agent.py": {
+        'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
+        "conversation no longer fits the model's context window.": UNSHOWN,
+        "NO LONGER FITS THE MODEL'S CONTEXT WINDOW.": UNSHOWN,
+        "stop, message = Stop.PROVIDER_ERROR, _(None)": UNSHOWN,
+    },
+    "narnat_agent/tools/registry.py": {
+        'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
+        "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
+        "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
+        # the rest of the module
+        '"XXnumberXX": (int, float)': "no tool has a parameter of type number: every numeric one is an integer",
+        '"NUMBER": (int, float)': "no tool has a parameter of type number: every numeric one is an integer",
+        "if kind[0] in 'XXaeiouXX' else": "the schemas' types are lower case: none starts with X",
+        'spec.get("items", None)': SCHEMAS + " (an array's items among them)",
+        'spec.get("items", )': SCHEMAS + " (an array's items among them)",
+        'if kind == "object" or "properties" in spec:': SCHEMAS + ": only an object has properties, and every "
+        "object has them",
+        'schema.get("required", None)': SCHEMAS,
+        'schema.get("required", )': SCHEMAS,
+        'schema.get("properties", None)': SCHEMAS,
+        'schema.get("properties", )': SCHEMAS,
+        'split("\\n", )[0]': FIRST_PART,
+        'split("\\n", 2)[0]': FIRST_PART,
+        '"XX, XX".join(files)': "Write and Edit change the one file their file_path names, and no other tool names "
+        "files: a list of one is never joined",
+        "_guarded(named, None, workspace, log)": "the named command's run takes no arguments: it runs the command "
+        "it was given",
+    },
+    "narnat_agent/ui/keys.py": {
+        "now - self.last_escape < TWICE": "a second press exactly 1.5 s after the first is a moment no clock can be "
+        "said to hit",
+    },
+}
