@@ -496,6 +496,12 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             + ("tests/ui/test_input.py",),
             KEYS_ALL,
         ),
+        # serve runs the turns on the test's own thread, over a pair of sockets, the editor's side acp's own client
+        "narnat_agent/acp/server.py": Target(("tests/acp/test_server.py",)),
+        # the whole module: open_session, modes and choose_mode are tested in process now
+        "narnat_agent/acp/sessions.py": Target(
+            ("tests/acp/test_prompt_blocks.py", "tests/acp/test_sessions_open.py", "-m", "not slow")
+        ),
     },
 }
 

@@ -882,6 +882,13 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{INVERTED}: the editor is offered only /exit and /rewind"),
         Defect('hint = usage.partition(" ")[2]', 'hint = usage.split(" ")[1] if " " in usage else ""',
                f"{FORMAT_EDGE}: a command's hint of several words keeps only its first"),
+        # core: the session opened, its modes
+        Defect("max_steps=args.max_steps or config.max_steps", "max_steps=config.max_steps",
+               f"{WRONG_SETTING}: --max-steps is left out of every session an editor opens"),
+        Defect("    opened.ui.mode = mode  # what the editor shows", "    # what the editor shows",
+               f"{STEP_MISSED}: the editor is told again of the mode it has just chosen"),
+        Defect("if name is None and agent.session.name in taken:", "if agent.session.name in taken:",
+               f"{INVERTED}: a saved conversation loaded is renamed when a session of its name is open"),
     ),
     "narnat_agent/acp/ui.py": (
         Defect("        if not self.answering:\n            self.errors.append(text)",
@@ -999,6 +1006,19 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: a parameter sent as null gets no default, and the tool meets None"),
         Defect('if args.get(k) is None]', "if k not in args]",
                f"{FORMAT_EDGE}: a required parameter sent as null passes the check, and the tool meets None"),
+    ),
+    "narnat_agent/acp/server.py": (
+        Defect("version = min(protocol_version, PROTOCOL_VERSION)", "version = protocol_version",
+               f"{FORMAT_EDGE}: a newer client is answered in its version, which Narnat does not speak"),
+        Defect("        try:\n            stop = await asyncio.wrap_future(self.turns.submit(lambda: "
+               "self._answer(opened, text)))\n        finally:\n            self.busy = None\n",
+               "        stop = await asyncio.wrap_future(self.turns.submit(lambda: self._answer(opened, text)))\n"
+               "        self.busy = None\n",
+               f"{STEP_MISSED}: after a prompt that failed, every later one is refused as a turn already running"),
+        Defect("if opened is not None and opened is self.busy:", "if opened is not None:",
+               f"{INVERTED}: a cancel for an idle session stops the turn another session runs"),
+        Defect('.split(" ", 1)[0].lower()', '.split(" ", 1)[0]',
+               f"{FORMAT_EDGE}: /EXIT typed in capitals is not refused, and reaches the command itself"),
     ),
 }  # fmt: skip
 
