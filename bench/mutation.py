@@ -481,9 +481,12 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/processes/__init__.py": Target(("tests/platform/test_held_interrupt.py",)),
     # core
     **{  # a later key wins: the rest of these modules, beside the functions measured before (their rows above)
+        # the agent's own tests, in process and fast: every one of them builds an agent, so a surviving mutant of
+        # its constructor runs them all (the REPL's commands, tests/commands, take minutes more and add nothing here)
         "narnat_agent/core/agent.py": Target(
-            ("tests/core", "tests/commands", "tests/conversation/test_context.py")
-            + ("tests/conversation/test_compressor.py", "tests/provider/test_think_and_empty.py"),
+            ("tests/core/test_agent.py", "tests/core/test_agent_modes.py", "tests/core/test_model_switch.py")
+            + ("tests/core/test_steering.py", "tests/conversation/test_context.py")
+            + ("tests/conversation/test_compressor.py", "tests/provider/test_think_and_empty.py", "-m", "not slow"),
             AGENT_REST,
         ),
         "narnat_agent/tools/registry.py": Target(
