@@ -39,5 +39,35 @@ CORE_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/ui/keys.py": {
         "now - self.last_escape < TWICE": "a second press exactly 1.5 s after the first is a moment no clock can be "
         "said to hit",
+        # the rest of the module
+        'or "XX XX" in text:': "no command's name holds a space: a text with one after the slash matches none",
+        "Document(fragment, len(fragment)), None)": "the fuzzy completer hands the event to the word completer, which "
+        "reads only the document",
+        "Document(fragment, None)": "a document's cursor is at the end of its text unless told otherwise",
+        "Document(fragment, )": "a document's cursor is at the end of its text unless told otherwise",
+        "(lambda event: 0)": "prompt_toolkit reads nothing a key's handler returns (but NotImplemented): the key is "
+        "taken and does nothing either way",
+        "completer.get_completions(document, None)": "the completers merged read only the document, never the event",
+        "self.last_escape = 1.0": "the monotonic clock is far past its first seconds: a first press is never 1.5 s "
+        "after 0.0 or 1.0 alike",
+        "self.busy = self.fired = None": "both flags are read only as true or false, and None is false",
+        "atexit.register(raw.__exit__, None, None": "the terminal's raw mode takes any arguments to leave (*a)",
+        "KeyPress(Keys.ControlM, None)": "the Enter binding reads the key, not its data (which defaults to the key's "
+        "name)",
+        "KeyPress(Keys.ControlM, )": "the Enter binding reads the key, not its data (which defaults to the key's name)",
+        'KeyPress(Keys.ControlM, "XX\\rXX")': "the Enter binding reads the key, not its data",
+        "self._thread.join(None)": "the thread ends within one poll of the stop (0.05 s): a longer wait, or none, "
+        "ends the same",
+        "self._thread.join(2)": "the thread ends within one poll of the stop (0.05 s): a longer wait ends the same",
+        "self.fired = None": "the flag is read only as true or false, and None is false",
+        "if self.held or self._input is not None:": "with nothing held, the keys handed to the next prompt are none",
+        "complete_while_typing=True, bottom_toolbar=toolbar)": "without one, prompt_toolkit indents a continuation "
+        "line by the prompt's width: two spaces for its '❯ ' alike",
+        "prompt_continuation=None,": "without one, prompt_toolkit indents a continuation line by the prompt's width: "
+        "two spaces for '> ' alike",
+        "keys.add(key, )(answer(False))": "eager only spares the wait for a key that could follow ESC: the answer is "
+        "no either way, a fraction of a second later",
+        "keys.add(key, eager=False)(answer(False))": "eager only spares the wait for a key that could follow ESC: the "
+        "answer is no either way, a fraction of a second later",
     },
 }
