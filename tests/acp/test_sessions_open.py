@@ -17,6 +17,7 @@ from acp.schema import ClientCapabilities
 from narnat_agent.acp.sessions import Settings, choose_mode, modes, open_session
 from narnat_agent.acp.ui import DEFAULT, PLAN, Buffers, EditorUI, Link
 from tests.acp.editor import KEY, Editor, environment
+from tests.fake_llm import text_reply
 
 
 @pytest.fixture
@@ -157,3 +158,22 @@ def test_a_file_named_as_a_built_in_command_is_left_out_of_the_first_session_too
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["['review']"]
     assert ".narnat/commands/undo.md is not a command: /undo is a built-in command, which wins" in done.stderr
+
+
+def test_the_editor_is_told_of_a_mode_only_when_it_did_not_choose_it(project, fake_llm, link):
+    opened = open_session(str(project), None, EditorUI(link), settings(project, fake_llm), set())
+    choose_mode(opened, PLAN)
+    choose_mode(opened, DEFAULT)
+    assert link.client.seen("current_mode_update") == []  # type: ignore[attr-defined]
+    opened.agent.plan_mode(True)  # as /plan switches it, from inside the session
+    [told] = link.client.seen("current_mode_update")  # type: ignore[attr-defined]
+    assert told.current_mode_id == PLAN
+
+
+def test_a_saved_conversation_is_loaded_under_its_own_name(project, fake_llm, link):
+    fake_llm.add(text_reply("an answer"))
+    first = open_session(str(project), None, EditorUI(link), settings(project, fake_llm), set())
+    first.agent.ask("a question")
+    assert first.agent.save() == first.id
+    loaded = open_session(str(project), first.id, EditorUI(link), settings(project, fake_llm), {first.id})
+    assert loaded.id == first.id and loaded.agent.conversation.messages == first.agent.conversation.messages
