@@ -36,6 +36,10 @@ CORE_EQUIVALENT: dict[str, dict[str, str]] = {
         "_guarded(named, None, workspace, log)": "the named command's run takes no arguments: it runs the command "
         "it was given",
     },
+    "narnat_agent/acp/sessions.py": {
+        "system_prompt, None)": "the agent's questions are asked through offer_undo's, set right after it is built: "
+        "the confirm given to build_agent is never asked",
+    },
     "narnat_agent/ui/keys.py": {
         "now - self.last_escape < TWICE": "a second press exactly 1.5 s after the first is a moment no clock can be "
         "said to hit",

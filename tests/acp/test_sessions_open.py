@@ -177,3 +177,13 @@ def test_a_saved_conversation_is_loaded_under_its_own_name(project, fake_llm, li
     assert first.agent.save() == first.id
     loaded = open_session(str(project), first.id, EditorUI(link), settings(project, fake_llm), {first.id})
     assert loaded.id == first.id and loaded.agent.conversation.messages == first.agent.conversation.messages
+
+
+def test_the_budget_flag_and_the_settings_notices_reach_the_session(project, fake_llm, link):
+    (project / ".narnat").mkdir()
+    settings_file = {"pricing": {"input": 1.0, "output": 2.0}, "temprature": 0.2}
+    (project / ".narnat" / "narnat.json").write_text(json.dumps(settings_file))
+    ui = EditorUI(link)
+    opened = open_session(str(project), None, ui, settings(project, fake_llm, max_cost=0.5), set())
+    assert opened.agent.config.max_cost == 0.5 and opened.agent.budget.limited
+    assert any("temprature" in held for held in ui.held), ui.held
