@@ -159,7 +159,7 @@ def test_a_question_the_provider_finds_too_long_compresses_and_if_that_fails_is_
         "The conversation no longer fits and could not be compressed.",
     )
     said = h.err.getvalue()
-    assert "The provider says the conversation no longer fits its context window; compressing." in said
+    assert "! The provider says the conversation no longer fits its context window; compressing." in said.splitlines()
     assert said.endswith("Your question, to edit and send again:\nthe big question\n")
 
 
@@ -235,3 +235,28 @@ def test_two_empty_replies_say_how_many_and_what_to_do(harness, fake_llm):
         "The model returned nothing (no text, no tool call) 2 times in a row; ask again, or try another model."
     )
     assert outcome.stats.requests == 2 and h.agent.untried is None  # the switch was answered: it stays
+
+
+@pytest.mark.parametrize("budget", [{"max_cost": 0.05}, {"max_tokens_sent": 5000}])
+def test_what_a_reply_cost_and_sent_counts_against_the_budget(harness, fake_llm, project, budget):
+    (project / "a.txt").write_text("alpha\n")
+    h = harness(pricing={"input": 10.0, "output": 10.0}, **budget)  # per million tokens: 3,000 cost 0.03
+    costly = tool_reply(("Read", {"file_path": "a.txt"}))
+    costly.chunks[-1] = usage(3000, completion=0)
+    fake_llm.add(costly, text_reply("never asked"))
+    outcome = h.agent.ask("read a.txt")
+    assert outcome.stop is Stop.BUDGET and len(fake_llm.requests) == 1
+    assert outcome.stats.cost == pytest.approx(0.03) and h.agent.session.cost == pytest.approx(0.03)
+    assert "(spent 0.030" in outcome.message or "(sent 3,000)" in outcome.message
+
+
+@pytest.mark.parametrize(("prompt", "compressed"), [(900, False), (901, True)])
+def test_a_window_past_nine_tenths_full_is_compressed_before_the_next_question(harness, fake_llm, prompt, compressed):
+    h = harness(context_window=1000)
+    full = text_reply("long answer")
+    full.chunks[-1] = usage(prompt=prompt)
+    fake_llm.add(full, text_reply("the summary" if compressed else "ok"), text_reply("ok"))
+    h.agent.ask("first")
+    h.agent.ask("second")
+    summary_asked = "summary" in json.dumps(fake_llm.requests[1]["messages"][-1]).lower()
+    assert summary_asked is compressed
