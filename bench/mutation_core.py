@@ -36,6 +36,10 @@ CORE_EQUIVALENT: dict[str, dict[str, str]] = {
         "_guarded(named, None, workspace, log)": "the named command's run takes no arguments: it runs the command "
         "it was given",
     },
+    "narnat_agent/acp/server.py": {
+        "self.cancellable = None": "the flag is read only as true or false, and None is false",
+        "threading.main_thread().ident or 1": "the main thread, running, always has an ident",
+    },
     "narnat_agent/acp/sessions.py": {
         "system_prompt, None)": "the agent's questions are asked through offer_undo's, set right after it is built: "
         "the confirm given to build_agent is never asked",

@@ -45,8 +45,13 @@ def test_a_new_session_is_the_project_folders_agent_with_the_editors_buffers(pro
     assert opened.id == agent.session.name == ui.session_id and opened.ui is ui and opened.user == {}
     assert agent.workspace.root == project and ui.workspace is agent.workspace
     assert agent.config.max_steps == 7 and agent.client.model == "other-model" and chosen.secrets == {KEY}
-    assert isinstance(agent.workspace.editor, Buffers)
+    assert isinstance(agent.workspace.editor, Buffers) and agent.workspace.editor.ui is ui
     assert agent.workspace.confirm is not ui.confirm  # /undo's word is added to each question, as in the REPL
+    assert not opened.id.endswith("-1")  # no other session is open: its name is its own
+    link.client.answers.append("reject")  # type: ignore[attr-defined]
+    assert agent.workspace.confirm("rm -rf build", "rm deletes files: build") is False
+    [asked] = link.client.asked  # type: ignore[attr-defined]
+    assert asked.title.startswith("rm deletes files: build")
 
 
 def test_an_editor_without_buffers_leaves_the_disk_the_only_copy(project, fake_llm, link):
