@@ -12,6 +12,18 @@ CORE_EQUIVALENT: dict[str, dict[str, str]] = {
         "conversation no longer fits the model's context window.": UNSHOWN,
         "NO LONGER FITS THE MODEL'S CONTEXT WINDOW.": UNSHOWN,
         "stop, message = Stop.PROVIDER_ERROR, _(None)": UNSHOWN,
+        # the rest of the module
+        'ToolCall("check", "Check", None,': "the check's raw arguments are never read: its call is not in the "
+        "conversation, and the UIs show its parsed ones",
+        'ToolCall("check", "Check", "XXXX",': "the check's raw arguments are never read: its call is not in the "
+        "conversation, and the UIs show its parsed ones",
+        "if (isinstance(result.detail, Output)) or True else None": "a check's result holds its command's Output, or "
+        "no detail at all (refused): what is not an Output is None either way",
+        "config.state_dir, None, ui.notice)": "switch, run at the end of the constructor, gives the checkpoints the "
+        "session's own at once",
+        "model_from=None))": "the turn a switched model answers from is read only as true or false, and None is false",
+        "self.model_from = None": "the turn a switched model answers from is read only as true or false, and None is "
+        "false",
     },
     "narnat_agent/tools/registry.py": {
         'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",

@@ -129,6 +129,7 @@ def test_a_conversation_saved_under_a_name_and_beside_another_processs(harness, 
     fake_llm.add(text_reply("an answer"))
     h.agent.ask("hi")
     assert h.agent.save("mine") == "mine"
+    assert json.loads((h.config.state_dir / "sessions" / "mine.json").read_text())["model"] == "fake-model"
     own = h.agent.save()
     assert own == h.conversation.name and own != "mine"
     path = h.config.state_dir / "sessions" / f"{own}.json"
@@ -189,6 +190,7 @@ def test_the_status_line_names_the_model_and_how_full_the_window_is(harness, fak
         assert ui.model == "fake-model" and ui.context.startswith("ctx ~") and ui.context.endswith("/10k")
         window = h.agent.window()
         assert window.size == 10000 and window.estimated and window.sent == sum(window.parts.values())
+        assert window.parts["tool schemas"] > 1000  # the nine tools' definitions go with every request
         answered = text_reply("hi")
         answered.chunks[-1] = usage(prompt=2500)
         fake_llm.add(answered)
