@@ -29,6 +29,7 @@ from mutation_acp import ACP_EQUIVALENT
 from mutation_bash import BASH_EQUIVALENT
 from mutation_commands import COMMANDS_EQUIVALENT
 from mutation_context import CONTEXT_EQUIVALENT
+from mutation_core import CORE_EQUIVALENT
 from mutation_platform import PLATFORM_EQUIVALENT
 from mutation_provider import (
     BODY_TESTS,
@@ -145,6 +146,43 @@ SYNTAX_TESTS = (
 )
 WIRE = ("_problem", "Lines.__init__", "Lines.send", "Lines.receive", "Lines._skip", "Lines._refuse", "Lines.close")
 WEB = ("-k", "not main_content_is_close and not code_links and not result_starts and not machine_without_a_network")
+# core: the agent's functions besides the turn's own (Agent.turn, _steps, _call, _check_ending: measured before)
+AGENT_REST = ("_repeats", "Agent.__init__", "Agent.switch", "Agent.window", "Agent.show_status", "Agent.use_model")
+AGENT_REST += ("Agent._refused_model", "Agent.plan_mode", "Agent.offer_undo", "Agent.ask", "Agent._full")
+AGENT_REST += ("Agent.compress", "Agent.save", "Agent._warn", "Agent._deliver", "Agent._reply")
+AGENT_REST += ("Agent._unless_repeated", "Agent._check")
+REGISTRY_REST = ("_from_string", "_coerce", "_validate", "schemas", "_planned", "_said_safe", "_guarded", "run_named")
+REGISTRY_REST += ("execute",)  # besides _safe, _safe_result, prepare and Call.run, measured before
+KEYS_ALL = (
+    "PathCompleter.__init__",
+    "PathCompleter._files",
+    "PathCompleter.get_completions",
+    "CommandCompleter.__init__",
+    "CommandCompleter.get_completions",
+    "MergedCompleter.__init__",
+    "MergedCompleter.get_completions",
+    "_blank",
+    "bindings",
+    "prompt_session",
+    "KeptHistory.__init__",
+    "KeptHistory.load_history_strings",
+    "KeptHistory.store_string",
+    "input_history",
+    "yes_no",
+    "_one_key",
+    "terminal_keyboard",
+    "Watcher.__init__",
+    "Watcher.hold",
+    "Watcher.start",
+    "Watcher.stop",
+    "Watcher.working",
+    "Watcher.take_typed",
+    "Watcher._watch",
+    "Watcher.handle",
+    "Watcher._queue",
+    "Watcher._escape_cancels",
+    "Watcher._cancel",
+)
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/keyguard.py": Target(  # the probe of the process's closure runs another Python, not mutmut's
         ("tests/tools/test_registry.py", "tests/base/test_keyguard.py", "-k", "not closed_to_the_users_other"),
@@ -524,6 +562,33 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             "tests/safety/test_windows_blind.py",
         )
     ),
+    # core
+    **{  # a later key wins: the rest of these modules, beside the functions measured before (their rows above)
+        # the agent's own tests, in process and fast: every one of them builds an agent, so a surviving mutant of
+        # its constructor runs them all (the REPL's commands, tests/commands, take minutes more and add nothing here)
+        "narnat_agent/core/agent.py": Target(
+            ("tests/core/test_agent.py", "tests/core/test_agent_modes.py", "tests/core/test_model_switch.py")
+            + ("tests/core/test_steering.py", "tests/conversation/test_context.py")
+            + ("tests/conversation/test_compressor.py", "tests/provider/test_think_and_empty.py", "-m", "not slow"),
+            AGENT_REST,
+        ),
+        "narnat_agent/tools/registry.py": Target(
+            ("tests/tools/test_registry.py", "tests/tools/test_registry_arguments.py"), REGISTRY_REST
+        ),
+        # the whole module, but for restore_terminal_on_signals: it needs a terminal on stdin, and its handlers end the
+        # process (the pseudo-terminal tests run it, in another process)
+        "narnat_agent/ui/keys.py": Target(
+            ("tests/ui/test_watcher.py", "tests/ui/test_watcher_keyboard.py", "tests/ui/test_prompt_keys.py")
+            + ("tests/ui/test_input.py",),
+            KEYS_ALL,
+        ),
+        # serve runs the turns on the test's own thread, over a pair of sockets, the editor's side acp's own client
+        "narnat_agent/acp/server.py": Target(("tests/acp/test_server.py",)),
+        # the whole module: open_session, modes and choose_mode are tested in process now
+        "narnat_agent/acp/sessions.py": Target(
+            ("tests/acp/test_prompt_blocks.py", "tests/acp/test_sessions_open.py", "-m", "not slow")
+        ),
+    },
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -560,7 +625,6 @@ COMPILER_LINE = (
 INHERIT = "the module imports nothing from __future__: the compiler has no flags of its to inherit"
 CODEC = "Python's codecs take UTF-8 in any case"
 ROWS = "the text split at its newlines has a line for every row of its tree (an empty one after a final newline)"
-UNSHOWN = "a turn that outgrows the context window is asked again after compression; its first message is never shown"
 # module or package -> {a piece of a line as the mutant writes it, or a pattern of mutant names (starting with *): why
 # the change cannot alter what the code does}
 EQUIVALENT: dict[str, dict[str, str]] = {
@@ -592,6 +656,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
         "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
     },
+    **CORE_EQUIVALENT,
     "narnat_agent/provider/text_calls.py": {
         "if separator or text.startswith(separator, at):": "without a separator the step skips nothing more",
         "fences -= text.startswith": "the count of fences is read only as even or odd and as zero or not, which a "
@@ -683,10 +748,6 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         'data.get("created", "XXXX")': NO_TIME,
         "conversation = Conversation(None, name)": "the saved messages replace the new conversation's at once",
         "cost if (isinstance(cost, (int, float))) or True else None": STORED,
-    },
-    "narnat_agent/ui/keys.py": {
-        "now - self.last_escape < TWICE": "a second press exactly 1.5 s after the first is a moment no clock can be "
-        "said to hit",
     },
     "narnat_agent/prompts/skills.py": {
         "data = f.read(None)": PAST_LIMIT,

@@ -226,6 +226,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_MOMENT}: with escape-twice, the second press is timed from the start, not the first press"),
         Defect('question = self.take_typed()', 'question = "".join(self.typed)',
                f"{STEP_MISSED}: a question queued with Enter is typed again at the next prompt", later=True),
+        # core: the prompt's keys, completions and history
+        Defect('if not text.startswith("/") or " " in text:', 'if not text.startswith("/"):',
+               f"{FORMAT_EDGE}: the commands are offered again once a command's argument is being typed"),
+        Defect('discarded = "class:aborting" if _blank() else "class:discarded"',
+               'discarded = "class:discarded" if _blank() else "class:aborting"',
+               f"{INVERTED}: a line given up with Ctrl-C is left looking sent"),
+        Defect("path.parent.mkdir(parents=True, exist_ok=True)", "path.parent.mkdir(exist_ok=True)",
+               f"{STEP_MISSED}: the first run, whose state folder's parent is new, keeps no input history"),
     ),
     "narnat_agent/inert.py": (
         Defect("for code in range(0x80, 0xA0)}", "for code in range(0x80, 0x9B)}",
@@ -879,6 +887,13 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{INVERTED}: the editor is offered only /exit and /rewind"),
         Defect('hint = usage.partition(" ")[2]', 'hint = usage.split(" ")[1] if " " in usage else ""',
                f"{FORMAT_EDGE}: a command's hint of several words keeps only its first"),
+        # core: the session opened, its modes
+        Defect("max_steps=args.max_steps or config.max_steps", "max_steps=config.max_steps",
+               f"{WRONG_SETTING}: --max-steps is left out of every session an editor opens"),
+        Defect("    opened.ui.mode = mode  # what the editor shows", "    # what the editor shows",
+               f"{STEP_MISSED}: the editor is told again of the mode it has just chosen"),
+        Defect("if name is None and agent.session.name in taken:", "if agent.session.name in taken:",
+               f"{INVERTED}: a saved conversation loaded is renamed when a session of its name is open"),
     ),
     "narnat_agent/acp/ui.py": (
         Defect("        if not self.answering:\n            self.errors.append(text)",
@@ -1098,6 +1113,38 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("""                while at < len(positional) and positional[at] in bound.values:
                     at += 1
 """, "", f"{STEP_MISSED}: a word after a named parameter fills it again, not the next (Copy-Item -Path a b)"),
+    # core
+    "narnat_agent/core/agent.py": (
+        Defect("turns >= self.config.compress_turns", "turns > self.config.compress_turns",
+               f"{OFF_BY_ONE}: a conversation is compressed a turn after compress_turns, not as it reaches it"),
+        Defect("told = not on and self.told_planning", "told = not on",
+               f"{INVERTED}: leaving plan mode before any question tells the model a plan it never made is over"),
+        Defect("repeated = bool(recent) and recent[-1] == (made, result.text)",
+               "repeated = bool(recent) and recent[-1][0] == made",
+               f"{WRONG_SETTING}: a call made again whose result changed is warned about as a repeat"),
+        Defect("self.untried, self.model_from = None, since", "self.untried = None",
+               f"{STEP_MISSED}: a refused switch undone still says the old model answers from the switch's turn"),
+    ),
+    "narnat_agent/tools/registry.py": (
+        Defect('(kind != "boolean" and isinstance(value, bool))', "False",
+               f"{FORMAT_EDGE}: true is taken for the integer 1 (a limit of one line)"),
+        Defect('if "default" in spec and k not in checked}', 'if "default" in spec and k not in args}',
+               f"{WRONG_SETTING}: a parameter sent as null gets no default, and the tool meets None"),
+        Defect('if args.get(k) is None]', "if k not in args]",
+               f"{FORMAT_EDGE}: a required parameter sent as null passes the check, and the tool meets None"),
+    ),
+    "narnat_agent/acp/server.py": (
+        Defect("version = min(protocol_version, PROTOCOL_VERSION)", "version = protocol_version",
+               f"{FORMAT_EDGE}: a newer client is answered in its version, which Narnat does not speak"),
+        Defect("        try:\n            stop = await asyncio.wrap_future(self.turns.submit(lambda: "
+               "self._answer(opened, text)))\n        finally:\n            self.busy = None\n",
+               "        stop = await asyncio.wrap_future(self.turns.submit(lambda: self._answer(opened, text)))\n"
+               "        self.busy = None\n",
+               f"{STEP_MISSED}: after a prompt that failed, every later one is refused as a turn already running"),
+        Defect("if opened is not None and opened is self.busy:", "if opened is not None:",
+               f"{INVERTED}: a cancel for an idle session stops the turn another session runs"),
+        Defect('.split(" ", 1)[0].lower()', '.split(" ", 1)[0]',
+               f"{FORMAT_EDGE}: /EXIT typed in capitals is not refused, and reaches the command itself"),
     ),
 }  # fmt: skip
 TESTS |= FIRST_TESTS

@@ -14,41 +14,16 @@ import argparse
 
 def run_acp(args: argparse.Namespace) -> int:
     """Serve one client until it closes stdin (or a signal ends the run); the exit code says which."""
-    import asyncio
     import os
     from pathlib import Path
 
-    from narnat_agent.acp.server import Editor, Turns
+    from narnat_agent.acp.server import serve
     from narnat_agent.acp.sessions import Settings
+    from narnat_agent.acp.wire import stdio
     from narnat_agent.keyguard import forget_key_variables
-    from narnat_agent.processes import start_thread
 
     protocol_out = os.dup(1)  # the protocol's alone: whatever else writes to stdout lands on stderr
     os.dup2(2, 1)
     settings = Settings(args, dict(os.environ), Path.home())
     forget_key_variables(os.environ)  # each session reads the key from `settings`; the commands never see it
-    turns = Turns()
-    editor = Editor(turns, settings)
-    start_thread(asyncio.run, _connect(editor, turns, protocol_out, settings.secrets))
-    try:
-        turns.serve()
-    finally:
-        editor.close()
-        turns.done.set_result(None)
-    return 128 + turns.leaving if turns.leaving else 0
-
-
-async def _connect(editor, turns, protocol_out: int, secrets: set[str]) -> None:  # type: ignore[no-untyped-def]
-    """The connection, until the client closes it; the loop goes on until the main thread is done with it."""
-    import asyncio
-
-    from acp import run_agent
-
-    from narnat_agent.acp.wire import Lines, stdio
-
-    reader, writer = await stdio(protocol_out)
-    try:
-        await run_agent(editor, Lines(reader, writer, secrets))
-    finally:
-        turns.finish()
-        await asyncio.wrap_future(turns.done)
+    return serve(settings, lambda: stdio(protocol_out))

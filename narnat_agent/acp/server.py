@@ -11,10 +11,10 @@ import concurrent.futures
 import queue
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp import PROTOCOL_VERSION, Client, RequestError
+from acp import PROTOCOL_VERSION, Client, RequestError, run_agent
 from acp.helpers import update_available_commands
 from acp.schema import (
     AgentCapabilities,
@@ -43,10 +43,12 @@ from narnat_agent.acp.sessions import (
     question,
 )
 from narnat_agent.acp.ui import EditorUI, Link
+from narnat_agent.acp.wire import Lines
 from narnat_agent.core.turn import Stop
 from narnat_agent.i18n import _
 from narnat_agent.logger import get_logger
 from narnat_agent.platform.signals import ENDING
+from narnat_agent.processes import start_thread
 from narnat_agent.run.start import save
 
 log = get_logger("acp.server")
@@ -258,3 +260,30 @@ class Editor:
         for opened in self.sessions.values():
             save(opened.agent, opened.ui, quiet=True)
             stop_jobs(opened.agent)
+
+
+Streams = Callable[[], Awaitable[tuple[asyncio.StreamReader, asyncio.StreamWriter]]]
+
+
+def serve(settings: Settings, streams: Streams) -> int:
+    """Serve one client over the streams `streams` opens (stdin and stdout in `narnat acp`) until it closes them, or a
+    signal ends the run; the exit code says which. This thread runs the turns; the connection, a thread of its own."""
+    turns = Turns()
+    editor = Editor(turns, settings)
+    start_thread(asyncio.run, _connect(editor, turns, streams, settings.secrets))
+    try:
+        turns.serve()
+    finally:
+        editor.close()
+        turns.done.set_result(None)
+    return 128 + turns.leaving if turns.leaving else 0
+
+
+async def _connect(editor: Editor, turns: Turns, streams: Streams, secrets: set[str]) -> None:
+    """The connection, until the client closes it; the loop goes on until the main thread is done with it."""
+    reader, writer = await streams()
+    try:
+        await run_agent(editor, Lines(reader, writer, secrets))  # type: ignore[arg-type]  # acp calls its methods by name
+    finally:
+        turns.finish()
+        await asyncio.wrap_future(turns.done)

@@ -49,7 +49,8 @@ class Opened:
 
 def open_session(cwd: str, name: str | None, ui: EditorUI, settings: Settings, taken: set[str]) -> Opened:
     """A new conversation in `cwd` (name None), or the saved one of that name; a RequestError saying why not."""
-    from narnat_agent.commands import REGISTRY, custom
+    from narnat_agent.commands import custom
+    from narnat_agent.commands.dispatch import descriptions  # its import registers the built-in commands
     from narnat_agent.config.loader import ConfigError, load_config
     from narnat_agent.prompts.system_prompt import build_system_prompt
 
@@ -80,7 +81,7 @@ def open_session(cwd: str, name: str | None, ui: EditorUI, settings: Settings, t
     ui.workspace, ui.session_id = agent.workspace, agent.session.name
     if ui.link.edits_files():
         agent.workspace.editor = Buffers(ui)
-    user, notices = custom.load(project, settings.home, REGISTRY)
+    user, notices = custom.load(project, settings.home, descriptions(), config.api_key)
     for notice in notices:
         ui.notice(notice)
     return Opened(agent.session.name, agent, ui, user)

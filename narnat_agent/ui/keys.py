@@ -6,6 +6,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
@@ -185,6 +186,15 @@ def _one_key(meaning: str) -> list[str]:
     return single + [key.upper() for key in single if key.upper() != key]
 
 
+def terminal_keyboard() -> Input | None:
+    """The terminal's keyboard; None when standard input is no terminal."""
+    if not sys.stdin.isatty():
+        return None
+    from prompt_toolkit.input import create_input
+
+    return create_input()
+
+
 TWICE = 1.5  # seconds within which the second ESC must follow, with "escape-twice"
 
 
@@ -197,8 +207,9 @@ class Watcher:
     `key` is "escape" (one press), "escape-twice" (for vi users who press ESC by habit) or "ctrl-c" (ESC ignored).
     """
 
-    def __init__(self, on_cancel=None, on_queued=None):
+    def __init__(self, on_cancel=None, on_queued=None, keyboard: Callable[[], Input | None] | None = None):
         self.on_cancel, self.on_queued = on_cancel, on_queued
+        self.keyboard = keyboard or terminal_keyboard  # where the keys come from (a test gives a pipe)
         self.queued: list[str] = []  # questions sent while the agent was busy, oldest first
         self.key = "escape"
         self.last_escape = 0.0
@@ -214,11 +225,9 @@ class Watcher:
         it): a key typed between the watcher and a prompt (a Ctrl-D as a turn ends, a question right after an empty
         Enter) never meets the line mode. What was typed before Narnat got here went through it, which made each
         Enter a newline: it waits for the first prompt with its Enters back."""
-        if self._input is not None or not sys.stdin.isatty():
+        if self._input is not None or (keyboard := self.keyboard()) is None:
             return
-        from prompt_toolkit.input import create_input
-
-        self._input = create_input()
+        self._input = keyboard
         raw = self._input.raw_mode()
         raw.__enter__()
         atexit.register(raw.__exit__, None, None, None)
@@ -229,9 +238,11 @@ class Watcher:
 
     def start(self) -> None:
         """Take the keyboard; without a terminal on stdin there is nothing to watch (Ctrl-C still works)."""
-        if self._thread is not None or not sys.stdin.isatty():
+        if self._thread is not None:
             return
         self.hold()
+        if self._input is None:
+            return
         self._stop.clear()
         self.fired = False
         self._thread = start_thread(self._watch, self._input)

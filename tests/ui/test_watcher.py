@@ -118,3 +118,11 @@ def test_only_printable_characters_are_typed():
     w = watcher()
     calm(w, ["é", "\x00", Keys.Tab, Keys.ControlA, "中", Keys.ControlJ])
     assert w.take_typed() == "é中\n" and cancelled == []
+
+
+def test_escape_cancels_unless_told_otherwise():
+    w = Watcher(on_cancel=lambda: cancelled.append(True))
+    w.working(True)
+    with pytest.raises(KeyboardInterrupt):
+        w.handle([Keys.Escape])
+    assert cancelled == [True]

@@ -1,0 +1,279 @@
+"""The protocol's server in process: `serve` on this thread (it runs the turns, as `narnat acp`'s main thread does)
+over a pair of sockets, and the editor's side the protocol's own client on a loop of its own (the boundary)."""
+
+import asyncio
+import dataclasses
+import signal
+import socket
+import threading
+from argparse import Namespace
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+from acp import RequestError, connect_to_agent, text_block
+
+from narnat_agent import __version__
+from narnat_agent.acp.server import serve
+from narnat_agent.acp.sessions import Settings
+from narnat_agent.platform.signals import ENDING
+from tests.acp.editor import KEY, Editor, environment
+from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
+from tests.platforms import posix_only
+
+pytestmark = posix_only("session/cancel reaches the turn as a SIGINT to this thread, as on POSIX")
+
+Script = Callable[[Any], Awaitable[Any]]
+
+
+@pytest.fixture(autouse=True)
+def handlers() -> Iterator[None]:
+    """serve takes SIGINT and the ending signals for its run: the test run gets its own back."""
+    saved = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, *ENDING)}
+    yield
+    for signum, handler in saved.items():
+        signal.signal(signum, handler)
+
+
+def served(project, fake_llm, script: Script, editor: Editor | None = None, initialize: bool = True, **flags) -> tuple:
+    """The exit code of a run that `script` drove from the editor's side until it hung up, and what it returned."""
+    editor = editor or Editor()
+    ours, theirs = socket.socketpair()
+    results: dict[str, Any] = {}
+
+    async def client() -> None:
+        reader, writer = await asyncio.open_connection(sock=theirs)
+        conn = connect_to_agent(editor, writer, reader)
+        try:
+            if initialize:
+                results["initialized"] = await conn.initialize(
+                    protocol_version=1, client_capabilities=editor.capabilities()
+                )
+            results["value"] = await script(conn)
+        except BaseException as e:  # said in the test's own thread
+            results["error"] = e
+        finally:
+            writer.close()
+
+    thread = threading.Thread(target=asyncio.run, args=(client(),))
+    thread.start()
+    args = Namespace(**({"model": None, "max_cost": None, "max_steps": None} | flags))
+    settings = Settings(args, environment(project, fake_llm.base_url), project.parent / "home")
+    code = serve(settings, lambda: asyncio.open_connection(sock=ours))
+    thread.join(30)
+    if "error" in results:
+        raise results["error"]
+    return code, results.get("value"), results.get("initialized")
+
+
+async def opened(conn, project) -> str:
+    return (await conn.new_session(cwd=str(project), mcp_servers=[])).session_id
+
+
+async def ask(conn, session_id: str, text: str) -> str:
+    return (await conn.prompt(session_id=session_id, prompt=[text_block(text)])).stop_reason
+
+
+def test_a_client_initializes_opens_a_session_asks_and_hangs_up(project, fake_llm):
+    fake_llm.add(text_reply("Hello from Narnat."))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        return sid, await ask(conn, sid, "hi")
+
+    code, (sid, stop), initialized = served(project, fake_llm, script, editor)
+    assert code == 0 and stop == "end_turn"
+    assert initialized.protocol_version == 1 and initialized.auth_methods == []
+    assert (initialized.agent_info.name, initialized.agent_info.title) == ("narnat", "Narnat")
+    assert initialized.agent_info.version == __version__
+    capabilities = initialized.agent_capabilities
+    assert capabilities.load_session is True
+    prompts = capabilities.prompt_capabilities
+    assert (prompts.image, prompts.audio, prompts.embedded_context) == (False, False, False)
+    assert (capabilities.mcp_capabilities.http, capabilities.mcp_capabilities.sse) == (False, False)
+    assert editor.text() == "Hello from Narnat."
+    [commands] = editor.seen("available_commands_update")
+    assert "undo" in [c.name for c in commands.available_commands]
+    assert (project / ".narnat" / "sessions" / f"{sid}.json").is_file()  # saved after the turn
+    assert fake_llm.requests[0]["messages"][-1]["content"] == "hi"
+
+
+def test_a_newer_client_is_answered_in_the_version_narnat_speaks(project, fake_llm):
+    async def script(conn):
+        return await conn.initialize(protocol_version=99, client_capabilities=Editor().capabilities())
+
+    __, answer, __ = served(project, fake_llm, script)
+    assert answer.protocol_version == 1
+
+
+def test_a_session_before_initialize_is_refused(project, fake_llm):
+    async def script(conn):
+        with pytest.raises(RequestError) as refused:
+            await opened(conn, project)
+        return refused.value
+
+    __, refused, __ = served(project, fake_llm, script, initialize=False)
+    assert refused.code == -32600 and str(refused) == "Initialize the connection first."
+
+
+def test_a_prompt_for_a_session_not_open_says_how_to_open_it(project, fake_llm):
+    async def script(conn):
+        with pytest.raises(RequestError) as refused:
+            await ask(conn, "nowhere", "hi")
+        with pytest.raises(RequestError) as mode:
+            await conn.set_session_mode(session_id="nowhere", mode_id="plan")
+        await conn.cancel(session_id="nowhere")  # nothing runs there: nothing to stop
+        return refused.value, mode.value
+
+    __, (refused, mode), __ = served(project, fake_llm, script)
+    said = "There is no session nowhere in this run; open it with session/load."
+    assert (refused.code, str(refused)) == (-32602, said) and (mode.code, str(mode)) == (-32602, said)
+    assert not fake_llm.requests
+
+
+def test_commands_an_editor_does_not_offer_are_refused_and_blank_prompts_ask_nothing(project, fake_llm):
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        return [await ask(conn, sid, text) for text in ("/exit", "/REWIND 2", "   ", "/help")]
+
+    __, stops, __ = served(project, fake_llm, script, editor)
+    assert stops == ["end_turn"] * 4 and not fake_llm.requests
+    said = editor.text()
+    assert "/exit is not offered in an editor: the editor closes the session." in said
+    assert "/rewind is not offered in an editor: the questions it asks need the terminal; /undo and /redo work " in said
+    assert "/compact" in said  # /help answered
+
+
+def test_a_users_own_command_is_asked_as_its_question(project, fake_llm):
+    (project / ".narnat" / "commands").mkdir(parents=True)
+    (project / ".narnat" / "commands" / "review.md").write_text("Review $ARGUMENTS closely.\n")
+    fake_llm.add(text_reply("Reviewed."))
+
+    async def script(conn):
+        return await ask(conn, await opened(conn, project), "/review app.py")
+
+    __, stop, __ = served(project, fake_llm, script)
+    assert stop == "end_turn" and fake_llm.requests[0]["messages"][-1]["content"] == "Review app.py closely."
+
+
+def test_how_a_turn_ended_is_the_prompts_stop_reason(project, fake_llm):
+    (project / "a.txt").write_text("a\n")
+    cut = SSE([chunk({"content": "partial"}), chunk(finish="length"), usage()])
+    fake_llm.add(cut, text_reply("fine"))
+    fake_llm.add(*(tool_reply(("Read", {"file_path": "a.txt", "offset": n})) for n in (1, 2)))
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        return [await ask(conn, sid, text) for text in ("one", "two", "three")]
+
+    __, stops, __ = served(project, fake_llm, script, max_steps=2)
+    assert stops == ["max_tokens", "end_turn", "max_turn_requests"]
+
+
+@pytest.mark.slow
+def test_a_saved_session_is_told_again_when_loaded_and_its_mode_chosen(project, fake_llm):
+    fake_llm.add(text_reply("First answer."), text_reply("Second answer."))
+    first, second = Editor(), Editor()
+
+    async def save(conn):
+        sid = await opened(conn, project)
+        await ask(conn, sid, "first question")
+        return sid
+
+    __, sid, __ = served(project, fake_llm, save, first)
+
+    async def load(conn):
+        loaded = await conn.load_session(cwd=str(project), session_id=sid, mcp_servers=[])
+        await conn.set_session_mode(session_id=sid, mode_id="plan")
+        return loaded, await ask(conn, sid, "second question")
+
+    __, (loaded, stop), __ = served(project, fake_llm, load, second)
+    assert loaded.modes.current_mode_id == "default" and stop == "end_turn"
+    assert second.text("user_message_chunk") == "first question"
+    assert second.text().startswith("First answer.") and second.text().endswith("Second answer.")
+    assert second.seen("available_commands_update")
+    sent = fake_llm.requests[1]["messages"]
+    assert [m["content"] for m in sent if m["role"] == "user"][0] == "first question"
+    assert "plan mode" in sent[-1]["content"].lower()
+
+
+def test_cancel_stops_the_running_turn_and_a_second_prompt_waits_its_turn(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "sleep 30"})), text_reply("Asked again."))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        turn = asyncio.ensure_future(ask(conn, sid, "wait"))
+        while not editor.seen("tool_call"):
+            await asyncio.sleep(0.02)
+        with pytest.raises(RequestError) as busy:
+            await ask(conn, sid, "meanwhile")
+        with pytest.raises(RequestError) as mode:
+            await conn.set_session_mode(session_id=sid, mode_id="plan")
+        with pytest.raises(RequestError) as load:
+            await conn.load_session(cwd=str(project), session_id=sid, mcp_servers=[])
+        await conn.cancel(session_id=sid)
+        stopped = await turn
+        return busy.value, mode.value, load.value, stopped, await ask(conn, sid, "go on")
+
+    __, (busy, mode, load, stopped, again), __ = served(project, fake_llm, script, editor)
+    assert stopped == "cancelled" and again == "end_turn"
+    running = f"A turn is already running (session {busy_id(busy)}): wait for it to end, or cancel it."
+    assert (busy.code, str(busy)) == (-32600, running)
+    assert (mode.code, str(mode)) == (
+        -32600,
+        "This session is answering a prompt; change the mode once the turn is over, or cancel it.",
+    )
+    assert (load.code, str(load)) == (-32602, "This session is answering a prompt; load it once the turn is over.")
+
+
+def busy_id(error: RequestError) -> str:
+    return str(error).split("(session ", 1)[1].split(")", 1)[0]
+
+
+def test_the_key_never_reaches_the_editor(project, fake_llm):
+    fake_llm.add(text_reply(f"The key is {KEY}."))
+    editor = Editor()
+
+    async def script(conn):
+        return await ask(conn, await opened(conn, project), "what is the key?")
+
+    served(project, fake_llm, script, editor)
+    assert KEY not in editor.text() and "[API key]" in editor.text()
+
+
+def test_a_signal_that_ends_the_run_stops_the_turn_and_says_so_in_the_exit_code(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "sleep 30"})))
+    editor = Editor()
+    main = threading.main_thread().ident or 0
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        turn = asyncio.ensure_future(ask(conn, sid, "wait"))
+        while not editor.seen("tool_call"):
+            await asyncio.sleep(0.02)
+        signal.pthread_kill(main, signal.SIGTERM)
+        return await turn
+
+    code, stopped, __ = served(project, fake_llm, script, editor)
+    assert code == 128 + signal.SIGTERM and stopped == "cancelled"
+
+
+def test_a_cancel_for_an_idle_session_leaves_the_other_sessions_turn_alone(project, fake_llm):
+    slow = SSE([chunk({"content": word}) for word in ("Slow ", "but ", "whole.")] + [chunk(finish="stop"), usage()])
+    fake_llm.add(dataclasses.replace(slow, delay=0.05))
+    editor = Editor()
+
+    async def script(conn):
+        working, idle = await opened(conn, project), await opened(conn, project)
+        turn = asyncio.ensure_future(ask(conn, working, "take your time"))
+        while not editor.seen("agent_message_chunk"):
+            await asyncio.sleep(0.01)
+        await conn.cancel(session_id=idle)
+        return await turn
+
+    __, stop, __ = served(project, fake_llm, script, editor)
+    assert stop == "end_turn" and editor.text() == "Slow but whole."
