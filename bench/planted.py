@@ -1113,6 +1113,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("""                while at < len(positional) and positional[at] in bound.values:
                     at += 1
 """, "", f"{STEP_MISSED}: a word after a named parameter fills it again, not the next (Copy-Item -Path a b)"),
+    ),
     # core
     "narnat_agent/core/agent.py": (
         Defect("turns >= self.config.compress_turns", "turns > self.config.compress_turns",
