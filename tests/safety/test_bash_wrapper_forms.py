@@ -125,3 +125,9 @@ def test_shell_text_after_positional_words_and_options_after_values(command, los
 )
 def test_a_wrapped_program_named_by_a_pattern_is_unknown_as_it_is_unwrapped(command):
     assert analyze(command).deletions == ["the command name is computed at run time"]
+
+
+@pytest.mark.parametrize("runner", ["npx", "pnpx", "bunx", "npx --yes"])
+@pytest.mark.parametrize("package", ["rimraf@5", "@acme/rimraf", "@acme/rimraf@5.0.1", "rimraf@latest"])
+def test_a_package_runner_runs_the_program_named_without_its_scope_or_version(runner, package):
+    assert analyze(f"{runner} {package} dist").deletions == ["rimraf deletes files: dist"]
