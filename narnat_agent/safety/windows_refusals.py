@@ -35,6 +35,11 @@ NEVER_END = {  # a sampling program that samples until stopped
 WAITS = Said(N_("{program} waits for a person to answer: ask in your answer instead"))
 
 
+def fed(command: Command) -> bool:
+    """Its input is a file (cmd's `diskpart < wipe.txt`): it reads that, not a person."""
+    return any(operator.endswith("<") for operator, _ in command.redirects)
+
+
 def _plumbing(command: Command) -> bool:
     """Its output feeds a program, is kept in a variable or an argument, or goes to a file: not a read."""
     after = command.downstream
@@ -119,7 +124,7 @@ def _waits(command: WinCommand) -> str | None:
                     name == "ping" else "while ($true)")  # fmt: skip
     if name in NEVER_END and NEVER_END[name](args):
         return Said(N_("{program} never ends: run it a set number of times"), program=command.text[:60])
-    alone = command.upstream is None and command.stdin is None
+    alone = command.upstream is None and command.stdin is None and not fed(command)
     if alone and (
         name in CONSOLES and not args or name == "wsl" and _wsl_shell(args) or name in SHELLS and "-noexit" in args
     ):

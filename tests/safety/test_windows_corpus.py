@@ -313,6 +313,7 @@ def test_windows_programs_run_from_git_bash_ask(command, lost):
         ("cmd", "certutil -delstore My 3f2a", "certutil deletes the certificate 3f2a"),
         ("cmd", "netsh advfirewall reset", "netsh resets advfirewall to its defaults"),
         ("cmd", "(echo select disk 1& echo clean) | diskpart", "diskpart runs the disk commands it is given"),
+        ("cmd", "diskpart < wipe.txt", "diskpart runs the disk commands it is given"),  # its input, from a file
         ("powershell", 'Invoke-Sqlcmd -Query "TRUNCATE TABLE dbo.Log"', "Invoke-Sqlcmd empties table dbo.Log"),
         ("powershell", "[IO.File]::Copy('a.db', 'b.db', $true)", "[IO.File]::Copy overwrites b.db if it exists"),
         ("powershell", "$fso.DeleteFolder('C:\\tmp', $true)", "$fso.DeleteFolder deletes C:\\tmp with everything"),
@@ -368,6 +369,11 @@ def test_guarded_copies_and_counts_run(shell, command, project):
 def test_what_else_waits_or_reads_is_refused(shell, command):
     verdict = analyze(command, shell=shell)
     assert verdict.file_ops or verdict.interactive, command
+
+
+@pytest.mark.parametrize("command", ["netsh < rules.txt", "cmd < build.bat", "wsl < setup.sh"])
+def test_a_console_whose_input_is_a_file_runs_what_the_file_says_and_ends(command):
+    assert analyze(command, shell="cmd").interactive == []
 
 
 @pytest.mark.parametrize(
