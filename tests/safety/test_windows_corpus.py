@@ -157,6 +157,8 @@ def test_powershell_commands_are_found_wherever_they_run(text):
         "Get-ChildItem | Remove-Item -WhatIf",
         "Remove-Item Env:\\TOKEN",
         "Remove-Variable x",
+        "Remove-Service -Name Spooler -WhatIf",  # a rehearsal of what is not a file
+        "Clear-RecycleBin -WhatIf",
         "Copy-Item a new.txt",
         "Move-Item config.json renamed.json",  # no -Force: PowerShell refuses to replace
         "[Environment]::SetEnvironmentVariable('X', '1')",
@@ -233,6 +235,8 @@ def test_cmd_look_alikes_destroy_nothing(text):
         ("powershell", "Get-Content log -Wait", "never ends"),
         ("powershell", "while ($true) { Get-Date }", "never ends"),
         ("cmd", "ping -t host", "never ends"),
+        ("cmd", "ping /t host", "ping /t never ends"),  # Windows' ping takes its switches after - or /
+        ("powershell", "PING /T host", "PING /t never ends"),
         ("cmd", "timeout /t -1", "waits for a person"),
         ("cmd", "choice /c yn", "waits for a person"),
         ("cmd", "set /p X=?", "waits for a person"),
@@ -311,6 +315,7 @@ def test_windows_programs_run_from_git_bash_ask(command, lost):
         ("powershell", "Clear-EventLog -LogName Application", "Clear-EventLog clears the event log Application"),
         ("cmd", "wslconfig /u Ubuntu", "wslconfig deletes the distribution Ubuntu"),
         ("cmd", "certutil -delstore My 3f2a", "certutil deletes the certificate 3f2a"),
+        ("cmd", "cipher /W:D:", "cipher wipes what was deleted on D: for good"),  # cmd's switches take any case
         ("cmd", "netsh advfirewall reset", "netsh resets advfirewall to its defaults"),
         ("cmd", "(echo select disk 1& echo clean) | diskpart", "diskpart runs the disk commands it is given"),
         ("cmd", "diskpart < wipe.txt", "diskpart runs the disk commands it is given"),  # its input, from a file
@@ -355,6 +360,7 @@ def test_guarded_copies_and_counts_run(shell, command, project):
         ("cmd", "netstat -an 5"),
         ("powershell", 'pwsh -NoExit -Command "Get-Date"'),
         ("cmd", "wsl -d Ubuntu"),
+        ("cmd", "wsl ~"),  # a shell opened in the home folder
         ("cmd", "netsh"),
         ("cmd", "runas /user:Administrator cmd"),
         ("powershell", "[System.IO.File]::ReadAllText('README.md')"),
