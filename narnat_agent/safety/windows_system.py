@@ -80,7 +80,12 @@ def removes(command: WinCommand, check: Check) -> list[str]:
 
 
 def _erases(command: WinCommand, check: Check) -> list[str]:
-    bound = bind(command, ("driveletter",), ("number", "disknumber", "path"))
+    """Format-Volume's first word is a drive letter; Clear-Disk's, Initialize-Disk's and Remove-Partition's a disk's
+    number."""
+    if command.name == "format-volume":
+        bound = bind(command, ("driveletter",), ("path",))  # it has no disk's number: -d is -DriveLetter
+    else:
+        bound = bind(command, ("number",), ("disknumber", "path", "driveletter"))
     if bound.on("whatif"):
         return []
     letter = bound.get("driveletter") or bound.get("path")

@@ -316,6 +316,10 @@ def test_windows_programs_run_from_git_bash_ask(command, lost):
         ("cmd", "wslconfig /u Ubuntu", "wslconfig deletes the distribution Ubuntu"),
         ("cmd", "certutil -delstore My 3f2a", "certutil deletes the certificate 3f2a"),
         ("cmd", "cipher /W:D:", "cipher wipes what was deleted on D: for good"),  # cmd's switches take any case
+        ("powershell", "Clear-Disk 2 -RemoveData", "Clear-Disk erases disk 2 —"),  # a disk's number, not a drive
+        ("powershell", "Initialize-Disk 3", "Initialize-Disk erases disk 3 —"),
+        ("powershell", "Format-Volume E", "Format-Volume erases the whole drive E: —"),
+        ("powershell", "Format-Volume -d E", "Format-Volume erases the whole drive E: —"),
         ("cmd", "netsh advfirewall reset", "netsh resets advfirewall to its defaults"),
         ("cmd", "(echo select disk 1& echo clean) | diskpart", "diskpart runs the disk commands it is given"),
         ("cmd", "diskpart < wipe.txt", "diskpart runs the disk commands it is given"),  # its input, from a file
