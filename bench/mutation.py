@@ -50,6 +50,7 @@ from mutation_tail_a import TAIL_A_EQUIVALENT
 from mutation_tailb import TAILB_EQUIVALENT
 from mutation_tailc import TAILC_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
+from mutation_vocab import VOCAB_EQUIVALENT, WINDOWS_TESTS
 from mutation_web import WEB_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
@@ -441,6 +442,11 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/web/article.py": Target(("tests/tools/test_web_article.py",)),
     "narnat_agent/state.py": Target(("tests/base/test_state.py",)),
     "narnat_agent/processes/__init__.py": Target(("tests/platform/test_held_interrupt.py",)),
+    # vocab
+    # the Windows rules are read by the Windows tests (a later key wins over SAFETY_TESTS's); _named builds SYSTEM's
+    # rules at import
+    "narnat_agent/safety/windows_system.py": Target(WINDOWS_TESTS, at_import=("_named",)),
+    "narnat_agent/safety/windows_refusals.py": Target(WINDOWS_TESTS),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -495,6 +501,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **TAIL_A_EQUIVALENT,
     **TAILB_EQUIVALENT,
     **TAILC_EQUIVALENT,
+    **VOCAB_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,
