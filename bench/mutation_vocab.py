@@ -15,7 +15,21 @@ ALL_KEPT = (
     "subset of them and a subset are the same"
 )
 
+UNCHECKED = "a rule of _named never reads the check: it decides from the command alone"
+ONE_FOR_ONE = "a command's argv and shown words go one for one: zip's strictness never decides"
+RUN_TIME = (
+    "a word known only at run time is neither a switch, a word of the rule, nor /?: the empty text and any other such "
+    "text are read alike"
+)
+
 VOCAB_EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/safety/windows_system.py": {
+        "command, None": UNCHECKED,
+        "zip(args, shown, strict=None)": ONE_FOR_ONE,
+        "zip(args, shown, )": ONE_FOR_ONE,
+        "zip(args, shown, strict=True)": ONE_FOR_ONE,
+        'a.lower() if a else "XXXX" for a in command.argv[1:]': RUN_TIME,
+    },
     "narnat_agent/safety/vocabulary.py": {
         **TAILC_EQUIVALENT["narnat_agent/safety/vocabulary.py"],
         "skip = None": SKIP,

@@ -396,3 +396,100 @@ def test_framework_commands_that_drop_the_database_ask_in_every_shell(command):
             f"{command.split()[1] if command.startswith('npx') else 'dotnet'} drops the database and its data"
             " — /undo cannot restore it"
         ]
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "lost"),
+    [
+        ("cmd", "setx JAVA_HOME C:\\jdk", "setx replaces the environment variable JAVA_HOME (User)"),
+        ("cmd", "SETX X 1 /m", "SETX replaces the environment variable X (Machine)"),  # a switch in any case
+        ("cmd", "setx", "setx replaces the environment variable … (User)"),
+        (
+            "powershell",
+            "[Environment]::SetEnvironmentVariable('P', 'x', $scope)",
+            "[Environment]::SetEnvironmentVariable replaces the environment variable P (…)",  # a scope set at run time
+        ),
+        (
+            "powershell",
+            '[System.Environment]::SetEnvironmentVariable(\'P\', "", "Machine")',
+            "[System.Environment]::SetEnvironmentVariable clears the environment variable P (Machine)",
+        ),
+        (
+            "powershell",
+            "[Environment]::SetEnvironmentVariable('P', $v, [System.EnvironmentVariableTarget]::User)",
+            "[Environment]::SetEnvironmentVariable replaces the environment variable P (User)",
+        ),
+        ("cmd", "FORMAT D:\\ /FS:NTFS", "FORMAT erases the whole drive D:"),
+        ("powershell", "Format-Volume -Path 'F:\\'", "Format-Volume erases the whole drive F:"),
+        ("powershell", "Remove-Partition -DriveLetter 'G'", "Remove-Partition erases the whole drive G:"),
+        ("powershell", "Remove-Partition -DiskNumber 1 -PartitionNumber 2", "Remove-Partition erases disk 1"),
+        ("powershell", "Clear-Disk", "Clear-Disk erases disk …"),
+        ("powershell", "Clear-RecycleBin -Force", "Clear-RecycleBin empties the Recycle Bin"),
+        ("cmd", "diskpart /S wipe.txt", "diskpart runs the disk commands in wipe.txt, which can erase disks"),
+        ("cmd", "diskpart /s", "diskpart runs the disk commands in …, which can erase disks"),
+        ("cmd", "bcdedit /delete /f {x}", "bcdedit deletes the boot entry {x}"),
+        ("cmd", "wevtutil clear-log Application", "wevtutil clears the event log Application"),
+        ("cmd", "WEVTUTIL CL", "WEVTUTIL clears the event log …"),
+        ("powershell", "Clear-EventLog Application, System", "Clear-EventLog clears the event log Application, System"),
+        ("powershell", "Clear-EventLog", "Clear-EventLog clears the event log …"),
+        ("cmd", "netsh int ip reset", "netsh resets int ip to its defaults"),
+        ("cmd", "netsh reset", "netsh resets … to its defaults"),
+        ("cmd", "certutil -DELSTORE My abc", "certutil deletes the certificate abc"),  # the last word
+        ("cmd", "reg delete HKCU\\x /v Name /f", "reg deletes the registry key HKCU\\x"),  # the first word
+        ("cmd", "reg delete", "reg deletes the registry key …"),
+        ("cmd", "schtasks /delete /f /tn T", "schtasks deletes the scheduled task T"),  # the word after /tn
+        ("cmd", 'schtasks /Delete /TN "Nightly Sync" /F', "schtasks deletes the scheduled task Nightly Sync"),
+        ("cmd", "schtasks /delete /tn", "schtasks deletes the scheduled task …"),
+        ("cmd", "net user /delete bob", "net deletes the account bob"),
+        ("cmd", "wslconfig /unregister Debian", "wslconfig deletes the distribution Debian with every file in it"),
+        ("cmd", "vssadmin Delete Shadows /For=C: /Oldest", "vssadmin deletes the shadow copies of the drives"),
+        ("cmd", "cipher /w:C:\\", "cipher wipes what was deleted on C:\\ for good"),
+        ("powershell", "Remove-LocalUser test", "Remove-LocalUser deletes test"),
+        ("powershell", "Remove-Service -Name 'Old Service'", "Remove-Service deletes Old Service"),
+        (
+            "powershell",
+            "Get-LocalUser bob | Remove-LocalUser",
+            "Remove-LocalUser deletes what Get-LocalUser bob gives it",
+        ),
+        (
+            "powershell",
+            "Unregister-ScheduledTask -TaskPath \\x\\ -TaskName y",
+            "Unregister-ScheduledTask deletes the scheduled task y",
+        ),
+        # a word known only at run time (a variable cmd never set) is named as written
+        ("cmd", "reg delete %KEY% /f", "reg deletes the registry key %KEY%"),
+        ("cmd", "wevtutil cl %LOG%", "wevtutil clears the event log %LOG%"),
+        ("cmd", "netsh %WHAT% reset", "netsh resets %WHAT% to its defaults"),
+    ],
+)
+def test_what_windows_loses_beyond_the_project_is_named(shell, command, lost):
+    assert analyze(command, shell=shell).deletions == [f"{lost} — /undo cannot restore it"]
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("cmd", "setx /?"),
+        ("cmd", "format"),
+        ("cmd", "diskpart /?"),
+        ("cmd", "reg delete /?"),
+        ("cmd", "reg query HKCU\\x"),
+        ("cmd", "bcdedit /enum"),
+        ("cmd", "wevtutil"),
+        ("cmd", "wevtutil qe System"),
+        ("cmd", "netsh interface show interface"),
+        ("cmd", "net user bob"),
+        ("cmd", "net localgroup x /delete"),
+        ("cmd", "wslconfig /l"),
+        ("cmd", "vssadmin delete"),
+        ("cmd", "vssadmin list shadows"),
+        ("cmd", "cipher /e x"),
+        ("powershell", "Format-Volume -DriveLetter E -WhatIf"),
+        ("powershell", "Clear-EventLog -LogName App -WhatIf"),
+        ("powershell", "Remove-PSDrive X"),
+        ("powershell", "Remove-Job 1"),
+        ("powershell", "[Environment]::SetEnvironmentVariable('P')"),
+    ],
+)
+def test_what_windows_only_shows_or_rehearses_runs(shell, command):
+    assert analyze(command, shell=shell).deletions == []
