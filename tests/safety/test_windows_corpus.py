@@ -369,6 +369,7 @@ def test_guarded_copies_and_counts_run(shell, command, project):
         ("cmd", "runas /user:Administrator cmd"),
         ("powershell", "[System.IO.File]::ReadAllText('README.md')"),
         ("powershell", "Import-Csv data.csv | Select-Object -First 5"),
+        ("cmd", 'findstr /c:"TODO" app.py'),  # the pattern given by /c:, the one word left is a file
         ("bash", "winpty python"),
         ("bash", "bash"),
         ("powershell", "docker compose up"),
