@@ -53,6 +53,7 @@ from mutation_tail_a import TAIL_A_EQUIVALENT
 from mutation_tailb import TAILB_EQUIVALENT
 from mutation_tailc import TAILC_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
+from mutation_vocab import VOCAB_EQUIVALENT, WINDOWS_TESTS
 from mutation_web import WEB_EQUIVALENT
 from mutation_winsafe import WINSAFE_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
@@ -589,6 +590,11 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             ("tests/acp/test_prompt_blocks.py", "tests/acp/test_sessions_open.py", "-m", "not slow")
         ),
     },
+    # vocab
+    # the Windows rules are read by the Windows tests (a later key wins over SAFETY_TESTS's); _named builds SYSTEM's
+    # rules at import
+    "narnat_agent/safety/windows_system.py": Target(WINDOWS_TESTS, at_import=("_named",)),
+    "narnat_agent/safety/windows_refusals.py": Target(WINDOWS_TESTS),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -646,6 +652,18 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **COMMANDS_EQUIVALENT,
     **WINSAFE_EQUIVALENT,
     **CORE_EQUIVALENT,
+    **VOCAB_EQUIVALENT,
+    "narnat_agent/core/agent.py": {
+        'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
+        "conversation no longer fits the model's context window.": UNSHOWN,
+        "NO LONGER FITS THE MODEL'S CONTEXT WINDOW.": UNSHOWN,
+        "stop, message = Stop.PROVIDER_ERROR, _(None)": UNSHOWN,
+    },
+    "narnat_agent/tools/registry.py": {
+        'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
+        "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
+        "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
+    },
     "narnat_agent/provider/text_calls.py": {
         "if separator or text.startswith(separator, at):": "without a separator the step skips nothing more",
         "fences -= text.startswith": "the count of fences is read only as even or odd and as zero or not, which a "

@@ -1146,6 +1146,24 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{INVERTED}: a cancel for an idle session stops the turn another session runs"),
         Defect('.split(" ", 1)[0].lower()', '.split(" ", 1)[0]',
                f"{FORMAT_EDGE}: /EXIT typed in capitals is not refused, and reaches the command itself"),
+    # vocab
+    "narnat_agent/safety/windows_system.py": (
+        Defect('a.lower().startswith("/w:")', 'a.startswith("/w:")',
+               f"{FORMAT_EDGE}: cipher /W:C: in upper case wipes the drive's deleted files without a question"),
+        Defect('scope = "Machine" if any((a or "").lower() == "/m" for a in command.argv) else "User"',
+               'scope = "Machine" if "/m" in command.argv else "User"',
+               f"{WRONG_SETTING}: setx NAME value /M is said to change the user's variable, not the machine's"),
+        Defect('if bound.on("whatif") or command.name in SESSION_ONLY:', "if command.name in SESSION_ONLY:",
+               f"{STEP_MISSED}: Remove-Service -WhatIf, which only says what it would do, asks"),
+    ),
+    "narnat_agent/safety/windows_refusals.py": (
+        Defect("if len(files) > (0 if given else 1)", "if len(files) > 1",
+               f"{OFF_BY_ONE}: findstr /c:\"TODO\" app.py searches a file unrefused: /c: is taken for a file"),
+        Defect('if name in ASKS and not (name == "choice" and "/t" in args)', "if name in ASKS",
+               f"{INVERTED}: choice /t 5 /d y, which answers itself after five seconds, is refused as waiting"),
+        Defect("at = 1 if words and words[0][1].startswith('\"') else 0",
+               "at = 1 if words and words[0][0].startswith('\"') else 0",
+               f"{WRONG_SETTING}: start \"\" rd /s /q build: the title, unquoted, is taken for the program"),
     ),
 }  # fmt: skip
 TESTS |= FIRST_TESTS

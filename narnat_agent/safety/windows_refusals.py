@@ -35,6 +35,11 @@ NEVER_END = {  # a sampling program that samples until stopped
 WAITS = Said(N_("{program} waits for a person to answer: ask in your answer instead"))
 
 
+def fed(command: Command) -> bool:
+    """Its input is a file (cmd's `diskpart < wipe.txt`): it reads that, not a person."""
+    return any(operator.endswith("<") for operator, _ in command.redirects)
+
+
 def _plumbing(command: Command) -> bool:
     """Its output feeds a program, is kept in a variable or an argument, or goes to a file: not a read."""
     after = command.downstream
@@ -114,12 +119,13 @@ def _waits(command: WinCommand) -> str | None:
         return Said(WAITS, program=shown)
     if name == "get-content" and bind(command, ("path",)).on("wait"):
         return Said(N_("{program} -Wait never ends: use Read to see the file"), program=shown)
-    if name == "ping" and "-t" in args or name == "while":
-        return Said(N_("{program} never ends: run it a set number of times"), program=f"{shown} -t" if
-                    name == "ping" else "while ($true)")  # fmt: skip
+    forever = next((a for a in args if a in ("-t", "/t")), None) if name == "ping" else None  # ping's -t is /t too
+    if forever or name == "while":
+        return Said(N_("{program} never ends: run it a set number of times"), program=f"{shown} {forever}" if
+                    forever else "while ($true)")  # fmt: skip
     if name in NEVER_END and NEVER_END[name](args):
         return Said(N_("{program} never ends: run it a set number of times"), program=command.text[:60])
-    alone = command.upstream is None and command.stdin is None
+    alone = command.upstream is None and command.stdin is None and not fed(command)
     if alone and (
         name in CONSOLES and not args or name == "wsl" and _wsl_shell(args) or name in SHELLS and "-noexit" in args
     ):
@@ -137,8 +143,10 @@ Run = Callable[[WinCommand, Check], None]
 
 
 def _wsl_shell(args: list[str]) -> bool:
-    """wsl with only its options (a distribution, a user, a folder) opens a shell."""
-    words = [a for i, a in enumerate(args) if not a.startswith("-") and not (i and args[i - 1] in WSL_VALUES)]
+    """wsl with only its options (a distribution, a user, a folder, `~` for the home folder) opens a shell."""
+    words = [
+        a for i, a in enumerate(args) if not a.startswith("-") and a != "~" and not (i and args[i - 1] in WSL_VALUES)
+    ]
     return not words and not {"-e", "--exec", "--", "-l", "--list", "--status", "--shutdown", "--version",
                               "--install", "--update", "--help", "-t", "--terminate", "--unregister",
                               "--set-default", "-s", "--export", "--import"} & set(args)  # fmt: skip

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, Check
 from narnat_agent.safety.syntax import names
+from narnat_agent.safety.windows_refusals import fed
 from narnat_agent.safety.windows_syntax import WinCommand, bind, given, operands
 
 DISTRIBUTION = N_("{program} deletes the distribution {thing} with every file in it")
@@ -79,7 +80,12 @@ def removes(command: WinCommand, check: Check) -> list[str]:
 
 
 def _erases(command: WinCommand, check: Check) -> list[str]:
-    bound = bind(command, ("driveletter",), ("number", "disknumber", "path"))
+    """Format-Volume's first word is a drive letter; Clear-Disk's, Initialize-Disk's and Remove-Partition's a disk's
+    number."""
+    if command.name == "format-volume":
+        bound = bind(command, ("driveletter",), ("path",))  # it has no disk's number: -d is -DriveLetter
+    else:
+        bound = bind(command, ("number",), ("disknumber", "path", "driveletter"))
     if bound.on("whatif"):
         return []
     letter = bound.get("driveletter") or bound.get("path")
@@ -99,8 +105,8 @@ def _format(command: WinCommand, check: Check) -> list[str]:
 
 
 def _diskpart(command: WinCommand, check: Check) -> list[str]:
-    """diskpart runs the commands of a script (/s) or of its input; alone it waits for a person's."""
-    if command.upstream is not None or command.stdin is not None:
+    """diskpart runs the commands of a script (/s) or of its input (a pipe, a file); alone it waits for a person's."""
+    if command.upstream is not None or command.stdin is not None or fed(command):
         return [beyond(Said(N_("{program} runs the disk commands it is given, which can erase disks"),
                             program=command.shown[0]))]  # fmt: skip
     return _named(("/s",), N_("{program} runs the disk commands in {thing}, which can erase disks"), 0, "/s")(

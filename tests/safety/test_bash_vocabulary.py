@@ -61,6 +61,10 @@ def test_an_option_that_declines_the_backup_asks_even_for_a_known_program():
     assert analyze("supabase stop").deletions == []
     assert analyze("tool sync --skip-snapshot").deletions
     assert analyze("tool apply --no-backup-if-mismatch").deletions == []  # not a backup declined
+    # given a value, the option is still the backup declined, named without its value
+    assert analyze("supabase stop --no-backup=true").deletions == [
+        f"supabase stop --no-backup: {UNKNOWN} — /undo cannot restore it"
+    ]
 
 
 def test_an_import_told_to_replace_what_is_there_asks():
@@ -439,3 +443,72 @@ def test_an_undoing_verb_told_to_go_back_to_nothing_by_an_option_s_value_asks(co
 )
 def test_a_database_named_first_or_by_a_url_with_a_query_has_its_command_read(command, lost, tmp_path):
     assert [str(reason) for reason in analyze(command, tmp_path).deletions] == lost
+
+
+REGENERATED = "regenerable: its tool downloads or builds it again, /undo does not restore it"
+
+
+@pytest.mark.parametrize(
+    ("command", "named", "undo"),
+    [
+        ("mytool purge-cache x", "mytool purge-cache x", REGENERATED),  # what a cache held, its tool makes again
+        ("mytool --purge", "mytool --purge", "/undo cannot restore it"),
+        ("mytool --zap-all x", "mytool --zap-all", "/undo cannot restore it"),
+        ("mytool sync --clean-all", "mytool sync --clean-all", "/undo cannot restore it"),
+        ("mytool push --force", "mytool push --force", "/undo cannot restore it"),
+        ("mytool import --overwrite=true x", "mytool import --overwrite", "/undo cannot restore it"),
+        ("mytool migrate rollback --all --purge", "mytool migrate rollback --purge --all", "/undo cannot restore it"),
+        ("reset-db --yes", "reset-db", "/undo cannot restore it"),  # a program's name of several parts
+        ("./scripts/reset-db.sh", "reset-db.sh", "/undo cannot restore it"),
+        ('goose -dir m postgres "$DB" reset dropAll', "goose reset dropAll", "/undo cannot restore it"),
+        ("mytool deploy --skip-backup --no-snapshots", "mytool deploy --skip-backup --no-snapshots",
+         "/undo cannot restore it"),
+        # an undoing verb sent back to nothing, then a database's command after its options
+        ("mytool rollback --url=postgres://h/db reset --all", "mytool rollback reset --all", "/undo cannot restore it"),
+        ("mytool cache rollback --all", "mytool cache rollback --all", "/undo cannot restore it"),  # no cache undone
+        ("mytool --purge=true", "mytool --purge", "/undo cannot restore it"),  # an option named without its value
+        ("mytool sync --delete=mode=all", "mytool sync --delete", "/undo cannot restore it"),
+        ("mytool load --clean --replace x", "mytool load --clean --replace", "/undo cannot restore it"),
+    ],
+)  # fmt: skip
+def test_the_question_names_the_words_that_destroy_and_whether_they_come_back(command, named, undo):
+    assert [str(reason) for reason in analyze(command).deletions] == [f"{named}: {UNKNOWN} — {undo}"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mytool db:reset --dry-run=client",  # a rehearsal given a value
+        "mytool db:reset --dry-run=mode=full",  # the option's name is before its first =
+        "nuke",  # a name of one part may mean anything
+        "mytool sync --remove-orphans",  # it tidies up after the run
+        "mytool --no-purge",
+        "mytool a b c delete",  # past three subcommands
+        "mytool build --force",  # --force overwrites only what a push or a migration sends
+        # a program of the table: its options are the table's to know, not read by their words
+        "gcloud functions deploy f --clear-labels",
+        "helm upgrade app ./chart --full-refresh",
+    ],
+)
+def test_words_that_do_not_destroy_run(command):
+    assert analyze(command).deletions == []
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [
+        ("mytool fresh --url=postgres://localhost/app", ["mytool fresh"]),  # a database named: fresh empties it
+        ('migrator "$DATABASE_URL" reset', ["migrator reset"]),  # the variable right after the program
+        ('migrator --url="postgres://$HOST/app" reset', ["migrator reset"]),  # a quoted URL built at run time
+        ('mytool -dir "$MIGRATIONS" reset', []),  # a variable whose name says no database
+        ("mytool --profile=POSTGRESX reset", []),  # a database's name is the whole value
+        ("mytool apply reset-data.sql", []),  # a file to apply, not a subcommand
+        ("mytool rollback --env=DEBUG=0", []),  # an option's value is what follows its first =
+        ("mytool sync --all", []),  # --all sends back to nothing only a verb that undoes
+        ("mytool --db=main reset", ["mytool reset"]),  # an option whose name says database
+        ("mytool deploy --skip", []),  # declining nothing named
+        ("mytool sync --skip-snapshot=tag=nightly", ["mytool sync --skip-snapshot"]),  # the name before the first =
+    ],
+)
+def test_what_names_a_database_and_what_undoes_every_step(command, lost):
+    assert [str(reason).split(":")[0] for reason in analyze(command).deletions] == lost

@@ -157,6 +157,8 @@ def test_powershell_commands_are_found_wherever_they_run(text):
         "Get-ChildItem | Remove-Item -WhatIf",
         "Remove-Item Env:\\TOKEN",
         "Remove-Variable x",
+        "Remove-Service -Name Spooler -WhatIf",  # a rehearsal of what is not a file
+        "Clear-RecycleBin -WhatIf",
         "Copy-Item a new.txt",
         "Move-Item config.json renamed.json",  # no -Force: PowerShell refuses to replace
         "[Environment]::SetEnvironmentVariable('X', '1')",
@@ -233,6 +235,8 @@ def test_cmd_look_alikes_destroy_nothing(text):
         ("powershell", "Get-Content log -Wait", "never ends"),
         ("powershell", "while ($true) { Get-Date }", "never ends"),
         ("cmd", "ping -t host", "never ends"),
+        ("cmd", "ping /t host", "ping /t never ends"),  # Windows' ping takes its switches after - or /
+        ("powershell", "PING /T host", "PING /t never ends"),
         ("cmd", "timeout /t -1", "waits for a person"),
         ("cmd", "choice /c yn", "waits for a person"),
         ("cmd", "set /p X=?", "waits for a person"),
@@ -311,8 +315,14 @@ def test_windows_programs_run_from_git_bash_ask(command, lost):
         ("powershell", "Clear-EventLog -LogName Application", "Clear-EventLog clears the event log Application"),
         ("cmd", "wslconfig /u Ubuntu", "wslconfig deletes the distribution Ubuntu"),
         ("cmd", "certutil -delstore My 3f2a", "certutil deletes the certificate 3f2a"),
+        ("cmd", "cipher /W:D:", "cipher wipes what was deleted on D: for good"),  # cmd's switches take any case
+        ("powershell", "Clear-Disk 2 -RemoveData", "Clear-Disk erases disk 2 —"),  # a disk's number, not a drive
+        ("powershell", "Initialize-Disk 3", "Initialize-Disk erases disk 3 —"),
+        ("powershell", "Format-Volume E", "Format-Volume erases the whole drive E: —"),
+        ("powershell", "Format-Volume -d E", "Format-Volume erases the whole drive E: —"),
         ("cmd", "netsh advfirewall reset", "netsh resets advfirewall to its defaults"),
         ("cmd", "(echo select disk 1& echo clean) | diskpart", "diskpart runs the disk commands it is given"),
+        ("cmd", "diskpart < wipe.txt", "diskpart runs the disk commands it is given"),  # its input, from a file
         ("powershell", 'Invoke-Sqlcmd -Query "TRUNCATE TABLE dbo.Log"', "Invoke-Sqlcmd empties table dbo.Log"),
         ("powershell", "[IO.File]::Copy('a.db', 'b.db', $true)", "[IO.File]::Copy overwrites b.db if it exists"),
         ("powershell", "$fso.DeleteFolder('C:\\tmp', $true)", "$fso.DeleteFolder deletes C:\\tmp with everything"),
@@ -354,10 +364,12 @@ def test_guarded_copies_and_counts_run(shell, command, project):
         ("cmd", "netstat -an 5"),
         ("powershell", 'pwsh -NoExit -Command "Get-Date"'),
         ("cmd", "wsl -d Ubuntu"),
+        ("cmd", "wsl ~"),  # a shell opened in the home folder
         ("cmd", "netsh"),
         ("cmd", "runas /user:Administrator cmd"),
         ("powershell", "[System.IO.File]::ReadAllText('README.md')"),
         ("powershell", "Import-Csv data.csv | Select-Object -First 5"),
+        ("cmd", 'findstr /c:"TODO" app.py'),  # the pattern given by /c:, the one word left is a file
         ("bash", "winpty python"),
         ("bash", "bash"),
         ("powershell", "docker compose up"),
@@ -370,6 +382,11 @@ def test_what_else_waits_or_reads_is_refused(shell, command):
     assert verdict.file_ops or verdict.interactive, command
 
 
+@pytest.mark.parametrize("command", ["netsh < rules.txt", "cmd < build.bat", "wsl < setup.sh"])
+def test_a_console_whose_input_is_a_file_runs_what_the_file_says_and_ends(command):
+    assert analyze(command, shell="cmd").interactive == []
+
+
 @pytest.mark.parametrize(
     "command",
     ["dotnet ef database drop --force", "npx supabase db reset"],
@@ -380,3 +397,100 @@ def test_framework_commands_that_drop_the_database_ask_in_every_shell(command):
             f"{command.split()[1] if command.startswith('npx') else 'dotnet'} drops the database and its data"
             " — /undo cannot restore it"
         ]
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "lost"),
+    [
+        ("cmd", "setx JAVA_HOME C:\\jdk", "setx replaces the environment variable JAVA_HOME (User)"),
+        ("cmd", "SETX X 1 /m", "SETX replaces the environment variable X (Machine)"),  # a switch in any case
+        ("cmd", "setx", "setx replaces the environment variable … (User)"),
+        (
+            "powershell",
+            "[Environment]::SetEnvironmentVariable('P', 'x', $scope)",
+            "[Environment]::SetEnvironmentVariable replaces the environment variable P (…)",  # a scope set at run time
+        ),
+        (
+            "powershell",
+            '[System.Environment]::SetEnvironmentVariable(\'P\', "", "Machine")',
+            "[System.Environment]::SetEnvironmentVariable clears the environment variable P (Machine)",
+        ),
+        (
+            "powershell",
+            "[Environment]::SetEnvironmentVariable('P', $v, [System.EnvironmentVariableTarget]::User)",
+            "[Environment]::SetEnvironmentVariable replaces the environment variable P (User)",
+        ),
+        ("cmd", "FORMAT D:\\ /FS:NTFS", "FORMAT erases the whole drive D:"),
+        ("powershell", "Format-Volume -Path 'F:\\'", "Format-Volume erases the whole drive F:"),
+        ("powershell", "Remove-Partition -DriveLetter 'G'", "Remove-Partition erases the whole drive G:"),
+        ("powershell", "Remove-Partition -DiskNumber 1 -PartitionNumber 2", "Remove-Partition erases disk 1"),
+        ("powershell", "Clear-Disk", "Clear-Disk erases disk …"),
+        ("powershell", "Clear-RecycleBin -Force", "Clear-RecycleBin empties the Recycle Bin"),
+        ("cmd", "diskpart /S wipe.txt", "diskpart runs the disk commands in wipe.txt, which can erase disks"),
+        ("cmd", "diskpart /s", "diskpart runs the disk commands in …, which can erase disks"),
+        ("cmd", "bcdedit /delete /f {x}", "bcdedit deletes the boot entry {x}"),
+        ("cmd", "wevtutil clear-log Application", "wevtutil clears the event log Application"),
+        ("cmd", "WEVTUTIL CL", "WEVTUTIL clears the event log …"),
+        ("powershell", "Clear-EventLog Application, System", "Clear-EventLog clears the event log Application, System"),
+        ("powershell", "Clear-EventLog", "Clear-EventLog clears the event log …"),
+        ("cmd", "netsh int ip reset", "netsh resets int ip to its defaults"),
+        ("cmd", "netsh reset", "netsh resets … to its defaults"),
+        ("cmd", "certutil -DELSTORE My abc", "certutil deletes the certificate abc"),  # the last word
+        ("cmd", "reg delete HKCU\\x /v Name /f", "reg deletes the registry key HKCU\\x"),  # the first word
+        ("cmd", "reg delete", "reg deletes the registry key …"),
+        ("cmd", "schtasks /delete /f /tn T", "schtasks deletes the scheduled task T"),  # the word after /tn
+        ("cmd", 'schtasks /Delete /TN "Nightly Sync" /F', "schtasks deletes the scheduled task Nightly Sync"),
+        ("cmd", "schtasks /delete /tn", "schtasks deletes the scheduled task …"),
+        ("cmd", "net user /delete bob", "net deletes the account bob"),
+        ("cmd", "wslconfig /unregister Debian", "wslconfig deletes the distribution Debian with every file in it"),
+        ("cmd", "vssadmin Delete Shadows /For=C: /Oldest", "vssadmin deletes the shadow copies of the drives"),
+        ("cmd", "cipher /w:C:\\", "cipher wipes what was deleted on C:\\ for good"),
+        ("powershell", "Remove-LocalUser test", "Remove-LocalUser deletes test"),
+        ("powershell", "Remove-Service -Name 'Old Service'", "Remove-Service deletes Old Service"),
+        (
+            "powershell",
+            "Get-LocalUser bob | Remove-LocalUser",
+            "Remove-LocalUser deletes what Get-LocalUser bob gives it",
+        ),
+        (
+            "powershell",
+            "Unregister-ScheduledTask -TaskPath \\x\\ -TaskName y",
+            "Unregister-ScheduledTask deletes the scheduled task y",
+        ),
+        # a word known only at run time (a variable cmd never set) is named as written
+        ("cmd", "reg delete %KEY% /f", "reg deletes the registry key %KEY%"),
+        ("cmd", "wevtutil cl %LOG%", "wevtutil clears the event log %LOG%"),
+        ("cmd", "netsh %WHAT% reset", "netsh resets %WHAT% to its defaults"),
+    ],
+)
+def test_what_windows_loses_beyond_the_project_is_named(shell, command, lost):
+    assert analyze(command, shell=shell).deletions == [f"{lost} — /undo cannot restore it"]
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("cmd", "setx /?"),
+        ("cmd", "format"),
+        ("cmd", "diskpart /?"),
+        ("cmd", "reg delete /?"),
+        ("cmd", "reg query HKCU\\x"),
+        ("cmd", "bcdedit /enum"),
+        ("cmd", "wevtutil"),
+        ("cmd", "wevtutil qe System"),
+        ("cmd", "netsh interface show interface"),
+        ("cmd", "net user bob"),
+        ("cmd", "net localgroup x /delete"),
+        ("cmd", "wslconfig /l"),
+        ("cmd", "vssadmin delete"),
+        ("cmd", "vssadmin list shadows"),
+        ("cmd", "cipher /e x"),
+        ("powershell", "Format-Volume -DriveLetter E -WhatIf"),
+        ("powershell", "Clear-EventLog -LogName App -WhatIf"),
+        ("powershell", "Remove-PSDrive X"),
+        ("powershell", "Remove-Job 1"),
+        ("powershell", "[Environment]::SetEnvironmentVariable('P')"),
+    ],
+)
+def test_what_windows_only_shows_or_rehearses_runs(shell, command):
+    assert analyze(command, shell=shell).deletions == []
