@@ -1146,6 +1146,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{INVERTED}: a cancel for an idle session stops the turn another session runs"),
         Defect('.split(" ", 1)[0].lower()', '.split(" ", 1)[0]',
                f"{FORMAT_EDGE}: /EXIT typed in capitals is not refused, and reaches the command itself"),
+    ),
     # vocab
     "narnat_agent/safety/windows_system.py": (
         Defect('a.lower().startswith("/w:")', 'a.startswith("/w:")',
