@@ -4,8 +4,9 @@ Run: python bench/mutation.py [--scratch DIR] [--children N] [MODULE ...]
      (default: every target below; MODULE as written in TARGETS)
 
 Each module runs in a scratch copy of the repository (the working tree is never touched), one mutant at a time
-(the machine is shared). A mutant is killed when a test fails or times out; one that survives is a defect the suite
-would not notice, unless it is listed in EQUIVALENT with the reason it cannot change behaviour. With --scratch the
+(the machine is shared). A mutant is killed when a test fails or hangs (one mutmut timed out is tested again alone,
+without mutmut's limit, so a loaded machine's slowness is not counted as a kill); one that survives is a defect the
+suite would not notice, unless it is listed in EQUIVALENT with the reason it cannot change behaviour. With --scratch the
 copy is kept in DIR: run again, the code and tests are copied afresh and only the mutants not yet killed (and those
 of changed code) are tested again — how a package of thousands of mutants is worked through.
 """
@@ -803,6 +804,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
 
 LOG_LINE = r"^\s*log(\.\w+\(| = get_logger\()"  # the log is for diagnosis: its wording is not behaviour
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
+RECHECK = 1800  # seconds a timed-out mutant's tests get when tested again alone
 
 
 def copy_repository(scratch: Path) -> None:
@@ -848,6 +850,7 @@ def run_mutmut(module: str, target: Target, scratch: Path, children: int) -> Non
     if untested := [name for name, (status, _) in statuses(target, scratch).items() if status == "not checked"]:
         mutmut(scratch, untested, children)
     run_at_import(target, scratch)
+    recheck_timeouts(target, scratch)
 
 
 def run_at_import(target: Target, scratch: Path) -> None:
@@ -863,6 +866,26 @@ def run_at_import(target: Target, scratch: Path) -> None:
         meta = mutated.with_name(mutated.name + ".meta")
         data = json.loads(meta.read_text())
         data["exit_code_by_key"][name] = 1 if code in (1, 2, 3, 4) else code  # 2, 4: the mutant broke the import
+        meta.write_text(json.dumps(data))
+
+
+def recheck_timeouts(target: Target, scratch: Path) -> None:
+    """mutmut stops a mutant's tests after a time measured on the wall clock: on a loaded machine slow tests meet it
+    though the mutant changed nothing they see. Each timed-out mutant is tested again in a new process, without
+    that limit; only one whose tests still do not end within RECHECK seconds (it made them hang) stays killed."""
+    for name, (status, mutated) in statuses(target, scratch).items():
+        if status != "timeout":
+            continue
+        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *target.tests]
+        environment = os.environ | {"MUTANT_UNDER_TEST": name}
+        try:
+            code = subprocess.run(command, cwd=scratch / "mutants", env=environment, capture_output=True,
+                                  timeout=RECHECK).returncode  # fmt: skip
+        except subprocess.TimeoutExpired:
+            continue
+        meta = mutated.with_name(mutated.name + ".meta")
+        data = json.loads(meta.read_text())
+        data["exit_code_by_key"][name] = 0 if code == 0 else 1
         meta.write_text(json.dumps(data))
 
 
