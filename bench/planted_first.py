@@ -3,7 +3,11 @@ written after their tests, as a tired developer would, without reading those tes
 
 from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_MOMENT, WRONG_ORDER, WRONG_SETTING, Defect
 
-WINDOWS_TESTS = ("tests/safety/test_windows_corpus.py", "tests/safety/test_windows_blind.py")
+WINDOWS_TESTS = (
+    "tests/safety/test_windows_corpus.py",
+    "tests/safety/test_windows_blind.py",
+    "tests/safety/test_bash_hidden_code.py",
+)
 
 # module -> its tests, where they are not its mutation target's
 FIRST_TESTS: dict[str, tuple[str, ...]] = {

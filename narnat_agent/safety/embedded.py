@@ -21,9 +21,9 @@ def embedded(name: str, argv: Argv, command: Command, check: Check) -> None:
         _alias(argv, check)
     elif name in SHELLS:
         _shell(name, argv, command, check)
-    elif name in POWERSHELLS or name in CMDS:
+    elif name.lower() in POWERSHELLS | CMDS:  # Git Bash finds `CMD` as cmd.exe: Windows names have no case
         # `pwsh < script.ps1` reads a script file, which is opaque by design like `pwsh script.ps1`
-        windows_code(name, argv, "" if command.stdin_file else fed_code(command), check)
+        windows_code(name.lower(), argv, "" if command.stdin_file else fed_code(command), check)
     elif INTERPRETERS.match(name) or name in TEXT_TOOLS:
         _interpreter(name, argv, command, check)
 

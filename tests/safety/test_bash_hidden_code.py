@@ -64,3 +64,26 @@ def test_a_nested_scripts_file_operations_join_those_of_the_commands_before_it()
         "reading files with cat: use Read (offset/limit for a part)",
         "editing files with sed -i: use Edit",
     ]
+
+
+@pytest.mark.parametrize(
+    ("command", "lost"),
+    [("cmd /C del /s /q build", ["del deletes build in every subfolder"]),
+     ("cmd.exe /c rd /s /q build", ["rd deletes build with everything inside"]),
+     ("CMD //K rd /S /Q build", ["rd deletes build with everything inside"]),
+     ("Cmd.Exe /c rd /s /q build", ["rd deletes build with everything inside"]),
+     ("powershell Remove-Item -Recurse build", ["Remove-Item deletes build with everything inside"]),
+     ("powershell.exe -NoProfile Remove-Item -Recurse build", ["Remove-Item deletes build with everything inside"]),
+     ("pwsh ./deploy.ps1", []),  # pwsh takes a bare word for -File's script, Windows PowerShell for -Command's text
+     ("git gc --prune=all", ["git prunes unreachable commits at once — /undo cannot restore it"])],
+)  # fmt: skip
+def test_code_handed_to_a_windows_shell_from_bash_is_read_as_that_shell_reads_it(command, lost):
+    assert analyze(command).deletions == lost
+
+
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [("echo x > NUL", "cmd"), ("type nul > NUL", "cmd"), ("cd > Nul:", "cmd"), ("Write-Output > $NULL", "powershell")],
+)
+def test_output_sent_to_the_null_device_in_any_case_replaces_nothing(command, shell):
+    assert analyze(command, shell=shell).deletions == []
