@@ -91,6 +91,14 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/tools/tool.py": ("tests/tools/test_tool_contract.py",),
 }  # fmt: skip
 
+# run/headless.py's lines from the exit code to the report
+REPORT = (
+    "    code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost\n"
+    """    code = 128 + agent.leaving if agent.leaving else code
+    ui.report(outcome, agent.session.name if saved else None, code)
+"""
+)
+
 # module -> its defects, each as a tired developer would write it
 PLANTED: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/provider/text_calls.py": (
@@ -971,6 +979,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_ORDER}: a held Ctrl-C that raises stays caught, and the next release interrupts again"),
         Defect("        thread.start()\n    return thread", "    thread.start()\n    return thread",
                f"{WRONG_ORDER}: the helper thread starts after the signals are let through again, and takes them"),
+    ),
+    # run
+    "narnat_agent/run/headless.py": (
+        Defect("if turn.index >= first]", "if turn.index > first]",
+               f"{OFF_BY_ONE}: the files a run's first turn changed are left out of its changed_files"),
+        Defect("bool(args.latest or args.resume)", "bool(args.latest)",
+               f"{WRONG_SETTING}: a session resumed by name and not saved again exits with the turn's code, not 1"),
+        Defect("        stop_jobs(agent)  # before the report: stream-json's last line is the result\n" + REPORT,
+               REPORT + "    stop_jobs(agent)\n",
+               f"{WRONG_ORDER}: background commands are stopped after the report, and the result is not the last line"),
     ),
 }  # fmt: skip
 
