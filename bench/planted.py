@@ -990,6 +990,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                REPORT + "    stop_jobs(agent)\n",
                f"{WRONG_ORDER}: background commands are stopped after the report, and the result is not the last line"),
     ),
+    "narnat_agent/run/start.py": (
+        Defect("if len(stopped) > SHOWN_JOBS:", "if len(stopped) >= SHOWN_JOBS:",
+               f"{OFF_BY_ONE}: three background commands stopped are said as three, 'and 0 more'"),
+        Defect("if server and server.context and not config.context_window_set:", "if server and server.context:",
+               f"{WRONG_SETTING}: a local server's context replaces the context_window the settings name"),
+        Defect(' if not store.is_archive(row["name"])]', "]",
+               f"{STEP_MISSED}: -c takes up a compacted conversation's archive when it is the latest saved"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
