@@ -446,6 +446,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # each run in process through cli.main's argv, against the fake provider (the runs in another process are not seen)
     "narnat_agent/run/headless.py": Target(("tests/run/test_headless_run.py",)),
     "narnat_agent/run/start.py": Target(("tests/run/test_start.py",)),
+    "narnat_agent/run/repl.py": Target(("tests/run/test_repl_run.py",)),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -2,12 +2,33 @@
 line as the mutant writes it, or a pattern of mutant names (starting with *), and why the change cannot alter what
 the code does."""
 
+FIRST_PART = "the text before the first separator is the same however many splits follow it"
+OPEN_CALLS = (
+    "no call is open when an exception leaves agent.ask or a command: agent.turn's finally answers every open call "
+    "(core/agent.py), and a command's turns run through it too"
+)
+NOT_STOPPING = "stop is only tested for truth, and False and None are both false"
+
 RUN_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/run/headless.py": {
         "if (isinstance(e, SessionError)) and False else Stop.PROVIDER_ERROR": (
             "no SessionError leaves agent.ask or pursue (a compression whose archive cannot be written says so and "
             "returns None: conversation/compressor.py): only an LLMError reaches here, a provider error either way"
         ),
-        "leave_on_signals(agent, stop=None)": "stop is only tested for truth, and False and None are both false",
+        "leave_on_signals(agent, stop=None)": NOT_STOPPING,
+    },
+    "narnat_agent/run/repl.py": {
+        "leave_on_signals(agent, stop=None)": NOT_STOPPING,
+        'paragraph = answer.strip().split("\\n\\n", )[0]': FIRST_PART,
+        'paragraph = answer.strip().split("\\n\\n", 2)[0]': FIRST_PART,
+        "build_agent(config, ui, Opening.of(args), system_prompt, None)": (
+            "offer_undo, right after, puts the person's question (ui.confirm with what /undo can restore) in place of "
+            "the workspace's confirm"
+        ),
+        "(_recap(agent) if (resumed) or True else [])": (
+            "a new conversation has no question yet, and the recap of a conversation without one is empty"
+        ),
+        "answer_open_calls(None)": OPEN_CALLS,
+        'answer_open_calls(f"Failed: {type(None).__name__}")': OPEN_CALLS,
     },
 }

@@ -998,6 +998,17 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect(' if not store.is_archive(row["name"])]', "]",
                f"{STEP_MISSED}: -c takes up a compacted conversation's archive when it is the latest saved"),
     ),
+    "narnat_agent/run/repl.py": (
+        Defect("if saved or last_chance or agent.leaving:", "if saved or agent.leaving:",
+               f"{STEP_MISSED}: a second failed autosave says again that leaving once more quits without it"),
+        Defect('paragraph = answer.strip().split("\\n\\n", 1)[0]', 'paragraph = answer.split("\\n\\n", 1)[0]',
+               f"{FORMAT_EDGE}: an answer that starts with a blank line is recalled as nothing"),
+        Defect("turns = max(agent.checkpoints.turn_count(), agent.conversation.turns)",
+               "turns = agent.conversation.turns",
+               f"{WRONG_SETTING}: a resumed conversation's turns are counted from its last compression"),
+        Defect('            if text.strip().startswith("/"):', '            if text.startswith("/"):',
+               f"{FORMAT_EDGE}: a command typed after a space is sent to the model as a question"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
