@@ -142,6 +142,7 @@ def test_without_plan_the_model_is_not_told_it_is_planning(project, fake_llm, na
     assert PLANNING.strip()[:40] not in json.dumps(fake_llm.requests[0]["messages"])
 
 
+@pytest.mark.slow
 def test_a_resumed_run_reports_only_the_files_its_own_turn_changed(project, fake_llm, narnat):
     fake_llm.add(tool_reply(("Write", {"file_path": "a.txt", "content": "a\n"})), text_reply("Wrote a."),
                  tool_reply(("Write", {"file_path": "b.txt", "content": "b\n"})), text_reply("Wrote b."))  # fmt: skip

@@ -325,6 +325,7 @@ def test_a_command_file_holding_the_key_asks_with_the_key_masked(project, fake_l
     assert fake_llm.requests[0]["messages"][-1]["content"] == "Use [API key] here."
 
 
+@pytest.mark.slow
 def test_a_command_that_deletes_asks_the_person_and_runs_on_yes(project, fake_llm, repl):
     (project / "build").mkdir()
     fake_llm.add(tool_reply(("Bash", {"command": "rm -rf build"})), text_reply("Removed."))
@@ -333,6 +334,7 @@ def test_a_command_that_deletes_asks_the_person_and_runs_on_yes(project, fake_ll
     assert "rm -rf build" in out + err and "[y/N]" in out + err
 
 
+@pytest.mark.slow
 def test_a_signal_while_the_repl_ends_only_sets_the_exit_code(project, fake_llm, repl):
     # the background command, stopped on the way out, signals Narnat back: the REPL still ends as it should
     command = f"trap 'kill -TERM {os.getpid()}' TERM; sleep 30 & wait"

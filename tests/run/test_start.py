@@ -271,6 +271,7 @@ def background(fake, agent, *commands: str) -> None:
     agent.ask("start them")
 
 
+@pytest.mark.slow  # each starts and stops background commands: about a second
 @pytest.mark.parametrize(
     ("commands", "said"),
     [
