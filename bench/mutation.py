@@ -447,6 +447,26 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/run/headless.py": Target(("tests/run/test_headless_run.py",)),
     "narnat_agent/run/start.py": Target(("tests/run/test_start.py",)),
     "narnat_agent/run/repl.py": Target(("tests/run/test_repl_run.py",)),
+    # run() ends the process with os._exit: it runs only in another process (tests/run/test_cli.py); _terminal_ui's
+    # make_ui reads the process's own terminal, which the pty tests give it in another process
+    "narnat_agent/cli.py": Target(
+        ("tests/run/test_cli_main.py", "tests/run/test_first_start.py", "tests/run/test_headless_run.py"),
+        (
+            "_positive",
+            "_HelpFormatter.add_usage",
+            "_HelpFormatter.start_section",
+            "_HelpFormatter.format_help",
+            "_HelpFormatter._split_lines",
+            "_positive_number",
+            "_parser",
+            "first_run_setup",
+            "read_prompt",
+            "main",
+            "_start",
+            "_configuration",
+            "_headless_ui",
+        ),
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

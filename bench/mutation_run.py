@@ -7,6 +7,10 @@ OPEN_CALLS = (
     "no call is open when an exception leaves agent.ask or a command: agent.turn's finally answers every open call "
     "(core/agent.py), and a command's turns run through it too"
 )
+HEADLESS_INPUT = (
+    "a headless run reads nothing through its UI: the -p text is read before it, and its confirmations are "
+    "NobodyToAsk's or --yes's, never the UI's"
+)
 NOT_STOPPING = "stop is only tested for truth, and False and None are both false"
 
 RUN_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -30,5 +34,16 @@ RUN_EQUIVALENT: dict[str, dict[str, str]] = {
         ),
         "answer_open_calls(None)": OPEN_CALLS,
         'answer_open_calls(f"Failed: {type(None).__name__}")': OPEN_CALLS,
+    },
+    "narnat_agent/cli.py": {
+        "super().add_usage(None, actions, groups,": (
+            "the parser is made without a usage of its own: argparse passes None as the usage either way"
+        ),
+        "if (heading) or True else heading)": (
+            "argparse's only sections here are its two groups (positionals, options), both titled: no heading is empty"
+        ),
+        'value < float("INF")': "float() reads infinity in any case",
+        "HeadlessUI(sys.stdout, sys.stderr, None)": HEADLESS_INPUT,
+        "HeadlessUI(sys.stdout, sys.stderr, )": "PlainUI's input is sys.stdin when none is given",
     },
 }

@@ -1009,6 +1009,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect('            if text.strip().startswith("/"):', '            if text.startswith("/"):',
                f"{FORMAT_EDGE}: a command typed after a space is sent to the model as a question"),
     ),
+    "narnat_agent/cli.py": (
+        Defect("if args.fork and not (args.latest or args.resume):", "if args.fork and not args.resume:",
+               f"{WRONG_SETTING}: -c --fork is refused as if it named no saved conversation"),
+        Defect("max_steps=args.max_steps or config.max_steps", "max_steps=config.max_steps or args.max_steps",
+               f"{WRONG_ORDER}: the settings' max_steps wins over --max-steps"),
+        Defect('(b"\\xfe\\xff", "utf-16"), ', "",
+               f"{FORMAT_EDGE}: a big-endian UTF-16 prompt on stdin is read as UTF-8 and sent as escapes"),
+        Defect('if not 0 < value < float("inf"):', 'if not 0 <= value < float("inf"):',
+               f"{OFF_BY_ONE}: --max-cost 0 is taken, and every turn stops before its first request"),
+    ),
 }  # fmt: skip
 
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
