@@ -57,19 +57,24 @@ def settings(project, **values) -> None:
     (project / ".narnat" / "narnat.json").write_text(json.dumps(values))
 
 
+ACP = "--acp serves an editor, which opens and loads its own sessions: leave out -p, -c and --resume"
+PLAN_AND_GOAL = "--plan and --until cannot go together: a plan changes nothing, a goal changes things"
+
+
 @pytest.mark.parametrize(
     ("argv", "sentence"),
     [
         (["--output-format", "json"], "--output-format needs -p: the REPL writes for a person"),
-        (["--acp", "-p", "x"], "--acp serves an editor, which opens and loads its own sessions: leave out -p, -c and"),
-        (["acp", "-c"], "--acp serves an editor, which opens and loads its own sessions: leave out -p, -c and"),
-        (["acp", "--resume", "a"], "--acp serves an editor, which opens and loads its own sessions"),
+        (["--acp", "-p", "x"], ACP),
+        (["acp", "-c"], ACP),
+        (["acp", "--resume", "a"], ACP),
         (["--until", "pytest"], '--until needs -p; in the REPL, /goal TEXT --until "COMMAND"'),
         (["--fork"], "--fork needs -c or --resume: it copies a saved conversation"),
         (["-p", "x", "--fork"], "--fork needs -c or --resume: it copies a saved conversation"),
         (["--plan"], "--plan needs -p; in the REPL, /plan or Shift-Tab"),
-        (["-p", "x", "--plan", "--until", "pytest"], "--plan and --until cannot go together: a plan changes nothing"),
+        (["-p", "x", "--plan", "--until", "pytest"], PLAN_AND_GOAL),
         (["-p", "x", "--until", "  "], "--until needs a command that checks the work, such as --until 'pytest -q'"),
+        (["-p", "x", "--until", ""], "--until needs a command that checks the work, such as --until 'pytest -q'"),
         (["-p", "x", "--max-steps", "0"], "argument --max-steps: must be a positive whole number, not '0'"),
         (["-p", "x", "--max-turns", "-3"], "argument --max-turns: must be a positive whole number, not '-3'"),
         (["-p", "x", "--max-turns", "2.5"], "argument --max-turns: must be a positive whole number, not '2.5'"),
@@ -82,7 +87,7 @@ def settings(project, **values) -> None:
 )
 def test_a_mistake_in_the_flags_is_one_sentence_and_exit_2(fake_llm, narnat, argv, sentence):
     code, out, err = narnat(*argv)
-    assert code == 2 and out == "" and f"narnat: error: {sentence}" in err
+    assert code == 2 and out == "" and err.endswith(f"\nnarnat: error: {sentence}\n")
     assert err.startswith("usage: narnat") and not fake_llm.requests
 
 
@@ -160,6 +165,8 @@ def test_version_is_the_packages(narnat):
         (b"\xfe\xff" + "café".encode("utf-16-be"), "café"),
         (b"\xef\xbb\xbfcaf\xc3\xa9", "café"),
         (b"caf\xe9 \xff", "caf\\xe9 \\xff"),
+        (b"\xff\xfeA\x00\xff", "A\\xff"),
+        (b"\xef\xbb\xbfcaf\xe9", "caf\\xe9"),
         (b"", ""),
     ],
 )
@@ -465,3 +472,11 @@ def test_the_last_try_says_the_answers_are_saved_anyway(project, fake_llm):
     errors = [line[line.index("✗ ") :] for line in said.splitlines() if "✗ " in line]
     assert len(errors) == 3 and errors[0] == errors[1] and "Saved anyway" not in errors[0]
     assert errors[2] == f"{errors[0]} Saved anyway; edit the file to fix it."
+
+
+def test_an_instruction_file_too_long_for_the_system_prompt_is_said(project, fake_llm, narnat):
+    (project / "AGENTS.md").write_text("Be careful.\n" * 3000)
+    fake_llm.add(text_reply("Hi."))
+    code, _, err = narnat("-p", "hi")
+    assert code == 0
+    assert err.startswith(f"! {project / 'AGENTS.md'} is longer than 32,000 characters; only its beginning is in the ")
