@@ -85,6 +85,7 @@ PLAN_AND_GOAL = "--plan and --until cannot go together: a plan changes nothing, 
         (["-p", "x", "--max-cost", "ten"], "argument --max-cost: must be a positive number, not 'ten'"),
     ],
 )
+@pytest.mark.timeout(20)  # a mistake let through may start the editor's server on stdin, which waits: fail soon
 def test_a_mistake_in_the_flags_is_one_sentence_and_exit_2(fake_llm, narnat, argv, sentence):
     code, out, err = narnat(*argv)
     assert code == 2 and out == "" and err.endswith(f"\nnarnat: error: {sentence}\n")
