@@ -11,6 +11,8 @@ HEADLESS_INPUT = (
     "a headless run reads nothing through its UI: the -p text is read before it, and its confirmations are "
     "NobodyToAsk's or --yes's, never the UI's"
 )
+CODEC = "Python's codec names ignore case"
+PROMPT_METAVAR = "argparse names an option's value by its dest in capitals: PROMPT, as written"
 NOT_STOPPING = "stop is only tested for truth, and False and None are both false"
 
 RUN_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -45,5 +47,15 @@ RUN_EQUIVALENT: dict[str, dict[str, str]] = {
         'value < float("INF")': "float() reads infinity in any case",
         "HeadlessUI(sys.stdout, sys.stderr, None)": HEADLESS_INPUT,
         "HeadlessUI(sys.stdout, sys.stderr, )": "PlainUI's input is sys.stdin when none is given",
+        '"UTF-16")': CODEC,
+        '"UTF-8-SIG")': CODEC,
+        'data.decode("UTF-8", errors="backslashreplace")': CODEC,
+        'return data.decode(errors="backslashreplace")': "bytes.decode's encoding is UTF-8 when none is named",
+        "formatter_class=_HelpFormatter, add_help=None)": "add_help is only tested for truth: None and False alike",
+        '"--print", dest="prompt", metavar=None,': PROMPT_METAVAR,
+        '"--print", dest="prompt", help=': PROMPT_METAVAR,
+        "if reporter is not None or prompt is not None:": (
+            "the reporter is made exactly when there is a prompt (a headless run): both are set, or neither"
+        ),
     },
 }

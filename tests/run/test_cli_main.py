@@ -153,9 +153,13 @@ def test_the_help_speaks_the_locales_language_with_its_own_colons_and_widths(nar
     assert max(width(line) for line in lines) <= 60 and sum(width(line) > len(line) + 10 for line in lines) > 5
 
 
-def test_version_is_the_packages(narnat):
+def test_version_is_the_packages(narnat, monkeypatch, capsys):
     code, out, _ = narnat("--version")
     assert (code, out) == (0, f"narnat {__version__}\n")
+    monkeypatch.setattr(sys, "argv", ["narnat", "--version"])  # as `narnat` passes them: the process's own
+    with pytest.raises(SystemExit) as done:
+        main()
+    assert done.value.code == 0 and capsys.readouterr().out == f"narnat {__version__}\n"
 
 
 @pytest.mark.parametrize(
