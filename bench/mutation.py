@@ -46,6 +46,7 @@ from mutation_provider import (
     TURN_TESTS,
 )
 from mutation_read import READ_EQUIVALENT
+from mutation_run import RUN_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_safetyrest import SAFETYREST_EQUIVALENT
 from mutation_store_edit import CHECKPOINT_AND_EDIT_EQUIVALENT
@@ -596,6 +597,31 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # rules at import
     "narnat_agent/safety/windows_system.py": Target(WINDOWS_TESTS, at_import=("_named",)),
     "narnat_agent/safety/windows_refusals.py": Target(WINDOWS_TESTS),
+    # run
+    # each run in process through cli.main's argv, against the fake provider (the runs in another process are not seen)
+    "narnat_agent/run/headless.py": Target(("tests/run/test_headless_run.py",)),
+    "narnat_agent/run/start.py": Target(("tests/run/test_start.py",)),
+    "narnat_agent/run/repl.py": Target(("tests/run/test_repl_run.py",)),
+    # run() ends the process with os._exit: it runs only in another process (tests/run/test_cli.py); _terminal_ui's
+    # make_ui reads the process's own terminal, which the pty tests give it in another process
+    "narnat_agent/cli.py": Target(
+        ("tests/run/test_cli_main.py", "tests/run/test_first_start.py", "tests/run/test_headless_run.py"),
+        (
+            "_positive",
+            "_HelpFormatter.add_usage",
+            "_HelpFormatter.start_section",
+            "_HelpFormatter.format_help",
+            "_HelpFormatter._split_lines",
+            "_positive_number",
+            "_parser",
+            "first_run_setup",
+            "read_prompt",
+            "main",
+            "_start",
+            "_configuration",
+            "_headless_ui",
+        ),
+    ),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -654,6 +680,18 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **WINSAFE_EQUIVALENT,
     **CORE_EQUIVALENT,
     **VOCAB_EQUIVALENT,
+    **RUN_EQUIVALENT,
+    "narnat_agent/core/agent.py": {
+        'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
+        "conversation no longer fits the model's context window.": UNSHOWN,
+        "NO LONGER FITS THE MODEL'S CONTEXT WINDOW.": UNSHOWN,
+        "stop, message = Stop.PROVIDER_ERROR, _(None)": UNSHOWN,
+    },
+    "narnat_agent/tools/registry.py": {
+        'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
+        "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
+        "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
+    },
     "narnat_agent/provider/text_calls.py": {
         "if separator or text.startswith(separator, at):": "without a separator the step skips nothing more",
         "fences -= text.startswith": "the count of fences is read only as even or odd and as zero or not, which a "

@@ -85,6 +85,14 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/commands/modes.py": ("tests/core/test_plan.py", "tests/core/test_goal.py"),
 }  # fmt: skip
 
+# run/headless.py's lines from the exit code to the report
+REPORT = (
+    "    code = EXIT_CODES[outcome.stop.kind] if saved or not resumed else 1  # a resumed session must not be lost\n"
+    """    code = 128 + agent.leaving if agent.leaving else code
+    ui.report(outcome, agent.session.name if saved else None, code)
+"""
+)
+
 # module -> its defects, each as a tired developer would write it
 PLANTED: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/provider/text_calls.py": (
@@ -1165,6 +1173,44 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("at = 1 if words and words[0][1].startswith('\"') else 0",
                "at = 1 if words and words[0][0].startswith('\"') else 0",
                f"{WRONG_SETTING}: start \"\" rd /s /q build: the title, unquoted, is taken for the program"),
+    # run
+    "narnat_agent/run/headless.py": (
+        Defect("if turn.index >= first]", "if turn.index > first]",
+               f"{OFF_BY_ONE}: the files a run's first turn changed are left out of its changed_files"),
+        Defect("bool(args.latest or args.resume)", "bool(args.latest)",
+               f"{WRONG_SETTING}: a session resumed by name and not saved again exits with the turn's code, not 1"),
+        Defect("        stop_jobs(agent)  # before the report: stream-json's last line is the result\n" + REPORT,
+               REPORT + "    stop_jobs(agent)\n",
+               f"{WRONG_ORDER}: background commands are stopped after the report, and the result is not the last line"),
+    ),
+    "narnat_agent/run/start.py": (
+        Defect("if len(stopped) > SHOWN_JOBS:", "if len(stopped) >= SHOWN_JOBS:",
+               f"{OFF_BY_ONE}: three background commands stopped are said as three, 'and 0 more'"),
+        Defect("if server and server.context and not config.context_window_set:", "if server and server.context:",
+               f"{WRONG_SETTING}: a local server's context replaces the context_window the settings name"),
+        Defect(' if not store.is_archive(row["name"])]', "]",
+               f"{STEP_MISSED}: -c takes up a compacted conversation's archive when it is the latest saved"),
+    ),
+    "narnat_agent/run/repl.py": (
+        Defect("if saved or last_chance or agent.leaving:", "if saved or agent.leaving:",
+               f"{STEP_MISSED}: a second failed autosave says again that leaving once more quits without it"),
+        Defect('paragraph = answer.strip().split("\\n\\n", 1)[0]', 'paragraph = answer.split("\\n\\n", 1)[0]',
+               f"{FORMAT_EDGE}: an answer that starts with a blank line is recalled as nothing"),
+        Defect("turns = max(agent.checkpoints.turn_count(), agent.conversation.turns)",
+               "turns = agent.conversation.turns",
+               f"{WRONG_SETTING}: a resumed conversation's turns are counted from its last compression"),
+        Defect('            if text.strip().startswith("/"):', '            if text.startswith("/"):',
+               f"{FORMAT_EDGE}: a command typed after a space is sent to the model as a question"),
+    ),
+    "narnat_agent/cli.py": (
+        Defect("if args.fork and not (args.latest or args.resume):", "if args.fork and not args.resume:",
+               f"{WRONG_SETTING}: -c --fork is refused as if it named no saved conversation"),
+        Defect("max_steps=args.max_steps or config.max_steps", "max_steps=config.max_steps or args.max_steps",
+               f"{WRONG_ORDER}: the settings' max_steps wins over --max-steps"),
+        Defect('(b"\\xfe\\xff", "utf-16"), ', "",
+               f"{FORMAT_EDGE}: a big-endian UTF-16 prompt on stdin is read as UTF-8 and sent as escapes"),
+        Defect('if not 0 < value < float("inf"):', 'if not 0 <= value < float("inf"):',
+               f"{OFF_BY_ONE}: --max-cost 0 is taken, and every turn stops before its first request"),
     ),
 }  # fmt: skip
 TESTS |= FIRST_TESTS

@@ -8,7 +8,7 @@ import contextlib
 import io
 import os
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 from narnat_agent import __version__, i18n
 from narnat_agent.i18n import _
@@ -141,13 +141,14 @@ def first_run_setup(ui: UI, project: Path, home: Path, servers: tuple = ()) -> N
         ui.notice(_("Saved {path} (mode 0600).").format(path=path))
 
 
-def read_prompt(arg: str | None) -> str | None:
-    """The -p text as text the model can be sent: UTF-16 or UTF-8 on stdin; bytes that are neither escaped (\\xe9)."""
+def read_prompt(arg: str | None, stdin: BinaryIO | None = None) -> str | None:
+    """The -p text as text the model can be sent: UTF-16 or UTF-8 on stdin (this process's, unless given); bytes
+    that are neither escaped (\\xe9)."""
     from narnat_agent.encodable import encodable
 
     if arg != "-":
         return None if arg is None else encodable(arg)  # argv holds undecodable bytes as surrogates
-    data = sys.stdin.buffer.read()
+    data = (stdin or sys.stdin.buffer).read()
     for bom, codec in ((b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig")):
         if data.startswith(bom):
             return data.decode(codec, errors="backslashreplace")
