@@ -681,17 +681,6 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **CORE_EQUIVALENT,
     **VOCAB_EQUIVALENT,
     **RUN_EQUIVALENT,
-    "narnat_agent/core/agent.py": {
-        'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
-        "conversation no longer fits the model's context window.": UNSHOWN,
-        "NO LONGER FITS THE MODEL'S CONTEXT WINDOW.": UNSHOWN,
-        "stop, message = Stop.PROVIDER_ERROR, _(None)": UNSHOWN,
-    },
-    "narnat_agent/tools/registry.py": {
-        'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
-        "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
-        "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
-    },
     "narnat_agent/provider/text_calls.py": {
         "if separator or text.startswith(separator, at):": "without a separator the step skips nothing more",
         "fences -= text.startswith": "the count of fences is read only as even or odd and as zero or not, which a "

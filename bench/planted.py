@@ -1173,6 +1173,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("at = 1 if words and words[0][1].startswith('\"') else 0",
                "at = 1 if words and words[0][0].startswith('\"') else 0",
                f"{WRONG_SETTING}: start \"\" rd /s /q build: the title, unquoted, is taken for the program"),
+    ),
     # run
     "narnat_agent/run/headless.py": (
         Defect("if turn.index >= first]", "if turn.index > first]",
