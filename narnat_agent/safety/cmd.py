@@ -222,5 +222,8 @@ def _comment(token: Token) -> bool:
 def parse(text: str) -> list[WinCommand]:
     """The commands cmd would run for text."""
     builder = _Builder()
-    builder.lines(_Lexer(text).tokens())
+    try:
+        builder.lines(_Lexer(text).tokens())
+    except RecursionError:  # blocks nested deeper than the reader's stack: unread, and the analysis asks
+        return [WinCommand(argv=[None], shown=["…"], shell="cmd", text="…")]
     return builder.commands

@@ -73,6 +73,8 @@ class _Builder:
         for token in tokens[1:]:
             if token.kind == "group" and not (keyword == "foreach" and token.opener == "("):
                 self.statements(token.children, consumed or token.opener != "{")
+                if token.opener == "{":  # the if's own block: elseif and else run when the path exists
+                    self.absent = None
         self.absent = None
 
     def _absent(self, tokens: list[Token]) -> None:
@@ -301,5 +303,8 @@ def _literal_output(command: WinCommand) -> str | None:
 def parse(text: str) -> list[WinCommand]:
     """The commands PowerShell would run for text, each set to the shell it runs in."""
     builder = _Builder()
-    builder.statements(Lexer(text).tokens())
+    try:
+        builder.statements(Lexer(text).tokens())
+    except RecursionError:  # brackets nested deeper than the reader's stack: unread, and the analysis asks
+        return [WinCommand(argv=[None], shown=["…"], text="…")]
     return builder.commands
