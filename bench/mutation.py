@@ -41,6 +41,7 @@ from mutation_provider import (
     TRANSPORT_TESTS,
     TURN_TESTS,
 )
+from mutation_pswin import PSWIN_EQUIVALENT
 from mutation_read import READ_EQUIVALENT
 from mutation_safety import SAFETY_EQUIVALENT
 from mutation_safetyrest import SAFETYREST_EQUIVALENT
@@ -138,6 +139,10 @@ SYNTAX_TESTS = (
     "tests/tools/test_syntax_parsers.py",
     "tests/tools/test_syntax_stopping.py",
 )
+# PowerShell's and cmd's forms one at a time: the tokens, and each command's words, text, redirections, pipeline and
+# what it reads, asserted whole; no process runs. The corpora read the same text again through every rule, at
+# several times the cost of a mutant on a shared machine: they run against the planted defects (bench/planted.py)
+WINDOWS_TESTS = ("tests/safety/test_windows_forms.py",)
 WIRE = ("_problem", "Lines.__init__", "Lines.send", "Lines.receive", "Lines._skip", "Lines._refuse", "Lines.close")
 WEB = ("-k", "not main_content_is_close and not code_links and not result_starts and not machine_without_a_network")
 TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
@@ -441,6 +446,10 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/tools/web/article.py": Target(("tests/tools/test_web_article.py",)),
     "narnat_agent/state.py": Target(("tests/base/test_state.py",)),
     "narnat_agent/processes/__init__.py": Target(("tests/platform/test_held_interrupt.py",)),
+    # pswin
+    # PowerShell and cmd text are read by the Windows corpus and their forms' own cases; SAFETY_TESTS, the POSIX
+    # corpora, hardly reach them (a later key wins)
+    **{f"narnat_agent/safety/{name}.py": Target(WINDOWS_TESTS) for name in ("powershell_lex", "powershell", "cmd")},
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -495,6 +504,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **TAIL_A_EQUIVALENT,
     **TAILB_EQUIVALENT,
     **TAILC_EQUIVALENT,
+    **PSWIN_EQUIVALENT,
     "narnat_agent/core/agent.py": {
         'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
         "conversation no longer fits the model's context window.": UNSHOWN,

@@ -161,10 +161,40 @@ def test_a_string_tells_its_end_to_the_tokens_after_it():
     assert lexed('"aXb" c') == [("string", '"aXb"', '"', "aXb"), ("word", "c")]
 
 
+def test_a_here_strings_text_keeps_its_lines_spaces():
+    # only the line ends around the text go: its own spaces and letters stay, and reading goes on after it
+    assert lexed("a @'\nb\n'@ c") == [("word", "a"), ("string", "@'\nb\n'@", "'", "b"), ("word", "c")]
+    assert lexed("@'\n  a  \n'@") == [("string", "@'\n  a  \n'@", "'", "  a  ")]
+    assert lexed("@'\r\n  a\r\n'@") == [("string", "@'\r\n  a\r\n'@", "'", "  a")]
+    assert lexed("@'\rXa\n'@") == [("string", "@'\rXa\n'@", "'", "Xa")]
+    assert lexed("@'\naX\n'@") == [("string", "@'\naX\n'@", "'", "aX")]
+    assert lexed("@'\n\r\na\n'@") == [("string", "@'\n\r\na\n'@", "'", "\r\na")]  # a first line left blank
+
+
+def test_a_comment_ends_at_its_own_end():
+    assert lexed("<# a #> b <# c #> d") == [("comment", ""), ("word", "b"), ("comment", ""), ("word", "d")]
+    assert lexed("# a\nb\nc") == [("comment", ""), ("+sep", "\n"), ("word", "b"), ("+sep", "\n"), ("word", "c")]
+    # `<#>` is read as a comment closed at once: the text after it is read, so no command hides behind it
+    assert lexed("<#> a") == [("comment", ""), ("word", "a")]
+    assert lexed("Xa b") == [("word", "Xa"), ("word", "b")]
+    # --% passes the rest of its own line only, from the character after it
+    assert lexed("cmd --% a\nb\nc") == [
+        ("word", "cmd"),
+        ("stop", "a"),
+        ("+sep", "\n"),
+        ("word", "b"),
+        ("+sep", "\n"),
+        ("word", "c"),
+    ]
+    assert lexed("cmd --%/c x") == [("word", "cmd"), ("stop", "/c x")]
+
+
 def test_a_sub_expression_inside_a_word_ends_at_its_own_bracket():
     # brackets before it (in quotes) are not counted, and only brackets count
     assert lexed("a'('$(b c)d e") == [("word", "a'('$(b c)d"), ("word", "e")]
     assert lexed("a$(X d)e f") == [("word", "a$(X d)e"), ("word", "f")]
+    assert lexed("${a}$(b c)d e") == [("word", "${a}$(b c)d"), ("word", "e")]
+    assert lexed("a$(b) c") == [("word", "a$(b)"), ("word", "c")]
 
 
 def test_a_bareword_ends_at_the_first_space_outside_its_parts():
@@ -891,6 +921,169 @@ POWERSHELL_FORMS = [
             },
             {"argv": ["copy-item", "z", "x"], "text": "Copy-Item z x", "shown": ["Copy-Item", "z", "x"]},
         ],
+    ),
+    (
+        "Get-Content $f | Out-File o",
+        [
+            {"argv": ["get-content", None], "text": "Get-Content $f", "shown": ["Get-Content", "$f"], "downstream": 1},
+            {"argv": ["out-file", "o"], "text": "Out-File o", "shown": ["Out-File", "o"], "upstream": 0},
+        ],
+    ),
+    (
+        "'while' > f",
+        [
+            {
+                "argv": ["write-output", "while"],
+                "text": "'while'",
+                "shown": ["'while'", "'while'"],
+                "redirects": [(">", "f")],
+            }
+        ],
+    ),
+    (
+        "If (-Not (Test-Path x)) { Copy-Item y x }",
+        [
+            {
+                "argv": ["test-path", "x"],
+                "text": "Test-Path x",
+                "shown": ["Test-Path", "x"],
+                "consumed": True,
+                "absent": ["x"],
+            },
+            {
+                "argv": ["write-output", None],
+                "text": "-Not (Test-Path x)",
+                "shown": ["-Not (Test-Path x)", "-Not (Test-Path x)"],
+                "consumed": True,
+            },
+            {
+                "argv": ["copy-item", "y", "x"],
+                "text": "Copy-Item y x",
+                "shown": ["Copy-Item", "y", "x"],
+                "absent": ["x"],
+            },
+        ],
+    ),
+    (
+        'throw "failed: $(Remove-Item x)"',
+        [
+            {"argv": ["remove-item", "x"], "text": "Remove-Item x", "shown": ["Remove-Item", "x"], "consumed": True},
+            {
+                "argv": ["write-output", None],
+                "text": '"failed: $(Remove-Item x)"',
+                "shown": ['"failed: $(Remove-Item x)"', '"failed: $(Remove-Item x)"'],
+            },
+        ],
+    ),
+    (
+        'exit "$(Remove-Item x)"',
+        [
+            {"argv": ["remove-item", "x"], "text": "Remove-Item x", "shown": ["Remove-Item", "x"], "consumed": True},
+            {
+                "argv": ["write-output", None],
+                "text": '"$(Remove-Item x)"',
+                "shown": ['"$(Remove-Item x)"', '"$(Remove-Item x)"'],
+            },
+        ],
+    ),
+    (
+        "if (-not (Test-Path x)\n) { Copy-Item y x }",
+        [
+            {
+                "argv": ["test-path", "x"],
+                "text": "Test-Path x",
+                "shown": ["Test-Path", "x"],
+                "consumed": True,
+                "absent": ["x"],
+            },
+            {
+                "argv": ["write-output", None],
+                "text": "-not (Test-Path x)",
+                "shown": ["-not (Test-Path x)", "-not (Test-Path x)"],
+                "consumed": True,
+            },
+            {
+                "argv": ["copy-item", "y", "x"],
+                "text": "Copy-Item y x",
+                "shown": ["Copy-Item", "y", "x"],
+                "absent": ["x"],
+            },
+        ],
+    ),
+    (
+        "foreach ($d in 'a') { Remove-Item $d }",
+        [
+            {"argv": ["write-output", "a"], "text": "'a'", "shown": ["'a'", "'a'"], "consumed": True},
+            {"argv": ["remove-item", "a"], "text": "Remove-Item $d", "shown": ["Remove-Item", "$d"]},
+        ],
+    ),
+    ("Get-Date &&", [{"argv": ["get-date"], "text": "Get-Date", "shown": ["Get-Date"]}]),
+    (
+        "$a | Remove-Item",
+        [
+            {"argv": ["write-output", None], "text": "$a", "shown": ["$a", "$a"], "downstream": 1},
+            {"argv": ["remove-item"], "text": "Remove-Item", "shown": ["Remove-Item"], "upstream": 0},
+        ],
+    ),
+    (
+        "(Get-Date | Select-Object -First 1) | Remove-Item",
+        [
+            {"argv": ["get-date"], "text": "Get-Date", "shown": ["Get-Date"], "downstream": 1},
+            {
+                "argv": ["select-object", "-First", "1"],
+                "text": "Select-Object -First 1",
+                "shown": ["Select-Object", "-First", "1"],
+                "upstream": 0,
+                "downstream": 3,
+            },
+            {
+                "argv": ["write-output", None],
+                "text": "(Get-Date | Select-Object -First 1)",
+                "shown": ["(Get-Date | Select-Object -First 1)", "(Get-Date | Select-Object -First 1)"],
+                "downstream": 3,
+            },
+            {"argv": ["remove-item"], "text": "Remove-Item", "shown": ["Remove-Item"], "upstream": 2},
+        ],
+    ),
+    (
+        "& { Get-Date } | Remove-Item",
+        [
+            {"argv": ["get-date"], "text": "Get-Date", "shown": ["Get-Date"]},
+            {"argv": ["remove-item"], "text": "Remove-Item", "shown": ["Remove-Item"]},
+        ],
+    ),
+    (
+        "$f = 'a', 'b'; Get-Date > $f",
+        [
+            {
+                "argv": ["write-output", "a", "b"],
+                "text": "'a' , 'b'",
+                "shown": ["'a' , 'b'", "'a' , 'b'", "'a' , 'b'"],
+                "consumed": True,
+            },
+            {"argv": ["get-date"], "text": "Get-Date > $f", "shown": ["Get-Date"], "redirects": [(">", None)]},
+        ],
+    ),
+    (
+        "$l = 'a', 'b'; [IO.File]::Delete($l)",
+        [
+            {
+                "argv": ["write-output", "a", "b"],
+                "text": "'a' , 'b'",
+                "shown": ["'a' , 'b'", "'a' , 'b'", "'a' , 'b'"],
+                "consumed": True,
+            },
+            {
+                "argv": ["[io.file]::delete", None],
+                "text": "[IO.File]::Delete($l)",
+                "shown": ["[IO.File]::Delete", "$l"],
+            },
+        ],
+    ),
+    ("Remove-Item ()", [{"argv": ["remove-item", None], "text": "Remove-Item ()", "shown": ["Remove-Item", "()"]}]),
+    (
+        "Remove-Item 'it''s'",
+        [{"argv": ["remove-item", "it's"], "text": "Remove-Item 'it''s'", "shown": ["Remove-Item", "'it''s'"]}],
     ),
 ]
 
