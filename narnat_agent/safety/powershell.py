@@ -215,8 +215,8 @@ class _Builder:
     def _call(self, method: Token, owner: str, arguments: Token, consumed: bool) -> WinCommand:
         """`[System.IO.File]::Delete(x)` as the command `[io.file]::delete x`; `(…).Delete()`, `$fso.DeleteFolder(x)`
         as `.delete` of what it is called on and its arguments; `$Host.UI.RawUI.ReadKey()` as `.readkey`."""
-        static = "]::" in method.text
         member = METHODS.search(method.text)
+        static = "]::" in method.text and member is None  # `[Console]::In.ReadLine()` calls ReadLine on In
         name = re.sub(r"\[(system\.)?", "[", method.text.lower()) if static or not member else member.group(1).lower()
         owner = method.text[: member.start()] if member is not None and member.start() else owner
         argv: list[str | None] = [name] if static else [name, None]
@@ -276,7 +276,10 @@ class _Builder:
         """Text with the variables it names replaced by their values; None when one is computed at run time."""
         if "$(" in text:
             start = text.index("$(")
-            self.statements(Lexer(text[start + 2 :]).tokens(")"), consumed=True)
+            while start >= 0:  # each sub-expression runs: "$(Get-Date) $(Remove-Item x)"
+                lexer = Lexer(text[start + 2 :])
+                self.statements(lexer.tokens(")"), consumed=True)
+                start = text.find("$(", start + 2 + lexer.at)
             return None
         computed = False
 

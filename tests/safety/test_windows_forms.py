@@ -1286,3 +1286,23 @@ def test_past_its_limit_of_nested_parts_powershell_text_is_left_unread():
     assert analyze("; ".join(["(Get-Date)"] * MAX_GROUPS), shell="powershell").deletions == [
         "the command name is computed at run time"
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Write-Output "$(Get-Date) $(Remove-Item -Recurse build)"',
+        'Write-Output "a $(Get-Date) b $(Remove-Item -Recurse build) c"',
+        '$m = "done: $(Get-Date)"; Write-Output "$m $((Get-Date)) $(Remove-Item -Recurse build)"',
+    ],
+    ids=text_id,
+)
+def test_every_sub_expression_of_a_string_is_read(text):
+    assert analyze(text, shell="powershell").deletions == ["Remove-Item deletes build with everything inside"]
+
+
+@pytest.mark.parametrize("text", ["[Console]::In.ReadLine()", "[System.Console]::In.ReadLine()"], ids=text_id)
+def test_a_method_of_a_static_property_is_read_as_that_method(text):
+    assert analyze(text, shell="powershell").interactive == [
+        f"{text[:-2]} waits for a person to answer: ask in your answer instead"
+    ]
