@@ -16,6 +16,32 @@ LINE_AFTER = "the end is looked for in text that starts with #, <# or --%: find 
 TOP_LEVEL = "a closer of four characters never equals one: the text's top level is read to its end either way"
 EXPANDING = "every quote but ' reads the text as an expanding string, as \" does"
 
+FALSY = "the value is only tested for truth, and the empty text and None are false alike"
+NOT_KEYWORD = "a statement that starts with no word names no keyword: the empty text and XXXX are neither keywords"
+NESTED_READS = (
+    "a statement's commands include those of every statement nested in it, so its reads hold theirs: the nested "
+    "statement's reads are replaced by a set holding them"
+)
+INSIDE_SET = "inside is read only once a command came before in the pipeline, and every command sets it first"
+NO_NAME = (
+    "a call's target that is not a word passes None, as the empty word names no program: the call's name is None "
+    "either way"
+)
+POPPED = "the command built to read the redirections is popped at once: only its redirections are kept"
+NO_OWN_REDIRECT = "the expression before the first redirection holds no redirection of its own to keep"
+OWNER_FIRST = (
+    "a method named first (.Delete()) starts a pipeline element, read as a command: a call's owner is looked for only "
+    "after another token, and a static call's owner is never used"
+)
+BLOCK_LITERAL = "_literals gives None for a script block, as for anything but a list of values"
+WORD_QUOTE = "a word never starts with a quote: the lexer reads a quote there as a string's start"
+STATIC_CALL = (
+    "a call is read only when its name holds ]:: or one of METHODS: one without a method of METHODS holds ]:: and is "
+    "static"
+)
+ONLY_WORDS = "only a word's text can be a keyword: a string keeps its quotes, a group its brackets"
+COMPUTED_GONE = "a computed variable makes the whole text None: what stands in for it is never seen"
+
 PSWIN_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/powershell_lex.py": {
         'rest[0] in "XX\'\\u2018\\u2019XX"': QUOTE_FIRST,
@@ -31,5 +57,27 @@ PSWIN_EQUIVALENT: dict[str, dict[str, str]] = {
         "rest[3 : len(rest) if end <= 0 else end]": LINE_AFTER,
         "rest[3 : len(rest) if end < 1 else end]": LINE_AFTER,
         "unescaped(b, 'XX\"XX')": EXPANDING,
+    },
+    "narnat_agent/safety/powershell.py": {
+        'self.absent: str | None = ""': FALSY,
+        'self.absent = ""': FALSY,
+        'if tokens[0].kind == "word" else "XXXX"': NOT_KEYWORD,
+        "command.reads = reads": NESTED_READS,
+        "inside: list[WinCommand] = None": INSIDE_SET,
+        'else Token(None, "")': NO_NAME,
+        'else Token("XXwordXX", "")': NO_NAME,
+        'else Token("WORD", "")': NO_NAME,
+        'self._command(None, "", tokens[redirects[0] :], None)': POPPED,
+        'self._command(None, "XXXX", tokens[redirects[0] :], consumed)': POPPED,
+        "command.redirects = self._redirects(tokens[redirects[0] :])": NO_OWN_REDIRECT,
+        'tokens[i - 1].text if (i) or True else ""': OWNER_FIRST,
+        'tokens[i - 1].text if i else "XXXX"': OWNER_FIRST,
+        'token.opener != "XX{XX" else None': BLOCK_LITERAL,
+        'startswith(("$", "XX\'XX"': WORD_QUOTE,
+        '"\'", \'XX"XX\', "["))': WORD_QUOTE,
+        "computed = None": FALSY,
+        'return "XXXX"': COMPUTED_GONE,
+        "if static and not member else member.group(1).lower()": STATIC_CALL,
+        'if (tokens[0].kind == "word") or True else ""': ONLY_WORDS,
     },
 }

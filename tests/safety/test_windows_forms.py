@@ -344,10 +344,12 @@ def described(commands: list[WinCommand]) -> list[dict]:
         said: dict = {"argv": command.argv, "text": command.text}
         if command.shown != command.argv:
             said["shown"] = command.shown
-        for key in ("redirects", "consumed", "background", "stdin", "reads", "joined", "absent"):
+        for key in ("redirects", "consumed", "background", "reads", "joined", "absent"):
             value = getattr(command, key)
             if value:
                 said[key] = sorted(value) if isinstance(value, set) else value
+        if command.stdin is not None:  # text known to come down the pipeline, even none
+            said["stdin"] = command.stdin
         if command.upstream is not None:
             said["upstream"] = commands.index(command.upstream)
         if command.downstream is not None:
@@ -1085,6 +1087,310 @@ POWERSHELL_FORMS = [
         "Remove-Item 'it''s'",
         [{"argv": ["remove-item", "it's"], "text": "Remove-Item 'it''s'", "shown": ["Remove-Item", "'it''s'"]}],
     ),
+    ("foreach x", []),
+    ("foreach { a b c }", [{"argv": ["a", "b", "c"], "text": "a b c"}]),
+    (
+        "Get-Date > f > g",
+        [
+            {
+                "argv": ["get-date"],
+                "text": "Get-Date > f > g",
+                "shown": ["Get-Date"],
+                "redirects": [(">", "f"), (">", "g")],
+            }
+        ],
+    ),
+    (
+        "Write-Output a = b",
+        [{"argv": ["write-output", "a", "b"], "text": "Write-Output a = b", "shown": ["Write-Output", "a", "b"]}],
+    ),
+    (
+        "'a' > f 2> g",
+        [
+            {
+                "argv": ["write-output", "a"],
+                "text": "'a'",
+                "shown": ["'a'", "'a'"],
+                "redirects": [(">", "f"), ("2>", "g")],
+            }
+        ],
+    ),
+    (
+        "[IO.File]::WriteAllText('f', $t = 'x')",
+        [
+            {"argv": ["write-output", "x"], "text": "'x'", "shown": ["'x'", "'x'"], "consumed": True},
+            {
+                "argv": ["[io.file]::writealltext", "f", None],
+                "text": "[IO.File]::WriteAllText('f', $t = 'x')",
+                "shown": ["[IO.File]::WriteAllText", "f", "$t = 'x'"],
+            },
+        ],
+    ),
+    (
+        "[IO.File]::Delete(\n'a'\n)",
+        [
+            {
+                "argv": ["[io.file]::delete", "a"],
+                "text": "[IO.File]::Delete(\n'a'\n)",
+                "shown": ["[IO.File]::Delete", "a"],
+            }
+        ],
+    ),
+    (
+        "[IO.File]::Delete(, 'a')",
+        [{"argv": ["[io.file]::delete", "a"], "text": "[IO.File]::Delete(, 'a')", "shown": ["[IO.File]::Delete", "a"]}],
+    ),
+    (
+        "[IO.File]::Delete($a + 'b')",
+        [
+            {"argv": ["write-output", None], "text": "$a + 'b'", "shown": ["$a + 'b'", "$a + 'b'"], "consumed": True},
+            {
+                "argv": ["[io.file]::delete", None],
+                "text": "[IO.File]::Delete($a + 'b')",
+                "shown": ["[IO.File]::Delete", "$a + 'b'"],
+            },
+        ],
+    ),
+    (
+        "$t = [IO.File]::ReadAllText('f')",
+        [
+            {
+                "argv": ["[io.file]::readalltext", "f"],
+                "text": "[IO.File]::ReadAllText('f')",
+                "shown": ["[IO.File]::ReadAllText", "f"],
+                "consumed": True,
+            }
+        ],
+    ),
+    ("'a' = 'b'", [{"argv": ["write-output", None], "text": "'a' = 'b'", "shown": ["'a' = 'b'", "'a' = 'b'"]}]),
+    (
+        "$x = { 'a' }; Remove-Item $x",
+        [
+            {"argv": ["write-output", "a"], "text": "'a'", "shown": ["'a'", "'a'"], "consumed": True},
+            {"argv": ["write-output", None], "text": "{ 'a' }", "shown": ["{ 'a' }", "{ 'a' }"], "consumed": True},
+            {"argv": ["remove-item", None], "text": "Remove-Item $x", "shown": ["Remove-Item", "$x"]},
+        ],
+    ),
+    (
+        "$x = @(\n'a'\n'b'\n); Remove-Item $x",
+        [
+            {
+                "argv": ["write-output", "a", "b"],
+                "text": "@(\n'a'\n'b'\n)",
+                "shown": ["@(\n'a'\n'b'\n)", "@(\n'a'\n'b'\n)", "@(\n'a'\n'b'\n)"],
+                "consumed": True,
+            },
+            {
+                "argv": ["remove-item", "a", "b"],
+                "text": "Remove-Item $x",
+                "shown": ["Remove-Item", "a", "b"],
+                "joined": [1],
+            },
+        ],
+    ),
+    (
+        "Remove-Item -Path:$u",
+        [{"argv": ["remove-item", "-Path:$u"], "text": "Remove-Item -Path:$u", "shown": ["Remove-Item", "-Path:$u"]}],
+    ),
+    (
+        "[Console]::In.ReadLine()",
+        [
+            {
+                "argv": [".readline", None],
+                "text": "[Console]::In.ReadLine()",
+                "shown": ["[Console]::In.ReadLine", "[Console]::In"],
+            }
+        ],
+    ),
+    (
+        "$null | Remove-Item",
+        [
+            {"argv": ["write-output"], "text": "$null", "shown": ["$null"], "downstream": 1},
+            {"argv": ["remove-item"], "text": "Remove-Item", "shown": ["Remove-Item"], "stdin": "", "upstream": 0},
+        ],
+    ),
+    (
+        'Write-Output "$(Get-Date) $(Remove-Item x)"',
+        [
+            {"argv": ["get-date"], "text": "Get-Date", "shown": ["Get-Date"], "consumed": True},
+            {"argv": ["remove-item", "x"], "text": "Remove-Item x", "shown": ["Remove-Item", "x"], "consumed": True},
+            {
+                "argv": ["write-output", None],
+                "text": 'Write-Output "$(Get-Date) $(Remove-Item x)"',
+                "shown": ["Write-Output", '"$(Get-Date) $(Remove-Item x)"'],
+            },
+        ],
+    ),
+    (
+        "$x = (return Get-Date)",
+        [
+            {"argv": ["get-date"], "text": "Get-Date", "shown": ["Get-Date"], "consumed": True},
+            {
+                "argv": ["write-output", None],
+                "text": "(return Get-Date)",
+                "shown": ["(return Get-Date)", "(return Get-Date)"],
+                "consumed": True,
+            },
+        ],
+    ),
+    (
+        "$x = (param($a) Get-Date)",
+        [
+            {"argv": ["get-date"], "text": "Get-Date", "shown": ["Get-Date"], "consumed": True},
+            {
+                "argv": ["write-output", None],
+                "text": "(param($a) Get-Date)",
+                "shown": ["(param($a) Get-Date)", "(param($a) Get-Date)"],
+                "consumed": True,
+            },
+        ],
+    ),
+    ("$x = & $cmd a", [{"argv": [None, "a"], "text": "$cmd a", "shown": ["$cmd", "a"], "consumed": True}]),
+    (
+        "$x = ('a' > f)",
+        [
+            {
+                "argv": ["write-output", "a"],
+                "text": "'a'",
+                "shown": ["'a'", "'a'"],
+                "redirects": [(">", "f")],
+                "consumed": True,
+            },
+            {
+                "argv": ["write-output", None],
+                "text": "('a' > f)",
+                "shown": ["('a' > f)", "('a' > f)"],
+                "consumed": True,
+            },
+        ],
+    ),
+    (
+        "Get-Content a.txt; Set-Content a.txt x",
+        [
+            {
+                "argv": ["get-content", "a.txt"],
+                "text": "Get-Content a.txt",
+                "shown": ["Get-Content", "a.txt"],
+                "reads": ["a.txt"],
+            },
+            {
+                "argv": ["set-content", "a.txt", "x"],
+                "text": "Set-Content a.txt x",
+                "shown": ["Set-Content", "a.txt", "x"],
+            },
+        ],
+    ),
+    ("Remove-Item x # c", [{"argv": ["remove-item", "x"], "text": "Remove-Item x", "shown": ["Remove-Item", "x"]}]),
+    ("# only a comment", []),
+    (
+        "Get-Content a.txt | Set-Content b.txt",
+        [
+            {
+                "argv": ["get-content", "a.txt"],
+                "text": "Get-Content a.txt",
+                "shown": ["Get-Content", "a.txt"],
+                "reads": ["a.txt"],
+                "downstream": 1,
+            },
+            {
+                "argv": ["set-content", "b.txt"],
+                "text": "Set-Content b.txt",
+                "shown": ["Set-Content", "b.txt"],
+                "reads": ["a.txt"],
+                "upstream": 0,
+            },
+        ],
+    ),
+    (
+        "Get-Date || Remove-Item x",
+        [
+            {"argv": ["get-date"], "text": "Get-Date", "shown": ["Get-Date"]},
+            {"argv": ["remove-item", "x"], "text": "Remove-Item x", "shown": ["Remove-Item", "x"]},
+        ],
+    ),
+    ("param($d) Remove-Item", [{"argv": ["remove-item"], "text": "Remove-Item", "shown": ["Remove-Item"]}]),
+    ("$x =", []),
+    (
+        "Get-Date\n(Get-Item x) | Remove-Item",
+        [
+            {"argv": ["get-date"], "text": "Get-Date", "shown": ["Get-Date"]},
+            {"argv": ["get-item", "x"], "text": "Get-Item x", "shown": ["Get-Item", "x"], "downstream": 3},
+            {
+                "argv": ["write-output", None],
+                "text": "(Get-Item x)",
+                "shown": ["(Get-Item x)", "(Get-Item x)"],
+                "downstream": 3,
+            },
+            {"argv": ["remove-item"], "text": "Remove-Item", "shown": ["Remove-Item"], "upstream": 2},
+        ],
+    ),
+    (
+        "'a' | Write-Output",
+        [
+            {"argv": ["write-output", "a"], "text": "'a'", "shown": ["'a'", "'a'"], "downstream": 1},
+            {"argv": ["write-output"], "text": "Write-Output", "shown": ["Write-Output"], "stdin": "a", "upstream": 0},
+        ],
+    ),
+    (", 'a'", [{"argv": ["write-output", "a"], "text": ", 'a'", "shown": [", 'a'", ", 'a'"]}]),
+    (".", [{"argv": ["."], "text": "."}]),
+    (
+        "& | Get-Date",
+        [
+            {"argv": [None], "text": "", "shown": [""], "downstream": 1},
+            {"argv": ["get-date"], "text": "Get-Date", "shown": ["Get-Date"], "upstream": 0},
+        ],
+    ),
+    ("& (Get-Command x) a", [{"argv": [None, "a"], "text": "(Get-Command x) a", "shown": ["(Get-Command x)", "a"]}]),
+    (
+        "'a', ('b')",
+        [
+            {
+                "argv": ["write-output", "a", "b"],
+                "text": "'a' , ('b')",
+                "shown": ["'a' , ('b')", "'a' , ('b')", "'a' , ('b')"],
+            }
+        ],
+    ),
+    (
+        "[IO.File]::Exists + $x",
+        [
+            {
+                "argv": ["write-output", None],
+                "text": "[IO.File]::Exists + $x",
+                "shown": ["[IO.File]::Exists + $x", "[IO.File]::Exists + $x"],
+            }
+        ],
+    ),
+    (
+        "'a'(Remove-Item x)",
+        [
+            {"argv": ["remove-item", "x"], "text": "Remove-Item x", "shown": ["Remove-Item", "x"]},
+            {
+                "argv": ["write-output", None],
+                "text": "'a' (Remove-Item x)",
+                "shown": ["'a' (Remove-Item x)", "'a' (Remove-Item x)"],
+            },
+        ],
+    ),
+    (
+        "{ Get-Date }",
+        [
+            {"argv": ["get-date"], "text": "Get-Date", "shown": ["Get-Date"], "consumed": True},
+            {"argv": ["write-output", None], "text": "{ Get-Date }", "shown": ["{ Get-Date }", "{ Get-Date }"]},
+        ],
+    ),
+    (
+        "$x = [string]'b'; Remove-Item $x",
+        [
+            {
+                "argv": ["write-output", "[string]b"],
+                "text": "[string]'b'",
+                "shown": ["[string]'b'", "[string]'b'"],
+                "consumed": True,
+            },
+            {"argv": ["remove-item", "[string]b"], "text": "Remove-Item $x", "shown": ["Remove-Item", "$x"]},
+        ],
+    ),
 ]
 
 
@@ -1273,6 +1579,8 @@ def test_cmd_text_is_read_as_the_commands_it_runs(text, commands):
 def test_text_nested_deeper_than_can_be_read_asks(shell, opener, closer, depth):
     text = opener * depth + "dir" + closer * depth
     assert analyze(text, shell=shell).deletions == ["the command name is computed at run time"]
+    parse = powershell.parse if shell == "powershell" else cmd.parse
+    assert [(c.argv, c.shown, c.text, c.shell) for c in parse(text)] == [([None], ["…"], "…", shell)]
 
 
 def test_past_its_limit_of_nested_parts_powershell_text_is_left_unread():
@@ -1294,6 +1602,8 @@ def test_past_its_limit_of_nested_parts_powershell_text_is_left_unread():
         'Write-Output "$(Get-Date) $(Remove-Item -Recurse build)"',
         'Write-Output "a $(Get-Date) b $(Remove-Item -Recurse build) c"',
         '$m = "done: $(Get-Date)"; Write-Output "$m $((Get-Date)) $(Remove-Item -Recurse build)"',
+        'Write-Output "$(Get-Date) $(Remove-Item -Recurse build) $(Get-Date)"',
+        'Write-Output "$(1)$(Remove-Item -Recurse build)"',
     ],
     ids=text_id,
 )
