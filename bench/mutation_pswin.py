@@ -42,6 +42,18 @@ STATIC_CALL = (
 ONLY_WORDS = "only a word's text can be a keyword: a string keeps its quotes, a group its brackets"
 COMPUTED_GONE = "a computed variable makes the whole text None: what stands in for it is never seen"
 
+SENTINEL = "the closing sentinel only ends the last part: its text matters only if it were |"
+FIRST_NOT_WORD = (
+    "a first token that is not a word names no keyword: a group is read as a block before, and a redirection's text "
+    "is none of if, for, call, else"
+)
+NO_GLUE = "a text without / is not glued to a switch: the empty text and XXXX alike"
+NO_BODY = "an if without a command after its path runs nothing for the path to be kept from"
+SET_ALONE = "`set` alone names no variable: XXXX holds no = and is not /a or /p either"
+SEPARATOR_KIND = "a separator is known by its kind alone: its text is never read"
+DEPTH_TRUTH = "the depth is only tested for truth: one level down and two are both inside a block"
+FIRST_PIECE = "the name before the first = is the same however many pieces follow it"
+
 PSWIN_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/safety/powershell_lex.py": {
         'rest[0] in "XX\'\\u2018\\u2019XX"': QUOTE_FIRST,
@@ -79,5 +91,23 @@ PSWIN_EQUIVALENT: dict[str, dict[str, str]] = {
         'return "XXXX"': COMPUTED_GONE,
         "if static and not member else member.group(1).lower()": STATIC_CALL,
         'if (tokens[0].kind == "word") or True else ""': ONLY_WORDS,
+    },
+    "narnat_agent/safety/cmd.py": {
+        'for token in [*tokens, Token("op", None)]': SENTINEL,
+        'for token in [*tokens, Token("op", "XX&XX")]': SENTINEL,
+        'if (first.kind == "word") or True else None': FIRST_NOT_WORD,
+        'GLUED.fullmatch(word or "XXXX")': NO_GLUE,
+        'GLUED.fullmatch(name or "XXXX")': NO_GLUE,
+        'else word or "XXXX").lower()': NOT_KEYWORD,
+        '"not" in words[:at] and at + 2 < len(words)': NO_BODY,
+        'command.text.strip() else "XXXX"': SET_ALONE,
+        'split("=", )[0]': FIRST_PIECE,
+        'split("=", 2)[0]': FIRST_PIECE,
+        "computed = None": FALSY,
+        'found.append(Token("sep", None))': SEPARATOR_KIND,
+        'found.append(Token("sep", "XX\\nXX"))': SEPARATOR_KIND,
+        'for token in [*tokens, Token("sep", None)]': SEPARATOR_KIND,
+        'for token in [*tokens, Token("sep", "XX\\nXX")]': SEPARATOR_KIND,
+        "self.tokens(depth + 2)": DEPTH_TRUTH,
     },
 }

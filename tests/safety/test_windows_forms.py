@@ -1563,12 +1563,141 @@ CMD_FORMS = [
             {"argv": ["rd", "/s", "/q", None], "text": "rd /s /q %N%", "shown": ["rd", "/s", "/q", "%N%"]},
         ],
     ),
+    (
+        'echo "a\ndel x',
+        [{"argv": ["echo", "a"], "text": 'echo "a', "shown": ["echo", '"a']}, {"argv": ["del", "x"], "text": "del x"}],
+    ),
+    ("() | del x", [{"argv": ["del", "x"], "text": "del x"}]),
+    ("if not exist", []),
+    (
+        "if exist x (del x) ELSE (del y)",
+        [{"argv": ["del", "x"], "text": "del x"}, {"argv": ["del", "y"], "text": "del y"}],
+    ),
+    (
+        "if exist x dir | more",
+        [{"argv": ["dir"], "text": "dir", "downstream": 1}, {"argv": ["more"], "text": "more", "upstream": 0}],
+    ),
+    (
+        "if exist x (dir) else () | more",
+        [{"argv": ["dir"], "text": "dir", "downstream": 1}, {"argv": ["more"], "text": "more", "upstream": 0}],
+    ),
+    ("echo a 2>&1 b", [{"argv": ["echo", "a", "b"], "text": "echo a 2>&1 b"}]),
+    ("%CMD% x", [{"argv": [None, "x"], "text": "%CMD% x", "shown": ["%CMD%", "x"]}]),
+    ("echo (x)", [{"argv": ["x"], "text": "x"}, {"argv": ["echo", None], "text": "echo (", "shown": ["echo", "(…)"]}]),
+    ("echo a >", [{"argv": ["echo", "a"], "text": "echo a >", "redirects": [(">", "")]}]),
+    ("echo a > (x)", [{"argv": ["echo", "a"], "text": "echo a > (", "redirects": [(">", "")]}]),
+    (
+        'set /a "x=1"\ndel %x%',
+        [
+            {"argv": ["set", "/a", "x=1"], "text": 'set /a "x=1"', "shown": ["set", "/a", '"x=1"']},
+            {"argv": ["del", None], "text": "del %x%", "shown": ["del", "%x%"]},
+        ],
+    ),
+    (
+        "set T=\ndel x%T%y",
+        [
+            {"argv": ["set", "T="], "text": "set T="},
+            {"argv": ["del", "xy"], "text": "del x%T%y", "shown": ["del", "x%T%y"]},
+        ],
+    ),
+    (
+        "set T=x\nset T=y\ndel %T%",
+        [
+            {"argv": ["set", "T=x"], "text": "set T=x"},
+            {"argv": ["set", "T=y"], "text": "set T=y"},
+            {"argv": ["del", "y"], "text": "del %T%", "shown": ["del", "%T%"]},
+        ],
+    ),
+    ("& del x", [{"argv": ["del", "x"], "text": "del x"}]),
+    ("@if exist x del x", [{"argv": ["del", "x"], "text": "del x"}]),
+    ("Xcall del x", [{"argv": ["xcall", "del", "x"], "text": "Xcall del x", "shown": ["Xcall", "del", "x"]}]),
+    ("(echo a > x) > y", [{"argv": ["echo", "a"], "text": "echo a > x", "redirects": [(">", "x"), (">", "y")]}]),
+    (
+        "(dir) | more",
+        [{"argv": ["dir"], "text": "dir", "downstream": 1}, {"argv": ["more"], "text": "more", "upstream": 0}],
+    ),
+    ("dir\n() | more", [{"argv": ["dir"], "text": "dir"}, {"argv": ["more"], "text": "more"}]),
+    ("for %f in (a) do dir", [{"argv": ["dir"], "text": "dir"}]),
+    ("call build.bat", [{"argv": ["build"], "text": "build.bat", "shown": ["build.bat"]}]),
+    ("else dir", [{"argv": ["dir"], "text": "dir"}]),
+    ("if a ==", []),
+    ("if a", []),
+    ("if /i a == b del x", [{"argv": ["del", "x"], "text": "del x"}]),
+    (
+        "dir\nif not exist y copy a y",
+        [{"argv": ["dir"], "text": "dir"}, {"argv": ["copy", "a", "y"], "text": "copy a y", "absent": ["y"]}],
+    ),
+    ("echo a 2>&1 > b", [{"argv": ["echo", "a"], "text": "echo a 2>&1 > b", "redirects": [(">", "b")]}]),
+    ("echo a > b c", [{"argv": ["echo", "a", "c"], "text": "echo a > b c", "redirects": [(">", "b")]}]),
+    ("XCOPY a b", [{"argv": ["xcopy", "a", "b"], "text": "XCOPY a b", "shown": ["XCOPY", "a", "b"]}]),
+    ("@%CMD% x", [{"argv": [None, "x"], "text": "@%CMD% x", "shown": ["%CMD%", "x"]}]),
+    ("X%A% y", [{"argv": [None, "y"], "text": "X%A% y", "shown": ["X%A%", "y"]}]),
+    (
+        "set x=5\nset /a x=1\ndel %x%",
+        [
+            {"argv": ["set", "x=5"], "text": "set x=5"},
+            {"argv": ["set", "/a", "x=1"], "text": "set /a x=1"},
+            {"argv": ["del", None], "text": "del %x%", "shown": ["del", "%x%"]},
+        ],
+    ),
+    (
+        "set x=5\nset /a x=y=1\ndel %x%",
+        [
+            {"argv": ["set", "x=5"], "text": "set x=5"},
+            {"argv": ["set", "/a", "x=y=1"], "text": "set /a x=y=1"},
+            {"argv": ["del", None], "text": "del %x%", "shown": ["del", "%x%"]},
+        ],
+    ),
+    (
+        'set x=5\nset /a "x=1"\ndel %x%',
+        [
+            {"argv": ["set", "x=5"], "text": "set x=5"},
+            {"argv": ["set", "/a", "x=1"], "text": 'set /a "x=1"', "shown": ["set", "/a", '"x=1"']},
+            {"argv": ["del", None], "text": "del %x%", "shown": ["del", "%x%"]},
+        ],
+    ),
+    (
+        "set x=5\nset /ax=1\ndel %x%",
+        [
+            {"argv": ["set", "x=5"], "text": "set x=5"},
+            {"argv": ["set", "/ax=1"], "text": "set /ax=1"},
+            {"argv": ["del", None], "text": "del %x%", "shown": ["del", "%x%"]},
+        ],
+    ),
+    (
+        "set X=5\nset /a X=1\ndel %X%",
+        [
+            {"argv": ["set", "X=5"], "text": "set X=5"},
+            {"argv": ["set", "/a", "X=1"], "text": "set /a X=1"},
+            {"argv": ["del", None], "text": "del %X%", "shown": ["del", "%X%"]},
+        ],
+    ),
+    (
+        "set T=a=b\ndel %T%",
+        [
+            {"argv": ["set", "T=a=b"], "text": "set T=a=b"},
+            {"argv": ["del", "a=b"], "text": "del %T%", "shown": ["del", "%T%"]},
+        ],
+    ),
+    (
+        "set X=1\ndel %X%",
+        [
+            {"argv": ["set", "X=1"], "text": "set X=1"},
+            {"argv": ["del", "1"], "text": "del %X%", "shown": ["del", "%X%"]},
+        ],
+    ),
+    ("for %F in (*) do del %F", [{"argv": ["del", None], "text": "del %F", "shown": ["del", "%F"]}]),
+    ("((dir) & del x)", [{"argv": ["dir"], "text": "dir"}, {"argv": ["del", "x"], "text": "del x"}]),
+    ("echo a^b c", [{"argv": ["echo", "ab", "c"], "text": "echo a^b c", "shown": ["echo", "a^b", "c"]}]),
+    ("Xrem x", [{"argv": ["xrem", "x"], "text": "Xrem x", "shown": ["Xrem", "x"]}]),
 ]
 
 
 @pytest.mark.parametrize(("text", "commands"), CMD_FORMS, ids=[case_id(t) for t, _ in CMD_FORMS])
 def test_cmd_text_is_read_as_the_commands_it_runs(text, commands):
-    assert described(cmd.parse(text)) == commands
+    parsed = cmd.parse(text)
+    assert described(parsed) == commands
+    assert {c.shell for c in parsed} <= {"cmd"}
 
 
 @pytest.mark.parametrize(
