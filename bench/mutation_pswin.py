@@ -51,7 +51,10 @@ NO_GLUE = "a text without / is not glued to a switch: the empty text and XXXX al
 NO_BODY = "an if without a command after its path runs nothing for the path to be kept from"
 SET_ALONE = "`set` alone names no variable: XXXX holds no = and is not /a or /p either"
 SEPARATOR_KIND = "a separator is known by its kind alone: its text is never read"
-DEPTH_TRUTH = "the depth is only tested for truth: one level down and two are both inside a block"
+DEPTH_TRUTH = (
+    "the depth is only tested for truth: counted from 0 by 2 or by -1, a block's depth is never 0, as counted by 1"
+)
+LOWERED = "the text is lowered first: no uppercase X is left to strip"
 FIRST_PIECE = "the name before the first = is the same however many pieces follow it"
 
 PSWIN_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -109,5 +112,7 @@ PSWIN_EQUIVALENT: dict[str, dict[str, str]] = {
         'for token in [*tokens, Token("sep", None)]': SEPARATOR_KIND,
         'for token in [*tokens, Token("sep", "XX\\nXX")]': SEPARATOR_KIND,
         "self.tokens(depth + 2)": DEPTH_TRUTH,
+        "self.tokens(depth - 1)": DEPTH_TRUTH,
+        'lower().lstrip("XX@XX")': LOWERED,
     },
 }

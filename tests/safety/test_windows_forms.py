@@ -1690,6 +1690,7 @@ CMD_FORMS = [
     ("((dir) & del x)", [{"argv": ["dir"], "text": "dir"}, {"argv": ["del", "x"], "text": "del x"}]),
     ("echo a^b c", [{"argv": ["echo", "ab", "c"], "text": "echo a^b c", "shown": ["echo", "a^b", "c"]}]),
     ("Xrem x", [{"argv": ["xrem", "x"], "text": "Xrem x", "shown": ["Xrem", "x"]}]),
+    ("(dir)&del x", [{"argv": ["dir"], "text": "dir"}, {"argv": ["del", "x"], "text": "del x"}]),
 ]
 
 
@@ -1745,3 +1746,9 @@ def test_a_method_of_a_static_property_is_read_as_that_method(text):
     assert analyze(text, shell="powershell").interactive == [
         f"{text[:-2]} waits for a person to answer: ask in your answer instead"
     ]
+
+
+@pytest.mark.parametrize("text", ["robocopy/MIR a b", "ROBOCOPY/mir/r:1 a b"], ids=text_id)
+def test_a_programs_name_ended_by_a_slash_runs_that_program_with_the_switch(text):
+    # cmd ends a command's name at a slash for every program, as `ipconfig/all` shows
+    assert analyze(text, shell="cmd").deletions == ["robocopy /MIR deletes the files in b that a does not have"]
