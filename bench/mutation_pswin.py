@@ -54,6 +54,7 @@ SEPARATOR_KIND = "a separator is known by its kind alone: its text is never read
 DEPTH_TRUTH = (
     "the depth is only tested for truth: counted from 0 by 2 or by -1, a block's depth is never 0, as counted by 1"
 )
+GLUED_SWITCH = "a name glued to a switch always has one (a slash and more after it): glued alone decides"
 LOWERED = "the text is lowered first: no uppercase X is left to strip"
 FIRST_PIECE = "the name before the first = is the same however many pieces follow it"
 
@@ -114,5 +115,6 @@ PSWIN_EQUIVALENT: dict[str, dict[str, str]] = {
         "self.tokens(depth + 2)": DEPTH_TRUTH,
         "self.tokens(depth - 1)": DEPTH_TRUTH,
         'lower().lstrip("XX@XX")': LOWERED,
+        "name = glued.group(1) if glued or switch else name": GLUED_SWITCH,
     },
 }
