@@ -83,6 +83,10 @@ TESTS: dict[str, tuple[str, ...]] = {
                                               "tests/commands/test_conversation.py", "tests/commands/test_registry.py"),
     # no mutation target: every function of modes.py is a decorated command, which mutmut does not mutate
     "narnat_agent/commands/modes.py": ("tests/core/test_plan.py", "tests/core/test_goal.py"),
+    # pswin: with the Windows corpora, the held-out one too, read through every rule
+    **{f"narnat_agent/safety/{name}.py": ("tests/safety/test_windows_forms.py", "tests/safety/test_windows_corpus.py",
+                                          "tests/safety/test_windows_blind.py")
+       for name in ("powershell_lex", "powershell", "cmd")},
 }  # fmt: skip
 
 # run/headless.py's lines from the exit code to the report
@@ -1212,6 +1216,33 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: a big-endian UTF-16 prompt on stdin is read as UTF-8 and sent as escapes"),
         Defect('if not 0 < value < float("inf"):', 'if not 0 <= value < float("inf"):',
                f"{OFF_BY_ONE}: --max-cost 0 is taken, and every turn stops before its first request"),
+    # pswin
+    "narnat_agent/safety/powershell_lex.py": (
+        Defect('OPERATORS = ("&&", "||", "|", "&", ",",', 'OPERATORS = ("|", "&", "&&", "||", ",",',
+               f"{WRONG_ORDER}: `a && b` is read as a background `a` and a second `&`, before the longer operators"),
+        Defect("                if rest[i + 1 : i + 2] == rest[i]:  # a doubled quote stands for one\n"
+               "                    i += 2\n                    continue\n", "",
+               f"{FORMAT_EDGE}: 'it''s' ends at its doubled quote, and the rest of the string is read as words"),
+        Defect('end = re.search(rf"\\n{quote}@", rest)', 'end = re.search(rf"{quote}@", rest)',
+               f"{FORMAT_EDGE}: a here-string ends at a quote and @ inside a line, not at the start of one"),
+    ),
+    "narnat_agent/safety/powershell.py": (
+        Defect("        self.absent = None\n\n    def _absent(", "\n    def _absent(",
+               f"{STEP_MISSED}: a path an `if` found missing stays missing for the statements after the `if`"),
+        Defect('self.variables[name] = self._literals(tokens[2:]) if tokens[1].text == "=" else None',
+               "self.variables[name] = self._literals(tokens[2:])",
+               f"{WRONG_SETTING}: `$d += 'x'` is taken to set $d to 'x' alone"),
+        Defect("if name in CONSTANTS or not known or len(known) != 1:", "if name in CONSTANTS or not known:",
+               f"{FORMAT_EDGE}: a variable holding a list, inside a string, is taken as its first value alone"),
+    ),
+    "narnat_agent/safety/cmd.py": (
+        Defect('missing = words[at] == "exist" and "not" in words[:at] and at + 1 < len(words)',
+               'missing = words[at] == "exist" and at + 1 < len(words)',
+               f"{INVERTED}: `if exist x copy y x` is taken to copy onto a missing x: it overwrites unasked"),
+        Defect('if text[:2].lower() in ("/a", "/p"):', 'if text[:2].lower() == "/a":',
+               f"{STEP_MISSED}: `set /p NAME=` (typed at run time) is taken to set a literal value"),
+        Defect('upstream = found if token.text == "|" else None', "upstream = found",
+               f"{WRONG_SETTING}: `a & b` is taken as a pipeline, a feeding b its output"),
     ),
 }  # fmt: skip
 TESTS |= FIRST_TESTS

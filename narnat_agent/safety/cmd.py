@@ -16,7 +16,7 @@ REDIRECT = re.compile(r"(?:[0-9]?>>?|<)(?:&[0-9])?")
 EXPANSION = re.compile(r"%%?~?[a-zA-Z]*[0-9*]|%%[a-zA-Z]|%([^%\s]+)%")  # %1 %~dp0 %* %%i, or %NAME%
 CONDITIONS = names("exist defined errorlevel cmdextversion")
 COMPARISONS = names("== equ neq lss leq gtr geq")
-# cmd's built-in commands (`help`); a slash ends one's name, so `rd/s/q x` is `rd /s/q x`
+# cmd's built-in commands (`help`)
 BUILT_INS = names(
     "assoc break call cd chdir cls color copy date del dir echo endlocal erase exit for ftype goto if md mkdir mklink "
     "move path pause popd prompt pushd rd ren rename rmdir set setlocal shift start time title type ver verify vol"
@@ -165,7 +165,7 @@ class _Builder:
             elif token.kind == "word":
                 name = self.value(token.text.lstrip("@"))
                 glued = GLUED.fullmatch(name or "")
-                switch = glued.group(2) if glued and glued.group(1).lower() in BUILT_INS else None
+                switch = glued.group(2) if glued else None  # a slash ends any program's name: `ipconfig/all`
                 name = glued.group(1) if glued and switch else name
                 command.argv.append(program(name) if name else name)
                 command.shown.append(name or token.text.lstrip("@"))
@@ -222,5 +222,8 @@ def _comment(token: Token) -> bool:
 def parse(text: str) -> list[WinCommand]:
     """The commands cmd would run for text."""
     builder = _Builder()
-    builder.lines(_Lexer(text).tokens())
+    try:
+        builder.lines(_Lexer(text).tokens())
+    except RecursionError:  # blocks nested deeper than the reader's stack: unread, and the analysis asks
+        return [WinCommand(argv=[None], shown=["…"], shell="cmd", text="…")]
     return builder.commands

@@ -73,6 +73,8 @@ class _Builder:
         for token in tokens[1:]:
             if token.kind == "group" and not (keyword == "foreach" and token.opener == "("):
                 self.statements(token.children, consumed or token.opener != "{")
+                if token.opener == "{":  # the if's own block: elseif and else run when the path exists
+                    self.absent = None
         self.absent = None
 
     def _absent(self, tokens: list[Token]) -> None:
@@ -213,8 +215,8 @@ class _Builder:
     def _call(self, method: Token, owner: str, arguments: Token, consumed: bool) -> WinCommand:
         """`[System.IO.File]::Delete(x)` as the command `[io.file]::delete x`; `(…).Delete()`, `$fso.DeleteFolder(x)`
         as `.delete` of what it is called on and its arguments; `$Host.UI.RawUI.ReadKey()` as `.readkey`."""
-        static = "]::" in method.text
         member = METHODS.search(method.text)
+        static = "]::" in method.text and member is None  # `[Console]::In.ReadLine()` calls ReadLine on In
         name = re.sub(r"\[(system\.)?", "[", method.text.lower()) if static or not member else member.group(1).lower()
         owner = method.text[: member.start()] if member is not None and member.start() else owner
         argv: list[str | None] = [name] if static else [name, None]
@@ -274,7 +276,10 @@ class _Builder:
         """Text with the variables it names replaced by their values; None when one is computed at run time."""
         if "$(" in text:
             start = text.index("$(")
-            self.statements(Lexer(text[start + 2 :]).tokens(")"), consumed=True)
+            while start >= 0:  # each sub-expression runs: "$(Get-Date) $(Remove-Item x)"
+                lexer = Lexer(text[start + 2 :])
+                self.statements(lexer.tokens(")"), consumed=True)
+                start = text.find("$(", start + 2 + lexer.at)
             return None
         computed = False
 
@@ -301,5 +306,8 @@ def _literal_output(command: WinCommand) -> str | None:
 def parse(text: str) -> list[WinCommand]:
     """The commands PowerShell would run for text, each set to the shell it runs in."""
     builder = _Builder()
-    builder.statements(Lexer(text).tokens())
+    try:
+        builder.statements(Lexer(text).tokens())
+    except RecursionError:  # brackets nested deeper than the reader's stack: unread, and the analysis asks
+        return [WinCommand(argv=[None], shown=["…"], text="…")]
     return builder.commands

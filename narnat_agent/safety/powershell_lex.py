@@ -102,7 +102,7 @@ class Lexer:
             if quote == '"' and rest[i] == "`":
                 i += 2
                 continue
-            if rest[i] in (quote, "\u2018\u2019" if quote == "'" else "\u201c\u201d"):
+            if rest[i] in quote + ("\u2018\u2019" if quote == "'" else "\u201c\u201d"):  # any of its kind
                 if rest[i + 1 : i + 2] == rest[i]:  # a doubled quote stands for one
                     i += 2
                     continue

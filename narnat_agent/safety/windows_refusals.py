@@ -112,7 +112,9 @@ def _waits(command: WinCommand) -> str | None:
         return None
     if name in EDITORS or name in GUI_EDITORS and {"--wait", "-w"} & set(args):
         return Said(N_("{program} is an interactive editor: use Edit or Write"), program=shown)
-    host = name in (".readkey", ".readline") and "$host" in command.shown[1].lower()  # $Host.UI.RawUI.ReadKey()
+    # $Host.UI.RawUI.ReadKey(), [Console]::In.ReadLine(): the console's own input
+    owner = command.shown[1].lower().replace("[system.", "[") if len(command.shown) > 1 else ""
+    host = name in (".readkey", ".readline") and ("$host" in owner or owner.startswith("[console]::in"))
     if name in ASKS and not (name == "choice" and "/t" in args) or name == "set" and args[:1] == ["/p"] or host:
         return Said(WAITS, program=shown if name != "set" else "set /p")
     if name == "timeout" and args[args.index("/t") + 1 : args.index("/t") + 2] == ["-1"] if "/t" in args else False:

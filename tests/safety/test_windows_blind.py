@@ -12,6 +12,7 @@ import pytest
 from narnat_agent.safety import analyze
 from tests.safety import windows_corpus_blind as blind
 from tests.safety.test_windows_corpus import windows_project
+from tests.tools.syntax_corpus import case_id
 
 EXISTING = (
     ".env", "app.config", "README.md", "data/users.csv", "package.json", "src/index.js", ".gitignore", "db.sqlite3",
@@ -64,9 +65,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _cases(pairs: list[tuple[str, str]]) -> list:
     return [
-        pytest.param(s, c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[c]), id=f"{s}:{c[:60]}")
+        pytest.param(s, c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[c]), id=case_id(f"{s} {c}"))
         if c in KNOWN_MISSES
-        else pytest.param(s, c, id=f"{s}:{c[:60]}")
+        else pytest.param(s, c, id=case_id(f"{s} {c}"))
         for s, c in pairs
     ]
 

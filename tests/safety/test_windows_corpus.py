@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from narnat_agent.safety import analyze
 from tests.safety import windows_corpus as corpus
+from tests.tools.syntax_corpus import case_id
 
 
 def windows_project(root: Path, existing: tuple[str, ...] = corpus.EXISTING) -> Path:
@@ -24,8 +25,13 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return windows_project(tmp_path_factory.mktemp("windows"))
 
 
+def text_id(value: object) -> str | None:
+    """Ids of words alone: mutmut passes them on pytest's command line, where `::` splits a test's name."""
+    return case_id(value) if isinstance(value, str) else None
+
+
 def _ids(entries: list[tuple[str, str, str]]) -> list[str]:
-    return [f"{shell}:{command[:60]}" for shell, command, _ in entries]
+    return [case_id(f"{shell} {command}") for shell, command, _ in entries]
 
 
 @pytest.mark.parametrize(("shell", "command", "category"), corpus.ASK, ids=_ids(corpus.ASK))
@@ -85,6 +91,7 @@ def test_the_question_names_where_and_what(shell, command, named, project):
             "[Environment]::SetEnvironmentVariable clears the environment variable Path (User)",
         ),
     ],
+    ids=text_id,
 )
 def test_what_is_lost_is_said_in_one_line(shell, command, lost, project):
     assert analyze(command, project, shell).deletions[0].startswith(lost)
@@ -166,6 +173,7 @@ def test_powershell_commands_are_found_wherever_they_run(text):
         "robocopy a b /MIR /L",
         "$s = @'\nRemove-Item x\n'@",
     ],
+    ids=text_id,
 )
 def test_powershell_look_alikes_destroy_nothing(text):
     assert analyze(text, shell="powershell").deletions == []
@@ -219,6 +227,7 @@ def test_cmd_commands_are_found_wherever_they_run(text):
         "net user",
         "wsl -l -v",
     ],
+    ids=text_id,
 )
 def test_cmd_look_alikes_destroy_nothing(text):
     assert analyze(text, shell="cmd").deletions == []
@@ -332,6 +341,7 @@ def test_windows_programs_run_from_git_bash_ask(command, lost):
         ("powershell", "Move-Item .\\new\\* .\\src -Force", "Move-Item overwrites files in .\\src"),
         ("powershell", "& { param($d) Remove-Item $d } 'x'", "Remove-Item deletes $d"),
     ],
+    ids=text_id,
 )
 def test_what_else_windows_destroys_asks(shell, command, lost, project):
     (project / "src").mkdir(exist_ok=True)
@@ -376,6 +386,7 @@ def test_guarded_copies_and_counts_run(shell, command, project):
         ("powershell", "python -m pdb app.py"),
         ("powershell", "dotnet watch run"),
     ],
+    ids=text_id,
 )
 def test_what_else_waits_or_reads_is_refused(shell, command):
     verdict = analyze(command, shell=shell)
