@@ -151,7 +151,7 @@ SYNTAX_TESTS = (
 # PowerShell's and cmd's forms one at a time: the tokens, and each command's words, text, redirections, pipeline and
 # what it reads, asserted whole; no process runs. The corpora read the same text again through every rule, at
 # several times the cost of a mutant on a shared machine: they run against the planted defects (bench/planted.py)
-WINDOWS_TESTS = ("tests/safety/test_windows_forms.py",)
+FORMS_TESTS = ("tests/safety/test_windows_forms.py",)
 WIRE = ("_problem", "Lines.__init__", "Lines.send", "Lines.receive", "Lines._skip", "Lines._refuse", "Lines.close")
 WEB = ("-k", "not main_content_is_close and not code_links and not result_starts and not machine_without_a_network")
 # core: the agent's functions besides the turn's own (Agent.turn, _steps, _call, _check_ending: measured before)
@@ -630,7 +630,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # pswin
     # PowerShell and cmd text are read by the Windows corpus and their forms' own cases; SAFETY_TESTS, the POSIX
     # corpora, hardly reach them (a later key wins)
-    **{f"narnat_agent/safety/{name}.py": Target(WINDOWS_TESTS) for name in ("powershell_lex", "powershell", "cmd")},
+    **{f"narnat_agent/safety/{name}.py": Target(FORMS_TESTS) for name in ("powershell_lex", "powershell", "cmd")},
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -691,17 +691,6 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **VOCAB_EQUIVALENT,
     **RUN_EQUIVALENT,
     **PSWIN_EQUIVALENT,
-    "narnat_agent/core/agent.py": {
-        'pending = ""': "the checkpoints take any false pending step alike: there is nothing to record",
-        "conversation no longer fits the model's context window.": UNSHOWN,
-        "NO LONGER FITS THE MODEL'S CONTEXT WINDOW.": UNSHOWN,
-        "stop, message = Stop.PROVIDER_ERROR, _(None)": UNSHOWN,
-    },
-    "narnat_agent/tools/registry.py": {
-        'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
-        "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",
-        "json.dumps(checked, ensure_ascii=None)": "json.dumps takes a false ensure_ascii, None included, as False",
-    },
     "narnat_agent/provider/text_calls.py": {
         "if separator or text.startswith(separator, at):": "without a separator the step skips nothing more",
         "fences -= text.startswith": "the count of fences is read only as even or odd and as zero or not, which a "

@@ -1216,6 +1216,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: a big-endian UTF-16 prompt on stdin is read as UTF-8 and sent as escapes"),
         Defect('if not 0 < value < float("inf"):', 'if not 0 <= value < float("inf"):',
                f"{OFF_BY_ONE}: --max-cost 0 is taken, and every turn stops before its first request"),
+    ),
     # pswin
     "narnat_agent/safety/powershell_lex.py": (
         Defect('OPERATORS = ("&&", "||", "|", "&", ",",', 'OPERATORS = ("|", "&", "&&", "||", ",",',
