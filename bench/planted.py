@@ -223,7 +223,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("    for name in KEY_VARIABLES:\n        environ.pop",
                "    for name in KEY_VARIABLES[:1]:\n        environ.pop",
                f"{WRONG_SETTING}: OPENAI_API_KEY stays in the environment commands inherit"),
-        Defect('held, self.held = self.held, ""', 'held = self.held',
+        Defect('held, self.held, self.shown = self.held, "", ""', 'held, self.shown = self.held, ""',
                f"{STEP_MISSED}: what the mask held back is shown again at the next stream's end", later=True),
     ),
     "narnat_agent/ui/keys.py": (

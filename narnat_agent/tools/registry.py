@@ -8,7 +8,9 @@ or fetched; a call whose arguments hold the key is refused before it runs.
 import dataclasses
 import functools
 import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from narnat_agent.encodable import encodable
@@ -178,6 +180,15 @@ def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:
         return tool.run(args, workspace)
     except ToolError as e:
         return Result(f"Error: {e}", spoken(e.shown).split("\n", 1)[0], True)
+    except OSError as e:  # the file system refused what the call named (a name too long, a device gone): its words
+        log.warning("%s: %s", tool.name, e)
+        why = e.strerror or str(e)
+        if e.filename:
+            path = workspace.show(Path(os.fsdecode(e.filename)))
+            said = Said(N_("{tool} could not use {path}: {why}."), tool=tool.name, path=path, why=why)
+        else:
+            said = Said(N_("{tool} failed: {why}."), tool=tool.name, why=why)
+        return Result(f"Error: {said}", spoken(said), True)
     except Exception as e:  # a bug in a tool must not end the conversation
         log.exception("tool crashed")
         sentence = Said(N_("{tool} failed unexpectedly: {error}"), tool=tool.name, error=f"{type(e).__name__}: {e}")

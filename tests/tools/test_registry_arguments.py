@@ -137,6 +137,17 @@ def test_a_tool_that_crashes_ends_its_call_not_the_conversation(workspace):
     assert result.summary == "Probe failed unexpectedly: ValueError: bad offset"
 
 
+@pytest.mark.parametrize("tool", ["Read", "Write", "Edit"])
+def test_a_name_too_long_for_the_file_system_is_said_in_its_words_not_as_a_crash(workspace, tool):
+    name = "x" * 300 + ".txt"  # each part of a path holds at most 255 bytes on the usual file systems
+    args = {"file_path": name, "content": "a\n", "old_string": "a", "new_string": "b"}
+    args = {k: v for k, v in args.items() if k in registry.TOOLS[tool].parameters["properties"]}
+    result = registry.execute(tool, args, workspace)
+    assert result.is_error and "File name too long" in result.text and "unexpectedly" not in result.text
+    assert result.text.startswith(f"Error: {tool} could not use {name[:40]}")
+    assert result.summary.startswith(f"{tool} could not use ") and "File name too long" in result.summary
+
+
 def test_a_tool_that_answers_is_given_its_checked_arguments(workspace):
     seen = []
 
