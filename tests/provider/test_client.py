@@ -80,42 +80,28 @@ def fail(code, message, **headers):
     return Status(code, {"error": {"message": message}}, headers)
 
 
-def test_a_few_characters_that_may_start_the_key_come_out_before_the_other_kinds_next_piece(made, fake_llm):
+@pytest.mark.parametrize(
+    ("held", "shown"),
+    [
+        ((2, 3, 1), [("reasoning", "I use " + KEY[:2]), ("text", "Done with " + KEY[:3]), ("reasoning", " more"),
+                     ("text", "and " + KEY[:1])]),  # a few characters come out before the other kind's piece
+        ((6, 9, 4), [("reasoning", "I use "), ("text", "Done with "), ("reasoning", KEY[:6] + " more"),
+                     ("text", KEY[:9] + "and " + KEY[:4])]),  # more waits for its own kind's next piece, or the end
+    ],
+)  # fmt: skip
+def test_what_may_start_the_key_waits_for_the_next_piece_of_its_kind_but_a_few_characters(made, fake_llm, held, shown):
+    reasoning, answer, last = held
     fake_llm.add(SSE([
-        chunk({"reasoning_content": "I use " + KEY[:2]}),
-        chunk({"content": "Done with " + KEY[:3]}),
+        chunk({"reasoning_content": "I use " + KEY[:reasoning]}),
+        chunk({"content": "Done with " + KEY[:answer]}),
         chunk({"reasoning_content": " more"}),
-        chunk({"content": "and " + KEY[:1]}),
+        chunk({"content": "and " + KEY[:last]}),
         chunk(finish="stop"),
         usage(),
     ]))  # fmt: skip
     sink = Sink()
     made().stream(USER, [], sink)
-    assert sink.joined() == [
-        ("reasoning", "I use " + KEY[:2]),
-        ("text", "Done with " + KEY[:3]),
-        ("reasoning", " more"),
-        ("text", "and " + KEY[:1]),
-    ]
-
-
-def test_more_that_may_start_the_key_waits_for_its_own_kinds_next_piece_or_the_end(made, fake_llm):
-    fake_llm.add(SSE([
-        chunk({"reasoning_content": "I use " + KEY[:6]}),
-        chunk({"content": "Done with " + KEY[:9]}),
-        chunk({"reasoning_content": " more"}),
-        chunk({"content": "and " + KEY[:4]}),
-        chunk(finish="stop"),
-        usage(),
-    ]))  # fmt: skip
-    sink = Sink()
-    made().stream(USER, [], sink)
-    assert sink.joined() == [
-        ("reasoning", "I use "),
-        ("text", "Done with "),
-        ("reasoning", KEY[:6] + " more"),
-        ("text", KEY[:9] + "and " + KEY[:4]),
-    ]
+    assert sink.joined() == shown
 
 
 @pytest.mark.parametrize("cut", [1, 3, 4, 9, len(KEY) - 1])
