@@ -10,7 +10,7 @@ from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import Check, Verdict
 from narnat_agent.safety.code import INTERPRETERS
 from narnat_agent.safety.syntax import Command, names
-from narnat_agent.safety.windows_syntax import WinCommand, bind, cmdlet, operands, program, switches
+from narnat_agent.safety.windows_syntax import WinCommand, bind, cmdlet, fed, operands, program, switches
 
 # what only shapes what another command printed: reading through it is still reading
 FILTERS = names(
@@ -33,11 +33,6 @@ NEVER_END = {  # a sampling program that samples until stopped
     "netstat": lambda args: any(a.isdigit() for a in args),
 }
 WAITS = Said(N_("{program} waits for a person to answer: ask in your answer instead"))
-
-
-def fed(command: Command) -> bool:
-    """Its input is a file (cmd's `diskpart < wipe.txt`): it reads that, not a person."""
-    return any(operator.endswith("<") for operator, _ in command.redirects)
 
 
 def _plumbing(command: Command) -> bool:

@@ -171,6 +171,11 @@ def given(command: WinCommand) -> str:
     return Said(N_("what {source} gives it"), source=source[:60] or "…")
 
 
+def fed(command: Command) -> bool:
+    """Its input is a file (cmd's `diskpart < wipe.txt`): it reads that, not a person."""
+    return any(operator.endswith("<") for operator, _ in command.redirects)
+
+
 def windows_path(name: str, cwd: Path | None) -> Path | None:
     """The file a Windows path names, looked at from cwd; None when it cannot be looked at."""
     if cwd is None or any(mark in name for mark in "$%*?"):

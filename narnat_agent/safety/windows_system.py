@@ -10,8 +10,7 @@ from collections.abc import Callable
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, Check
 from narnat_agent.safety.syntax import names
-from narnat_agent.safety.windows_refusals import fed
-from narnat_agent.safety.windows_syntax import WinCommand, bind, given, operands
+from narnat_agent.safety.windows_syntax import WinCommand, bind, fed, given, operands
 
 DISTRIBUTION = N_("{program} deletes the distribution {thing} with every file in it")
 SESSION_ONLY = names(  # what they remove lives in the session only

@@ -122,7 +122,7 @@ def _local(path: Path, before: str, after: str, changed: tuple[int, int]) -> lis
     document = language(path) == "json"
     if language(path) == "yaml":  # a key's indentation means something only beside a sibling's: those around are
         # taken along (the first key of a document has none above it, and `---` is none)
-        changed = (_line_before(new, changed[0]), _line_after(new, changed[1]))
+        changed = (_keyed(new, changed[0], -1), _keyed(new, changed[1], 1))
     fragment = around(new, changed)
     if language(path) == "php" and fragment.start > 0 and 0 not in fragment.head:
         fragment = replace(fragment, head=(0, *fragment.head))  # the opening <?php
@@ -168,14 +168,11 @@ def _in_page(path: Path, new: list[str], old: list[str], fragment: Fragment) -> 
     return [replace(p, line=n, text=new[n - 1] if 0 < n <= len(new) else "") for p, n in placed]
 
 
-def _line_before(lines: list[str], line: int) -> int:
-    """The last line above `line` (1-based) with more than a comment on it, or `line` itself at the top."""
-    return next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()[:1] not in ("", "#")), line)
-
-
-def _line_after(lines: list[str], line: int) -> int:
-    """The first line below `line` (1-based) with more than a comment on it, or `line` itself at the end."""
-    return next((n for n in range(line + 1, len(lines) + 1) if lines[n - 1].strip()[:1] not in ("", "#")), line)
+def _keyed(lines: list[str], line: int, step: int) -> int:
+    """The nearest line above (step -1) or below (step 1) `line` (1-based) with more than a comment on it, or `line`
+    itself when there is none."""
+    return next((n for n in range(line + step, 0 if step < 0 else len(lines) + 1, step)
+                 if lines[n - 1].strip()[:1] not in ("", "#")), line)  # fmt: skip
 
 
 def _open_until_the_end(
