@@ -133,11 +133,16 @@ def _value(argv: Argv, short: str, long: str) -> str | None:
 
 
 def _outside(path: str | None, cwd: Path | None) -> bool:
-    """An absolute or home path that is not under the directory the command runs in: /undo does not reach it."""
-    if path is None or not path.startswith(("/", "~")):
+    """A path that is not under the directory the command runs in (`/x`, `~/x`, `../x`): /undo does not reach it."""
+    if path is None:
         return False
-    full = os.path.normpath(os.path.expanduser(path))
-    return cwd is None or os.path.commonpath([full, str(cwd)]) != str(cwd)
+    full = os.path.normpath(os.path.join(cwd or "", os.path.expanduser(path)))
+    if not os.path.isabs(full):  # relative, and where it is relative to is not known
+        return full == ".." or full.startswith("../")
+    try:
+        return cwd is None or os.path.commonpath([full, str(cwd)]) != str(cwd)
+    except ValueError:  # on Windows, another drive
+        return True
 
 
 def silent(argv: Argv, command: Command) -> bool:

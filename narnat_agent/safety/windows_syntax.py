@@ -204,7 +204,15 @@ def place(word: str | None, shown: str, cwd: Path | None) -> tuple[str, bool]:
     if first in HOMES or lowered.startswith("c:\\users\\") and lowered.count("\\") == 2:
         return Said(N_("{path} (in your home folder)"), path=text), True
     outside = bool(windows.drive or windows.root or text.startswith(("$env:", "%", "~", "$home")))
-    return text, outside and not _under(text, cwd)
+    return text, outside and not _under(text, cwd) or _climbs_out(text, cwd)
+
+
+def _climbs_out(text: str, cwd: Path | None) -> bool:
+    """A relative path that leads out of the folder the command runs in (`..\\x`, `a/../../x`)."""
+    relative = ntpath.normpath(text.replace("/", "\\"))
+    if relative != ".." and not relative.startswith("..\\"):
+        return False
+    return cwd is None or not _under(ntpath.normpath(ntpath.join(str(PureWindowsPath(str(cwd))), relative)), cwd)
 
 
 def _under(text: str, cwd: Path | None) -> bool:

@@ -351,7 +351,8 @@ def test_a_question_names_six_targets_and_marks_only_more():
 @pytest.mark.parametrize(
     ("path", "outside"),
     [("/work/app/x", False), ("/work/app", False), ("/work/app2/x", True), ("/work/ap", True), ("/work", True),
-     ("build", False)],
+     ("build", False), ("../x", True), ("..", True), ("../*", True), ("a/../../x", True), ("a/../b", False),
+     ("..x", False), ("./../app/x", False), ("../app2", True)],
 )  # fmt: skip
 def test_a_path_is_the_projects_only_under_its_folder_not_beside_it_with_the_same_start(path, outside):
     said = analyze(f"rm -rf {path}", Path("/work/app")).deletions

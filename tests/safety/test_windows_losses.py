@@ -41,6 +41,9 @@ def said(shell: str, command: str, project: Path) -> list[str]:
         ("Remove-Item C:\\x, build", ["Remove-Item deletes C:\\x, build" + OUTSIDE]),
         ("rm -r -fo C:\\", ["rm deletes C:\\ (the whole drive C:) with everything inside" + OUTSIDE]),
         ("Remove-Item $x", ["Remove-Item deletes $x"]),
+        ("Remove-Item ..\\x -Recurse", ["Remove-Item deletes ..\\x with everything inside" + OUTSIDE]),
+        ("Remove-Item ../x, a\\..\\b", ["Remove-Item deletes ../x, a\\..\\b" + OUTSIDE]),
+        ("Remove-Item a\\..\\b, ..x", ["Remove-Item deletes a\\..\\b, ..x"]),
         ("Get-ChildItem *.log | Remove-Item", ["Remove-Item deletes what Get-ChildItem *.log gives it"]),
         ("Get-ChildItem | Remove-Item -Filter x", ["Remove-Item deletes what Get-ChildItem gives it"]),
         ("Remove-Item -Recurse", ["Remove-Item deletes what … gives it with everything inside"]),
@@ -66,6 +69,12 @@ def said(shell: str, command: str, project: Path) -> list[str]:
 )
 def test_remove_item_names_each_path_and_how_much_goes(command, lost, project):
     assert said("powershell", command, project) == lost
+
+
+@pytest.mark.parametrize(("path", "outside"), [("..\\app\\x", False), ("..\\app2\\x", True), ("../app/x", False)])
+def test_a_path_climbing_out_and_back_into_the_folder_stays_the_projects(path, outside):
+    lost = said("powershell", f"Remove-Item {path}", Path("/work/app"))
+    assert lost == [f"Remove-Item deletes {path}" + OUTSIDE * outside]
 
 
 @pytest.mark.parametrize(
@@ -197,6 +206,7 @@ def test_a_copy_overwrites_only_an_existing_file(shell, command, lost, project):
         ("del", ["del deletes …"]),
         ("del /?", []),
         ("rd /s build", ["rd deletes build with everything inside"]),
+        ("rd /s /q ..\\x", ["rd deletes ..\\x with everything inside" + OUTSIDE]),
         ("rd /S/Q build", ["rd deletes build with everything inside"]),
         ("rd /q build", ["rd deletes build"]),
         ("rmdir build", ["rmdir deletes build"]),
