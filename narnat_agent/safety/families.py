@@ -108,8 +108,10 @@ FAMILIES = (
     ),
     _family(
         "kubectl oc",
-        "kubectl reference: kubectl delete, kubectl drain",
+        "kubectl reference: kubectl delete, kubectl drain, kubectl apply --prune, kubectl replace --force",
         _f(r"delete\b", N_("deletes cluster resources (and the data of deleted volumes)")),
+        _f(r"apply\b", N_("deletes the cluster resources its files no longer list"), "--prune"),
+        _f(r"replace\b", N_("deletes cluster resources and creates them again (the data of their volumes)"), "--force"),
         _f(r"drain\b", N_("evicts every pod on a node, deleting their local data"), "--delete-emptydir-data"),
         values="-n --namespace --context --cluster --kubeconfig -l --selector -f --filename -o --output -c",
         dry="--dry-run",

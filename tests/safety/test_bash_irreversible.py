@@ -40,11 +40,22 @@ def test_endless_and_waiting_programs_are_refused(command, category):
             "git rewrites or deletes history on the remote: origin main — /undo cannot restore it",
         ),
         ("kubectl delete ns staging", "kubectl deletes cluster resources"),
+        ("kubectl apply --prune -f k8s/ -l app=web", "kubectl deletes the cluster resources its files no longer list"),
+        ("oc apply -f k8s/ --prune=true --all", "oc deletes the cluster resources its files no longer list"),
+        ("kubectl replace --force -f pvc.yaml", "kubectl deletes cluster resources and creates them again"),
         ("cargo clean", "cargo deletes the build output — regenerable"),
     ],
 )
 def test_the_question_says_what_is_lost_and_whether_undo_restores_it(command, lost):
     assert any(reason.startswith(lost) for reason in analyze(command).deletions), analyze(command).deletions
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["kubectl apply -f k8s/", "kubectl apply --prune --dry-run=client -f k8s/ -l app=web", "kubectl replace -f x"],
+)
+def test_an_apply_without_prune_and_a_replace_without_force_lose_nothing(command):
+    assert analyze(command).deletions == []
 
 
 def test_every_irreversible_family_says_undo_cannot_restore_it():
