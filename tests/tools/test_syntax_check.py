@@ -239,6 +239,14 @@ def test_a_second_copy_of_an_error_is_the_changes_own_where_the_grammar_lists_ev
     assert introduced(Path("a.go"), before, "package m\n\nfunc e() {}\n" + before[10:]) == ""  # the old one moved
 
 
+def test_a_go_function_left_open_is_named_where_go_build_stops_at_the_next_function(project, workspace):
+    # go build: "a.go:7:6: syntax error: unexpected name b, expected (" — the statements around the Edit alone end
+    # on the blank line before, where tree-sitter closes the function
+    content = "package main\n\nfunc a() {\n\tx := 1\n\t_ = x\n}\n\nfunc b() {\n}\n"
+    result = read_and_edit(project, workspace, "a.go", content, "\t_ = x\n}\n", "\t_ = x\n")
+    assert "\n  line 7, column 6: unexpected 'b'\n    func b() {" in result.text, result.text
+
+
 def test_the_lines_an_edit_wrote_include_both_sides_of_lines_it_only_removed():
     assert changed_lines([(5, 2, 0)]) == (4, 5)  # the line before the gap may now end a statement left open
     assert changed_lines([(1, 1, 0)]) == (1, 1)

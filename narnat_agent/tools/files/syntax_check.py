@@ -53,9 +53,10 @@ GUESSING = {"c", "cpp", "html"}
 # The meaning of a line depends on tags far above it: parsed whole, but for a file that is PHP from its first line to
 # its end (no ?> after <?php), whose statements are read after that first line
 WHOLE = {"php"}
-# Languages whose first error is named where their compiler names it (tools/files/parsers.py): one met only at the end
-# of the statements around a change is looked for in the rest of the file, as the compiler reads on
-READ_ON = STOPPING | {"yaml"}
+# Languages whose first error is named where their compiler names it (tools/files/parsers.py; Go's compiler reads a
+# function left open on into the next `func`): one met only at the end of the statements around a change is looked
+# for in the rest of the file, as the compiler reads on
+READ_ON = STOPPING | {"yaml", "go"}
 COMMENTED_JSON = ("tsconfig", "jsconfig", "devcontainer", ".devcontainer")
 LINE_CHARS = 200
 
