@@ -70,6 +70,8 @@ def keygen(argv: Argv, command: Command, check: Check) -> str | None:
     args = [a for a in argv[1:] if a is not None]
     if any(a[:1] == "-" and a[1:2] in READS for a in args if not a.startswith("--")):
         return None  # it lists, prints, converts, signs or changes a passphrase: no new key
+    if any(a.startswith("--") or a == "-?" for a in args):
+        return None  # it has no long options: one of them, or -?, makes it print its usage and stop
     file = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "-f"), None)
     file = file or next((a[2:] for a in args if a.startswith("-f") and len(a) > 2 and a[1:2] == "f"), None)
     if not file:

@@ -95,6 +95,8 @@ QUIET = [
     "ssh-keygen -lf id_test",
     "ssh-keygen -y -f id_test",
     "ssh-keygen -p -f id_test",
+    "ssh-keygen --help -f id_test",  # an option it does not know: it prints its usage
+    "ssh-keygen -? -f id_test",
     "ssh-keygen -f",
     "ansible all -m ping",
     "ansible all -m copy -a 'src=a dest=b'",
