@@ -56,6 +56,9 @@ def package_script(argv: Argv, command: Command, check: Check) -> list | None:
     if None in given or not given:
         return None
     words = [w for w in given if w is not None]
+    if manager == "yarn" and words[0] == "workspace" and len(words) > 2:
+        # `yarn workspace NAME ARGS`: ARGS as yarn runs them in that package, whose scripts are not read here
+        words, options = words[2:], [*options, "--workspace", words[1]]
     if manager == "composer":
         script = words[1] if words[0] in ("run-script", "run") and len(words) > 1 else words[0]
         if words[0] not in ("run-script", "run") and script in COMPOSER_OWN:

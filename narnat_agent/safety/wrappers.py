@@ -109,6 +109,7 @@ RUNNERS = {  # `<tool> <subcommand>` that runs the words after it as a command
     ("pnpm", "dlx"): _w(),
     ("yarn", "dlx"): _w("-p --package"),
     ("yarn", "exec"): _w(),
+    ("yarn", "workspace"): _w(skip=1),  # `yarn workspace NAME rimraf dist`: a program of the package NAME
     ("bun", "x"): _w(),
     ("pipx", "run"): _w("--spec --python"),
     ("poetry", "run"): _w("-C --directory -P"),
@@ -130,7 +131,7 @@ RUNNERS = {  # `<tool> <subcommand>` that runs the words after it as a command
     ("bundle", "exec"): _w(),
 }
 RUNNING_TOOLS = {tool for tool, _ in RUNNERS}
-YARN = _w("--cwd --modules-folder --cache-folder --global-folder --mutex --network-timeout")
+YARN = _w("--cwd --modules-folder --cache-folder --global-folder --mutex --network-timeout --filter -F -C --dir")
 YARN_OWN = names(
     "add audit autoclean bin cache check config create dedupe dlx exec explain generate-lock-entry global help "
     "import info init install licenses link list login logout node npm outdated owner pack patch patch-commit "

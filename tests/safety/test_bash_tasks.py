@@ -325,6 +325,12 @@ def test_composer_lines_and_a_package_s_folder_are_read_as_their_tools_read_them
         "yarn --cwd sub drop": ["the package script drop: rm deletes files: sub-drop"],
         "pnpm --prefix sub -- drop": ["the package script drop: rm deletes files: sub-drop"],
         "pnpm --filter=sub drop": [f"the package script drop {NAMED}"],  # another package: unread
+        "pnpm --filter sub drop": [f"the package script drop {NAMED}"],
+        "pnpm -F sub drop": [f"the package script drop {NAMED}"],
+        "yarn workspace sub drop": [f"the package script drop {NAMED}"],
+        "yarn workspace sub run drop": [f"the package script drop {NAMED}"],
+        "yarn workspace sub rimraf dist": ["rimraf deletes files: dist"],  # a program of that package
+        "yarn workspace sub add rimraf": [],
         "pnpm -r drop": [f"the package script drop {NAMED}"],
         "npm --workspaces run drop": [f"the package script drop {NAMED}"],
         "bun x drop": [],  # bun's own command
