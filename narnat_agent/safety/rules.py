@@ -337,10 +337,18 @@ def ending_chain(source: str) -> list[list[list[str | None]]]:
 
 def last_pipeline(source: str) -> list[list[str | None]]:
     """The words of each stage of the last top-level pipeline (the one whose exit code the shell reports), None
-    where one is computed at run time."""
-    commands = [c for c in parse(source).commands if not c.consumed]
+    where one is computed at run time. Empty when the statuses the shell keeps may be another pipeline's of as many
+    stages (`false | false && true | cat` stops before the last one)."""
+    ends = [c for c in parse(source).commands if not c.consumed and c.downstream is None]
+    pipelines = [_stages(end) for end in ends]
+    if any(len(other) == len(pipelines[-1]) > 1 for other in pipelines[:-1]):
+        return []
+    return pipelines[-1] if pipelines else []
+
+
+def _stages(last: Command) -> list[list[str | None]]:
     stages: list[list[str | None]] = []
-    stage = commands[-1] if commands else None
+    stage: Command | None = last
     while stage is not None:
         stages.insert(0, list(stage.argv))
         stage = stage.upstream

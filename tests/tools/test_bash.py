@@ -358,6 +358,17 @@ def test_a_stage_stopped_by_sigpipe_or_answering_no_is_no_failure(workspace, com
     assert result.summary.startswith("exit ") and "failed" not in result.summary
 
 
+def test_no_stage_is_named_when_an_earlier_pipeline_as_long_may_have_been_the_last_to_run(workspace):
+    # `&&` stopped at the first pipeline: the statuses are its own, and `true` never ran
+    result = bash(workspace, "false | false && true | cat")
+    assert result.text == "(no output)\n(exit code 1)", result.text
+    # one pipeline of two stages: the statuses can only be its own
+    assert (
+        bash(workspace, "true && false | cat").text
+        == "(no output)\n(exit code 0; stage 1 of the pipeline (false) exited 1)"
+    )
+
+
 def test_a_last_stage_answering_no_by_a_path_or_alone_is_no_error(workspace):
     for command in ("printf 'a\\n' | /bin/grep -c zzz", "true | test"):
         result = bash(workspace, command)
