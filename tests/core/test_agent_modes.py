@@ -215,6 +215,20 @@ def test_a_destructive_command_asks_saying_what_undo_brings_back(harness, fake_l
     assert (project / "build" / "out.o").exists()
 
 
+def test_a_question_whose_reason_names_undo_already_is_not_told_it_again(harness, fake_llm, project):
+    (project / "build").mkdir()
+    h = harness(answers="n\nn\n")
+    fake_llm.add(tool_reply(("Bash", {"command": "find build -delete"})),
+                 tool_reply(("Bash", {"command": "rm -rf /tmp/narnat-elsewhere"})), text_reply("left them"))  # fmt: skip
+    h.agent.turn("clean up")
+    said = h.err.getvalue()
+    assert (
+        "? find -delete deletes what find selects: 1 (build); /undo can restore files, but not those in folders "
+        ".gitignore names:\n    find build -delete\n" in said
+    ), said
+    assert "? rm deletes files: /tmp/narnat-elsewhere — /undo restores only the project's files:\n    rm -rf" in said
+
+
 def test_the_last_warning_of_a_long_conversation_advises_clear(harness, fake_llm):
     h = harness(warn_turns=[1], compress_turns=5)
     fake_llm.add(text_reply("one"), text_reply("two"))
