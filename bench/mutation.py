@@ -525,6 +525,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # mutmut mutates no decorated function: a command's own body (under @command) has no mutants, only the helpers
     # around it; the planted defects in bench/planted.py measure the bodies
     "narnat_agent/commands/dispatch.py": Target(("tests/commands/test_registry.py", "tests/commands/test_dispatch.py")),
+    "narnat_agent/commands/__init__.py": Target(  # `command` runs as the commands are defined, at import
+        ("tests/commands/test_registry.py", "tests/commands/test_dispatch.py"), at_import=("command",)
+    ),
     # the rewinds on real checkpoints in process, less the slow ones (a restart, another run, diffs of whole turns)
     "narnat_agent/commands/rewind.py": Target(
         (

@@ -1035,6 +1035,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("if (more := len(user or {}) - LISTED) > 0:", "if (more := len(user or {}) - LISTED) >= 0:",
                f"{OFF_BY_ONE}: with exactly twenty commands of one's own, /help says '… 0 more commands'"),
     ),
+    "narnat_agent/commands/__init__.py": (
+        Defect('REGISTRY[usage.split()[0].removeprefix("/")]', "REGISTRY[usage.split()[0]]",
+               f"{FORMAT_EDGE}: commands are registered under '/save', which no typed name matches"),
+        Defect("return _(self.usage), _(self.line)", "return self.usage, _(self.line)",
+               f"{STEP_MISSED}: /help shows each command's usage in English whatever the interface's language"),
+        Defect("SlashCommand(function, usage, line, at_once)", "SlashCommand(function, usage, line)",
+               f"{STEP_MISSED}: /help and /jobs sent while the agent works wait for the turn's end"),
+    ),
     "narnat_agent/commands/rewind.py": (
         Defect("max(int(step or 1) - 1, 0)", "int(step or 0)",
                f"{OFF_BY_ONE}: /rewind 1.2 goes back to before step 3, keeping the step the person named"),

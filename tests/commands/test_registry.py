@@ -48,6 +48,10 @@ def test_help_fits_the_terminal_its_descriptions_in_one_column_with_a_hanging_in
     finally:
         i18n.use("en")
     lines = h.out.getvalue().splitlines()
+    assert any(
+        line.startswith("  /compact [" + ("要保留的内容" if language == "zh-CN" else "what to keep") + "]")
+        for line in lines
+    )
     end = next(i for i, line in enumerate(lines[1:], 1) if not line.startswith(" "))
     commands = lines[1:end]  # the Commands section, without its title
     assert all(cells.width(line) <= 72 for line in commands), [line for line in commands if cells.width(line) > 72]

@@ -218,8 +218,11 @@ def test_a_destructive_command_asks_saying_what_undo_brings_back(harness, fake_l
 def test_a_question_whose_reason_names_undo_already_is_not_told_it_again(harness, fake_llm, project):
     (project / "build").mkdir()
     h = harness(answers="n\nn\n")
-    fake_llm.add(tool_reply(("Bash", {"command": "find build -delete"})),
-                 tool_reply(("Bash", {"command": "rm -rf /tmp/narnat-elsewhere"})), text_reply("left them"))  # fmt: skip
+    fake_llm.add(
+        tool_reply(("Bash", {"command": "find build -delete"})),
+        tool_reply(("Bash", {"command": "rm -rf /tmp/narnat-elsewhere"})),
+        text_reply("left them"),
+    )
     h.agent.turn("clean up")
     said = h.err.getvalue()
     assert (
