@@ -71,6 +71,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/platform/signals.py": ("tests/platform/test_signals.py", "tests/run/test_signals.py"),
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
     "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
+    # with the one pty test of a setting cli.py hands the terminal UI (in process, the UI is plain and has no bell)
+    "narnat_agent/cli.py": (
+        *TARGETS["narnat_agent/cli.py"].tests,
+        "tests/ui/test_pty.py::test_with_the_bell_turned_off_a_turn_ends_without_the_bell_or_a_window_title",
+    ),
     "narnat_agent/logger.py": ("tests/base/test_logger.py",),
     # tail-b
     "narnat_agent/tools/tool.py": ("tests/tools/test_tool_contract.py",),
