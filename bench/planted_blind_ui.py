@@ -89,11 +89,9 @@ BLIND_UI: dict[str, tuple[Defect, ...]] = {
          f"{STEP_MISSED}: leaving an empty conversation says it was saved as 'None'"),
     ),
     "narnat_agent/run/repl.py": _later(
-        ("        except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over\n"
-         "            agent.conversation.answer_open_calls()\n",
-         "        except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over\n"
-         "            pass\n",
-         f"{STEP_MISSED}: a cancel between steps leaves tool calls unanswered: the next question is refused"),
+        ("    for last_chance in (False, True):\n        leave_on_signals(agent)\n",
+         "    for last_chance in (False, True):\n",
+         f"{STEP_MISSED}: once a failed autosave gave its second chance, a SIGTERM no longer stops the turn running"),
         ('[f"  {first_words(paragraph, RECAP)}"]', '[f"  {first_words(answer, RECAP)}"]',
          f"{WRONG_SETTING}: a resumed conversation's recap runs the answer's paragraphs together"),
     ),
