@@ -373,6 +373,12 @@ def test_a_signal_before_the_first_question_leaves_at_once(project, fake_llm, re
     assert not fake_llm.requests
 
 
+def test_the_banner_shortens_a_home_only_at_a_folders_boundary(project, fake_llm, repl, monkeypatch):
+    monkeypatch.setenv("HOME", str(project)[:-3])  # …/proj, a folder whose name begins the project's
+    code, _, err = repl("")
+    assert code == 0 and err.splitlines()[1] == f"{project} · new conversation · /help for commands and keys"
+
+
 def test_the_banner_shortens_only_the_first_home_in_the_path(project, fake_llm, repl, monkeypatch):
     home = str(project)
     nested = project / home.lstrip("/")
