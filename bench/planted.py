@@ -26,6 +26,7 @@ from common import ROOT, table
 from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_MOMENT, WRONG_ORDER, WRONG_SETTING, Defect
 from mutation import TARGETS
 from mutation_provider import CLIENT_TESTS
+from planted_blind_ui import BLIND_UI
 from planted_first import FIRST, FIRST_TESTS
 
 # module -> the tests that cover it (pytest's arguments); a module with a mutation target has its tests by default
@@ -70,6 +71,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/platform/signals.py": ("tests/platform/test_signals.py", "tests/run/test_signals.py"),
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
     "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
+    # with the one pty test of a setting cli.py hands the terminal UI (in process, the UI is plain and has no bell)
+    "narnat_agent/cli.py": (
+        *TARGETS["narnat_agent/cli.py"].tests,
+        "tests/ui/test_pty.py::test_with_the_bell_turned_off_a_turn_ends_without_the_bell_or_a_window_title",
+    ),
     "narnat_agent/logger.py": ("tests/base/test_logger.py",),
     # tail-b
     "narnat_agent/tools/tool.py": ("tests/tools/test_tool_contract.py",),
@@ -1258,7 +1264,9 @@ TESTS |= FIRST_TESTS
 PLANTED |= FIRST  # the modules of the first mutation rows, planted once their tests were written
 
 # defects written for a group of modules by someone who had not read their tests (all `later`), added to theirs
-BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = ()
+BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
+    BLIND_UI,  # the UIs, the keys, the renderers, the runs and the command line
+)
 for blind in BLIND:
     for module, defects in blind.items():
         PLANTED[module] = PLANTED.get(module, ()) + defects

@@ -81,7 +81,8 @@ def _banner(config: Config, agent: Agent, resumed: bool) -> list[str]:
     from urllib.parse import urlparse
 
     host = urlparse(config.base_url).netloc or config.base_url
-    where = str(config.project).replace(str(Path.home()), "~", 1)
+    home, project = Path.home(), config.project
+    where = str(Path("~") / project.relative_to(home)) if project.is_relative_to(home) else str(project)
     turns = max(agent.checkpoints.turn_count(), agent.conversation.turns)
     resumed_as = ngettext("resumed '{name}' ({n} turn)", "resumed '{name}' ({n} turns)", turns)
     start = resumed_as.format(name=agent.session.name, n=turns) if resumed else _("new conversation")

@@ -240,6 +240,24 @@ def test_sigterm_with_a_failed_save_leaves_without_another_chance(project, fake_
     assert "still here" not in err and err.count("✗ Cannot save") == 1
 
 
+def test_after_a_failed_autosave_a_sigterm_still_stops_the_turn_running(project, fake_llm, repl):
+    def lose_sessions() -> None:
+        sessions = project / ".narnat" / "sessions"
+        shutil.rmtree(sessions, ignore_errors=True)
+        sessions.write_text("a file where the folder should be")
+
+    def respond(request: dict) -> SSE:
+        if len(fake_llm.requests) == 2:  # the turn of the second chance: the signal arrives while it waits
+            os.kill(os.getpid(), signal.SIGTERM)
+            return tool_reply(("Glob", {"pattern": "*"}))
+        return text_reply("Done.")
+
+    fake_llm.respond = respond
+    code, _, err = repl(Lines("one\n/exit\nlong job\nnext question\n", before={1: lose_sessions}))
+    assert code == 143 and len(fake_llm.requests) == 2 and "● Glob" not in err
+    assert fake_llm.requests[1]["messages"][-1]["content"] == "long job"
+
+
 def test_a_message_typed_while_the_agent_works_joins_the_turn_and_a_command_waits(project, fake_llm, repl):
     fake_llm.add(tool_reply(("Glob", {"pattern": "*"})), text_reply("Done."))
 
@@ -353,6 +371,12 @@ def test_a_signal_before_the_first_question_leaves_at_once(project, fake_llm, re
     with pytest.raises(KeyboardInterrupt):  # main() takes it: a Ctrl-C before the conversation could (exit 130)
         repl("hello\n", breaks={"new conversation": terminate})
     assert not fake_llm.requests
+
+
+def test_the_banner_shortens_a_home_only_at_a_folders_boundary(project, fake_llm, repl, monkeypatch):
+    monkeypatch.setenv("HOME", str(project)[:-3])  # …/proj, a folder whose name begins the project's
+    code, _, err = repl("")
+    assert code == 0 and err.splitlines()[1] == f"{project} · new conversation · /help for commands and keys"
 
 
 def test_the_banner_shortens_only_the_first_home_in_the_path(project, fake_llm, repl, monkeypatch):

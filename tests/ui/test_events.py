@@ -145,3 +145,13 @@ def test_every_run_that_did_not_complete_is_an_error(stop, code, error):
     EventUI(False, out, io.StringIO()).report(TurnOutcome(stop), "s", code)
     [result] = lines(out)
     assert (result["is_error"], result["exit_code"], result["stop"]) == (error, code, stop.value)
+
+
+def test_text_for_a_person_goes_to_stderr_even_what_the_plain_output_puts_on_stdout():
+    out, err = io.StringIO(), io.StringIO()
+    ui = EventUI(False, out, err)
+    ui.info("3 sessions")
+    ui.table(["name", "turns"], [["fix-save", "2"]])
+    ui.review("a.py (+1 -1)", "@@ -1 +1 @@\n-a\n+b")
+    assert out.getvalue() == ""
+    assert err.getvalue() == "3 sessions\nname      turns\nfix-save  2\na.py (+1 -1)\n@@ -1 +1 @@\n-a\n+b\n"

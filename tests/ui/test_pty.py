@@ -318,3 +318,27 @@ def test_a_call_written_as_text_shows_as_a_recovered_tool_line_not_as_markup(ses
     rows = [text(row) for row in screen(transcript.getvalue())]
     assert any(row.startswith("● Read(notes.txt) · recovered from <tool_call> text") for row in rows), rows
     assert not any("tool_call" in row and not row.startswith("●") for row in rows)
+
+
+@pytest.mark.slow
+def test_with_the_bell_turned_off_a_turn_ends_without_the_bell_or_a_window_title(project, fake_llm):
+    (project / ".narnat").mkdir()
+    (project / ".narnat" / "narnat.json").write_text('{"bell": false, "bell_after_s": 0}')  # 0: every turn rings
+    env = scrubbed_environment()
+    env.update(HOME=str(project.parent / "home"), NARNAT_API_KEY="k", NARNAT_BASE_URL=fake_llm.base_url,
+               TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")  # fmt: skip
+    fake_llm.add(text_reply("Quiet."))
+    child = pexpect.spawn(
+        NARNAT[0], NARNAT[1:], cwd=str(project), env=env, dimensions=(30, 100), encoding="utf-8", timeout=20
+    )
+    child.logfile_read = transcript = io.StringIO()
+    try:
+        prompt(child)
+        child.send("hi\r")
+        child.expect("ctx ")  # the footer: the turn is over
+        prompt(child)
+        child.send("\x04")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert "Quiet." in transcript.getvalue() and "\x1b]0;" not in transcript.getvalue()

@@ -11,7 +11,8 @@ from rich.console import Console
 from narnat_agent.core.turn import Stop, TurnOutcome, TurnStats
 from narnat_agent.provider.reply import ToolCall
 from narnat_agent.tools.base import Diff, Output, Result, Todos
-from narnat_agent.ui.terminal import TerminalUI
+from narnat_agent.ui.plain import PlainUI
+from narnat_agent.ui.terminal import TerminalUI, make_ui
 
 
 @pytest.fixture
@@ -311,3 +312,36 @@ def test_a_confirmation_rings_and_titles_the_window_while_it_waits(project):
         keys.send_text("n")
         assert ui.confirm("rm x", "rm deletes files: x") is False
         assert f"\x1b]0;narnat · {project.name} · waiting for you\x07\a" in out.getvalue()
+
+
+def test_questions_sent_while_the_agent_worked_are_asked_in_the_order_they_were_sent(terminal):
+    terminal.watcher.queued += ["first", "second", "third"]
+    assert [terminal.read_input() for _ in range(3)] == ["first", "second", "third"]
+    assert screen(terminal).splitlines() == ["❯ first", "❯ second", "❯ third"]
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool):
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize(
+    ("stdin", "stdout", "term"),
+    [(False, True, "xterm"), (True, False, "xterm"), (True, True, "dumb"), (True, True, None)],
+    ids=["input-piped", "output-piped", "dumb-terminal", "no-TERM"],
+)
+def test_plain_text_unless_both_ends_are_a_terminal_that_is_not_dumb(project, monkeypatch, stdin, stdout, term):
+    streams = _Stream(stdin), _Stream(stdout), _Stream(False)
+    monkeypatch.setattr("sys.stdin", streams[0])
+    monkeypatch.setattr("sys.stdout", streams[1])
+    monkeypatch.setattr("sys.stderr", streams[2])
+    if term is None:
+        monkeypatch.delenv("TERM", raising=False)
+    else:
+        monkeypatch.setenv("TERM", term)
+    ui = make_ui(project, project / ".narnat", {})
+    assert isinstance(ui, PlainUI) and (ui.inp, ui.out, ui.err) == streams

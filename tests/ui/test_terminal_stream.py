@@ -122,6 +122,19 @@ def test_a_cancel_arriving_as_the_turn_ends_draws_nothing_more_and_still_stops_t
     assert printed(terminal) == "  ⎿  Interrupted by user\n── ctx 10/100 · sent 10 · out 2 · 1.0s ──\n"
 
 
+def test_a_notice_after_a_turn_whose_end_a_cancel_cut_short_is_printed(terminal):
+    view = still(terminal)  # the answer waits under the spinner: the cancel lands before it is drawn
+    view.feed("Half")
+
+    def cancel(lines: list[str]) -> None:
+        raise KeyboardInterrupt
+
+    view.markdown.emit = cancel
+    view.finish(TurnOutcome(Stop.CANCELLED, stats=stats(1.0)))
+    terminal.notice("Saved.")
+    assert printed(terminal).endswith("── ctx 10/100 · sent 10 · out 2 · 1.0s ──\n  Saved.\n")
+
+
 @pytest.mark.parametrize(("after", "seconds", "rings"), [(30.0, 30.0, True), (30.0, 29.9, False), (None, 99.0, False)])
 def test_the_bell_rings_when_a_turn_of_at_least_the_set_seconds_ends(project, after, seconds, rings):
     with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
