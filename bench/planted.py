@@ -26,6 +26,7 @@ from common import ROOT, table
 from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_MOMENT, WRONG_ORDER, WRONG_SETTING, Defect
 from mutation import TARGETS
 from mutation_provider import CLIENT_TESTS
+from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_ui import BLIND_UI
 from planted_first import FIRST, FIRST_TESTS
 
@@ -1266,6 +1267,7 @@ PLANTED |= FIRST  # the modules of the first mutation rows, planted once their t
 # defects written for a group of modules by someone who had not read their tests (all `later`), added to theirs
 BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND_UI,  # the UIs, the keys, the renderers, the runs and the command line
+    BLIND_BASHWEB,  # keyguard, Bash, jobs, the checkpoints' journal and watcher, the web tools, the workspace
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -80,9 +80,10 @@ def test_a_rewind_of_another_shape_is_damaged(change):
         load([entries.dump([TALK_ONLY])[0] | change])
 
 
-def test_entries_not_in_a_list_are_damaged():
+@pytest.mark.parametrize("entry", [["turn"], ["rewind"], "a rewind", 3, None])  # a list, a text, a number: no object
+def test_entries_that_are_not_objects_are_damaged(entry):
     with pytest.raises(Damaged):
-        load([["turn"]])
+        load([entry])
 
 
 def test_a_span_gives_the_agents_steps_a_rewinds_restore_and_the_code_a_conversation_rewind_left():

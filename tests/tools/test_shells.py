@@ -220,6 +220,14 @@ def test_powershells_script_carries_the_command_untouched_and_parses(command):
     assert script.rstrip().endswith("else { 1 })") and "[Console]::OutputEncoding" in script
 
 
+def test_a_path_holding_a_typographic_quote_stays_one_powershell_string():
+    """PowerShell ends a '…' string at ‘ ’ ‚ ‛ as at ': a user folder named O’Brien is doubled there too."""
+    script = PWSH.script("git status", Path("C:/Users/O’Brien/AppData/Local/Temp/narnat-cwd-1"))
+    assert "WriteAllText('C:/Users/O’’Brien/AppData/Local/Temp/narnat-cwd-1'," in script
+    argv = PWSH.argv(Path("C:/Users/‘me‚/proj/.narnat/jobs/job-1.ps1"))
+    assert argv[7] == ". ([ScriptBlock]::Create([IO.File]::ReadAllText('C:/Users/‘‘me‚‚/proj/.narnat/jobs/job-1.ps1')))"
+
+
 def test_the_powershell_grammar_sees_a_broken_script():
     assert powershell_errors("try { . ([ScriptBlock]::Create('x')) catch {}\n")  # the test above can fail
 

@@ -166,6 +166,13 @@ def test_an_address_without_its_scheme_is_fetched_over_https(workspace):
         assert result.summary == "could not connect to https://127.0.0.1:9/page"
 
 
+def test_an_address_whose_scheme_is_in_capitals_is_fetched_as_written(web, workspace):
+    web.route("/page", Page("plain", headers={"Content-Type": "text/plain"}))
+    for scheme in ("HTTP://", "Http://"):
+        result = fetch(workspace, scheme + web.url.removeprefix("http://") + "/page")
+        assert not result.is_error and result.text.startswith(f"URL: {web.url}/page\n") and body(result) == "plain"
+
+
 def test_the_charset_a_meta_tag_declares_decodes_the_page(web, workspace):
     text = "<html><head><meta charset='koi8-r'><title>Привет</title></head><body><p>Съешь же ещё</p></body></html>"
     web.route("/ru", Page(text.encode("koi8-r"), headers={"Content-Type": "text/html"}))

@@ -205,6 +205,7 @@ def test_engines_out_of_reach_for_different_reasons_are_each_named(workspace):
         ("缓 rust", [Hit("其他", "https://x", "")], False),
         ("缓存 rust", [Hit("Rust", "https://x", "")], True),  # the words beside the CJK text count too
         ("snake_case", [Hit("snake case", "https://x", "")], True),
+        ("Rust BOOK", [Hit("the rust book", "https://x", "")], True),  # capitals in the query count as any other
     ],
 )
 def test_results_are_relevant_when_a_query_word_or_cjk_pair_appears(query, hits, answer):

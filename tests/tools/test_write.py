@@ -126,7 +126,7 @@ def test_write_through_a_symlink_changes_the_target_and_keeps_the_link(project, 
 
 
 def test_write_through_a_hard_link_keeps_the_shared_inode(project, workspace):
-    (project / "a.txt").write_text("old\n")
+    (project / "a.txt").write_text("old, and longer than the new\n")  # written in place: nothing of it may stay
     os.link(project / "a.txt", project / "b.txt")
     execute("Read", {"file_path": "b.txt"}, workspace)
     write(workspace, "b.txt", "new\n")

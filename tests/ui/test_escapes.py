@@ -145,3 +145,5 @@ def test_the_model_reads_text_without_the_sequences_that_only_drive_a_terminal()
     coloured = "\x1b[1;32mPASSED\x1b[0m \x1b[2K\x1b]0;title\x07\x1b]8;;https://x.org\x1b\\link\x1b]8;;\x1b\\ \x1bMdone"
     assert without_escapes(coloured) == "PASSED link done"
     assert without_escapes("a [1m] b\x1b") == "a [1m] b\x1b"  # brackets are text; a lone ESC ends nothing
+    # a progress tool hides the cursor (private mode, ?), sets its shape (an intermediate byte) and keyboard modes (>)
+    assert without_escapes("\x1b[?25lbuilding\x1b[?25h \x1b[2 qok\x1b[>4;1m") == "building ok"

@@ -91,7 +91,7 @@ def _fetch(web: Web, url: str):
 
 def run(args: dict, ws: Workspace) -> Result:
     url = args["url"].strip()
-    if not re.match(r"https?://", url):
+    if not re.match(r"https?://", url, re.IGNORECASE):
         url = "https://" + url.removeprefix("//")
     response, data = _fetch(ws.web, url)
     kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
