@@ -137,6 +137,18 @@ def test_edit_changes_one_cells_source_and_keeps_every_other_byte(project, works
     assert not again.is_error and "cell 3" in again.text and "print(total)" in path.read_text()
 
 
+def test_a_notebook_outside_the_project_is_edited_only_with_the_users_yes(project, workspace, tmp_path):
+    outside = notebook(tmp_path)  # tmp_path holds the project: the notebook is beside it, not in it
+    before = outside.read_bytes()
+    asked = []
+    workspace.confirm = lambda action, reason: asked.append((action, str(reason))) or False
+    read(workspace, str(outside))
+    result = execute("Edit", {"file_path": str(outside), "old_string": "1 + 1", "new_string": "2 + 2"}, workspace)
+    real = str(outside.resolve())
+    assert asked == [(f"Edit {real}", f"it changes {real}, outside the project")]
+    assert result.is_error and outside.read_bytes() == before
+
+
 def test_edit_on_a_notebook_refuses_what_spans_cells_or_is_in_several(project, workspace):
     path = notebook(project)
     read(workspace, "analysis.ipynb")
