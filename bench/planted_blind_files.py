@@ -20,9 +20,10 @@ BLIND_FILES: dict[str, tuple[Defect, ...]] = {
         Defect('    ws.ask_outside("Write", path)\n    write_atomic(path, encoded, follow_umask=True)\n',
                '    write_atomic(path, encoded, follow_umask=True)\n    ws.ask_outside("Write", path)\n',
                f"{WRONG_ORDER}: a file outside the project is written before the user is asked", later=True),
-        Defect("        encoding = UTF8\n", "",
-               f"{STEP_MISSED}: a file rewritten as UTF-8 (its encoding could not hold the text) is remembered in its "
-               "old encoding, and read in it again", later=True),
+        # in place of `encoding = UTF8` left out, which changed nothing (UTF-8 bytes are read as UTF-8 first)
+        Defect("syntax = introduced(path, before, content)", 'syntax = introduced(path, "", content)',
+               f"{WRONG_SETTING}: rewriting a file already broken says the rewrite introduced its old errors",
+               later=True),
     ),
     "narnat_agent/tools/edit/__init__.py": (
         Defect("encoded = encoding.encode(with_ending(done.text, ending))", "encoded = encoding.encode(done.text)",
