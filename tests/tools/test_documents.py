@@ -149,6 +149,15 @@ def test_a_notebook_outside_the_project_is_edited_only_with_the_users_yes(projec
     assert result.is_error and outside.read_bytes() == before
 
 
+def test_a_notebook_named_in_capitals_is_edited_cell_by_cell(project, workspace):
+    path = notebook(project).rename(project / "ANALYSIS.IPYNB")
+    before = path.read_text()
+    read(workspace, "ANALYSIS.IPYNB")
+    result = execute("Edit", {"file_path": "ANALYSIS.IPYNB", "old_string": "1 + 1", "new_string": "2 + 2"}, workspace)
+    assert result.text.startswith("Edited cell 2 of ANALYSIS.IPYNB (")
+    assert path.read_text() == before.replace('"total = 1 + 1\\n"', '"total = 2 + 2\\n"')
+
+
 def test_edit_on_a_notebook_refuses_what_spans_cells_or_is_in_several(project, workspace):
     path = notebook(project)
     read(workspace, "analysis.ipynb")
