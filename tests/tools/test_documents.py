@@ -381,3 +381,16 @@ def test_an_output_is_cut_past_its_limit_and_the_whole_size_said_counting_what_i
         f"[output: execute_result]\n{(summary + chr(10) + ''.join(lines))[:OUTPUT_CHARS]}\n"
         f"[… output cut: {5000 + len(summary) + 1:,} characters in all]"
     )
+
+
+def test_an_output_without_plain_text_names_each_of_its_kinds_and_one_with_it_shows_the_text():
+    html = "<table><tr><td>1</td></tr></table>"
+    outputs = [{"output_type": "display_data", "data": {"text/html": html, "application/json": ["a", "b"]},
+                "metadata": {}},
+               {"output_type": "execute_result", "data": {"text/html": html, "text/plain": "   a\n0  1"},
+                "metadata": {}, "execution_count": 1}]  # fmt: skip
+    cells = [{"cell_type": "code", "source": "df", "outputs": outputs, "metadata": {}, "execution_count": 1}]
+    assert notebook_text(notebook_of(cells, nbformat=4), "n.ipynb") == (
+        "[cell 1: code, execution 1]\ndf\n[output: display_data]\n[text/html output, 34 characters]\n"
+        "[application/json output, 2 characters]\n[output: execute_result]\n   a\n0  1"
+    )
