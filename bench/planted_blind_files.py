@@ -141,10 +141,8 @@ BLIND_FILES: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: a missing ';' or '}}' is said as an unexpected end of file", later=True),
     ),
     "narnat_agent/tools/files/stopping.py": (
-        Defect('if parent is not None and parent.type == "template_string":',
-               'if parent is not None and parent.type == "template_literal":',
-               f"{WRONG_SETTING}: an error after a template over several lines is said as a string not closed",
-               later=True),
+        # `parent.type == "template_literal"` for "template_string" was taken out: it changes nothing any input
+        # reaches (the parser never stops right after a template's own text; 329,000 random texts tried)
         Defect('if grammar in ("tsx", "javascript") and (tag := _unclosed_tag',
                'if grammar == "tsx" and (tag := _unclosed_tag',
                f"{WRONG_SETTING}: a JSX tag left open in a .jsx file is not named where the compiler names it",
