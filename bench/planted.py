@@ -27,6 +27,7 @@ from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_MOMENT
 from mutation import TARGETS
 from mutation_provider import CLIENT_TESTS
 from planted_blind_bashweb import BLIND_BASHWEB
+from planted_blind_files import BLIND_FILES
 from planted_blind_ui import BLIND_UI
 from planted_first import FIRST, FIRST_TESTS
 
@@ -1268,6 +1269,7 @@ PLANTED |= FIRST  # the modules of the first mutation rows, planted once their t
 BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND_UI,  # the UIs, the keys, the renderers, the runs and the command line
     BLIND_BASHWEB,  # keyguard, Bash, jobs, the checkpoints' journal and watcher, the web tools, the workspace
+    BLIND_FILES,  # the file tools and their helpers, verification, TodoWrite, the tool contract
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -137,6 +137,27 @@ def test_edit_changes_one_cells_source_and_keeps_every_other_byte(project, works
     assert not again.is_error and "cell 3" in again.text and "print(total)" in path.read_text()
 
 
+def test_a_notebook_outside_the_project_is_edited_only_with_the_users_yes(project, workspace, tmp_path):
+    outside = notebook(tmp_path)  # tmp_path holds the project: the notebook is beside it, not in it
+    before = outside.read_bytes()
+    asked = []
+    workspace.confirm = lambda action, reason: asked.append((action, str(reason))) or False
+    read(workspace, str(outside))
+    result = execute("Edit", {"file_path": str(outside), "old_string": "1 + 1", "new_string": "2 + 2"}, workspace)
+    real = str(outside.resolve())
+    assert asked == [(f"Edit {real}", f"it changes {real}, outside the project")]
+    assert result.is_error and outside.read_bytes() == before
+
+
+def test_a_notebook_named_in_capitals_is_edited_cell_by_cell(project, workspace):
+    path = notebook(project).rename(project / "ANALYSIS.IPYNB")
+    before = path.read_text()
+    read(workspace, "ANALYSIS.IPYNB")
+    result = execute("Edit", {"file_path": "ANALYSIS.IPYNB", "old_string": "1 + 1", "new_string": "2 + 2"}, workspace)
+    assert result.text.startswith("Edited cell 2 of ANALYSIS.IPYNB (")
+    assert path.read_text() == before.replace('"total = 1 + 1\\n"', '"total = 2 + 2\\n"')
+
+
 def test_edit_on_a_notebook_refuses_what_spans_cells_or_is_in_several(project, workspace):
     path = notebook(project)
     read(workspace, "analysis.ipynb")
@@ -359,4 +380,17 @@ def test_an_output_is_cut_past_its_limit_and_the_whole_size_said_counting_what_i
         f"[output: stream]\n{exact}\n"
         f"[output: execute_result]\n{(summary + chr(10) + ''.join(lines))[:OUTPUT_CHARS]}\n"
         f"[… output cut: {5000 + len(summary) + 1:,} characters in all]"
+    )
+
+
+def test_an_output_without_plain_text_names_each_of_its_kinds_and_one_with_it_shows_the_text():
+    html = "<table><tr><td>1</td></tr></table>"
+    outputs = [{"output_type": "display_data", "data": {"text/html": html, "application/json": ["a", "b"]},
+                "metadata": {}},
+               {"output_type": "execute_result", "data": {"text/html": html, "text/plain": "   a\n0  1"},
+                "metadata": {}, "execution_count": 1}]  # fmt: skip
+    cells = [{"cell_type": "code", "source": "df", "outputs": outputs, "metadata": {}, "execution_count": 1}]
+    assert notebook_text(notebook_of(cells, nbformat=4), "n.ipynb") == (
+        "[cell 1: code, execution 1]\ndf\n[output: display_data]\n[text/html output, 34 characters]\n"
+        "[application/json output, 2 characters]\n[output: execute_result]\n   a\n0  1"
     )

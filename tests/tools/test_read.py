@@ -1,5 +1,6 @@
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -351,6 +352,10 @@ def test_summaries_count_the_lines_shown(workspace, project):
 def test_offset_zero_and_limit_zero_mean_from_the_start_and_no_limit(workspace, project):
     (project / "n.txt").write_text("a\nb\nc\n")
     assert read(workspace, "n.txt", offset=0, limit=0).text == "1\ta\n2\tb\n3\tc\n(End of file - 3 lines)"
+    assert read(workspace, "n.txt", offset=0).summary == "Read 3 lines"
+    assert read(workspace, "n.txt", offset=0, limit=2).text == (
+        "1\ta\n2\tb\n(Showing lines 1-2 of 3, as limit=2 asked; use offset=3 to continue.)"
+    )
     assert read(workspace, "n.txt", limit=3).text.endswith("(End of file - 3 lines)")
     assert read(workspace, "n.txt", limit=2).text == (
         "1\ta\n2\tb\n(Showing lines 1-2 of 3, as limit=2 asked; use offset=3 to continue.)"
@@ -492,3 +497,16 @@ def test_a_jobs_log_that_grew_is_not_said_to_be_modified_externally(workspace, p
     with open(job.log, "a") as f:
         f.write("two\n")
     assert read(workspace, log).text.startswith("1\tone\n2\ttwo\n(End of file - 2 lines)\nJob 1 (")
+
+
+@pytest.mark.slow
+def test_a_jobs_log_leaves_out_its_own_end_only_not_that_of_a_job_whose_number_starts_alike(workspace, project):
+    def spawn(tag: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-c", "print('x')"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    jobs = [workspace.jobs.start("print x", project / f"job{n}.log", spawn) for n in range(1, 11)]
+    for job in jobs:
+        finished(job)
+    text = read(workspace, "job1.log").text
+    assert "\nJob 1 (print x) exited with code 0.\n" in text and "(background job 1 " not in text
+    assert "(background job 10 (print x) exited with code 0)" in text.splitlines()

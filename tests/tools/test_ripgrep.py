@@ -5,6 +5,7 @@ import subprocess
 
 import pytest
 
+from narnat_agent.platform.files import stat_in
 from narnat_agent.tools.files import ripgrep
 from tests.platforms import NO_BYTE_NAMES, NO_FIFOS, posix_only
 
@@ -94,6 +95,17 @@ def test_newest_first_then_by_name_and_a_vanished_file_last(project):
 def test_newest_files_are_those_kept_newest_first(project):
     tree(project, ["a.py", "b.txt", "c.py"])
     assert ripgrep.newest_files(["--files"], project, lambda name: name.endswith(b".py")) == [b"c.py", b"a.py"]
+
+
+@posix_only("the stand-in for rg is a shell script")
+def test_a_name_rgs_output_cuts_between_two_reads_is_listed_whole(project, tmp_path):
+    tree(project, ["d/first.txt", "d/second.txt"])
+    fake = tmp_path / "rg"  # an rg whose output stops inside a name for a while, as a pipe's may
+    fake.write_text("#!/bin/sh\nprintf 'd/first.txt\\0d/sec'\nsleep 0.3\nprintf 'ond.txt\\0'\n")
+    fake.chmod(0o755)
+    with stat_in(project) as stat:
+        stamped = ripgrep._stamped(str(fake), ["--files"], project, stat, lambda name: name.startswith(b"d/"))
+    assert [name for _, name in sorted(stamped)] == [b"d/second.txt", b"d/first.txt"]
 
 
 def test_a_listing_rg_refuses_says_why(project):

@@ -161,6 +161,13 @@ def test_a_check_that_crashes_on_a_deeply_nested_file_leaves_the_edit_done_and_s
     assert result.detail.syntax in result.text and (project / "deep.py").read_text() == "y" + DEEP[error][1:]
 
 
+def test_a_json_document_nested_deeper_than_pythons_reader_goes_is_checked_by_its_grammar():
+    deep = "[" * 5000 + "]" * 5000  # Python's JSON reader gives up with a RecursionError; the grammar reads on
+    assert introduced(Path("deep.json"), "", deep) == ""
+    said = introduced(Path("deep.json"), "", deep[:-1])
+    assert said.startswith("Syntax check (json): this change introduced a syntax error:\n  line 1, column 10000: ")
+
+
 def test_a_large_json_document_is_judged_by_the_members_around_the_edit(project, workspace):
     members = "".join(f'  "key_{n}": [{n}, "label {n}"],\n' for n in range(300))
 

@@ -79,8 +79,9 @@ def test_a_commands_output_and_a_todo_list_are_cleaned_line_by_line() -> None:
     output = Output(("one sk-KEY", "two"), lines=40, shown_lines=20, exit_code=3)
     assert output.cleaned(masked) == Output(("one [key]", "two"), lines=40, shown_lines=20, exit_code=3)
     assert Output((), 0, 0).exit_code is None
-    todos = Todos(({"content": "rotate sk-KEY", "status": "pending", "id": 2},))
-    assert todos.cleaned(masked) == Todos(({"content": "rotate [key]", "status": "pending", "id": 2},))
+    todos = Todos(({"content": "rotate sk-KEY", "activeForm": "Rotating sk-KEY", "status": "pending", "id": 2},))
+    cleaned = Todos(({"content": "rotate [key]", "activeForm": "Rotating [key]", "status": "pending", "id": 2},))
+    assert todos.cleaned(masked) == cleaned
     assert Diff("x").syntax == ""
 
 

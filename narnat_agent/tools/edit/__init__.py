@@ -82,6 +82,7 @@ def _notebook(path: Path, data: bytes, args: dict, ws: Workspace) -> Result:
     except DocumentError as e:
         raise ToolError(f"{e}; fix it with Write.") from None
     diff, removed, added = compact_diff(edited.before, edited.done.text, f"{ws.show(path)} cell {edited.cell}")
+    ws.ask_outside("Edit", path)
     write_atomic(path, edited.data, follow_umask=True)
     ws.written(path, edited.data)
     ws.remember(path, edited.data, whole=ws.reads[path].whole)
