@@ -28,6 +28,7 @@ from mutation import TARGETS
 from mutation_provider import CLIENT_TESTS
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
+from planted_blind_provider import BLIND_PROVIDER
 from planted_blind_ui import BLIND_UI
 from planted_first import FIRST, FIRST_TESTS
 
@@ -1270,6 +1271,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND_UI,  # the UIs, the keys, the renderers, the runs and the command line
     BLIND_BASHWEB,  # keyguard, Bash, jobs, the checkpoints' journal and watcher, the web tools, the workspace
     BLIND_FILES,  # the file tools and their helpers, verification, TodoWrite, the tool contract
+    BLIND_PROVIDER,  # the provider, the conversation and the core
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -21,6 +21,7 @@ class SSE:
     delay: float = 0.0  # seconds between chunks, like a model generating
     gate: threading.Event | None = None  # the chunks wait for it: a test orders processes without timing
     trickle: str = ""  # sent again every `delay` seconds after the chunks, until the client hangs up (at most 60 s)
+    chunked: bool = False  # framed as HTTP chunks, as hosted providers stream: a hang-up midway is a broken body
 
 
 @dataclass
@@ -192,29 +193,37 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         for k, v in response.headers.items():
             self.send_header(k, v)
+        if response.chunked:
+            self.send_header("Transfer-Encoding", "chunked")
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
+        write = self._framed if response.chunked else self.wfile.write
         if response.gate:
             response.gate.wait(60)
         try:
             for item in response.chunks:
                 item = counted(item, body)
                 line = item if isinstance(item, str) else json.dumps(item)
-                self.wfile.write(f"data: {line}\n\n".encode())
+                write(f"data: {line}\n\n".encode())
                 self.wfile.flush()
                 time.sleep(response.delay)
-            self._trickle(response)
+            self._trickle(response, write)
             if response.done and not response.drop and not response.trickle:
-                self.wfile.write(b"data: [DONE]\n\n")
+                write(b"data: [DONE]\n\n")
+            if response.chunked and not response.drop and not response.trickle:
+                self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
             self.fake.answered.append(time.perf_counter())
         except (BrokenPipeError, ConnectionResetError):  # the client hung up: a cancel
             pass
 
-    def _trickle(self, response: SSE) -> None:
+    def _framed(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+
+    def _trickle(self, response: SSE, write) -> None:
         deadline = time.monotonic() + 60
         while response.trickle and time.monotonic() < deadline:
-            self.wfile.write(response.trickle.encode())
+            write(response.trickle.encode())
             self.wfile.flush()
             time.sleep(response.delay)

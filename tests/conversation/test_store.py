@@ -195,6 +195,15 @@ def test_a_session_that_cannot_be_read_is_one_sentence_naming_it(tmp_path, conte
     assert refused_load(tmp_path) == said.format(path=path)
 
 
+def test_a_session_file_nested_too_deep_to_parse_is_damaged_not_a_crash(tmp_path):
+    store.state.sessions(tmp_path).mkdir(parents=True)
+    path = store.path_of(tmp_path, "talk")
+    path.write_text("[" * 100_000 + "]" * 100_000)  # valid JSON that Python's parser cannot descend into
+    assert refused_load(tmp_path) == f"{path} is damaged and cannot be loaded (RecursionError)."
+    [row] = store.listing(tmp_path)
+    assert row["first"] == f"(unreadable: {path} is damaged and cannot be loaded (RecursionError).)"
+
+
 SYSTEM = {"role": "system", "content": "s"}
 ROLES = "message 2 must be an object whose role is one of system, user, assistant, tool"
 NOT_CALLS = "message 2 (assistant) has tool calls that are not {id, function: {name, arguments}} objects"

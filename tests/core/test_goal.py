@@ -8,6 +8,7 @@ from narnat_agent.commands.dispatch import dispatch
 from narnat_agent.core.goal import Goal, GoalRefused, pursue, split_goal
 from narnat_agent.core.turn import Stop, claims_success
 from narnat_agent.tools.verification import Verification
+from narnat_agent.ui.plain import PlainStream, PlainUI
 from tests.fake_llm import text_reply, tool_reply, usage
 
 
@@ -64,6 +65,14 @@ def test_a_destructive_check_is_refused_before_anything_starts(harness, fake_llm
     with pytest.raises(GoalRefused, match=r"^The --until command is refused: .*build.*only checks"):
         pursue(h.agent, Goal("clean up", "rm -rf build && pytest", 3))
     assert not fake_llm.requests and (project / "build").exists()
+
+
+@pytest.mark.parametrize("until", ["pytest && top", "python -i check.py"])
+def test_a_check_that_would_wait_for_a_person_is_refused_before_anything_starts(harness, fake_llm, until):
+    h = harness()
+    with pytest.raises(GoalRefused, match=r"^The --until command is refused: .*(interactive|waits for input).*checks"):
+        pursue(h.agent, Goal("make it pass", until, 3))
+    assert not fake_llm.requests and h.agent.until is None
 
 
 def test_slash_goal_runs_the_loop_and_says_how_to_write_it(harness, fake_llm):
@@ -209,3 +218,32 @@ def test_slash_goal_is_bounded_by_the_max_turns_setting(harness, fake_llm):
     assert dispatch(h.agent, "/goal make it pass --until 'test -f never.txt'") is True
     assert "Goal not met after 2 turns (max_turns): test -f never.txt: failed (exit 1)." in h.err.getvalue()
     assert len(fake_llm.requests) == 2
+
+
+class Rounds(PlainUI):
+    """The plain UI, keeping each turn's outcome as its view finishes."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.outcomes: list = []
+
+    def turn_view(self) -> PlainStream:
+        ui = self
+
+        class Kept(PlainStream):
+            def finish(self, outcome) -> None:
+                ui.outcomes.append(outcome)
+                super().finish(outcome)
+
+        self.stream = Kept(self)
+        return self.stream
+
+
+def test_a_goals_time_runs_from_its_first_turns_start_to_its_last_turns_end(harness, fake_llm):
+    import io
+
+    fake_llm.add(text_reply("Done."), text_reply("Done, really."))
+    ui = Rounds(io.StringIO(), io.StringIO(), io.StringIO())
+    outcome = pursue(harness(ui=ui).agent, Goal("make it pass", "test -f never.txt", 2))
+    first, last = (turn.stats for turn in ui.outcomes)
+    assert (outcome.stats.started, outcome.stats.ended) == (first.started, last.ended)
