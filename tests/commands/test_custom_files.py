@@ -36,6 +36,14 @@ def test_a_command_is_its_files_text_with_a_help_line(project, home):
     assert found["long"].description == "x" * 80
 
 
+def test_a_description_of_spaces_or_not_text_gives_way_to_the_first_line(project, home):
+    write(project / ".narnat/commands/tidy.md", "---\ndescription: 2024\n---\n# Tidy the imports\nAll of them.\n")
+    write(project / ".narnat/commands/prune.md", "---\ndescription: '   '\n---\nPrune the merged branches.\n")
+    found, notices = commands(project, home)
+    assert notices == [] and found["tidy"].description == "Tidy the imports"
+    assert found["prune"].description == "Prune the merged branches."
+
+
 def test_the_arguments_go_wherever_the_text_asks_for_them_or_after_it():
     both = custom.UserCommand("c", "Compare $ARGUMENTS with $ARGUMENTS.", "")
     assert both.question("a.py") == "Compare a.py with a.py."
