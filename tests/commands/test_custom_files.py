@@ -127,6 +127,17 @@ def test_front_matter_is_read_whatever_the_line_ends(newline):
     assert meta == {"name": "x", "description": "y"} and body == f"body{newline}"
 
 
+def test_a_file_saved_with_a_byte_order_mark_keeps_its_front_matter(project, home):
+    bom = "\ufeff".encode()
+    write(project / ".narnat/commands/ship.md", bom + b"---\ndescription: Ship it\n---\nShip $ARGUMENTS.\n")
+    write(project / ".narnat/skills/deploy/SKILL.md", bom + b"---\nname: deploy\ndescription: Deploy.\n---\nbody\n")
+    found, notices = commands(project, home)
+    assert notices == [] and found["ship"] == custom.UserCommand("ship", "Ship $ARGUMENTS.", "Ship it")
+    said: list[str] = []
+    assert find_skills(project, home, said.append) == [Skill("deploy", "Deploy.", ".narnat/skills/deploy/SKILL.md")]
+    assert said == []
+
+
 def test_text_without_a_closed_front_matter_is_all_body():
     assert front_matter("---\nname: x\nbody\n") == ({}, "---\nname: x\nbody\n")
     assert front_matter("# Title\n---\nmore\n") == ({}, "# Title\n---\nmore\n")
