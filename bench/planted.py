@@ -29,6 +29,7 @@ from mutation_provider import CLIENT_TESTS
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
+from planted_blind_rest import BLIND_REST
 from planted_blind_ui import BLIND_UI
 from planted_first import FIRST, FIRST_TESTS
 
@@ -1272,6 +1273,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND_BASHWEB,  # keyguard, Bash, jobs, the checkpoints' journal and watcher, the web tools, the workspace
     BLIND_FILES,  # the file tools and their helpers, verification, TodoWrite, the tool contract
     BLIND_PROVIDER,  # the provider, the conversation and the core
+    BLIND_REST,  # the commands, the editor protocol, the prompts, the settings, the platform seams, i18n, the log
 )
 for blind in BLIND:
     for module, defects in blind.items():

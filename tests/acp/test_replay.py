@@ -1,6 +1,7 @@
 """A saved conversation told again (session/load), in process: what each message becomes, in order."""
 
 from narnat_agent.acp.replay import replayed
+from narnat_agent.conversation.context import with_reminder
 
 
 def _told(messages: list[dict]) -> list[dict]:
@@ -45,6 +46,11 @@ def test_a_turn_is_told_again_in_order_without_the_system_prompt_or_what_narnat_
         _result("c2", "x = 1"),
         _text("agent_message_chunk", "Done."),
     ]  # fmt: skip
+
+
+def test_a_reminder_of_several_notes_is_not_shown_as_typed():
+    question = with_reminder("go on", ["The user rewound files to how they were before turn 2: a.py.", "Plan mode."])
+    assert _told([SYSTEM, {"role": "user", "content": question}]) == [_text("user_message_chunk", "go on")]
 
 
 def test_a_reminder_inside_the_question_is_what_the_person_typed():

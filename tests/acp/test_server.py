@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from acp import RequestError, connect_to_agent, text_block
+from acp import RequestError, connect_to_agent, image_block, text_block
 
 from narnat_agent import __version__
 from narnat_agent.acp.server import serve
@@ -157,6 +157,20 @@ def test_a_users_own_command_is_asked_as_its_question(project, fake_llm):
 
     __, stop, __ = served(project, fake_llm, script)
     assert stop == "end_turn" and fake_llm.requests[0]["messages"][-1]["content"] == "Review app.py closely."
+
+
+def test_a_prompt_refused_for_what_it_carries_leaves_the_session_free_for_the_next(project, fake_llm):
+    fake_llm.add(text_reply("Looked."))
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        with pytest.raises(RequestError) as refused:
+            await conn.prompt(session_id=sid, prompt=[text_block("see"), image_block("iVBORw0KGgo=", "image/png")])
+        return refused.value, await ask(conn, sid, "look again")
+
+    __, (refused, stop), __ = served(project, fake_llm, script)
+    assert (refused.code, str(refused)) == (-32602, "Narnat takes text and files in a prompt, not image.")
+    assert stop == "end_turn" and fake_llm.requests[0]["messages"][-1]["content"] == "look again"
 
 
 def test_how_a_turn_ended_is_the_prompts_stop_reason(project, fake_llm):

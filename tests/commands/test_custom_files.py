@@ -36,6 +36,14 @@ def test_a_command_is_its_files_text_with_a_help_line(project, home):
     assert found["long"].description == "x" * 80
 
 
+def test_a_description_of_spaces_or_not_text_gives_way_to_the_first_line(project, home):
+    write(project / ".narnat/commands/tidy.md", "---\ndescription: 2024\n---\n# Tidy the imports\nAll of them.\n")
+    write(project / ".narnat/commands/prune.md", "---\ndescription: '   '\n---\nPrune the merged branches.\n")
+    found, notices = commands(project, home)
+    assert notices == [] and found["tidy"].description == "Tidy the imports"
+    assert found["prune"].description == "Prune the merged branches."
+
+
 def test_the_arguments_go_wherever_the_text_asks_for_them_or_after_it():
     both = custom.UserCommand("c", "Compare $ARGUMENTS with $ARGUMENTS.", "")
     assert both.question("a.py") == "Compare a.py with a.py."
@@ -117,6 +125,17 @@ def test_front_matter_is_read_whatever_the_line_ends(newline):
     text = newline.join(["---  ", "name: x", "description: y", "---", "body", ""])
     meta, body = front_matter(text)
     assert meta == {"name": "x", "description": "y"} and body == f"body{newline}"
+
+
+def test_a_file_saved_with_a_byte_order_mark_keeps_its_front_matter(project, home):
+    bom = "\ufeff".encode()
+    write(project / ".narnat/commands/ship.md", bom + b"---\ndescription: Ship it\n---\nShip $ARGUMENTS.\n")
+    write(project / ".narnat/skills/deploy/SKILL.md", bom + b"---\nname: deploy\ndescription: Deploy.\n---\nbody\n")
+    found, notices = commands(project, home)
+    assert notices == [] and found["ship"] == custom.UserCommand("ship", "Ship $ARGUMENTS.", "Ship it")
+    said: list[str] = []
+    assert find_skills(project, home, said.append) == [Skill("deploy", "Deploy.", ".narnat/skills/deploy/SKILL.md")]
+    assert said == []
 
 
 def test_text_without_a_closed_front_matter_is_all_body():

@@ -46,9 +46,11 @@ def test_a_failing_command_says_one_sentence_starting_with_a_capital_and_the_rep
     h = harness()
     assert dispatch(h.agent, "/enter") is True
     assert dispatch(h.agent, "/delete nobody") is True
+    assert dispatch(h.agent, "/goal fix the parser") is True  # a goal refused: no check to prove it
     assert h.err.getvalue().splitlines() == [
         "✗ Say which session: /enter <name> (see /show).",
         "✗ There is no session named 'nobody' (see /show).",
+        '✗ Say what to do and how to check it: /goal TEXT --until "COMMAND".',
     ]
 
 

@@ -49,6 +49,16 @@ def test_save_asks_before_overwriting_another_session(talked, project):
     assert json.loads((project / ".narnat/sessions/taken.json").read_text())["turns"] == 1
 
 
+def test_save_over_a_session_another_run_wrote_replaces_it_once_confirmed(talked, project):
+    h = talked("y\n")
+    other = {"format": "narnat-session", "name": "taken", "turns": 0, "messages": [{"role": "system", "content": "x"}]}
+    (project / ".narnat" / "sessions").mkdir(parents=True)
+    (project / ".narnat/sessions/taken.json").write_text(json.dumps(other))  # as another run saves it
+    dispatch(h.agent, "/save taken")
+    assert json.loads((project / ".narnat/sessions/taken.json").read_text())["turns"] == 1
+    assert sessions(project) == ["taken"] and "Saved as 'taken'." in h.err.getvalue()
+
+
 def test_bad_names_are_refused(talked, project):
     h = talked()
     for bad in ("../escape", "a/b", "..", "white space", "semi;colon"):

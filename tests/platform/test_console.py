@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from narnat_agent.platform.console import hung_up, key_ready
+from tests.platforms import posix_only
 
 PRINT = "from narnat_agent.platform.console import utf8_output; utf8_output(); print('● · ⎿ 你好')"
 
@@ -31,6 +32,13 @@ def test_a_hung_up_descriptor_is_told_from_one_with_input_waiting():
     finally:
         for fd in (waiting, writer, closed, empty, empty_writer):
             os.close(fd)
+
+
+@posix_only("a terminal's settings are termios' there")
+def test_no_terminal_settings_are_kept_when_standard_input_is_a_pipe():
+    saved = "from narnat_agent.platform.console import saved_terminal; print(saved_terminal())"
+    done = subprocess.run([sys.executable, "-c", saved], stdin=subprocess.PIPE, capture_output=True, timeout=60)
+    assert done.stdout == b"None\n", done.stderr
 
 
 class Keyboard:

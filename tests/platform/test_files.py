@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from narnat_agent.platform.files import set_mode, stat_in
-from tests.platforms import UNDER_WINE
+from tests.platforms import NO_FIFOS, UNDER_WINE
 
 
 @pytest.mark.windows
@@ -55,4 +55,14 @@ def test_a_folder_stated_in_is_closed_after(tmp_path):
     for _ in range(3):
         with stat_in(tmp_path) as stat_of:
             stat_of(b".")
+    with pytest.raises(FileNotFoundError), stat_in(tmp_path) as stat_of:  # a listing that fails half-way
+        stat_of(b"gone meanwhile")
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+@NO_FIFOS
+@pytest.mark.timeout(10)  # a pipe opened as a folder waits for a writer for ever
+def test_a_named_pipe_where_a_folder_was_is_no_folder_and_is_not_waited_on(tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(NotADirectoryError), stat_in(tmp_path / "pipe"):
+        pass

@@ -41,6 +41,15 @@ def test_a_lock_held_by_a_process_is_free_once_it_is_killed(tmp_path):
     os.close(mine)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="any failure there is the lock held elsewhere")
+def test_a_descriptor_that_cannot_be_locked_is_an_error_not_a_lock_held_by_another(tmp_path):
+    closed = _open(tmp_path / "lock")
+    os.close(closed)
+    with pytest.raises(OSError) as failed:
+        try_lock(closed)
+    assert not isinstance(failed.value, BlockingIOError)
+
+
 @pytest.mark.windows
 def test_a_lock_is_waited_for_until_its_holder_lets_it_go(tmp_path):
     first, second = _open(tmp_path / "lock"), _open(tmp_path / "lock")

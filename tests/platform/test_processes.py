@@ -3,13 +3,14 @@
 import contextlib
 import os
 import secrets
+import stat
 import subprocess
 import sys
 import threading
 
 import pytest
 
-from narnat_agent.platform.processes import TAG, alive, kill_tagged, start_tree, stop_tree
+from narnat_agent.platform.processes import TAG, alive, detached, kill_tagged, start_tree, stop_tree
 from tests.processes import ended
 
 # a child that starts a grandchild, says both pids, and waits for ever (the grandchild too)
@@ -48,6 +49,40 @@ def test_a_process_that_ended_is_not_alive_and_this_one_is():
     process = subprocess.Popen([sys.executable, "-c", "pass"])
     process.wait(30)
     assert alive(os.getpid()) and not alive(process.pid)
+
+
+# init, whose process belongs to root: asked by another user (root here drops to nobody once Narnat is imported)
+ANOTHER_USERS = """import os, sys
+from narnat_agent.platform.processes import alive
+if os.getuid() == 0:
+    try:
+        os.setresuid(65534, 65534, 65534)
+    except OSError:
+        sys.exit(3)
+print(alive(1))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a signal's permission is POSIX's")
+def test_another_users_process_is_alive():
+    done = subprocess.run([sys.executable, "-c", ANOTHER_USERS], capture_output=True, text=True, timeout=60)
+    if done.returncode == 3:
+        pytest.skip("root here cannot become another user")
+    assert done.stdout == "True\n", done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no umask and passes no descriptors by number")
+def test_a_detached_helper_has_the_umask_asked_and_keeps_the_descriptors_held(tmp_path):
+    reader, writer = os.pipe()
+    helper = "import os, sys; open('made', 'w').close(); os.write(int(sys.argv[1]), b'held')"
+    options = detached(0o077, (writer,))
+    subprocess.run([sys.executable, "-c", helper, str(writer)], cwd=tmp_path, timeout=60, check=True, **options)
+    os.close(writer)
+    try:
+        assert os.read(reader, 16) == b"held"
+    finally:
+        os.close(reader)
+    assert stat.S_IMODE((tmp_path / "made").stat().st_mode) == 0o600
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a parent-death signal is Linux's")

@@ -32,3 +32,17 @@ def test_threads_started_while_held_take_none_of_the_signals_and_the_main_thread
         helper.join(30)
     assert ending <= masks[0]
     assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == before
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Python runs every handler on the main thread there")
+def test_a_signal_blocked_before_stays_blocked_in_the_threads_started_while_held():
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+    masks: list[set] = []
+    try:
+        with held_from_threads():
+            helper = threading.Thread(target=lambda: masks.append(signal.pthread_sigmask(signal.SIG_BLOCK, set())))
+            helper.start()
+            helper.join(30)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+    assert {signal.SIGUSR1, signal.SIGINT, signal.SIGTERM} <= masks[0]

@@ -80,6 +80,13 @@ def test_a_forgotten_folder_leaves_its_namesakes_watched(tmp_path):
     assert {e.path for e in watch.events()} == {str(tmp_path / "src2/y")}
 
 
+def test_a_folder_gone_or_made_a_file_before_it_is_watched_is_no_failure(tmp_path):
+    (tmp_path / "now a file").write_text("x")
+    watch = watching(tmp_path)
+    assert watch.add(str(tmp_path / "now a file")) and watch.add(str(tmp_path / "gone"))
+    assert list(watch.watches) == [str(tmp_path)]
+
+
 def test_a_folder_moved_in_is_said_to_have_come(tmp_path):
     (tmp_path / "outside/sub").mkdir(parents=True)
     (tmp_path / "watched").mkdir()
@@ -90,7 +97,7 @@ def test_a_folder_moved_in_is_said_to_have_come(tmp_path):
 
 def mount_table(path: Path, *mounts: tuple[str, str]) -> Path:
     """The system's table of mounts as Linux writes it, with these mount points and file system types."""
-    escaped = [(point.replace(" ", "\\040"), kind) for point, kind in mounts]
+    escaped = [(point.replace("\\", "\\134").replace(" ", "\\040"), kind) for point, kind in mounts]
     lines = [f"{n} 1 0:{n} / {point} rw,relatime shared:{n} - {kind} /dev/x{n} rw" for n, (point, kind) in
              enumerate(escaped, 20)]  # fmt: skip
     path.write_text("\n".join(lines) + "\n")
@@ -107,6 +114,7 @@ def mount_table(path: Path, *mounts: tuple[str, str]) -> Path:
         ([("/", "ext4"), ("/narnat-w", "nfs"), ("/narnat-w", "tmpfs")], True),  # mounted over: the last one counts
         ([("/", "ext4"), ("/narnat-w/my project", "9p")], False),
         ([("/", "ext4"), ("/narnat-w/my", "9p")], True),
+        ([("/", "ext4"), ("/narnat-w/my\\040project", "nfs")], True),  # a backslash in the name, not a space
     ],
 )
 def test_only_a_project_on_a_local_file_system_is_watched(tmp_path, mounts, watched):
