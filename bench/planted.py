@@ -26,6 +26,7 @@ from common import ROOT, table
 from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_MOMENT, WRONG_ORDER, WRONG_SETTING, Defect
 from mutation import TARGETS
 from mutation_provider import CLIENT_TESTS
+from planted_blind_safety import BLIND_SAFETY
 from planted_first import FIRST, FIRST_TESTS
 
 # module -> the tests that cover it (pytest's arguments); a module with a mutation target has its tests by default
@@ -1250,7 +1251,10 @@ TESTS |= FIRST_TESTS
 PLANTED |= FIRST  # the modules of the first mutation rows, planted once their tests were written
 
 # defects written for a group of modules by someone who had not read their tests (all `later`), added to theirs
-BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = ()
+BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
+    # one group a line: the groups add theirs side by side
+    BLIND_SAFETY,
+)
 for blind in BLIND:
     for module, defects in blind.items():
         PLANTED[module] = PLANTED.get(module, ()) + defects
