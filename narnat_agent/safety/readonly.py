@@ -8,6 +8,7 @@ and scripts may change files (caches, outputs, installs), so they wait for the p
 the analysis cannot read (text computed at run time, a parse it cannot finish).
 """
 
+import re
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
@@ -22,6 +23,8 @@ READERS = names("""
     unexpand rev strings
 """)  # fmt: skip
 WRITING_OPTIONS = {"sort": ("-o", "--output"), "tree": ("-o",), "date": ("-s", "--set"), "uniq": ()}
+# the one-letter options each takes without a value: they may come before the writing one in a cluster (`sort -uo`)
+FLAGS = {"sort": "bcCdfghiMmnRrsuVz", "tree": "acdfghilnpqrstuvxACDFNQS", "date": "Ru"}
 VERSIONED = names("""
     python python3 py pip pip3 uv poetry node npm npx pnpm yarn bun deno go cargo rustc rustup gcc g++ clang make
     cmake java javac mvn gradle ruby gem php perl dotnet swift git docker kubectl terraform
@@ -86,7 +89,8 @@ def _reads_only(name: str, words: list[str]) -> bool:
     if name == "find":
         return not any(w.startswith(FIND_WRITES) for w in words)
     if name == "sed":
-        return not (short_option(words, "i") or any(w.startswith("--in-place") for w in words))
+        # -i takes its backup's suffix attached (`-i.bak`), so anything may follow it in its word
+        return not any(re.fullmatch(r"-[a-zA-Z0-9]*i\S*", w) or w.startswith("--in-place") for w in words)
     if name in ("awk", "gawk", "mawk"):
         # a command runs only through `|` (getline's too) or system(); `getline < file` reads
         return not any(part in w for w in words for part in (">", "|", "system"))
@@ -107,7 +111,8 @@ def _sorting(name: str, words: list[str]) -> bool:
     """sort and tree write with -o; date sets the clock with -s; uniq writes its second operand."""
     if name == "uniq":
         return len(operands([name, *words])) < 2
-    return not any(w.startswith(WRITING_OPTIONS[name]) for w in words)
+    cluster = re.compile(rf"-[{FLAGS[name]}]+{WRITING_OPTIONS[name][0][1]}.*")
+    return not any(w.startswith(WRITING_OPTIONS[name]) or cluster.fullmatch(w) for w in words)
 
 
 def _git_reads(words: list[str]) -> bool:

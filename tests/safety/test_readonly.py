@@ -51,6 +51,12 @@ SAID_EXACTLY = {
     "git stash list --format=%h": ["git stash may change files"],
     "git remote --format=x": ["git remote may change files"],
     "sed --in-place=.bak s/a/b/ f": ["sed may change files"],
+    # a short option where sed, sort, tree and date take it too: -i with its suffix attached, -o or -s ending a cluster
+    "sed -i.bak s/a/b/ f": ["sed may change files"],
+    "sed -ni.orig s/a/b/p f": ["sed may change files"],
+    "sort -uo out.txt in.txt": ["sort may change files"],
+    "tree -fo tree.txt": ["tree may change files"],
+    "date -us 12:00": ["date may change files"],
     "gawk '{print > \"o\"}' f": ["gawk may change files"],
     "mawk '{print | \"sort\"}' f": ["mawk may change files"],
     "awk 'BEGIN { system(\"make\") }'": ["awk may change files"],
@@ -65,7 +71,7 @@ READ_ONLY_FORMS = [
     "git --version", "git --no-pager log -3", "git -P log -3", "git -C sub --no-pager status",
     "git branch --format='%(refname:short)'", "git tag -l --format='%(refname)'", "git reflog",
     "env LANG=C", "command -V rg", "awk '{ getline line < \"other.txt\"; print line }' f", "gawk '{print $1}' f",
-    "mawk -F: '{print $1}' /etc/passwd",
+    "mawk -F: '{print $1}' /etc/passwd", "date -Is", "sort -rk2 -t, names.txt", "tree -L 2 -I node_modules",
 ]  # fmt: skip
 
 
