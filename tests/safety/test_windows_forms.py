@@ -1446,6 +1446,10 @@ CMD_FORMS = [
     ("for /f %a in ('dir /b') do @del %a", [{"argv": ["del", None], "text": "@del %a", "shown": ["del", "%a"]}]),
     ("for/r %i in (*) do del %i", [{"argv": ["del", None], "text": "del %i", "shown": ["del", "%i"]}]),
     ("for %f in (a)", []),
+    # cmd's keywords in any case, as batch files write them
+    ("FOR %%f IN (*.log) DO del %%f", [{"argv": ["del", None], "text": "del %%f", "shown": ["del", "%%f"]}]),
+    ("For /R %%i In (*) Do Del %%i", [{"argv": ["del", None], "text": "Del %%i", "shown": ["Del", "%%i"]}]),
+    ("IF EXIST y (dir) ELSE (del x)", [{"argv": ["dir"], "text": "dir"}, {"argv": ["del", "x"], "text": "del x"}]),
     ("d^el x", [{"argv": ["del", "x"], "text": "d^el x"}]),
     ("@del x", [{"argv": ["del", "x"], "text": "@del x"}]),
     ("call del x", [{"argv": ["del", "x"], "text": "del x"}]),
