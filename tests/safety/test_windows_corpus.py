@@ -431,6 +431,11 @@ def test_framework_commands_that_drop_the_database_ask_in_every_shell(command):
             "[Environment]::SetEnvironmentVariable('P', $v, [System.EnvironmentVariableTarget]::User)",
             "[Environment]::SetEnvironmentVariable replaces the environment variable P (User)",
         ),
+        (  # the scope's name in any case, as PowerShell reads an enumeration's value
+            "powershell",
+            "[environment]::setenvironmentvariable('P', $null, 'machine')",
+            "[environment]::setenvironmentvariable clears the environment variable P (Machine)",
+        ),
         ("cmd", "FORMAT D:\\ /FS:NTFS", "FORMAT erases the whole drive D:"),
         ("powershell", "Format-Volume -Path 'F:\\'", "Format-Volume erases the whole drive F:"),
         ("powershell", "Remove-Partition -DriveLetter 'G'", "Remove-Partition erases the whole drive G:"),
