@@ -88,8 +88,9 @@ BLIND_SAFETY: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/safety/windows_syntax.py": _later(
         ("name = next((p for p in full if p.startswith(given)), given) if given else given", "name = given",
          f"{FORMAT_EDGE}: an abbreviated parameter (`Remove-Item x -r`) is not the one it abbreviates"),
-        ('v.lower() not in ("$false", "0", "false")', 'v not in ("$false", "0", "false")',
-         f"{FORMAT_EDGE}: `-WhatIf:$False` in capitals is taken as a rehearsal: the removal runs unasked"),
+        # in place of `v.lower()` left out in Bound.on, which changed nothing: bind lowers a switch's value already
+        ('str(windows).rstrip("\\\\/*.")', 'str(windows).rstrip("\\\\/")',
+         f"{FORMAT_EDGE}: `Remove-Item C:\\* -Recurse` is not said to empty the whole drive"),
     ),
     "narnat_agent/safety/windows_system.py": _later(
         ("command.upstream is not None or command.stdin is not None or fed(command)",
