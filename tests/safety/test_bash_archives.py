@@ -50,6 +50,8 @@ SAID = [
     ("7z x -aoa out.7z", "7z -aoa overwrites existing files with those of out.7z"),
     ("unzip -o a.zip", "unzip -o overwrites existing files with those of a.zip"),
     ("unzip -o", "unzip -o overwrites existing files with those of the archive"),
+    ("unzip -oq a.zip", "unzip -o overwrites existing files with those of a.zip"),  # -o among other letters
+    ("unzip -qo a.zip -d out", "unzip -o overwrites existing files with those of a.zip"),
     # an extraction: the existing files the archive's members replace, in every spelling
     ("tar -xzf a.tgz", BOTH),
     ("/usr/bin/tar -x -z -f a.tgz", BOTH),
