@@ -239,6 +239,7 @@ def test_cmd_look_alikes_destroy_nothing(text):
         ("powershell", "Start-Process npm -ArgumentList 'run', 'dev'", "keeps running after the command"),
         ("powershell", "Start-Process python server.py", "keeps running after the command"),
         ("cmd", "start node server.js", "keeps running after the command"),
+        ("cmd", "start /D web npm run dev", "start starts npm run dev, which keeps running"),  # /D takes a folder
         ("powershell", "Start-Process notepad x.txt -Wait", "interactive editor"),
         ("powershell", "Start-Process pwsh -Verb RunAs", "waits for a person to allow it"),
         ("powershell", "Get-Content log -Wait", "never ends"),
