@@ -381,6 +381,9 @@ def test_guarded_copies_and_counts_run(shell, command, project):
         ("powershell", "[System.IO.File]::ReadAllText('README.md')"),
         ("powershell", "Import-Csv data.csv | Select-Object -First 5"),
         ("cmd", 'findstr /c:"TODO" app.py'),  # the pattern given by /c:, the one word left is a file
+        ("cmd", "type app.py > NUL"),  # what goes to NUL in any case is not kept: still a read
+        ("powershell", "Get-Content app.py > $NULL"),
+        ("powershell", "code -w notes.txt"),  # code's -w is its --wait
         ("bash", "winpty python"),
         ("bash", "bash"),
         ("powershell", "docker compose up"),
