@@ -45,6 +45,7 @@ SAID = [
     ("zip -d out.zip a.txt", "zip -d deletes files from out.zip"),
     ("zip --delete out.zip", "zip -d deletes files from out.zip"),
     ("7z a -sdel out.7z src", "7z -sdel deletes what it archives"),
+    ("7za a -sdel out.7z src", "7z -sdel deletes what it archives"),  # 7-Zip's standalone build
     ("7z d out.7z a.txt", "7z d deletes files from out.7z"),
     ("7za d", "7z d deletes files from the archive"),
     ("7z x -aoa out.7z", "7z -aoa overwrites existing files with those of out.7z"),

@@ -62,6 +62,7 @@ SAID_EXACTLY = {
     "awk 'BEGIN { system(\"make\") }'": ["awk may change files"],
     'echo hi > "$out"': ["the redirection writes ?"],
     "echo done >> log.txt": ["the redirection writes log.txt"],
+    "echo a > out.txt; echo b > out.txt": ["the redirection writes out.txt"],  # each reason once
     "make 2>> err.log": ["the redirection writes err.log", "make may change files"],
     'python "$script"': ["python runs code computed at run time", "it runs what is computed at run time"],
     "ls (": ["part of the command cannot be parsed (()", "part of the command cannot be read"],

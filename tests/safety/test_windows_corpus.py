@@ -383,6 +383,7 @@ def test_guarded_copies_and_counts_run(shell, command, project):
         ("cmd", 'findstr /c:"TODO" app.py'),  # the pattern given by /c:, the one word left is a file
         ("cmd", "type app.py > NUL"),  # what goes to NUL in any case is not kept: still a read
         ("powershell", "Get-Content app.py > $NULL"),
+        ("powershell", "Get-ChildItem *.py | Select-String TODO"),  # a search of the files a listing gives
         ("powershell", "code -w notes.txt"),  # code's -w is its --wait
         ("bash", "winpty python"),
         ("bash", "bash"),
