@@ -2,12 +2,14 @@
 archive, and the existing files an extraction replaces, listed from the archive itself."""
 
 import io
+import os
 import tarfile
 from pathlib import Path
 
 import pytest
 
 from narnat_agent.safety import analyze
+from narnat_agent.safety.archives import MAX_ARCHIVE
 from narnat_agent.safety.probes import MAX_LINES
 from tests.tools.syntax_corpus import case_id
 
@@ -120,6 +122,18 @@ def test_an_archive_of_more_members_than_a_question_lists_asks_without_naming_th
     assert analyze("tar -xzf some.tgz", project).deletions == [
         "tar overwrites existing files with those of some.tgz: 1 (f7)"
     ]
+
+
+def test_an_archive_bigger_than_the_limit_is_not_listed_and_asks_without_naming(project):
+    with tarfile.open(project / "big.tar", "w") as tar:
+        info = tarfile.TarInfo("app.log")
+        tar.addfile(info, io.BytesIO(b""))
+    os.truncate(project / "big.tar", MAX_ARCHIVE)  # zeros after the members: the archive's end, sparse on disk
+    assert analyze("tar -xf big.tar", project).deletions == [
+        "tar overwrites existing files with those of big.tar: 1 (app.log)"
+    ]
+    os.truncate(project / "big.tar", MAX_ARCHIVE + 1)
+    assert analyze("tar -xf big.tar", project).deletions == ["tar overwrites existing files with those of big.tar"]
 
 
 def test_an_archive_named_from_home_or_by_its_full_path_is_listed(project, monkeypatch):

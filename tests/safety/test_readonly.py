@@ -8,7 +8,7 @@ READS = [
     "ls -la src", "git status && git diff HEAD~1 | head -50", "rg -n TODO src | wc -l", "find . -name '*.py'",
     "sed -n 1,20p setup.cfg", "cat \"$f\" 2>/dev/null", "git log --oneline -5", "git branch -a", "git stash list",
     "python --version", "cd src && ls", "command -v rg", "env", "sort names.txt | uniq -c", "awk '{print $1}' f",
-    "grep -rn foo . > /dev/null", "git -C sub show HEAD:README.md", "date +%F",
+    "grep -rn foo . > /dev/null", "echo done > /dev/stderr", "git -C sub show HEAD:README.md", "date +%F",
 ]  # fmt: skip
 CHANGES = {
     "pytest -q": "pytest may change files",
