@@ -57,6 +57,15 @@ SAID_EXACTLY = {
     "sort -uo out.txt in.txt": ["sort may change files"],
     "tree -fo tree.txt": ["tree may change files"],
     "date -us 12:00": ["date may change files"],
+    # sed's w command and s///w write a file; a script or an awk program read from a file is not read here
+    "sed -n '1,5w out.txt' f": ["sed may change files"],
+    "sed -n '/^ERROR/w errors.log' app.log": ["sed may change files"],
+    "sed 's/a/b/gw changed.txt' f": ["sed may change files"],
+    "sed -e 's/a/b/' -e 'w copy.txt' f": ["sed may change files"],
+    "sed -f edits.sed f": ["sed may change files"],
+    "sed --file=edits.sed f": ["sed may change files"],
+    "awk -f prog.awk data.txt": ["awk may change files"],
+    "gawk -i lib.awk '{print}' f": ["gawk may change files"],
     "gawk '{print > \"o\"}' f": ["gawk may change files"],
     "mawk '{print | \"sort\"}' f": ["mawk may change files"],
     "awk 'BEGIN { system(\"make\") }'": ["awk may change files"],
@@ -72,7 +81,8 @@ READ_ONLY_FORMS = [
     "git --version", "git --no-pager log -3", "git -P log -3", "git -C sub --no-pager status",
     "git branch --format='%(refname:short)'", "git tag -l --format='%(refname)'", "git reflog",
     "env LANG=C", "command -V rg", "awk '{ getline line < \"other.txt\"; print line }' f", "gawk '{print $1}' f",
-    "mawk -F: '{print $1}' /etc/passwd", "date -Is", "sort -rk2 -t, names.txt", "tree -L 2 -I node_modules",
+    "mawk -F: '{print $1}' /etc/passwd", "date -Is", "sort -rk2 -t, names.txt", "sed -n '/warning/p;/new w/p' log",
+    "sed 's/w/W/g' f", "awk -F: '{print $1}' f", "tree -L 2 -I node_modules",
 ]  # fmt: skip
 
 
