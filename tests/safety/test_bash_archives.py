@@ -63,6 +63,8 @@ SAID = [
     ("tar -b 20 -xzf a.tgz", BOTH),
     ("tar -xzf a.tgz -C .", BOTH),
     ("tar -xzf a.tgz -T list.txt", BOTH),
+    ("tar -xzfa.tgz", BOTH),  # the archive written in -f's own word
+    ("tar -x -fa.tgz -C.", BOTH),
     ("tar xzf a.tgz src", "tar overwrites existing files with those of a.tgz: 1 (src/app.ts)"),
     ("tar xzf a.tgz src/", "tar overwrites existing files with those of a.tgz: 1 (src/app.ts)"),
     ("tar -xzf a.tgz --exclude-from x app.log", "tar overwrites existing files with those of a.tgz: 1 (app.log)"),
@@ -94,6 +96,7 @@ QUIET = [
     "tar -xzf a.tgz -C out",  # nothing of it there yet
     "tar -xzf a.tgz --directory=out",
     "tar -xzf a.tgz --directory out",
+    "tar -xzf a.tgz -Cout",  # the folder written in -C's own word
     "tar -xzf a.tgz -C no-such",
     "tar -xkzf a.tgz",  # it keeps the old files
     "tar -xzf a.tgz --skip-old-files",
