@@ -251,6 +251,7 @@ def test_cmd_look_alikes_destroy_nothing(text):
         ("cmd", "choice /c yn", "waits for a person"),
         ("cmd", "set /p X=?", "waits for a person"),
         ("powershell", "Read-Host", "waits for a person"),
+        ("powershell", "$x = [System.Console]::In.ReadLine()", "waits for a person"),  # the console's own input
         ("cmd", "powershell -NoProfile", "waits for input"),
     ],
 )
@@ -268,6 +269,9 @@ def test_what_waits_or_never_ends_is_refused(shell, text, reason):
         ("cmd", "timeout /t 5"),
         ("cmd", "choice /c yn /t 5 /d y"),
         ("powershell", "npm run dev &"),
+        ("cmd", "typeperf -?"),  # its help
+        ("cmd", "start notepad notes.txt"),  # an editor started on its own: the command does not wait for it
+        ("powershell", "Start-Process notepad notes.txt"),
     ],
 )
 def test_what_ends_on_its_own_runs(shell, text):
