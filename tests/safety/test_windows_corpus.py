@@ -270,6 +270,7 @@ def test_what_waits_or_never_ends_is_refused(shell, text, reason):
         ("cmd", "choice /c yn /t 5 /d y"),
         ("powershell", "npm run dev &"),
         ("cmd", "typeperf -?"),  # its help
+        ("powershell", "Wait-Process -Name setup -Timeout 60"),
         ("cmd", "start notepad notes.txt"),  # an editor started on its own: the command does not wait for it
         ("powershell", "Start-Process notepad notes.txt"),
     ],
@@ -289,6 +290,7 @@ def test_what_ends_on_its_own_runs(shell, text):
         ("cmd", "tasklist | findstr node"),
         ("cmd", "dir /s /b > files.txt"),
         ("cmd", "type nul > new.txt"),  # it creates an empty file: nothing is written by hand
+        ("cmd", "echo done > NUL"),  # written nowhere, in any case
     ],
 )
 def test_reading_that_feeds_a_program_is_not_refused(shell, text, project):
@@ -388,6 +390,7 @@ def test_guarded_copies_and_counts_run(shell, command, project):
         ("cmd", "type app.py > NUL"),  # what goes to NUL in any case is not kept: still a read
         ("powershell", "Get-Content app.py > $NULL"),
         ("powershell", "Get-ChildItem *.py | Select-String TODO"),  # a search of the files a listing gives
+        ("powershell", "Get-ChildItem src -Depth 2"),  # -Depth recurses too
         ("powershell", "code -w notes.txt"),  # code's -w is its --wait
         ("bash", "winpty python"),
         ("bash", "bash"),
@@ -464,6 +467,7 @@ def test_framework_commands_that_drop_the_database_ask_in_every_shell(command):
         ("cmd", "reg delete HKCU\\x /v Name /f", "reg deletes the registry key HKCU\\x"),  # the first word
         ("cmd", "reg delete", "reg deletes the registry key …"),
         ("cmd", "schtasks /delete /f /tn T", "schtasks deletes the scheduled task T"),  # the word after /tn
+        ("cmd", "schtasks /delete /s srv01 /tn Backup /f", "schtasks deletes the scheduled task Backup"),
         ("cmd", 'schtasks /Delete /TN "Nightly Sync" /F', "schtasks deletes the scheduled task Nightly Sync"),
         ("cmd", "schtasks /delete /tn", "schtasks deletes the scheduled task …"),
         ("cmd", "net user /delete bob", "net deletes the account bob"),
