@@ -30,6 +30,7 @@ from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
 from planted_blind_rest import BLIND_REST
+from planted_blind_safety import BLIND_SAFETY
 from planted_blind_ui import BLIND_UI
 from planted_first import FIRST, FIRST_TESTS
 
@@ -1274,6 +1275,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND_FILES,  # the file tools and their helpers, verification, TodoWrite, the tool contract
     BLIND_PROVIDER,  # the provider, the conversation and the core
     BLIND_REST,  # the commands, the editor protocol, the prompts, the settings, the platform seams, i18n, the log
+    BLIND_SAFETY,  # package scripts, the vocabulary, plan mode's reader, archives, PowerShell, cmd, the Windows rules
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -64,7 +64,8 @@ def _extracted(argv: list[str], check: Check) -> str | None:
     it asks even when the archive cannot be looked at."""
     args = argv[1:]
     cluster = args[0] if args and not args[0].startswith("-") else ""  # `tar xzf a.tgz`: the old form
-    letters = cluster + "".join(a[1:] for a in args if re.fullmatch(r"-[A-Za-z]+", a))
+    letters = cluster + "".join(m.group(1) for a in args if (m := re.match(r"-([A-Za-z]*)", a)) and not _attached(a))
+    letters += "".join(found.group(1) for a in args if (found := _attached(a)))
     if not ("x" in letters or {"--extract", "--get"} & set(args)) or "k" in letters or "O" in letters:
         return None
     if any(a.split("=", 1)[0] in KEEPS for a in args):
@@ -92,6 +93,11 @@ def _extracted(argv: list[str], check: Check) -> str | None:
     return named(replaced, _overwrites(program, archive)) if replaced else _overwrites(program, archive)
 
 
+def _attached(word: str) -> re.Match[str] | None:
+    """A cluster whose -f or -C has its value in the same word (`-xzfa.tgz`, `-Cout`): its letters, and the value."""
+    return re.fullmatch(r"-([A-BD-Za-eg-z]*[fC])(.+)", word)
+
+
 def _overwrites(program: str, archive: str) -> str:
     return Said(N_("{program} overwrites existing files with those of {archive}"), program=program, archive=archive)
 
@@ -108,6 +114,8 @@ def _parts(args: list[str], cluster: str) -> tuple[str | None, str | None, list[
         word, value = rest[i], rest[i + 1] if i + 1 < len(rest) else None
         if word.startswith(("--file=", "--directory=")):
             archive, folder = (word[7:], folder) if word.startswith("--file=") else (archive, word[12:])
+        elif attached := _attached(word):
+            archive, folder = (attached[2], folder) if attached[1].endswith("f") else (archive, attached[2])
         elif word == "--file" or re.fullmatch(r"-[A-Za-z]*f", word):
             archive, i = value, i + 1
         elif word == "--directory" or re.fullmatch(r"-[A-Za-z]*C", word):

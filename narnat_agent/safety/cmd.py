@@ -212,7 +212,8 @@ class _Builder:
         expanded = EXPANSION.sub(expand, text)
         if computed or re.search(r"%[a-zA-Z]", expanded):  # a for loop's variable: %i
             return None
-        return re.sub(r'\^(.)|"', lambda m: m.group(1) or "", expanded)
+        # a quoted part passes as it is, ^ included; outside quotes ^ passes the character after it
+        return re.sub(r'"([^"]*)"?|\^(.)', lambda m: m.group(1) if m.group(1) is not None else m.group(2), expanded)
 
 
 def _comment(token: Token) -> bool:

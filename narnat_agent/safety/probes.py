@@ -42,8 +42,7 @@ def find_selection(expression: list[str], cwd: Path) -> list[str] | None:
             skip = 1 if word in ("-fls", "-fprint", "-fprint0", "-printf") else 2 if word == "-fprintf" else 0
         else:
             words.append(word)
-    if "-print" not in words:
-        words.append("-print")
+    # without an action find prints what the whole expression selects: a -print added would bind to its last term
     found = _lines(["find", *words], cwd)
     return list(dict.fromkeys(found)) if found is not None else None  # `-print -delete` prints each file twice
 

@@ -8,11 +8,13 @@ and scripts may change files (caches, outputs, installs), so they wait for the p
 the analysis cannot read (text computed at run time, a parse it cannot finish).
 """
 
+import re
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
+from narnat_agent.safety.edits import ADDRESS, SED_VALUES
 from narnat_agent.safety.rules import analyze
-from narnat_agent.safety.syntax import Command, names, operands, parse, short_option
+from narnat_agent.safety.syntax import Command, names, operands, parse, positionals, short_option
 
 READERS = names("""
     ls dir vdir cat tac head tail wc nl od hexdump grep egrep fgrep rg ag ack pwd echo printf which whereis
@@ -22,6 +24,8 @@ READERS = names("""
     unexpand rev strings
 """)  # fmt: skip
 WRITING_OPTIONS = {"sort": ("-o", "--output"), "tree": ("-o",), "date": ("-s", "--set"), "uniq": ()}
+# the one-letter options each takes without a value: they may come before the writing one in a cluster (`sort -uo`)
+FLAGS = {"sort": "bcCdfghiMmnRrsuVz", "tree": "acdfghilnpqrstuvxACDFNQS", "date": "Ru"}
 VERSIONED = names("""
     python python3 py pip pip3 uv poetry node npm npx pnpm yarn bun deno go cargo rustc rustup gcc g++ clang make
     cmake java javac mvn gradle ruby gem php perl dotnet swift git docker kubectl terraform
@@ -41,6 +45,12 @@ GIT_LISTINGS = {  # subcommands that only read when used as listings: the option
     "config": {"--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin"},
     "reflog": {"show"},
 }  # fmt: skip
+# sed's commands that write a file, each where a command starts: `w FILE` after its address, s///'s w flag
+SED_WRITES = re.compile(
+    rf"(?:^|[\n;{{}}])\s*(?:{ADDRESS})?\s*!?\s*(?:[wW]\s*\S"
+    r"|s([^\s\\])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpiImMe0-9]*w)"
+)
+AWK_FILES = ("--file", "--exec", "--include", "--load")  # gawk's long options whose program is in a file
 FIND_WRITES = ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls")
 
 
@@ -86,9 +96,12 @@ def _reads_only(name: str, words: list[str]) -> bool:
     if name == "find":
         return not any(w.startswith(FIND_WRITES) for w in words)
     if name == "sed":
-        return not (short_option(words, "i") or any(w.startswith("--in-place") for w in words))
+        return _sed_reads(words)
     if name in ("awk", "gawk", "mawk"):
-        # a command runs only through `|` (getline's too) or system(); `getline < file` reads
+        # a command runs only through `|` (getline's too) or system(); `getline < file` reads; a program read from
+        # a file (-f, gawk's -E, -i and -l) is not read here
+        if any(re.fullmatch(r"-[fEil].*", w) or w.startswith(AWK_FILES) for w in words):
+            return False
         return not any(part in w for w in words for part in (">", "|", "system"))
     if name == "git":
         return _git_reads(words)
@@ -103,11 +116,25 @@ def _reads_only(name: str, words: list[str]) -> bool:
     return name in VERSIONED and len(words) == 1 and words[0] in VERSION_WORDS
 
 
+def _sed_reads(words: list[str]) -> bool:
+    """sed reads unless -i edits in place (its backup's suffix attached: `-i.bak`), a script from a file (-f) is not
+    read here, or the script writes a file (`w FILE`, `s/a/b/w FILE`)."""
+    if any(re.fullmatch(r"-[a-zA-Z0-9]*i\S*", w) or w.startswith("--in-place") for w in words):
+        return False
+    if any(re.fullmatch(r"-[nErsuz]*f.*", w) or w.startswith("--file") for w in words):
+        return False
+    codes = [words[i + 1] for i, a in enumerate(words[:-1]) if a in ("-e", "--expression")]
+    codes += [a.split("=", 1)[1] for a in words if a.startswith("--expression=")]
+    scripts = codes or positionals(words, (*SED_VALUES, "-e", "--expression"))[:1]
+    return not any(SED_WRITES.search(script) for script in scripts if script)
+
+
 def _sorting(name: str, words: list[str]) -> bool:
     """sort and tree write with -o; date sets the clock with -s; uniq writes its second operand."""
     if name == "uniq":
         return len(operands([name, *words])) < 2
-    return not any(w.startswith(WRITING_OPTIONS[name]) for w in words)
+    cluster = re.compile(rf"-[{FLAGS[name]}]+{WRITING_OPTIONS[name][0][1]}.*")
+    return not any(w.startswith(WRITING_OPTIONS[name]) or cluster.fullmatch(w) for w in words)
 
 
 def _git_reads(words: list[str]) -> bool:

@@ -237,11 +237,13 @@ def _make_arguments(args: list, cwd: Path | None) -> tuple[Path | None, list[str
     i = 0
     while i < len(args):
         word = args[i] or ""
-        value = args[i + 1] if i + 1 < len(args) else ""
-        if word in ("-C", "--directory") and folder is not None:
-            folder, i = folder / (value or ""), i + 2
-        elif word in ("-f", "--file", "--makefile"):
-            files, i = [*files, value or ""], i + 2
+        option, attached = _attached(word)
+        value = attached if attached is not None else args[i + 1] if i + 1 < len(args) else ""
+        step = 1 if attached is not None else 2
+        if option in ("-C", "--directory") and folder is not None:
+            folder, i = folder / (value or ""), i + step
+        elif option in ("-f", "--file", "--makefile"):
+            files, i = [*files, value or ""], i + step
         elif word in MAKE_VALUES:
             i += 2
         elif not word.startswith("-") and "=" in word:
@@ -250,6 +252,17 @@ def _make_arguments(args: list, cwd: Path | None) -> tuple[Path | None, list[str
             targets += [] if word.startswith("-") else [word]
             i += 1
     return folder, files, targets, assigned
+
+
+def _attached(word: str) -> tuple[str, str | None]:
+    """make's folder or makefile option with the value written in its own word (`--directory=sub`, `-Csub`,
+    `-fother.mk`): the option and the value; else the word and None."""
+    if word.startswith(("--directory=", "--file=", "--makefile=")):
+        option, _, value = word.partition("=")
+        return option, value
+    if word[:2] in ("-C", "-f") and len(word) > 2:
+        return word[:2], word[2:]
+    return word, None
 
 
 def _makefile(text: str) -> tuple[dict[str, tuple[list[str], list[str]]], dict[str, str]]:

@@ -2,12 +2,14 @@
 archive, and the existing files an extraction replaces, listed from the archive itself."""
 
 import io
+import os
 import tarfile
 from pathlib import Path
 
 import pytest
 
 from narnat_agent.safety import analyze
+from narnat_agent.safety.archives import MAX_ARCHIVE
 from narnat_agent.safety.probes import MAX_LINES
 from tests.tools.syntax_corpus import case_id
 
@@ -45,11 +47,14 @@ SAID = [
     ("zip -d out.zip a.txt", "zip -d deletes files from out.zip"),
     ("zip --delete out.zip", "zip -d deletes files from out.zip"),
     ("7z a -sdel out.7z src", "7z -sdel deletes what it archives"),
+    ("7za a -sdel out.7z src", "7z -sdel deletes what it archives"),  # 7-Zip's standalone build
     ("7z d out.7z a.txt", "7z d deletes files from out.7z"),
     ("7za d", "7z d deletes files from the archive"),
     ("7z x -aoa out.7z", "7z -aoa overwrites existing files with those of out.7z"),
     ("unzip -o a.zip", "unzip -o overwrites existing files with those of a.zip"),
     ("unzip -o", "unzip -o overwrites existing files with those of the archive"),
+    ("unzip -oq a.zip", "unzip -o overwrites existing files with those of a.zip"),  # -o among other letters
+    ("unzip -qo a.zip -d out", "unzip -o overwrites existing files with those of a.zip"),
     # an extraction: the existing files the archive's members replace, in every spelling
     ("tar -xzf a.tgz", BOTH),
     ("/usr/bin/tar -x -z -f a.tgz", BOTH),
@@ -58,6 +63,8 @@ SAID = [
     ("tar -b 20 -xzf a.tgz", BOTH),
     ("tar -xzf a.tgz -C .", BOTH),
     ("tar -xzf a.tgz -T list.txt", BOTH),
+    ("tar -xzfa.tgz", BOTH),  # the archive written in -f's own word
+    ("tar -x -fa.tgz -C.", BOTH),
     ("tar xzf a.tgz src", "tar overwrites existing files with those of a.tgz: 1 (src/app.ts)"),
     ("tar xzf a.tgz src/", "tar overwrites existing files with those of a.tgz: 1 (src/app.ts)"),
     ("tar -xzf a.tgz --exclude-from x app.log", "tar overwrites existing files with those of a.tgz: 1 (app.log)"),
@@ -89,6 +96,7 @@ QUIET = [
     "tar -xzf a.tgz -C out",  # nothing of it there yet
     "tar -xzf a.tgz --directory=out",
     "tar -xzf a.tgz --directory out",
+    "tar -xzf a.tgz -Cout",  # the folder written in -C's own word
     "tar -xzf a.tgz -C no-such",
     "tar -xkzf a.tgz",  # it keeps the old files
     "tar -xzf a.tgz --skip-old-files",
@@ -117,6 +125,18 @@ def test_an_archive_of_more_members_than_a_question_lists_asks_without_naming_th
     assert analyze("tar -xzf some.tgz", project).deletions == [
         "tar overwrites existing files with those of some.tgz: 1 (f7)"
     ]
+
+
+def test_an_archive_bigger_than_the_limit_is_not_listed_and_asks_without_naming(project):
+    with tarfile.open(project / "big.tar", "w") as tar:
+        info = tarfile.TarInfo("app.log")
+        tar.addfile(info, io.BytesIO(b""))
+    os.truncate(project / "big.tar", MAX_ARCHIVE)  # zeros after the members: the archive's end, sparse on disk
+    assert analyze("tar -xf big.tar", project).deletions == [
+        "tar overwrites existing files with those of big.tar: 1 (app.log)"
+    ]
+    os.truncate(project / "big.tar", MAX_ARCHIVE + 1)
+    assert analyze("tar -xf big.tar", project).deletions == ["tar overwrites existing files with those of big.tar"]
 
 
 def test_an_archive_named_from_home_or_by_its_full_path_is_listed(project, monkeypatch):

@@ -52,6 +52,11 @@ def logs(tmp_path: Path) -> Path:
             "find . -maxdepth 1 -name '*.log' | xargs rm",
             "rm deletes files: what find selects: 4 (./a.log, ./b.log, ./c.log, …)",
         ),
+        # without an action find prints what the whole expression selects, each side of an -o
+        (
+            "find . -maxdepth 1 -name a.log -o -name keep.txt | xargs rm",
+            "rm deletes files: what find selects: 2 (./a.log, ./keep.txt)",
+        ),
     ],
 )
 def test_a_question_counts_and_names_the_files_find_selects(command, said, logs):

@@ -159,6 +159,12 @@ ASKS = {
     "make -f other.mk clean": ["the make target clean: rm deletes files: other-out"],
     "make --file other.mk clean": ["the make target clean: rm deletes files: other-out"],
     "make --makefile other.mk clean": ["the make target clean: rm deletes files: other-out"],
+    # the folder and the makefile written in the option's own word
+    "make --directory=sub clean": ["the make target clean: rm deletes files: gnu-out"],
+    "make -Csub clean": ["the make target clean: rm deletes files: gnu-out"],
+    "make --file=other.mk clean": ["the make target clean: rm deletes files: other-out"],
+    "make --makefile=other.mk clean": ["the make target clean: rm deletes files: other-out"],
+    "make -fother.mk clean": ["the make target clean: rm deletes files: other-out"],
     "make -f other.mk": ["the make target clean: rm deletes files: other-out"],  # its first rule
     "make clean DIST=/srv": [
         "the make target tidy: rm deletes files: .cache",

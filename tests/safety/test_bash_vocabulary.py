@@ -452,6 +452,7 @@ REGENERATED = "regenerable: its tool downloads or builds it again, /undo does no
     ("command", "named", "undo"),
     [
         ("mytool purge-cache x", "mytool purge-cache x", REGENERATED),  # what a cache held, its tool makes again
+        ("mytool sync --clear-cache", "mytool sync --clear-cache", REGENERATED),  # an option that names the cache too
         ("mytool --purge", "mytool --purge", "/undo cannot restore it"),
         ("mytool --zap-all x", "mytool --zap-all", "/undo cannot restore it"),
         ("mytool sync --clean-all", "mytool sync --clean-all", "/undo cannot restore it"),

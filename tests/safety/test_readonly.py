@@ -8,7 +8,7 @@ READS = [
     "ls -la src", "git status && git diff HEAD~1 | head -50", "rg -n TODO src | wc -l", "find . -name '*.py'",
     "sed -n 1,20p setup.cfg", "cat \"$f\" 2>/dev/null", "git log --oneline -5", "git branch -a", "git stash list",
     "python --version", "cd src && ls", "command -v rg", "env", "sort names.txt | uniq -c", "awk '{print $1}' f",
-    "grep -rn foo . > /dev/null", "git -C sub show HEAD:README.md", "date +%F",
+    "grep -rn foo . > /dev/null", "echo done > /dev/stderr", "git -C sub show HEAD:README.md", "date +%F",
 ]  # fmt: skip
 CHANGES = {
     "pytest -q": "pytest may change files",
@@ -51,11 +51,27 @@ SAID_EXACTLY = {
     "git stash list --format=%h": ["git stash may change files"],
     "git remote --format=x": ["git remote may change files"],
     "sed --in-place=.bak s/a/b/ f": ["sed may change files"],
+    # a short option where sed, sort, tree and date take it too: -i with its suffix attached, -o or -s ending a cluster
+    "sed -i.bak s/a/b/ f": ["sed may change files"],
+    "sed -ni.orig s/a/b/p f": ["sed may change files"],
+    "sort -uo out.txt in.txt": ["sort may change files"],
+    "tree -fo tree.txt": ["tree may change files"],
+    "date -us 12:00": ["date may change files"],
+    # sed's w command and s///w write a file; a script or an awk program read from a file is not read here
+    "sed -n '1,5w out.txt' f": ["sed may change files"],
+    "sed -n '/^ERROR/w errors.log' app.log": ["sed may change files"],
+    "sed 's/a/b/gw changed.txt' f": ["sed may change files"],
+    "sed -e 's/a/b/' -e 'w copy.txt' f": ["sed may change files"],
+    "sed -f edits.sed f": ["sed may change files"],
+    "sed --file=edits.sed f": ["sed may change files"],
+    "awk -f prog.awk data.txt": ["awk may change files"],
+    "gawk -i lib.awk '{print}' f": ["gawk may change files"],
     "gawk '{print > \"o\"}' f": ["gawk may change files"],
     "mawk '{print | \"sort\"}' f": ["mawk may change files"],
     "awk 'BEGIN { system(\"make\") }'": ["awk may change files"],
     'echo hi > "$out"': ["the redirection writes ?"],
     "echo done >> log.txt": ["the redirection writes log.txt"],
+    "echo a > out.txt; echo b > out.txt": ["the redirection writes out.txt"],  # each reason once
     "make 2>> err.log": ["the redirection writes err.log", "make may change files"],
     'python "$script"': ["python runs code computed at run time", "it runs what is computed at run time"],
     "ls (": ["part of the command cannot be parsed (()", "part of the command cannot be read"],
@@ -65,7 +81,8 @@ READ_ONLY_FORMS = [
     "git --version", "git --no-pager log -3", "git -P log -3", "git -C sub --no-pager status",
     "git branch --format='%(refname:short)'", "git tag -l --format='%(refname)'", "git reflog",
     "env LANG=C", "command -V rg", "awk '{ getline line < \"other.txt\"; print line }' f", "gawk '{print $1}' f",
-    "mawk -F: '{print $1}' /etc/passwd",
+    "mawk -F: '{print $1}' /etc/passwd", "date -Is", "sort -rk2 -t, names.txt", "sed -n '/warning/p;/new w/p' log",
+    "sed 's/w/W/g' f", "awk -F: '{print $1}' f", "tree -L 2 -I node_modules",
 ]  # fmt: skip
 
 

@@ -239,6 +239,7 @@ def test_cmd_look_alikes_destroy_nothing(text):
         ("powershell", "Start-Process npm -ArgumentList 'run', 'dev'", "keeps running after the command"),
         ("powershell", "Start-Process python server.py", "keeps running after the command"),
         ("cmd", "start node server.js", "keeps running after the command"),
+        ("cmd", "start /D web npm run dev", "start starts npm run dev, which keeps running"),  # /D takes a folder
         ("powershell", "Start-Process notepad x.txt -Wait", "interactive editor"),
         ("powershell", "Start-Process pwsh -Verb RunAs", "waits for a person to allow it"),
         ("powershell", "Get-Content log -Wait", "never ends"),
@@ -250,6 +251,7 @@ def test_cmd_look_alikes_destroy_nothing(text):
         ("cmd", "choice /c yn", "waits for a person"),
         ("cmd", "set /p X=?", "waits for a person"),
         ("powershell", "Read-Host", "waits for a person"),
+        ("powershell", "$x = [System.Console]::In.ReadLine()", "waits for a person"),  # the console's own input
         ("cmd", "powershell -NoProfile", "waits for input"),
     ],
 )
@@ -267,6 +269,10 @@ def test_what_waits_or_never_ends_is_refused(shell, text, reason):
         ("cmd", "timeout /t 5"),
         ("cmd", "choice /c yn /t 5 /d y"),
         ("powershell", "npm run dev &"),
+        ("cmd", "typeperf -?"),  # its help
+        ("powershell", "Wait-Process -Name setup -Timeout 60"),
+        ("cmd", "start notepad notes.txt"),  # an editor started on its own: the command does not wait for it
+        ("powershell", "Start-Process notepad notes.txt"),
     ],
 )
 def test_what_ends_on_its_own_runs(shell, text):
@@ -284,6 +290,7 @@ def test_what_ends_on_its_own_runs(shell, text):
         ("cmd", "tasklist | findstr node"),
         ("cmd", "dir /s /b > files.txt"),
         ("cmd", "type nul > new.txt"),  # it creates an empty file: nothing is written by hand
+        ("cmd", "echo done > NUL"),  # written nowhere, in any case
     ],
 )
 def test_reading_that_feeds_a_program_is_not_refused(shell, text, project):
@@ -380,6 +387,11 @@ def test_guarded_copies_and_counts_run(shell, command, project):
         ("powershell", "[System.IO.File]::ReadAllText('README.md')"),
         ("powershell", "Import-Csv data.csv | Select-Object -First 5"),
         ("cmd", 'findstr /c:"TODO" app.py'),  # the pattern given by /c:, the one word left is a file
+        ("cmd", "type app.py > NUL"),  # what goes to NUL in any case is not kept: still a read
+        ("powershell", "Get-Content app.py > $NULL"),
+        ("powershell", "Get-ChildItem *.py | Select-String TODO"),  # a search of the files a listing gives
+        ("powershell", "Get-ChildItem src -Depth 2"),  # -Depth recurses too
+        ("powershell", "code -w notes.txt"),  # code's -w is its --wait
         ("bash", "winpty python"),
         ("bash", "bash"),
         ("powershell", "docker compose up"),
@@ -431,6 +443,11 @@ def test_framework_commands_that_drop_the_database_ask_in_every_shell(command):
             "[Environment]::SetEnvironmentVariable('P', $v, [System.EnvironmentVariableTarget]::User)",
             "[Environment]::SetEnvironmentVariable replaces the environment variable P (User)",
         ),
+        (  # the scope's name in any case, as PowerShell reads an enumeration's value
+            "powershell",
+            "[environment]::setenvironmentvariable('P', $null, 'machine')",
+            "[environment]::setenvironmentvariable clears the environment variable P (Machine)",
+        ),
         ("cmd", "FORMAT D:\\ /FS:NTFS", "FORMAT erases the whole drive D:"),
         ("powershell", "Format-Volume -Path 'F:\\'", "Format-Volume erases the whole drive F:"),
         ("powershell", "Remove-Partition -DriveLetter 'G'", "Remove-Partition erases the whole drive G:"),
@@ -450,6 +467,7 @@ def test_framework_commands_that_drop_the_database_ask_in_every_shell(command):
         ("cmd", "reg delete HKCU\\x /v Name /f", "reg deletes the registry key HKCU\\x"),  # the first word
         ("cmd", "reg delete", "reg deletes the registry key …"),
         ("cmd", "schtasks /delete /f /tn T", "schtasks deletes the scheduled task T"),  # the word after /tn
+        ("cmd", "schtasks /delete /s srv01 /tn Backup /f", "schtasks deletes the scheduled task Backup"),
         ("cmd", 'schtasks /Delete /TN "Nightly Sync" /F', "schtasks deletes the scheduled task Nightly Sync"),
         ("cmd", "schtasks /delete /tn", "schtasks deletes the scheduled task …"),
         ("cmd", "net user /delete bob", "net deletes the account bob"),

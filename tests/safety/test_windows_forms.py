@@ -78,6 +78,7 @@ def lexed(text: str) -> list[tuple]:
         ("'it''s' x", [("string", "'it''s'", "'", "it''s"), ("word", "x")]),
         ('"a`"b" x', [("string", '"a`"b"', '"', 'a`"b'), ("word", "x")]),
         ('"a""b" x', [("string", '"a""b"', '"', 'a""b'), ("word", "x")]),
+        ("'C:\\a`' x", [("string", "'C:\\a`'", "'", "C:\\a`"), ("word", "x")]),  # no escape in a verbatim string
         ("\u2018a b\u2019 x", [("string", "\u2018a b\u2019", "'", "a b"), ("word", "x")]),
         ("\u201ca b\u201d x", [("string", "\u201ca b\u201d", '"', "a b"), ("word", "x")]),
         ("'a\u2019\u2019b' x", [("string", "'a\u2019\u2019b'", "'", "a\u2019\u2019b"), ("word", "x")]),
@@ -1446,6 +1447,10 @@ CMD_FORMS = [
     ("for /f %a in ('dir /b') do @del %a", [{"argv": ["del", None], "text": "@del %a", "shown": ["del", "%a"]}]),
     ("for/r %i in (*) do del %i", [{"argv": ["del", None], "text": "del %i", "shown": ["del", "%i"]}]),
     ("for %f in (a)", []),
+    # cmd's keywords in any case, as batch files write them
+    ("FOR %%f IN (*.log) DO del %%f", [{"argv": ["del", None], "text": "del %%f", "shown": ["del", "%%f"]}]),
+    ("For /R %%i In (*) Do Del %%i", [{"argv": ["del", None], "text": "Del %%i", "shown": ["Del", "%%i"]}]),
+    ("IF EXIST y (dir) ELSE (del x)", [{"argv": ["dir"], "text": "dir"}, {"argv": ["del", "x"], "text": "del x"}]),
     ("d^el x", [{"argv": ["del", "x"], "text": "d^el x"}]),
     ("@del x", [{"argv": ["del", "x"], "text": "@del x"}]),
     ("call del x", [{"argv": ["del", "x"], "text": "del x"}]),
@@ -1689,6 +1694,14 @@ CMD_FORMS = [
     ("for %F in (*) do del %F", [{"argv": ["del", None], "text": "del %F", "shown": ["del", "%F"]}]),
     ("((dir) & del x)", [{"argv": ["dir"], "text": "dir"}, {"argv": ["del", "x"], "text": "del x"}]),
     ("echo a^b c", [{"argv": ["echo", "ab", "c"], "text": "echo a^b c", "shown": ["echo", "a^b", "c"]}]),
+    # inside quotes ^ is a character, and the quote after it closes them
+    (
+        'echo "a^" & del "x^y" z^^',
+        [
+            {"argv": ["echo", "a^"], "text": 'echo "a^"', "shown": ["echo", '"a^"']},
+            {"argv": ["del", "x^y", "z^"], "text": 'del "x^y" z^^', "shown": ["del", '"x^y"', "z^^"]},
+        ],
+    ),
     ("Xrem x", [{"argv": ["xrem", "x"], "text": "Xrem x", "shown": ["Xrem", "x"]}]),
     ("(dir)&del x", [{"argv": ["dir"], "text": "dir"}, {"argv": ["del", "x"], "text": "del x"}]),
 ]
