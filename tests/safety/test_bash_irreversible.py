@@ -2,6 +2,7 @@
 caches, code that runs unseen — against the corpus written for them, and on real files for what the file system
 decides."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,31 @@ def test_deep_nesting_under_the_length_cap_gets_an_honest_verdict(command):
 )
 def test_commands_a_client_reads_on_stdin_and_options_before_the_subcommand_are_seen(command, asks):
     assert bool(analyze(command).deletions) is asks
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A repository whose main has three commits: one, two, three."""
+    root = tmp_path_factory.mktemp("history")
+    git = ["git", "-c", "user.name=dev", "-c", "user.email=dev@example.com", "-c", "commit.gpgsign=false", "-C"]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True)
+    for word in ("one", "two", "three"):
+        subprocess.run([*git, str(root), "commit", "-q", "--allow-empty", "-m", word], check=True)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("git reset --hard HEAD~2", "git reset --hard discards uncommitted work; 2 commits leave it (“three”, “two”)"),
+        (
+            "git reset --keep HEAD~1",
+            "git reset --keep moves the branch to HEAD~1; uncommitted changes are kept; 1 commit leaves it (“three”)",
+        ),
+        ("git checkout -B main HEAD~2", "git checkout -B moves the branch main to HEAD~2; 2 commits leave it (“three”, "
+         "“two”)"),
+        ("git reset --hard HEAD", "git reset --hard discards uncommitted work"),  # no commit leaves the branch
+    ],
+)  # fmt: skip
+def test_moving_a_branch_back_names_the_commits_that_leave_it(command, said, history):
+    assert analyze(command, history, env={}).deletions == [said]
