@@ -173,3 +173,17 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
 )  # fmt: skip
 def test_moving_a_branch_back_names_the_commits_that_leave_it(command, said, history):
     assert analyze(command, history, env={}).deletions == [said]
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("docker volume rm pgdata", "docker deletes container volumes (persistent data): pgdata"),
+        ("docker volume remove pgdata", "docker deletes container volumes (persistent data): pgdata"),  # rm's alias
+        ("podman volume remove data", "podman deletes container volumes (persistent data): data"),
+        ("docker container remove web", "docker deletes containers and what they wrote: web"),
+        ("docker container rm web", "docker deletes containers and what they wrote: web"),
+    ],
+)
+def test_a_subcommand_is_known_by_its_long_alias_too(command, said):
+    assert analyze(command).deletions == [f"{said} — /undo cannot restore it"]
