@@ -139,6 +139,9 @@ def test_deep_nesting_under_the_length_cap_gets_an_honest_verdict(command):
         ("echo FLUSHALL | redis-cli", True),
         ("redis-cli -n 2 <<EOF\nDEL session:1\nEOF", True),
         ("echo PING | redis-cli", False),
+        ("echo flush_all | nc cache 11211", True),  # nc's words are the server's address, its stdin the commands
+        ("echo FLUSHALL | ncat redis 6379", True),
+        ("echo stats | nc cache 11211", False),
         ("helm -n monitoring uninstall grafana", True),
         ("kubectl --context prod -n web delete deploy api", True),
     ],
