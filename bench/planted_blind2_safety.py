@@ -1,5 +1,9 @@
 """Planted defects of the command analysis (narnat_agent/safety/), a second set written after their tests, as a tired
-developer would, without reading those tests, and unlike the defects already planted there: each is `later`."""
+developer would, without reading those tests, and unlike the defects already planted there: each is `later`.
+
+On first meeting (2026-11-28, the tests of main at the time) the suite caught 35 of these 43 (81 %): missed were the
+variable the command sets itself, the commits a reset leaves behind, sed's s///ge, `mytool server stop`, a flush
+sent through nc, `docker volume remove`, and both of windows.py's. Each is caught now by a test written for it."""
 
 from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_ORDER, WRONG_SETTING, Defect
 
