@@ -26,6 +26,7 @@ from common import ROOT, table
 from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_MOMENT, WRONG_ORDER, WRONG_SETTING, Defect
 from mutation import TARGETS
 from mutation_provider import CLIENT_TESTS
+from planted_blind2_safety import BLIND2_SAFETY
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1276,6 +1277,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND_PROVIDER,  # the provider, the conversation and the core
     BLIND_REST,  # the commands, the editor protocol, the prompts, the settings, the platform seams, i18n, the log
     BLIND_SAFETY,  # package scripts, the vocabulary, plan mode's reader, archives, PowerShell, cmd, the Windows rules
+    BLIND2_SAFETY,  # the command analysis, a second time
 )
 for blind in BLIND:
     for module, defects in blind.items():

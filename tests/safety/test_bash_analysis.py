@@ -357,3 +357,13 @@ def test_a_question_names_six_targets_and_marks_only_more():
 def test_a_path_is_the_projects_only_under_its_folder_not_beside_it_with_the_same_start(path, outside):
     said = analyze(f"rm -rf {path}", Path("/work/app")).deletions
     assert said == [f"rm deletes files: {path}" + (" — /undo restores only the project's files" if outside else "")]
+
+
+@pytest.mark.parametrize(
+    "command", ['D=build; rm -rf "$D"', 'for D in a b; do rm -rf "$D"; done', 'read D && rm -rf "$D"']
+)
+def test_a_variable_the_command_sets_itself_is_not_said_with_the_value_bash_has_now(command):
+    """Bash's environment holds D=/home/dev/photos, but the command gives D its own value before rm runs: the
+    question must not name the photos folder."""
+    said = analyze(command, Path("/work/app"), env={"HOME": "/home/dev", "D": "/home/dev/photos"}).deletions
+    assert said == ["rm deletes files: $D"]

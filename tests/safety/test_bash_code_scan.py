@@ -236,3 +236,18 @@ def test_code_that_replaces_an_existing_file_asks(command, tmp_path):
     (tmp_path / "out.txt").write_text("kept\n")
     language = command.split()[0]
     assert analyze(command, tmp_path).deletions == [f"the {language} code replaces out.txt, which exists"]
+
+
+@pytest.mark.parametrize(
+    ("command", "reasons"),
+    [
+        ("sed 's/x/rm -rf build/e' a.txt", ["sed's e command runs the text as a shell command"]),
+        ("sed 's/x/rm -rf build/ge' a.txt", ["sed's e command runs the text as a shell command"]),  # among others
+        ("sed 's/x/y/eg' a.txt", ["sed's e command runs the text as a shell command"]),
+        ("sed 's|x|rm -rf build|2e' a.txt", ["sed's e command runs the text as a shell command"]),
+        ("sed -n '/^rm/e' a.txt", ["sed's e command runs the text as a shell command"]),  # the e command itself
+        ("sed 's/e/E/g' a.txt", []),  # an e in the pattern or the text is no flag
+    ],
+)
+def test_seds_e_flag_is_seen_wherever_it_stands_among_the_flags(command, reasons):
+    assert analyze(command).deletions == reasons

@@ -2,6 +2,7 @@
 caches, code that runs unseen — against the corpus written for them, and on real files for what the file system
 decides."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -138,9 +139,54 @@ def test_deep_nesting_under_the_length_cap_gets_an_honest_verdict(command):
         ("echo FLUSHALL | redis-cli", True),
         ("redis-cli -n 2 <<EOF\nDEL session:1\nEOF", True),
         ("echo PING | redis-cli", False),
+        ("echo flush_all | nc cache 11211", True),  # nc's words are the server's address, its stdin the commands
+        ("echo FLUSHALL | ncat redis 6379", True),
+        ("echo stats | nc cache 11211", False),
         ("helm -n monitoring uninstall grafana", True),
         ("kubectl --context prod -n web delete deploy api", True),
     ],
 )
 def test_commands_a_client_reads_on_stdin_and_options_before_the_subcommand_are_seen(command, asks):
     assert bool(analyze(command).deletions) is asks
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A repository whose main has three commits: one, two, three."""
+    root = tmp_path_factory.mktemp("history")
+    git = ["git", "-c", "user.name=dev", "-c", "user.email=dev@example.com", "-c", "commit.gpgsign=false", "-C"]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True)
+    for word in ("one", "two", "three"):
+        subprocess.run([*git, str(root), "commit", "-q", "--allow-empty", "-m", word], check=True)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("git reset --hard HEAD~2", "git reset --hard discards uncommitted work; 2 commits leave it (“three”, “two”)"),
+        (
+            "git reset --keep HEAD~1",
+            "git reset --keep moves the branch to HEAD~1; uncommitted changes are kept; 1 commit leaves it (“three”)",
+        ),
+        ("git checkout -B main HEAD~2", "git checkout -B moves the branch main to HEAD~2; 2 commits leave it (“three”, "
+         "“two”)"),
+        ("git reset --hard HEAD", "git reset --hard discards uncommitted work"),  # no commit leaves the branch
+    ],
+)  # fmt: skip
+def test_moving_a_branch_back_names_the_commits_that_leave_it(command, said, history):
+    assert analyze(command, history, env={}).deletions == [said]
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("docker volume rm pgdata", "docker deletes container volumes (persistent data): pgdata"),
+        ("docker volume remove pgdata", "docker deletes container volumes (persistent data): pgdata"),  # rm's alias
+        ("podman volume remove data", "podman deletes container volumes (persistent data): data"),
+        ("docker container remove web", "docker deletes containers and what they wrote: web"),
+        ("docker container rm web", "docker deletes containers and what they wrote: web"),
+    ],
+)
+def test_a_subcommand_is_known_by_its_long_alias_too(command, said):
+    assert analyze(command).deletions == [f"{said} — /undo cannot restore it"]

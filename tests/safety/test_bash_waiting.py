@@ -69,3 +69,23 @@ def test_commands_that_never_end_are_turned_down(command, refused):
 def test_what_would_wait_runs_when_a_timeout_bounds_it_it_runs_in_the_background_or_it_has_an_end(command):
     verdict = analyze(command)
     assert verdict.interactive == [] and verdict.file_ops == []
+
+
+NEVER = "{} never ends: run it with run_in_background (or put timeout N in front)"
+
+
+@pytest.mark.parametrize(
+    ("command", "refused"),
+    [
+        ("mytool server", [NEVER.format("mytool server")]),
+        ("mytool dev", [NEVER.format("mytool dev")]),
+        ("supabase functions serve", [NEVER.format("supabase functions serve")]),
+        ("mytool server stop", []),  # the second word says it ends: it stops the server
+        ("mytool server status", []),
+        ("mytool dev build", []),
+        ("mytool tunnel list", []),
+        ("mytool server --detach", []),
+    ],
+)
+def test_a_program_no_table_knows_never_ends_by_its_words_unless_they_say_it_stops_or_lists(command, refused):
+    assert analyze(command).interactive == refused

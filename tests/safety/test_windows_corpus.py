@@ -69,6 +69,7 @@ def test_the_question_names_where_and_what(shell, command, named, project):
         ("cmd", "del/f/s/q *.log", "del deletes *.log in every subfolder"),
         ("cmd", 'forfiles /p logs /s /m *.log /c "cmd /c del @path"', "del deletes logs\\**\\*.log"),
         ("cmd", 'forfiles /m *.tmp /c "cmd /c del @file"', "del deletes *.tmp"),
+        ("cmd", 'FORFILES /P logs /M *.log /C "cmd /c del @FILE"', "del deletes logs\\*.log"),  # cmd has no case
         ("cmd", 'start "" /b cmd /c rd /s /q build', "rd deletes build with everything inside"),
         ("cmd", "start rd /s /q build", "rd deletes build with everything inside"),
         ("cmd", "del /s /q *.pyc", "del deletes *.pyc in every subfolder"),
@@ -523,3 +524,12 @@ def test_what_windows_loses_beyond_the_project_is_named(shell, command, lost):
 )
 def test_what_windows_only_shows_or_rehearses_runs(shell, command):
     assert analyze(command, shell=shell).deletions == []
+
+
+@pytest.mark.parametrize("shell", ["bash", "powershell", "cmd"])
+@pytest.mark.parametrize("option", ["-e", "-E", "-en", "-ec", "-EncodedCommand"])
+def test_powershell_started_with_encoded_code_asks_from_every_shell(shell, option):
+    """-e is the shortest abbreviation of -EncodedCommand PowerShell accepts: the code is base64, unread here."""
+    assert analyze(f"powershell {option} UgBlAG0AbwB2AGUALQBJAHQAZQBtACAAeAA=", None, shell).deletions == [
+        "powershell runs encoded code the analysis cannot read"
+    ]
