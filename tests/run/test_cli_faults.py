@@ -419,3 +419,18 @@ def test_the_full_screen_repl_starts_beside_a_folder_the_user_cannot_enter(proje
         child.expect("still here")
     finally:
         child.close(force=True)
+
+
+@pytest.mark.slow
+def test_a_file_the_user_cannot_read_leaves_the_checkpoints_on(project, fake_llm):
+    # a snapshot cannot keep the file, and need not: /undo cannot write over it either, so the others are kept
+    (project / "secret.txt").write_text("not yours\n")
+    (project / "secret.txt").chmod(0)
+    fake_llm.add(tool_reply(("Bash", {"command": "python3 -c \"open('made.py', 'w').write('x = 1')\""})),
+                 text_reply("made"))  # fmt: skip
+    try:
+        done = run(project, fake_llm.base_url, "-p", "make it", "--output-format", "json", prefix=as_a_user())
+    finally:
+        (project / "secret.txt").chmod(0o600)
+    assert done.returncode == 0 and "Checkpoints are off" not in done.stderr, done.stderr
+    assert json.loads(done.stdout)["changed_files"] == ["made.py"]
