@@ -12,12 +12,17 @@ import re
 # what terminals take as colour, cursor or title commands: never text a model should read
 ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
+# the bidirectional embeddings, overrides and isolates: they reorder the text that follows on the screen
+# ("invoice\u202efdp.exe" reads "invoiceexe.pdf"), as in the Trojan Source attack (CVE-2021-42574)
+BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+
 # C0 controls as Unicode's control pictures (ESC as ␛, BEL as ␇), DEL as ␡, C1 controls (which have no pictures)
-# as their escape (\x9b); a newline and a tab stay what they are
+# as their escape (\x9b), the bidirectional overrides as theirs (\u202e); a newline and a tab stay what they are
 VISIBLE = str.maketrans(
     {code: 0x2400 + code for code in range(0x20) if chr(code) not in "\n\t"}
     | {0x7F: 0x2421}
     | {code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}
+    | {code: f"\\u{code:04x}" for code in BIDI}
 )
 
 
