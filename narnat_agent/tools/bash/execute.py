@@ -19,7 +19,7 @@ from narnat_agent import state
 from narnat_agent.i18n import N_, Said, ngettext
 from narnat_agent.inert import without_escapes
 from narnat_agent.keyguard import KEY_VARIABLES, MARK, can_be_key, confined
-from narnat_agent.platform.processes import TAG, start_tree, stop_tree
+from narnat_agent.platform.processes import CALLS_TAG, TAG, start_tree, stop_tree
 from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
 from narnat_agent.tools.base import Interrupted, Output, Result, ToolError
 from narnat_agent.tools.bash.shells import Shell, chosen
@@ -177,7 +177,8 @@ def spawn_script(spawn: Spawn, shell: Shell, script: tuple[str, Path], ws: Works
         argv = shell.argv(file)
     else:
         argv = confined(text, ws.hidden)
-    env = {**environment(ws.secret, ws.root), **shell.variables} | ({TAG: job} if job else {})
+    tagged = {TAG: job} if job else {CALLS_TAG: ws.jobs.calls_tag(state.jobs(ws.state_dir))}  # ends with Narnat
+    env = {**environment(ws.secret, ws.root), **shell.variables} | tagged
     return start_tree(spawn, argv, dies_with_narnat=bool(job), cwd=ws.cwd, env=env, stdin=subprocess.DEVNULL,
                       stdout=stdout, stderr=subprocess.STDOUT)  # fmt: skip
 
