@@ -434,3 +434,16 @@ def test_a_file_the_user_cannot_read_leaves_the_checkpoints_on(project, fake_llm
         (project / "secret.txt").chmod(0o600)
     assert done.returncode == 0 and "Checkpoints are off" not in done.stderr, done.stderr
     assert json.loads(done.stdout)["changed_files"] == ["made.py"]
+
+
+@pytest.mark.slow
+def test_a_command_whose_output_the_full_disk_cannot_spill_still_gives_its_ends(project, fake_llm):
+    # the spill file fails past 60,000 bytes: the output is still read to its end, and nobody is sent to the file
+    printer = "import sys; [print(f'line {n}') for n in range(20000)]"
+    fake_llm.add(tool_reply(("Bash", {"command": f'{sys.executable} -c "{printer}"'})), text_reply("read it"))
+    done = run(project, fake_llm.base_url, "-p", "print", preexec_fn=limit_file_size(60_000))
+    assert "Traceback" not in done.stderr and "read it" in done.stdout, done.stderr
+    result = fake_llm.requests[1]["messages"][-1]["content"]
+    assert result.startswith("line 0\n") and "line 19999\n" in result and "(exit code 0)" in result
+    assert "the disk was full" in result and "Read(" not in result
+    assert list((project / ".narnat/spills").glob("*")) == []
