@@ -36,3 +36,10 @@ def inert(text: str) -> str:
 
     One character at a time, so text that streams in pieces is safe whatever the cuts."""
     return text.replace("\r\n", "\n").translate(VISIBLE)
+
+
+# JSON that a terminal may show (-p's JSON outputs, the editor protocol), written in JSON's own escapes though valid
+# either way: DEL and the C1 controls, which json leaves raw (U+009B is a terminal's CSI; the C0 ones, ESC among them,
+# json always escapes), the line and paragraph separators, which split a line for str.splitlines and JavaScript, and
+# the bidirectional overrides, which reorder what follows on a screen
+JSON_ESCAPES = str.maketrans({code: f"\\u{code:04x}" for code in (*range(0x7F, 0xA0), 0x2028, 0x2029, *BIDI)})
