@@ -447,3 +447,16 @@ def test_a_command_whose_output_the_full_disk_cannot_spill_still_gives_its_ends(
     assert result.startswith("line 0\n") and "line 19999\n" in result and "(exit code 0)" in result
     assert "the disk was full" in result and "Read(" not in result
     assert list((project / ".narnat/spills").glob("*")) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("redirected", ["stdout", "stdin"])
+def test_the_editor_protocol_on_a_file_instead_of_a_pipe_is_one_sentence(project, fake_llm, tmp_path, redirected):
+    (tmp_path / "in.jsonl").write_bytes(b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}\n')
+    with open(tmp_path / "in.jsonl", "rb") as given, open(tmp_path / "out.jsonl", "wb") as taken:
+        streams = {"stdin": given, "stdout": subprocess.PIPE} if redirected == "stdin" else {"stdout": taken}
+        done = subprocess.run([*NARNAT, "acp"], cwd=project, env=environment(project, fake_llm.base_url),
+                              stderr=subprocess.PIPE, timeout=30, **({"stdin": subprocess.PIPE} | streams))  # fmt: skip
+    stderr = done.stderr.decode()
+    assert done.returncode == 2 and "Traceback" not in stderr, stderr
+    assert "talks to an editor through pipes" in stderr and len(stderr.strip().splitlines()) == 1
