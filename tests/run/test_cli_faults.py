@@ -460,3 +460,14 @@ def test_the_editor_protocol_on_a_file_instead_of_a_pipe_is_one_sentence(project
     stderr = done.stderr.decode()
     assert done.returncode == 2 and "Traceback" not in stderr, stderr
     assert "talks to an editor through pipes" in stderr and len(stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_glob_names_the_folder_it_could_not_enter_as_grep_does(project, fake_llm, closed_folder):
+    (project / "src").mkdir()
+    (project / "src" / "app.py").write_text("x = 1\n")
+    fake_llm.add(tool_reply(("Glob", {"pattern": "**/*.py"})), text_reply("listed"))
+    done = run(project, fake_llm.base_url, "-p", "list", prefix=as_a_user())
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    result = fake_llm.requests[1]["messages"][-1]["content"]
+    assert result.startswith("src/app.py\n") and "(Some paths could not be read: " in result and "pgdata" in result
