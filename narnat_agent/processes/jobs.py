@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from narnat_agent import state
 from narnat_agent.i18n import N_, Said
 from narnat_agent.platform.processes import alive, kill_tagged, stop_tree
 from narnat_agent.processes import HeldInterrupt, start_thread
@@ -129,13 +130,14 @@ class Jobs:
         self.limit = limit_mb * MB
         self.calls: tuple[str, Path] | None = None  # the tag of every Bash call's processes, and its marker
 
-    def calls_tag(self, folder: Path) -> str:
+    def calls_tag(self, state_dir: Path) -> str:
         """The tag in the environment of every command a Bash call runs, so that what one leaves running apart
-        from its output (a server started with `&`, a daemon that forked away) ends with the jobs; its marker in
-        folder lets the next start's sweep end them when Narnat was killed."""
+        from its output (a server started with `&`, a daemon that forked away) ends with the jobs; its marker among
+        the jobs' logs lets the next start's sweep end them when Narnat was killed."""
         if self.calls is None:
-            tag = secrets.token_hex(8)
+            tag, folder = secrets.token_hex(8), state.jobs(state_dir)
             folder.mkdir(parents=True, exist_ok=True)
+            state.ignore_runtime_files(state_dir)  # the marker may be the first file there: kept out of git
             marker = folder / f"calls-{os.getpid()}-{tag}{RUNNING}"
             marker.write_text(f"{os.getpid()} {tag}\n", encoding="utf-8")
             self.calls = tag, marker

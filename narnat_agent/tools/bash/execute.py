@@ -217,7 +217,7 @@ def spawn_script(spawn: Spawn, shell: Shell, script: tuple[str, Path], ws: Works
         argv = shell.argv(file)
     else:
         argv = confined(text, ws.hidden)
-    tagged = {TAG: job} if job else {CALLS_TAG: ws.jobs.calls_tag(state.jobs(ws.state_dir))}  # ends with Narnat
+    tagged = {TAG: job} if job else {CALLS_TAG: ws.jobs.calls_tag(ws.state_dir)}  # ends with Narnat
     env = {**environment(ws.secret, ws.root), **shell.variables} | tagged
     return start_tree(spawn, argv, dies_with_narnat=bool(job), cwd=ws.cwd, env=env, stdin=subprocess.DEVNULL,
                       stdout=stdout, stderr=subprocess.STDOUT)  # fmt: skip
