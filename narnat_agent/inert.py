@@ -12,12 +12,17 @@ import re
 # what terminals take as colour, cursor or title commands: never text a model should read
 ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
+# the bidirectional embeddings, overrides and isolates: they reorder the text that follows on the screen
+# ("invoice\u202efdp.exe" reads "invoiceexe.pdf"), as in the Trojan Source attack (CVE-2021-42574)
+BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+
 # C0 controls as Unicode's control pictures (ESC as ␛, BEL as ␇), DEL as ␡, C1 controls (which have no pictures)
-# as their escape (\x9b); a newline and a tab stay what they are
+# as their escape (\x9b), the bidirectional overrides as theirs (\u202e); a newline and a tab stay what they are
 VISIBLE = str.maketrans(
     {code: 0x2400 + code for code in range(0x20) if chr(code) not in "\n\t"}
     | {0x7F: 0x2421}
     | {code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}
+    | {code: f"\\u{code:04x}" for code in BIDI}
 )
 
 
@@ -31,3 +36,10 @@ def inert(text: str) -> str:
 
     One character at a time, so text that streams in pieces is safe whatever the cuts."""
     return text.replace("\r\n", "\n").translate(VISIBLE)
+
+
+# JSON that a terminal may show (-p's JSON outputs, the editor protocol), written in JSON's own escapes though valid
+# either way: DEL and the C1 controls, which json leaves raw (U+009B is a terminal's CSI; the C0 ones, ESC among them,
+# json always escapes), the line and paragraph separators, which split a line for str.splitlines and JavaScript, and
+# the bidirectional overrides, which reorder what follows on a screen
+JSON_ESCAPES = str.maketrans({code: f"\\u{code:04x}" for code in (*range(0x7F, 0xA0), 0x2028, 0x2029, *BIDI)})

@@ -20,6 +20,7 @@ from acp.schema import AllowedOutcome, ClientCapabilities, PermissionOption, Too
 from narnat_agent.acp.calls import Running, ended, started
 from narnat_agent.core.turn import TurnOutcome, TurnStats
 from narnat_agent.i18n import _, spoken
+from narnat_agent.inert import inert
 from narnat_agent.logger import get_logger
 from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Result
@@ -110,7 +111,7 @@ class EditorUI:
     def say(self, text: str) -> None:
         if not self.answering:
             self.held.append(text)
-            sys.stderr.write(f"{text}\n")  # the editor's log of the agent
+            sys.stderr.write(f"{inert(text)}\n")  # the editor's log of the agent, or a terminal
             return
         self.update(update_agent_message_text(f"\n\n{text}\n\n"))
 

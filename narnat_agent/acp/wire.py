@@ -12,6 +12,7 @@ from typing import Any
 
 from acp import RequestError
 
+from narnat_agent.inert import JSON_ESCAPES
 from narnat_agent.keyguard import redact
 from narnat_agent.logger import get_logger
 
@@ -42,7 +43,7 @@ class Lines:
 
     async def send(self, message: dict[str, Any]) -> None:
         # written before any await: messages leave in the order they were sent, whichever task sent them
-        line = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).translate(JSON_ESCAPES)
         for secret in self.secrets:
             line = redact(line, secret)
         self.writer.write(line.encode("utf-8", "backslashreplace") + b"\n")

@@ -51,6 +51,8 @@ PACK_AT = 1000  # loose objects
 # git names the nested repositories it meets: a link to the commit of one, no link for one without a commit
 EMBEDDED = re.compile(r"^warning: adding embedded git repository: (.+)$", re.MULTILINE)
 UNBORN = re.compile(r"^error: '(.+)/' does not have a commit checked out$", re.MULTILINE)
+# with add.ignoreErrors, git keeps the others, names each file it could not read, and still exits 1
+UNREADABLE = re.compile(r"^error: (?:open\(.+\): Permission denied|unable to index file .+)$")
 log = get_logger("checkpoints.store")
 FIRST_LIMIT = 2**30  # bytes the first snapshot may copy: past it the project is likely a home folder or a data store
 
@@ -228,7 +230,8 @@ class GitStore:
         code, _, err = self.git.run("add", "--all", *pathspec, env=env)
         text = err.decode(errors="surrogateescape")
         nested = EMBEDDED.findall(text) + UNBORN.findall(text)
-        if code != 0 and not nested:
+        errors = [line for line in text.splitlines() if line.startswith(("error:", "fatal:"))]
+        if code != 0 and not nested and not (errors and all(UNREADABLE.match(line) for line in errors)):
             raise CheckpointError(self.git.failure(text, code))
         return nested
 

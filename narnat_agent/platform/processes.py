@@ -19,6 +19,7 @@ from typing import Any
 Spawn = Callable[..., subprocess.Popen]  # subprocess.Popen, or a test's wrapper of it
 GRACE = 2.0  # seconds between the polite stop and the forced one
 TAG = "NARNAT_JOB"  # the environment variable that marks every process of a background job
+CALLS_TAG = "NARNAT_RUN"  # the one that marks every process of a Bash call: what it leaves running ends with Narnat
 
 if sys.platform == "win32":
     from narnat_agent.platform import win32
@@ -139,14 +140,14 @@ else:
         return {"start_new_session": True, "umask": umask, "pass_fds": hold}
 
     def kill_tagged(tag: str) -> int:
-        """Every process left of a background job of an earlier Narnat (one that left the job's process group with
-        setsid too), found by the tag in its environment; how many there were. Linux shows environments in /proc;
-        elsewhere none are found."""
-        wanted = f"{TAG}={tag}".encode()
+        """Every process left of a background job (one that left the job's process group with setsid too) or of
+        the Bash calls of a Narnat, found by the tag in its environment; how many there were. Linux shows
+        environments in /proc; elsewhere none are found."""
+        wanted = {f"{name}={tag}".encode() for name in (TAG, CALLS_TAG)}
         found = 0
         for entry in _processes():
             with contextlib.suppress(OSError):  # ended meanwhile, or another user's
-                if wanted in (entry / "environ").read_bytes().split(b"\0"):
+                if wanted.intersection((entry / "environ").read_bytes().split(b"\0")):
                     os.kill(int(entry.name), signal.SIGKILL)
                     found += 1
         return found

@@ -2,7 +2,8 @@
 to a log of bounded size, listed for the user, and stopped, tree and all, when Narnat ends or when it has printed
 more than the limit. Nothing of a job outlives Narnat: a Job object on Windows; on Linux the job's first process
 dies with Narnat and, at the next start, what is left of an earlier Narnat's jobs is found by a tag in its
-environment and ended (`sweep`)."""
+environment and ended (`sweep`). What a foreground Bash call leaves running carries a tag of the run's and ends
+with the jobs the same way."""
 
 import contextlib
 import os
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from narnat_agent import state
 from narnat_agent.i18n import N_, Said
 from narnat_agent.platform.processes import alive, kill_tagged, stop_tree
 from narnat_agent.processes import HeldInterrupt, start_thread
@@ -126,6 +128,20 @@ class Jobs:
     def __init__(self, limit_mb: int = LIMIT_MB) -> None:
         self.started: list[Job] = []
         self.limit = limit_mb * MB
+        self.calls: tuple[str, Path] | None = None  # the tag of every Bash call's processes, and its marker
+
+    def calls_tag(self, state_dir: Path) -> str:
+        """The tag in the environment of every command a Bash call runs, so that what one leaves running apart
+        from its output (a server started with `&`, a daemon that forked away) ends with the jobs; its marker among
+        the jobs' logs lets the next start's sweep end them when Narnat was killed."""
+        if self.calls is None:
+            tag, folder = secrets.token_hex(8), state.jobs(state_dir)
+            folder.mkdir(parents=True, exist_ok=True)
+            state.ignore_runtime_files(state_dir)  # the marker may be the first file there: kept out of git
+            marker = folder / f"calls-{os.getpid()}-{tag}{RUNNING}"
+            marker.write_text(f"{os.getpid()} {tag}\n", encoding="utf-8")
+            self.calls = tag, marker
+        return self.calls[0]
 
     def start(self, command: str, log: Path, spawn: Callable[[str], subprocess.Popen]) -> Job:
         """A job whose process tree spawn(tag) starts (its output a pipe, tag in its environment), its output going
@@ -182,6 +198,9 @@ class Jobs:
         running = [job for job in self.started if job.process.poll() is None]
         for job in self.started:
             self.stop(job)
+        if self.calls is not None:
+            kill_tagged(self.calls[0])
+            self.calls[1].unlink(missing_ok=True)
         return running
 
     @staticmethod

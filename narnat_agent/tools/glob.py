@@ -41,21 +41,22 @@ def _folder(top: Path, ws: Workspace) -> None:
         raise ToolError(f"{name} is not a folder (a FIFO, socket or device); Glob searches folders.")
 
 
-def _matching(top: Path, pattern: str, ws: Workspace, ignore: bool = True) -> list[bytes] | None:
+def _matching(top: Path, pattern: str, ws: Workspace, ignore: bool = True,
+              unread: list[str] | None = None) -> list[bytes] | None:  # fmt: skip
     """The files below top (relative to the root, as rg prints them) whose path below top matches the pattern,
-    newest first; None when rg cannot run."""
+    newest first; None when rg cannot run. What rg could not read goes to `unread`."""
     rx, cut = ripgrep.glob_regex(pattern), _cut(top, ws)
     unignored = [] if ignore else ["--no-ignore"]
     by_name = ripgrep.name_filter(pattern.rsplit("/", 1)[-1])
     flags = ["--files", *by_name, *ripgrep.scope(top, ws.root), *unignored, *ripgrep.target(top, ws.root)]
     if by_name and pattern.count("/") == 1 and pattern.startswith("**/"):  # rg's name filter says it all
-        return _listed(flags, ws, lambda path: True)
-    return _listed(flags, ws, lambda path: bool(rx.fullmatch(os.fsdecode(path[cut:]))))
+        return _listed(flags, ws, lambda path: True, unread)
+    return _listed(flags, ws, lambda path: bool(rx.fullmatch(os.fsdecode(path[cut:]))), unread)
 
 
-def _listed(flags: list[str], ws: Workspace, keep) -> list[bytes] | None:
+def _listed(flags: list[str], ws: Workspace, keep, unread: list[str] | None) -> list[bytes] | None:
     try:
-        return ripgrep.newest_files(flags, ws.root, keep)
+        return ripgrep.newest_files(flags, ws.root, keep, unread)
     except ripgrep.RgFailed as e:
         raise ToolError(f"Glob failed: {e}.") from None
 
@@ -74,10 +75,13 @@ def run(args: dict, ws: Workspace) -> Result:
     _folder(top, ws)
     wide = "/" not in pattern and pattern != "**"  # a name: the walk also counts what '*' leaves out below
     searched = f"**/{pattern}" if wide else pattern
-    found, note = _matching(top, searched, ws), ""
+    unread: list[str] = []
+    found, note = _matching(top, searched, ws, unread=unread), ""
     if found is None:
         found = ripgrep.newest_first([os.fsencode(p) for p in ripgrep.walk_matching(searched, top, ws.root)], ws.root)
         note = ripgrep.FALLBACK_NOTE
+    if unread:  # "no files" or a short list is not the whole truth: say where it could not look
+        note = f"\n(Some paths could not be read: {unread[0]}){note}"
     cut = _cut(top, ws)
     files = [path for path in found if b"/" not in path[cut:]] if wide else found
     below = f"{_matches(len(found) - len(files))} {searched!r} in subfolders" if len(found) > len(files) else ""

@@ -11,6 +11,7 @@ import time
 from typing import TextIO
 
 from narnat_agent.core.turn import GoalRecord, TurnOutcome
+from narnat_agent.inert import JSON_ESCAPES
 from narnat_agent.keyguard import redact
 from narnat_agent.provider.reply import ToolCall, Usage
 from narnat_agent.tools.base import Result
@@ -18,10 +19,6 @@ from narnat_agent.tools.verification import Verification
 from narnat_agent.ui.headless import HeadlessStream, HeadlessUI
 
 VERSION = 2  # 2: every verification in order, with what ran and whether it was filtered; the suite's
-# Written as JSON escapes, though valid JSON either way: DEL and the C1 controls (U+009B is a terminal's CSI), which
-# json leaves raw, so a terminal that shows the output obeys none (the C0 ones, ESC among them, it always escapes);
-# line and paragraph separators, which split the line for str.splitlines and JavaScript.
-ESCAPED = str.maketrans({code: f"\\u{code:04x}" for code in (*range(0x7F, 0xA0), 0x2028, 0x2029)})
 
 
 class EventStream(HeadlessStream):
@@ -59,7 +56,7 @@ class EventUI(HeadlessUI):
 
     def _write(self, event: dict) -> None:
         """One JSON line; the key masked, even in arguments the model wrote."""
-        line = redact(json.dumps(event, ensure_ascii=self.ascii), self.secret).translate(ESCAPED)
+        line = redact(json.dumps(event, ensure_ascii=self.ascii), self.secret).translate(JSON_ESCAPES)
         with self.lock:
             self.out.write(line + "\n")
             self.out.flush()

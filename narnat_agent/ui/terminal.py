@@ -278,7 +278,8 @@ class TerminalUI:
     def review(self, title: str, diff: str) -> None:
         from narnat_agent.ui import render
 
-        self.console.print(f"● {title}", style="bold", markup=False, highlight=False)
+        diff = inert(diff)  # a file's name and lines are whatever a command or a repository wrote
+        self.console.print(f"● {inert(title)}", style="bold", markup=False, highlight=False)
         if diff:
             self.console.print(render.diff(diff, limit=len(diff)))  # the whole diff: it was asked for
 

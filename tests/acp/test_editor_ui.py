@@ -76,6 +76,12 @@ def _texts(client: Client) -> list[str]:
     return [u["content"]["text"] for _, u in client.updates if u["sessionUpdate"] == "agent_message_chunk"]
 
 
+def test_what_is_said_to_the_editors_log_before_a_prompt_is_inert(link, capsys):
+    # stderr is the editor's log, and a terminal when narnat acp is run by hand: a command file's name is anybody's
+    EditorUI(link, "s1").notice(".narnat/commands/e\x1b]0;pwned\x07\u202e.md is not a command")
+    assert capsys.readouterr().err == "! .narnat/commands/e␛]0;pwned␇\\u202e.md is not a command\n"
+
+
 def test_what_is_said_before_a_prompt_is_held_and_opens_its_reply(link, capsys):
     ui = EditorUI(link, "s1")
     ui.notice("the settings file moved")

@@ -150,6 +150,16 @@ def test_a_lone_surrogate_is_written_escaped_not_refused():
     assert written.data == b'{"jsonrpc":"2.0","method":"m","params":{"text":"a\\udc80b"}}\n'
 
 
+def test_c1_controls_line_separators_and_bidi_overrides_are_written_as_json_escapes():
+    # an editor's log, or a terminal showing the stream, obeys none of them, and no line reader splits a message
+    text = "a\x9b2J b\x85 c\u2028d\u2029 e\u202ef \x7f"
+    written = _send({"jsonrpc": "2.0", "method": "m", "params": {"text": text}}, secrets=set())
+    line = written.data.split(b"\n")[0]
+    escaped = rb"a\u009b2J b\u0085 c\u2028d\u2029 e\u202ef \u007f"
+    assert line == b'{"jsonrpc":"2.0","method":"m","params":{"text":"' + escaped + b'"}}'
+    assert json.loads(line)["params"]["text"] == text
+
+
 def test_a_line_over_the_limit_arriving_in_pieces_is_refused_whole_and_the_next_is_read():
     after = {"jsonrpc": "2.0", "id": 10, "method": "m"}
     pieces = [b'{"jsonrpc": "2.0", "id": 9, "method": "', b"x" * 100, b"y" * 100, b'"}\n' + json.dumps(after).encode()]

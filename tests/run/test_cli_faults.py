@@ -419,3 +419,55 @@ def test_the_full_screen_repl_starts_beside_a_folder_the_user_cannot_enter(proje
         child.expect("still here")
     finally:
         child.close(force=True)
+
+
+@pytest.mark.slow
+def test_a_file_the_user_cannot_read_leaves_the_checkpoints_on(project, fake_llm):
+    # a snapshot cannot keep the file, and need not: /undo cannot write over it either, so the others are kept
+    (project / "secret.txt").write_text("not yours\n")
+    (project / "secret.txt").chmod(0)
+    fake_llm.add(tool_reply(("Bash", {"command": "python3 -c \"open('made.py', 'w').write('x = 1')\""})),
+                 text_reply("made"))  # fmt: skip
+    try:
+        done = run(project, fake_llm.base_url, "-p", "make it", "--output-format", "json", prefix=as_a_user())
+    finally:
+        (project / "secret.txt").chmod(0o600)
+    assert done.returncode == 0 and "Checkpoints are off" not in done.stderr, done.stderr
+    assert json.loads(done.stdout)["changed_files"] == ["made.py"]
+
+
+@pytest.mark.slow
+def test_a_command_whose_output_the_full_disk_cannot_spill_still_gives_its_ends(project, fake_llm):
+    # the spill file fails past 60,000 bytes: the output is still read to its end, and nobody is sent to the file
+    printer = "import sys; [print(f'line {n}') for n in range(20000)]"
+    fake_llm.add(tool_reply(("Bash", {"command": f'{sys.executable} -c "{printer}"'})), text_reply("read it"))
+    done = run(project, fake_llm.base_url, "-p", "print", preexec_fn=limit_file_size(60_000))
+    assert "Traceback" not in done.stderr and "read it" in done.stdout, done.stderr
+    result = fake_llm.requests[1]["messages"][-1]["content"]
+    assert result.startswith("line 0\n") and "line 19999\n" in result and "(exit code 0)" in result
+    assert "the disk was full" in result and "Read(" not in result
+    assert list((project / ".narnat/spills").glob("*")) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("redirected", ["stdout", "stdin"])
+def test_the_editor_protocol_on_a_file_instead_of_a_pipe_is_one_sentence(project, fake_llm, tmp_path, redirected):
+    (tmp_path / "in.jsonl").write_bytes(b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}\n')
+    with open(tmp_path / "in.jsonl", "rb") as given, open(tmp_path / "out.jsonl", "wb") as taken:
+        streams = {"stdin": given, "stdout": subprocess.PIPE} if redirected == "stdin" else {"stdout": taken}
+        done = subprocess.run([*NARNAT, "acp"], cwd=project, env=environment(project, fake_llm.base_url),
+                              stderr=subprocess.PIPE, timeout=30, **({"stdin": subprocess.PIPE} | streams))  # fmt: skip
+    stderr = done.stderr.decode()
+    assert done.returncode == 2 and "Traceback" not in stderr, stderr
+    assert "talks to an editor through pipes" in stderr and len(stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_glob_names_the_folder_it_could_not_enter_as_grep_does(project, fake_llm, closed_folder):
+    (project / "src").mkdir()
+    (project / "src" / "app.py").write_text("x = 1\n")
+    fake_llm.add(tool_reply(("Glob", {"pattern": "**/*.py"})), text_reply("listed"))
+    done = run(project, fake_llm.base_url, "-p", "list", prefix=as_a_user())
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    result = fake_llm.requests[1]["messages"][-1]["content"]
+    assert result.startswith("src/app.py\n") and "(Some paths could not be read: " in result and "pgdata" in result

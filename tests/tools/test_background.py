@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from narnat_agent import state
 from narnat_agent.commands.dispatch import dispatch
 from narnat_agent.platform.processes import TAG
 from narnat_agent.processes.jobs import MB, RUNNING, JobLog, Jobs, sweep
@@ -211,6 +212,21 @@ def test_a_child_that_left_the_jobs_process_group_is_stopped_with_it(workspace, 
     (project / "ready").read_text()
     workspace.jobs.stop_all()
     assert ended(project / "escaped")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="found by their environment, which Linux shows")
+@pytest.mark.parametrize("detach", ["setsid -f {run} >/dev/null 2>&1", "nohup {run} >/dev/null 2>&1 &"])
+def test_what_a_bash_call_left_running_apart_from_its_output_is_stopped_with_the_jobs(workspace, project, detach):
+    # a server started with & and its output redirected outlives the call, as meant, but not Narnat
+    pid_then_sleep = "import os; open('escaped', 'w').write(str(os.getpid())); os.execvp('sleep', ['sleep', '300'])"
+    run = f'{sys.executable} -c "{pid_then_sleep}"'
+    command = detach.format(run=run) + "\nwhile [ ! -s escaped ]; do sleep 0.01; done"
+    ran = execute("Bash", {"command": command}, workspace)
+    assert not ran.is_error, ran.text
+    assert not ended(project / "escaped", within=0)
+    workspace.jobs.stop_all()
+    assert ended(project / "escaped")
+    assert list(state.jobs(workspace.state_dir).glob(f"*{RUNNING}")) == []
 
 
 def left_behind(tmp_path: Path, *tags: str) -> tuple[Path, subprocess.Popen, list[subprocess.Popen]]:

@@ -161,6 +161,19 @@ def test_a_check_that_crashes_on_a_deeply_nested_file_leaves_the_edit_done_and_s
     assert result.detail.syntax in result.text and (project / "deep.py").read_text() == "y" + DEEP[error][1:]
 
 
+@pytest.mark.parametrize(
+    "content",
+    ["a: " + "[" * 2000 + "]" * 2000 + "\n", "a: " + "{x: " * 1500 + "1" + "}" * 1500 + "\n",
+     "".join("  " * depth + f"k{depth}:\n" for depth in range(1100)) + "  " * 1100 + "v\n"],
+    ids=["flow-sequences", "flow-mappings", "block-mappings"],
+)  # fmt: skip
+def test_a_yaml_document_deeper_than_libyaml_goes_is_written_and_not_called_broken(project, workspace, content):
+    # libyaml stops at 1,000 levels with "exceeded maximum nesting depth": its limit, not the document's error
+    created = execute("Write", {"file_path": "deep.yaml", "content": content}, workspace)
+    assert not created.is_error and "syntax error" not in created.text
+    assert "Written; syntax not checked (RecursionError: the file is nested too deeply to parse)." in created.text
+
+
 def test_a_json_document_nested_deeper_than_pythons_reader_goes_is_checked_by_its_grammar():
     deep = "[" * 5000 + "]" * 5000  # Python's JSON reader gives up with a RecursionError; the grammar reads on
     assert introduced(Path("deep.json"), "", deep) == ""

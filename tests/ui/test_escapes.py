@@ -66,6 +66,15 @@ def test_inert_shows_every_control_character_and_keeps_newlines_and_tabs():
     assert inert(inert(EVIL)) == SHOWN  # shown twice, the same
 
 
+def test_inert_shows_the_bidirectional_overrides_that_reorder_what_follows():
+    # "invoice\u202efdp.exe" reads "invoiceexe.pdf" on a terminal; marks that only nudge a neutral stay
+    assert inert("invoice\u202efdp.exe") == "invoice\\u202efdp.exe"
+    assert inert("\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069") == "".join(
+        f"\\u{code:04x}" for code in (0x202A, 0x202B, 0x202C, 0x202D, 0x2066, 0x2067, 0x2068, 0x2069)
+    )
+    assert inert("שלום \u200f abc") == "שלום \u200f abc"
+
+
 @pytest.mark.slow
 def test_the_full_screen_repl_shows_every_source_inert(project, fake_llm):
     script(fake_llm)

@@ -67,6 +67,14 @@ def test_a_review_shows_the_title_and_the_whole_diff(terminal):
     assert lines[0] == "● a.py (+50 -50)" and len(lines) == 1 + 100 + 1 and lines[-1] == "● b.bin (binary, 3 bytes)"
 
 
+def test_a_review_shows_sequences_in_file_names_and_lines_never_obeyed(terminal):
+    # /diff shows what a command or a cloned repository wrote: a file's name and its lines are not Narnat's
+    terminal.review("g\x1b]0;FN\x07.txt (created, +1)", "@@ -0,0 +1 @@\n+evil \x1b]52;c;Zm9v\x07 \x9b2J")
+    raw = terminal.console.export_text(styles=True, clear=False)
+    assert "\x1b]" not in raw and "\x9b" not in raw
+    assert "● g␛]0;FN␇.txt (created, +1)" in screen(terminal) and "evil ␛]52;c;Zm9v␇ \\x9b2J" in screen(terminal)
+
+
 def test_the_status_line_names_the_mode_the_model_and_the_context(terminal):
     terminal.banner("glm-4.6", ["narnat"])
     assert terminal._toolbar() == "glm-4.6 · /help"

@@ -2,6 +2,7 @@
 to a private file with the API key masked, its whole process tree stopped at the timeout or on Ctrl-C, its environment
 without the API key."""
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from narnat_agent import state
 from narnat_agent.i18n import N_, Said, ngettext
 from narnat_agent.inert import without_escapes
 from narnat_agent.keyguard import KEY_VARIABLES, MARK, can_be_key, confined
-from narnat_agent.platform.processes import TAG, start_tree, stop_tree
+from narnat_agent.platform.processes import CALLS_TAG, TAG, start_tree, stop_tree
 from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
 from narnat_agent.tools.base import Interrupted, Output, Result, ToolError
 from narnat_agent.tools.bash.shells import Shell, chosen
@@ -27,6 +28,7 @@ from narnat_agent.tools.workspace import Workspace
 
 LIMIT = 30_000  # characters the model sees
 KEEP = 4 * LIMIT  # raw bytes held in memory at each end; the spill file has everything
+LOST = "the disk was full, so no file keeps them"  # where the output left out is, when the spill file failed
 DRAIN_SECONDS = 1.5
 POLL = 0.02  # seconds between looks at a long command
 QUIET = {
@@ -63,6 +65,40 @@ def private(path: Path) -> IO[bytes]:
     return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
 
 
+class _Spill:
+    """The spill file, written until the disk refuses (full, or over a quota): then it is removed, as it would hold
+    only part of the output, and `lost` says so; the output is still read to its end, or the command would block."""
+
+    def __init__(self, path: Path, secret: str):
+        self.path, self.lost, self.file = path, False, None
+        try:
+            self.file = private(path)
+        except OSError:
+            self.lost = True
+        self.masked = _Masked(self.file, secret) if self.file else None
+
+    def write(self, chunk: bytes) -> None:
+        if self.masked is not None and not self.lost:
+            try:
+                self.masked.write(chunk)
+            except OSError:
+                self._lose()
+
+    def close(self) -> None:
+        if self.masked is not None and not self.lost:
+            try:
+                self.masked.close()
+                self.file.close()  # type: ignore[union-attr]
+            except OSError:
+                self._lose()
+
+    def _lose(self) -> None:
+        self.lost = True
+        with contextlib.suppress(OSError):
+            self.file.close()  # type: ignore[union-attr]  # its buffer cannot be written either
+        self.path.unlink(missing_ok=True)
+
+
 class _Output:
     """Reads the merged output on a thread: everything to a spill file (the key masked), the two ends kept in
     memory."""
@@ -71,25 +107,26 @@ class _Output:
         self.stream, self.spill, self.secret = stream, spill, secret
         self.head, self.tail_size, self.total, self.newlines, self.last = bytearray(), 0, 0, 0, b"\n"
         self.tail: deque[bytes] = deque()
+        self.lost = False  # the spill file could not be written: the disk is full
         self.thread = start_thread(self._read)
 
     def _read(self) -> None:
-        with private(self.spill) as file:
-            spill = _Masked(file, self.secret)
-            while chunk := self.stream.read1(65536):
-                spill.write(chunk)
-                self.total += len(chunk)
-                self.newlines, self.last = self.newlines + chunk.count(b"\n"), chunk[-1:]
-                if len(self.head) < KEEP:
-                    room = KEEP - len(self.head)
-                    self.head += chunk[:room]
-                    chunk = chunk[room:]
-                if chunk:
-                    self.tail.append(chunk)
-                    self.tail_size += len(chunk)
-                    while self.tail_size - len(self.tail[0]) >= KEEP:
-                        self.tail_size -= len(self.tail.popleft())
-            spill.close()
+        spill = _Spill(self.spill, self.secret)
+        while chunk := self.stream.read1(65536):
+            spill.write(chunk)
+            self.total += len(chunk)
+            self.newlines, self.last = self.newlines + chunk.count(b"\n"), chunk[-1:]
+            if len(self.head) < KEEP:
+                room = KEEP - len(self.head)
+                self.head += chunk[:room]
+                chunk = chunk[room:]
+            if chunk:
+                self.tail.append(chunk)
+                self.tail_size += len(chunk)
+                while self.tail_size - len(self.tail[0]) >= KEEP:
+                    self.tail_size -= len(self.tail.popleft())
+        spill.close()
+        self.lost = spill.lost
 
     @property
     def lines(self) -> int:
@@ -100,7 +137,8 @@ class _Output:
         """The cleaned output and whether part of it exists only in the spill file (shown: its name for Read, which
         the gap's line gives: what is kept of both ends may be short once cleaned, a progress bar's redraws)."""
         gap = self.total - len(self.head) - self.tail_size
-        middle = f'\n[… {gap:,} bytes left out; Read(file_path="{shown}") has them]\n'.encode() if gap > 0 else b""
+        where = LOST if self.lost else f'Read(file_path="{shown}") has them'
+        middle = f"\n[… {gap:,} bytes left out; {where}]\n".encode() if gap > 0 else b""
         raw = bytes(self.head) + middle + b"".join(self.tail)
         return clean(raw.decode("utf-8", errors="replace")), gap > 0
 
@@ -111,9 +149,10 @@ def clean(text: str) -> str:
     return "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
 
 
-def cut(text: str, lines: int, shown: str) -> str:
+def cut(text: str, lines: int, shown: str | None) -> str:
     """At most LIMIT characters: 30% head and 70% tail on line boundaries, with a marker naming the lines left
-    out of the `lines` the command printed, and the Read call that pages through them in the spill file (shown)."""
+    out of the `lines` the command printed, and the Read call that pages through them in the spill file (shown;
+    None when the disk was full)."""
     start, end = text[: int(LIMIT * 0.3)], text[-int(LIMIT * 0.7) :]
     head, tail = start.rsplit("\n", 1)[0], end.split("\n", 1)[-1]
     # a first line longer than the head's share is shown in part (its start), a last one longer than the tail's too;
@@ -122,11 +161,12 @@ def cut(text: str, lines: int, shown: str) -> str:
     first = head.count("\n") + (1 if within[0] else 2)
     last = lines - tail.count("\n") - (not tail.endswith("\n")) + within[1]
     call = f'Read(file_path="{shown}", offset={first})'
+    pages, shows = (f"{call} pages through them", f"{call} shows them") if shown else (LOST, LOST)
     if not any(within):
-        return f"{head}\n[… lines {first:,}–{last:,} of {lines:,} omitted; {call} pages through them]\n{tail}"
+        return f"{head}\n[… lines {first:,}–{last:,} of {lines:,} omitted; {pages}]\n{tail}"
     span = f"line {first:,}" if first == last else f"lines {first:,}–{last:,}"
     left = len(text) - len(head) - len(tail)
-    return f"{head}\n[… {left:,} characters of {span} of {lines:,} omitted; {call} shows them]\n{tail}"
+    return f"{head}\n[… {left:,} characters of {span} of {lines:,} omitted; {shows}]\n{tail}"
 
 
 def _stop(process: subprocess.Popen, output: _Output) -> None:
@@ -177,7 +217,8 @@ def spawn_script(spawn: Spawn, shell: Shell, script: tuple[str, Path], ws: Works
         argv = shell.argv(file)
     else:
         argv = confined(text, ws.hidden)
-    env = {**environment(ws.secret, ws.root), **shell.variables} | ({TAG: job} if job else {})
+    tagged = {TAG: job} if job else {CALLS_TAG: ws.jobs.calls_tag(ws.state_dir)}  # ends with Narnat
+    env = {**environment(ws.secret, ws.root), **shell.variables} | tagged
     return start_tree(spawn, argv, dies_with_narnat=bool(job), cwd=ws.cwd, env=env, stdin=subprocess.DEVNULL,
                       stdout=stdout, stderr=subprocess.STDOUT)  # fmt: skip
 
@@ -233,7 +274,7 @@ def execute(command: str, ws: Workspace, timeout_s: float, spawn: Spawn = subpro
             spill.unlink(missing_ok=True)
     text, partial = output.text(ws.show(spill))
     if len(text) > LIMIT:
-        text = cut(text, output.lines, ws.show(spill))
+        text = cut(text, output.lines, None if output.lost else ws.show(spill))
     elif not partial:
         spill.unlink(missing_ok=True)
     if cancelled:

@@ -256,19 +256,21 @@ def newest_first(paths: list[bytes], root: Path) -> list[bytes]:
         return sorted(paths, key=lambda path: _age(stat, path))
 
 
-def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool]) -> list[bytes] | None:
+def newest_files(args: list[str], root: Path, keep: Callable[[bytes], bool],
+                 unread: list[str] | None = None) -> list[bytes] | None:  # fmt: skip
     """The names rg lists that `keep` accepts, newest first; None when rg cannot run. Each name is checked and
-    stat'ed while rg is still walking on the other core; a cancel kills rg."""
+    stat'ed while rg is still walking on the other core; a cancel kills rg. What rg could not read (a folder the
+    user may not enter) is added to `unread`, its error line."""
     exe = binary()
     if exe is None:
         return None
     with stat_in(root) as stat:  # names are stat'ed in root
-        stamped = _stamped(exe, args, root, stat, keep)
+        stamped = _stamped(exe, args, root, stat, keep, [] if unread is None else unread)
     return None if stamped is None else [path for _, path in sorted(stamped)]
 
 
 def _stamped(exe: str, args: list[str], root: Path, stat: Callable[[bytes], os.stat_result],
-             keep: Callable[[bytes], bool]):  # fmt: skip
+             keep: Callable[[bytes], bool], unread: list[str] | None = None):  # fmt: skip
     stamped, rest, listed = [], b"", False
     with tempfile.TemporaryFile() as errors:
         try:
@@ -286,7 +288,11 @@ def _stamped(exe: str, args: list[str], root: Path, stat: Callable[[bytes], os.s
                 process.kill()
                 process.wait()
                 raise
-        if process.returncode > 1 and not listed:
+        if process.returncode > 1:
             errors.seek(0)
-            raise RgFailed(errors.read().decode("utf-8", "replace"))
+            said = errors.read().decode("utf-8", "replace")
+            if not listed:
+                raise RgFailed(said)
+            if unread is not None:
+                unread.append(error_line(said))
     return stamped

@@ -13,6 +13,8 @@ def first_error(text: str) -> tuple[int, int, str] | None:
         for _ in yaml.parse(text, Loader=loader):
             pass
     except yaml.MarkedYAMLError as e:
+        if "maximum nesting depth" in (e.problem or ""):  # libyaml's own limit (1,000 levels): valid YAML may pass it
+            raise RecursionError(e.problem) from e
         mark = e.problem_mark or e.context_mark
         words = ", ".join(w for w in (e.problem, e.context) if w) or "not YAML"
         return (mark.line + 1, mark.column + 1, words) if mark else (1, 1, words)
