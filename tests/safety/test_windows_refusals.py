@@ -35,6 +35,9 @@ def refused(shell: str, command: str) -> tuple[list[str], list[str]]:
         ("cmd", "findstr /s TODO *.py", [f"searching files with findstr: {GREP}"]),
         ("cmd", 'find "x" a.txt', [f"searching files with find: {GREP}"]),
         ("cmd", 'findstr /c:"TODO" app.py', [f"searching files with findstr: {GREP}"]),  # /c: holds the pattern
+        ("cmd", "findstr /g:patterns.txt app.py", [f"searching files with findstr: {GREP}"]),  # /g: a file of them
+        ("powershell", "Select-String -Pattern TODO *.py", [f"searching files with Select-String: {GREP}"]),
+        ("powershell", "Select-String -Lit app.py -Pattern TODO", [f"searching files with Select-String: {GREP}"]),
         ("powershell", "Get-ChildItem -Recurse", [f"listing a tree with Get-ChildItem -Recurse: {GLOB}"]),
         ("powershell", "gci -Depth 2", [f"listing a tree with gci -Recurse: {GLOB}"]),
         ("cmd", "dir /s", [f"listing a tree with dir /s: {GLOB}"]),
@@ -67,6 +70,7 @@ def test_reading_searching_listing_and_writing_files_name_the_tool_to_use(shell,
         ("cmd", "choice /c yn", f"choice {ASK}"),
         ("cmd", "set /p X=?", f"set /p {ASK}"),
         ("cmd", "timeout /t -1", f"timeout {ASK}"),
+        ("cmd", "timeout /t -1 /nobreak", f"timeout {ASK}"),
         ("powershell", "$Host.UI.RawUI.ReadKey()", f"$Host.UI.RawUI.ReadKey {ASK}"),
         ("powershell", "[Console]::In.ReadLine()", f"[Console]::In.ReadLine {ASK}"),
         ("powershell", "[System.Console]::In.ReadLine()", f"[System.Console]::In.ReadLine {ASK}"),
@@ -93,6 +97,8 @@ def test_reading_searching_listing_and_writing_files_name_the_tool_to_use(shell,
         ("cmd", "start /min /d web npm start", f"start starts npm start, {BACKGROUND}"),  # /d takes a folder
         ("cmd", "start /wait notepad x.txt", "notepad is an interactive editor: use Edit or Write"),
         ("cmd", "start /wa^it notepad x.txt", "notepad is an interactive editor: use Edit or Write"),  # ^ is dropped
+        ("cmd", "start /wait /min notepad x.txt", "notepad is an interactive editor: use Edit or Write"),  # any order
+        ("cmd", "start /min /wait notepad x.txt", "notepad is an interactive editor: use Edit or Write"),
     ],
 )
 def test_what_waits_or_never_ends_says_why_and_what_to_do(shell, command, interactive):
@@ -127,6 +133,12 @@ def test_start_process_run_as_administrator_waits_for_a_person_and_keeps_running
         ("cmd", "typeperf -sc 5 \\Memory\\Available MBytes"),
         ("cmd", "netstat -an"),
         ("cmd", "netsh /?"),
+        ("cmd", "choice /?"),  # help, printed at once
+        ("cmd", "timeout /?"),
+        ("cmd", "timeout 10"),  # the seconds without /t
+        ("powershell", "Receive-Job -Id 1 -Wait"),  # -Wait of a job that ends, not of a file followed
+        ("powershell", "$reader.ReadLine()"),  # a line of a file's reader, not of the console
+        ("powershell", "$Host.UI.RawUI.FlushInputBuffer()"),  # the console's input, not waited for
         ("cmd", "pwsh -NoExit -?"),
     ],
 )
@@ -169,3 +181,107 @@ def test_a_read_whose_output_goes_to_a_file_is_a_copy_not_a_read(shell, command)
 )
 def test_a_read_whose_errors_are_thrown_away_is_still_a_read(shell, command, program):
     assert refused(shell, command) == ([f"reading files with {program}: {READ}"], []), command
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("cmd", "echo %VERSION% > version.txt"),  # text known only at run time: no text to give Write
+        ("cmd", "echo > x.txt"),  # echo alone writes cmd's echo state, not text of the model's
+        ("cmd", "echo y < answers.txt"),  # a file read, not written
+        ("cmd", "echo done > nul"),
+        ("cmd", "type nul"),  # the empty device: nothing is read
+        ("cmd", "TYPE NUL"),
+        ("powershell", "$log | Select-String error"),  # text already in a variable, no file
+        ("cmd", "echo done >NUL"),
+        ("powershell", "Write-Output done > $null"),
+        ("powershell", "Write-Output done > $NULL"),
+        ("powershell", "Get-Date | Out-File date.txt ascii"),  # Out-File's second word is the encoding, not text
+        ("powershell", "New-Item -ItemType File notes.txt"),  # an empty file: -ItemType takes File, not the path
+        ("powershell", "Start-Process"),  # no program: nothing starts
+        ("powershell", "Start-Process https://github.com/nodejs/node"),  # a page opens, not node
+        ("cmd", "start HTTPS://github.com/denoland/deno"),
+    ],
+)
+def test_what_writes_no_text_of_the_models_or_starts_nothing_runs(shell, command):
+    assert refused(shell, command) == ([], []), command
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "file_ops"),
+    [
+        (
+            "powershell",
+            "(Get-Content x.txt) -replace 'a', 'b' | Set-Content -LiteralPath x.txt",
+            ["editing files with Set-Content: use Edit"],
+        ),
+        ("powershell", "'hi' | Set-Content -LiteralPath x.txt", [f"writing files with Set-Content: {WRITE}"]),
+    ],
+)
+def test_a_literal_path_is_the_file_written(shell, command, file_ops):
+    assert refused(shell, command) == (file_ops, []), command
+
+
+@pytest.mark.parametrize(
+    ("command", "started"),
+    [
+        ("Start-Process python server.py", "python server.py"),
+        ("Start-Process node -ArgumentList $script", "node"),  # the arguments known only at run time are left out
+        ("Start-Process -WindowStyle Hidden node server.js", "node server.js"),  # Hidden is -WindowStyle's
+        ("Start-Process -WorkingDirectory web npm 'run dev'", "npm run dev"),  # web is -WorkingDirectory's
+    ],
+)
+def test_start_process_names_the_program_it_leaves_running(command, started):
+    assert refused("powershell", command) == ([], [f"Start-Process starts {started}, {BACKGROUND}"]), command
+
+
+def test_start_process_without_a_program_to_run_as_administrator_waits_for_a_person():
+    assert refused("powershell", "Start-Process -Verb RunAs") == (
+        [],
+        ["Start-Process -Verb RunAs waits for a person to allow it"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "deletions", "interactive"),
+    [
+        (
+            "powershell",
+            "Remove-Item x; Start-Process cmd -ArgumentList '/c rd /s /q b'",
+            ["Remove-Item deletes x", "rd deletes b with everything inside"],
+            [],
+        ),
+        ("cmd", "del x & start rd /s /q b", ["del deletes x", "rd deletes b with everything inside"], []),
+        (
+            "powershell",
+            "Read-Host; Start-Process notepad x.txt -Wait",
+            [],
+            [f"Read-Host {ASK}", "notepad is an interactive editor: use Edit or Write"],
+        ),
+        (
+            "powershell",
+            "Start-Process powershell -ArgumentList '-Command', 'Remove-Item build -Recurse'",
+            ["Remove-Item deletes build with everything inside"],
+            [],
+        ),
+        ("powershell", "Start-Process ri -ArgumentList build", ["ri deletes build"], []),
+    ],
+)
+def test_what_a_started_program_does_adds_to_what_the_line_does(shell, command, deletions, interactive):
+    verdict = analyze(command, shell=shell)
+    assert (verdict.deletions, verdict.interactive) == (deletions, interactive), command
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        (
+            "powershell",
+            "Get-Content package.json | Select-Object -First 5 | ConvertFrom-Json",
+        ),  # the filter feeds a program
+        ("powershell", "Get-Content app.log | Where-Object { $_ -match 'ERROR' } | Measure-Object"),
+        ("cmd", "type app.log | findstr ERROR | sort > errors.txt"),
+    ],
+)
+def test_a_read_that_filters_feed_to_a_program_or_a_file_is_not_refused(shell, command):
+    assert analyze(command, shell=shell).file_ops == [], command

@@ -1,0 +1,49 @@
+"""The equivalent mutants of safety/windows_refusals.py for bench/mutation.py: a piece of a line as the mutant writes
+it, or a pattern of mutant names (starting with *), and why the change cannot alter what the code does."""
+
+ONE_FOR_ONE = "a command's argv and shown words go one for one: zip's strictness never decides"
+ONLY_TRUTH = "waits is only tested for truth, and False and None are both false"
+NO_SWITCH = (
+    "a word known only at run time (None) is read as the empty text or XXXX: neither starts with / nor is one of "
+    "start's switches"
+)
+NO_VERB = "a -Verb known only at run time is the empty text or XXXX: neither is runas"
+NO_FILE = "the default stands only for a missing -FilePath, whose value (index 0) is None whatever its shown text"
+NO_PROGRAM = "a started program's name is never empty: the empty text and XXXX both name no runtime"
+RUN_TIME_WORD = (
+    "a word known only at run time (None) is read as the empty text or XXXX: neither is nul nor starts with /c: or /g:"
+)
+NO_NAME = "a command named only at run time is the empty text or XXXX: neither is in any of the rules' tables"
+NO_OWNER = "a call alone is owned by the empty text or XXXX: neither holds $host nor starts with [console]::in"
+ALL_FLAGS = "no command gives every one of the shells' flags at once: a subset of them and a proper subset are the same"
+SWITCH_BY_NAME = (
+    "-Recurse and -Wait are switches, found by their name whatever parameters the other words go to (no positional "
+    "parameter's name starts as theirs do)"
+)
+ANY_CASE = "the pattern is matched ignoring case: [A-Z] and [a-z] match the same letters"
+
+WINREF_EQUIVALENT: dict[str, dict[str, str]] = {
+    "narnat_agent/safety/windows_refusals.py": {
+        "zip(command.argv[1:], command.shown[1:], strict=True)": ONE_FOR_ONE,
+        "zip(command.argv[1:], command.shown[1:], strict=None)": ONE_FOR_ONE,
+        "zip(command.argv[1:], command.shown[1:], )": ONE_FOR_ONE,
+        "waits = None": ONLY_TRUTH,
+        '(words[at][0] or "XXXX").startswith("/")': NO_SWITCH,
+        'switch = (words[at][0] or "XXXX").lower()': NO_SWITCH,
+        '(v or "XXXX").lower() == "runas"': NO_VERB,
+        '[(None, "XXXX")])[0][0]': NO_FILE,
+        '_runtime(inner.name or "XXXX")': NO_PROGRAM,
+        're.match(r"[A-Z]+://", file, re.IGNORECASE)': ANY_CASE,
+        'if (w or "XXXX").lower() != "nul"]': RUN_TIME_WORD,
+        'given = any((w or "XXXX").lower().startswith(("/c:", "/g:"))': RUN_TIME_WORD,
+        'name, shown = command.name or "XXXX", command.shown[0]': NO_NAME,
+        'if len(command.shown) > 1 else "XXXX"': NO_OWNER,
+        "set(args) < SHELL_FLAGS": ALL_FLAGS,
+        'bind(command, ("XXpathXX",)).on("wait")': SWITCH_BY_NAME,
+        'bind(command, ("PATH",)).on("wait")': SWITCH_BY_NAME,
+        'bind(command, ("XXpathXX", "filter")).on("recurse")': SWITCH_BY_NAME,
+        'bind(command, ("PATH", "filter")).on("recurse")': SWITCH_BY_NAME,
+        'bind(command, ("path", "XXfilterXX")).on("recurse")': SWITCH_BY_NAME,
+        'bind(command, ("path", "FILTER")).on("recurse")': SWITCH_BY_NAME,
+    },
+}
