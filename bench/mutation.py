@@ -635,7 +635,12 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # winref
     # the Windows corpus and the refusals' own sentences, in process (a later key wins over the vocab block's); the
     # corpus alone is the narrowest file that reaches every rule, and a mutant runs only the tests that call it
-    **{"narnat_agent/safety/windows_refusals.py": Target((*WINDOWS_TESTS, "tests/safety/test_windows_refusals.py"))},
+    **{
+        "narnat_agent/safety/windows_refusals.py": Target((*WINDOWS_TESTS, "tests/safety/test_windows_refusals.py")),
+        "narnat_agent/safety/windows_system.py": Target(
+            (*WINDOWS_TESTS, "tests/safety/test_windows_system.py"), at_import=("_named",)
+        ),
+    },
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"

@@ -1,5 +1,8 @@
 """The equivalent mutants of safety/windows_refusals.py for bench/mutation.py: a piece of a line as the mutant writes
-it, or a pattern of mutant names (starting with *), and why the change cannot alter what the code does."""
+it, or a pattern of mutant names (starting with *), and why the change cannot alter what the code does; and those of
+safety/windows_system.py added to the vocab group's."""
+
+from mutation_vocab import VOCAB_EQUIVALENT
 
 ONE_FOR_ONE = "a command's argv and shown words go one for one: zip's strictness never decides"
 ONLY_TRUTH = "waits is only tested for truth, and False and None are both false"
@@ -19,6 +22,10 @@ ALL_FLAGS = "no command gives every one of the shells' flags at once: a subset o
 SWITCH_BY_NAME = (
     "-Recurse and -Wait are switches, found by their name whatever parameters the other words go to (no positional "
     "parameter's name starts as theirs do)"
+)
+NO_OPTION = "an option of XXXX is never among a command's words, as the empty one never is: the operand is named alike"
+DRIVE_COLON = (
+    "format's drive is written with its colon (format refuses a bare letter): no X is left at its end to strip"
 )
 ANY_CASE = "the pattern is matched ignoring case: [A-Z] and [a-z] match the same letters"
 
@@ -45,5 +52,10 @@ WINREF_EQUIVALENT: dict[str, dict[str, str]] = {
         'bind(command, ("PATH", "filter")).on("recurse")': SWITCH_BY_NAME,
         'bind(command, ("path", "XXfilterXX")).on("recurse")': SWITCH_BY_NAME,
         'bind(command, ("path", "FILTER")).on("recurse")': SWITCH_BY_NAME,
+    },
+    "narnat_agent/safety/windows_system.py": {
+        **VOCAB_EQUIVALENT["narnat_agent/safety/windows_system.py"],
+        'at: int = -1, option: str = "XXXX"': NO_OPTION,
+        'drive = pairs[0][1].rstrip("XX\\\\XX")': DRIVE_COLON,
     },
 }
