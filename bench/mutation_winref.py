@@ -12,6 +12,14 @@ NO_SWITCH = (
 )
 NO_VERB = "a -Verb known only at run time is the empty text or XXXX: neither is runas"
 NO_FILE = "the default stands only for a missing -FilePath, whose value (index 0) is None whatever its shown text"
+NOTHING_STARTED = (
+    "without -FilePath the program is None or the empty name: no rule, runtime nor editor has the empty name, so "
+    "nothing is added either way"
+)
+TWO_POSITIONAL = (
+    "Start-Process takes two words by position (FilePath, ArgumentList): PowerShell refuses a third, and the command "
+    "runs nothing; the words go to args only then"
+)
 NO_PROGRAM = "a started program's name is never empty: the empty text and XXXX both name no runtime"
 RUN_TIME_WORD = (
     "a word known only at run time (None) is read as the empty text or XXXX: neither is nul nor starts with /c: or /g:"
@@ -40,6 +48,10 @@ WINREF_EQUIVALENT: dict[str, dict[str, str]] = {
         '(v or "XXXX").lower() == "runas"': NO_VERB,
         '[(None, "XXXX")])[0][0]': NO_FILE,
         '_runtime(inner.name or "XXXX")': NO_PROGRAM,
+        '(bound.get("filepath") or [(None, "")])[0][1]': NOTHING_STARTED,
+        'bound.get("argumentlist") + bound.get(None)': TWO_POSITIONAL,
+        'bound.get("argumentlist") + bound.get("XXargsXX")': TWO_POSITIONAL,
+        'bound.get("argumentlist") + bound.get("ARGS")': TWO_POSITIONAL,
         're.match(r"[A-Z]+://", file, re.IGNORECASE)': ANY_CASE,
         'if (w or "XXXX").lower() != "nul"]': RUN_TIME_WORD,
         'given = any((w or "XXXX").lower().startswith(("/c:", "/g:"))': RUN_TIME_WORD,

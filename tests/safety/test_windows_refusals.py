@@ -2,6 +2,8 @@
 safety/windows_refusals.py through the analysis, with the whole sentence (the program as written, the tool to use
 instead), and the look-alikes that end on their own and run."""
 
+from pathlib import Path
+
 import pytest
 
 from narnat_agent.safety import analyze
@@ -99,6 +101,7 @@ def test_reading_searching_listing_and_writing_files_name_the_tool_to_use(shell,
         ("cmd", "start /wa^it notepad x.txt", "notepad is an interactive editor: use Edit or Write"),  # ^ is dropped
         ("cmd", "start /wait /min notepad x.txt", "notepad is an interactive editor: use Edit or Write"),  # any order
         ("cmd", "start /min /wait notepad x.txt", "notepad is an interactive editor: use Edit or Write"),
+        ("cmd", "start ^/wait notepad x.txt", "notepad is an interactive editor: use Edit or Write"),
     ],
 )
 def test_what_waits_or_never_ends_says_why_and_what_to_do(shell, command, interactive):
@@ -191,6 +194,9 @@ def test_a_read_whose_errors_are_thrown_away_is_still_a_read(shell, command, pro
         ("cmd", "echo y < answers.txt"),  # a file read, not written
         ("cmd", "echo done > nul"),
         ("cmd", "type nul"),  # the empty device: nothing is read
+        ("cmd", "findstr TODO"),  # its pattern alone: it searches its input, as grep -e TODO does in bash
+        ("cmd", 'findstr /c:"TODO"'),
+        ("cmd", 'find "TODO"'),
         ("cmd", "TYPE NUL"),
         ("powershell", "$log | Select-String error"),  # text already in a variable, no file
         ("cmd", "echo done >NUL"),
@@ -285,3 +291,17 @@ def test_what_a_started_program_does_adds_to_what_the_line_does(shell, command, 
 )
 def test_a_read_that_filters_feed_to_a_program_or_a_file_is_not_refused(shell, command):
     assert analyze(command, shell=shell).file_ops == [], command
+
+
+def test_get_content_wait_is_a_read_that_never_ends():
+    assert refused("powershell", "Get-Content app.log -Wait") == (
+        [f"reading files with Get-Content: {READ}"],
+        ["Get-Content -Wait never ends: use Read to see the file"],
+    )
+
+
+def test_a_cmd_command_start_runs_is_read_as_cmd_reads_it(tmp_path: Path):
+    """start runs a cmd built-in in a new cmd: its /y is cmd's switch, not a PowerShell path."""
+    (tmp_path / "config.json").write_text("{}\n")
+    verdict = analyze("start move /y a.json config.json", tmp_path, "cmd")
+    assert verdict.deletions == ["move overwrites config.json, which exists"]
