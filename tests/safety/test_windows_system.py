@@ -22,6 +22,26 @@ BEYOND = " — /undo cannot restore it"
         ("powershell", "Remove-LocalUser alice, bob", "Remove-LocalUser deletes alice, bob"),
         ("cmd", "net user /delete Xavier", "net deletes the account Xavier"),
         ("cmd", "schtasks /delete /tn Xsync /f", "schtasks deletes the scheduled task Xsync"),
+        (
+            "powershell",
+            "$s = 'Machine'; [Environment]::SetEnvironmentVariable('P', 'x', $s)",  # the scope set just before
+            "[Environment]::SetEnvironmentVariable replaces the environment variable P (Machine)",
+        ),
+        (
+            "powershell",
+            "[Environment]::SetEnvironmentVariable($name, 'x', 'User')",  # a name known at run time, as written
+            "[Environment]::SetEnvironmentVariable replaces the environment variable $name (User)",
+        ),
+        (
+            "powershell",
+            "[Environment]::SetEnvironmentVariable('P', $null, 'User')",
+            "[Environment]::SetEnvironmentVariable clears the environment variable P (User)",
+        ),
+        (
+            "powershell",
+            "[Environment]::SetEnvironmentVariable('P', $NULL, 'User')",
+            "[Environment]::SetEnvironmentVariable clears the environment variable P (User)",
+        ),
     ],
 )
 def test_the_thing_windows_loses_is_named_whole(shell, command, lost):
