@@ -35,6 +35,13 @@ NO_OPTION = "an option of XXXX is never among a command's words, as the empty on
 DRIVE_COLON = (
     "format's drive is written with its colon (format refuses a bare letter): no X is left at its end to strip"
 )
+PADDING = (
+    "the padding is read only past the words the call was given, where it returns before naming anything (no scope "
+    "and no run-time word in its place): the empty text and XXXX name no scope alike"
+)
+NO_SCOPE = "scope is only tested for truth and shown as scope or …: None and the empty text act alike"
+THREE_ARGUMENTS = "SetEnvironmentVariable takes three arguments at most: a fifth word is never there"
+NO_PAREN = "a method's name as shown holds no parenthesis nor space: split by either, it is kept whole"
 ANY_CASE = "the pattern is matched ignoring case: [A-Z] and [a-z] match the same letters"
 
 WINREF_EQUIVALENT: dict[str, dict[str, str]] = {
@@ -69,5 +76,19 @@ WINREF_EQUIVALENT: dict[str, dict[str, str]] = {
         **VOCAB_EQUIVALENT["narnat_agent/safety/windows_system.py"],
         'at: int = -1, option: str = "XXXX"': NO_OPTION,
         'drive = pairs[0][1].rstrip("XX\\\\XX")': DRIVE_COLON,
+        "zip(command.argv[1:], command.shown[1:], strict=None)": ONE_FOR_ONE,
+        "zip(command.argv[1:], command.shown[1:], strict=True)": ONE_FOR_ONE,
+        "zip(command.argv[1:], command.shown[1:], )": ONE_FOR_ONE,
+        'if not (a or "XXxXX").startswith("/")': NO_SWITCH,
+        'if not (a or "X").startswith("/")': NO_SWITCH,
+        'any((a or "XXXX").lower() == "/m" for a in command.argv)': NO_SWITCH,
+        'shown = command.shown[1:] + ["XXXX", "", ""]': PADDING,
+        'shown = command.shown[1:] + ["", "XXXX", ""]': PADDING,
+        'shown = command.shown[1:] + ["", "", "XXXX"]': PADDING,
+        'command.argv[3] if len(command.argv) > 3 else "XXXX"': PADDING,
+        "endswith(s.lower())), None)": NO_SCOPE,
+        "command.argv[3:5] != [None]": THREE_ARGUMENTS,
+        "program=command.shown[0].split(None)[0]": NO_PAREN,
+        'program=command.shown[0].split("XX(XX")[0]': NO_PAREN,
     },
 }

@@ -1258,6 +1258,14 @@ PLANTED["narnat_agent/safety/windows_refusals.py"] += (
     Defect('waits = waits or switch == "/wait"', 'waits = switch == "/wait"',
            f"{WRONG_ORDER}: start /wait /min notepad x.txt is not refused: the switch after /wait forgets it"),
 )  # fmt: skip
+PLANTED["narnat_agent/safety/windows_system.py"] += (
+    Defect("args.index(option) + 1 < len(shown)", "args.index(option) < len(shown)",
+           f"{OFF_BY_ONE}: schtasks /delete /f /tn, its task's name missing, breaks the analysis"),
+    Defect("drive = letter[0][1].strip(\"'\\\"\").rstrip", "drive = letter[0][1].rstrip",
+           f"{FORMAT_EDGE}: Format-Volume -DriveLetter 'E' is said to erase the drive 'E':, quotes and all"),
+    Defect("or command.stdin is not None or fed(command):", "or command.stdin is not None:",
+           f"{STEP_MISSED}: diskpart < wipe.txt is said to run the disk commands in …, not those it is given"),
+)  # fmt: skip
 TESTS |= FIRST_TESTS
 PLANTED |= FIRST  # the modules of the first mutation rows, planted once their tests were written
 
