@@ -222,6 +222,7 @@ def test_what_writes_no_text_of_the_models_or_starts_nothing_runs(shell, command
             ["editing files with Set-Content: use Edit"],
         ),
         ("powershell", "'hi' | Set-Content -LiteralPath x.txt", [f"writing files with Set-Content: {WRITE}"]),
+        ("powershell", "'hi' | Set-Content -Lit x.txt", [f"writing files with Set-Content: {WRITE}"]),  # abbreviated
     ],
 )
 def test_a_literal_path_is_the_file_written(shell, command, file_ops):
