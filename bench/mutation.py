@@ -58,6 +58,7 @@ from mutation_tailc import TAILC_EQUIVALENT
 from mutation_ui import UI_EQUIVALENT
 from mutation_vocab import VOCAB_EQUIVALENT, WINDOWS_TESTS
 from mutation_web import WEB_EQUIVALENT
+from mutation_winref import WINREF_EQUIVALENT
 from mutation_winsafe import WINSAFE_EQUIVALENT
 from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 from mutmut.stats import status_by_exit_code
@@ -634,6 +635,15 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # PowerShell and cmd text are read by the Windows corpus and their forms' own cases; SAFETY_TESTS, the POSIX
     # corpora, hardly reach them (a later key wins)
     **{f"narnat_agent/safety/{name}.py": Target(FORMS_TESTS) for name in ("powershell_lex", "powershell", "cmd")},
+    # winref
+    # the Windows corpus and the refusals' own sentences, in process (a later key wins over the vocab block's); the
+    # corpus alone is the narrowest file that reaches every rule, and a mutant runs only the tests that call it
+    **{
+        "narnat_agent/safety/windows_refusals.py": Target((*WINDOWS_TESTS, "tests/safety/test_windows_refusals.py")),
+        "narnat_agent/safety/windows_system.py": Target(
+            (*WINDOWS_TESTS, "tests/safety/test_windows_system.py"), at_import=("_named",)
+        ),
+    },
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -694,6 +704,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **VOCAB_EQUIVALENT,
     **RUN_EQUIVALENT,
     **PSWIN_EQUIVALENT,
+    **WINREF_EQUIVALENT,
     "narnat_agent/provider/text_calls.py": {
         "if separator or text.startswith(separator, at):": "without a separator the step skips nothing more",
         "fences -= text.startswith": "the count of fences is read only as even or odd and as zero or not, which a "

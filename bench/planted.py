@@ -1266,6 +1266,26 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: `a & b` is taken as a pipeline, a feeding b its output"),
     ),
 }  # fmt: skip
+# winref: the Windows refusals' defects written with their mutation round, beside those written with the target
+PLANTED["narnat_agent/safety/windows_refusals.py"] += (
+    Defect("after is not None and (after.name not in FILTERS or _plumbing(after))",
+           "after is not None and after.name not in FILTERS",
+           f"{STEP_MISSED}: Get-Content package.json | Select-Object -First 5 | ConvertFrom-Json is refused as a read: "
+           "the filter's own output feeding a program is not followed"),
+    Defect('args[args.index("/t") + 1 : args.index("/t") + 2] == ["-1"]',
+           'args[args.index("/t") : args.index("/t") + 1] == ["-1"]',
+           f"{OFF_BY_ONE}: timeout /t -1, which waits for a key, runs: the word compared is /t itself"),
+    Defect('waits = waits or switch == "/wait"', 'waits = switch == "/wait"',
+           f"{WRONG_ORDER}: start /wait /min notepad x.txt is not refused: the switch after /wait forgets it"),
+)  # fmt: skip
+PLANTED["narnat_agent/safety/windows_system.py"] += (
+    Defect("args.index(option) + 1 < len(shown)", "args.index(option) < len(shown)",
+           f"{OFF_BY_ONE}: schtasks /delete /f /tn, its task's name missing, breaks the analysis"),
+    Defect("drive = letter[0][1].strip(\"'\\\"\").rstrip", "drive = letter[0][1].rstrip",
+           f"{FORMAT_EDGE}: Format-Volume -DriveLetter 'E' is said to erase the drive 'E':, quotes and all"),
+    Defect("or command.stdin is not None or fed(command):", "or command.stdin is not None:",
+           f"{STEP_MISSED}: diskpart < wipe.txt is said to run the disk commands in …, not those it is given"),
+)  # fmt: skip
 TESTS |= FIRST_TESTS
 PLANTED |= FIRST  # the modules of the first mutation rows, planted once their tests were written
 

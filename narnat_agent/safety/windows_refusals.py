@@ -38,7 +38,8 @@ WAITS = Said(N_("{program} waits for a person to answer: ask in your answer inst
 def _plumbing(command: Command) -> bool:
     """Its output feeds a program, is kept in a variable or an argument, or goes to a file: not a read."""
     after = command.downstream
-    saved = any(t and t.lower() not in ("nul", "$null") for _, t in command.redirects)
+    # a file named at run time (`> %TEMP%\out.txt`) keeps the output as well as a literal one
+    saved = any(t is None or t and t.lower() not in ("nul", "$null") for _, t in command.redirects)
     return command.consumed or saved or after is not None and (after.name not in FILTERS or _plumbing(after))
 
 

@@ -57,7 +57,7 @@ def _set_variable(command: WinCommand, check: Check) -> list[str]:
         scope = next((s for s in ("User", "Machine") if target.lower().rstrip("'\")").endswith(s.lower())), "")
         if not scope and command.argv[3:4] != [None]:
             return []  # the process's own variables: nothing beyond it changes
-        name, cleared = command.argv[1] or shown[0], shown[1].strip() in ("$null", "''", '""')
+        name, cleared = command.argv[1] or shown[0], shown[1].strip().lower() in ("$null", "''", '""')
     message = (
         N_("{program} clears the environment variable {name} ({scope})")
         if cleared
