@@ -20,7 +20,7 @@ from narnat_agent import i18n
 from narnat_agent.checkpoints import entries
 from narnat_agent.checkpoints.entries import Taken
 from narnat_agent.checkpoints.git_store import PACK_AT
-from narnat_agent.checkpoints.lock import POLL
+from narnat_agent.checkpoints.lock import POLL, StoreLock
 from narnat_agent.checkpoints.store import AGE_DAYS, CAP, CheckpointError, CopyStore
 from narnat_agent.checkpoints.timeline import NO_COMMANDS, open_checkpoints, open_store
 from narnat_agent.conversation.context import Conversation
@@ -646,6 +646,47 @@ def test_a_live_narnat_holding_the_store_is_waited_for_with_a_notice(tree, holde
     store = open_store(tree, tree / ".narnat", say)
     store.snapshot([], everything=True)
     assert said == [WAITING]
+
+
+def test_a_git_lock_of_the_narnat_holding_the_store_is_left_while_it_is_waited_for(tree, holder):
+    """Only the store's holder may take a git lock for a killed git's: while another holds it, its git may run."""
+    running = tree / ".narnat/checkpoints/git/index.lock"  # the holder's git, adding files to the index
+    running.parent.mkdir(parents=True)
+    running.write_text("")
+    seen = []
+
+    def say(text: str) -> None:
+        seen.append(running.exists())
+        running.unlink()  # the holder's git ends, then the holder lets go
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+
+    open_store(tree, tree / ".narnat", say).snapshot([], everything=True)
+    assert seen == [True]
+
+
+@pytest.mark.slow
+def test_a_holder_shows_it_is_alive_often_enough_to_be_waited_for_past_the_wait(tree):
+    """The holder's signs of life come every beat, not every wait: a waiter still waits once its wait is over."""
+    path, git_dir = tree / ".narnat/checkpoints/lock", tree / ".narnat/checkpoints/git"
+    holder = StoreLock(path, git_dir, print)
+    holder.wait, holder.beat = 60.0, POLL  # its own wait is long: only its beat can keep the waiter waiting
+    said: list[str] = []
+    told = threading.Event()
+    waiter = StoreLock(path, git_dir, lambda text: said.append(text) or (text == STILL_WAITING and told.set()))
+    waiter.wait = 1.0
+
+    def wait_for_it() -> None:
+        with waiter.held():
+            pass
+
+    with ThreadPoolExecutor(1) as pool:
+        with holder.held():
+            waited = pool.submit(wait_for_it)
+            waited.add_done_callback(lambda _: told.set())  # it gave up
+            told.wait(timeout=30)
+        waited.result()
+    assert said == [WAITING, STILL_WAITING]
 
 
 def test_a_store_held_past_the_deadline_is_one_sentence(tree, holder):
