@@ -154,6 +154,16 @@ def test_a_file_the_user_changed_after_the_agent_is_asked_about_and_kept_when_de
     assert (tree / "src/main.py").read_text() == "print('hello')\n"
 
 
+def test_a_file_the_person_already_put_back_is_neither_restored_nor_asked_about(tree):
+    agent = Agent(tree)
+    agent.turn("edit two files", A_TURN[0], ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    (tree / "src/util.py").write_text("def f():\n    return 1\n")  # the person undid that edit by hand
+    plan = agent.checkpoints.plan(0)
+    assert [c.path for c in plan.changes] == ["src/main.py"] and plan.conflicts == []
+    assert agent.checkpoints.rewind(0, plan, False, agent.cut) == ["src/main.py"]
+    assert (tree / "src/main.py").read_text() == "print('hello')\n"
+
+
 def test_a_file_only_the_user_changed_is_never_touched(tree):
     agent = Agent(tree)
     agent.turn("edit", A_TURN[0])
