@@ -27,8 +27,9 @@ BLIND2_STORE: dict[str, tuple[Defect, ...]] = {
                'if not (self.git_dir / "HEAD").exists() or self.git.run("rev-parse", "--git-dir")[0] != 0:',
                f"{INVERTED}: a damaged store is not set aside (checkpoints go off), and a sound one that failed is",
                later=True),
-        Defect("            kept.pop(folder, None)\n", "",
-               f"{STEP_MISSED}: an ignored folder a command deleted whole (rm -rf node_modules) is not said lost",
+        # in place of one found equivalent on inspection (a folder that went makes the next snapshot a whole one)
+        Defect("            shutil.rmtree(self.git_dir)\n", "",
+               f"{STEP_MISSED}: a project refused as too large keeps the store begun: the next snapshot copies it all",
                later=True),
     ),
     "narnat_agent/checkpoints/timeline.py": (
