@@ -1086,3 +1086,18 @@ def test_a_turns_first_command_after_one_the_model_never_answered_sees_the_perso
     assert [c.path for c in plan.changes] == ["second.txt"]
     agent.rewind(1)
     assert (tree / "src/main.py").read_text() == "print('mine')\n" and not (tree / "second.txt").exists()
+
+
+def test_a_command_after_the_models_answer_sees_the_persons_edits_made_while_it_wrote(tree):
+    """Two commands of one turn: the person edits a file while the model writes the answer between them; that edit
+    is theirs, not the second command's."""
+    agent = Agent(tree)
+    agent.checkpoints.start_turn(1, "two commands", 1)
+    agent.step("Bash", [], bash("echo one > one.txt"))
+    agent.checkpoints.replied()
+    (tree / "src/main.py").write_text("print('mine')\n")
+    agent.step("Bash", [], bash("echo two > two.txt"))
+    plan = agent.checkpoints.plan(0)
+    assert sorted(c.path for c in plan.changes) == ["one.txt", "two.txt"]
+    agent.rewind(0, conversation=False)
+    assert (tree / "src/main.py").read_text() == "print('mine')\n" and not (tree / "two.txt").exists()
