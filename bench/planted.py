@@ -27,6 +27,7 @@ from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_MOMENT
 from mutation import TARGETS
 from mutation_provider import CLIENT_TESTS
 from planted_blind2_safety import BLIND2_SAFETY
+from planted_blind2_store import BLIND2_STORE
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1298,6 +1299,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND_REST,  # the commands, the editor protocol, the prompts, the settings, the platform seams, i18n, the log
     BLIND_SAFETY,  # package scripts, the vocabulary, plan mode's reader, archives, PowerShell, cmd, the Windows rules
     BLIND2_SAFETY,  # the command analysis, a second time
+    BLIND2_STORE,  # the checkpoints, the compression and Edit's matching, by a second writer
 )
 for blind in BLIND:
     for module, defects in blind.items():

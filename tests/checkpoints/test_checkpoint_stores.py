@@ -80,6 +80,16 @@ def test_the_project_folder_among_what_a_call_touches_is_no_file_to_keep(tree, s
     assert agent.said == [] and agent.rewind(0) == ["new.txt"]
 
 
+def test_a_project_reached_through_a_link_names_its_files_as_its_own(tree, tmp_path, store_kind):
+    """A tool's path has its links followed; the project may be opened through one (a home on another disk)."""
+    (tmp_path / "link").symlink_to(tree, target_is_directory=True)
+    agent = Agent(tmp_path / "link")
+    agent.turn("edit", ("Write", ["src/main.py"], write("src/main.py", "agent\n")))
+    [summary] = agent.checkpoints.turns()
+    assert [f.path for f in summary.files] == ["src/main.py"]
+    assert agent.rewind(0) == ["src/main.py"] and (tree / "src/main.py").read_text() == "print('hello')\n"
+
+
 def test_a_path_that_cannot_be_read_before_a_call_is_said_with_the_reason(tree, store_kind):
     (tree / "data").write_text("a file, not a folder\n")
     agent = Agent(tree)

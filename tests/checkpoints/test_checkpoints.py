@@ -20,7 +20,7 @@ from narnat_agent import i18n
 from narnat_agent.checkpoints import entries
 from narnat_agent.checkpoints.entries import Taken
 from narnat_agent.checkpoints.git_store import PACK_AT
-from narnat_agent.checkpoints.lock import POLL
+from narnat_agent.checkpoints.lock import POLL, StoreLock
 from narnat_agent.checkpoints.store import AGE_DAYS, CAP, CheckpointError, CopyStore
 from narnat_agent.checkpoints.timeline import NO_COMMANDS, open_checkpoints, open_store
 from narnat_agent.conversation.context import Conversation
@@ -151,6 +151,16 @@ def test_a_file_the_user_changed_after_the_agent_is_asked_about_and_kept_when_de
     assert plan.conflicts == ["src/util.py"]
     agent.checkpoints.rewind(0, plan, False, agent.cut)
     assert (tree / "src/util.py").read_text() == "my own work\n"
+    assert (tree / "src/main.py").read_text() == "print('hello')\n"
+
+
+def test_a_file_the_person_already_put_back_is_neither_restored_nor_asked_about(tree):
+    agent = Agent(tree)
+    agent.turn("edit two files", A_TURN[0], ("Edit", ["src/util.py"], edit("src/util.py", "1", "2")))
+    (tree / "src/util.py").write_text("def f():\n    return 1\n")  # the person undid that edit by hand
+    plan = agent.checkpoints.plan(0)
+    assert [c.path for c in plan.changes] == ["src/main.py"] and plan.conflicts == []
+    assert agent.checkpoints.rewind(0, plan, False, agent.cut) == ["src/main.py"]
     assert (tree / "src/main.py").read_text() == "print('hello')\n"
 
 
@@ -648,6 +658,47 @@ def test_a_live_narnat_holding_the_store_is_waited_for_with_a_notice(tree, holde
     assert said == [WAITING]
 
 
+def test_a_git_lock_of_the_narnat_holding_the_store_is_left_while_it_is_waited_for(tree, holder):
+    """Only the store's holder may take a git lock for a killed git's: while another holds it, its git may run."""
+    running = tree / ".narnat/checkpoints/git/index.lock"  # the holder's git, adding files to the index
+    running.parent.mkdir(parents=True)
+    running.write_text("")
+    seen = []
+
+    def say(text: str) -> None:
+        seen.append(running.exists())
+        running.unlink()  # the holder's git ends, then the holder lets go
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+
+    open_store(tree, tree / ".narnat", say).snapshot([], everything=True)
+    assert seen == [True]
+
+
+@pytest.mark.slow
+def test_a_holder_shows_it_is_alive_often_enough_to_be_waited_for_past_the_wait(tree):
+    """The holder's signs of life come every beat, not every wait: a waiter still waits once its wait is over."""
+    path, git_dir = tree / ".narnat/checkpoints/lock", tree / ".narnat/checkpoints/git"
+    holder = StoreLock(path, git_dir, print)
+    holder.wait, holder.beat = 60.0, POLL  # its own wait is long: only its beat can keep the waiter waiting
+    said: list[str] = []
+    told = threading.Event()
+    waiter = StoreLock(path, git_dir, lambda text: said.append(text) or (text == STILL_WAITING and told.set()))
+    waiter.wait = 1.0
+
+    def wait_for_it() -> None:
+        with waiter.held():
+            pass
+
+    with ThreadPoolExecutor(1) as pool:
+        with holder.held():
+            waited = pool.submit(wait_for_it)
+            waited.add_done_callback(lambda _: told.set())  # it gave up
+            told.wait(timeout=30)
+        waited.result()
+    assert said == [WAITING, STILL_WAITING]
+
+
 def test_a_store_held_past_the_deadline_is_one_sentence(tree, holder):
     store = open_store(tree, tree / ".narnat", print)
     store.lock.wait = 0.2
@@ -1035,3 +1086,18 @@ def test_a_turns_first_command_after_one_the_model_never_answered_sees_the_perso
     assert [c.path for c in plan.changes] == ["second.txt"]
     agent.rewind(1)
     assert (tree / "src/main.py").read_text() == "print('mine')\n" and not (tree / "second.txt").exists()
+
+
+def test_a_command_after_the_models_answer_sees_the_persons_edits_made_while_it_wrote(tree):
+    """Two commands of one turn: the person edits a file while the model writes the answer between them; that edit
+    is theirs, not the second command's."""
+    agent = Agent(tree)
+    agent.checkpoints.start_turn(1, "two commands", 1)
+    agent.step("Bash", [], bash("echo one > one.txt"))
+    agent.checkpoints.replied()
+    (tree / "src/main.py").write_text("print('mine')\n")
+    agent.step("Bash", [], bash("echo two > two.txt"))
+    plan = agent.checkpoints.plan(0)
+    assert sorted(c.path for c in plan.changes) == ["one.txt", "two.txt"]
+    agent.rewind(0, conversation=False)
+    assert (tree / "src/main.py").read_text() == "print('mine')\n" and not (tree / "two.txt").exists()

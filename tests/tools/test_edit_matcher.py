@@ -75,6 +75,12 @@ CASES = {
     "text before old_string on its line stays": ("Xy = 1\nz\n", "y = 1\n", "", "Xz\n", "exact match"),
     "a no-break space before old_string is text, not indentation": (
         "\u00a0y = 1\nz\n", "y = 1\n", "", "\u00a0z\n", "exact match"),
+    # the last lines of a file without a final newline are lines like any other for the line steps
+    "an indentation slip in the last lines of a file without a final newline": (
+        "def f():\n    x = 1\n    y = 2", "x = 1\ny = 2", "x = 1\ny = 3", "def f():\n    x = 1\n    y = 3",
+        "indentation match; new_string re-indented by +4 spaces"),
+    "a trailing-blank slip in the last lines of a file without a final newline": (
+        "a = 1  \nb = 2", "a = 1\nb = 2", "a = 1\nb = 3", "a = 1  \nb = 3", "trailing whitespace match"),
     # block anchors: first and last lines hold, a middle line drifted where new_string rewrites it
     "a middle line 3 characters in 20 longer in the file": (
         block([A20, "same line"]), block([A17, "same line"]), block(["new", "same line"]),
