@@ -26,6 +26,7 @@ from common import ROOT, table
 from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_MOMENT, WRONG_ORDER, WRONG_SETTING, Defect
 from mutation import TARGETS
 from mutation_provider import CLIENT_TESTS
+from planted_blind2_weak import BLIND2_WEAK
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1274,6 +1275,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND_FILES,  # the file tools and their helpers, verification, TodoWrite, the tool contract
     BLIND_PROVIDER,  # the provider, the conversation and the core
     BLIND_REST,  # the commands, the editor protocol, the prompts, the settings, the platform seams, i18n, the log
+    BLIND2_WEAK,  # a second writer's: the platform seams, acp's server, goals, Read, the client, sessions, Edit, rg
 )
 for blind in BLIND:
     for module, defects in blind.items():
