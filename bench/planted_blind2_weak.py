@@ -199,7 +199,7 @@ BLIND2_WEAK: dict[str, tuple[Defect, ...]] = {
     ),
     "narnat_agent/tools/files/ripgrep.py": _later(
         ('(lines[-1].removeprefix("rg: ") if lines else', '(lines[0].removeprefix("rg: ") if lines else',
-         f"{WRONG_SETTING}: rg's failure is said by its first line ('regex parse error:'), not the one saying what"),
+         f"{WRONG_SETTING}: of rg's lines without an 'error:' one, the first is said, not the last"),
         ("if done is not None and done.code > 1 and not done.out:",
          "if done is not None and done.code > 0 and not done.out:",
          f"{OFF_BY_ONE}: a folder with no file to search is said to be rg's failure"),
