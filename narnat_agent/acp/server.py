@@ -83,6 +83,10 @@ class Turns:
             if item is None:
                 return
             job, future = item
+            # running from here on, the editor's hang-up cannot cancel it: the turn's end is set, not refused; a job
+            # the editor gave up on before it began is not run
+            if not future.set_running_or_notify_cancel():
+                continue
             try:
                 future.set_result(job())
             except BaseException as e:  # a signal that landed outside a turn's own handling: the prompt fails alone

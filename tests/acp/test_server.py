@@ -3,8 +3,10 @@ over a pair of sockets, and the editor's side the protocol's own client on a loo
 
 import asyncio
 import dataclasses
+import shlex
 import signal
 import socket
+import sys
 import threading
 from argparse import Namespace
 from collections.abc import Awaitable, Callable, Iterator
@@ -20,6 +22,7 @@ from narnat_agent.platform.signals import ENDING
 from tests.acp.editor import KEY, Editor, environment
 from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
 from tests.platforms import posix_only
+from tests.processes import ended
 
 pytestmark = posix_only("session/cancel reaches the turn as a SIGINT to this thread, as on POSIX")
 
@@ -291,3 +294,33 @@ def test_a_cancel_for_an_idle_session_leaves_the_other_sessions_turn_alone(proje
 
     __, stop, __ = served(project, fake_llm, script, editor)
     assert stop == "end_turn" and editor.text() == "Slow but whole."
+
+
+def test_the_background_commands_of_the_editors_sessions_end_with_the_run(project, fake_llm):
+    serving = "import os, time\nopen('server.pid', 'w').write(str(os.getpid()))\ntime.sleep(300)\n"
+    (project / "serve.py").write_text(serving)
+    server = {"command": f"{shlex.quote(sys.executable)} serve.py", "run_in_background": True}
+    fake_llm.add(tool_reply(("Bash", server)), text_reply("Started."))
+    pid = project / "server.pid"
+
+    async def script(conn):
+        stop = await ask(conn, await opened(conn, project), "start the server")
+        while not pid.is_file() or not pid.read_text().strip():
+            await asyncio.sleep(0.02)
+        return stop
+
+    __, stop, __ = served(project, fake_llm, script)
+    assert stop == "end_turn" and ended(pid)
+
+
+def test_an_editor_that_hangs_up_in_the_middle_of_a_turn_stops_it(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "sleep 10 && touch finished"})))
+    editor = Editor()
+
+    async def script(conn):
+        asyncio.ensure_future(ask(conn, await opened(conn, project), "wait"))
+        while not editor.seen("tool_call"):
+            await asyncio.sleep(0.02)
+
+    code, __, __ = served(project, fake_llm, script, editor)
+    assert code == 0 and not (project / "finished").exists()

@@ -49,6 +49,16 @@ def test_save_asks_before_overwriting_another_session(talked, project):
     assert json.loads((project / ".narnat/sessions/taken.json").read_text())["turns"] == 1
 
 
+def test_save_declined_leaves_the_conversation_under_its_own_name(talked, project):
+    h = talked("n\n")
+    store.save(project / ".narnat", "taken", {"turns": 0, "messages": [{"role": "system", "content": "x"}]})
+    own = h.agent.conversation.name
+    dispatch(h.agent, "/save taken")
+    assert "Not saved." in h.err.getvalue() and h.agent.conversation.name == own
+    h.agent.save()  # the autosave on the way out
+    assert sessions(project) == sorted(["taken", own])
+
+
 def test_save_over_a_session_another_run_wrote_replaces_it_once_confirmed(talked, project):
     h = talked("y\n")
     other = {"format": "narnat-session", "name": "taken", "turns": 0, "messages": [{"role": "system", "content": "x"}]}
@@ -80,6 +90,17 @@ def test_show_lists_newest_first_with_turns_and_the_first_question(talked, proje
     assert lines[0].split() == ["name", "turns", "last", "activity", "first", "question"]
     assert lines[1].startswith("newer") and " 2 " in lines[1] and lines[1].endswith("the first question")
     assert lines[2].startswith("older") and " 1 " in lines[2]
+
+
+def test_show_gives_a_question_of_several_lines_one_row(harness, project, fake_llm):
+    h = harness()
+    fake_llm.add(text_reply("done"))
+    h.agent.ask("fix the parser\n\nthen  run the tests")
+    dispatch(h.agent, "/save multi")
+    h.out.truncate(0)
+    dispatch(h.agent, "/show")
+    lines = h.out.getvalue().strip("\x00").splitlines()
+    assert len(lines) == 2 and lines[1].startswith("multi") and lines[1].endswith("fix the parser then run the tests")
 
 
 def test_enter_saves_the_current_conversation_then_loads(talked, project, fake_llm):

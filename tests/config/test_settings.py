@@ -68,6 +68,8 @@ def test_a_value_at_the_edge_of_its_range_is_taken(tmp_path, key, value):
         ("pricing", {"input": 1, "cache": 0}),
         ("pricing", [1, 2]),
         ("pricing", {"output": "1"}),
+        ("model", ""),
+        ("model", "  "),  # every request would name no model
     ],
 )
 def test_a_value_past_its_range_or_only_like_a_number_is_refused_naming_the_key(tmp_path, key, value):

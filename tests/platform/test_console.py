@@ -61,3 +61,34 @@ def test_a_key_is_waited_for_up_to_the_time_given():
     finally:
         os.close(reader)
         os.close(writer)
+
+
+@posix_only("a terminal hangs up there")
+def test_a_terminal_whose_other_end_closed_is_hung_up_though_it_also_says_input():
+    master, terminal = os.openpty()
+    os.close(master)  # the window closed: poll says hang-up, error and input at once
+    try:
+        assert hung_up((terminal,)) == [terminal]
+    finally:
+        os.close(terminal)
+
+
+RESTORED = """import termios, tty
+from narnat_agent.platform.console import saved_terminal
+before = termios.tcgetattr(0)
+restore = saved_terminal()
+tty.setraw(0)  # what the key watcher and prompt_toolkit do meanwhile
+restore()
+print(termios.tcgetattr(0) == before)
+"""
+
+
+@posix_only("a terminal's settings are termios' there")
+def test_a_terminal_is_given_back_the_settings_it_had_when_saved():
+    master, terminal = os.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-c", RESTORED], stdin=terminal, capture_output=True, timeout=60)
+    finally:
+        os.close(terminal)
+        os.close(master)
+    assert done.stdout == b"True\n", done.stderr

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from narnat_agent.platform.files import set_mode, stat_in
+from narnat_agent.platform.files import replace, set_mode, slashed, stat_in
 from tests.platforms import NO_FIFOS, UNDER_WINE
 
 
@@ -66,3 +66,18 @@ def test_a_named_pipe_where_a_folder_was_is_no_folder_and_is_not_waited_on(tmp_p
     os.mkfifo(tmp_path / "pipe")
     with pytest.raises(NotADirectoryError), stat_in(tmp_path / "pipe"):
         pass
+
+
+@pytest.mark.windows
+def test_a_file_replaced_holds_the_new_content_and_the_new_name_is_gone(tmp_path):
+    old, new = tmp_path / "notes.txt", tmp_path / ".notes.txt.tmp"
+    old.write_text("old\n")
+    new.write_text("new\n")
+    replace(new, old)
+    assert old.read_text() == "new\n" and not new.exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a backslash separates folders in a glob there")
+def test_a_backslash_in_a_glob_stays_the_escape_of_the_next_character():
+    # notes/[draft].md named literally: a separator in place of the backslashes would name folders '[draft' and ']'
+    assert slashed("notes/\\[draft\\].md") == "notes/\\[draft\\].md"

@@ -61,3 +61,19 @@ def test_a_lock_is_waited_for_until_its_holder_lets_it_go(tmp_path):
     os.close(second)
     assert try_lock(third)
     os.close(third)
+
+
+@pytest.mark.slow  # a wait that gives up gives up after a while: the test waits longer than that
+def test_a_lock_is_waited_for_as_long_as_its_holder_keeps_it(tmp_path):
+    first, second = _open(tmp_path / "lock"), _open(tmp_path / "lock")
+    assert try_lock(first)
+    waiter = threading.Thread(target=lock, args=(second,), daemon=True)
+    waiter.start()
+    waiter.join(2)
+    assert waiter.is_alive(), "the wait ended while the lock was still held"
+    os.close(first)
+    waiter.join(30)
+    third = _open(tmp_path / "lock")
+    assert not waiter.is_alive() and not try_lock(third)
+    os.close(second)
+    os.close(third)

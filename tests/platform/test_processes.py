@@ -129,3 +129,22 @@ def test_a_tree_that_ignores_the_polite_stop_is_given_its_grace_then_killed_and_
 
     stop_tree(process, settled, grace=0.3, last=5)
     assert waits == [0.3, 5] and process.returncode == -9
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a parent-death signal is Linux's")
+def test_a_command_that_is_no_job_outlives_the_thread_that_started_it():
+    started = {}
+
+    def start():
+        started["process"] = start_tree(subprocess.Popen, [sys.executable, "-c", "import time; time.sleep(600)"])
+
+    thread = threading.Thread(target=start)  # a tool's worker thread, which ends before the command does
+    thread.start()
+    thread.join()
+    process = started["process"]
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            process.wait(0.5)
+    finally:
+        process.kill()
+        process.wait(30)

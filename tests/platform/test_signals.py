@@ -46,3 +46,11 @@ def test_a_signal_blocked_before_stays_blocked_in_the_threads_started_while_held
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
     assert {signal.SIGUSR1, signal.SIGINT, signal.SIGTERM} <= masks[0]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Python runs every handler on the main thread there")
+def test_a_thread_that_fails_to_start_gives_the_main_thread_its_signals_back():
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    with pytest.raises(RuntimeError), held_from_threads():
+        raise RuntimeError("can't start new thread")
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == before

@@ -1,12 +1,13 @@
 """The folder watcher: what it reports of files and folders changed, and nothing once a folder is forgotten."""
 
 import os
+import struct
 import sys
 from pathlib import Path
 
 import pytest
 
-from narnat_agent.platform.watch import Event, open_watch
+from narnat_agent.platform.watch import Event, Watch, open_watch
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="folders are watched on Linux only")
 
@@ -93,6 +94,35 @@ def test_a_folder_moved_in_is_said_to_have_come(tmp_path):
     watch = watching(tmp_path / "watched")
     os.rename(tmp_path / "outside", tmp_path / "watched/moved")
     assert watch.events() == [Event(str(tmp_path / "watched/moved"), came=True, went=False, listed=True)]
+
+
+def test_a_folder_removed_and_made_again_keeps_its_new_watch(tmp_path):
+    (tmp_path / "sub").mkdir()
+    watch = watching(tmp_path, tmp_path / "sub")
+    (tmp_path / "sub").rmdir()
+    (tmp_path / "sub").mkdir()
+    assert watch.add(str(tmp_path / "sub"))  # before the old watch's end is read
+    watch.events()
+    assert str(tmp_path / "sub") in watch.watches
+    (tmp_path / "sub" / "f.txt").write_text("seen\n")
+    assert str(tmp_path / "sub" / "f.txt") in {e.path for e in watch.events()}
+    watch.forget(str(tmp_path / "sub"))
+    (tmp_path / "sub" / "g.txt").write_text("forgotten\n")
+    assert watch.events() == []
+
+
+OVERFLOW, MODIFY = 0x4000, 0x2
+
+
+def test_events_lost_are_said_though_others_follow_them_in_the_same_read():
+    # the kernel's side faked: what inotify's descriptor gives once its queue overflowed and was read from meanwhile
+    reader, writer = os.pipe()
+    os.set_blocking(reader, False)
+    try:  # open while read: inotify's descriptor never ends, it only has nothing more for now
+        os.write(writer, struct.pack("iIII", -1, OVERFLOW, 0, 0) + struct.pack("iIII", 7, MODIFY, 0, 0))
+        assert Watch(reader).events() is None
+    finally:
+        os.close(writer)
 
 
 def mount_table(path: Path, *mounts: tuple[str, str]) -> Path:

@@ -160,6 +160,13 @@ def test_the_wait_the_provider_asks_for_is_taken_in_seconds_or_milliseconds(made
     assert 2.25 <= client.waits[0] <= 3.0 and 1.125 <= client.waits[1] <= 1.5
 
 
+def test_a_wait_the_provider_asks_for_beyond_the_own_backoffs_longest_is_kept(made, fake_llm):
+    client = made()
+    fake_llm.add(fail(429, "slow down", **{"Retry-After": "30"}), text_reply("ok"))
+    client.stream(USER, [], Sink())
+    assert 22.5 <= client.waits[0] <= 30.0  # coming back sooner is refused again
+
+
 def test_four_failed_tries_are_one_sentence_with_the_last_problem(made, fake_llm):
     client = made()
     fake_llm.add(*[fail(502, "bad gateway")] * 4)

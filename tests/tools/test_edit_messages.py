@@ -27,6 +27,9 @@ MISSES = [  # old_string, new_string, what Edit says
     ("    data = open(path).read()\n    return parse(data, strict=True)", "x",
      "old_string was not found. Likely cause: the file indents with tabs and old_string with spaces. The closest "
      "text (lines 2-3) follows, exactly as in the file.\n\tdata = open(path).read()\n\treturn parse(data)"),
+    ("    data=open(path).read()\n    return parse(data)", "x",  # the indent is what to fix first, though not all
+     "old_string was not found. Likely cause: the file indents with tabs and old_string with spaces. The closest "
+     "text (lines 2-3) follows, exactly as in the file.\n\tdata = open(path).read()\n\treturn parse(data)"),
     ("def parse(txt):\n\treturn txt.split()", "x",
      "old_string was not found. Likely cause: the text differs; Read the lines again and copy them exactly. The "
      "closest text (lines 6-7) follows, exactly as in the file.\ndef parse(text):\n\treturn text.split()"),

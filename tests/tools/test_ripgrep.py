@@ -150,6 +150,12 @@ def test_the_error_line_is_rgs_last_error_else_its_last_line():
     assert ripgrep.error_line("  \n") == "ripgrep failed"
 
 
+def test_of_several_lines_without_an_error_the_last_is_said():
+    # rg's own words for two paths it could not search: the line said is the last, as for rg's other failures
+    said = "rg: gone: No such file or directory (os error 2)\nrg: moved: No such file or directory (os error 2)\n"
+    assert ripgrep.error_line(said) == "moved: No such file or directory (os error 2)"
+
+
 def test_the_note_on_ignored_files_names_their_folder(project):
     (project / "src").mkdir()
     note = ripgrep.skipped_note([b"dist/a/x.js"], project, project)

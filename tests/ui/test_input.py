@@ -104,6 +104,16 @@ def test_a_question_given_back_is_prefilled(terminal):
     assert ui.read_input() == "the held question again"
 
 
+def test_keys_typed_while_the_agent_worked_follow_the_question_given_back(terminal):
+    ui, keys = terminal
+    ui.watcher.working(True)
+    ui.watcher.handle(list(" and the docs"))  # typed during the turn, without Enter
+    ui.watcher.working(False)
+    ui.give_back("fix the tests")
+    keys.send_text("\r")
+    assert ui.read_input() == "fix the tests and the docs"
+
+
 def test_confirmation_takes_one_key(terminal):
     ui, keys = terminal
     keys.send_text("y")
