@@ -1149,11 +1149,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/acp/server.py": (
         Defect("version = min(protocol_version, PROTOCOL_VERSION)", "version = protocol_version",
                f"{FORMAT_EDGE}: a newer client is answered in its version, which Narnat does not speak"),
-        Defect("        try:\n            stop = await asyncio.wrap_future(self.turns.submit(lambda: "
-               "self._answer(opened, text)))\n        finally:\n            self.busy = None\n",
+        Defect("        try:\n"
+               "            stop = await asyncio.wrap_future(self.turns.submit(lambda: self._answer(opened, text)))\n"
+               "        except KeyboardInterrupt:  # a signal ending the run, landed outside the turn's own handling\n"
+               '            stop = "cancelled"  # raised here, it would end this loop, the prompt unanswered\n'
+               "        finally:\n"
+               "            self.busy = None\n",
                "        stop = await asyncio.wrap_future(self.turns.submit(lambda: self._answer(opened, text)))\n"
                "        self.busy = None\n",
-               f"{STEP_MISSED}: after a prompt that failed, every later one is refused as a turn already running"),
+               f"{STEP_MISSED}: a prompt a signal stopped outside its turn is never answered (the connection's loop "
+               "ends), and after any prompt that failed, a later one would be refused as a turn already running"),
         Defect("if opened is not None and opened is self.busy:", "if opened is not None:",
                f"{INVERTED}: a cancel for an idle session stops the turn another session runs"),
         Defect('.split(" ", 1)[0].lower()', '.split(" ", 1)[0]',

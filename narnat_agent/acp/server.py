@@ -83,6 +83,8 @@ class Turns:
             if item is None:
                 return
             job, future = item
+            if not future.set_running_or_notify_cancel():  # its prompt was withdrawn (the editor hung up): no turn
+                continue
             try:
                 future.set_result(job())
             except BaseException as e:  # a signal that landed outside a turn's own handling: the prompt fails alone
@@ -169,6 +171,8 @@ class Editor:
         self.busy = opened
         try:
             stop = await asyncio.wrap_future(self.turns.submit(lambda: self._answer(opened, text)))
+        except KeyboardInterrupt:  # a signal ending the run, landed outside the turn's own handling
+            stop = "cancelled"  # raised here, it would end this loop, the prompt unanswered
         finally:
             self.busy = None
         return PromptResponse(stop_reason=stop)

@@ -3,6 +3,7 @@ over a pair of sockets, and the editor's side the protocol's own client on a loo
 
 import asyncio
 import dataclasses
+import json
 import signal
 import socket
 import threading
@@ -24,6 +25,7 @@ from tests.platforms import posix_only
 pytestmark = posix_only("session/cancel reaches the turn as a SIGINT to this thread, as on POSIX")
 
 Script = Callable[[Any], Awaitable[Any]]
+Ours = Callable[..., Awaitable[tuple[asyncio.StreamReader, asyncio.StreamWriter]]]
 
 
 @pytest.fixture(autouse=True)
@@ -35,10 +37,12 @@ def handlers() -> Iterator[None]:
         signal.signal(signum, handler)
 
 
-def served(project, fake_llm, script: Script, editor: Editor | None = None, initialize: bool = True, **flags) -> tuple:
-    """The exit code of a run that `script` drove from the editor's side until it hung up, and what it returned."""
+def served(project, fake_llm, script: Script, editor: Editor | None = None, initialize: bool = True,
+           ours: Ours = asyncio.open_connection, **flags) -> tuple:  # fmt: skip
+    """The exit code of a run that `script` drove from the editor's side until it hung up, and what it returned;
+    `ours` makes Narnat's end of the connection from its socket."""
     editor = editor or Editor()
-    ours, theirs = socket.socketpair()
+    narnats, theirs = socket.socketpair()
     results: dict[str, Any] = {}
 
     async def client() -> None:
@@ -57,13 +61,24 @@ def served(project, fake_llm, script: Script, editor: Editor | None = None, init
 
     thread = threading.Thread(target=asyncio.run, args=(client(),))
     thread.start()
+    returned = threading.Event()
+    threading.Thread(target=stop_if_hung, args=(thread, returned), daemon=True).start()
     args = Namespace(**({"model": None, "max_cost": None, "max_steps": None} | flags))
     settings = Settings(args, environment(project, fake_llm.base_url), project.parent / "home")
-    code = serve(settings, lambda: asyncio.open_connection(sock=ours))
-    thread.join(30)
+    code = serve(settings, lambda: ours(sock=narnats))
+    returned.set()
+    thread.join(10)  # at once, but where the editor still waits for an answer that will never come
     if "error" in results:
         raise results["error"]
     return code, results.get("value"), results.get("initialized")
+
+
+def stop_if_hung(client: threading.Thread, returned: threading.Event) -> None:
+    """serve returns once the editor has hung up; should it not, the signal that ends a run stops it, and the hang is
+    a failure (its exit code) within seconds, not at the suite's timeout."""
+    client.join()
+    if not returned.wait(10):
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGTERM)
 
 
 async def opened(conn, project) -> str:
@@ -277,3 +292,75 @@ def test_a_cancel_for_an_idle_session_leaves_the_other_sessions_turn_alone(proje
 
     __, stop, __ = served(project, fake_llm, script, editor)
     assert stop == "end_turn" and editor.text() == "Slow but whole."
+
+
+def test_an_editor_that_hangs_up_during_a_turn_ends_the_run_quietly_with_the_conversation_saved(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "sleep 30"})))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        asyncio.ensure_future(ask(conn, sid, "wait"))
+        while not editor.seen("tool_call"):
+            await asyncio.sleep(0.02)
+        return sid  # and the editor hangs up, its prompt unanswered
+
+    code, sid, __ = served(project, fake_llm, script, editor)
+    assert code == 0
+    saved = json.loads((project / ".narnat" / "sessions" / f"{sid}.json").read_text())
+    assert [m["content"] for m in saved["messages"] if m["role"] == "user"][-1] == "wait"
+    assert saved["messages"][-1]["role"] == "tool"  # the stopped call is answered: the history stays valid
+
+
+class Stalling(asyncio.StreamWriter):
+    """Narnat's end of a connection whose editor stops reading once it has been sent `STOP_AFTER`: the wait for that
+    write to go out ends only when the write is withdrawn."""
+
+    STOP_AFTER = b"bad name.md is not a command"
+
+    def __init__(self, *args: Any, waiting: threading.Event):
+        super().__init__(*args)
+        self.waiting = waiting  # set once Narnat waits on the editor
+        self.stopped = False
+
+    def write(self, data) -> None:
+        super().write(data)
+        self.stopped = self.stopped or self.STOP_AFTER in data
+
+    async def drain(self) -> None:
+        if self.stopped:
+            self.waiting.set()
+            try:
+                await asyncio.Event().wait()
+            finally:
+                self.stopped = False
+        await super().drain()
+
+
+def stalling(waiting: threading.Event) -> Ours:
+    async def connect(sock: socket.socket) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader()
+        protocol = asyncio.StreamReaderProtocol(reader)
+        transport, __ = await loop.create_connection(lambda: protocol, sock=sock)
+        return reader, Stalling(transport, protocol, reader, loop, waiting=waiting)
+
+    return connect
+
+
+def test_a_signal_that_ends_the_run_while_narnat_waits_on_the_editor_answers_the_prompt_as_cancelled(project, fake_llm):
+    commands = project / ".narnat" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "bad name.md").write_text("x\n")  # its notice waits for the first prompt, whose reply opens with it
+    main = threading.main_thread().ident or 0
+    waiting = threading.Event()
+
+    async def script(conn):
+        turn = asyncio.ensure_future(ask(conn, await opened(conn, project), "hi"))
+        while not waiting.is_set():
+            await asyncio.sleep(0.02)
+        signal.pthread_kill(main, signal.SIGTERM)  # Narnat is saying the notice, outside the turn's own handling
+        return await turn
+
+    code, stop, __ = served(project, fake_llm, script, ours=stalling(waiting))
+    assert code == 128 + signal.SIGTERM and stop == "cancelled" and not fake_llm.requests
