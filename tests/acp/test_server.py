@@ -19,7 +19,7 @@ from narnat_agent.acp.server import serve
 from narnat_agent.acp.sessions import Settings
 from narnat_agent.platform.signals import ENDING
 from tests.acp.editor import KEY, Editor, environment
-from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 from tests.platforms import posix_only
 
 pytestmark = posix_only("session/cancel reaches the turn as a SIGINT to this thread, as on POSIX")
@@ -364,3 +364,56 @@ def test_a_signal_that_ends_the_run_while_narnat_waits_on_the_editor_answers_the
 
     code, stop, __ = served(project, fake_llm, script, ours=stalling(waiting))
     assert code == 128 + signal.SIGTERM and stop == "cancelled" and not fake_llm.requests
+
+
+def test_a_cancel_stops_the_running_command_midway_and_its_call_ends_said_so(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "touch started && sleep 25"})))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        turn = asyncio.ensure_future(ask(conn, sid, "wait"))
+        while not (project / "started").exists():  # the command runs
+            await asyncio.sleep(0.02)
+        await conn.cancel(session_id=sid)
+        return await turn
+
+    __, stop, __ = served(project, fake_llm, script, editor)
+    [end] = editor.seen("tool_call_update")
+    assert stop == "cancelled" and end.status == "failed" and len(fake_llm.requests) == 1
+    said = end.content[0].content.text
+    assert said == "(cancelled by the user; the command and its children were stopped; no output)"
+
+
+def test_an_error_no_turn_handles_is_said_and_the_session_goes_on(project, fake_llm):
+    too_long = Status(400, {"error": {"message": "This model's maximum context length is 8192 tokens."}})
+    fake_llm.add(too_long, text_reply("## Summary\nA greeting."), too_long, text_reply("Shorter now."))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        return [await ask(conn, sid, text) for text in ("hi", "hi again")]
+
+    __, stops, __ = served(project, fake_llm, script, editor)
+    assert stops == ["end_turn", "end_turn"] and editor.text().endswith("Shorter now.")
+    failed = (
+        "✗ Unexpected error (ContextTooLong: The conversation no longer fits the model's context window (This model's "
+        "maximum context length is 8192 tokens.).); the conversation is kept."
+    )
+    assert failed in editor.text()
+
+
+def test_a_conversation_that_cannot_be_saved_says_why_in_the_reply(project, fake_llm):
+    fake_llm.add(text_reply("Hello."))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        (project / ".narnat" / "sessions").write_text("")  # a file where the sessions' folder goes
+        return sid, await ask(conn, sid, "hi")
+
+    __, (sid, stop), __ = served(project, fake_llm, script, editor)
+    assert stop == "end_turn"
+    folder = project / ".narnat" / "sessions"
+    said = f"✗ Cannot save '{sid}' in {folder} (File exists); make it writable or free space, then save again."
+    assert editor.text() == f"Hello.\n\n{said}\n\n"
