@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from acp import RequestError, connect_to_agent, text_block
+from acp import RequestError, connect_to_agent, resource_link_block, text_block
 
 from narnat_agent import __version__
 from narnat_agent.acp.server import serve
@@ -417,3 +417,61 @@ def test_a_conversation_that_cannot_be_saved_says_why_in_the_reply(project, fake
     folder = project / ".narnat" / "sessions"
     said = f"✗ Cannot save '{sid}' in {folder} (File exists); make it writable or free space, then save again."
     assert editor.text() == f"Hello.\n\n{said}\n\n"
+
+
+def test_a_new_session_offers_its_modes_and_a_file_attached_is_mentioned_from_its_folder(project, fake_llm):
+    (project / "app.py").write_text("print('hi')\n")
+    fake_llm.add(text_reply("Read it."))
+
+    async def script(conn):
+        new = await conn.new_session(cwd=str(project), mcp_servers=[])
+        blocks = [text_block("look at"), resource_link_block("app.py", (project / "app.py").as_uri())]
+        await conn.prompt(session_id=new.session_id, prompt=blocks)
+        return new
+
+    __, new, __ = served(project, fake_llm, script)
+    assert new.modes.current_mode_id == "default"
+    assert [mode.id for mode in new.modes.available_modes] == ["default", "plan"]
+    assert fake_llm.requests[0]["messages"][-1]["content"].startswith("look at @app.py ")
+
+
+def test_a_prompt_while_another_sessions_turn_runs_is_refused_naming_that_session(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "touch started && sleep 25"})))
+
+    async def script(conn):
+        working, other = await opened(conn, project), await opened(conn, project)
+        turn = asyncio.ensure_future(ask(conn, working, "wait"))
+        while not (project / "started").exists():
+            await asyncio.sleep(0.02)
+        with pytest.raises(RequestError) as busy:
+            await ask(conn, other, "meanwhile")
+        await conn.cancel(session_id=working)
+        await turn
+        return working, busy.value
+
+    __, (working, busy), __ = served(project, fake_llm, script)
+    said = f"A turn is already running (session {working}): wait for it to end, or cancel it."
+    assert (busy.code, str(busy)) == (-32600, said)
+
+
+def test_a_command_not_offered_is_refused_by_its_name_whatever_its_arguments(project, fake_llm):
+    editor = Editor()
+
+    async def script(conn):
+        return await ask(conn, await opened(conn, project), "/rewind 1 app.py")
+
+    __, stop, __ = served(project, fake_llm, script, editor)
+    said = "/rewind is not offered in an editor: the questions it asks need the terminal; /undo and /redo work here."
+    assert stop == "end_turn" and editor.text() == f"\n\n✗ {said}\n\n" and not fake_llm.requests
+
+
+def test_a_turn_the_provider_refused_ends_as_an_ordinary_turn_with_why(project, fake_llm):
+    fake_llm.add(Status(401, {"error": {"message": "Invalid API key"}}))
+    editor = Editor()
+
+    async def script(conn):
+        return await ask(conn, await opened(conn, project), "hi")
+
+    __, stop, __ = served(project, fake_llm, script, editor)
+    said = "The provider rejected the API key (401): check api_key in .narnat/narnat.json or NARNAT_API_KEY."
+    assert stop == "end_turn" and editor.text() == f"\n\n✗ {said}\n\n"
