@@ -4,9 +4,13 @@ the mutant writes it, and why that change cannot alter what the code does."""
 
 from mutation_core import CORE_EQUIVALENT
 
+FIRST_WORD = "the command's name is the text before the first space, however many splits follow it"
+
 ACPSERVER_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/acp/server.py": {
         **CORE_EQUIVALENT["narnat_agent/acp/server.py"],
+        '.removeprefix("/").split(" ", )[0].lower()': FIRST_WORD,
+        '.removeprefix("/").split(" ", 2)[0].lower()': FIRST_WORD,
     },
     "narnat_agent/acp/sessions.py": {
         **CORE_EQUIVALENT["narnat_agent/acp/sessions.py"],

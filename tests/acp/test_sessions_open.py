@@ -3,6 +3,7 @@ agent against the scripted provider, the folder and the settings checked, the mo
 the protocol's client on a loop of its own (the boundary)."""
 
 import asyncio
+import dataclasses
 import json
 import subprocess
 import sys
@@ -201,9 +202,11 @@ def test_a_project_whose_narnat_folder_cannot_be_written_keeps_the_session_in_th
     monkeypatch.delenv("XDG_STATE_HOME", raising=False)
     (project / ".narnat").write_text("")  # a file where the folder would be
     ui = EditorUI(link)
-    opened = open_session(str(project), None, ui, settings(project, fake_llm), set())
+    run = dataclasses.replace(settings(project, fake_llm), home=project.parent / "run-home")  # the run's, not $HOME
+    opened = open_session(str(project), None, ui, run, set())
     kept = opened.agent.config.state_dir
-    assert kept.parent == project.parent / "home" / ".local" / "state" / "narnat" and kept.name.startswith("project-")
+    assert kept.parent == project.parent / "run-home" / ".local" / "state" / "narnat"
+    assert kept.name.startswith("project-")
     assert f"! {project / '.narnat'} cannot be written; this project's sessions and logs go to {kept}." in ui.held
 
 
