@@ -475,3 +475,29 @@ def test_a_turn_the_provider_refused_ends_as_an_ordinary_turn_with_why(project, 
     __, stop, __ = served(project, fake_llm, script, editor)
     said = "The provider rejected the API key (401): check api_key in .narnat/narnat.json or NARNAT_API_KEY."
     assert stop == "end_turn" and editor.text() == f"\n\n✗ {said}\n\n"
+
+
+def test_an_editor_that_offers_its_files_has_its_unsaved_buffer_read(project, fake_llm):
+    (project / "app.py").write_text("saved = 1\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "app.py"})), text_reply("Read."))
+    editor = Editor(buffers={str(project / "app.py"): "unsaved = 2\n"})
+
+    async def script(conn):
+        return await ask(conn, await opened(conn, project), "read app.py")
+
+    served(project, fake_llm, script, editor)
+    read = fake_llm.requests[1]["messages"][-1]["content"]
+    assert "unsaved = 2" in read and "saved = 1" not in read
+
+
+def test_the_end_of_a_run_saves_its_conversations_without_a_word(project, fake_llm, capsys):
+    fake_llm.add(text_reply("Hello."))
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        await ask(conn, sid, "hi")
+        return sid
+
+    __, sid, __ = served(project, fake_llm, script)
+    assert (project / ".narnat" / "sessions" / f"{sid}.json").is_file()
+    assert "Saved this conversation" not in capsys.readouterr().err
