@@ -27,6 +27,7 @@ from pathlib import Path
 import libcst as cst
 from common import ROOT, table
 from mutation_acp import ACP_EQUIVALENT
+from mutation_acpserver import ACPSERVER_EQUIVALENT
 from mutation_bash import BASH_EQUIVALENT
 from mutation_commands import COMMANDS_EQUIVALENT
 from mutation_context import CONTEXT_EQUIVALENT
@@ -644,6 +645,11 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
             (*WINDOWS_TESTS, "tests/safety/test_windows_system.py"), at_import=("_named",)
         ),
     },
+    # acpserver
+    # a later key wins: each mutant in a process of its own (mutmut's fork server). Run in mutmut's own process, the
+    # tests' commands (a Bash `sleep` stopped by a cancel) end after the tests do, and mutmut, waiting for any child
+    # to end, takes one of them for a mutant's and stops
+    "narnat_agent/acp/server.py": Target(("tests/acp/test_server.py",), fresh=True),
 }
 
 NO_ARGUMENTS = "every tool has a required parameter: a call without arguments is refused by its schema either way"
@@ -705,6 +711,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     **RUN_EQUIVALENT,
     **PSWIN_EQUIVALENT,
     **WINREF_EQUIVALENT,
+    **ACPSERVER_EQUIVALENT,
     "narnat_agent/provider/text_calls.py": {
         "if separator or text.startswith(separator, at):": "without a separator the step skips nothing more",
         "fences -= text.startswith": "the count of fences is read only as even or odd and as zero or not, which a "

@@ -1171,11 +1171,16 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/acp/server.py": (
         Defect("version = min(protocol_version, PROTOCOL_VERSION)", "version = protocol_version",
                f"{FORMAT_EDGE}: a newer client is answered in its version, which Narnat does not speak"),
-        Defect("        try:\n            stop = await asyncio.wrap_future(self.turns.submit(lambda: "
-               "self._answer(opened, text)))\n        finally:\n            self.busy = None\n",
+        Defect("        try:\n"
+               "            stop = await asyncio.wrap_future(self.turns.submit(lambda: self._answer(opened, text)))\n"
+               "        except KeyboardInterrupt:  # a signal ending the run, landed outside the turn's own handling\n"
+               '            stop = "cancelled"  # raised here, it would end this loop, the prompt unanswered\n'
+               "        finally:\n"
+               "            self.busy = None\n",
                "        stop = await asyncio.wrap_future(self.turns.submit(lambda: self._answer(opened, text)))\n"
                "        self.busy = None\n",
-               f"{STEP_MISSED}: after a prompt that failed, every later one is refused as a turn already running"),
+               f"{STEP_MISSED}: a prompt a signal stopped outside its turn is never answered (the connection's loop "
+               "ends), and after any prompt that failed, a later one would be refused as a turn already running"),
         Defect("if opened is not None and opened is self.busy:", "if opened is not None:",
                f"{INVERTED}: a cancel for an idle session stops the turn another session runs"),
         Defect('.split(" ", 1)[0].lower()', '.split(" ", 1)[0]',
@@ -1290,6 +1295,33 @@ PLANTED["narnat_agent/safety/windows_system.py"] += (
 )  # fmt: skip
 TESTS |= FIRST_TESTS
 PLANTED |= FIRST  # the modules of the first mutation rows, planted once their tests were written
+
+# acpserver: more of the acp modules' defects, added to those their first rows planted
+ACPSERVER: dict[str, tuple[Defect, ...]] = {
+    "narnat_agent/acp/server.py": (
+        Defect("        if self.cancellable:\n            self.cancel()\n        self.jobs.put(None)",
+               "        self.jobs.put(None)",
+               f"{STEP_MISSED}: an editor that hangs up mid-command leaves the command running to its end"),
+        Defect("if opened is self.busy and opened is not None:", "if opened is self.busy:",
+               f"{INVERTED}: a saved session loaded while no turn runs is refused as answering a prompt"),
+        Defect("            save(opened.agent, ui, quiet=True)\n            ui.end()",
+               "            save(opened.agent, ui)\n            ui.end()",
+               f"{WRONG_SETTING}: every reply ends with 'Saved this conversation as …', as /exit says it"),
+    ),
+    "narnat_agent/acp/sessions.py": (
+        Defect("state.choose_folder(project, settings.home, os.environ)",
+               "state.choose_folder(project, Path.home(), os.environ)",
+               f"{WRONG_SETTING}: a project whose .narnat cannot be written keeps its state under the process's home, "
+               "not the run's"),
+        Defect("    settings.secrets.add(config.api_key)\n", "",
+               f"{STEP_MISSED}: the key a session's settings name is not masked on the wire"),
+        Defect("if not project.is_absolute() or not project.is_dir():",
+               "if not project.is_absolute() and not project.is_dir():",
+               f"{INVERTED}: a relative working folder is taken from wherever narnat acp was started"),
+    ),
+}  # fmt: skip
+for module, defects in ACPSERVER.items():
+    PLANTED[module] = PLANTED.get(module, ()) + defects
 
 # defects written for a group of modules by someone who had not read their tests (all `later`), added to theirs
 BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (

@@ -173,6 +173,8 @@ class Editor:
         self.busy = opened
         try:
             stop = await asyncio.wrap_future(self.turns.submit(lambda: self._answer(opened, text)))
+        except KeyboardInterrupt:  # a signal ending the run, landed outside the turn's own handling
+            stop = "cancelled"  # raised here, it would end this loop, the prompt unanswered
         finally:
             self.busy = None
         return PromptResponse(stop_reason=stop)

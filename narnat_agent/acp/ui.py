@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from acp import Client, text_block, tool_content, update_agent_message_text, update_agent_thought_text
+from acp import Client, RequestError, text_block, tool_content, update_agent_message_text, update_agent_thought_text
 from acp.helpers import update_current_mode
 from acp.schema import AllowedOutcome, ClientCapabilities, PermissionOption, ToolCallUpdate
 
@@ -138,7 +138,7 @@ class EditorUI:
 
     def confirm(self, command: str, reason: str) -> bool:
         """session/request_permission with the same one-line reason the terminal shows; anything but "allow" (a
-        rejection, a cancelled prompt, a connection gone) is a no."""
+        rejection, a cancelled prompt, a connection gone, an error the editor answers) is a no."""
         call = self.running.call.id if self.running else f"question-{next(self.asked)}"
         asked = ToolCallUpdate(tool_call_id=call, title=spoken(reason),
                                content=[tool_content(text_block(f"{spoken(reason)}:\n\n    {command}"))])  # fmt: skip
@@ -147,7 +147,7 @@ class EditorUI:
         try:
             answer = self.link.call(self.link.client.request_permission(
                 session_id=self.session_id, tool_call=asked, options=options))  # fmt: skip
-        except (ConnectionError, concurrent.futures.CancelledError, RuntimeError, ValueError) as e:
+        except (ConnectionError, concurrent.futures.CancelledError, RuntimeError, ValueError, RequestError) as e:
             log.warning("permission not given: %s", e)
             return False
         outcome = answer.outcome

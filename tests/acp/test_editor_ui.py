@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from acp import RequestError
 from acp.schema import (
     AllowedOutcome,
     ClientCapabilities,
@@ -248,3 +249,11 @@ def test_an_editor_without_both_file_calls_keeps_the_disk(link):
     write_only = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=False, write_text_file=True))
     assert not Link(link.loop, link.client, write_only).edits_files()
     assert not Link(link.loop, link.client, None).edits_files()
+
+
+def test_an_editor_that_answers_a_question_with_an_error_is_a_no(link):
+    """An editor without permission requests answers "method not found"; one whose dialog failed, an internal error."""
+    ui = EditorUI(link, "s1")
+    for error in (RequestError.method_not_found("session/request_permission"), RequestError.internal_error()):
+        link.client.answer = error
+        assert ui.confirm("rm -rf build", "deletes files") is False

@@ -3,6 +3,7 @@ over a pair of sockets, and the editor's side the protocol's own client on a loo
 
 import asyncio
 import dataclasses
+import json
 import shlex
 import signal
 import socket
@@ -13,20 +14,21 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from acp import RequestError, connect_to_agent, image_block, text_block
+from acp import RequestError, connect_to_agent, image_block, resource_link_block, text_block
 
 from narnat_agent import __version__
 from narnat_agent.acp.server import serve
 from narnat_agent.acp.sessions import Settings
 from narnat_agent.platform.signals import ENDING
 from tests.acp.editor import KEY, Editor, environment
-from tests.fake_llm import SSE, chunk, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 from tests.platforms import posix_only
 from tests.processes import ended
 
 pytestmark = posix_only("session/cancel reaches the turn as a SIGINT to this thread, as on POSIX")
 
 Script = Callable[[Any], Awaitable[Any]]
+Ours = Callable[..., Awaitable[tuple[asyncio.StreamReader, asyncio.StreamWriter]]]
 
 
 @pytest.fixture(autouse=True)
@@ -38,10 +40,12 @@ def handlers() -> Iterator[None]:
         signal.signal(signum, handler)
 
 
-def served(project, fake_llm, script: Script, editor: Editor | None = None, initialize: bool = True, **flags) -> tuple:
-    """The exit code of a run that `script` drove from the editor's side until it hung up, and what it returned."""
+def served(project, fake_llm, script: Script, editor: Editor | None = None, initialize: bool = True,
+           ours: Ours = asyncio.open_connection, **flags) -> tuple:  # fmt: skip
+    """The exit code of a run that `script` drove from the editor's side until it hung up, and what it returned;
+    `ours` makes Narnat's end of the connection from its socket."""
     editor = editor or Editor()
-    ours, theirs = socket.socketpair()
+    narnats, theirs = socket.socketpair()
     results: dict[str, Any] = {}
 
     async def client() -> None:
@@ -60,13 +64,24 @@ def served(project, fake_llm, script: Script, editor: Editor | None = None, init
 
     thread = threading.Thread(target=asyncio.run, args=(client(),))
     thread.start()
+    returned = threading.Event()
+    threading.Thread(target=stop_if_hung, args=(thread, returned), daemon=True).start()
     args = Namespace(**({"model": None, "max_cost": None, "max_steps": None} | flags))
     settings = Settings(args, environment(project, fake_llm.base_url), project.parent / "home")
-    code = serve(settings, lambda: asyncio.open_connection(sock=ours))
-    thread.join(30)
+    code = serve(settings, lambda: ours(sock=narnats))
+    returned.set()
+    thread.join(10)  # at once, but where the editor still waits for an answer that will never come
     if "error" in results:
         raise results["error"]
     return code, results.get("value"), results.get("initialized")
+
+
+def stop_if_hung(client: threading.Thread, returned: threading.Event) -> None:
+    """serve returns once the editor has hung up; should it not, the signal that ends a run stops it, and the hang is
+    a failure (its exit code) within seconds, not at the suite's timeout."""
+    client.join()
+    if not returned.wait(10):
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGTERM)
 
 
 async def opened(conn, project) -> str:
@@ -324,3 +339,210 @@ def test_an_editor_that_hangs_up_in_the_middle_of_a_turn_stops_it(project, fake_
 
     code, __, __ = served(project, fake_llm, script, editor)
     assert code == 0 and not (project / "finished").exists()
+def test_an_editor_that_hangs_up_during_a_turn_ends_the_run_quietly_with_the_conversation_saved(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "sleep 30"})))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        asyncio.ensure_future(ask(conn, sid, "wait"))
+        while not editor.seen("tool_call"):
+            await asyncio.sleep(0.02)
+        return sid  # and the editor hangs up, its prompt unanswered
+
+    code, sid, __ = served(project, fake_llm, script, editor)
+    assert code == 0
+    saved = json.loads((project / ".narnat" / "sessions" / f"{sid}.json").read_text())
+    assert [m["content"] for m in saved["messages"] if m["role"] == "user"][-1] == "wait"
+    assert saved["messages"][-1]["role"] == "tool"  # the stopped call is answered: the history stays valid
+
+
+class Stalling(asyncio.StreamWriter):
+    """Narnat's end of a connection whose editor stops reading once it has been sent `STOP_AFTER`: the wait for that
+    write to go out ends only when the write is withdrawn."""
+
+    STOP_AFTER = b"bad name.md is not a command"
+
+    def __init__(self, *args: Any, waiting: threading.Event):
+        super().__init__(*args)
+        self.waiting = waiting  # set once Narnat waits on the editor
+        self.stopped = False
+
+    def write(self, data) -> None:
+        super().write(data)
+        self.stopped = self.stopped or self.STOP_AFTER in data
+
+    async def drain(self) -> None:
+        if self.stopped:
+            self.waiting.set()
+            try:
+                await asyncio.Event().wait()
+            finally:
+                self.stopped = False
+        await super().drain()
+
+
+def stalling(waiting: threading.Event) -> Ours:
+    async def connect(sock: socket.socket) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader()
+        protocol = asyncio.StreamReaderProtocol(reader)
+        transport, __ = await loop.create_connection(lambda: protocol, sock=sock)
+        return reader, Stalling(transport, protocol, reader, loop, waiting=waiting)
+
+    return connect
+
+
+def test_a_signal_that_ends_the_run_while_narnat_waits_on_the_editor_answers_the_prompt_as_cancelled(project, fake_llm):
+    commands = project / ".narnat" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "bad name.md").write_text("x\n")  # its notice waits for the first prompt, whose reply opens with it
+    main = threading.main_thread().ident or 0
+    waiting = threading.Event()
+
+    async def script(conn):
+        turn = asyncio.ensure_future(ask(conn, await opened(conn, project), "hi"))
+        while not waiting.is_set():
+            await asyncio.sleep(0.02)
+        signal.pthread_kill(main, signal.SIGTERM)  # Narnat is saying the notice, outside the turn's own handling
+        return await turn
+
+    code, stop, __ = served(project, fake_llm, script, ours=stalling(waiting))
+    assert code == 128 + signal.SIGTERM and stop == "cancelled" and not fake_llm.requests
+
+
+def test_a_cancel_stops_the_running_command_midway_and_its_call_ends_said_so(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "touch started && sleep 25"})))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        turn = asyncio.ensure_future(ask(conn, sid, "wait"))
+        while not (project / "started").exists():  # the command runs
+            await asyncio.sleep(0.02)
+        await conn.cancel(session_id=sid)
+        return await turn
+
+    __, stop, __ = served(project, fake_llm, script, editor)
+    [end] = editor.seen("tool_call_update")
+    assert stop == "cancelled" and end.status == "failed" and len(fake_llm.requests) == 1
+    said = end.content[0].content.text
+    assert said == "(cancelled by the user; the command and its children were stopped; no output)"
+
+
+def test_an_error_no_turn_handles_is_said_and_the_session_goes_on(project, fake_llm):
+    too_long = Status(400, {"error": {"message": "This model's maximum context length is 8192 tokens."}})
+    fake_llm.add(too_long, text_reply("## Summary\nA greeting."), too_long, text_reply("Shorter now."))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        return [await ask(conn, sid, text) for text in ("hi", "hi again")]
+
+    __, stops, __ = served(project, fake_llm, script, editor)
+    assert stops == ["end_turn", "end_turn"] and editor.text().endswith("Shorter now.")
+    failed = (
+        "✗ Unexpected error (ContextTooLong: The conversation no longer fits the model's context window (This model's "
+        "maximum context length is 8192 tokens.).); the conversation is kept."
+    )
+    assert failed in editor.text()
+
+
+def test_a_conversation_that_cannot_be_saved_says_why_in_the_reply(project, fake_llm):
+    fake_llm.add(text_reply("Hello."))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        (project / ".narnat" / "sessions").write_text("")  # a file where the sessions' folder goes
+        return sid, await ask(conn, sid, "hi")
+
+    __, (sid, stop), __ = served(project, fake_llm, script, editor)
+    assert stop == "end_turn"
+    folder = project / ".narnat" / "sessions"
+    said = f"✗ Cannot save '{sid}' in {folder} (File exists); make it writable or free space, then save again."
+    assert editor.text() == f"Hello.\n\n{said}\n\n"
+
+
+def test_a_new_session_offers_its_modes_and_a_file_attached_is_mentioned_from_its_folder(project, fake_llm):
+    (project / "app.py").write_text("print('hi')\n")
+    fake_llm.add(text_reply("Read it."))
+
+    async def script(conn):
+        new = await conn.new_session(cwd=str(project), mcp_servers=[])
+        blocks = [text_block("look at"), resource_link_block("app.py", (project / "app.py").as_uri())]
+        await conn.prompt(session_id=new.session_id, prompt=blocks)
+        return new
+
+    __, new, __ = served(project, fake_llm, script)
+    assert new.modes.current_mode_id == "default"
+    assert [mode.id for mode in new.modes.available_modes] == ["default", "plan"]
+    assert fake_llm.requests[0]["messages"][-1]["content"].startswith("look at @app.py ")
+
+
+def test_a_prompt_while_another_sessions_turn_runs_is_refused_naming_that_session(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "touch started && sleep 25"})))
+
+    async def script(conn):
+        working, other = await opened(conn, project), await opened(conn, project)
+        turn = asyncio.ensure_future(ask(conn, working, "wait"))
+        while not (project / "started").exists():
+            await asyncio.sleep(0.02)
+        with pytest.raises(RequestError) as busy:
+            await ask(conn, other, "meanwhile")
+        await conn.cancel(session_id=working)
+        await turn
+        return working, busy.value
+
+    __, (working, busy), __ = served(project, fake_llm, script)
+    said = f"A turn is already running (session {working}): wait for it to end, or cancel it."
+    assert (busy.code, str(busy)) == (-32600, said)
+
+
+def test_a_command_not_offered_is_refused_by_its_name_whatever_its_arguments(project, fake_llm):
+    editor = Editor()
+
+    async def script(conn):
+        return await ask(conn, await opened(conn, project), "/rewind 1 app.py")
+
+    __, stop, __ = served(project, fake_llm, script, editor)
+    said = "/rewind is not offered in an editor: the questions it asks need the terminal; /undo and /redo work here."
+    assert stop == "end_turn" and editor.text() == f"\n\n✗ {said}\n\n" and not fake_llm.requests
+
+
+def test_a_turn_the_provider_refused_ends_as_an_ordinary_turn_with_why(project, fake_llm):
+    fake_llm.add(Status(401, {"error": {"message": "Invalid API key"}}))
+    editor = Editor()
+
+    async def script(conn):
+        return await ask(conn, await opened(conn, project), "hi")
+
+    __, stop, __ = served(project, fake_llm, script, editor)
+    said = "The provider rejected the API key (401): check api_key in .narnat/narnat.json or NARNAT_API_KEY."
+    assert stop == "end_turn" and editor.text() == f"\n\n✗ {said}\n\n"
+
+
+def test_an_editor_that_offers_its_files_has_its_unsaved_buffer_read(project, fake_llm):
+    (project / "app.py").write_text("saved = 1\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "app.py"})), text_reply("Read."))
+    editor = Editor(buffers={str(project / "app.py"): "unsaved = 2\n"})
+
+    async def script(conn):
+        return await ask(conn, await opened(conn, project), "read app.py")
+
+    served(project, fake_llm, script, editor)
+    read = fake_llm.requests[1]["messages"][-1]["content"]
+    assert "unsaved = 2" in read and "saved = 1" not in read
+
+
+def test_the_end_of_a_run_saves_its_conversations_without_a_word(project, fake_llm, capsys):
+    fake_llm.add(text_reply("Hello."))
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        await ask(conn, sid, "hi")
+        return sid
+
+    __, sid, __ = served(project, fake_llm, script)
+    assert (project / ".narnat" / "sessions" / f"{sid}.json").is_file()
+    assert "Saved this conversation" not in capsys.readouterr().err

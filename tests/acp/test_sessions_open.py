@@ -3,6 +3,7 @@ agent against the scripted provider, the folder and the settings checked, the mo
 the protocol's client on a loop of its own (the boundary)."""
 
 import asyncio
+import dataclasses
 import json
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 from acp import RequestError
 from acp.schema import ClientCapabilities
 
+from narnat_agent import i18n
 from narnat_agent.acp.sessions import Settings, choose_mode, modes, open_session
 from narnat_agent.acp.ui import DEFAULT, PLAN, Buffers, EditorUI, Link
 from tests.acp.editor import KEY, Editor, environment
@@ -192,3 +194,37 @@ def test_the_budget_flag_and_the_settings_notices_reach_the_session(project, fak
     opened = open_session(str(project), None, ui, settings(project, fake_llm, max_cost=0.5), set())
     assert opened.agent.config.max_cost == 0.5 and opened.agent.budget.limited
     assert any("temprature" in held for held in ui.held), ui.held
+
+
+def test_a_project_whose_narnat_folder_cannot_be_written_keeps_the_session_in_the_users_state_folder(
+    project, fake_llm, link, monkeypatch
+):
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    (project / ".narnat").write_text("")  # a file where the folder would be
+    ui = EditorUI(link)
+    run = dataclasses.replace(settings(project, fake_llm), home=project.parent / "run-home")  # the run's, not $HOME
+    opened = open_session(str(project), None, ui, run, set())
+    kept = opened.agent.config.state_dir
+    assert kept.parent == project.parent / "run-home" / ".local" / "state" / "narnat"
+    assert kept.name.startswith("project-")
+    assert f"! {project / '.narnat'} cannot be written; this project's sessions and logs go to {kept}." in ui.held
+
+
+def test_long_instructions_are_said_to_be_cut_when_the_session_opens(project, fake_llm, link):
+    (project / "AGENTS.md").write_text("Be brief. " * 4000)
+    ui = EditorUI(link)
+    opened = open_session(str(project), None, ui, settings(project, fake_llm), set())
+    said = f"! {project / 'AGENTS.md'} is longer than 32,000 characters; only its beginning is in the system prompt."
+    assert said in ui.held and "[The rest of AGENTS.md is left out" in opened.agent.conversation.messages[0]["content"]
+
+
+def test_the_language_the_settings_name_is_the_one_the_session_speaks(project, fake_llm, link):
+    (project / ".narnat").mkdir()
+    (project / ".narnat" / "narnat.json").write_text(json.dumps({"language": "zh-CN"}))
+    (project / "AGENTS.md").write_text("Be brief. " * 4000)
+    ui = EditorUI(link)
+    try:
+        open_session(str(project), None, ui, settings(project, fake_llm), set())
+    finally:
+        i18n.use("en")
+    assert f"! {project / 'AGENTS.md'} 超过 32,000 个字符；系统提示词中只放入了它的开头部分。" in ui.held
