@@ -339,6 +339,8 @@ def test_an_editor_that_hangs_up_in_the_middle_of_a_turn_stops_it(project, fake_
 
     code, __, __ = served(project, fake_llm, script, editor)
     assert code == 0 and not (project / "finished").exists()
+
+
 def test_an_editor_that_hangs_up_during_a_turn_ends_the_run_quietly_with_the_conversation_saved(project, fake_llm):
     fake_llm.add(tool_reply(("Bash", {"command": "sleep 30"})))
     editor = Editor()
