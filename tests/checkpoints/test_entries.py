@@ -91,6 +91,8 @@ def test_a_span_gives_the_agents_steps_a_rewinds_restore_and_the_code_a_conversa
     assert entries.steps_of([FIRST, CODE_ONLY, TALK_ONLY]) == [*ours, (False, "s3", "s4"), *ours]
     assert entries.ids_of([CODE_ONLY, TALK_ONLY]) == {"s0", "s1", "s2", "s3", "s4"}
     assert entries.unkept_of([FIRST, SECOND, CODE_ONLY]) == ["big.bin", "dump.sql"]
+    assert entries.unkept_of([CODE_ONLY]) == ["big.bin", "dump.sql"]  # what the turns a rewind took could not keep
+    assert entries.unkept_of([TALK_ONLY, CODE_ONLY]) == ["big.bin", "dump.sql"]
 
 
 def test_the_steps_and_snapshots_of_several_turns_are_all_of_them():

@@ -31,6 +31,12 @@ def test_a_teaser_scoring_well_below_the_best_is_not_counted_alike() -> None:
     assert told(main_html(page), 4) == [True, False, False, False]
 
 
+def test_teasers_grouped_in_pairs_make_one_front_with_the_block_holding_them_all() -> None:
+    # the nearest block around the best teaser (the longest) holds one other alike: not yet the block of them all
+    page = front(*(f"<div>{pair}</div>" for pair in (teaser(0, paragraphs=7) + teaser(1), teaser(2) + teaser(3))))
+    assert told(main_html(page), 4) == [True] * 4
+
+
 def test_teasers_held_by_the_body_alone_keep_the_best_one() -> None:
     page = f"<html><body>{''.join(teaser(n) for n in range(5))}</body></html>"
     assert told(main_html(page), 5) == [True, False, False, False, False]

@@ -2,6 +2,7 @@ import os
 import stat
 import subprocess
 import sys
+from typing import cast
 
 import pytest
 
@@ -117,6 +118,21 @@ def test_text_the_old_encoding_cannot_hold_is_written_as_utf8_and_said(project, 
 
 
 @NO_SYMLINKS
+class CtrlCMidWrite:
+    """A mode whose reading is cut by a Ctrl-C: the interrupt lands after the temporary file was written."""
+
+    def __index__(self) -> int:
+        raise KeyboardInterrupt
+
+
+def test_a_ctrl_c_mid_write_leaves_the_old_file_and_no_temporary_one(tmp_path):
+    target = tmp_path / "notes.txt"
+    target.write_text("old\n")
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, b"new\n", mode=cast(int, CtrlCMidWrite()))
+    assert os.listdir(tmp_path) == ["notes.txt"] and target.read_text() == "old\n"
+
+
 def test_write_through_a_symlink_changes_the_target_and_keeps_the_link(project, workspace):
     (project / "real.txt").write_text("old\n")
     (project / "link.txt").symlink_to("real.txt")

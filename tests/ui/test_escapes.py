@@ -12,7 +12,7 @@ import pexpect
 import pyte
 import pytest
 
-from narnat_agent.inert import inert, without_escapes
+from narnat_agent.inert import JSON_ESCAPES, inert, without_escapes
 from tests.fake_llm import chunk, text_reply, tool_reply
 from tests.launch import NARNAT, scrubbed_environment
 from tests.ui.test_pty import prompt, screen, text
@@ -73,6 +73,13 @@ def test_inert_shows_the_bidirectional_overrides_that_reorder_what_follows():
         f"\\u{code:04x}" for code in (0x202A, 0x202B, 0x202C, 0x202D, 0x2066, 0x2067, 0x2068, 0x2069)
     )
     assert inert("שלום \u200f abc") == "שלום \u200f abc"
+
+
+def test_json_lines_escape_what_a_terminal_would_obey_or_a_reader_would_split_there():
+    text = "one\u2028two\u2029three \x9b2J \x7f \u202eabc"
+    line = json.dumps({"text": text}, ensure_ascii=False).translate(JSON_ESCAPES)
+    assert line == '{"text": "one\\u2028two\\u2029three \\u009b2J \\u007f \\u202eabc"}'
+    assert len(line.splitlines()) == 1 and json.loads(line)["text"] == text  # one record, the text exact
 
 
 @pytest.mark.slow
