@@ -1,7 +1,7 @@
 """Planted defects of the provider, the conversation and the core's modules, written by a third writer from the
 modules alone, as a tired developer would, without reading their tests: each is `later`."""
 
-from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_ORDER, WRONG_SETTING, Defect
+from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_MOMENT, WRONG_ORDER, WRONG_SETTING, Defect
 
 
 def _later(*defects: tuple[str, str, str]) -> tuple[Defect, ...]:
@@ -128,8 +128,8 @@ BLIND3_PROVIDER: dict[str, tuple[Defect, ...]] = {
         ("            price = cost(Usage(prompt), self.pricing) or 0.0",
          "            price = cost(Usage(0, prompt), self.pricing) or 0.0",
          f"{WRONG_SETTING}: the next request's prompt priced at the output price: a run stops long before max_cost"),
-        ("        if self.max_cost is not None:\n            price", "        if self.max_cost:\n            price",
-         f"{FORMAT_EDGE}: a max_cost of 0 (spend nothing) is no limit at all"),
+        ("        self.spent += price or 0.0", "        self.spent = price or 0.0",
+         f"{WRONG_MOMENT}: the cost is counted from the latest request, not since the run began"),
     ),
     "narnat_agent/core/headless.py": _later(
         ("        raise nobody_to_ask(reason)", "        return False",
