@@ -131,8 +131,9 @@ def local_servers(servers: tuple = LOCAL_SERVERS) -> list[tuple[str, str, list[s
     return found
 
 
-def check_model(base_url: str, key: str, model: str) -> str | None:
-    """One cheap request (one token) to the chosen model; None when it answers, else a sentence saying why not."""
+def check_model(base_url: str, key: str, model: str, timeout: float = CHECK_TIMEOUT_S) -> str | None:
+    """One cheap request (one token) to the chosen model; None when it answers within `timeout` seconds, else a
+    sentence saying why not."""
     import urllib.error
     import urllib.request
 
@@ -140,7 +141,7 @@ def check_model(base_url: str, key: str, model: str) -> str | None:
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
     try:  # an address without http:// is refused as the request is made: said as one out of reach
         request = urllib.request.Request(f"{base_url}/chat/completions", json.dumps(body).encode(), headers)
-        with urllib.request.urlopen(request, timeout=CHECK_TIMEOUT_S):
+        with urllib.request.urlopen(request, timeout=timeout):
             return None
     except urllib.error.HTTPError as e:
         detail = redact(e.read(500).decode(errors="replace").strip(), key)
@@ -150,6 +151,6 @@ def check_model(base_url: str, key: str, model: str) -> str | None:
             return f"{base_url} does not know the model '{model}' ({e.code}): check its name. {detail}"
         return None if e.code in (400, 422) else f"{base_url} answered {e.code}: {detail}"  # 400: a field it refuses
     except TimeoutError:
-        return f"{model} did not answer within {CHECK_TIMEOUT_S} s at {base_url} (a large model may still be loading)."
+        return f"{model} did not answer within {timeout:g} s at {base_url} (a large model may still be loading)."
     except (OSError, ValueError) as e:
         return f"Cannot reach {base_url} ({getattr(e, 'reason', e)}): check the address and that the server runs."

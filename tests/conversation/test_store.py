@@ -89,6 +89,21 @@ def test_a_session_saved_before_its_first_question_loads_with_all_it_holds(tmp_p
     assert loaded.conversation.created == talk.conversation.created and not loaded.checkpoints_damaged
 
 
+def test_an_archive_resumed_goes_on_under_a_new_name_and_a_save_leaves_the_archive_as_it_was(tmp_path):
+    archive = new_session("system", name=f"{store.ARCHIVE}2026")
+    archive.conversation.add_user("the question")
+    session.save(tmp_path, archive, "m")
+    before = store.path_of(tmp_path, archive.name).read_text()
+    resumed, note = session.resumed(tmp_path, archive.name)
+    assert not store.is_archive(resumed.name) and resumed.name in note and archive.name in note
+    resumed.conversation.add_user("a second question")
+    session.save(tmp_path, resumed, "m")
+    assert store.path_of(tmp_path, archive.name).read_text() == before
+    assert session.load(tmp_path, resumed.name).conversation.messages[-1]["content"] == "a second question"
+    again, note = session.resumed(tmp_path, resumed.name)
+    assert (again.name, note) == (resumed.name, "")  # no archive: it goes on under its own name
+
+
 def test_a_fork_goes_on_alone(tmp_path):
     talk = new_session("system", name="talk")
     talk.conversation.add_user("first question")

@@ -167,6 +167,14 @@ def test_a_request_that_reaches_the_limit_exactly_is_sent_and_one_past_it_is_not
     assert str(stopped.value).startswith("Stopped before the next request: about 0.0300 would take")
 
 
+def test_the_next_request_is_priced_as_input_at_the_input_price():
+    budget = Budget(0.03, None, {"input": 10.0, "output": 60.0})  # 3,000 tokens in cost 0.03; out, 0.18
+    budget.check(3_000)
+    with pytest.raises(TurnStopped) as stopped:
+        budget.check(3_001)
+    assert str(stopped.value).startswith("Stopped before the next request: about 0.0300 would take")
+
+
 def test_a_model_without_a_price_costs_nothing_against_max_cost():
     budget = Budget(0.01, None, {})
     budget.spend(Usage(1_000_000, 5), None)

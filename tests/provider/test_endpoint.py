@@ -9,7 +9,7 @@ from narnat_agent.config.loader import load_config
 from narnat_agent.provider.client import Client
 from narnat_agent.provider.endpoint import Server, check_model, is_local, learn, local_servers
 from narnat_agent.run.start import _learn_server
-from tests.fake_llm import Status, text_reply, usage
+from tests.fake_llm import Status, Unanswered, text_reply, usage
 from tests.provider.test_llm_shapes import Sink
 from tests.run.test_cli import narnat
 
@@ -207,6 +207,12 @@ def test_the_setups_check_of_a_server_that_is_not_there_says_so():
     said = check_model(url, "k", "m")
     assert said.startswith(f"Cannot reach {url} (") and said.endswith("): check the address and that the server runs.")
     assert "urlopen error" not in said  # the reason alone, not the exception that carried it
+
+
+def test_the_setups_check_of_a_model_that_does_not_answer_in_time_says_it_may_still_be_loading(fake_llm):
+    fake_llm.add(Unanswered())
+    said = check_model(fake_llm.base_url, "k", "m", timeout=0.3)
+    assert said == f"m did not answer within 0.3 s at {fake_llm.base_url} (a large model may still be loading)."
 
 
 def test_ollamas_num_ctx_is_read_among_its_other_parameters(project, fake_llm):

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from narnat_agent.provider.reply import ReplyBuilder, StreamError, Usage
+from narnat_agent.provider.reply import Ending, ReplyBuilder, StreamError, Usage
 from tests.fake_llm import chunk
 
 
@@ -148,3 +148,18 @@ def test_a_long_list_for_arguments_is_quoted_to_200_characters_and_missing_count
     _, reply = built(fragment(0, "c1", "Read", listed), chunk(finish="tool_calls"))
     assert reply.tool_calls[0].error == f"the arguments must be a JSON object, not {listed[:200]}"
     assert built({"choices": [], "usage": {"prompt_tokens": 10}})[1].usage == Usage(10, 0, 0)
+
+
+@pytest.mark.parametrize("blank", [" ", "\n", " \n\t"])
+def test_a_call_whose_arguments_stream_as_whitespace_alone_has_no_arguments_not_an_error(blank):
+    _, reply = built(fragment(0, "c1", "TodoWrite", blank), chunk(finish="tool_calls"))
+    [call] = reply.tool_calls
+    assert (call.args, call.error, call.stored_arguments) == ({}, None, "{}")
+
+
+@pytest.mark.parametrize(
+    "finish", ["content_filter", "insufficient_system_resource", "error", "model_context_window_exceeded"]
+)
+def test_an_answer_the_provider_stopped_is_filtered_and_its_calls_do_not_run(finish):
+    _, reply = built(fragment(0, "c1", "Read", '{"file_path": "a.txt"}'), chunk(finish=finish))
+    assert (reply.ending, reply.cut_off, reply.tool_calls) == (Ending.FILTERED, True, [])

@@ -223,6 +223,9 @@ CALLS = {  # shapes the templates and servers really write, beyond the plain one
     "Llama's tag then a space": '<|python_tag|> {"name": "Read", "parameters": {"file_path": "notes.txt"}}',
     "a call after a closed code fence": f"Run this:\n```sh\nls\n```\n<tool_call>{READ}</tool_call>",
     "Kimi's section named in the singular": FORMATS["kimi_k2"].replace("calls_section", "call_section"),
+    "bare JSON after blank lines": '\n \n{"name": "Read", "parameters": {"file_path": "notes.txt"}}',
+    "GLM values on lines of their own": "<tool_call>Read\n<arg_key>file_path</arg_key>\n<arg_value>\nnotes.txt\n"
+    "</arg_value>\n</tool_call>",
 }
 
 

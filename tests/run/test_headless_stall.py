@@ -46,6 +46,28 @@ def test_silence_is_said_every_period_and_counted_afresh_after_a_byte():
     assert seconds == [0.5, 1.0, 0.5]
 
 
+def test_a_stretch_of_silence_after_progress_is_said_once_per_period_too():
+    said: list[str] = []
+    clock = Clock()
+    with Silence(said.append, every=0.5, clock=clock) as silence:
+        clock.now = 0.25
+        silence.heard()
+        clock.now = 0.75
+        _until(lambda: said == ["waiting for the provider (0.5 s)…"])
+        rounds = clock.reads
+        _until(lambda: clock.reads >= rounds + 3)  # more rounds at the same moment: nothing new to say
+        assert said == ["waiting for the provider (0.5 s)…"]
+
+
+def test_a_limit_is_seen_within_a_quarter_second_whatever_the_notices_period():
+    clock, aborted = Clock(), []
+    with Silence(lambda said: None, idle=1.0, clock=clock) as silence:  # a notice every 15 s
+        silence.abort = lambda: aborted.append(True)
+        clock.now = 2.0
+        _until(lambda: bool(aborted), seconds=2.0)  # not the 3.75 s of a quarter of the notices' period
+    assert silence.expired == "idle"
+
+
 def test_the_idle_limit_counts_from_the_last_progress_and_the_overall_one_from_the_start():
     said: list[str] = []
     clock, aborted = Clock(), []
