@@ -83,11 +83,11 @@ BLIND3_UI: dict[str, tuple[Defect, ...]] = {
          f"{WRONG_SETTING}: five background commands stopped are said as three 'and 5 more'"),
     ),
     "narnat_agent/run/repl.py": _later(
-        ("        except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over\n"
-         "            agent.conversation.answer_open_calls()\n",
-         "        except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over\n"
-         "            pass\n",
-         f"{STEP_MISSED}: a cancel between steps leaves a tool call unanswered: the next request is refused"),
+        # (replaces "a cancel between steps leaves a tool call unanswered", which changed nothing a run can reach: the
+        # turn's own `finally` answers the open calls before anything else can raise)
+        ('            get_logger("run").exception("command run while the agent worked")\n            return True\n',
+         '            get_logger("run").exception("command run while the agent worked")\n            return False\n',
+         f"{INVERTED}: a command that failed while the agent worked is queued too, and runs again after the turn"),
         ('text = done if isinstance(done, str) else ""', "text = done if isinstance(done, str) else text",
          f"{WRONG_SETTING}: a slash command, once run, is also sent to the model as a question"),
     ),
