@@ -31,6 +31,7 @@ from planted_blind2_store import BLIND2_STORE
 from planted_blind2_weak import BLIND2_WEAK
 from planted_blind3_bashweb import BLIND3_BASHWEB
 from planted_blind3_provider import BLIND3_PROVIDER
+from planted_blind3_ui import BLIND3_UI
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1338,6 +1339,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND2_WEAK,  # a second writer's: the platform seams, acp's server, goals, Read, the client, sessions, Edit, rg
     BLIND3_BASHWEB,  # a third writer's: keyguard, Bash, jobs, the checkpoints' journal and watcher, the web tools
     BLIND3_PROVIDER,  # a third writer's: the provider, the conversation and the core
+    BLIND3_UI,  # a third writer's: the UIs, the keys, the renderers, the runs and the command line
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -213,6 +213,11 @@ def test_the_prompt_reads_a_line_and_says_when_input_ends():
     assert plain.out.getvalue() == "> > > > "
 
 
+def test_an_empty_enter_at_the_prompt_asks_again_and_only_the_end_of_input_ends():
+    plain = Plain("\n\nfix it\n")
+    assert [plain.ui.read_input() for _ in range(4)] == ["", "", "fix it", None]
+
+
 class CtrlC(io.StringIO):
     def readline(self, size: int | None = -1) -> str:
         raise KeyboardInterrupt

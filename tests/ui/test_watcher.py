@@ -91,6 +91,19 @@ def test_an_enter_after_only_spaces_queues_nothing_and_a_question_is_said_when_q
     assert w.queued == ["go"] and queued == ["go"] and w.take_typed() == ""
 
 
+def test_a_question_is_queued_before_it_is_said_so_a_command_run_at_once_can_take_itself_out():
+    w = Watcher()
+
+    def at_once(question: str) -> None:  # as the terminal UI does with /help: it runs now, not after the turn
+        if question == "/help":
+            w.queued.remove(question)
+
+    w.on_queued = at_once
+    w.working(True)
+    calm(w, ["/", "h", "e", "l", "p", Keys.ControlM, "g", "o", Keys.ControlM])
+    assert w.queued == ["go"]
+
+
 def test_escape_twice_wants_the_second_press_soon_after_the_first():
     w = watcher("escape-twice")
     calm(w, [Keys.Escape])
