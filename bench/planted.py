@@ -32,6 +32,7 @@ from planted_blind2_weak import BLIND2_WEAK
 from planted_blind3_bashweb import BLIND3_BASHWEB
 from planted_blind3_provider import BLIND3_PROVIDER
 from planted_blind3_ui import BLIND3_UI
+from planted_blind3_winsafety import BLIND3_WINSAFETY
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1340,6 +1341,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND3_BASHWEB,  # a third writer's: keyguard, Bash, jobs, the checkpoints' journal and watcher, the web tools
     BLIND3_PROVIDER,  # a third writer's: the provider, the conversation and the core
     BLIND3_UI,  # a third writer's: the UIs, the keys, the renderers, the runs and the command line
+    BLIND3_WINSAFETY,  # a third writer's: package scripts to the Windows rules
 )
 for blind in BLIND:
     for module, defects in blind.items():

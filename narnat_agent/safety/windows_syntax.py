@@ -133,7 +133,8 @@ def bind(command: WinCommand, positional: tuple[str, ...], known: tuple[str, ...
     while i < len(words):
         word, shown = words[i]
         if word is not None and len(word) > 1 and word[0] == "-" and (word[1].isalpha() or word[1] == "-"):
-            given, colon, value = word.lstrip("-").lower().partition(":")
+            given, colon, value = word.lstrip("-").partition(":")
+            given = given.lower()  # a name matches in any case; the value is passed as written (`-Path:Config.json`)
             name = next((p for p in full if p.startswith(given)), given) if given else given
             if colon:
                 bound.values.setdefault(name, []).append((value, value))

@@ -131,6 +131,21 @@ def test_a_switch_is_on_unless_turned_off(value, on):
     )
 
 
+def test_a_value_written_after_a_colon_keeps_its_case(tmp_path):
+    # PowerShell matches the parameter's name in any case, never its value: a file is found, and named, as written
+    (tmp_path / "Config.json").write_text("{}")
+    assert bound("Set-Content -Path:Config.json x", ("path", "value")) == {
+        "path": [("Config.json", "Config.json")],
+        "value": [("x", "x")],
+    }
+    assert analyze("Set-Content -PATH:Config.json -Value x", tmp_path, "powershell").deletions == [
+        "Set-Content replaces Config.json, which exists"
+    ]
+    assert analyze("Remove-Item -LiteralPath:C:\\Users\\Bob\\Docs -Recurse", tmp_path, "powershell").deletions == [
+        "Remove-Item deletes C:\\Users\\Bob\\Docs with everything inside" + OUTSIDE
+    ]
+
+
 def test_a_switch_not_given_is_off():
     assert bind(parse("Remove-Item x", "powershell")[0], ("path",)).on("whatif") is False
 
