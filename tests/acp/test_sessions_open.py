@@ -192,3 +192,16 @@ def test_the_budget_flag_and_the_settings_notices_reach_the_session(project, fak
     opened = open_session(str(project), None, ui, settings(project, fake_llm, max_cost=0.5), set())
     assert opened.agent.config.max_cost == 0.5 and opened.agent.budget.limited
     assert any("temprature" in held for held in ui.held), ui.held
+
+
+def test_the_language_setting_is_the_sessions_language(project, fake_llm, link):
+    from narnat_agent import i18n
+
+    (project / ".narnat").mkdir()
+    (project / ".narnat" / "narnat.json").write_text(json.dumps({"language": "zh-CN", "temprature": 0.2}))
+    ui = EditorUI(link)
+    try:
+        open_session(str(project), None, ui, settings(project, fake_llm), set())
+    finally:
+        i18n.use("en")
+    assert any("已忽略未知的键「temprature」" in held for held in ui.held), ui.held
