@@ -82,7 +82,8 @@ BLIND3_REST: dict[str, tuple[Defect, ...]] = {
          f"{INVERTED}: a blank line between messages ends the connection"),
     ),
     "narnat_agent/acp/replay.py": _later(
-        ("                yield update_agent_thought_text(reasoning)\n            if content:\n"
+        ("            if isinstance(reasoning, str) and reasoning:\n"
+         "                yield update_agent_thought_text(reasoning)\n            if content:\n"
          "                yield update_agent_message_text(content)\n",
          "            if content:\n                yield update_agent_message_text(content)\n"
          "            if isinstance(reasoning, str) and reasoning:\n"
