@@ -31,6 +31,7 @@ from planted_blind2_store import BLIND2_STORE
 from planted_blind2_weak import BLIND2_WEAK
 from planted_blind3_bashweb import BLIND3_BASHWEB
 from planted_blind3_provider import BLIND3_PROVIDER
+from planted_blind3_rest import BLIND3_REST
 from planted_blind3_ui import BLIND3_UI
 from planted_blind3_winsafety import BLIND3_WINSAFETY
 from planted_blind_bashweb import BLIND_BASHWEB
@@ -1342,6 +1343,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND3_PROVIDER,  # a third writer's: the provider, the conversation and the core
     BLIND3_UI,  # a third writer's: the UIs, the keys, the renderers, the runs and the command line
     BLIND3_WINSAFETY,  # a third writer's: package scripts to the Windows rules
+    BLIND3_REST,  # a third writer's: the commands, the editor protocol, the prompt, the settings, i18n, the log
 )
 for blind in BLIND:
     for module, defects in blind.items():

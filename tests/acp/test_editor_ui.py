@@ -149,6 +149,8 @@ def test_a_question_is_a_permission_request_and_only_allow_is_a_yes(link, tmp_pa
     assert ui.confirm("rm x", "deletes") is False
     link.client.answer = ValueError("bad answer")
     assert ui.confirm("rm x", "deletes") is False
+    link.client.answer = asyncio.CancelledError()  # the request withdrawn while the editor showed it
+    assert ui.confirm("rm x", "deletes") is False
     ui.workspace = Workspace(tmp_path, tmp_path / ".narnat", confirm=None)
     link.client.answer = "allow"
     ui.tool_start("Bash(rm x)", ToolCall("call-7", "Bash", "{}", {"command": "rm x"}))

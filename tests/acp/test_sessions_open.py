@@ -70,6 +70,18 @@ def test_two_sessions_opened_in_the_same_second_are_named_apart(project, fake_ll
         assert second.id == f"{first.id}-3"
 
 
+def test_a_session_whose_name_is_taken_is_named_after_every_session_open(project, fake_llm, link):
+    from datetime import datetime, timedelta
+
+    from narnat_agent.conversation.store import stamp
+
+    now = datetime.now()
+    taken = {stamp(now + timedelta(seconds=s)) for s in range(-1, 30)} | {"another"}  # whatever second it opens in
+    opened = open_session(str(project), None, EditorUI(link), settings(project, fake_llm), taken)
+    name, __, number = opened.id.rpartition("-")
+    assert name in taken and number == str(len(taken) + 1) and opened.ui.session_id == opened.id
+
+
 @pytest.mark.parametrize("where", ["relative", "missing", "file"])
 def test_a_working_folder_that_is_no_absolute_folder_is_refused(project, fake_llm, link, where):
     (project / "notes.txt").write_text("")
@@ -228,3 +240,14 @@ def test_the_language_the_settings_name_is_the_one_the_session_speaks(project, f
     finally:
         i18n.use("en")
     assert f"! {project / 'AGENTS.md'} 超过 32,000 个字符；系统提示词中只放入了它的开头部分。" in ui.held
+
+
+def test_the_language_setting_is_the_sessions_language(project, fake_llm, link):
+    (project / ".narnat").mkdir()
+    (project / ".narnat" / "narnat.json").write_text(json.dumps({"language": "zh-CN", "temprature": 0.2}))
+    ui = EditorUI(link)
+    try:
+        open_session(str(project), None, ui, settings(project, fake_llm), set())
+    finally:
+        i18n.use("en")
+    assert any("已忽略未知的键「temprature」" in held for held in ui.held), ui.held

@@ -64,6 +64,21 @@ def test_help_fits_the_terminal_its_descriptions_in_one_column_with_a_hanging_in
         assert row[at - 1] == " " and row[at] != " ", (row, column)
 
 
+def test_help_and_tabs_completions_say_each_commands_line_in_the_interfaces_language(harness):
+    from narnat_agent import i18n
+
+    h = harness()
+    try:
+        i18n.use("zh-CN")
+        dispatch(h.agent, "/help")
+        completions = descriptions()
+    finally:
+        i18n.use("en")
+    assert completions["exit"] == "保存并退出（Ctrl-D 也一样）"
+    exit_row = next(line for line in h.out.getvalue().splitlines() if line.startswith("  /exit "))
+    assert exit_row.split(maxsplit=1)[1] == "保存并退出（Ctrl-D 也一样）"
+
+
 def test_context_speaks_the_interfaces_language_in_its_rows(harness, fake_llm):
     from narnat_agent import i18n
     from tests.fake_llm import text_reply

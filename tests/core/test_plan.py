@@ -79,3 +79,13 @@ def test_plan_with_a_question_while_planning_asks_it_and_stays_in_plan_mode(harn
     assert h.agent.planning and h.err.getvalue().count("Plan mode on:") == 1 and "Plan mode off" not in h.err.getvalue()
     asked = fake_llm.requests[1]["messages"][-1]["content"]
     assert asked.startswith("and then?\n\n<system-reminder>") and PLANNING in asked
+
+
+def test_go_with_words_sends_them_with_the_approval(harness, fake_llm):
+    fake_llm.add(text_reply("The plan: rename x."), text_reply("Done."))
+    h = harness()
+    dispatch(h.agent, "/plan rename x")
+    dispatch(h.agent, "/go but keep the old name as an alias")
+    sent = fake_llm.requests[1]["messages"][-1]["content"]
+    assert sent.startswith("but keep the old name as an alias\n\n<system-reminder>") and PLAN_APPROVED in sent
+    assert "Go ahead" not in sent and not h.agent.planning
