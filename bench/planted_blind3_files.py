@@ -20,8 +20,10 @@ BLIND3_FILES: dict[str, tuple[Defect, ...]] = {
          f"{STEP_MISSED}: a goal's check command holding the API key shows it in its header line"),
     ),
     "narnat_agent/tools/write.py": _later(
-        ('now UTF-8."\n        encoding = UTF8\n', 'now UTF-8."\n',
-         f"{STEP_MISSED}: a file turned UTF-8 is remembered in its old encoding: the next Edit reads it garbled"),
+        ("    if path.exists() and not path.is_file():\n"
+         "        raise ToolError(f\"{ws.show(path)} is not a regular file (a device, pipe or socket); Write writes "
+         "files only.\")\n", "",
+         f"{STEP_MISSED}: Write to a named pipe reads it first, and waits for a writer that never comes"),
         ("diff = compact_diff(before, content, ws.show(path))[0]", 'diff = compact_diff("", content, ws.show(path))[0]',
          f"{WRONG_SETTING}: a replaced file's diff shows every line as added, none removed"),
     ),
