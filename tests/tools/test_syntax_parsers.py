@@ -37,6 +37,10 @@ def test_a_python_error_is_the_compilers_own_line_column_and_words():
         None,
     )
     assert parsed("python", "é = $\n", "a.py")[0] == [SyntaxProblem(1, 5, "invalid syntax", "é = $")]
+    # the compiler ends a line at \r\n and at a lone \r too: the line quoted is the one it names
+    for ending in ("\r\n", "\r"):
+        text = ending.join(["x = 1", "y = )", "z = 2", ""])
+        assert parsed("python", text, "a.py")[0] == [SyntaxProblem(2, 5, "unmatched ')'", "y = )")]
 
 
 def shape(tree: Parsed | None) -> list[tuple]:
