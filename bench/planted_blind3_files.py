@@ -90,10 +90,8 @@ BLIND3_FILES: dict[str, tuple[Defect, ...]] = {
          f"{WRONG_ORDER}: the last errors of the file are listed, not the first ones"),
     ),
     "narnat_agent/tools/files/stopping.py": _later(
-        ('    if parent is not None and parent.type == "template_string":\n'
-         "        return None  # a template runs on over lines: the compiler stops where the text after it no longer "
-         "fits\n", "",
-         f"{STEP_MISSED}: an error just after a template literal's text is said as a string not closed on its line"),
+        ("    if at >= len(data):\n", "    if at > len(data):\n",
+         f"{OFF_BY_ONE}: a file that ends inside a block is said to stop on an unexpected '', not at its end"),
         ('return node.type == "(" and node is not token and before is not None and before.type in CALLEES',
          'return node.type == "(" and node is not token',
          f"{STEP_MISSED}: a parenthesis left open around an expression is named as a call's argument list, on the "
