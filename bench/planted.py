@@ -30,6 +30,7 @@ from planted_blind2_safety import BLIND2_SAFETY
 from planted_blind2_store import BLIND2_STORE
 from planted_blind2_weak import BLIND2_WEAK
 from planted_blind3_bashweb import BLIND3_BASHWEB
+from planted_blind3_files import BLIND3_FILES
 from planted_blind3_provider import BLIND3_PROVIDER
 from planted_blind3_rest import BLIND3_REST
 from planted_blind3_ui import BLIND3_UI
@@ -1344,6 +1345,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND3_UI,  # a third writer's: the UIs, the keys, the renderers, the runs and the command line
     BLIND3_WINSAFETY,  # a third writer's: package scripts to the Windows rules
     BLIND3_REST,  # a third writer's: the commands, the editor protocol, the prompt, the settings, i18n, the log
+    BLIND3_FILES,  # the file tools and their helpers, verification, TodoWrite, the tool contract, by a third writer
 )
 for blind in BLIND:
     for module, defects in blind.items():

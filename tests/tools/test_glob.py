@@ -5,7 +5,7 @@ import pytest
 from narnat_agent.tools import glob as glob_tool
 from narnat_agent.tools.files import ripgrep
 from narnat_agent.tools.registry import execute
-from tests.platforms import NEEDS_GIT, NO_BYTE_NAMES, NO_FIFOS, needs_a_shell, shown
+from tests.platforms import NEEDS_GIT, NO_BYTE_NAMES, NO_FIFOS, needs_a_shell, posix_only, shown
 
 pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
 
@@ -252,3 +252,20 @@ def test_a_name_holding_the_word_file_is_said_as_it_is(project, workspace):
     assert glob(workspace, "* file.txt").text.splitlines() == [
         "a file.txt", "(1 more file matches '**/* file.txt' in subfolders)"
     ]  # fmt: skip
+
+
+@posix_only("a path longer than PATH_MAX")
+def test_a_list_short_of_a_folder_that_could_not_be_read_says_so(project, workspace):
+    tree(project, ["a.txt"])
+    fd = os.open(project, os.O_RDONLY)
+    try:
+        for _ in range(20):  # 20 folders of 250 characters: past the 4,096 bytes of a path
+            os.mkdir("d" * 250, dir_fd=fd)
+            inner = os.open("d" * 250, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        os.close(os.open("deep.txt", os.O_WRONLY | os.O_CREAT, dir_fd=fd))
+    finally:
+        os.close(fd)
+    text = glob(workspace, "**/*.txt").text
+    assert text.startswith("a.txt\n(Some paths could not be read: ") and text.endswith("(os error 36))")

@@ -338,6 +338,7 @@ def test_dot_slash_and_absolute_globs(project, workspace):
     for glob in ("./src/*.py", f"{project}/src/*.py"):
         assert grep(workspace, "needle", glob=glob).text == shown("src/a.py"), glob
     assert grep(workspace, "needle", glob="./*.py").text == "a.py"
+    assert grep(workspace, "needle", glob=f"{project}/a.py").text == "a.py"  # the top one, not src/a.py
     assert sorted(grep(workspace, "needle", glob="!./src/**").text.splitlines()) == ["a.py"]
 
 

@@ -322,6 +322,8 @@ def test_several_errors_are_counted_and_listed_one_by_one():
         "  line 1, column 5: unexpected ';'\n    x = ;\n"
         "  line 2, column 3: unexpected '='\n    y = ;"
     )
+    three = introduced(Path("m.rs"), "", "fn a() { let x = ; }\nfn b() { let y = ; }\nfn c() { let z = ; }\n")
+    assert re.findall(r"line (\d+), column", three) == ["1", "2", "3"]  # in the file's order
 
 
 def test_an_error_around_the_edit_is_found_where_the_grammar_misreads_a_macro_elsewhere():

@@ -26,6 +26,12 @@ def test_a_yaml_error_is_placed_where_libyaml_stops_and_quotes_that_line(text, p
     assert parsed("yaml", text, "a.yaml") == ([problem], None)
 
 
+def test_yaml_nested_past_libyamls_limit_is_not_judged_as_broken():
+    # libyaml stops at 1,000 levels: its own limit, which valid YAML may pass; the caller says it could not check
+    with pytest.raises(RecursionError, match="maximum nesting depth"):
+        parsed("yaml", "[" * 1100 + "]" * 1100 + "\n", "deep.yaml")
+
+
 def test_yaml_and_python_that_parse_have_no_errors_and_no_tree_to_reuse():
     assert parsed("yaml", "a: 1\nb: [c]\n", "a.yaml") == ([], None)
     assert parsed("python", "x = 1\n", "a.py") == ([], None)
@@ -37,6 +43,10 @@ def test_a_python_error_is_the_compilers_own_line_column_and_words():
         None,
     )
     assert parsed("python", "é = $\n", "a.py")[0] == [SyntaxProblem(1, 5, "invalid syntax", "é = $")]
+    # the compiler ends a line at \r\n and at a lone \r too: the line quoted is the one it names
+    for ending in ("\r\n", "\r"):
+        text = ending.join(["x = 1", "y = )", "z = 2", ""])
+        assert parsed("python", text, "a.py")[0] == [SyntaxProblem(2, 5, "unmatched ')'", "y = )")]
 
 
 def shape(tree: Parsed | None) -> list[tuple]:

@@ -48,6 +48,10 @@ def test_the_encoding_of_a_file_is_its_mark_else_utf8_else_the_one_seen_else_det
     assert decode(b"plain") == ("plain", Encoding())
     assert decode(b"\xef\xbb\xbfhi") == ("hi", Encoding("utf-8", b"\xef\xbb\xbf", "UTF-8 with BOM"))
     assert decode(b"\xff\xfeh\x00i\x00") == ("hi", Encoding("utf-16-le", b"\xff\xfe", "UTF-16 LE with BOM"))
+    # UTF-32 LE's mark begins with UTF-16 LE's: the longer mark is the file's
+    utf32 = b"\xff\xfe\x00\x00" + "héllo\n".encode("utf-32-le")
+    assert decode(utf32) == ("héllo\n", Encoding("utf-32-le", b"\xff\xfe\x00\x00", "UTF-32 LE with BOM"))
+    assert binary_kind(utf32, Path("a.txt")) is None
     assert decode(b"caf\xe9", seen_as="latin-1") == ("café", Encoding("latin-1", label="latin-1"))
     guess = "cp1252, a guess: the encoding could not be detected with confidence"
     assert decode(b"caf\xe9") == ("café", Encoding("cp1252", label=guess))

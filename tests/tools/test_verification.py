@@ -74,7 +74,8 @@ def test_other_commands_are_not_verifications(command):
 FILTERED = ["pytest tests/test_io.py", "pytest -k slow", "pytest tests/unit", "pytest t.py::test_a", "pytest --lf",
             "python -m unittest tests.test_io", "npm run test -- src", "npm test -- -t parse", "vitest run src/a.ts",
             "jest parser", "go test ./pkg/x", "cargo test parse_", "node --test test/a.js", "pytest test_io.py",
-            "pytest -p no:cacheprovider tests/test_io.py", "jest --testNamePattern=parse", "jest X"]  # fmt: skip
+            "pytest -p no:cacheprovider tests/test_io.py", "jest --testNamePattern=parse", "jest X",
+            "pytest --tb=short tests/test_io.py", "pytest --maxfail=1 tests/unit"]  # fmt: skip
 WHOLE = ["pytest", "pytest -q -p no:cacheprovider", "pytest tests", "pytest .", "python -m unittest",
          "python -m unittest discover", "npm test", "vitest run", "go test ./...", "cargo test --release",
          "mypy narnat_agent", "ruff check src", "tsc -p tsconfig.json", "make test", "pytest tests/", "pytest ./tests",
