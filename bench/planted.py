@@ -29,6 +29,7 @@ from mutation_provider import CLIENT_TESTS
 from planted_blind2_safety import BLIND2_SAFETY
 from planted_blind2_store import BLIND2_STORE
 from planted_blind2_weak import BLIND2_WEAK
+from planted_blind3_platform import BLIND3_PLATFORM
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1302,6 +1303,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND2_SAFETY,  # the command analysis, a second time
     BLIND2_STORE,  # the checkpoints, the compression and Edit's matching, by a second writer
     BLIND2_WEAK,  # a second writer's: the platform seams, acp's server, goals, Read, the client, sessions, Edit, rg
+    BLIND3_PLATFORM,  # a third writer's: the platform seams, acp's server, a run's signals, the background jobs
 )
 for blind in BLIND:
     for module, defects in blind.items():
