@@ -77,7 +77,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/platform/files.py": ("tests/platform/test_files.py",),
     "narnat_agent/platform/locks.py": ("tests/platform/test_locks.py",),
     "narnat_agent/platform/console.py": ("tests/platform/test_console.py", "tests/ui/test_watcher.py"),
-    "narnat_agent/platform/signals.py": ("tests/platform/test_signals.py", "tests/run/test_signals.py"),
+    "narnat_agent/platform/signals.py": (
+        "tests/platform/test_signals.py",
+        "tests/run/test_signals.py",
+        "tests/run/test_leaving.py",  # HANGUP: which signal lets the dead terminal go
+    ),
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
     "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
     # with the one pty test of a setting cli.py hands the terminal UI (in process, the UI is plain and has no bell)
