@@ -31,6 +31,7 @@ from planted_blind2_store import BLIND2_STORE
 from planted_blind2_weak import BLIND2_WEAK
 from planted_blind3_bashweb import BLIND3_BASHWEB
 from planted_blind3_files import BLIND3_FILES
+from planted_blind3_platform import BLIND3_PLATFORM
 from planted_blind3_provider import BLIND3_PROVIDER
 from planted_blind3_rest import BLIND3_REST
 from planted_blind3_ui import BLIND3_UI
@@ -82,7 +83,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     "narnat_agent/platform/files.py": ("tests/platform/test_files.py",),
     "narnat_agent/platform/locks.py": ("tests/platform/test_locks.py",),
     "narnat_agent/platform/console.py": ("tests/platform/test_console.py", "tests/ui/test_watcher.py"),
-    "narnat_agent/platform/signals.py": ("tests/platform/test_signals.py", "tests/run/test_signals.py"),
+    "narnat_agent/platform/signals.py": (
+        "tests/platform/test_signals.py",
+        "tests/run/test_signals.py",
+        "tests/run/test_leaving.py",  # HANGUP: which signal lets the dead terminal go
+    ),
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
     "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
     # with the one pty test of a setting cli.py hands the terminal UI (in process, the UI is plain and has no bell)
@@ -1346,6 +1351,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND3_WINSAFETY,  # a third writer's: package scripts to the Windows rules
     BLIND3_REST,  # a third writer's: the commands, the editor protocol, the prompt, the settings, i18n, the log
     BLIND3_FILES,  # the file tools and their helpers, verification, TodoWrite, the tool contract, by a third writer
+    BLIND3_PLATFORM,  # a third writer's: the platform seams, acp's server, a run's signals, the background jobs
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -106,8 +106,12 @@ class Turns:
             raise KeyboardInterrupt
 
     def _leave(self, signum: int, frame: object) -> None:
+        """The first ending signal stops the turn; later ones (a closed terminal sends several) change nothing: one
+        raised again could land in the turn's end or the exit save."""
+        first = not self.leaving
         self.leaving = self.leaving or signum
-        raise KeyboardInterrupt  # the turn stops as on a cancel; the wait for the next job ends
+        if first:
+            raise KeyboardInterrupt  # the turn stops as on a cancel; the wait for the next job ends
 
     def cancel(self) -> None:
         """From the connection's thread: stop the running turn."""

@@ -294,6 +294,43 @@ def test_a_signal_that_ends_the_run_stops_the_turn_and_says_so_in_the_exit_code(
     assert code == 128 + signal.SIGTERM and stopped == "cancelled"
 
 
+def test_a_second_signal_keeps_the_first_ones_exit_code(project, fake_llm):
+    # closing the editor's terminal sends a SIGHUP after the SIGTERM that began the end: the run says the first
+    fake_llm.add(tool_reply(("Bash", {"command": "sleep 30"})))
+    editor = Editor()
+    main = threading.main_thread().ident or 0
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        turn = asyncio.ensure_future(ask(conn, sid, "wait"))
+        while not editor.seen("tool_call"):
+            await asyncio.sleep(0.02)
+        signal.pthread_kill(main, signal.SIGTERM)
+        stopped = await turn
+        signal.pthread_kill(main, signal.SIGHUP)
+        return stopped
+
+    code, stopped, __ = served(project, fake_llm, script, editor)
+    assert code == 128 + signal.SIGTERM and stopped == "cancelled"
+
+
+def test_the_mode_of_an_idle_session_changes_while_another_sessions_turn_runs(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "sleep 30"})))
+    editor = Editor()
+
+    async def script(conn):
+        working, idle = await opened(conn, project), await opened(conn, project)
+        turn = asyncio.ensure_future(ask(conn, working, "wait"))
+        while not editor.seen("tool_call"):
+            await asyncio.sleep(0.02)
+        await conn.set_session_mode(session_id=idle, mode_id="plan")  # answered at once, not refused as busy
+        await conn.cancel(session_id=working)
+        return await turn
+
+    __, stopped, __ = served(project, fake_llm, script, editor)
+    assert stopped == "cancelled"
+
+
 def test_a_cancel_for_an_idle_session_leaves_the_other_sessions_turn_alone(project, fake_llm):
     slow = SSE([chunk({"content": word}) for word in ("Slow ", "but ", "whole.")] + [chunk(finish="stop"), usage()])
     fake_llm.add(dataclasses.replace(slow, delay=0.05))

@@ -49,6 +49,16 @@ def test_a_link_is_stated_as_the_file_it_names(tmp_path):
     assert stat.S_ISREG(found.st_mode) and found.st_size == 4
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="a link on Windows needs a right most users lack")
+def test_a_folder_reached_through_a_link_is_listed(tmp_path):
+    # a project opened through a link (a ~/src that points to another disk) is searched as its target
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "a.txt").write_bytes(b"four")
+    (tmp_path / "project").symlink_to("real", target_is_directory=True)
+    with stat_in(tmp_path / "project") as stat_of:
+        assert stat_of(b"a.txt").st_size == 4
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="open descriptors are counted in /proc")
 def test_a_folder_stated_in_is_closed_after(tmp_path):
     before = len(os.listdir("/proc/self/fd"))

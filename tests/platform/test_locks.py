@@ -77,3 +77,18 @@ def test_a_lock_is_waited_for_as_long_as_its_holder_keeps_it(tmp_path):
     assert not waiter.is_alive() and not try_lock(third)
     os.close(second)
     os.close(third)
+
+
+@pytest.mark.windows
+def test_two_waiters_never_hold_the_lock_at_once(tmp_path):
+    # two runs that both wait for the store: the second gets it only once the first lets it go
+    first, second = _open(tmp_path / "lock"), _open(tmp_path / "lock")
+    lock(first)
+    waiter = threading.Thread(target=lock, args=(second,), daemon=True)
+    waiter.start()
+    waiter.join(0.3)  # a waiter let in beside the holder is in at once; this time only shortens a wait that is right
+    assert waiter.is_alive(), "a second waiter took the lock while the first held it"
+    os.close(first)
+    waiter.join(30)
+    assert not waiter.is_alive()
+    os.close(second)

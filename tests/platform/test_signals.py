@@ -54,3 +54,17 @@ def test_a_thread_that_fails_to_start_gives_the_main_thread_its_signals_back():
     with pytest.raises(RuntimeError), held_from_threads():
         raise RuntimeError("can't start new thread")
     assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == before
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Python runs every handler on the main thread there")
+def test_a_helper_thread_that_starts_another_still_takes_none_of_the_signals():
+    # the key watcher's thread starts threads of its own: it must not come out of that able to take a Ctrl-C
+    ending = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    masks: list[set] = []
+
+    def helper() -> None:
+        start_thread(lambda: None).join(30)
+        masks.append(signal.pthread_sigmask(signal.SIG_BLOCK, set()))
+
+    start_thread(helper).join(30)
+    assert ending <= masks[0]

@@ -154,3 +154,10 @@ def test_only_a_project_on_a_local_file_system_is_watched(tmp_path, mounts, watc
     if found is not None:
         found.close()
     assert open_watch(tmp_path, tmp_path / "no table") is None, "a file system unknown may change unseen"
+
+
+def test_a_project_reached_through_a_link_is_judged_by_the_file_system_it_lies_on(tmp_path):
+    # ~/work -> a network share: what another machine changes there is never reported, so it is not watched
+    table = mount_table(tmp_path / "mountinfo", ("/", "ext4"), ("/narnat-w/share", "nfs"))
+    (tmp_path / "work").symlink_to("/narnat-w/share/project", target_is_directory=True)
+    assert open_watch(tmp_path / "work", table) is None

@@ -251,6 +251,19 @@ def test_the_start_ends_what_a_killed_narnats_jobs_left_and_leaves_a_running_one
     left[1].wait()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="on Windows a job's Job object ends it with Narnat")
+def test_a_killed_narnat_whose_pid_this_run_got_again_has_its_jobs_ended(tmp_path):
+    # a container gives each run the same pid: the marker names this run's pid but not one of its jobs
+    folder, _, left = left_behind(tmp_path, "eeee")
+    (folder / f"job-1.log{RUNNING}").write_text(f"{os.getpid()} eeee\n")
+    try:
+        assert sweep(folder) == 1
+        assert left[0].wait(30) == -9 and not (folder / f"job-1.log{RUNNING}").exists()
+    finally:  # a sweep that passed over it leaves it running
+        left[0].kill()
+        left[0].wait()
+
+
 def test_the_stop_notice_for_many_jobs_counts_them_and_names_the_first_few(harness, project):
     h = harness()
     for n in range(5):
