@@ -96,6 +96,8 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/ui/test_pty.py::test_with_the_bell_turned_off_a_turn_ends_without_the_bell_or_a_window_title",
     ),
     "narnat_agent/logger.py": ("tests/base/test_logger.py",),
+    # `narnat acp` started as an editor starts it: its sessions in another process, its refusal of a file
+    "narnat_agent/acp/__init__.py": ("tests/acp/test_session.py", "tests/run/test_cli_faults.py"),
     # tail-b
     "narnat_agent/tools/tool.py": ("tests/tools/test_tool_contract.py",),
     # commands: with the slow tests (whole turns' diffs, a restart, another run), and the REPLs in another process
@@ -1059,6 +1061,14 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{FORMAT_EDGE}: /HELP and /Exit are unknown commands"),
         Defect("if (more := len(user or {}) - LISTED) > 0:", "if (more := len(user or {}) - LISTED) >= 0:",
                f"{OFF_BY_ONE}: with exactly twenty commands of one's own, /help says '… 0 more commands'"),
+    ),
+    "narnat_agent/acp/__init__.py": (
+        Defect("    forget_key_variables(os.environ)", "    pass",
+               f"{STEP_MISSED}: the commands an editor's session runs see the API key in their environment"),
+        Defect("    os.dup2(2, 1)\n", "",
+               f"{STEP_MISSED}: whatever else writes to stdout lands among the protocol's lines and breaks them"),
+        Defect("stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)", "stat.S_ISFIFO(mode)",
+               f"{FORMAT_EDGE}: an editor that talks over a socket is refused as a file"),
     ),
     "narnat_agent/commands/__init__.py": (
         Defect('REGISTRY[usage.split()[0].removeprefix("/")]', "REGISTRY[usage.split()[0]]",
