@@ -1062,9 +1062,9 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("if (more := len(user or {}) - LISTED) > 0:", "if (more := len(user or {}) - LISTED) >= 0:",
                f"{OFF_BY_ONE}: with exactly twenty commands of one's own, /help says '… 0 more commands'"),
     ),
+    # leaving the key variables in the process's environment was planted too and changes nothing a command sees:
+    # Bash builds each command's environment without them (tests/acp/test_session.py holds that for an editor's run)
     "narnat_agent/acp/__init__.py": (
-        Defect("    forget_key_variables(os.environ)", "    pass",
-               f"{STEP_MISSED}: the commands an editor's session runs see the API key in their environment"),
         Defect("    os.dup2(2, 1)\n", "",
                f"{STEP_MISSED}: whatever else writes to stdout lands among the protocol's lines and breaks them"),
         Defect("stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)", "stat.S_ISFIFO(mode)",

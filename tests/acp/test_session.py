@@ -105,6 +105,20 @@ def test_cancel_stops_the_turn_and_the_running_command_at_once(project, fake_llm
     assert result["tool_call_id"] == call.tool_call_id and "cancelled by the user" in result["content"]
 
 
+@pytest.mark.slow
+def test_the_commands_of_an_editors_session_never_see_the_key(project, fake_llm):
+    fake_llm.add(tool_reply(("Bash", {"command": "printenv > seen.txt"})), text_reply("Listed."))
+
+    async def session():
+        async with narnat_acp(project, fake_llm.base_url, Editor()) as (conn, __):
+            opened = await conn.new_session(cwd=str(project), mcp_servers=[])
+            return (await conn.prompt(session_id=opened.session_id, prompt=[text_block("list")])).stop_reason
+
+    assert asyncio.run(session()) == "end_turn"
+    seen = (project / "seen.txt").read_text()
+    assert "PATH=" in seen and KEY not in seen and "NARNAT_API_KEY" not in seen
+
+
 def _dead(pid: int) -> bool:
     """Ended: no such process, or a zombie (killed; its parent bash died with it, and init reaps it when it will)."""
     try:

@@ -4,6 +4,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -460,6 +461,22 @@ def test_the_editor_protocol_on_a_file_instead_of_a_pipe_is_one_sentence(project
     stderr = done.stderr.decode()
     assert done.returncode == 2 and "Traceback" not in stderr, stderr
     assert "talks to an editor through pipes" in stderr and len(stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(socket, "socketpair"), reason="no socket pairs")
+def test_the_editor_protocol_over_a_socket_is_served(project, fake_llm):
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        narnat = subprocess.Popen([*NARNAT, "acp"], cwd=project, env=environment(project, fake_llm.base_url),
+                                  stdin=theirs, stdout=theirs, stderr=subprocess.DEVNULL)  # fmt: skip
+        theirs.close()
+        ours.sendall(b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}}\n')
+        ours.settimeout(30)
+        answer = ours.makefile("rb").readline()
+        ours.shutdown(socket.SHUT_WR)
+        narnat.wait(timeout=30)
+    assert b'"id":1' in answer.replace(b" ", b"") and b'"protocolVersion"' in answer
 
 
 @pytest.mark.slow
