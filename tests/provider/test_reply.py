@@ -111,6 +111,13 @@ def test_fragments_without_an_index_are_joined_by_their_id_or_as_the_current_cal
     assert all(re.fullmatch(r"[A-Za-z0-9]{9}", c.id) for c in bare.tool_calls)  # made up where the provider gave none
 
 
+def test_a_server_repeating_the_calls_id_and_name_on_every_fragment_makes_one_call_of_them():
+    # a call complete so far (no arguments yet) is no sign of a new one while its id stays the same
+    _, reply = built(fragment(0, "c1", "Read", ""), fragment(0, "c1", "Read", '{"file_path": '),
+                     fragment(0, "c1", "Read", '"a.txt"}'), chunk(finish="tool_calls"))  # fmt: skip
+    assert [(c.id, c.name, c.args) for c in reply.tool_calls] == [("c1", "Read", {"file_path": "a.txt"})]
+
+
 def test_a_call_written_as_text_gets_an_id_and_its_arguments_as_written():
     text = '<tool_call>{"name": "Read", "arguments": {"file_path": "café.txt"}}</tool_call>'
     _, reply = built(chunk({"content": text}), chunk(finish="stop"))
