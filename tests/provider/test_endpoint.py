@@ -146,6 +146,12 @@ def test_vllm_names_the_model_asked_for_and_nothing_recognised_is_none(project, 
     assert learn(fake_llm.base_url, "qwen3:8b", "k") is None
 
 
+def test_a_server_answering_its_probes_with_a_web_page_is_not_recognised(project, fake_llm):
+    page = "<!doctype html><title>llama.cpp</title>"  # a web UI served at every path
+    fake_llm.pages = {"/api/version": page, "/v1/models": page, "/props": page}
+    assert learn(fake_llm.base_url, "qwen3:8b", "k") is None
+
+
 def test_a_host_on_the_local_network_by_name_is_local_and_a_public_address_is_not():
     assert is_local("http://gpu-box.local:8000/v1") and is_local("http://10.0.0.7:8080/v1")
     assert not is_local("http://8.8.8.8/v1") and not is_local("not a url")
