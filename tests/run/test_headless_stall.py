@@ -46,6 +46,19 @@ def test_silence_is_said_every_period_and_counted_afresh_after_a_byte():
     assert seconds == [0.5, 1.0, 0.5]
 
 
+def test_silence_is_said_in_whole_periods_and_only_once_one_has_passed():
+    said: list[str] = []
+    clock = Clock()
+    with Silence(said.append, every=0.5, clock=clock):
+        clock.now = 0.3  # more than half a period: not a period yet
+        rounds = clock.reads
+        _until(lambda: clock.reads >= rounds + 2)
+        assert said == []
+        clock.now = 0.7
+        _until(lambda: bool(said))
+    assert said == ["waiting for the provider (0.5 s)…"]
+
+
 def test_a_stretch_of_silence_after_progress_is_said_once_per_period_too():
     said: list[str] = []
     clock = Clock()
