@@ -150,8 +150,8 @@ BLIND4_PROVIDER: dict[str, tuple[Defect, ...]] = {
          f"{FORMAT_EDGE}: 'not completely fixed' is read as a claim of success: a word between negation and claim"),
     ),
     "narnat_agent/core/budget.py": _later(
-        ("        if self.max_cost is not None:\n", "        if self.max_cost:\n",
-         f"{FORMAT_EDGE}: --max-cost 0 is taken as no limit, and the run spends"),
+        ("            self.sent += usage.prompt\n", "            self.sent += usage.prompt + usage.completion\n",
+         f"{WRONG_SETTING}: the tokens a reply wrote are counted as sent: max_tokens_sent stops a run early"),
         ("self.sent + prompt > self.max_tokens_sent", "prompt > self.max_tokens_sent",
          f"{WRONG_MOMENT}: max_tokens_sent is held against each request alone, not what the run sent so far"),
     ),
