@@ -581,7 +581,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
         # its constructor runs them all (the REPL's commands, tests/commands, take minutes more and add nothing here)
         "narnat_agent/core/agent.py": Target(
             ("tests/core/test_agent.py", "tests/core/test_agent_modes.py", "tests/core/test_model_switch.py")
-            + ("tests/core/test_steering.py", "tests/conversation/test_context.py")
+            + ("tests/core/test_steering.py", "tests/core/test_cancel.py", "tests/conversation/test_context.py")
             + ("tests/conversation/test_compressor.py", "tests/provider/test_think_and_empty.py", "-m", "not slow"),
             AGENT_REST,
         ),

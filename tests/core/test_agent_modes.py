@@ -269,6 +269,17 @@ def test_what_a_reply_cost_and_sent_counts_against_the_budget(harness, fake_llm,
     assert "(spent 0.030" in outcome.message or "(sent 3,000)" in outcome.message
 
 
+def test_the_conversations_cost_adds_up_its_turns(harness, fake_llm):
+    h = harness(pricing={"input": 10.0, "output": 10.0})  # per million tokens: 1,000 cost 0.01
+    first, second = text_reply("one"), text_reply("two")
+    first.chunks[-1], second.chunks[-1] = usage(1000, completion=0), usage(2000, completion=0)
+    fake_llm.add(first, second)
+    h.agent.ask("a")
+    outcome = h.agent.ask("b")
+    assert outcome.stats.cost == pytest.approx(0.02)
+    assert outcome.stats.session_cost == pytest.approx(0.03) and h.agent.session.cost == pytest.approx(0.03)
+
+
 @pytest.mark.parametrize(("prompt", "compressed"), [(900, False), (901, True)])
 def test_a_window_past_nine_tenths_full_is_compressed_before_the_next_question(harness, fake_llm, prompt, compressed):
     h = harness(context_window=1000)
