@@ -58,6 +58,16 @@ def test_a_new_form_serialises_every_message_again():
     assert stripped["messages"] == [{"role": "assistant", "content": None}]
 
 
+def test_a_rewind_after_a_new_form_sends_the_conversation_as_it_is_now():
+    body = Body()
+    messages = [{"role": role, "content": role[0]} for role in ("system", "user", "assistant")]
+    sent(body, messages, "with")
+    sent(body, messages, "without")  # the provider refused a field: every message serialised again
+    del messages[2:]
+    assert sent(body, messages, "without")["messages"] == messages
+    assert body.grow(messages, "without", lambda m: m) == sum(estimate(m) for m in messages)
+
+
 def test_full_blocks_are_sent_as_they_are():
     body = Body()
     messages = [{"role": "tool", "content": "x" * 100_000} for _ in range(8)]
