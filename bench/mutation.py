@@ -252,7 +252,9 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/provider/content.py": Target(
         ("tests/provider/test_text_calls.py", "tests/provider/test_think_and_empty.py")
     ),
-    "narnat_agent/tools/write.py": Target(("tests/tools/test_write.py", "tests/tools/test_encodings.py")),
+    "narnat_agent/tools/write.py": Target(
+        ("tests/tools/test_write.py", "tests/tools/test_encodings.py", "tests/tools/test_editor_files.py")
+    ),
     "narnat_agent/provider/reply.py": Target(
         (
             "tests/provider/test_reply.py",

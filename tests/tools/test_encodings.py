@@ -30,6 +30,18 @@ def test_a_character_gbk_lacks_is_written_in_gb18030_not_utf8(workspace, project
 
 
 @pytest.mark.windows
+def test_a_file_that_names_its_gbk_coding_is_kept_in_gb18030_too(workspace, project):
+    # a declared coding makes the detector sure, and it names GBK itself: still read and written as GB18030
+    source = "# -*- coding: gbk -*-\n# 中华人民共和国是世界上人口最多的国家之一\nname = '你好'\n"
+    (project / "old.py").write_bytes(source.encode("gbk"))
+    seen = execute("Read", {"file_path": "old.py"}, workspace)
+    assert "name = '你好'" in seen.text and "gb18030" in seen.text
+    edited = execute("Edit", {"file_path": "old.py", "old_string": "'你好'", "new_string": "'你好 😀'"}, workspace)
+    assert not edited.is_error and "UTF-8" not in edited.text, edited.text
+    assert (project / "old.py").read_bytes() == source.replace("'你好'", "'你好 😀'").encode("gb18030")
+
+
+@pytest.mark.windows
 def test_western_text_in_cp1252_still_reads_as_cp1252(workspace, project):
     (project / "menu.txt").write_bytes("café au lait, naïve façade – 5 €\n".encode("cp1252"))
     seen = execute("Read", {"file_path": "menu.txt"}, workspace)

@@ -72,6 +72,16 @@ def test_results_are_capped_at_100_with_the_rest_counted(project, workspace):
     assert lines[-1] == "(showing the 100 newest of 130 files; 30 more; narrow the pattern)"
 
 
+def test_a_capped_name_pattern_counts_its_own_folder_apart_from_the_subfolders(project, workspace):
+    tree(project, [*(f"sub/s{n}.txt" for n in range(5)), *(f"f{n:03}.txt" for n in range(130))])
+    lines = glob(workspace, "*.txt").text.splitlines()
+    assert lines[0] == "f129.txt" and len(lines) == 102
+    assert lines[-2:] == [
+        "(showing the 100 newest of 130 files; 30 more; narrow the pattern)",
+        "(5 more files match '**/*.txt' in subfolders)",
+    ]
+
+
 def test_missing_folder(project, workspace):
     result = glob(workspace, "*.py", path="nowhere")
     assert result.is_error and "nowhere does not exist" in result.text

@@ -137,6 +137,21 @@ def test_a_tool_that_crashes_ends_its_call_not_the_conversation(workspace):
     assert result.summary == "Probe failed unexpectedly: ValueError: bad offset"
 
 
+class Broken(Exception):
+    """A library's own error, of no kind the tools expect."""
+
+
+@pytest.mark.parametrize(
+    "error", [AttributeError("'NoneType' object has no attribute 'seek'"), RuntimeError("dict changed"), Broken("eof")]
+)
+def test_a_crash_of_any_kind_ends_its_call_not_the_conversation(workspace, error):
+    def crashes(args, ws):
+        raise error
+
+    result = registry.Call("Probe", "Probe()", tool_that(crashes)).run(workspace)
+    assert result.is_error and result.text == f"Error: Probe failed unexpectedly: {type(error).__name__}: {error}"
+
+
 @pytest.mark.parametrize("tool", ["Read", "Write", "Edit"])
 def test_a_name_too_long_for_the_file_system_is_said_in_its_words_not_as_a_crash(workspace, tool):
     name = "x" * 300 + ".txt"  # each part of a path holds at most 255 bytes on the usual file systems

@@ -25,6 +25,8 @@ FIRST = [
     # a block left open to the end of the file
     ("js", "if (a) {\n  b();\n", 3, 1, "unexpected end of file"),
     ("js", "f(x => { return 1;\nz();\n", 3, 1, "unexpected end of file"),
+    # a file recovery took whole into one error, stopped inside it: where it stopped, not the end of the file
+    ("js", "f(x => {\n  re[turn 1;\n});\n", 2, 11, "unexpected '1'"),
     # node names an argument list left open by its last argument, whatever the callee, past comments
     ("js", "f(a, b\nx = 1;\n", 1, 6, "missing ')' after the argument list"),
     ("js", "obj.m(a, g(b)\nz();\n", 1, 13, "missing ')' after the argument list"),

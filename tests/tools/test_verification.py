@@ -154,6 +154,13 @@ def test_outcomes_read_as_a_person_says_them():
         "pytest: passed", "pytest: failed (exit 1)", "pytest: timed out"]  # fmt: skip
 
 
+def test_a_long_filtered_run_is_cut_to_forty_characters_in_the_footer():
+    run = "pytest tests/tools/test_verification.py -k footer"  # 49 characters
+    assert str(Verification("pytest", 0, run[:40], True)) == f"{run[:40]}: passed"  # forty fit whole
+    assert str(Verification("pytest", 0, run[:41], True)) == f"{run[:39]}…: passed"  # one more is cut to forty
+    assert len(Verification("pytest", 0, run, True).shown) == 40
+
+
 @pytest.mark.slow
 def test_bash_keeps_the_runners_own_exit_code_behind_cd_and_a_pipe(workspace, project):
     (project / "sub").mkdir()

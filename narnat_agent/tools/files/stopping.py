@@ -73,8 +73,6 @@ def _first_error(root: Node) -> Node:
 def _stopped_after(parser: Parser, data: bytes, tree: Tree, first: Node) -> int | None:
     """The offset after the last token the parser took before its first error, from its log while it parses again
     from `first` on (the rest of the tree is reused where it can be); None when the log does not name one."""
-    if first.start_byte == 0 and first.end_byte >= len(data.rstrip()):
-        return len(data)  # the whole file is one error: the parser met the end of the file still inside something
     if first.is_missing:
         return first.start_byte  # recovery put the token it missed where it stopped, after the last one it took
     seen = _Log()
