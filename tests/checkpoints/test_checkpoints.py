@@ -265,6 +265,14 @@ def test_ignored_files_a_command_changes_come_back_but_not_those_in_ignored_fold
     assert not (tree / "build/cache").exists()  # a folder .gitignore names is not snapshotted, file by file
 
 
+def test_a_command_that_makes_an_empty_ignored_folder_loses_nothing_and_is_no_step(tree):
+    """An ignored folder is said when its entries go (npm ci), not when one comes with none (a build folder made)."""
+    (tree / ".gitignore").write_text("build/\n")
+    agent = Agent(tree)
+    agent.turn("configure", ("Bash", [], bash("mkdir build")))
+    assert agent.said == [] and agent.checkpoints.turns()[0].calls == []
+
+
 def test_a_file_too_big_to_keep_is_said_when_changed_and_listed_by_the_rewind(tree):
     (tree / ".gitignore").write_text("*.bin\n")
     (tree / "big.bin").write_bytes(b"b" * (CAP + 1))
