@@ -434,6 +434,23 @@ def test_after_the_index_is_damaged_between_runs_undo_works(tree, how):
     assert files(tree) == original and plan.conflicts == [] and agent.said == []
 
 
+@pytest.mark.parametrize("how", ["truncated", "garbage", "missing"])
+def test_an_index_damaged_between_two_commands_is_rebuilt_from_the_whole_project(tree, how):
+    """The watcher knows what changed since the last command, not what the lost index held: the next snapshot stages
+    the whole project again, or every other file would show as deleted by the second command."""
+    original = files(tree)
+    agent = Agent(tree)
+
+    def damaged_then_two(root: Path) -> None:
+        damage(root / ".narnat/checkpoints/git/index", how)
+        (root / "two.txt").write_text("two\n")
+
+    agent.turn("make them", ("Bash", [], bash("echo one > one.txt")), ("Bash", [], damaged_then_two))
+    [summary] = agent.checkpoints.turns()
+    assert [f.path for f in summary.files] == ["one.txt", "two.txt"]
+    assert agent.rewind(0) == ["one.txt", "two.txt"] and files(tree) == original and agent.said == []
+
+
 def test_a_path_the_system_refuses_to_look_at_costs_no_traceback(tree):
     agent = Agent(tree)
     name = "x" * 300  # longer than a file name may be: even a stat of it fails
