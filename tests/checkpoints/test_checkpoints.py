@@ -489,6 +489,21 @@ def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
     assert agent.conversation.turns == 1
 
 
+def test_a_store_file_git_does_not_write_that_cannot_be_replaced_is_one_sentence_and_the_turn_goes_on(tree):
+    """Narnat's own file in the store (the ignored folders last listed), found a folder: the failure is said as the
+    store's others are, and the turn goes on."""
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    (tree / GIT_DIR / "narnat-ignored").unlink(missing_ok=True)
+    (tree / GIT_DIR / "narnat-ignored").mkdir()
+    (tree / ".gitignore").write_text("build/\n")  # the next listing differs from the last: the file is written
+    (tree / "build").mkdir()
+    agent.turn("second", ("Bash", [], bash("echo made > made.txt")))
+    assert agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree / GIT_DIR} cannot be written "
+                          "(Is a directory)."]  # fmt: skip
+    assert (tree / "made.txt").read_text() == "made\n"
+
+
 def test_a_broken_store_is_said_in_chinese_under_a_chinese_interface(tree):
     i18n.use("zh-CN")
     try:
