@@ -36,6 +36,7 @@ from planted_blind3_provider import BLIND3_PROVIDER
 from planted_blind3_rest import BLIND3_REST
 from planted_blind3_ui import BLIND3_UI
 from planted_blind3_winsafety import BLIND3_WINSAFETY
+from planted_blind4_checkpoints import BLIND4_CHECKPOINTS
 from planted_blind4_files import BLIND4_FILES
 from planted_blind4_provider import BLIND4_PROVIDER
 from planted_blind_bashweb import BLIND_BASHWEB
@@ -1366,6 +1367,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND3_PLATFORM,  # a third writer's: the platform seams, acp's server, a run's signals, the background jobs
     BLIND4_PROVIDER,  # a fourth writer's: the provider, the conversation and the core
     BLIND4_FILES,  # a fourth writer's: the file tools and their helpers, verification, TodoWrite, the tool contract
+    BLIND4_CHECKPOINTS,  # a fourth writer's: the checkpoints, the compression and Edit's matching
 )
 for blind in BLIND:
     for module, defects in blind.items():

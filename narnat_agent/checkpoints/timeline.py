@@ -14,6 +14,7 @@ from pathlib import Path
 
 from narnat_agent import state
 from narnat_agent.checkpoints.entries import Entry, Rewind, Step, Taken, Turn, ids_of, pairs_of, steps_of, unkept_of
+from narnat_agent.checkpoints.git import os_failure
 from narnat_agent.checkpoints.git_store import GitStore
 from narnat_agent.checkpoints.plans import Plan, changed_files, contents, restore, work_out
 from narnat_agent.checkpoints.runs import Journal, Window, others_work
@@ -108,7 +109,7 @@ class Checkpoints:
         except (CheckpointError, OSError) as e:
             self.broken = True
             log.warning("checkpoints off: %s", e)
-            self.say(_("Checkpoints are off for this run: {problem}").format(problem=e))
+            self.say(_("Checkpoints are off for this run: {problem}").format(problem=_said(e)))
             return None
         if everything or self.whole:
             known = self.whole.unkept if self.whole and not everything else {}
@@ -357,6 +358,15 @@ class Checkpoints:
                 self.journal.prune(time.time() - AGE_DAYS * 86400)
         except (CheckpointError, OSError) as e:
             log.warning("prune failed: %s", e)
+
+
+def _said(error: Exception) -> str:
+    """A store failure as one sentence: a file-system error no store call turned into one (a full disk met writing
+    Narnat's own file in the store) is said as the store's own are, by its folder, not by a temporary file's name."""
+    name = getattr(error, "filename", None)
+    if isinstance(error, OSError) and isinstance(name, (str, bytes)):
+        return os_failure(error, Path(os.fsdecode(name)).parent)
+    return str(error)
 
 
 def _up(name: str) -> list[str]:

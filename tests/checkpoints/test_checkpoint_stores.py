@@ -74,6 +74,18 @@ def test_what_the_agent_writes_in_the_narnat_folder_is_neither_listed_nor_rewoun
     assert (tree / ".narnat/notes/plan.md").read_text() == "agent\n"
 
 
+def test_a_project_file_whose_name_only_begins_like_the_narnat_folder_is_kept_and_rewound(tree, store_kind):
+    """Narnat's own is the .narnat folder alone: `.narnatrc` and `.narnat.d/` beside it are the project's."""
+    touched = [".narnat.d/x.md", ".narnatrc"]
+    (tree / ".narnatrc").write_text("mine\n")
+    agent = Agent(tree)
+    agent.turn("write", ("Write", touched, lambda root: [write(p, "agent\n")(root) for p in touched]))
+    [summary] = agent.checkpoints.turns()
+    assert [f.path for f in summary.files] == touched
+    assert agent.rewind(0) == touched
+    assert (tree / ".narnatrc").read_text() == "mine\n" and not (tree / ".narnat.d").exists()
+
+
 def test_the_project_folder_among_what_a_call_touches_is_no_file_to_keep(tree, store_kind):
     agent = Agent(tree)
     agent.turn("write", ("Write", [".", "new.txt"], write("new.txt", "x\n")))

@@ -265,6 +265,14 @@ def test_ignored_files_a_command_changes_come_back_but_not_those_in_ignored_fold
     assert not (tree / "build/cache").exists()  # a folder .gitignore names is not snapshotted, file by file
 
 
+def test_a_command_that_makes_an_empty_ignored_folder_loses_nothing_and_is_no_step(tree):
+    """An ignored folder is said when its entries go (npm ci), not when one comes with none (a build folder made)."""
+    (tree / ".gitignore").write_text("build/\n")
+    agent = Agent(tree)
+    agent.turn("configure", ("Bash", [], bash("mkdir build")))
+    assert agent.said == [] and agent.checkpoints.turns()[0].calls == []
+
+
 def test_a_file_too_big_to_keep_is_said_when_changed_and_listed_by_the_rewind(tree):
     (tree / ".gitignore").write_text("*.bin\n")
     (tree / "big.bin").write_bytes(b"b" * (CAP + 1))
@@ -426,6 +434,23 @@ def test_after_the_index_is_damaged_between_runs_undo_works(tree, how):
     assert files(tree) == original and plan.conflicts == [] and agent.said == []
 
 
+@pytest.mark.parametrize("how", ["truncated", "garbage", "missing"])
+def test_an_index_damaged_between_two_commands_is_rebuilt_from_the_whole_project(tree, how):
+    """The watcher knows what changed since the last command, not what the lost index held: the next snapshot stages
+    the whole project again, or every other file would show as deleted by the second command."""
+    original = files(tree)
+    agent = Agent(tree)
+
+    def damaged_then_two(root: Path) -> None:
+        damage(root / ".narnat/checkpoints/git/index", how)
+        (root / "two.txt").write_text("two\n")
+
+    agent.turn("make them", ("Bash", [], bash("echo one > one.txt")), ("Bash", [], damaged_then_two))
+    [summary] = agent.checkpoints.turns()
+    assert [f.path for f in summary.files] == ["one.txt", "two.txt"]
+    assert agent.rewind(0) == ["one.txt", "two.txt"] and files(tree) == original and agent.said == []
+
+
 def test_a_path_the_system_refuses_to_look_at_costs_no_traceback(tree):
     agent = Agent(tree)
     name = "x" * 300  # longer than a file name may be: even a stat of it fails
@@ -462,6 +487,21 @@ def test_a_broken_store_says_one_sentence_and_never_stops_a_turn(tree):
         agent.checkpoints.plan(0)
     agent.rewind(1, code=False)  # the conversation still can
     assert agent.conversation.turns == 1
+
+
+def test_a_store_file_git_does_not_write_that_cannot_be_replaced_is_one_sentence_and_the_turn_goes_on(tree):
+    """Narnat's own file in the store (the ignored folders last listed), found a folder: the failure is said as the
+    store's others are, and the turn goes on."""
+    agent = Agent(tree)
+    agent.turn("first", A_TURN[0])
+    (tree / GIT_DIR / "narnat-ignored").unlink(missing_ok=True)
+    (tree / GIT_DIR / "narnat-ignored").mkdir()
+    (tree / ".gitignore").write_text("build/\n")  # the next listing differs from the last: the file is written
+    (tree / "build").mkdir()
+    agent.turn("second", ("Bash", [], bash("echo made > made.txt")))
+    assert agent.said == [f"Checkpoints are off for this run: the checkpoint store {tree / GIT_DIR} cannot be written "
+                          "(Is a directory)."]  # fmt: skip
+    assert (tree / "made.txt").read_text() == "made\n"
 
 
 def test_a_broken_store_is_said_in_chinese_under_a_chinese_interface(tree):

@@ -107,6 +107,23 @@ def test_another_runs_work_during_a_command_is_asked_about_by_name_and_kept(tree
     assert files(tree) == original | {"shared.py": b"a = 2\n" + b"\n" * 8 + b"z = 1\n"}
 
 
+def test_a_file_another_run_changed_during_a_command_and_someone_changed_since_is_named_once_as_changed(tree):
+    """A file both changed since (a conflict) and shared with another run is asked about once, as changed since."""
+    (tree / "shared.py").write_text("a = 1\n" + "\n" * 8 + "z = 1\n")
+    one, two = Agent(tree), Agent(tree)
+
+    def command(root: Path) -> None:
+        edit("shared.py", "a = 1", "a = 2")(root)
+        two.turn("theirs", ("Edit", ["shared.py"], edit("shared.py", "z = 1", "z = 2")))
+
+    one.turn("mine", ("Bash", [], command))
+    (tree / "shared.py").write_text("a = 2\n" + "\n" * 8 + "z = 3\n")  # the person's, since
+    plan = one.checkpoints.plan(0)
+    assert plan.conflicts == ["shared.py"] and plan.shared == []
+    assert one.checkpoints.rewind(0, plan, overwrite=False, cut=one.cut) == []
+    assert (tree / "shared.py").read_text() == "a = 2\n" + "\n" * 8 + "z = 3\n"
+
+
 def test_a_command_after_another_runs_write_is_its_own_again(tree):
     one, two = Agent(tree), Agent(tree)
     two.turn("theirs", ("Write", ["theirs.txt"], write("theirs.txt", "theirs\n")))

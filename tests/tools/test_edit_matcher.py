@@ -81,6 +81,9 @@ CASES = {
         "indentation match; new_string re-indented by +4 spaces"),
     "a trailing-blank slip in the last lines of a file without a final newline": (
         "a = 1  \nb = 2", "a = 1\nb = 2", "a = 1\nb = 3", "a = 1  \nb = 3", "trailing whitespace match"),
+    # only a final newline on both strings is the trailing newline step's to drop: new_string keeps its last character
+    "a final newline on old_string alone, at the end of a file without one": (
+        "first\nlast", "last\n", "LAST", "first\nLAST", "trailing whitespace match"),
     # block anchors: first and last lines hold, a middle line drifted where new_string rewrites it
     "a middle line 3 characters in 20 longer in the file": (
         block([A20, "same line"]), block([A17, "same line"]), block(["new", "same line"]),
