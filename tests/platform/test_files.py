@@ -30,7 +30,7 @@ def test_a_private_mode_is_the_files_mode(tmp_path):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows keeps only the read-only bit of a mode")
 def test_a_mode_keeps_its_setuid_bit(tmp_path):
-    # an executable rewritten by Edit keeps the mode it had, its setuid bit included (atomic.py hands them over)
+    # a file rewritten by Edit keeps the mode it had, its setuid bit included (atomic.py hands its whole mode here)
     path = tmp_path / "tool"
     path.write_text("#!/bin/sh\n")
     set_mode(path, 0o4755)
