@@ -38,6 +38,7 @@ from planted_blind3_ui import BLIND3_UI
 from planted_blind3_winsafety import BLIND3_WINSAFETY
 from planted_blind4_checkpoints import BLIND4_CHECKPOINTS
 from planted_blind4_files import BLIND4_FILES
+from planted_blind4_platform import BLIND4_PLATFORM
 from planted_blind4_provider import BLIND4_PROVIDER
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
@@ -1368,6 +1369,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND4_PROVIDER,  # a fourth writer's: the provider, the conversation and the core
     BLIND4_FILES,  # a fourth writer's: the file tools and their helpers, verification, TodoWrite, the tool contract
     BLIND4_CHECKPOINTS,  # a fourth writer's: the checkpoints, the compression and Edit's matching
+    BLIND4_PLATFORM,  # a fourth writer's: the platform seams, a run's signals, the jobs, the store's lock, acp's entry
 )
 for blind in BLIND:
     for module, defects in blind.items():

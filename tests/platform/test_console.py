@@ -92,3 +92,30 @@ def test_a_terminal_is_given_back_the_settings_it_had_when_saved():
         os.close(terminal)
         os.close(master)
     assert done.stdout == b"True\n", done.stderr
+
+
+# every standard stream on a terminal whose window closed; what hung_up() finds is told on the descriptor given
+ALL_HUNG_UP = """import os, sys
+from narnat_agent.platform.console import hung_up
+master, terminal = os.openpty()
+os.close(master)
+for fd in (0, 1, 2):
+    os.dup2(terminal, fd)
+os.write(int(sys.argv[1]), repr(hung_up()).encode())
+"""
+
+
+@posix_only("a terminal hangs up there")
+def test_each_standard_stream_of_a_hung_up_terminal_is_found_standard_error_too():
+    # a stream left on the dead terminal fails at each write: stderr is where a run's last errors go
+    reader, writer = os.pipe()
+    try:
+        subprocess.run([sys.executable, "-c", ALL_HUNG_UP, str(writer)], pass_fds=(writer,), capture_output=True,
+                       timeout=60)  # fmt: skip
+        os.close(writer)
+        writer = -1
+        assert os.read(reader, 100) == b"[0, 1, 2]"
+    finally:
+        os.close(reader)
+        if writer >= 0:
+            os.close(writer)

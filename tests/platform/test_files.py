@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from narnat_agent.platform.files import replace, set_mode, slashed, stat_in
-from tests.platforms import NO_FIFOS, UNDER_WINE
+from tests.platforms import NO_BYTE_NAMES, NO_FIFOS, UNDER_WINE
 
 
 @pytest.mark.windows
@@ -26,6 +26,23 @@ def test_a_private_mode_is_the_files_mode(tmp_path):
     path.write_text("{}")
     set_mode(path, 0o600)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows keeps only the read-only bit of a mode")
+def test_a_mode_keeps_its_setuid_bit(tmp_path):
+    # a file rewritten by Edit keeps the mode it had, its setuid bit included (atomic.py hands its whole mode here)
+    path = tmp_path / "tool"
+    path.write_text("#!/bin/sh\n")
+    set_mode(path, 0o4755)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o4755
+
+
+@NO_BYTE_NAMES
+def test_a_name_that_is_not_utf8_is_stated_as_any_other(tmp_path):
+    # a file a Latin-1 system named (café.txt as b"caf\xe9.txt") is listed newest-first like the rest
+    (tmp_path / os.fsdecode(b"caf\xe9.txt")).write_bytes(b"four")
+    with stat_in(tmp_path) as stat_of:
+        assert stat_of(b"caf\xe9.txt").st_size == 4
 
 
 @pytest.mark.skipif(sys.platform != "win32", reason="access lists are Windows'")

@@ -148,3 +148,16 @@ def test_a_command_that_is_no_job_outlives_the_thread_that_started_it():
     finally:
         process.kill()
         process.wait(30)
+
+
+# prctl(PR_GET_DUMPABLE) after seal(): 0 once no other process of the user may read this one's memory or environment
+SEAL = """import ctypes
+from narnat_agent.platform.processes import seal
+print(seal(), ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_DUMPABLE is Linux's")
+def test_a_sealed_process_says_so_and_is_no_longer_dumpable():
+    done = subprocess.run([sys.executable, "-c", SEAL], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "True 0\n", done.stderr

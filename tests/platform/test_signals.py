@@ -1,6 +1,7 @@
 """The main thread interrupted from another thread, as the key watcher does on ESC."""
 
 import signal
+import subprocess
 import sys
 import threading
 
@@ -8,6 +9,27 @@ import pytest
 
 from narnat_agent.platform.signals import held_from_threads, interrupt_main
 from narnat_agent.processes import start_thread
+
+# the key watcher's Esc as a run meets it: a helper thread interrupts the main thread's wait, which goes on after it
+INTERRUPTED = """import threading
+from narnat_agent.platform.signals import interrupt_main
+from narnat_agent.processes import start_thread
+started, never = threading.Event(), threading.Event()
+start_thread(lambda: (started.wait(), interrupt_main()))
+try:
+    started.set()
+    while True:
+        never.wait(0.05)
+except KeyboardInterrupt:
+    print("stopped, still running")
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the signal a thread sends the main one is POSIX's")
+def test_an_interrupt_from_another_thread_stops_the_wait_and_the_run_goes_on():
+    # a run sent anything but a SIGINT (or a signal sent to no thread of it) dies instead of stopping its turn
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == "stopped, still running\n", done.stderr
 
 
 @pytest.mark.windows
