@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -164,6 +165,22 @@ def test_a_windows_bashs_script_reports_status_stages_and_directory(workspace, p
         assert done.pipeline == ((1, 0, 3) if shell.program.endswith("bash") else ())
         ended = execute("echo $PYTHONIOENCODING; exit 4", workspace, 10, shell=shell)
         assert (ended.text, ended.code, workspace.cwd) == ("utf-8\n", 4, project / "sub dir")
+
+
+@POSIX_ONLY
+def test_a_windows_bash_reports_its_directory_and_stages_from_a_temporary_folder_with_a_space(
+    workspace, project, tmp_path, monkeypatch
+):
+    temp = tmp_path / "Users" / "Ann Lee" / "Temp"  # %TEMP% under a user folder whose name holds a space
+    temp.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    (project / "sub").mkdir()
+    for shell in bashes(tmp_path):
+        workspace.cwd = project
+        done = execute("cd sub && echo here; false | (exit 3)", workspace, 10, shell=shell)
+        assert (done.text, done.code, workspace.cwd) == ("here\n", 3, project / "sub"), shell
+        assert done.pipeline == ((1, 3) if shell.program.endswith("bash") else ())
+    assert list(temp.iterdir()) == []
 
 
 @POSIX_ONLY

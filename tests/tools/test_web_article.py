@@ -64,3 +64,13 @@ def test_a_teaser_scoring_exactly_three_quarters_of_the_best_counts_alike() -> N
 def test_the_content_is_a_fragment_not_a_whole_document() -> None:
     html = main_html(front(teaser(0)))
     assert html.startswith("<div") and "<html" not in html
+
+
+def test_a_section_front_in_a_block_whose_class_counts_against_it_keeps_the_score_its_teasers_gave_it() -> None:
+    # readability weighs a block by its class ("media" counts against it) and by what its paragraphs gave it: taken
+    # for the content with its class alone, the block of teasers would be dropped as clutter, and every teaser with it
+    aside = " to the readers of the site" * 6
+    line = "<p>Story {} tells, in brief, what happened, where, when, to whom, how, and why it matters" + aside + ".</p>"
+    teasers = (f'<div class="teaser"><h2>Story {number}</h2>{line.format(number) * 2}</div>' for number in range(4))
+    page = f"<html><body><div class='media'>{''.join(teasers)}</div></body></html>"
+    assert told(main_html(page), 4) == [True] * 4

@@ -2,6 +2,7 @@
 
 import json
 import socket
+import sys
 import threading
 
 import pytest
@@ -359,3 +360,22 @@ def test_the_headers_charset_wins_over_a_meta_tags(web, workspace):
     page = "<html><head><meta charset='windows-1251'></head><body><p>Съешь же ещё</p></body></html>"
     web.route("/k", Page(page.encode("koi8-r"), headers={"Content-Type": "text/html; charset=koi8-r"}))
     assert body(fetch(workspace, f"{web.url}/k")) == "Съешь же ещё"  # the server's word, not a copied template's
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows refuses a connection its full queue cannot take")
+def test_a_server_that_never_takes_the_connection_did_not_answer_in_time(workspace):
+    workspace.web = Web(timeout=0.25)
+    with socket.socket() as full:  # its queue of connections full: the kernel drops a new one's first packet
+        full.bind(("127.0.0.1", 0))
+        full.listen(0)
+        queued = [socket.socket() for _ in range(3)]
+        for waiting in queued:
+            waiting.setblocking(False)
+            waiting.connect_ex(full.getsockname())
+        url = f"http://127.0.0.1:{full.getsockname()[1]}/page"
+        try:
+            result = fetch(workspace, url)
+        finally:
+            for waiting in queued:
+                waiting.close()
+    assert result.text == f"Error: {url} did not answer within 0.25 s."  # not a machine without the internet

@@ -163,3 +163,8 @@ def test_the_model_reads_text_without_the_sequences_that_only_drive_a_terminal()
     assert without_escapes("a [1m] b\x1b") == "a [1m] b\x1b"  # brackets are text; a lone ESC ends nothing
     # a progress tool hides the cursor (private mode, ?), sets its shape (an intermediate byte) and keyboard modes (>)
     assert without_escapes("\x1b[?25lbuilding\x1b[?25h \x1b[2 qok\x1b[>4;1m") == "building ok"
+
+
+def test_a_sequence_ending_in_a_tilde_or_an_at_sign_leaves_the_model_s_text_whole():
+    # a pasted text's marks (bracketed paste), the Delete key's code and an insertion of blanks end in ~ or @
+    assert without_escapes("\x1b[200~pasted\x1b[201~ \x1b[3~x\x1b[4@y") == "pasted xy"
