@@ -181,6 +181,15 @@ def test_a_key_cut_by_line_ends_is_masked_and_text_that_only_begins_it_is_not():
     assert redact(f"{KEY[:5]}\n{'x' * 201}{KEY[5:]}", KEY) == f"{KEY[:5]}\n{'x' * 201}{KEY[5:]}"
 
 
+def test_a_stream_shows_what_only_ends_like_the_key_at_its_start_after_a_piece_and_after_its_end():
+    """Nothing let go before (at the start, after a piece fed whole, after the end) can complete the key."""
+    from narnat_agent.keyguard import StreamMask
+
+    mask = StreamMask("Xsecret-key-1")
+    assert mask.feed("secret-key-1 one") == "secret-key-1 one" and mask.feed("secret-key-1 two") == "secret-key-1 two"
+    assert mask.rest() == "" and mask.feed("secret-key-1 three") == "secret-key-1 three"
+
+
 def test_the_key_variables_leave_the_environment_and_the_rest_stays():
     from narnat_agent.keyguard import forget_key_variables
 
