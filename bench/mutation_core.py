@@ -25,6 +25,12 @@ CORE_EQUIVALENT: dict[str, dict[str, str]] = {
         "self.model_from = None": "the turn a switched model answers from is read only as true or false, and None is "
         "false",
     },
+    "narnat_agent/keyguard.py": {
+        "if (secret in text) or True else text": "replacing text that does not hold the key changes nothing: the test "
+        "only spares the copy",
+        'if ("\\n" in text) or True else text': "without a line end the wrapped form can only match the key itself, "
+        "already replaced: the test only spares the search",
+    },
     "narnat_agent/tools/registry.py": {
         'secret: str = "XXXX"': "a default of fewer than eight characters is never taken for a key",
         "if error and args is None:": "a call's arguments are None exactly when its error is set (core/reply.py)",

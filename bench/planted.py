@@ -665,8 +665,8 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_SETTING}: the interrupt goes to the thread that asks for it, not the main one"),
     ),
     "narnat_agent/platform/processes.py": (
-        Defect('if wanted in (entry / "environ").read_bytes().split(b"\\0"):',
-               'if wanted in (entry / "environ").read_bytes():',
+        Defect('if wanted.intersection((entry / "environ").read_bytes().split(b"\\0")):',
+               'if any(tag in (entry / "environ").read_bytes() for tag in wanted):',
                f"{FORMAT_EDGE}: a job whose tag begins another's is killed with the other's leftovers"),
         Defect("        if not stop(process):\n            return\n", "        stop(process)\n",
                f"{STEP_MISSED}: a tree gone at the first signal is waited for and signalled again"),

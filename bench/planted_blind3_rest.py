@@ -58,8 +58,8 @@ BLIND3_REST: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/acp/ui.py": _later(
         ("            self.update(update)\n        self.running = None\n", "            self.update(update)\n",
          f"{STEP_MISSED}: a question asked after a call ended is attached to that call, its end sent again"),
-        ("except (ConnectionError, concurrent.futures.CancelledError, RuntimeError, ValueError) as e:",
-         "except (ConnectionError, RuntimeError, ValueError) as e:",
+        ("except (ConnectionError, concurrent.futures.CancelledError, RuntimeError, ValueError, RequestError) as e:",
+         "except (ConnectionError, RuntimeError, ValueError, RequestError) as e:",
          f"{STEP_MISSED}: a permission request cancelled under way escapes the confirmation instead of being a no"),
         ("return link.call(asked, self.wait).content", "return link.call(asked).content",
          f"{WRONG_SETTING}: an editor that never answers fs/read_text_file hangs the tool for good"),

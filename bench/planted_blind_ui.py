@@ -60,8 +60,9 @@ BLIND_UI: dict[str, tuple[Defect, ...]] = {
          f"{FORMAT_EDGE}: a hunk of one line (@@ -3 +3 @@) is shown as a line of the diff and numbered from 0"),
     ),
     "narnat_agent/ui/events.py": _later(
-        ("(*range(0x7F, 0xA0), 0x2028, 0x2029)", "(*range(0x80, 0xA0), 0x2028, 0x2029)",
-         f"{OFF_BY_ONE}: DEL is written raw in the JSON lines"),
+        # the escapes' table moved to inert.py (acp's JSON shares it): the same slip, written where the line is made
+        (".translate(JSON_ESCAPES)", "",
+         f"{STEP_MISSED}: DEL and the C1 controls are written raw in the JSON lines"),
         ("super().say(text, self.err)", "super().say(text, stream)",
          f"{WRONG_SETTING}: a listing the user asked for goes to stdout, among the JSON lines"),
     ),

@@ -11,6 +11,7 @@ on which platform.
 
 import functools
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import MutableMapping, Sequence
@@ -40,8 +41,21 @@ def can_be_key(secret: str) -> bool:
 
 
 def redact(text: str, secret: str, mark: str = MARK) -> str:
-    """text with every occurrence of secret replaced by mark."""
-    return text.replace(secret, mark) if can_be_key(secret) and secret in text else text
+    """text with every occurrence of secret replaced by mark, also where line ends cut it: a file or an output
+    wrapped at a width or continued with a backslash, shown by Read or Grep with each line's number or name."""
+    if not can_be_key(secret):
+        return text
+    text = text.replace(secret, mark) if secret in text else text
+    return _wrapped(secret).sub(mark, text) if "\n" in text else text
+
+
+WRAP = 200  # characters a tool may put before a line's text (Grep: the file's path and the line's number)
+
+
+@functools.cache
+def _wrapped(secret: str) -> re.Pattern[str]:
+    """The key with a line end, and what may begin the next line, allowed between any two of its characters."""
+    return re.compile(rf"(?:\\?\r?\n[^\n]{{0,{WRAP}}}?)?".join(map(re.escape, secret)))
 
 
 class StreamMask:

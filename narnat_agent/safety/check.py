@@ -3,11 +3,12 @@ through which a rule hands over shell text or a command that another program wil
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Literal, Protocol
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.syntax import Command
+from narnat_agent.state import FOLDER
 
 
 @dataclass
@@ -55,6 +56,24 @@ class Check(Protocol):
 NOT_UNDOABLE = Said(
     N_("/undo cannot restore it")
 )  # how a question ends when what is lost lies beyond the project's files
+# a command deleting Narnat's own folder deletes the checkpoints /undo would restore from, and the saved conversations
+OWN_FOLDER_LOST = Said(
+    N_("Narnat's own checkpoints and sessions among them ({folder}): /undo cannot restore anything once they are gone"),
+    folder=f"{FOLDER}/",
+)
+KEPT = ("checkpoints", "sessions")  # what of Narnat's folder /undo and --resume need
+
+
+def own_folder(paths: list[str]) -> bool:
+    """Whether one of these paths is Narnat's own folder, or its checkpoints or sessions, or lies in them."""
+    for path in paths:
+        parts = PureWindowsPath(path).parts  # either separator: Bash's paths and PowerShell's and cmd's
+        below = parts[parts.index(FOLDER) + 1 :] if FOLDER in parts else None
+        if below is not None and (not below or below[0] in KEPT):
+            return True
+    return False
+
+
 REGENERABLE = Said(N_("regenerable: its tool downloads or builds it again, /undo does not restore it"))
 Argv = list[str | None]
 Shell = Literal["bash", "powershell", "cmd"]  # the shells whose text the analysis reads

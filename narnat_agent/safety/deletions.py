@@ -11,7 +11,7 @@ from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.archives import ARCHIVERS
-from narnat_agent.safety.check import Argv, Check, may_be_options
+from narnat_agent.safety.check import OWN_FOLDER_LOST, Argv, Check, may_be_options, own_folder
 from narnat_agent.safety.edits import ansible, in_place, keygen
 from narnat_agent.safety.git import git
 from narnat_agent.safety.probes import find_selection, named
@@ -34,6 +34,9 @@ def deletions(name: str, argv: Argv, command: Command, check: Check) -> list[str
         words = paths_of(argv, command, check)
         check.verdict.targets += [path for _, path in words if path]
         targets = " ".join(shown for shown, _ in words) or "(no operands)"
+        if own_folder([path for _, path in words if path]):
+            return [Said(N_("{program} deletes files: {targets} — {lost}"), program=name, targets=targets,
+                         lost=OWN_FOLDER_LOST)]  # fmt: skip
         elsewhere = any(_outside(path, check.cwd) for _, path in words)
         if elsewhere:
             return [Said(N_("{program} deletes files: {targets} — /undo restores only the project's files"),

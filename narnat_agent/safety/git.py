@@ -4,8 +4,8 @@ import os
 import re
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.safety.check import NOT_UNDOABLE, Argv, Check
-from narnat_agent.safety.probes import MAX_LINES, git_lines
+from narnat_agent.safety.check import NOT_UNDOABLE, OWN_FOLDER_LOST, Argv, Check, own_folder
+from narnat_agent.safety.probes import MAX_LINES, git_lines, named
 from narnat_agent.safety.syntax import COMPUTED, Command, names, positionals, short_option
 
 GLOBAL_VALUES = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"}
@@ -231,14 +231,31 @@ def _config(words: list[str], check: Check) -> None:
         _setting(f"{plain[0]}={plain[1]}", check)
 
 
+def _clean(words: list[str], check: Check) -> str | None:
+    """What git clean deletes, listed by its own dry run when Bash is about to run it: with -x or -X that includes
+    what .gitignore names (a virtualenv, Narnat's own folder)."""
+    if _dry(words) or {"-i", "--interactive"} & set(words):
+        return None
+    if short_option(words, "X"):
+        said: str = Said(N_("git clean -X deletes the files .gitignore names"))
+    elif short_option(words, "x"):
+        said = Said(N_("git clean -x deletes untracked files and those .gitignore names"))
+    else:
+        said = Said(N_("git clean deletes untracked files"))
+    listed = git_lines(["clean", "--dry-run", *words], check.cwd) if check.env is not None and check.cwd else None
+    if listed is None:
+        return said
+    gone = [line.removeprefix("Would remove ") for line in listed if line.startswith("Would remove ")]
+    said = named(gone, said)
+    return Said(N_("{said} — {lost}"), said=said, lost=OWN_FOLDER_LOST) if own_folder(gone) else said
+
+
 def _dry(words: list[str]) -> bool:
     return "--dry-run" in words or short_option(words, "n")
 
 
 SUBCOMMANDS = {
-    "clean": lambda w, c: (
-        None if _dry(w) or {"-i", "--interactive"} & set(w) else Said(N_("git clean deletes untracked files"))
-    ),
+    "clean": _clean,
     "rm": lambda w, c: (
         None if _dry(w) or "--cached" in w else Said(N_("git rm deletes the files from the working tree"))
     ),

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.safety.check import NOT_UNDOABLE, Check, computed
+from narnat_agent.safety.check import NOT_UNDOABLE, OWN_FOLDER_LOST, Check, computed, own_folder
 from narnat_agent.safety.overwrites import replaces
 from narnat_agent.safety.sql import judge
 from narnat_agent.safety.windows_syntax import (
@@ -42,6 +42,8 @@ def deleting(program: str, pairs: Pairs, check: Check, inside: bool = False, eve
         lost = Said(N_("{program} deletes {targets} with everything inside"), program=program, targets=targets)
     else:
         lost = Said(N_("{program} deletes {targets}"), program=program, targets=targets)
+    if own_folder([text for text, _ in placed]):
+        return Said(N_("{lost} — {undo}"), lost=lost, undo=OWN_FOLDER_LOST)
     return Said(N_("{lost} — {undo}"), lost=lost, undo=OUTSIDE) if any(out for _, out in placed) else lost
 
 

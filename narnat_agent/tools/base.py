@@ -36,7 +36,8 @@ class ToolError(Exception):
 def nobody_to_ask(reason: str) -> ToolError:
     """What a command that needs the user's yes gets when nobody can answer (a headless run without --yes)."""
     return ToolError(Said(N_("not run — it needs the user's confirmation ({reason}), and this headless run cannot ask "
-                             "(the user can allow it with --yes)."), reason=reason))  # fmt: skip
+                             "(the user can allow it with --yes). Do not do it another way; say in your answer what "
+                             "was not done."), reason=reason))  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """Which commands verify the work (test runners, linters, type checkers, builds), named as a person would say them."""
 
+import shlex
 from dataclasses import dataclass
 
 from narnat_agent.i18n import _
@@ -190,7 +191,7 @@ def verified(stages: list[list[str | None]], code: int | None, pipeline: tuple[i
     statuses = pipeline if len(pipeline) == len(stages) else ()
     for n in reversed(range(len(stages))):
         if name := recognise(stages[n]):
-            run = " ".join(word for word in stages[n] if word is not None)
+            run = shlex.join(word for word in stages[n] if word is not None)  # quoted again: it can be pasted
             return Verification(name, code if code is None or not statuses else statuses[n], run, filtered(stages[n]))
     return None
 

@@ -1,5 +1,6 @@
 """Keys: the prompt (prompt_toolkit) and the watcher that turns ESC or Ctrl-C into a cancel while the agent works."""
 
+import asyncio
 import atexit
 import os
 import signal
@@ -160,23 +161,48 @@ def input_history(path: Path) -> tuple[History, str]:
     return KeptHistory(path), ""
 
 
-def yes_no(message) -> bool:
-    """One key answers: y (or 是) is yes; n (or 否), Esc, Ctrl-C and Ctrl-D are no; any other key keeps asking."""
-    keys = KeyBindings()
-    keys.add(Keys.Any)(lambda event: None)
-    keys.add("enter")(lambda event: None)
+FOLLOWING = 0.3  # seconds after a one-key answer within which an Enter typed by habit (y⏎) still belongs to it
 
-    def answer(value: bool):
+
+def yes_no(message) -> bool:
+    """One key answers: y (or 是) is yes; n (or 否), Esc, Ctrl-C and Ctrl-D are no; any other key keeps asking.
+    An Enter typed right after y or n is part of the answer: left for the next prompt, it would send what waits
+    there (after /undo, the question just given back)."""
+    keys = KeyBindings()
+    given: list[bool] = []
+
+    def other(event) -> None:
+        if given:  # typed after the answer: the next prompt's, as if typed there
+            store_typeahead(event.app.input, event.key_sequence)
+            event.app.exit(result=given[0])
+
+    def enter(event) -> None:
+        if given:
+            event.app.exit(result=given[0])
+
+    keys.add(Keys.Any)(other)
+    keys.add("enter")(enter)
+
+    def answer(value: bool, wait: bool):
         def handler(event) -> None:
+            if given:
+                return other(event)
+            given.append(value)
             event.current_buffer.text = _("yes") if value else _("no")
-            event.app.exit(result=value)
+            app = event.app
+            if wait:
+                asyncio.get_running_loop().call_later(FOLLOWING, lambda: app.is_done or app.exit(result=value))
+            else:
+                app.exit(result=value)
 
         return handler
 
     for key in _one_key(YES):
-        keys.add(key)(answer(True))
-    for key in (*_one_key(NO), "escape", "c-c", "c-d"):
-        keys.add(key, eager=True)(answer(False))
+        keys.add(key)(answer(True, wait=True))
+    for key in _one_key(NO):
+        keys.add(key, eager=True)(answer(False, wait=True))
+    for key in ("escape", "c-c", "c-d"):
+        keys.add(key, eager=True)(answer(False, wait=False))
     return PromptSession(message, key_bindings=keys).prompt()
 
 

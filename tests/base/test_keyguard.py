@@ -170,6 +170,26 @@ def test_what_the_mask_held_back_is_shown_in_its_place(harness, fake_llm):
     assert "thinking s\n" in run.err.getvalue() and run.out.getvalue().startswith("answer sk\n")
 
 
+def test_a_key_cut_by_line_ends_is_masked_and_text_that_only_begins_it_is_not():
+    from narnat_agent.keyguard import redact
+
+    for cut in range(1, len(KEY)):
+        assert redact(f"a {KEY[:cut]}\n{KEY[cut:]} b", KEY) == "a [API key] b"
+        assert redact(f"{KEY[:cut]}\\\r\n   7\t{KEY[cut:]}", KEY) == "[API key]"  # continued, numbered
+    assert redact(f"{KEY[:5]}\n\n{KEY[5:]}", KEY) == f"{KEY[:5]}\n\n{KEY[5:]}"  # a paragraph apart: two texts
+    assert redact(f"{KEY[:5]}\nother\n", KEY) == f"{KEY[:5]}\nother\n"
+    assert redact(f"{KEY[:5]}\n{'x' * 201}{KEY[5:]}", KEY) == f"{KEY[:5]}\n{'x' * 201}{KEY[5:]}"
+
+
+def test_a_stream_shows_what_only_ends_like_the_key_at_its_start_after_a_piece_and_after_its_end():
+    """Nothing let go before (at the start, after a piece fed whole, after the end) can complete the key."""
+    from narnat_agent.keyguard import StreamMask
+
+    mask = StreamMask("Xsecret-key-1")
+    assert mask.feed("secret-key-1 one") == "secret-key-1 one" and mask.feed("secret-key-1 two") == "secret-key-1 two"
+    assert mask.rest() == "" and mask.feed("secret-key-1 three") == "secret-key-1 three"
+
+
 def test_the_key_variables_leave_the_environment_and_the_rest_stays():
     from narnat_agent.keyguard import forget_key_variables
 

@@ -179,7 +179,10 @@ def test_headless_refuses_deletion_unless_yes_and_exits_3(project, fake_llm):
     assert done.returncode == 3 and (project / "junk.txt").exists()
     told = fake_llm.requests[1]["messages"][-1]["content"]
     assert told.startswith("Error: not run — it needs the user's confirmation (")
-    assert told.endswith("), and this headless run cannot ask (the user can allow it with --yes).")
+    assert told.endswith(
+        "), and this headless run cannot ask (the user can allow it with --yes). Do not do it "
+        "another way; say in your answer what was not done."
+    )
     assert "/undo" not in told  # there is no /undo in a headless run
     assert "was not run: rm junk.txt (run with --yes" in done.stderr
     fake_llm.add(tool_reply(("Bash", {"command": "rm junk.txt"})), text_reply("deleted"))

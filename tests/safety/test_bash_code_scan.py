@@ -172,8 +172,8 @@ def test_a_deletion_name_on_a_line_of_its_own_is_data(command):
         ("ruby -ropen3 -e 'Open3.pipeline(\"rm -rf tmp/cache\")'", ["rm deletes files: tmp/cache"]),
         ("ruby -e 'system(\"bundle install\") && `rm -rf tmp/cache`'", ["rm deletes files: tmp/cache"]),
         # backticks, qx and %x run a shell, whatever else the code does
-        ("perl -e 'print `git clean -fdx`'", ["git clean deletes untracked files"]),
-        ("ruby -e 'puts %x(git clean -fdx)'", ["git clean deletes untracked files"]),
+        ("perl -e 'print `git clean -fdx`'", ["git clean -x deletes untracked files and those .gitignore names"]),
+        ("ruby -e 'puts %x(git clean -fdx)'", ["git clean -x deletes untracked files and those .gitignore names"]),
         ("ruby -e 'puts %x{rm -rf tmp/cache}'", ["rm deletes files: tmp/cache"]),
         ("perl -e 'print qx/rm -rf build/'", ["rm deletes files: build"]),
         ("perl -e 'print qx!rm -rf build!'", ["rm deletes files: build"]),

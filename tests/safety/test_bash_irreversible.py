@@ -178,6 +178,58 @@ def test_moving_a_branch_back_names_the_commits_that_leave_it(command, said, his
     assert analyze(command, history, env={}).deletions == [said]
 
 
+@pytest.fixture
+def cleanable(tmp_path: Path) -> Path:
+    """A repository with an ignored virtualenv, an untracked file and Narnat's own folder (its checkpoints are not
+    ignored: git clean -d takes them too)."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text(".venv/\n")
+    for name in (".venv/bin/python", "new.txt", ".narnat/checkpoints/git/HEAD", "src/kept.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    subprocess.run(["git", "-C", str(tmp_path), "add", ".gitignore", "src"], check=True)
+    return tmp_path
+
+
+OWN = "Narnat's own checkpoints and sessions among them (.narnat/): /undo cannot restore anything once they are gone"
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("git clean -fdx", f"git clean -x deletes untracked files and those .gitignore names: 3 (.narnat/, .venv/, "
+         f"new.txt) — {OWN}"),
+        ("git clean -fdX", "git clean -X deletes the files .gitignore names: 1 (.venv/)"),
+        ("git clean -fd", f"git clean deletes untracked files: 2 (.narnat/, new.txt) — {OWN}"),
+        ("git clean -f", "git clean deletes untracked files: 1 (new.txt)"),  # without -d no folder goes
+        ("git clean -fdx -- new.txt", "git clean -x deletes untracked files and those .gitignore names: 1 (new.txt)"),
+        ("git clean -f -- src", "git clean deletes untracked files: nothing, as the files are now"),
+    ],
+)  # fmt: skip
+def test_git_clean_names_what_its_own_dry_run_lists_and_says_when_undo_goes_with_it(command, said, cleanable):
+    assert analyze(command, cleanable, env={}).deletions == [said]
+    assert (cleanable / ".narnat/checkpoints/git/HEAD").exists() and (cleanable / "new.txt").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("git clean -fdx", "git clean -x deletes untracked files and those .gitignore names"),
+        ("git clean -xfd", "git clean -x deletes untracked files and those .gitignore names"),
+        ("git clean -f -X", "git clean -X deletes the files .gitignore names"),
+        ("git clean -fd", "git clean deletes untracked files"),
+        ("rm -rf .narnat", f"rm deletes files: .narnat — {OWN}"),
+        ("rm -rf ./.narnat/checkpoints .narnat/sessions", f"rm deletes files: ./.narnat/checkpoints .narnat/sessions "
+         f"— {OWN}"),
+        ("rm -r app/.narnat/sessions/old.jsonl", f"rm deletes files: app/.narnat/sessions/old.jsonl — {OWN}"),
+        ("rm -rf .narnat/logs .narnat/spills", "rm deletes files: .narnat/logs .narnat/spills"),  # /undo still works
+        ("rm -rf narnat", "rm deletes files: narnat"),
+    ],
+)  # fmt: skip
+def test_what_the_text_alone_says_of_git_clean_and_of_deleting_narnats_own_folder(command, said):
+    assert analyze(command).deletions == [said]
+
+
 @pytest.mark.parametrize(
     ("command", "said"),
     [

@@ -58,7 +58,10 @@ def test_where_the_wrapped_command_starts(command, lost):
         ("shred build", ["shred overwrites build"]),  # a deleter, said as what it does
         ('zsh -c "rm -rf build"', RM),  # a shell
         ("find . -delete", ["find -delete deletes the files it finds"]),  # a program with rules of its own
-        ("git clean -fdx", ["git clean deletes untracked files"]),  # a family of the table
+        (
+            "git clean -fdx",
+            ["git clean -x deletes untracked files and those .gitignore names"],
+        ),  # a family of the table
         ('sqlite3 app.db "DROP TABLE t"', ["sqlite3 drops table t — /undo cannot restore it"]),  # a SQL client
         ('pwsh -c "Remove-Item x"', ["Remove-Item deletes x"]),
         ('cmd /c "del a"', ["del deletes a"]),

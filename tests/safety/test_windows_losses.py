@@ -26,6 +26,26 @@ def said(shell: str, command: str, project: Path) -> list[str]:
     return analyze(command, project, shell).deletions
 
 
+OWN = " — Narnat's own checkpoints and sessions among them (.narnat/): /undo cannot restore anything once they are gone"
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "lost"),
+    [
+        (
+            "powershell",
+            "Remove-Item .narnat -Recurse -Force",
+            "Remove-Item deletes .narnat with everything inside" + OWN,
+        ),
+        ("powershell", "Remove-Item .\\.narnat\\sessions\\*", "Remove-Item deletes .\\.narnat\\sessions\\*" + OWN),
+        ("cmd", "rd /s /q .narnat\\checkpoints", "rd deletes .narnat\\checkpoints with everything inside" + OWN),
+        ("cmd", "del /q .narnat\\logs\\x.log", "del deletes .narnat\\logs\\x.log"),  # a log: /undo still works
+    ],
+)
+def test_deleting_narnats_own_checkpoints_says_undo_goes_with_them(shell, command, lost, project):
+    assert said(shell, command, project) == [lost]
+
+
 @pytest.mark.parametrize(
     ("command", "lost"),
     [

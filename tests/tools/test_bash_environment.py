@@ -89,3 +89,34 @@ def test_narnats_virtualenv_stays_where_it_is_the_projects_or_there_is_none(monk
     assert environment("")["PATH"] == os.pathsep.join(["/usr/bin"])  # no project named: Narnat's is left out
     monkeypatch.setattr(sys, "base_prefix", sys.prefix)  # Narnat installed without a virtualenv
     assert environment("", tmp_path)["PATH"] == path
+
+
+def virtualenv(root: Path, name: str = ".venv", programs: str = "bin") -> Path:
+    """A virtualenv's shape, as `python -m venv` leaves it: pyvenv.cfg and the folder of its programs."""
+    (root / name / programs).mkdir(parents=True)
+    (root / name / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    return root / name
+
+
+@pytest.mark.parametrize(("name", "programs"), [(".venv", "bin"), ("venv", "bin"), (".venv", "Scripts")])
+def test_the_projects_own_virtualenv_is_activated_for_its_commands_when_none_is(monkeypatch, tmp_path, name, programs):
+    monkeypatch.setenv("PATH", os.pathsep.join([SCRIPTS, "/usr/bin"]))
+    monkeypatch.setenv("VIRTUAL_ENV", sys.prefix)  # Narnat's own, activated: left out, and the project's goes in
+    mine = virtualenv(tmp_path, name, programs)
+    env = environment("", tmp_path)
+    assert (env["VIRTUAL_ENV"], env["PATH"]) == (str(mine), os.pathsep.join([str(mine / programs), "/usr/bin"]))
+
+
+def test_an_active_virtualenv_a_folder_without_pyvenv_cfg_or_one_the_user_cannot_enter_activate_nothing(
+    monkeypatch, tmp_path
+):
+    monkeypatch.setenv("PATH", "/usr/bin")
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    (tmp_path / "venv" / "bin").mkdir(parents=True)  # no pyvenv.cfg: a folder of that name, not a virtualenv
+    assert "VIRTUAL_ENV" not in environment("", tmp_path) and environment("", tmp_path)["PATH"] == "/usr/bin"
+    virtualenv(tmp_path, ".venv")
+    monkeypatch.setenv("VIRTUAL_ENV", "/elsewhere/env")  # the user's own choice stays
+    assert environment("", tmp_path)["VIRTUAL_ENV"] == "/elsewhere/env"
+    monkeypatch.delenv("VIRTUAL_ENV")
+    monkeypatch.delenv("PATH")
+    assert environment("", tmp_path)["PATH"] == str(tmp_path / ".venv" / "bin")  # no PATH: its folder alone

@@ -74,6 +74,22 @@ def test_the_key_never_leaves_a_tool_only_its_marker(keyed, tool, args):
         assert "[API key]" in result.text
 
 
+@pytest.mark.parametrize("wrapped", [f"{KEY[:12]}\n{KEY[12:]}", f"{KEY[:4]}\\\r\n{KEY[4:9]}\n{KEY[9:]}"])
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("Read", {"file_path": "wrapped.txt"}),  # each line numbered
+        ("Grep", {"pattern": "^", "path": "wrapped.txt", "output_mode": "content", "-n": True}),  # each named
+        ("Bash", {"command": "python3 -c \"print(open('wrapped.txt').read())\""}),
+    ],
+)
+def test_the_key_a_line_end_cuts_is_masked_whole(keyed, tool, args, wrapped):
+    (keyed.root / "wrapped.txt").write_text(f"key:\n{wrapped}\nafter\n", newline="")
+    result = execute(tool, args, keyed)
+    lines = wrapped.replace("\\\r", "").split("\n")
+    assert "[API key]" in result.text and "after" in result.text and not any(line in result.text for line in lines)
+
+
 def test_a_command_that_prints_the_key_shows_the_model_and_the_screen_its_marker(keyed):
     result = execute("Bash", {"command": "python3 -c \"print(open('.narnat/narnat.json').read())\""}, keyed)
     assert not result.is_error, result.text

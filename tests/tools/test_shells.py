@@ -310,12 +310,13 @@ def test_the_shell_found_on_windows_runs_keeps_the_directory_and_says_the_exit_c
 
 
 def test_the_model_is_told_where_a_windows_virtualenv_keeps_its_programs(project):
+    """.venv, activated for the commands when no other virtualenv is, is said to be active."""
     for name, folder in ((".venv", "Scripts"), ("env", "bin")):
         (project / name / folder).mkdir(parents=True)
         (project / name / "pyvenv.cfg").write_text("home = C:\\Python311\n")
     config = load_config(project, project.parent / "home", env={"NARNAT_API_KEY": "sk-test"})
     prompt = build_system_prompt(config)
-    assert "- Python virtualenv: .venv (its tools: .venv/Scripts/python, .venv/Scripts/pip)\n" in prompt
+    assert "- Python virtualenv: .venv (active; its tools: .venv/Scripts/python, .venv/Scripts/pip)\n" in prompt
     assert "- Python virtualenv: env (its tools: env/bin/python, env/bin/pip)\n" in prompt
 
 

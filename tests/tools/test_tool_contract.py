@@ -53,7 +53,7 @@ def test_a_headless_run_names_why_the_command_needed_a_yes_and_the_fix() -> None
     error = nobody_to_ask("it deletes files")
     assert str(error) == (
         "not run — it needs the user's confirmation (it deletes files), and this headless run cannot ask "
-        "(the user can allow it with --yes)."
+        "(the user can allow it with --yes). Do not do it another way; say in your answer what was not done."
     )
     assert isinstance(error.shown, Said)
     assert error.shown.values == {"reason": "it deletes files"}

@@ -129,6 +129,24 @@ CHAINS = [  # (command, its exit code, what is recorded)
 ]  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("command", "run"),
+    [
+        ("pytest -k 'Chunked or Sliced'", "pytest -k 'Chunked or Sliced'"),
+        ('pytest "tests/test a.py::test_b"', "pytest 'tests/test a.py::test_b'"),
+        ('pytest -k "it\'s"', "pytest -k 'it'\"'\"'s'"),
+        ("npm test -- --grep=fast", "npm test -- --grep=fast"),
+    ],
+)
+def test_a_run_is_recorded_as_a_shell_reads_it_again(command, run):
+    """The footer's and the JSON's `run` pasted into a shell runs the same command."""
+    recorded = verified_chain(ending_chain(command), 1, ())
+    assert recorded is not None and recorded.run == run
+    assert subprocess.run(["bash", "-c", f"printf '%s\\n' {run}"], capture_output=True, text=True).stdout.split("\n")[
+        :-1
+    ] == [w for w in ending_chain(command)[-1][-1] if w is not None]
+
+
 @pytest.mark.parametrize(("command", "code", "recorded"), CHAINS)
 def test_verifications_joined_by_and_are_one_the_exit_code_cannot_tell_apart(command, code, recorded):
     assert verified_chain(ending_chain(command), code, ()) == recorded

@@ -192,7 +192,7 @@ def test_a_question_is_refused_where_nobody_can_answer_and_declined_says_what_to
         headless.ask("rm -rf build", "it deletes files", "Ask the user.")
     assert str(refused.value) == (
         "not run — it needs the user's confirmation (it deletes files), and this headless run cannot ask (the user "
-        "can allow it with --yes)."
+        "can allow it with --yes). Do not do it another way; say in your answer what was not done."
     )
     asked: list[tuple[str, str]] = []
     workspace = Workspace(

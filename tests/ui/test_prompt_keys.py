@@ -84,6 +84,24 @@ def test_one_key_answers_in_either_language_and_other_keys_keep_asking(pipe, key
     assert yes_no("Run it? ") is answer
 
 
+@pytest.mark.parametrize("keys", ["y\r", "n\r", "是\r"])
+def test_an_enter_typed_right_after_the_one_key_answer_is_part_of_it(pipe, keys):
+    """y⏎ by habit: the Enter left for the next prompt would send what waits there (after /undo, the question given
+    back, which would run again at once)."""
+    pipe.send_text(keys)
+    answer = yes_no("Run it? ")
+    pipe.send_text("next\r")
+    sent = prompt_session(InMemoryHistory(), MergedCompleter(), None).prompt("> ", default="given back ")
+    assert (answer, sent) == (keys != "n\r", "given back next")
+
+
+@pytest.mark.parametrize(("keys", "sent"), [("yhi\r", "hi"), ("nyes\r", "yes"), ("yy\r", "y")])
+def test_other_keys_typed_right_after_the_answer_go_to_the_next_prompt(pipe, keys, sent):
+    pipe.send_text(keys)
+    answer = yes_no("Run it? ")
+    assert (answer, prompt_session(InMemoryHistory(), MergedCompleter(), None).prompt("> ")) == (keys[0] == "y", sent)
+
+
 def completions(completer, text: str, *, display: bool = False) -> list:
     found = list(completer.get_completions(Document(text), CompleteEvent()))
     return [(c.text, c.start_position, c.display_meta_text) for c in found] if display else [c.text for c in found]

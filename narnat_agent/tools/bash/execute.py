@@ -187,7 +187,7 @@ def environment(secret: str = "", root: Path | None = None) -> dict[str, str]:
     """The command's environment: the user's (Narnat's, without its own virtualenv unless that is the project's),
     without the API key under any name, quietened for no terminal."""
     secrets = {os.environ[name] for name in KEY_VARIABLES if os.environ.get(name)} | ({secret} if secret else set())
-    user = _without_own_virtualenv(os.environ, root)
+    user = _with_projects_virtualenv(_without_own_virtualenv(os.environ, root), root)
     kept = {k: v for k, v in user.items() if k not in KEY_VARIABLES and v not in secrets}
     return {**kept, **QUIET}
 
@@ -203,6 +203,27 @@ def _without_own_virtualenv(env: Mapping[str, str], root: Path | None) -> dict[s
     scripts = os.path.normcase(os.path.realpath(sysconfig.get_path("scripts")))
     path = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.normcase(os.path.realpath(d)) != scripts]
     return {**kept, "PATH": os.pathsep.join(path)} if "PATH" in env else kept
+
+
+PROJECT_VIRTUALENVS = (".venv", "venv")  # the names a project's own virtualenv goes by, at its root
+
+
+def _with_projects_virtualenv(env: dict[str, str], root: Path | None) -> dict[str, str]:
+    """The project's own virtualenv activated, as a person working there has it, when no other is: `python -m pytest`
+    and `pip install` reach it (bin/, or Scripts\\ on Windows, first on PATH)."""
+    if root is None or env.get("VIRTUAL_ENV"):
+        return env
+    for name in PROJECT_VIRTUALENVS:
+        folder = root / name
+        try:  # pathlib lets EACCES through: a folder the user cannot enter holds no virtualenv of theirs
+            if not (folder / "pyvenv.cfg").is_file():
+                continue
+            programs = next(folder / d for d in ("bin", "Scripts") if (folder / d).is_dir())
+        except (OSError, StopIteration):
+            continue
+        path = os.pathsep.join([str(programs), env["PATH"]]) if env.get("PATH") else str(programs)
+        return {**env, "VIRTUAL_ENV": str(folder), "PATH": path}
+    return env
 
 
 def spawn_script(spawn: Spawn, shell: Shell, script: tuple[str, Path], ws: Workspace, stdout: int | IO[bytes],
