@@ -90,8 +90,10 @@ class TurnStats:
 
     @property
     def suite(self) -> Verification | None:
-        """The latest verification that ran a whole suite rather than part of one."""
-        return next((v for v in reversed(self.verifications) if not v.filtered), None)
+        """The latest verification that ran a whole suite rather than part of one: a goal's check, run after the
+        turn, is the latest of all."""
+        ran = [*self.verifications, *([self.check] if self.check else [])]
+        return next((v for v in reversed(ran) if not v.filtered), None)
 
     def judge(self, answer: str) -> None:
         """An answer that claims success while the last verification (the goal's check, else the model's own)

@@ -74,6 +74,15 @@ def test_the_suite_is_the_latest_run_of_the_whole_of_one():
     assert stats.suite == check("cargo test", 0)
 
 
+def test_a_goals_whole_check_after_the_turn_is_the_suite_and_a_filtered_one_is_not():
+    stats = TurnStats()
+    stats.verified(check("pytest", 1))
+    stats.check = check("pytest", 0, run="pytest -q")  # --until "pytest -q", run by Narnat after the turn
+    assert stats.suite == check("pytest", 0, run="pytest -q") and stats.verifications == [check("pytest", 1)]
+    stats.check = check("pytest", 0, filtered=True, run="pytest -k io")
+    assert stats.suite == check("pytest", 1)
+
+
 def test_a_claim_of_success_is_judged_against_the_last_verification_or_the_goals_check():
     stats = TurnStats()
     stats.judge("All tests pass.")

@@ -47,7 +47,7 @@ def test_a_goal_out_of_turns_exits_3_and_marks_the_answer_that_claims_success(pr
     assert (result["stop"], result["is_error"], result["goal"]["verified"], result["goal"]["rounds"]) == (
         "turn_limit", True, False, 2)  # fmt: skip
     check = {"command": "test -f fixed", "run": "test -f fixed", "filtered": False, "outcome": "failed", "exit_code": 1}
-    assert result["unproven_claim"] == check
+    assert result["unproven_claim"] == check and result["suite"] == check  # the check is the suite: run last, whole
     assert "Goal not met after 2 turns (max_turns): test -f fixed: failed (exit 1)." in done.stderr
     assert len(fake_llm.requests) == 2
 
