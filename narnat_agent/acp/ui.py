@@ -151,6 +151,10 @@ class EditorUI:
             log.warning("permission not given: %s", e)
             return False
         outcome = answer.outcome
+        if isinstance(outcome, AllowedOutcome) and outcome.option_id not in (ALLOW, REJECT):
+            # an editor's own option (an "always" it made up, a typo): taken as no, said rather than silently
+            self.notice(_("The editor answered with an option that was not offered ({option}): taken as no.").format(
+                option=outcome.option_id))  # fmt: skip
         return isinstance(outcome, AllowedOutcome) and outcome.option_id == ALLOW
 
     def ask(self, question: str, default: str, secret: bool = False) -> str:

@@ -145,6 +145,10 @@ def test_a_question_is_a_permission_request_and_only_allow_is_a_yes(link, tmp_pa
     assert link.client.asked[-1]["call"]["toolCallId"] == "question-2"
     link.client.answer = "cancelled"
     assert ui.confirm("rm x", "deletes") is False
+    assert "not offered" not in "".join(ui.held)  # the editor's own answers say nothing
+    link.client.answer = "allow_always"  # an option the editor made up
+    assert ui.confirm("rm x", "deletes") is False
+    assert ui.held[-1] == "! The editor answered with an option that was not offered (allow_always): taken as no."
     link.client.answer = ConnectionError("gone")
     assert ui.confirm("rm x", "deletes") is False
     link.client.answer = ValueError("bad answer")
