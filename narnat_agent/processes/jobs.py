@@ -192,10 +192,13 @@ class Jobs:
             job.told = True
         return [f"background job {job.number} ({job.command}) {job.state}" for job in ended]
 
+    def running(self) -> list[Job]:
+        return [job for job in self.started if job.process.poll() is None]
+
     def stop_all(self) -> list[Job]:
         """Stop every job's process tree (what a job left running after its first process ended, too); the jobs
         that were still running."""
-        running = [job for job in self.started if job.process.poll() is None]
+        running = self.running()
         for job in self.started:
             self.stop(job)
         if self.calls is not None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from narnat_agent import __version__
 from narnat_agent.i18n import _, ngettext
 from narnat_agent.run.signals import leave_on_signals
-from narnat_agent.run.start import USAGE_ERROR, Opening, build_agent, save, stop_jobs
+from narnat_agent.run.start import USAGE_ERROR, Opening, build_agent, jobs_named, save, stop_jobs
 
 RECAP = 96  # characters of the last question and answer a resumed conversation recalls
 
@@ -118,16 +118,33 @@ def _repl(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) ->
         ui.notice(_("The conversation is still here: /save it once there is room, or leave again to quit without it."))
 
 
+def _jobs_said(agent: Agent, ui: UI) -> bool:
+    """Whether background commands still run, which leaving would stop: then they are named, and leaving again goes."""
+    running = agent.workspace.jobs.running()
+    if running:
+        said = ngettext("{n} background command still runs ({commands}); leaving stops it: Ctrl-D or /exit again "
+                        "to leave.", "{n} background commands still run ({commands}); leaving stops them: Ctrl-D or "
+                        "/exit again to leave.", len(running))  # fmt: skip
+        ui.warning(said.format(n=len(running), commands=jobs_named(running)))
+    return bool(running)
+
+
 def _questions(agent: Agent, ui: UI, dispatch: Callable[[Agent, str], bool | str]) -> None:
     """Questions and slash commands until the user leaves; `dispatch` returns False to leave, or the question that
     one of the user's own commands stands for."""
-    while not agent.leaving and (text := ui.read_input()) is not None:
+    warned = False  # of the background commands leaving would stop: leaving again, right after, goes
+    while not agent.leaving:
+        text = ui.read_input()
         try:
-            if text.strip().startswith("/"):  # a command may run turns too (/goal)
+            if text is not None and text.strip().startswith("/"):  # a command may run turns too (/goal)
                 done = dispatch(agent, text.strip())
-                if done is False:
+                text = None if done is False else done if isinstance(done, str) else ""
+            if text is None:
+                if warned or not _jobs_said(agent, ui):
                     return
-                text = done if isinstance(done, str) else ""
+                warned = True
+                continue
+            warned = False
             if text.strip():
                 agent.ask(text)
         except KeyboardInterrupt:  # a cancel that landed between steps: the turn is already over

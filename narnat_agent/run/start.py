@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from narnat_agent.conversation.session import Session
     from narnat_agent.core.agent import Agent
     from narnat_agent.core.ui import UI
+    from narnat_agent.processes.jobs import Job
     from narnat_agent.provider.endpoint import Server
 
 USAGE_ERROR = 2  # a configuration or command-line mistake: nothing was sent
@@ -153,10 +154,15 @@ def stop_jobs(agent: Agent) -> None:
     if stopped:
         said = ngettext("Stopped {n} background command: {commands}", "Stopped {n} background commands: {commands}",
                         len(stopped))  # fmt: skip
-        commands = "; ".join(job.command for job in stopped[:SHOWN_JOBS])
-        if len(stopped) > SHOWN_JOBS:
-            commands = _("{commands}; and {n} more").format(commands=commands, n=len(stopped) - SHOWN_JOBS)
-        agent.ui.notice(said.format(n=len(stopped), commands=commands))
+        agent.ui.notice(said.format(n=len(stopped), commands=jobs_named(stopped)))
+
+
+def jobs_named(jobs: list[Job]) -> str:
+    """The first few jobs' commands, the others counted."""
+    commands = "; ".join(job.command for job in jobs[:SHOWN_JOBS])
+    if len(jobs) > SHOWN_JOBS:
+        commands = _("{commands}; and {n} more").format(commands=commands, n=len(jobs) - SHOWN_JOBS)
+    return commands
 
 
 def save(agent: Agent, ui: UI, quiet: bool = False) -> bool:

@@ -161,6 +161,33 @@ def test_exit_leaves_and_what_follows_is_not_asked(project, fake_llm, repl):
     assert [m["content"] for m in saved(project)[0]["messages"][1:]] == ["one", "One."]
 
 
+JOB = tool_reply(("Bash", {"command": "sleep 300 # build", "run_in_background": True}))
+STILL = "⚠ 1 background command still runs (sleep 300 # build); leaving stops it: Ctrl-D or /exit again to leave."
+
+
+@pytest.mark.parametrize(
+    ("lines", "warnings"),
+    [
+        ("build\n/exit\n/exit\n", 1),  # the second /exit, right after, leaves
+        ("build\n", 1),  # the end of input, then again: Ctrl-D twice
+        ("build\n/exit\n/jobs\n/exit\n/exit\n", 2),  # said again after anything else
+    ],
+)
+def test_leaving_while_a_background_command_runs_names_it_and_leaving_again_stops_it(
+    project, fake_llm, repl, lines, warnings
+):
+    fake_llm.add(JOB, text_reply("Started."))
+    code, out, err = repl(lines)
+    assert code == 0 and err.count(STILL) == warnings and "Stopped 1 background command: sleep 300 # build" in err
+    assert err.index(STILL) < err.index("Stopped 1 background command")
+
+
+def test_leaving_with_no_background_command_running_goes_at_once(project, fake_llm, repl):
+    fake_llm.add(text_reply("Hi."))
+    code, out, err = repl("hi\n/exit\nmore\n")
+    assert code == 0 and "still runs" not in err and len(fake_llm.requests) == 1
+
+
 def test_blank_lines_and_other_commands_ask_nothing(project, fake_llm, repl):
     code, out, err = repl("\n   \n/help\n/nosuch\n")
     assert code == 0 and not fake_llm.requests and "/exit" in out and "Unexpected" not in err
