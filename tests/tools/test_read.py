@@ -349,6 +349,21 @@ def test_summaries_count_the_lines_shown(workspace, project):
     assert read(workspace, "gbk.txt").summary == "Read 1 line"
 
 
+def test_a_negative_offset_reads_the_last_lines(workspace, project):
+    (project / "log.txt").write_text("".join(f"line {n}\n" for n in range(1, 6)))
+    assert read(workspace, "log.txt", offset=-2).text == "4\tline 4\n5\tline 5\n(End of file - 5 lines)"
+    assert read(workspace, "log.txt", offset=-2, limit=1).text.endswith("use offset=5 to continue.)")
+    assert read(workspace, "log.txt", offset=-9).text.startswith("1\tline 1\n")  # more than there are: all of them
+    (project / "latin1.txt").write_bytes(b"caf\xe9\nth\xe9\n")  # not UTF-8: decoded whole, not paged from the disk
+    assert read(workspace, "latin1.txt", offset=-1).text.endswith("2\tth\u00e9\n(End of file - 2 lines)")
+
+
+def test_reads_schema_says_a_negative_offset_reads_the_last_lines():
+    from narnat_agent.tools.read import TOOL
+
+    assert "-N reads the last N lines" in TOOL.parameters["properties"]["offset"]["description"]
+
+
 def test_offset_zero_and_limit_zero_mean_from_the_start_and_no_limit(workspace, project):
     (project / "n.txt").write_text("a\nb\nc\n")
     assert read(workspace, "n.txt", offset=0, limit=0).text == "1\ta\n2\tb\n3\tc\n(End of file - 3 lines)"
