@@ -45,7 +45,7 @@ class Job:
     output: "JobLog"
     tag: str  # in the environment of each of its processes: what finds them, even outside its tree
     told: bool = False  # the model has been told how it ended
-    given: int = 0  # bytes of its log the model has been given by waiting for it
+    given: int = 0  # bytes of its log the model has been given by waiting for it or has Read
     recorded: bool = False  # its end is among the turn's verifications (when it verifies): counted once
 
     @property
@@ -177,6 +177,29 @@ class Jobs:
         if job is not None and job.process.poll() is not None:
             job.output.finish(DRAIN)
         return job
+
+    def read_through(self, log: Path, line: int) -> None:
+        """The model has Read this run's job's log through `line`: waiting for the job gives what comes after it
+        (a line still being written is given again, whole)."""
+        job = next((job for job in self.started if job.log == log), None)
+        if job is None:
+            return
+        through = 0
+        with contextlib.suppress(OSError), log.open("rb") as data:
+            for n, text in enumerate(data, 1):
+                if n > line or not text.endswith(b"\n"):
+                    break
+                through += len(text)
+        job.given = max(job.given, through)
+
+    @staticmethod
+    def first_new_line(job: Job) -> int:
+        """The line of the job's log that its output not yet given starts at."""
+        try:
+            with job.log.open("rb") as log:
+                return log.read(job.given).count(b"\n") + 1
+        except OSError:
+            return 1
 
     @staticmethod
     def new_output(job: Job, limit: int) -> str:

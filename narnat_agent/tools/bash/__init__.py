@@ -102,10 +102,13 @@ def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
     ended = job.process.poll() is not None
     if ended:  # the last of its output may still be on its way to the log, as for Read
         job.output.finish(DRAIN)
+    first = ws.jobs.first_new_line(job)
     new = without_escapes(ws.jobs.new_output(job, LIMIT))  # a command's colours, written as to a terminal
     job.told = job.told or ended
     how = f"job {job.number} {job.state}" if ended else f"job {job.number} still running after {timeout_s:g} s"
     body = f"{new.rstrip()}\n" if new.strip() else "(no new output)\n"
+    if first > 1 and new.strip():  # what was Read or given before is not given again
+        body = f"(its output from line {first} of its log, after what was already seen)\n{body}"
     verification = of_job(job) if ended else None
     summary = _("job {number}: {state}").format(number=job.number, state=spoken(job.state))
     failed = ended and job.process.returncode != 0

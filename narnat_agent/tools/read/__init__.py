@@ -177,6 +177,7 @@ def _page(texts: Callable[[], Iterable[str]], total: int, args: dict, ws: Worksp
     limit = args["limit"] if args.get("limit", 0) > 0 else None
     shown, last, tabbed = _numbered(texts(), start, min(limit or MAX_LINES, MAX_LINES))
     ws.saw(path, sha, whole=False, lines=(((start, last),), total), codec=codec)
+    ws.jobs.read_through(path, last)  # a background job's log: `wait %N` gives what comes after
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if tabbed else ""
     body = "\n".join(shown)
