@@ -66,6 +66,25 @@ def test_typography_is_named_as_the_cause_on_either_side(project, workspace):
         assert "not found. Likely cause: quotes, dashes or other typography differ. The closest" in result.text
 
 
+def test_a_slip_of_single_for_double_quotes_is_named_with_its_line(project, workspace):
+    text = "check(\n    'x',\n    \"n must be at least 0\",\n    chunked('ABCDE', -1),\n)\n"
+    old = "    'n must be at least 0',\n    chunked('ABCDE', -1),\n"  # 'ABCDE' is the file's own: not a slip
+    result = edit(project, workspace, text, old, "x")
+    assert result.text.startswith(
+        "Error: old_string was not found. Likely cause: the quotes differ: line 3 has \" where old_string has ' (in "
+        "code they are different characters: copy the file's). The closest text (lines 3-4) follows"
+    )
+    assert (project / "m.py").read_text() == text  # quotes in code are not folded: nothing changed
+    other = edit(project, workspace, "say('hi')\n", 'say("hi")', "x")
+    assert "line 1 has ' where old_string has \"" in other.text
+
+
+def test_edits_schema_says_which_quote_slips_are_tolerated():
+    from narnat_agent.tools.edit import TOOL
+
+    assert 'typographic quote (“” for ")' in TOOL.description
+
+
 @pytest.mark.parametrize(
     ("text", "new", "line"),
     [
