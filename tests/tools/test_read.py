@@ -64,6 +64,17 @@ def test_missing_file_suggests_the_closest_names(workspace, project):
     assert result.is_error and "does not exist" in result.text and shown("src/config.py") in result.text
 
 
+def test_a_missing_file_in_a_near_named_folder_suggests_the_file_in_the_folder_that_exists(workspace, project):
+    (project / "tests").mkdir()
+    (project / "tests" / "__init__.py").write_text("")
+    (project / "tests" / "deep").mkdir()
+    (project / "tests" / "deep" / "x.py").write_text("")
+    result = read(workspace, "test/__init__.py")
+    assert result.is_error and result.text.endswith(f"Did you mean: {shown('tests/__init__.py')}?")
+    assert read(workspace, "test/deep/x.py").text.endswith(f"Did you mean: {shown('tests/deep/x.py')}?")
+    assert "Did you mean" not in read(workspace, "test/other.py").text  # the folder is near, the file is not there
+
+
 @pytest.mark.skipif(os.name == "nt", reason="Windows has no POSIX file modes to deny a read")
 @pytest.mark.skipif(os.name != "nt" and os.geteuid() == 0, reason="root reads files whatever their mode")
 def test_permission_denied(workspace, project):
