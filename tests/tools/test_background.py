@@ -116,31 +116,33 @@ def test_waiting_for_a_job_gives_its_new_output_and_how_it_ended(workspace, proj
     assert "ended" not in execute("Bash", {"command": "echo hi"}, workspace).text  # said once, not again as news
 
 
-def test_waiting_for_a_job_gives_only_the_output_after_what_the_model_read_of_its_log(workspace, project):
-    for fifo in ("ready", "go"):
+@pytest.mark.parametrize(
+    ("printed", "read", "then", "given"),
+    [
+        (
+            "run 1\\nrun 2\\nrun 3\\n",
+            "3\trun 3\n",
+            "run 4\\n",
+            "line 4 of its log, after what was already seen)\nrun 4\n",
+        ),
+        # a line Read while it was being written is given again, whole
+        ("run 1\\npart", "2\tpart\n", "ial\\n", "line 2 of its log, after what was already seen)\npartial\n"),
+    ],
+)
+def test_waiting_for_a_job_gives_the_output_after_what_the_model_read_of_its_log(
+    workspace, project, printed, read, then, given
+):
+    for fifo in ("ready", "go"):  # the job says it has printed, then waits to print the rest: no clock
         os.mkfifo(project / fifo)
-    code = "print('run 1\\nrun 2\\nrun 3', flush=True); open('ready', 'w').close(); open('go').read(); print('run 4')"
+    code = f"import sys; sys.stdout.write('{printed}'); sys.stdout.flush(); open('ready', 'w').close(); "
+    code += f"open('go').read(); sys.stdout.write('{then}')"
     execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
     (project / "ready").read_text()
     [job] = workspace.jobs.started
-    assert "3\trun 3\n" in execute("Read", {"file_path": str(job.log)}, workspace).text
+    assert read in execute("Read", {"file_path": str(job.log)}, workspace).text
     (project / "go").write_text("")
     done = execute("Bash", {"command": "wait %1", "timeout": 30_000}, workspace)
-    assert done.text.startswith("(its output from line 4 of its log, after what was already seen)\nrun 4\n(job 1 exit")
-
-
-def test_a_line_read_while_it_was_being_written_is_given_whole_by_waiting(workspace, project):
-    for fifo in ("ready", "go"):
-        os.mkfifo(project / fifo)
-    code = "import sys; sys.stdout.write('run 1\\npart'); sys.stdout.flush(); open('ready', 'w').close(); "
-    code += "open('go').read(); print('ial')"
-    execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
-    (project / "ready").read_text()
-    [job] = workspace.jobs.started
-    assert "2\tpart\n" in execute("Read", {"file_path": str(job.log)}, workspace).text
-    (project / "go").write_text("")
-    done = execute("Bash", {"command": "wait %1", "timeout": 30_000}, workspace)
-    assert done.text.startswith("(its output from line 2 of its log, after what was already seen)\npartial\n")
+    assert done.text.startswith(f"(its output from {given}")
 
 
 def test_waiting_after_reading_part_of_a_jobs_log_gives_the_lines_not_read(workspace):
