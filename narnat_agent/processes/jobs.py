@@ -11,8 +11,9 @@ import secrets
 import subprocess
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import IO
 
@@ -28,6 +29,11 @@ LIMIT_MB = 100  # output after which a job is stopped, unless the settings say o
 DRAIN = 1.0  # seconds the rest of an ended job's output is waited for, once
 RUNNING = ".running"  # beside a job's log while it runs: Narnat's pid and the job's tag, for the next start's sweep
 LEFT_OUT = "\n[… {gap:,} bytes of output left out here: this log keeps the first {head:,} and the last {tail:,} …]\n"
+# the last line of the log of a job stopped before it ended on its own, for whoever Reads it in a later run
+AT_EXIT = "\n[Narnat stopped this job when it exited, at {time}: the command had not finished.]\n"
+AT_START = "\n[Narnat stopped this job at {time}, when it next started: the run that started it had ended without \
+stopping it; the command had not finished.]\n"
+STOPPED = "[Narnat stopped this job "
 
 
 @dataclass
@@ -39,7 +45,7 @@ class Job:
     output: "JobLog"
     tag: str  # in the environment of each of its processes: what finds them, even outside its tree
     told: bool = False  # the model has been told how it ended
-    given: int = 0  # bytes of its log the model has been given by waiting for it
+    given: int = 0  # bytes of its log the model has been given by waiting for it or has Read
     recorded: bool = False  # its end is among the turn's verifications (when it verifies): counted once
 
     @property
@@ -172,6 +178,29 @@ class Jobs:
             job.output.finish(DRAIN)
         return job
 
+    def read_through(self, log: Path, line: int) -> None:
+        """The model has Read this run's job's log through `line`: waiting for the job gives what comes after it
+        (a line still being written is given again, whole)."""
+        job = next((job for job in self.started if job.log == log), None)
+        if job is None:
+            return
+        through = 0
+        with contextlib.suppress(OSError), log.open("rb") as data:
+            for n, text in enumerate(data, 1):
+                if n > line or not text.endswith(b"\n"):
+                    break
+                through += len(text)
+        job.given = max(job.given, through)
+
+    @staticmethod
+    def first_new_line(job: Job) -> int:
+        """The line of the job's log that its output not yet given starts at."""
+        try:
+            with job.log.open("rb") as log:
+                return log.read(job.given).count(b"\n") + 1
+        except OSError:
+            return 1
+
     @staticmethod
     def new_output(job: Job, limit: int) -> str:
         """The job's output since it was last given, its last `limit` characters when there is more."""
@@ -201,6 +230,9 @@ class Jobs:
         running = self.running()
         for job in self.started:
             self.stop(job)
+        for job in running:
+            job.output.finish(DRAIN)  # its last output first, then the line saying it did not finish
+            _stopped_line(job.log, AT_EXIT)
         if self.calls is not None:
             kill_tagged(self.calls[0])
             self.calls[1].unlink(missing_ok=True)
@@ -224,6 +256,33 @@ def sweep(folder: Path) -> int:
             owner, tag = running.read_text(encoding="utf-8").split()
             if int(owner) != os.getpid() and alive(int(owner)):
                 continue
-            ended += kill_tagged(tag)
+            if killed := kill_tagged(tag):
+                _stopped_line(running.with_name(running.name.removesuffix(RUNNING)), AT_START)
+            ended += killed
             running.unlink()
     return ended
+
+
+def _stopped_line(log: Path, line: str) -> None:
+    """The line that ends the log of a job Narnat stopped, with the time; a Bash call's marker has no log."""
+    if log.name.startswith("job-") and log.is_file():
+        with contextlib.suppress(OSError), log.open("a", encoding="utf-8") as out:
+            out.write(line.format(time=datetime.now().strftime("%H:%M")))
+
+
+def earlier_log(folder: Path, number: int, read: Iterable[Path]) -> tuple[Path, str] | None:
+    """The log of the job numbered `number` in an earlier run (the one the conversation read, else the newest), and
+    its last line when it says Narnat stopped the job; job numbers start again in each run."""
+    logs = sorted(folder.glob(f"job-{number}-*.log"))  # the name's date and time sort them
+    if not logs:
+        return None
+    known = set(read)
+    seen = [log for log in logs if log in known]
+    log = (seen or logs)[-1]
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        with log.open("rb") as data:
+            data.seek(max(0, log.stat().st_size - 4096))
+            last = data.read().decode("utf-8", errors="replace").rstrip("\n").rsplit("\n", 1)[-1]
+        if last.startswith(STOPPED):
+            return log, last
+    return log, ""

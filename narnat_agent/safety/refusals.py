@@ -58,6 +58,8 @@ def _plumbing(command: Command) -> bool:
 
 
 FOLLOWING = N_("{program} -f never ends: use Read to see the file")  # a file op that also never ends
+TAIL_READ = N_("reading files with {program}: use Read (offset=-N for the last N lines)")
+FROM_LINE = re.compile(r"(-n|--lines=?)?\+\d+")  # `tail -n +20`: from line 20 on, an offset like any other
 
 
 def file_op(name: str, argv: list, command: Command) -> str | None:
@@ -82,6 +84,8 @@ def file_op(name: str, argv: list, command: Command) -> str | None:
 
 
 def _read_or_search(name: str, argv: list, flags: set[str], files: list) -> str | None:
+    if name == "tail" and files and not any(FROM_LINE.fullmatch(a) for a in argv[1:] if a):
+        return Said(TAIL_READ, program=name)  # the last lines: a model cannot count a growing log's lines for an offset
     if name in ("cat", "tac", "nl", "bat", "batcat", "head", "tail", "less", "more") and files:
         return Said(N_("reading files with {program}: use Read (offset/limit for a part)"), program=name)
     if name in ("sed", "gsed") and "-n" in flags and len(files) > 1:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import Check, Verdict
 from narnat_agent.safety.code import INTERPRETERS
+from narnat_agent.safety.refusals import TAIL_READ
 from narnat_agent.safety.syntax import Command, names
 from narnat_agent.safety.windows_syntax import WinCommand, bind, cmdlet, fed, operands, program, switches
 
@@ -46,6 +47,9 @@ def _plumbing(command: Command) -> bool:
 def _reads(command: WinCommand) -> str | None:
     name, shown = command.name, command.shown[0]
     if name in READERS and not _plumbing(command):
+        bound = bind(command, ("path",), ("tail", "last")) if name == "get-content" else None
+        if bound is not None and (bound.has("tail") or bound.has("last")):
+            return Said(TAIL_READ, program=shown)  # as for bash's tail: the model cannot count a log's lines
         return Said(N_("reading files with {program}: use Read (offset/limit for a part)"), program=shown)
     files = [w for w, _ in operands(command) if (w or "").lower() != "nul"]
     if name in ("type", "more") and files and command.upstream is None and not _plumbing(command):

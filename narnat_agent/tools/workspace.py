@@ -274,6 +274,9 @@ class Workspace:
         except OSError:
             names = []
         close = [parent / n for n in difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)]
+        if path != parent and len(rest := path.relative_to(parent).parts) > 1:  # a folder on the way is missing
+            near = [parent / n / Path(*rest[1:]) for n in difflib.get_close_matches(rest[0], names, n=3, cutoff=0.5)]
+            close = [p for p in near if p.exists()] + close  # test/__init__.py: tests/__init__.py
         where = f"relative paths start at the project root, {printable(str(self.root))}"
         if self.cwd != self.root:
             where += f"; {self.bash_elsewhere()}"

@@ -86,6 +86,8 @@ def test_a_read_is_located_at_its_offset(workspace):
     assert start["locations"] == [{"path": str(workspace.root / "a.py")}]
     _, start = _start(workspace, "Grep", {"pattern": "x", "offset": 40})
     assert start["locations"] == [{"path": str(workspace.root)}]
+    _, start = _start(workspace, "Read", {"file_path": "a.py", "offset": -20})  # the schema drops a line below 0
+    assert start["locations"] == [{"path": str(workspace.root / "a.py")}]
 
 
 def test_a_search_without_a_path_is_located_at_the_project(workspace):

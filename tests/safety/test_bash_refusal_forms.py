@@ -13,6 +13,7 @@ SEARCH_ANY = "searching with {}: use Grep (or Glob for file names)"
 FIND = "finding files with {}: use Glob (names) or Grep (contents)"
 TREE = "listing a tree with ls: use Glob"
 FOLLOWS = "tail -f never ends: use Read to see the file"
+LAST = "reading files with tail: use Read (offset=-N for the last N lines)"
 
 
 @pytest.mark.parametrize(
@@ -37,6 +38,12 @@ FOLLOWS = "tail -f never ends: use Read to see the file"
         ("tail -5f app.log | python3 watch.py", FOLLOWS),
         ("tail -qF a.log b.log", FOLLOWS),
         ("tail -n 5 app.log > out.txt", None),
+        ("tail -3 app.log", LAST),  # the last lines of a growing log: its length is unknown to count an offset from
+        ("tail -n 3 app.log", LAST),
+        ("tail app.log", LAST),
+        ("tail -n +20 app.py", READ.format("tail")),  # from line 20 on: a plain offset
+        ("tail -n+20 app.py", READ.format("tail")),
+        ("tail --lines=+20 app.py", READ.format("tail")),
         ("fgrep TODO a.txt", SEARCH.format("fgrep")),
         ("grep -r TODO", SEARCH.format("grep")),
         ("grep -R TODO", SEARCH.format("grep")),

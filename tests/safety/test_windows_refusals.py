@@ -9,6 +9,7 @@ import pytest
 from narnat_agent.safety import analyze
 
 READ = "use Read (offset/limit for a part)"
+LAST = "use Read (offset=-N for the last N lines)"
 GREP = "use Grep"
 GLOB = "use Glob"
 WRITE = "use Write (or Edit)"
@@ -29,6 +30,9 @@ def refused(shell: str, command: str) -> tuple[list[str], list[str]]:
     ("shell", "command", "file_ops"),
     [
         ("powershell", "Get-Content README.md", [f"reading files with Get-Content: {READ}"]),
+        ("powershell", "Get-Content app.log -Tail 20", [f"reading files with Get-Content: {LAST}"]),
+        ("powershell", "gc app.log -Last 5", [f"reading files with gc: {LAST}"]),  # -Tail's other name
+        ("powershell", "Get-Content app.log -TotalCount 5", [f"reading files with Get-Content: {READ}"]),
         ("powershell", "[IO.File]::ReadAllText('a.md')", [f"reading files with [IO.File]::ReadAllText: {READ}"]),
         ("cmd", "type README.md", [f"reading files with type: {READ}"]),
         ("cmd", "more README.md", [f"reading files with more: {READ}"]),

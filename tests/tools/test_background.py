@@ -116,6 +116,44 @@ def test_waiting_for_a_job_gives_its_new_output_and_how_it_ended(workspace, proj
     assert "ended" not in execute("Bash", {"command": "echo hi"}, workspace).text  # said once, not again as news
 
 
+@pytest.mark.parametrize(
+    ("printed", "read", "then", "given"),
+    [
+        (
+            "run 1\\nrun 2\\nrun 3\\n",
+            "3\trun 3\n",
+            "run 4\\n",
+            "line 4 of its log, after what was already seen)\nrun 4\n",
+        ),
+        # a line Read while it was being written is given again, whole
+        ("run 1\\npart", "2\tpart\n", "ial\\n", "line 2 of its log, after what was already seen)\npartial\n"),
+    ],
+)
+def test_waiting_for_a_job_gives_the_output_after_what_the_model_read_of_its_log(
+    workspace, project, printed, read, then, given
+):
+    for fifo in ("ready", "go"):  # the job says it has printed, then waits to print the rest: no clock
+        os.mkfifo(project / fifo)
+    code = f"import sys; sys.stdout.write('{printed}'); sys.stdout.flush(); open('ready', 'w').close(); "
+    code += f"open('go').read(); sys.stdout.write('{then}')"
+    execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
+    (project / "ready").read_text()
+    [job] = workspace.jobs.started
+    assert read in execute("Read", {"file_path": str(job.log)}, workspace).text
+    (project / "go").write_text("")
+    done = execute("Bash", {"command": "wait %1", "timeout": 30_000}, workspace)
+    assert done.text.startswith(f"(its output from {given}")
+
+
+def test_waiting_after_reading_part_of_a_jobs_log_gives_the_lines_not_read(workspace):
+    execute("Bash", {"command": "printf 'a\\nb\\nc\\n'", "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    job.process.wait()
+    execute("Read", {"file_path": str(job.log), "limit": 2}, workspace)
+    done = execute("Bash", {"command": "wait %1", "timeout": 30_000}, workspace)
+    assert done.text.startswith("(its output from line 3 of its log, after what was already seen)\nc\n(job 1 exited")
+
+
 def test_waiting_for_a_job_gives_its_output_without_the_colours_it_wrote_for_a_terminal(workspace):
     code = "print('\\x1b[32m.\\x1b[0m\\x1b[1m 3 passed\\x1b[0m', flush=True)"
     execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
@@ -170,6 +208,49 @@ def test_a_jobs_log_read_again_is_not_said_to_be_modified_externally(workspace, 
     execute("Bash", {"command": "wait %1", "timeout": 30_000}, workspace)
     again = execute("Read", {"file_path": log}, workspace)
     assert "two" in again.text and "modified externally" not in again.text
+
+
+def test_a_job_stopped_when_narnat_exits_says_so_in_its_log_and_to_waiting_in_a_later_run(workspace, project):
+    os.mkfifo(project / "ready")  # the job opens it once it has printed: the test waits on it, not on a clock
+    code = "import time; print('run 1', flush=True); open('ready', 'w').close(); time.sleep(60)"
+    execute("Bash", {"command": f'{sys.executable} -c "{code}"', "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    (project / "ready").read_text()
+    workspace.jobs.stop_all()  # Narnat exits
+    later = Workspace(project, project / ".narnat", confirm=lambda command, reason: False)  # `narnat -c`
+    lines = execute("Read", {"file_path": str(job.log)}, later).text.splitlines()
+    assert lines[0] == "1\trun 1" and re.fullmatch(
+        r"\d\t\[Narnat stopped this job when it exited, at \d\d:\d\d: the command had not finished\.\]", lines[-2]
+    )
+    waited = execute("Bash", {"command": "wait %1"}, later)
+    assert waited.is_error and "job 1 belonged to an earlier run of Narnat, which stopped it before it finished" in (
+        waited.text
+    )
+    assert f"its log {later.show(job.log)} ends: [Narnat stopped this job when it exited" in waited.text
+    assert "This run's jobs: none." in waited.text and "no background job" not in waited.text
+
+
+def test_waiting_in_a_later_run_for_a_job_that_finished_names_its_log_not_a_missing_job(workspace, project):
+    execute("Bash", {"command": "echo done", "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    execute("Bash", {"command": "wait %1", "timeout": 10_000}, workspace)
+    workspace.jobs.stop_all()
+    assert not job.log.read_text().endswith("had not finished.]\n")  # it was not stopped: it had ended
+    later = Workspace(project, project / ".narnat", confirm=lambda command, reason: False)
+    waited = execute("Bash", {"command": "wait %1"}, later)
+    assert f"job 1 belonged to an earlier run of Narnat (job numbers start again in each run) and ended there; its " \
+           f"log: {later.show(job.log)}." in waited.text  # fmt: skip
+    assert "no background job" in execute("Bash", {"command": "wait %2"}, later).text  # none had that number
+
+
+def test_of_two_earlier_runs_jobs_1_waiting_names_the_one_this_conversation_read(workspace, project):
+    folder = state.jobs(project / ".narnat")
+    folder.mkdir(parents=True)
+    (folder / "job-1-20261127-090000.log").write_text("ours\n")
+    (folder / "job-1-20261128-090000.log").write_text("another conversation's\n")  # newer
+    assert "job-1-20261128-090000.log" in execute("Bash", {"command": "wait %1"}, workspace).text  # none read: newest
+    execute("Read", {"file_path": ".narnat/jobs/job-1-20261127-090000.log"}, workspace)
+    assert "job-1-20261127-090000.log" in execute("Bash", {"command": "wait %1"}, workspace).text
 
 
 PRINT_MB = "import sys; [sys.stdout.write(f'{i:07d}' + 'x' * 1016 + '\\n') for i in range({n} * 1024)]"
@@ -244,9 +325,13 @@ def test_the_start_ends_what_a_killed_narnats_jobs_left_and_leaves_a_running_one
     folder, dead, left = left_behind(tmp_path, "aaaa", "bbbb")
     (folder / f"job-1.log{RUNNING}").write_text(f"{dead.pid} aaaa\n")  # its Narnat was killed
     (folder / f"job-2.log{RUNNING}").write_text(f"{os.getppid()} bbbb\n")  # its Narnat still runs
+    (folder / "job-1.log").write_text("run 1\n")
     assert sweep(folder) == 1
     assert left[0].wait(30) == -9 and left[1].poll() is None
     assert not (folder / f"job-1.log{RUNNING}").exists() and (folder / f"job-2.log{RUNNING}").exists()
+    assert re.fullmatch(r"run 1\n\n\[Narnat stopped this job at \d\d:\d\d, when it next started: the run that started "
+                        r"it had ended without stopping it; the command had not finished\.\]\n",
+                        (folder / "job-1.log").read_text())  # fmt: skip
     left[1].kill()
     left[1].wait()
 

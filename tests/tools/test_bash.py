@@ -416,7 +416,7 @@ def test_a_job_waited_for_to_its_end_is_not_told_again_as_news(workspace):
 def test_wait_finds_a_job_by_its_number_or_its_pid_and_names_the_jobs_when_none_is_found(workspace):
     none = bash(workspace, "wait %1")
     assert (none.text, none.summary) == (
-        "Error: there is no background job 1; the jobs of this conversation: none.", "there is no background job 1"
+        "Error: there is no background job 1 in this run; this run's jobs: none.", "there is no background job 1"
     )  # fmt: skip
     for word in ("one", "two"):
         bash(workspace, f"echo {word}", run_in_background=True)
@@ -427,7 +427,7 @@ def test_wait_finds_a_job_by_its_number_or_its_pid_and_names_the_jobs_when_none_
     known = f"%1 (pid {first.pid}), %2 (pid {second.pid})"
     for command, number in (("wait %3", 3), (f"wait %{second.pid}", second.pid), ("wait 7", 7)):
         missing = bash(workspace, command)
-        assert missing.text == f"Error: there is no background job {number}; the jobs of this conversation: {known}."
+        assert missing.text == f"Error: there is no background job {number} in this run; this run's jobs: {known}."
         assert missing.summary == f"there is no background job {number}" and missing.is_error
 
 

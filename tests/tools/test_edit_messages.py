@@ -66,6 +66,41 @@ def test_typography_is_named_as_the_cause_on_either_side(project, workspace):
         assert "not found. Likely cause: quotes, dashes or other typography differ. The closest" in result.text
 
 
+def test_a_slip_of_single_for_double_quotes_is_named_with_its_line(project, workspace):
+    text = "check(\n    'x',\n    \"n must be at least 0\",\n    chunked('ABCDE', -1),\n)\n"
+    old = "    'n must be at least 0',\n    chunked('ABCDE', -1),\n"  # 'ABCDE' is the file's own: not a slip
+    result = edit(project, workspace, text, old, "x")
+    assert result.text.startswith(
+        "Error: old_string was not found. Likely cause: the quotes differ: line 3 has \" where old_string has ' (in "
+        "code they are different characters: copy the file's). The closest text (lines 3-4) follows"
+    )
+    assert (project / "m.py").read_text() == text  # quotes in code are not folded: nothing changed
+    other = edit(project, workspace, "say('hi')\n", 'say("hi")', "x")
+    assert "line 1 has ' where old_string has \"" in other.text
+
+
+def test_an_unchanged_blank_line_between_changed_ones_is_context_in_a_long_file(project, workspace):
+    # in a file of 200 lines or more, difflib took the blank line (in more than 1 % of the lines) for junk
+    block = (
+        "    def test_{n}(self):\n        cache = Cache(maxsize=2)\n\n        cache.update({{1: 1}})\n        ok(2)\n\n"
+    )
+    text = "class T:\n" + "".join(block.format(n=n) for n in range(50))
+    old = "def test_7(self):\n    cache = Cache(maxsize=2)\n\n    cache.update({1: 1})\n    ok(2)"
+    new = "def test_7(self):\n    cache = Cache(maxsize=3)\n\n    cache.update({1: 1, 3: 3})\n    ok(3)"
+    result = edit(project, workspace, text, old, new)
+    assert (
+        "\n-        cache = Cache(maxsize=2)\n+        cache = Cache(maxsize=3)\n \n-        cache.update"
+        in result.text
+    )
+    assert result.summary.startswith("3 lines changed")
+
+
+def test_edits_schema_says_which_quote_slips_are_tolerated():
+    from narnat_agent.tools.edit import TOOL
+
+    assert 'typographic quote (“” for ")' in TOOL.description
+
+
 @pytest.mark.parametrize(
     ("text", "new", "line"),
     [

@@ -64,6 +64,17 @@ def test_missing_file_suggests_the_closest_names(workspace, project):
     assert result.is_error and "does not exist" in result.text and shown("src/config.py") in result.text
 
 
+def test_a_missing_file_in_a_near_named_folder_suggests_the_file_in_the_folder_that_exists(workspace, project):
+    (project / "tests").mkdir()
+    (project / "tests" / "__init__.py").write_text("")
+    (project / "tests" / "deep").mkdir()
+    (project / "tests" / "deep" / "x.py").write_text("")
+    result = read(workspace, "test/__init__.py")
+    assert result.is_error and result.text.endswith(f"Did you mean: {shown('tests/__init__.py')}?")
+    assert read(workspace, "test/deep/x.py").text.endswith(f"Did you mean: {shown('tests/deep/x.py')}?")
+    assert "Did you mean" not in read(workspace, "test/other.py").text  # the folder is near, the file is not there
+
+
 @pytest.mark.skipif(os.name == "nt", reason="Windows has no POSIX file modes to deny a read")
 @pytest.mark.skipif(os.name != "nt" and os.geteuid() == 0, reason="root reads files whatever their mode")
 def test_permission_denied(workspace, project):
@@ -347,6 +358,21 @@ def test_summaries_count_the_lines_shown(workspace, project):
     assert read(workspace, "one.txt").summary == "Read 1 line"
     (project / "gbk.txt").write_bytes(b"caf\xe9\n")
     assert read(workspace, "gbk.txt").summary == "Read 1 line"
+
+
+def test_a_negative_offset_reads_the_last_lines(workspace, project):
+    (project / "log.txt").write_text("".join(f"line {n}\n" for n in range(1, 6)))
+    assert read(workspace, "log.txt", offset=-2).text == "4\tline 4\n5\tline 5\n(End of file - 5 lines)"
+    assert read(workspace, "log.txt", offset=-2, limit=1).text.endswith("use offset=5 to continue.)")
+    assert read(workspace, "log.txt", offset=-9).text.startswith("1\tline 1\n")  # more than there are: all of them
+    (project / "latin1.txt").write_bytes(b"caf\xe9\nth\xe9\n")  # not UTF-8: decoded whole, not paged from the disk
+    assert read(workspace, "latin1.txt", offset=-1).text.endswith("2\tth\u00e9\n(End of file - 2 lines)")
+
+
+def test_reads_schema_says_a_negative_offset_reads_the_last_lines():
+    from narnat_agent.tools.read import TOOL
+
+    assert "-N reads the last N lines" in TOOL.parameters["properties"]["offset"]["description"]
 
 
 def test_offset_zero_and_limit_zero_mean_from_the_start_and_no_limit(workspace, project):

@@ -10,7 +10,7 @@ from datetime import datetime
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said, _, listed, ngettext, spoken
 from narnat_agent.inert import without_escapes
-from narnat_agent.processes.jobs import DRAIN, HEAD, MB
+from narnat_agent.processes.jobs import DRAIN, HEAD, MB, earlier_log
 from narnat_agent.safety import analyze, changes, ending_chain, last_pipeline
 from narnat_agent.tools.base import Changes, Output, Result, ToolError
 from narnat_agent.tools.bash.execute import (
@@ -96,22 +96,40 @@ def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
     job = next((j for j in ws.jobs.started if (j.number if waited.group(1) else j.pid) == number), None)
     job = job or next((j for j in ws.jobs.started if not waited.group(1) and j.number == number), None)
     if job is None:
-        known = ", ".join(f"%{j.number} (pid {j.pid})" for j in ws.jobs.started) or "none"
-        said = Said(N_("there is no background job {job}"), job=str(number))
-        raise ToolError(f"there is no background job {number}; the jobs of this conversation: {known}.", said)
+        raise _not_this_runs(number, by_number=bool(waited.group(1)), ws=ws)
     with contextlib.suppress(subprocess.TimeoutExpired):
         job.process.wait(timeout_s)
     ended = job.process.poll() is not None
     if ended:  # the last of its output may still be on its way to the log, as for Read
         job.output.finish(DRAIN)
+    first = ws.jobs.first_new_line(job)
     new = without_escapes(ws.jobs.new_output(job, LIMIT))  # a command's colours, written as to a terminal
     job.told = job.told or ended
     how = f"job {job.number} {job.state}" if ended else f"job {job.number} still running after {timeout_s:g} s"
     body = f"{new.rstrip()}\n" if new.strip() else "(no new output)\n"
+    if first > 1 and new.strip():  # what was Read or given before is not given again
+        body = f"(its output from line {first} of its log, after what was already seen)\n{body}"
     verification = of_job(job) if ended else None
     summary = _("job {number}: {state}").format(number=job.number, state=spoken(job.state))
     failed = ended and job.process.returncode != 0
     return Result(f"{body}({how}; its whole output: {ws.show(job.log)})", summary, failed, verification=verification)
+
+
+def _not_this_runs(number: int, by_number: bool, ws: Workspace) -> ToolError:
+    """No job of this run has that number (or pid): a job of an earlier run, whose log may say how it ended."""
+    known = ", ".join(f"%{j.number} (pid {j.pid})" for j in ws.jobs.started) or "none"
+    earlier = earlier_log(state.jobs(ws.state_dir), number, ws.reads) if by_number else None
+    if earlier is None:
+        said = Said(N_("there is no background job {job}"), job=str(number))
+        return ToolError(f"there is no background job {number} in this run; this run's jobs: {known}.", said)
+    log, stopped = earlier
+    if stopped:
+        said = Said(N_("job {job} was stopped when an earlier run of Narnat ended"), job=str(number))
+        why = f"job {number} belonged to an earlier run of Narnat, which stopped it before it finished"
+        return ToolError(f"{why}; its log {ws.show(log)} ends: {stopped} This run's jobs: {known}.", said)
+    said = Said(N_("job {job} belonged to an earlier run of Narnat"), job=str(number))
+    why = f"job {number} belonged to an earlier run of Narnat (job numbers start again in each run) and ended there"
+    return ToolError(f"{why}; its log: {ws.show(log)}. This run's jobs: {known}.", said)
 
 
 def _check(command: str, ws: Workspace, background: bool, by_model: bool) -> None:

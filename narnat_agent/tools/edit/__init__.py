@@ -144,9 +144,26 @@ def explain_miss(lines: Lines, old: str, new: str) -> str:
             "old_string must be the file's text alone."
         )
     else:
-        cause = _cause(window, old_lines)
+        cause = _quote_slip(window, old_lines, start + 1) or _cause(window, old_lines)
     shown = "\n".join(window)
     return f"old_string was not found. {cause} The closest text ({span}) follows, exactly as in the file.\n{shown}"
+
+
+SAME_QUOTES = str.maketrans('"', "'")
+
+
+def _quote_slip(window: list[str], old_lines: list[str], first: int) -> str | None:
+    """The cause when old_string differs from the file only by ' for " (or the reverse), named where it is: the
+    matcher folds typographic quotes, never these two, which differ in code."""
+    file_text, old_text = "\n".join(window), "\n".join(old_lines)
+    at = file_text.translate(SAME_QUOTES).find(old_text.translate(SAME_QUOTES))
+    if at < 0 or old_text in file_text:
+        return None
+    k = next(k for k, (a, b) in enumerate(zip(file_text[at:], old_text, strict=False)) if a != b)
+    line = first + file_text.count("\n", 0, at + k)
+    has, wrote = file_text[at + k], old_text[k]
+    return (f"Likely cause: the quotes differ: line {line} has {has} where old_string has {wrote} (in code they are "
+            "different characters: copy the file's).")  # fmt: skip
 
 
 def _cause(window: list[str], old_lines: list[str]) -> str:
@@ -165,7 +182,8 @@ TOOL = Tool(
     description=(
         "Replace old_string with new_string in a file. old_string must match one place "
         "(copy it from Read without the line-number prefix; include enough lines to be unique) "
-        "unless replace_all is true. Small whitespace, indentation, quote and escaping slips are tolerated."
+        'unless replace_all is true. Small whitespace, indentation, typographic quote (“” for ") and escaping slips '
+        "are tolerated."
     ),
     parameters={
         "type": "object",

@@ -169,7 +169,7 @@ def _page(texts: Callable[[], Iterable[str]], total: int, args: dict, ws: Worksp
     """The page of numbered lines that offset and limit ask for, of a text of `total` lines (given whole or in
     pieces), remembered as seen; `file` is the path, the digest of its bytes and the codec it is shown in."""
     path, sha, codec = file
-    start = max(args["offset"], 1)
+    start = max(total + args["offset"] + 1 if args["offset"] < 0 else args["offset"], 1)  # -20: the last 20 lines
     if start > total:
         said = Said(N_("{file} has {total} lines; offset={offset} is past the end"), file=ws.show(path),
                     total=str(total), offset=str(start))  # fmt: skip
@@ -177,6 +177,7 @@ def _page(texts: Callable[[], Iterable[str]], total: int, args: dict, ws: Worksp
     limit = args["limit"] if args.get("limit", 0) > 0 else None
     shown, last, tabbed = _numbered(texts(), start, min(limit or MAX_LINES, MAX_LINES))
     ws.saw(path, sha, whole=False, lines=(((start, last),), total), codec=codec)
+    ws.jobs.read_through(path, last)  # a background job's log: `wait %N` gives what comes after
     tabs = "(This file indents with tabs: each line number is followed by one tab, then the line as it is.)\n"
     tabs = tabs if tabbed else ""
     body = "\n".join(shown)
@@ -199,7 +200,11 @@ TOOL = Tool(
         "type": "object",
         "properties": {
             "file_path": {"type": "string", "description": "Absolute path, or relative to the project root"},
-            "offset": {"type": "integer", "default": 1, "description": "First line to read (1-based)"},
+            "offset": {
+                "type": "integer",
+                "default": 1,
+                "description": "First line to read (1-based); -N reads the last N lines",
+            },
             "limit": {"type": "integer", "description": "How many lines to read"},
         },
         "required": ["file_path"],
