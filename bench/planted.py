@@ -978,7 +978,9 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                "    removed = sum(1 for line in lines if line.startswith(\"-\"))\n"
                "    added = sum(1 for line in lines if line.startswith(\"+\"))\n",
                f"{WRONG_ORDER}: the lines are counted after the diff is cut, so a long change says too few"),
-        Defect("[2:]", "[1:]", f"{FORMAT_EDGE}: the +++ header line is left in the diff and counted as an added line"),
+        # (the diff's hunks are written by Narnat now, without unified_diff's header: the slip of the same place)
+        Defect("lo = max(0, head - n)", "lo = head",
+               f"{FORMAT_EDGE}: the line of context before the first change is left out of the diff"),
     ),
     "narnat_agent/tools/read/images.py": (
         Defect("(pixels := image.size[0] * image.size[1])", "(pixels := size[0] * size[1])",
@@ -1247,7 +1249,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{WRONG_ORDER}: background commands are stopped after the report, and the result is not the last line"),
     ),
     "narnat_agent/run/start.py": (
-        Defect("if len(stopped) > SHOWN_JOBS:", "if len(stopped) >= SHOWN_JOBS:",
+        Defect("if len(jobs) > SHOWN_JOBS:", "if len(jobs) >= SHOWN_JOBS:",
                f"{OFF_BY_ONE}: three background commands stopped are said as three, 'and 0 more'"),
         Defect("if server and server.context and not config.context_window_set:", "if server and server.context:",
                f"{WRONG_SETTING}: a local server's context replaces the context_window the settings name"),
@@ -1262,7 +1264,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("turns = max(agent.checkpoints.turn_count(), agent.conversation.turns)",
                "turns = agent.conversation.turns",
                f"{WRONG_SETTING}: a resumed conversation's turns are counted from its last compression"),
-        Defect('            if text.strip().startswith("/"):', '            if text.startswith("/"):',
+        Defect('if text is not None and text.strip().startswith("/"):', 'if text is not None and text.startswith("/"):',
                f"{FORMAT_EDGE}: a command typed after a space is sent to the model as a question"),
     ),
     "narnat_agent/cli.py": (

@@ -123,10 +123,10 @@ BLIND3_FILES: dict[str, tuple[Defect, ...]] = {
          f"{OFF_BY_ONE}: a character YAML does not allow is placed a column to the left, counted from 0"),
     ),
     "narnat_agent/tools/files/diffs.py": _later(
-        ("difflib.unified_diff(before.splitlines(), after.splitlines(),",
-         'difflib.unified_diff(before.split("\\n"), after.split("\\n"),',
+        ("_hunks(before.splitlines(), after.splitlines(),",
+         '_hunks(before.split("\\n"), after.split("\\n"),',
          f"{FORMAT_EDGE}: a CRLF file's diff lines end with a \\r"),
-        (", n=1, lineterm=\"\")", ", lineterm=\"\")",
+        ("after.splitlines(), CONTEXT)", "after.splitlines(), 3)",
          f"{STEP_MISSED}: the diff keeps difflib's three lines of context, not one"),
     ),
     "narnat_agent/tools/verification.py": _later(

@@ -79,7 +79,7 @@ BLIND3_UI: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/run/start.py": _later(
         ("        name = names[0]\n", "        name = names[-1]\n",
          f"{WRONG_ORDER}: -c continues the oldest saved conversation, not the latest"),
-        ("n=len(stopped) - SHOWN_JOBS)", "n=len(stopped))",
+        ("n=len(jobs) - SHOWN_JOBS)", "n=len(jobs))",
          f"{WRONG_SETTING}: five background commands stopped are said as three 'and 5 more'"),
     ),
     "narnat_agent/run/repl.py": _later(
@@ -88,7 +88,8 @@ BLIND3_UI: dict[str, tuple[Defect, ...]] = {
         ('            get_logger("run").exception("command run while the agent worked")\n            return True\n',
          '            get_logger("run").exception("command run while the agent worked")\n            return False\n',
          f"{INVERTED}: a command that failed while the agent worked is queued too, and runs again after the turn"),
-        ('text = done if isinstance(done, str) else ""', "text = done if isinstance(done, str) else text",
+        ('text = None if done is False else done if isinstance(done, str) else ""',
+         "text = None if done is False else done if isinstance(done, str) else text",
          f"{WRONG_SETTING}: a slash command, once run, is also sent to the model as a question"),
     ),
     "narnat_agent/run/headless.py": _later(

@@ -120,8 +120,8 @@ BLIND4_FILES: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/tools/files/diffs.py": _later(
         ("[line cut: {len(line) - 1:,} characters]", "[line cut: {len(line):,} characters]",
          f"{OFF_BY_ONE}: a cut line's length counts its '+' or '-' mark"),
-        ("difflib.unified_diff(before.splitlines(), after.splitlines(),",
-         "difflib.unified_diff(after.splitlines(), before.splitlines(),",
+        ("_hunks(before.splitlines(), after.splitlines(),",
+         "_hunks(after.splitlines(), before.splitlines(),",
          f"{WRONG_ORDER}: the diff runs from the new text to the old: added lines shown as removed"),
     ),
     "narnat_agent/tools/verification.py": _later(

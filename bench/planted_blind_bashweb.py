@@ -48,10 +48,8 @@ BLIND_BASHWEB: dict[str, tuple[Defect, ...]] = {
          f"{OFF_BY_ONE}: the log's gap line counts the first MB it kept as left out"),
         ("                log.truncate()\n", "",
          f"{STEP_MISSED}: a log whose tail was cut keeps the old longer tail's end after the new one"),
-        ("        running = [job for job in self.started if job.process.poll() is None]\n"
-         "        for job in self.started:\n            self.stop(job)\n",
-         "        for job in self.started:\n            self.stop(job)\n"
-         "        running = [job for job in self.started if job.process.poll() is None]\n",
+        ("        running = self.running()\n        for job in self.started:\n            self.stop(job)\n",
+         "        for job in self.started:\n            self.stop(job)\n        running = self.running()\n",
          f"{WRONG_ORDER}: the jobs still running are counted after they were stopped: none is named at exit"),
     ),
     "narnat_agent/processes/__init__.py": _later(

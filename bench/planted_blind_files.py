@@ -44,7 +44,8 @@ BLIND_FILES: dict[str, tuple[Defect, ...]] = {
                later=True),
     ),
     "narnat_agent/tools/read/__init__.py": (
-        Defect('start = max(args["offset"], 1)', 'start = args["offset"]',
+        Defect('start = max(total + args["offset"] + 1 if args["offset"] < 0 else args["offset"], 1)',
+               'start = total + args["offset"] + 1 if args["offset"] < 0 else args["offset"]',
                f"{FORMAT_EDGE}: offset=0 pages from line 0: one line too many counted, the summary says 4 lines of 3",
                later=True),
         Defect("use offset={last + 1} to continue", "use offset={last} to continue",

@@ -129,8 +129,8 @@ BLIND_PROVIDER: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/core/turn.py": _later(
         ("self.estimated = self.estimated or usage.estimated", "self.estimated = usage.estimated",
          f"{WRONG_MOMENT}: a turn whose earlier request was estimated shows its figures as the provider's"),
-        ("return next((v for v in reversed(self.verifications) if not v.filtered), None)",
-         "return next((v for v in self.verifications if not v.filtered), None)",
+        ("return next((v for v in reversed(ran) if not v.filtered), None)",
+         "return next((v for v in ran if not v.filtered), None)",
          f"{WRONG_ORDER}: the turn's first whole-suite run is reported, not its latest"),
     ),
     "narnat_agent/core/goal.py": _later(
