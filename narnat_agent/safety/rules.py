@@ -307,7 +307,7 @@ def _redirects(command: Command, argv: Argv, check: Analysis) -> None:
                     N_("writing files with {program} {operator} {file}: use Write (or Edit)"),
                     program=str(argv[0]),
                     operator=">>" if operator in (">>", "&>>") else ">",
-                    file=str(target),
+                    file=target if target is not None else "$…",  # named at run time, as a deletion shows it
                 )
             )
 

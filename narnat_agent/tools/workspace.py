@@ -1,6 +1,7 @@
 """What the tools share: the project, the files the model has read, the todo list, the user's yes/no."""
 
 import difflib
+import errno
 import os
 import re
 import sys
@@ -77,6 +78,17 @@ class ToolState:
     set_aside: dict[Path, FileRecord] = field(default_factory=dict)  # reads the last rewind took: /redo gives back
     # what the model knew as each turn began, by the turn's first message: what /undo of the turn goes back to
     at_turn: dict[int, dict[Path, FileRecord]] = field(default_factory=dict)
+
+
+def _broken(link: Path, shown: str) -> Said:
+    """What a symbolic link that leads nowhere does: goes round in a loop, or to a name that is not there."""
+    try:
+        os.stat(link)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return Said(N_("{path} is a symbolic link that leads round in a loop"), path=shown)
+    return Said(N_("{path} is a symbolic link to {target}, which does not exist"), path=shown,
+                target=printable(os.readlink(link)))  # fmt: skip
 
 
 @dataclass
@@ -265,7 +277,10 @@ class Workspace:
             self.ask(f"{tool} {real}", reason, Said(N_("Ask the user what they want.")))
 
     def missing(self, path: Path) -> ToolError:
-        """'does not exist', with the closest existing names, and where relative paths start."""
+        """'does not exist', with the closest existing names, and where relative paths start; a link on the way that
+        leads nowhere is named instead (its name is among the close ones, which would send the model round)."""
+        if (link := next((p for p in (path, *path.parents) if p.is_symlink() and not p.exists()), None)) is not None:
+            return ToolError(_broken(link, self.show(link)))
         parent = path.parent
         while not parent.is_dir() and parent != parent.parent:
             parent = parent.parent

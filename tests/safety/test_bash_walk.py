@@ -66,6 +66,13 @@ def test_echo_into_a_file_after_other_redirections_is_the_write_tools_job():
         assert analyze(command).file_ops == ["writing files with echo >> notes.txt: use Write (or Edit)"], command
 
 
+def test_a_file_named_at_run_time_is_said_as_computed_not_as_none():
+    assert analyze('printf "new\\n" > "$(printf nb)"').file_ops == [
+        "writing files with printf > $…: use Write (or Edit)"
+    ]
+    assert analyze('echo hi >> "$(date +%F).log"').file_ops == ["writing files with echo >> $…: use Write (or Edit)"]
+
+
 def _finds(n: int, command: str) -> str:
     """The command run by n finds, each -exec'ing the next."""
     return "find . -exec " * n + command + " \\;" * n

@@ -10,7 +10,9 @@ import pytest
 
 from narnat_agent.tools.base import ToolError
 from narnat_agent.tools.files.textfile import digest
+from narnat_agent.tools.registry import execute
 from narnat_agent.tools.workspace import FileRecord, Workspace, printable, renumbered
+from tests.platforms import NO_SYMLINKS
 
 
 def test_lines_seen_keep_their_place_after_an_edit_above_them_and_the_lines_written_count_where_all_were_seen():
@@ -255,6 +257,24 @@ def test_a_missing_file_names_the_closest_names_where_the_nearest_folder_is(work
     error = workspace.missing(project / "zzz.py")
     assert str(error) == f"zzz.py does not exist (relative paths start at the project root, {project})."
     assert error.shown == "zzz.py does not exist"
+
+
+@NO_SYMLINKS
+@pytest.mark.parametrize("tool", ["Read", "Edit", "Grep"])
+def test_a_link_that_leads_nowhere_is_named_not_guessed_at(workspace, project, tool):
+    """A loop's own name is the closest to itself: 'did you mean loop1?' would send the model round."""
+    (project / "loop2").symlink_to("loop1")
+    (project / "loop1").symlink_to("loop2")
+    (project / "dangling").symlink_to("gone.txt")
+    args = {"Read": {}, "Edit": {"old_string": "a", "new_string": "b"}, "Grep": {"pattern": "x"}}[tool]
+    for path, said in (
+        ("loop1", "loop1 is a symbolic link that leads round in a loop"),
+        ("loop1/x.txt", "loop1 is a symbolic link that leads round in a loop"),  # a link on the way
+        ("dangling", "dangling is a symbolic link to gone.txt, which does not exist"),
+    ):
+        key = "path" if tool == "Grep" else "file_path"
+        result = execute(tool, {key: path, **args}, workspace)
+        assert result.is_error and result.text == f"Error: {said}", result.text
 
 
 def test_a_missing_file_beside_bash_is_the_first_guess(workspace, project):
