@@ -20,8 +20,7 @@ from narnat_agent.encodable import encodable_data
 from narnat_agent.i18n import N_, _
 
 FORMAT = "narnat-session"
-LONGEST = 100  # characters of a session's name
-NAME = re.compile(rf"[A-Za-z0-9_.-]{{1,{LONGEST}}}")
+NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 # What this process last read or wrote of each session file: (device, inode, mtime, size). Every save is a rename
 # of a new file, so any other process's save changes the inode.
@@ -39,10 +38,6 @@ class Saved:
 
 
 def check_name(name: str) -> str:
-    if len(name) > LONGEST:
-        raise SessionError(
-            _("'{name}…' is not a session name: use at most {n} characters.").format(name=name[:20], n=LONGEST)
-        )
     if not NAME.fullmatch(name) or name in (".", ".."):
         raise SessionError(
             _("'{name}' is not a session name: use letters, digits, '-', '_' and '.'.").format(name=name)

@@ -151,14 +151,10 @@ def test_the_listing_is_newest_first(tmp_path):
 
 def test_a_name_is_letters_digits_and_three_marks_up_to_a_hundred():
     assert store.check_name("a" * 100) == "a" * 100 and store.check_name("v1.2_x-y") == "v1.2_x-y"
-    for bad in (".", "..", "a/b", "", "é"):
+    for bad in ("a" * 101, ".", "..", "a/b", "", "é"):
         with pytest.raises(store.SessionError) as refused:
             store.check_name(bad)
         assert str(refused.value) == f"'{bad}' is not a session name: use letters, digits, '-', '_' and '.'."
-    for long in ("a" * 101, "L" * 300 + "/x"):  # too long, said as such and not echoed whole
-        with pytest.raises(store.SessionError) as refused:
-            store.check_name(long)
-        assert str(refused.value) == f"'{long[:20]}…' is not a session name: use at most 100 characters."
 
 
 def test_a_default_name_is_the_time_and_the_process():
