@@ -167,6 +167,14 @@ def test_a_wait_the_provider_asks_for_beyond_the_own_backoffs_longest_is_kept(ma
     assert 22.5 <= client.waits[0] <= 30.0  # coming back sooner is refused again
 
 
+def test_a_wait_that_is_not_a_number_falls_back_to_the_own_backoff(made, fake_llm):
+    client = made()
+    fake_llm.add(fail(429, "slow down", **{"Retry-After": "nan"}), fail(503, "busy", **{"Retry-After": "-5"}),
+                 text_reply("ok"))  # fmt: skip
+    assert client.stream(USER, [], Sink()).content == "ok"
+    assert 0.375 <= client.waits[0] <= 0.5 and 0.75 <= client.waits[1] <= 1.0
+
+
 def test_four_failed_tries_are_one_sentence_with_the_last_problem(made, fake_llm):
     client = made()
     fake_llm.add(*[fail(502, "bad gateway")] * 4)
