@@ -158,6 +158,9 @@ class Config:
     search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
     notices: tuple[Notice, ...] = field(default=(), compare=False)
     context_window_set: bool = False  # a settings file names it, so what the server reports does not replace it
+    # the keys the settings files and the environment hold besides the one in use (your own provider's, when the
+    # project names another): masked in what the tools return, as the key in use is
+    other_keys: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def files(self) -> tuple[Path, ...]:

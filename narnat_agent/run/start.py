@@ -125,7 +125,7 @@ def build_agent(
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
                           web=web, jobs=Jobs(config.job_output_limit_mb), secret=config.api_key,
-                          hidden=config.files, shell=config.shell)  # fmt: skip
+                          other_keys=config.other_keys, hidden=config.files, shell=config.shell)  # fmt: skip
     config, server = _learn_server(config)
     return Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
 

@@ -90,6 +90,7 @@ class Workspace:
     web: Web = field(default_factory=Web)
     jobs: Jobs = field(default_factory=Jobs)  # Bash's background commands: they belong to the run, not a conversation
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
+    other_keys: tuple[str, ...] = field(default=(), repr=False)  # keys the settings hold besides it: masked too
     hidden: tuple[Path, ...] = ()  # files that may hold the key: Bash's commands read them as empty where it can
     shell: str = ""  # the `shell` setting: the shell Bash runs, when not the one found (tools/bash/shells.py)
     planning: bool = False  # plan mode: what would change a file is refused (registry.py; Bash's own check)
