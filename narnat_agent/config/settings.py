@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from narnat_agent import state
 from narnat_agent.i18n import N_, _, languages
@@ -53,7 +54,7 @@ def _pricing(value: object) -> bool:
 SETTINGS = (
     Setting("api_key", "", lambda v: isinstance(v, str), N_("a string"),
             "required; never logged or printed", example="sk-your-key"),
-    Setting("base_url", DEFAULT_BASE_URL, lambda v: isinstance(v, str) and v.startswith(("http://", "https://")),
+    Setting("base_url", DEFAULT_BASE_URL, lambda v: isinstance(v, str) and _http_url(v),
             N_("an http(s) URL"), "OpenAI-compatible endpoint (a trailing `/anthropic` is stripped)"),
     Setting("model", "deepseek-v4-pro", lambda v: isinstance(v, str) and v.strip() != "", N_("a non-empty string"),
             "model name"),
@@ -166,6 +167,19 @@ class Config:
     def files(self) -> tuple[Path, ...]:
         """The settings files, in the order they are read; either may hold the API key."""
         return state.settings_files(self.project, self.home)
+
+
+def _http_url(value: str) -> bool:
+    """An http(s) address the HTTP client can send to: a space or a control character pasted into it, brackets left
+    open or a port that is not a number were Python errors at the first request."""
+    if not value.startswith(("http://", "https://")) or any(c.isspace() or not c.isprintable() for c in value):
+        return False
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - reading it checks it
+    except ValueError:
+        return False
+    return bool(parts.hostname)
 
 
 BY_NAME = {setting.name: setting for setting in SETTINGS}
