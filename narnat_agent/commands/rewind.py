@@ -41,9 +41,14 @@ def diff(agent: Agent, arg: str) -> None:
             _("the files of that turn cannot be shown ({why}).").format(why=agent.checkpoints.why_lost())
         )
     changes = [c for c in agent.checkpoints.diffs(summary.index) if not path.strip() or c.path == path.strip()]
+    # what the turn changed that no checkpoint could keep (a file a command made unreadable): named, never taken
+    # for no change
+    left = ", ".join(n for n in agent.checkpoints.unkept_in(summary.index) if not path.strip() or n == path.strip())
     if not changes:
         unchanged = _("Turn {turn} did not change {path}.") if path.strip() else _("Turn {turn} changed no file.")
-        agent.ui.info(unchanged.format(turn=number, path=path.strip()))
+        if left:
+            unchanged = _("Turn {turn} changed only what no checkpoint could keep, so it cannot be shown: {files}.")
+        agent.ui.info(unchanged.format(turn=number, path=path.strip(), files=left))
         return
     title = ngettext("Turn {turn} changed {n} file: {question}", "Turn {turn} changed {n} files: {question}",
                      len(changes))  # fmt: skip
@@ -54,6 +59,8 @@ def diff(agent: Agent, arg: str) -> None:
             title, lines = _("{title} · not shown: /diff {turn} {path}").format(
                 title=title, turn=number, path=change.path), ""  # fmt: skip
         agent.ui.review(title, lines)
+    if left:
+        agent.ui.info(_("Also changed, but no checkpoint could keep it to show: {files}.").format(files=left))
 
 
 def _unified(change: FileDiff) -> tuple[str, str]:

@@ -488,3 +488,37 @@ def test_glob_names_the_folder_it_could_not_enter_as_grep_does(project, fake_llm
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     result = fake_llm.requests[1]["messages"][-1]["content"]
     assert result.startswith("src/app.py\n") and "(Some paths could not be read: " in result and "pgdata" in result
+
+
+@pytest.mark.slow
+def test_a_write_to_a_file_the_user_cannot_read_leaves_the_checkpoints_on(project, fake_llm):
+    # the checkpoint before the Write took the file itself, which git could not open: checkpoints went off for the run
+    (project / "secret.txt").write_text("not yours\n")
+    (project / "secret.txt").chmod(0)
+    fake_llm.add(tool_reply(("Write", {"file_path": "secret.txt", "content": "mine\n"})),
+                 tool_reply(("Bash", {"command": "python3 -c \"open('made.py', 'w').write('x = 1')\""})),
+                 text_reply("made"))  # fmt: skip
+    try:
+        done = run(project, fake_llm.base_url, "-p", "make it", "--output-format", "json", prefix=as_a_user())
+    finally:
+        (project / "secret.txt").chmod(0o600)
+    assert done.returncode == 0 and "Checkpoints are off" not in done.stderr, done.stderr
+    assert json.loads(done.stdout)["changed_files"] == ["made.py"]
+
+
+@pytest.mark.slow
+def test_a_file_a_command_overwrote_then_made_unreadable_is_named_by_diff_and_undo(project, fake_llm):
+    # the snapshot after the command kept what the file held before: /diff said "changed no file" and /undo "No
+    # file needed restoring", the file still overwritten
+    (project / "p.txt").write_text("v1\n")
+    fake_llm.add(tool_reply(("Bash", {"command": "echo v2 | tee p.txt && chmod 000 p.txt"})), text_reply("done"))
+    try:
+        done = run(project, fake_llm.base_url, stdin=b"go\ny\n/diff\n/undo\n/exit\n", prefix=as_a_user())
+    finally:
+        (project / "p.txt").chmod(0o600)
+    assert done.returncode == 0, done.stderr
+    said = " ".join((done.stdout + done.stderr).split())
+    assert "/undo cannot restore p.txt" in said, said
+    assert "/undo cannot restore p.txt (cannot be read: Permission denied)" in said
+    assert "Turn 1 changed only what no checkpoint could keep, so it cannot be shown: p.txt." in said
+    assert "Could not restore (never kept in a checkpoint): p.txt." in said
