@@ -1,6 +1,7 @@
 """The streaming client in process: the key kept off the screen, retries and their waits, limits, refusals cured by
 a field dropped, the model list, and the usage it counts where the provider did not."""
 
+import gzip
 import json
 import random
 import socket
@@ -13,7 +14,7 @@ from narnat_agent.provider.client import Client
 from narnat_agent.provider.endpoint import Server
 from narnat_agent.provider.errors import LLMError
 from narnat_agent.provider.tokens import estimate
-from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, Raw, Status, chunk, text_reply, tool_reply, usage
 
 KEY = "sk-live-0123456789abcdef"
 USER = [{"role": "user", "content": "hi"}]
@@ -173,6 +174,51 @@ def test_a_wait_that_is_not_a_number_falls_back_to_the_own_backoff(made, fake_ll
                  text_reply("ok"))  # fmt: skip
     assert client.stream(USER, [], Sink()).content == "ok"
     assert 0.375 <= client.waits[0] <= 0.5 and 0.75 <= client.waits[1] <= 1.0
+
+
+def never_ending(delta: dict) -> SSE:
+    """A provider that streams the same piece of the answer until the client hangs up (at most 60 s)."""
+    return SSE([chunk({"role": "assistant"})], trickle=f"data: {json.dumps(chunk(delta))}\n\n")
+
+
+@pytest.mark.parametrize(
+    "delta",
+    [{"content": "la " * 3000}, {"reasoning_content": "hmm " * 2500},
+     {"tool_calls": [{"index": 0, "id": "c1", "type": "function",
+                     "function": {"name": "Bash", "arguments": "a" * 9000}}]}],
+)  # fmt: skip
+def test_an_answer_that_never_ends_is_stopped_past_what_the_context_window_holds(made, fake_llm, delta):
+    # it was read until request_timeout_s (30 min): 888 MB of memory in 20 s
+    client = made()
+    fake_llm.add(never_ending(delta))
+    reply = client.stream(USER, [], Sink())
+    limit = 128_000 * 8
+    assert reply.cut_off and not reply.tool_calls and reply.error is None
+    assert len(reply.content) + len(reply.reasoning) <= limit + 9000
+    assert client.said == [f"The provider sent more than {limit:,} characters in one answer, more than the context "
+                           f"window holds; the answer stops there."]  # fmt: skip
+
+
+def test_a_line_of_the_stream_longer_than_any_event_is_not_read_further(made, fake_llm):
+    # a gzip bomb unpacks to gigabytes without a line end: the line grew until memory ran out
+    client = made()
+    fake_llm.add(*[SSE(["x" * (33 * 2**20)])] * 4)
+    with pytest.raises(LLMError) as failed:
+        client.stream(USER, [], Sink())
+    assert str(failed.value) == ("The provider failed before answering (malformed stream: a line of the stream is "
+                                 "longer than 32 MB); gave up after 4 tries.")  # fmt: skip
+
+
+def test_a_refusal_is_read_up_to_its_first_megabyte_however_large_it_unpacks_to(made, fake_llm):
+    # a 500 whose gzip body unpacked to gigabytes was read whole, four times over
+    body = gzip.compress(b'{"error": {"message": "' + b"a" * (8 * 2**20) + b'"}}')
+    refusal = Raw(500, body, {"Content-Type": "application/json", "Content-Encoding": "gzip"})
+    client = made()
+    fake_llm.add(*[refusal] * 4)
+    with pytest.raises(LLMError) as failed:
+        client.stream(USER, [], Sink())
+    # past its first megabyte the body is not read: the refusal is said by its status alone
+    assert str(failed.value) == "The provider answered status 500 (Error code: 500); gave up after 4 tries."
 
 
 def test_four_failed_tries_are_one_sentence_with_the_last_problem(made, fake_llm):
