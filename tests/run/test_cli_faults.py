@@ -522,3 +522,18 @@ def test_a_file_a_command_overwrote_then_made_unreadable_is_named_by_diff_and_un
     assert "/undo cannot restore p.txt (cannot be read: Permission denied)" in said
     assert "Turn 1 changed only what no checkpoint could keep, so it cannot be shown: p.txt." in said
     assert "Could not restore (never kept in a checkpoint): p.txt." in said
+
+
+@pytest.mark.slow
+def test_a_project_folder_that_can_be_entered_but_not_listed_starts(project, fake_llm):
+    # the system prompt's search for a virtualenv listed the project: a PermissionError traceback at the start
+    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("read it"))
+    (project / "notes.txt").write_text("kept\n")
+    (project / ".narnat").mkdir()
+    project.chmod(0o311)
+    try:
+        done = run(project, fake_llm.base_url, "-p", "hi", prefix=as_a_user())
+    finally:
+        project.chmod(0o755)
+    assert (done.returncode, done.stdout) == (0, "read it\n"), done.stderr
+    assert "Traceback" not in done.stderr and "kept" in json.dumps(fake_llm.requests[-1]["messages"])
