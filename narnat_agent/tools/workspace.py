@@ -190,15 +190,21 @@ class Workspace:
         except OSError:
             return False
 
-    def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
-        """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
-        record = self.reads.get(path)
-        name = self.show(path)
-        if record is None:
+    def require_read(self, path: Path) -> None:
+        """The iron law's first half, checked before a byte of the file is read: one the model never read is
+        refused at once (a 1 GB file was loaded whole only to be refused)."""
+        if path not in self.reads:
+            name = self.show(path)
             raise ToolError(
                 f"{name} has not been read in this session; Read it first, then retry.",
                 Said(N_("{file} has not been read in this session"), file=name),
             )
+
+    def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
+        """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
+        self.require_read(path)
+        record = self.reads[path]
+        name = self.show(path)
         if whole and not record.whole:
             raise ToolError(
                 f"only part of {name} has been read; Read all of it before overwriting it with Write.",

@@ -537,3 +537,20 @@ def test_a_project_folder_that_can_be_entered_but_not_listed_starts(project, fak
         project.chmod(0o755)
     assert (done.returncode, done.stdout) == (0, "read it\n"), done.stderr
     assert "Traceback" not in done.stderr and "kept" in json.dumps(fake_llm.requests[-1]["messages"])
+
+
+@pytest.mark.slow
+def test_an_edit_or_write_of_a_file_never_read_is_refused_before_a_byte_of_it_is_read(project, fake_llm):
+    # the file was loaded whole first (a 1 GB one: 1 GB of memory and 10 s) only to be refused as never read; one
+    # that cannot be read shows it: the refusal came from the read
+    (project / "big.db").write_text("data\n")
+    (project / "big.db").chmod(0)
+    fake_llm.add(tool_reply(("Edit", {"file_path": "big.db", "old_string": "data", "new_string": "x"}),
+                            ("Write", {"file_path": "big.db", "content": "x"})), text_reply("no"))  # fmt: skip
+    try:
+        done = run(project, fake_llm.base_url, "-p", "change it", prefix=as_a_user())
+    finally:
+        (project / "big.db").chmod(0o600)
+    results = [m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "tool"]
+    assert done.returncode == 0 and results == ["Error: big.db has not been read in this session; Read it first, "
+                                                "then retry."] * 2, results  # fmt: skip
