@@ -4,10 +4,12 @@ A save never silently replaces a file another process wrote since this process l
 is then saved beside it under a free name, and the caller is told.
 """
 
+import contextlib
 import errno
 import json
 import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -118,8 +120,13 @@ def _no_session(name: str) -> str:
 
 def _read(path: Path) -> tuple[dict, tuple[int, int, int, int]]:
     try:
-        with path.open("rb") as f:
-            identity, raw = _identity(os.fstat(f.fileno())), f.read()
+        # opened without waiting, and only a regular file read: a FIFO named as a session hung `-c` for ever
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            status = os.fstat(f.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                raise SessionError(_("{path} is not a regular file; remove it.").format(path=path))
+            identity, raw = _identity(status), f.read()
     except FileNotFoundError:
         raise SessionError(_no_session(path.stem)) from None
     except OSError as e:
@@ -233,9 +240,12 @@ def listing(state_dir: Path) -> list[dict]:
         try:
             data = _read(path)[0]
         except SessionError as e:
-            rows.append(
-                {"name": path.stem, "turns": 0, "updated": "", "first": _("(unreadable: {problem})").format(problem=e)}
-            )
+            # dated by the file, so that `-c` meets the newest even when it cannot be read, and says why
+            updated = ""
+            with contextlib.suppress(OSError):
+                updated = datetime.fromtimestamp(path.stat().st_mtime).isoformat()
+            unreadable = _("(unreadable: {problem})").format(problem=e)
+            rows.append({"name": path.stem, "turns": 0, "updated": updated, "first": unreadable})
             continue
         first = next((m.get("content") for m in data["messages"] if m["role"] == "user"), "")
         rows.append({"name": path.stem, "turns": data["turns"], "updated": data.get("updated", ""),

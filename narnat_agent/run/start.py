@@ -4,6 +4,7 @@ it, the autosave, and the background commands stopped on the way out."""
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -65,6 +66,13 @@ def _saved_session(config: Config, name: str | None, system_prompt: str) -> tupl
     from narnat_agent.prompts.system_prompt import with_environment
 
     state_dir = config.state_dir
+    folder = state.sessions(state_dir)
+    try:
+        os.listdir(folder)  # a folder that cannot be read lists nothing: not "no saved conversation yet"
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        raise store.SessionError(_("{path} cannot be read ({error}).").format(path=folder, error=e.strerror)) from None
     if name is None or not store.exists(state_dir, store.check_name(name)):
         names = [row["name"] for row in store.listing(state_dir) if not store.is_archive(row["name"])]
         if name is not None:

@@ -554,3 +554,29 @@ def test_an_edit_or_write_of_a_file_never_read_is_refused_before_a_byte_of_it_is
     results = [m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "tool"]
     assert done.returncode == 0 and results == ["Error: big.db has not been read in this session; Read it first, "
                                                 "then retry."] * 2, results  # fmt: skip
+
+
+@pytest.mark.slow
+def test_continuing_when_the_newest_conversation_cannot_be_read_names_it_instead_of_an_older_one(project, fake_llm):
+    # the unreadable newest was listed last, so -c went on with the one before it without a word
+    from narnat_agent.conversation import session as conversations
+
+    sessions = project / ".narnat" / "sessions"
+    for name in ("2026-01-01_00-00-00-1", "2026-01-02_00-00-00-2"):
+        talk = conversations.new_session("system", name=name)
+        talk.conversation.add_user(f"question of {name}")
+        talk.conversation.messages.append({"role": "assistant", "content": "an answer"})
+        conversations.save(project / ".narnat", talk, "m")
+    older, newest = sessions / "2026-01-01_00-00-00-1.json", sessions / "2026-01-02_00-00-00-2.json"
+    os.utime(older, (1, 1))  # the newest by the time it was saved, too
+    newest.chmod(0)
+    try:
+        done = run(project, fake_llm.base_url, "-p", "again", "-c", prefix=as_a_user())
+        sessions.chmod(0)
+        closed = run(project, fake_llm.base_url, "-p", "again", "-c", prefix=as_a_user())
+    finally:
+        sessions.chmod(0o700)
+        newest.chmod(0o600)
+    assert done.returncode == 2 and not fake_llm.requests, done.stderr
+    assert f"{newest} cannot be read (Permission denied)." in done.stderr and older.exists()
+    assert closed.returncode == 2 and f"{sessions} cannot be read (Permission denied)." in closed.stderr

@@ -74,6 +74,15 @@ def test_a_key_the_settings_hold_besides_the_one_in_use_never_reaches_the_provid
     assert '{\\"api_key\\": \\"[API key]\\"}' in sent and "pasted [API key] here" in sent
 
 
+def test_continuing_when_the_newest_conversation_is_a_fifo_says_so_instead_of_waiting_for_ever(project, narnat):
+    sessions = project / ".narnat" / "sessions"
+    sessions.mkdir(parents=True)
+    os.mkfifo(sessions / "2099-01-01_00-00-00-1.json")  # opening it to read waited for a writer that never came
+    code, out, err = narnat("-p", "again", "-c")
+    assert (code, out) == (2, "")
+    assert f"{sessions / '2099-01-01_00-00-00-1.json'} is not a regular file; remove it." in err
+
+
 def test_stream_json_starts_with_the_session_and_model_and_ends_with_the_result(project, fake_llm, narnat):
     fake_llm.add(text_reply("Hi."))
     code, out, _ = narnat("-p", "hi", "--output-format", "stream-json")
