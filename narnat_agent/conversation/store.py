@@ -235,19 +235,20 @@ def delete(state_dir: Path, name: str) -> None:
 
 def listing(state_dir: Path) -> list[dict]:
     """Every readable session, newest first: name, turns, updated, first question; damaged files say so."""
-    rows = []
+    rows: list[tuple[dict, str]] = []  # each with the time it sorts by
     for path in state.sessions(state_dir).glob("*.json"):
         try:
             data = _read(path)[0]
         except SessionError as e:
-            # dated by the file, so that `-c` meets the newest even when it cannot be read, and says why
-            updated = ""
+            # placed by the file's time, so that `-c` meets the newest even when it cannot be read, and says why
+            when = ""
             with contextlib.suppress(OSError):
-                updated = datetime.fromtimestamp(path.stat().st_mtime).isoformat()
+                when = datetime.fromtimestamp(path.stat().st_mtime).isoformat()
             unreadable = _("(unreadable: {problem})").format(problem=e)
-            rows.append({"name": path.stem, "turns": 0, "updated": updated, "first": unreadable})
+            rows.append(({"name": path.stem, "turns": 0, "updated": "", "first": unreadable}, when))
             continue
         first = next((m.get("content") for m in data["messages"] if m["role"] == "user"), "")
-        rows.append({"name": path.stem, "turns": data["turns"], "updated": data.get("updated", ""),
-                     "first": first if isinstance(first, str) else ""})  # fmt: skip
-    return sorted(rows, key=lambda r: r["updated"], reverse=True)
+        updated = data.get("updated", "")
+        rows.append(({"name": path.stem, "turns": data["turns"], "updated": updated,
+                      "first": first if isinstance(first, str) else ""}, updated))  # fmt: skip
+    return [row for row, _when in sorted(rows, key=lambda r: r[1], reverse=True)]
