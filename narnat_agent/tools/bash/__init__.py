@@ -79,7 +79,7 @@ def _background(command: str, ws: Workspace) -> Result:
         raise ToolError(
             f"{len(running)} background jobs are running ({numbers}, …), the most one run keeps: stop one (kill PID) "
             f"or wait for one to end (`wait %N`) before starting another.",
-            Said(N_("{count} background jobs are running already, the most one run keeps"), count=len(running)),
+            Said(N_("{count} background jobs are running already, the most one run keeps"), count=str(len(running))),
         )
     logs = state.jobs(ws.state_dir)
     logs.mkdir(parents=True, exist_ok=True)
