@@ -97,8 +97,10 @@ class Events:
 
     def __iter__(self) -> Iterator[object]:
         timeouts, failures = _failures()
+        events = 0
         try:
             for data in _data(self.response.iter_bytes()):
+                events += 1
                 if data.startswith("[DONE]"):
                     return
                 value = json.loads(data)  # a line that is not JSON is the caller's to name
@@ -108,6 +110,9 @@ class Events:
                     raise APIError(said if isinstance(said, str) and said else "An error occurred during streaming",
                                    error)  # fmt: skip
                 yield value
+            kind = self.response.headers.get("content-type", "").split(";")[0].strip()
+            if not events and kind and kind != "text/event-stream":  # a login page, a base_url missing its /v1
+                raise APIError(f"it answered {kind}, not an event stream: check base_url")
         except timeouts as e:
             raise TimedOut from e
         except failures as e:

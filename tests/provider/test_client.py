@@ -513,3 +513,18 @@ def test_images_go_as_they_are_until_the_provider_refuses_one(made, fake_llm):
     fake_llm.add(text_reply("a"))
     made().stream([{"role": "user", "content": [IMAGE]}], [], Sink())
     assert fake_llm.requests[0]["messages"][0]["content"] == [IMAGE]
+
+
+@pytest.mark.parametrize(
+    ("kind", "body"),
+    [("text/html", b"<html><body>Sign in to continue</body></html>"),
+     ("application/json", b'{"choices": [{"message": {"role": "assistant", "content": "hi"}}]}')],
+)  # fmt: skip
+def test_an_answer_that_is_no_event_stream_is_named_by_its_type_not_as_a_broken_connection(made, fake_llm, kind, body):
+    # a captive portal's page or a server that ignores "stream" was said to be "cut off: the connection ended"
+    client = made()
+    fake_llm.add(*[Raw(200, body, {"Content-Type": kind})] * 4)
+    with pytest.raises(LLMError) as failed:
+        client.stream(USER, [], Sink())
+    assert str(failed.value) == (f"The provider failed before answering (it answered {kind}, not an event stream: "
+                                 f"check base_url); gave up after 4 tries.")  # fmt: skip
