@@ -1,6 +1,7 @@
 """What the tools share: the project, the files the model has read, the todo list, the user's yes/no."""
 
 import difflib
+import errno
 import os
 import re
 import sys
@@ -272,7 +273,15 @@ class Workspace:
             self.ask(f"{tool} {real}", reason, Said(N_("Ask the user what they want.")))
 
     def missing(self, path: Path) -> ToolError:
-        """'does not exist', with the closest existing names, and where relative paths start."""
+        """'does not exist', with the closest existing names, and where relative paths start; a path through a loop
+        of symbolic links says so (it was said not to exist, and the loop's own name offered in its place)."""
+        try:
+            os.stat(path)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                name, why = self.show(path), e.strerror or "a loop of symbolic links"
+                return ToolError(f"{name} cannot be used: {why}.", Said(N_("{path} cannot be used: {why}."),
+                                                                         path=name, why=why))  # fmt: skip
         parent = path.parent
         while not parent.is_dir() and parent != parent.parent:
             parent = parent.parent

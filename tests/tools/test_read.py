@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from narnat_agent.tools.registry import execute
-from tests.platforms import NO_BYTE_NAMES, NO_FIFOS, shown
+from tests.platforms import NO_BYTE_NAMES, NO_FIFOS, NO_SYMLINKS, shown
 
 pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
 PYTHON = Path(sys.executable).as_posix()  # as Bash takes it on Windows too: its backslashes are escapes
@@ -62,6 +62,17 @@ def test_missing_file_suggests_the_closest_names(workspace, project):
     (project / "src" / "config.py").write_text("")
     result = read(workspace, "src/confg.py")
     assert result.is_error and "does not exist" in result.text and shown("src/config.py") in result.text
+
+
+@NO_SYMLINKS
+def test_a_loop_of_symbolic_links_is_said_to_be_one_not_missing(workspace, project):
+    # it was "loop1 does not exist; did you mean loop1, loop2?"
+    (project / "loop1").symlink_to("loop2")
+    (project / "loop2").symlink_to("loop1")
+    for path in ("loop1", "loop1/x.txt"):
+        result = read(workspace, path)
+        assert result.text == f"Error: {path} cannot be used: Too many levels of symbolic links."
+        assert result.summary == f"{path} cannot be used: Too many levels of symbolic links."
 
 
 @pytest.mark.skipif(os.name == "nt", reason="Windows has no POSIX file modes to deny a read")
