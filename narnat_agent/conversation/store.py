@@ -22,7 +22,8 @@ from narnat_agent.encodable import encodable_data
 from narnat_agent.i18n import N_, _
 
 FORMAT = "narnat-session"
-NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
+MAX_NAME = 100
+NAME = re.compile(rf"[A-Za-z0-9_.-]{{1,{MAX_NAME}}}")
 FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 # What this process last read or wrote of each session file: (device, inode, mtime, size). Every save is a rename
 # of a new file, so any other process's save changes the inode.
@@ -40,6 +41,12 @@ class Saved:
 
 
 def check_name(name: str) -> str:
+    if len(name) > MAX_NAME and re.fullmatch(r"[A-Za-z0-9_.-]+", name):  # the right characters, too many of them
+        raise SessionError(
+            _("a session name is at most {limit} characters; '{name}…' has {length}.").format(
+                limit=MAX_NAME, name=name[:20], length=len(name)
+            )
+        )
     if not NAME.fullmatch(name) or name in (".", ".."):
         raise SessionError(
             _("'{name}' is not a session name: use letters, digits, '-', '_' and '.'.").format(name=name)
