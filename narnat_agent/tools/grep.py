@@ -222,7 +222,22 @@ def _top(args: dict, ws: Workspace) -> Path:
     for key in ("offset", "head_limit"):
         if args.get(key, 0) < 0:
             raise ToolError(f"{key} must be 0 or more, not {args[key]}.")
+    if top.is_file() and _holds_key(top, ws):
+        name = ws.show(top)
+        raise ToolError(
+            f"{name} is a settings file and may hold the API key: Grep does not search it (whether a pattern occurs "
+            f"would tell the key a piece at a time). Read it instead: the key is masked there.",
+            Said(N_("{file} may hold the API key: Grep does not search it"), file=name),
+        )
     return top
+
+
+def _holds_key(path: Path, ws: Workspace) -> bool:
+    """Whether path is one of the settings files, which may hold the API key."""
+    try:
+        return any(path.samefile(hidden) for hidden in ws.hidden if hidden.exists())
+    except OSError:
+        return False
 
 
 def _anchored(glob: str, root: Path) -> str:
@@ -243,6 +258,8 @@ def run(args: dict, ws: Workspace) -> Result:
     mode = args["output_mode"]
     try:
         found, note = _search(args, ws, top, mode)
+        # a settings file in a folder searched is left out without a word: its match, or a note of it, would tell
+        found = {path: hits for path, hits in found.items() if not _holds_key(ws.root / os.fsdecode(path), ws)}
         if not found:
             return _no_matches(args, ws, top, note)
     except ripgrep.RgFailed as e:  # a timeout
