@@ -64,6 +64,13 @@ def test_missing_file_suggests_the_closest_names(workspace, project):
     assert result.is_error and "does not exist" in result.text and shown("src/config.py") in result.text
 
 
+@pytest.mark.skipif(not os.access("/proc/kmsg", os.R_OK), reason="only root reads /proc/kmsg, on Linux")
+def test_a_file_whose_read_waits_for_news_is_said_instead_of_waited_for(workspace):
+    # a regular file of size 0 whose read waits for the kernel's next message: a headless run hung for ever
+    result = read(workspace, "/proc/kmsg")
+    assert result.text == "Error: /proc/kmsg cannot be read: it has nothing now and its read would wait for more."
+
+
 @NO_SYMLINKS
 def test_a_loop_of_symbolic_links_is_said_to_be_one_not_missing(workspace, project):
     # it was "loop1 does not exist; did you mean loop1, loop2?"
