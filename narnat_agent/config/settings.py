@@ -72,7 +72,7 @@ SETTINGS = (
             "(see [Windows](windows.md#the-bash-tool-on-windows))"),
     Setting("job_output_limit_mb", 100, _positive_int, N_("a positive integer"),
             "megabytes a background command may print before it is stopped (its log keeps the first and the last "
-            "megabyte)"),
+            "megabyte); at most 32 run at once, and another is refused until one ends"),
     Setting("pricing", {}, _pricing, N_('an object like {"input": 0.27, "output": 1.1, "cached_input": 0.07}'),
             '`{"input": x, "output": y, "cached_input": z}` per million tokens, for the cost footer',
             example={"input": 0.27, "output": 1.10, "cached_input": 0.07}),
