@@ -1,5 +1,6 @@
 """Grep: search file contents with a regex, through ripgrep."""
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -232,12 +233,23 @@ def _top(args: dict, ws: Workspace) -> Path:
     return top
 
 
-def _holds_key(path: Path, ws: Workspace) -> bool:
-    """Whether path is one of the settings files, which may hold the API key."""
+def _holds_key(path: Path, ws: Workspace, settings: set[tuple[int, int]] | None = None) -> bool:
+    """Whether path is one of the settings files, which may hold the API key (`settings`: their identities, taken
+    once for many paths)."""
     try:
-        return any(path.samefile(hidden) for hidden in ws.hidden if hidden.exists())
+        status = path.stat()
     except OSError:
         return False
+    return (status.st_dev, status.st_ino) in (_identities(ws) if settings is None else settings)
+
+
+def _identities(ws: Workspace) -> set[tuple[int, int]]:
+    found = set()
+    for hidden in ws.hidden:
+        with contextlib.suppress(OSError):
+            status = hidden.stat()
+            found.add((status.st_dev, status.st_ino))
+    return found
 
 
 def _anchored(glob: str, root: Path) -> str:
@@ -259,7 +271,9 @@ def run(args: dict, ws: Workspace) -> Result:
     try:
         found, note = _search(args, ws, top, mode)
         # a settings file in a folder searched is left out without a word: its match, or a note of it, would tell
-        found = {path: hits for path, hits in found.items() if not _holds_key(ws.root / os.fsdecode(path), ws)}
+        settings = _identities(ws)
+        found = {path: hits for path, hits in found.items()
+                 if not settings or not _holds_key(ws.root / os.fsdecode(path), ws, settings)}  # fmt: skip
         if not found:
             return _no_matches(args, ws, top, note)
     except ripgrep.RgFailed as e:  # a timeout
