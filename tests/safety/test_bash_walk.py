@@ -54,6 +54,11 @@ def test_emptying_a_file_named_at_run_time_asks():
     assert analyze(': > "$(ls -t | head -1)"').deletions == ["the redirection empties a file named at run time"]
 
 
+def test_echo_into_a_file_named_at_run_time_says_so_not_none():
+    said = "writing files with printf > a file named at run time: use Write (or Edit)"
+    assert analyze("printf 'new\\n' > \"$(printf 'a.txt')\"").file_ops == [said]
+
+
 def test_appending_nothing_to_a_file_runs():
     assert analyze("true >> log").deletions == []
     assert analyze("true &>> log").deletions == []
