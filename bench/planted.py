@@ -237,7 +237,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{STEP_MISSED}: after its own save, the next save takes the file for another process's"),
         Defect("isinstance(v, int) and not isinstance(v, bool) and v >= 0", "isinstance(v, int) and v > 0",
                f"{OFF_BY_ONE}: a session saved before its first turn cannot be loaded"),
-        Defect('sorted(rows, key=lambda r: r["updated"], reverse=True)', 'sorted(rows, key=lambda r: r["updated"])',
+        Defect("sorted(rows, key=lambda r: r[1], reverse=True)", "sorted(rows, key=lambda r: r[1])",
                f"{INVERTED}: /show lists the oldest session first"),
         Defect("if it does\n        return False", "if it does\n        return True",
                f"{INVERTED}: a session whose file was deleted is saved beside it under another name", later=True),

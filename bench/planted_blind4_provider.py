@@ -11,8 +11,8 @@ def _later(*defects: tuple[str, str, str]) -> tuple[Defect, ...]:
 BLIND4_PROVIDER: dict[str, tuple[Defect, ...]] = {
     # provider
     "narnat_agent/provider/reply.py": _later(
-        ("slot.arguments += encodable(arguments) if isinstance(arguments, str) else json.dumps(arguments)",
-         "slot.arguments += encodable(arguments) if isinstance(arguments, str) else str(arguments)",
+        ("piece = encodable(arguments) if isinstance(arguments, str) else json.dumps(arguments)",
+         "piece = encodable(arguments) if isinstance(arguments, str) else str(arguments)",
          f"{FORMAT_EDGE}: arguments streamed as a JSON object (not text) are kept as Python's repr, and the call is "
          "refused as invalid JSON"),
         ("reused = slot and call_id and name and call_id != slot.id and slot.complete",
@@ -57,8 +57,8 @@ BLIND4_PROVIDER: dict[str, tuple[Defect, ...]] = {
          "            raise TimedOut from e\n",
          f"{WRONG_ORDER}: a server that takes the request and answers nothing in time is said as 'Connection "
          "error.', not as a timeout"),
-        ("    if not response.is_closed or response.is_stream_consumed:",
-         "    if not response.is_closed:",
+        ("    if read is not None or not response.is_closed or response.is_stream_consumed:",
+         "    if read is not None or not response.is_closed:",
          f"{WRONG_SETTING}: a refusal's body, read before the response was closed, is never looked at: the "
          "provider's words are not named, nor a full context recognised"),
     ),

@@ -12,7 +12,7 @@ BLIND_FILES: dict[str, tuple[Defect, ...]] = {
         Defect('if kind == "integer" and isinstance(value, float) and value.is_integer():',
                'if kind == "integer" and isinstance(value, float):',
                f"{FORMAT_EDGE}: an integer argument of 2.5 is cut to 2 instead of refused", later=True),
-        Defect("result = _safe_result(_guarded(named, {}, workspace, log), workspace.secret)",
+        Defect("result = _masked(_guarded(named, {}, workspace, log), workspace)",
                "result = _guarded(named, {}, workspace, log)",
                f"{STEP_MISSED}: a goal's check command prints the API key, and its result shows it", later=True),
     ),

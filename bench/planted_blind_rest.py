@@ -151,7 +151,7 @@ BLIND_REST: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/config/settings.py": _later(
         ("0 < v <= 600000", "0 < v < 600000",
          f"{OFF_BY_ONE}: a bash_timeout_ms of 600000, the documented top, is refused"),
-        ('v.startswith(("http://", "https://"))', 'v.startswith("https://")',
+        ('if not value.startswith(("http://", "https://")) or', 'if not value.startswith("https://") or',
          f"{FORMAT_EDGE}: a local server's http:// base_url is refused"),
         ('        and set(value) <= {"input", "output", "cached_input"}\n', "",
          f"{STEP_MISSED}: a misspelt price (\"ouput\") is accepted, and the cost counted without it"),

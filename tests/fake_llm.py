@@ -1,5 +1,6 @@
 """A scripted OpenAI-compatible server on 127.0.0.1 that streams real SSE and records every request."""
 
+import contextlib
 import json
 import re
 import threading
@@ -35,6 +36,15 @@ class Status:
 
     code: int
     body: dict | str
+    headers: dict = field(default_factory=dict)
+
+
+@dataclass
+class Raw:
+    """Any response as bytes, headers and all: a compressed body, a page that is no event stream."""
+
+    code: int
+    body: bytes
     headers: dict = field(default_factory=dict)
 
 
@@ -177,6 +187,13 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(response, Unanswered):
             self.connection.settimeout(60)
             self.rfile.read(1)  # returns when the client closes the connection
+        elif isinstance(response, Raw):
+            self.send_response(response.code)
+            for k, v in {**response.headers, "Content-Length": str(len(response.body))}.items():
+                self.send_header(k, v)
+            self.end_headers()
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client read what it wanted
+                self.wfile.write(response.body)
         elif isinstance(response, Status):
             data = response.body if isinstance(response.body, str) else json.dumps(response.body)
             self.send_response(response.code)

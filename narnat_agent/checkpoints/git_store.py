@@ -32,6 +32,7 @@ from narnat_agent.checkpoints.store import (
     not_kept,
     remove_file,
     unkept,
+    unreadable,
 )
 from narnat_agent.checkpoints.watching import Watcher
 from narnat_agent.i18n import N_, Said, _
@@ -52,7 +53,7 @@ PACK_AT = 1000  # loose objects
 EMBEDDED = re.compile(r"^warning: adding embedded git repository: (.+)$", re.MULTILINE)
 UNBORN = re.compile(r"^error: '(.+)/' does not have a commit checked out$", re.MULTILINE)
 # with add.ignoreErrors, git keeps the others, names each file it could not read, and still exits 1
-UNREADABLE = re.compile(r"^error: (?:open\(.+\): Permission denied|unable to index file .+)$")
+UNREADABLE = re.compile(r"^error: (?:open\((.+)\): (.+)|unable to index file (.+))$")
 log = get_logger("checkpoints.store")
 FIRST_LIMIT = 2**30  # bytes the first snapshot may copy: past it the project is likely a home folder or a data store
 
@@ -70,6 +71,7 @@ class GitStore:
         self.ignored: set[str] = set()  # the folders the last whole snapshot left out whole
         self.kept: dict[str, Unkept] | None = None  # what the last whole snapshot could not keep (None: it failed)
         self.recheck = False  # the next whole snapshot looks again at every file the store holds
+        self.unread: dict[str, str] = {}  # the files the last `add --all` could not read, and why
 
     def _ready(self) -> bool:
         """Create the store, under the lock, so runs started together agree on one; whether it was created now."""
@@ -192,6 +194,9 @@ class GitStore:
             write_atomic(self.git_dir / IGNORED, _listed(sorted(self.ignored)), 0o600)
         names = [n for n in listed if not n.endswith("/") and not n.rsplit("/", 1)[-1].startswith(TMP_PREFIX)]
         skipped = {n: why for n in names if (why := unkept(self.project / n))}
+        # git keeps what a file it could not read held before: named, so a command that changed it is not taken
+        # for one that left it alone (an /undo saying "no file needed restoring")
+        skipped |= {n: unkept(self.project / n) or unreadable(why) for n, why in self.unread.items()}
         self._update([n for n in names if n not in skipped])
         folders = [n for n in listed if n.endswith("/") and n != OURS]  # what Narnat writes there is no loss
         return skipped | {n: seen for n in folders if (seen := ignored_folder(self.project / n))}
@@ -233,6 +238,11 @@ class GitStore:
         errors = [line for line in text.splitlines() if line.startswith(("error:", "fatal:"))]
         if code != 0 and not nested and not (errors and all(UNREADABLE.match(line) for line in errors)):
             raise CheckpointError(self.git.failure(text, code))
+        self.unread = {}
+        for line in errors:
+            if found := UNREADABLE.match(line):
+                opened, why, indexed = found.groups()  # git says both of one file: open(…) first, with why
+                self.unread.setdefault(_unquoted(opened or indexed), why or "")
         return nested
 
     def _add_touched(self, touched: Sequence[Path]) -> dict[str, Unkept]:
@@ -410,3 +420,14 @@ def _listed(names: list[str]) -> bytes:
 
 def _mode(name: str) -> str:
     return "100755" if os.stat(name).st_mode & 0o111 else "100644"
+
+
+def _unquoted(name: str) -> str:
+    """A path as git's messages quote it: in single quotes, or C-style in double quotes when it holds special
+    characters."""
+    if len(name) >= 2 and name[0] == name[-1] == "'":  # unable to index file 'name'
+        return name[1:-1]
+    if not (len(name) >= 2 and name[0] == name[-1] == '"'):
+        return name
+    raw = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1")
+    return raw.decode(errors="surrogateescape")

@@ -111,14 +111,31 @@ def unkept(path: Path) -> Unkept | None:
     except FileNotFoundError:
         return None
     except OSError as e:
-        return Unkept(_("cannot be read: {error}").format(error=e.strerror), "")
+        return unreadable(e.strerror or str(e))
     state = f"{st.st_mode:o} {st.st_size} {st.st_mtime_ns}"
+    if stat.S_ISREG(st.st_mode) and st.st_size <= CAP and (error := _unreadable(path)):
+        return unreadable(error, state)
     if stat.S_ISLNK(st.st_mode) or (stat.S_ISREG(st.st_mode) and st.st_size <= CAP):
         return None
     if stat.S_ISREG(st.st_mode):
         over = _("{size:,.0f} MB, over the {cap} MB a checkpoint keeps of a file")
         return Unkept(over.format(size=st.st_size / 2**20, cap=CAP // 2**20), state)
     return Unkept(_("not a regular file"), state)
+
+
+def unreadable(error: str, state: str = "") -> Unkept:
+    """A file no snapshot can keep because it cannot be read (a command made it mode 000, another user's file)."""
+    return Unkept(_("cannot be read: {error}").format(error=error), state)
+
+
+def _unreadable(path: Path) -> str | None:
+    """Why this regular file cannot be opened for reading (None: it can): the store would fail on it, or keep what it
+    held before as if nothing had changed."""
+    try:
+        os.close(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))  # never waits: a FIFO put there meanwhile
+    except OSError as e:
+        return e.strerror or str(e)
+    return None
 
 
 def ignored_folder(path: Path) -> Unkept | None:

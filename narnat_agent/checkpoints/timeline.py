@@ -261,6 +261,10 @@ class Checkpoints:
             files += [f for f in self.store.numstat(target, expected) if f.path in mine]
         return sorted(files, key=lambda f: f.path)
 
+    def unkept_in(self, index: int) -> list[str]:
+        """The files turn `index` changed that no snapshot could keep (too large, not a regular file, unreadable)."""
+        return unkept_of([self.entries[index]])
+
     def diffs(self, index: int) -> list[FileDiff]:
         """Every file turn `index` changed (commands' changes included), before and after it; those no snapshot
         could keep are left out (the turn's listing names them), and so are those it made and removed again."""

@@ -41,9 +41,15 @@ def diff(agent: Agent, arg: str) -> None:
             _("the files of that turn cannot be shown ({why}).").format(why=agent.checkpoints.why_lost())
         )
     changes = [c for c in agent.checkpoints.diffs(summary.index) if not path.strip() or c.path == path.strip()]
+    # what the turn changed that no checkpoint could keep (a file a command made unreadable): named, never taken
+    # for no change
+    left = ", ".join(_name_line(n) for n in agent.checkpoints.unkept_in(summary.index)
+                     if not path.strip() or n == path.strip())  # fmt: skip
     if not changes:
         unchanged = _("Turn {turn} did not change {path}.") if path.strip() else _("Turn {turn} changed no file.")
-        agent.ui.info(unchanged.format(turn=number, path=path.strip()))
+        if left:
+            unchanged = _("Turn {turn} changed only what no checkpoint could keep, so it cannot be shown: {files}.")
+        agent.ui.info(unchanged.format(turn=number, path=path.strip(), files=left))
         return
     title = ngettext("Turn {turn} changed {n} file: {question}", "Turn {turn} changed {n} files: {question}",
                      len(changes))  # fmt: skip
@@ -52,15 +58,17 @@ def diff(agent: Agent, arg: str) -> None:
         title, lines = _unified(change)
         if not path.strip() and (lines.count("\n") >= LONG_DIFF or change.path.rsplit("/", 1)[-1] in LOCKFILES):
             title, lines = _("{title} · not shown: /diff {turn} {path}").format(
-                title=title, turn=number, path=change.path), ""  # fmt: skip
+                title=title, turn=number, path=_name_line(change.path)), ""  # fmt: skip
         agent.ui.review(title, lines)
+    if left:
+        agent.ui.info(_("Also changed, but no checkpoint could keep it to show: {files}.").format(files=left))
 
 
 def _unified(change: FileDiff) -> tuple[str, str]:
     """A file's title line (what happened to it, lines added and removed) and its unified diff."""
     before, after = change.before or b"", change.after or b""
     if b"\0" in before or b"\0" in after:
-        return _("{path} (binary, {size:,} bytes)").format(path=change.path, size=len(after)), ""
+        return _("{path} (binary, {size:,} bytes)").format(path=_name_line(change.path), size=len(after)), ""
     old, new = before.decode("utf-8", "replace").splitlines(), after.decode("utf-8", "replace").splitlines()
     lines = list(difflib.unified_diff(old, new, lineterm=""))[2:]  # the title stands for the --- and +++ lines
     added = sum(line.startswith("+") for line in lines)
@@ -71,7 +79,13 @@ def _unified(change: FileDiff) -> tuple[str, str]:
         title = _("{path} (deleted, -{removed})")
     else:
         title = _("{path} (+{added} -{removed})")
-    return title.format(path=change.path, added=added, removed=removed), "\n".join(lines)
+    return title.format(path=_name_line(change.path), added=added, removed=removed), "\n".join(lines)
+
+
+def _name_line(name: str) -> str:
+    """A file's name on one line: a newline in it (`x\n● secrets.txt (deleted, -120)`) would forge a line of the
+    review; shown as `\n`, as the terminal's other controls are shown."""
+    return name.replace("\n", "\\n")
 
 
 @command(N_("/rewind [N or N.S] [path]"),

@@ -6,6 +6,7 @@ from narnat_agent.conversation import store
 from narnat_agent.conversation.store import SessionError
 from narnat_agent.core.agent import Agent
 from narnat_agent.i18n import N_, _, ngettext
+from narnat_agent.keyguard import redact
 
 
 @command(N_("/save [name]"), N_("save this conversation (default name: the date and time)"))
@@ -49,7 +50,7 @@ def enter(agent: Agent, arg: str) -> None:
     turns = entered.turns
     agent.ui.separator(ngettext("{name} · {n} turn", "{name} · {n} turns", turns).format(name=arg, n=turns))
     for who, text in recap(agent.conversation.messages):
-        agent.ui.notice(_("{who}: {text}").format(who=_(who), text=text))
+        agent.ui.notice(_("{who}: {text}").format(who=_(who), text=redact(text, agent.workspace.secret)))
     if saved:
         agent.ui.notice(
             _("Entered '{name}'; the previous conversation was saved as '{saved}'.").format(name=arg, saved=saved)

@@ -12,6 +12,7 @@ from narnat_agent import state
 from narnat_agent.atomic import write_atomic
 from narnat_agent.config.settings import BY_NAME, DEFAULTS, Config, Notice
 from narnat_agent.i18n import N_, _
+from narnat_agent.keyguard import KEY_VARIABLES, can_be_key
 
 SEARCH_URLS = {  # environment variables that point a search engine elsewhere (a mirror or a proxy)
     "baidu": "NARNAT_BAIDU_URL",
@@ -132,10 +133,12 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
     notices: list[Notice] = []
     merged: dict[str, Any] = dict(DEFAULTS)  # every value is checked against its Setting as it is read
     named: set[str] = set()
+    keys = [env.get(name, "") for name in KEY_VARIABLES]
     for path in state.settings_files(project, home):
         settings = _read_file(path, notices)
         merged.update(settings)
         named.update(settings)
+        keys.append(settings.get("api_key", ""))
     merged.update(_from_environment(env, have_key=bool(merged["api_key"])))
     if model:
         merged["model"] = model
@@ -156,8 +159,9 @@ def load_config(project: Path, home: Path, env: Mapping[str, str] = os.environ, 
     values = {**merged, "api_key": _clean_key(merged["api_key"]), "base_url": base_url,
               "warn_turns": tuple(sorted(merged["warn_turns"])), "pricing": dict(merged["pricing"])}  # fmt: skip
     search_urls = {engine: env[name] for engine, name in SEARCH_URLS.items() if env.get(name)}
+    others = tuple(dict.fromkeys(k.strip() for k in keys if can_be_key(k.strip()) and k.strip() != values["api_key"]))
     return Config(**values, search_urls=search_urls, project=project, home=home,
-                  context_window_set="context_window" in named,
+                  context_window_set="context_window" in named, other_keys=others,
                   state_dir=state.project_folder(project), notices=tuple(notices))  # fmt: skip
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from narnat_agent import state
 from narnat_agent.i18n import N_, _, languages
@@ -53,7 +54,7 @@ def _pricing(value: object) -> bool:
 SETTINGS = (
     Setting("api_key", "", lambda v: isinstance(v, str), N_("a string"),
             "required; never logged or printed", example="sk-your-key"),
-    Setting("base_url", DEFAULT_BASE_URL, lambda v: isinstance(v, str) and v.startswith(("http://", "https://")),
+    Setting("base_url", DEFAULT_BASE_URL, lambda v: isinstance(v, str) and _http_url(v),
             N_("an http(s) URL"), "OpenAI-compatible endpoint (a trailing `/anthropic` is stripped)"),
     Setting("model", "deepseek-v4-pro", lambda v: isinstance(v, str) and v.strip() != "", N_("a non-empty string"),
             "model name"),
@@ -71,7 +72,7 @@ SETTINGS = (
             "(see [Windows](windows.md#the-bash-tool-on-windows))"),
     Setting("job_output_limit_mb", 100, _positive_int, N_("a positive integer"),
             "megabytes a background command may print before it is stopped (its log keeps the first and the last "
-            "megabyte)"),
+            "megabyte); at most 32 run at once, and another is refused until one ends"),
     Setting("pricing", {}, _pricing, N_('an object like {"input": 0.27, "output": 1.1, "cached_input": 0.07}'),
             '`{"input": x, "output": y, "cached_input": z}` per million tokens, for the cost footer',
             example={"input": 0.27, "output": 1.10, "cached_input": 0.07}),
@@ -158,11 +159,27 @@ class Config:
     search_urls: Mapping[str, str] = field(default_factory=dict)  # engine -> address, when not the engine's own
     notices: tuple[Notice, ...] = field(default=(), compare=False)
     context_window_set: bool = False  # a settings file names it, so what the server reports does not replace it
+    # the keys the settings files and the environment hold besides the one in use (your own provider's, when the
+    # project names another): masked in what the tools return, as the key in use is
+    other_keys: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def files(self) -> tuple[Path, ...]:
         """The settings files, in the order they are read; either may hold the API key."""
         return state.settings_files(self.project, self.home)
+
+
+def _http_url(value: str) -> bool:
+    """An http(s) address the HTTP client can send to: a space or a control character pasted into it, brackets left
+    open or a port that is not a number were Python errors at the first request."""
+    if not value.startswith(("http://", "https://")) or any(c.isspace() or not c.isprintable() for c in value):
+        return False
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - reading it checks it
+    except ValueError:
+        return False
+    return bool(parts.hostname)
 
 
 BY_NAME = {setting.name: setting for setting in SETTINGS}

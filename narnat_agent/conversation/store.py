@@ -4,10 +4,12 @@ A save never silently replaces a file another process wrote since this process l
 is then saved beside it under a free name, and the caller is told.
 """
 
+import contextlib
 import errno
 import json
 import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,7 +22,8 @@ from narnat_agent.encodable import encodable_data
 from narnat_agent.i18n import N_, _
 
 FORMAT = "narnat-session"
-NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
+MAX_NAME = 100
+NAME = re.compile(rf"[A-Za-z0-9_.-]{{1,{MAX_NAME}}}")
 FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 # What this process last read or wrote of each session file: (device, inode, mtime, size). Every save is a rename
 # of a new file, so any other process's save changes the inode.
@@ -38,6 +41,12 @@ class Saved:
 
 
 def check_name(name: str) -> str:
+    if len(name) > MAX_NAME and re.fullmatch(r"[A-Za-z0-9_.-]+", name):  # the right characters, too many of them
+        raise SessionError(
+            _("a session name is at most {limit} characters; '{name}…' has {length}.").format(
+                limit=MAX_NAME, name=name[:20], length=len(name)
+            )
+        )
     if not NAME.fullmatch(name) or name in (".", ".."):
         raise SessionError(
             _("'{name}' is not a session name: use letters, digits, '-', '_' and '.'.").format(name=name)
@@ -118,8 +127,13 @@ def _no_session(name: str) -> str:
 
 def _read(path: Path) -> tuple[dict, tuple[int, int, int, int]]:
     try:
-        with path.open("rb") as f:
-            identity, raw = _identity(os.fstat(f.fileno())), f.read()
+        # opened without waiting, and only a regular file read: a FIFO named as a session hung `-c` for ever
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            status = os.fstat(f.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                raise SessionError(_("{path} is not a regular file; remove it.").format(path=path))
+            identity, raw = _identity(status), f.read()
     except FileNotFoundError:
         raise SessionError(_no_session(path.stem)) from None
     except OSError as e:
@@ -228,16 +242,20 @@ def delete(state_dir: Path, name: str) -> None:
 
 def listing(state_dir: Path) -> list[dict]:
     """Every readable session, newest first: name, turns, updated, first question; damaged files say so."""
-    rows = []
+    rows: list[tuple[dict, str]] = []  # each with the time it sorts by
     for path in state.sessions(state_dir).glob("*.json"):
         try:
             data = _read(path)[0]
         except SessionError as e:
-            rows.append(
-                {"name": path.stem, "turns": 0, "updated": "", "first": _("(unreadable: {problem})").format(problem=e)}
-            )
+            # placed by the file's time, so that `-c` meets the newest even when it cannot be read, and says why
+            when = ""
+            with contextlib.suppress(OSError):
+                when = datetime.fromtimestamp(path.stat().st_mtime).isoformat()
+            unreadable = _("(unreadable: {problem})").format(problem=e)
+            rows.append(({"name": path.stem, "turns": 0, "updated": "", "first": unreadable}, when))
             continue
         first = next((m.get("content") for m in data["messages"] if m["role"] == "user"), "")
-        rows.append({"name": path.stem, "turns": data["turns"], "updated": data.get("updated", ""),
-                     "first": first if isinstance(first, str) else ""})  # fmt: skip
-    return sorted(rows, key=lambda r: r["updated"], reverse=True)
+        updated = data.get("updated", "")
+        rows.append(({"name": path.stem, "turns": data["turns"], "updated": updated,
+                      "first": first if isinstance(first, str) else ""}, updated))  # fmt: skip
+    return [row for row, _when in sorted(rows, key=lambda r: r[1], reverse=True)]

@@ -55,7 +55,11 @@ def _python_environments(project: Path) -> str:
     """The project's own Python environments, which the Bash tool's commands should use."""
     variable = environment(root=project).get("VIRTUAL_ENV")
     active = Path(variable).resolve() if variable else None
-    found = [d.resolve() for d in sorted(project.iterdir()) if _found(d / "pyvenv.cfg", Path.is_file)]
+    try:
+        entries = sorted(project.iterdir())
+    except OSError:  # a project folder that can be entered but not listed (mode 0311): no virtualenv to name
+        entries = []
+    found = [d.resolve() for d in entries if _found(d / "pyvenv.cfg", Path.is_file)]
     lines = [f"- Python virtualenv: {d.name} ({'active; ' if d == active else ''}its tools: {d.name}/{_bin(d)}/python, "
              f"{d.name}/{_bin(d)}/pip)" for d in found]  # fmt: skip
     if active and active not in found:

@@ -21,10 +21,21 @@ from narnat_agent.provider.pricing import cost
 from narnat_agent.provider.reply import Reply, ReplyBuilder, StreamError, Usage
 from narnat_agent.provider.silence import IDLE, Silence
 from narnat_agent.provider.tokens import estimate
-from narnat_agent.provider.transport import APIError, ConnectionFailed, Events, StatusError, TimedOut, Transport
+from narnat_agent.provider.transport import (
+    APIError,
+    ConnectionFailed,
+    Events,
+    LineTooLong,
+    StatusError,
+    TimedOut,
+    Transport,
+)
 from narnat_agent.provider.usage import doubt, text_floor
 
 MAX_TRIES = 4
+# characters per token of the context window an answer may take before it is stopped: an answer must fit the
+# window to be sent back, and a provider that streams without end would otherwise fill the memory
+ANSWER_CHARS_PER_TOKEN = 8
 # The read timeout ends a stream that sends nothing at all, at stream_idle_timeout_s; the watch ends one that sends
 # only keep-alives a moment later, so each failure can be named for what it was.
 GRACE = 1.0
@@ -108,6 +119,8 @@ def _chunks(stream: Events):
             return
         except json.JSONDecodeError as e:
             raise StreamError(f"malformed stream: a data line is not JSON ({e.msg})") from None
+        except LineTooLong as e:
+            raise StreamError(f"malformed stream: {e}") from None
 
 
 class Client:
@@ -206,10 +219,16 @@ class Client:
     def _read(self, stream: Events, builder: ReplyBuilder, sink: Sink, silence: Silence) -> None:
         """The stream's chunks into the reply and the sink, until its end, a cancel, a failure or a limit."""
         try:
+            limit = max(self.config.context_window, 32_000) * ANSWER_CHARS_PER_TOKEN
             for chunk in _chunks(stream):
                 _take(chunk, builder, sink, silence)
                 if sink.cancelled:
                     builder.reply.cancelled = True
+                    break
+                if builder.size > limit:
+                    self._stalled(builder, lambda: _("The provider sent more than {limit:,} characters in one answer, "
+                                                     "more than the context window holds").format(limit=limit),
+                                  retry=False)  # fmt: skip
                     break
         except KeyboardInterrupt:
             builder.reply.cancelled = True
@@ -223,7 +242,7 @@ class Client:
                 raise Retry(
                     lambda: _("The provider failed before answering ({message})").format(message=message)
                 ) from None
-            builder.reply.error = "" if silence.expired else self._message(e)
+            builder.reply.error = None if silence.expired else self._message(e)  # a limit's notice says why
         except Exception:  # the connection a limit closed fails in the transport's own words
             if not silence.expired:
                 raise

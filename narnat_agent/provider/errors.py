@@ -1,6 +1,7 @@
 """What a provider's refusal means: the errors a request ends in, and which of them are worth sending again."""
 
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 
@@ -53,12 +54,16 @@ def provider_words(error: Exception, key: str) -> str:
 
 
 def retry_after(headers: Mapping[str, str] | None) -> float | None:
+    """The wait the provider asks for, in seconds; a value that is no time to wait (NaN, negative, infinite) is
+    skipped as unreadable, so the own backoff applies and nothing raises in the sleep."""
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
         value = headers.get(name) if headers else None
         try:
-            return float(value or "") * scale
+            wait = float(value or "") * scale
         except ValueError:
             continue
+        if math.isfinite(wait) and wait >= 0:
+            return wait
     return None
 
 

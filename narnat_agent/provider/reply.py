@@ -150,6 +150,7 @@ class ReplyBuilder:
         self.by_id: dict[str, _Slot] = {}
         self.current: _Slot | None = None
         self.parts = 0  # chunks that carried part of the answer: text, reasoning, a tool call or how it ended
+        self.size = 0  # characters of the answer so far: text, reasoning and tool calls' arguments
         self.content = ContentSplitter()
 
     def add(self, chunk: object) -> tuple[str, str]:
@@ -164,12 +165,14 @@ class ReplyBuilder:
             usage = _get(choice, "usage") or usage
             delta = _get(choice, "delta") or {}
             if piece := _text(delta, "content"):
+                self.size += len(piece)
                 progress = True  # even while the splitter holds it back from the screen
                 shown, thinking = self.content.add(piece)
                 text.append(shown)
                 thought.append(thinking)
             for name in ("reasoning_content", "reasoning"):
                 if piece := _text(delta, name):
+                    self.size += len(piece)
                     thought.append(piece)
                     fields.append(piece)
                     self.reply.reasoning_field = name
@@ -219,7 +222,9 @@ class ReplyBuilder:
             slot.name = name
         arguments = _get(function, "arguments")
         if arguments:
-            slot.arguments += encodable(arguments) if isinstance(arguments, str) else json.dumps(arguments)
+            piece = encodable(arguments) if isinstance(arguments, str) else json.dumps(arguments)
+            self.size += len(piece)
+            slot.arguments += piece
         self.current = slot
 
     def finish(self) -> Reply:

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     import httpx2
 
 CONNECT_TIMEOUT = 15.0
+MAX_LINE = 32 * 2**20  # bytes of one line of the stream: far past any event of an answer
+MAX_ERROR_BODY = 2**20  # bytes of a refusal's body read: its message is in the first few hundred
 
 
 class APIError(Exception):
@@ -59,6 +61,10 @@ class TimedOut(ConnectionFailed):
         return isinstance(self.__cause__, httpx2.ReadTimeout)
 
 
+class LineTooLong(ValueError):
+    """The stream holds a line longer than any event of an answer: it is not read further."""
+
+
 def _failures() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
     """The transport's timeouts, and its other request failures (a TLS failure it does not map included)."""
     import httpx2
@@ -66,11 +72,12 @@ def _failures() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseExcepti
     return (httpx2.TimeoutException,), (httpx2.RequestError, ssl.SSLError)
 
 
-def status_error(response: httpx2.Response) -> StatusError:
-    """The SDK's status error: the message names the code and the provider's message; the body is its "error"."""
+def status_error(response: httpx2.Response, read: bytes | None = None) -> StatusError:
+    """The SDK's status error: the message names the code and the provider's message; the body is its "error"
+    (`read`: as much of it as was read)."""
     message, body = f"Error code: {response.status_code}", None
-    if not response.is_closed or response.is_stream_consumed:
-        text = response.text.strip()
+    if read is not None or not response.is_closed or response.is_stream_consumed:
+        text = (read.decode(response.encoding or "utf-8", "replace") if read is not None else response.text).strip()
         body = text
         with contextlib.suppress(ValueError):
             body = json.loads(text)
@@ -90,8 +97,10 @@ class Events:
 
     def __iter__(self) -> Iterator[object]:
         timeouts, failures = _failures()
+        events = 0
         try:
             for data in _data(self.response.iter_bytes()):
+                events += 1
                 if data.startswith("[DONE]"):
                     return
                 value = json.loads(data)  # a line that is not JSON is the caller's to name
@@ -101,6 +110,9 @@ class Events:
                     raise APIError(said if isinstance(said, str) and said else "An error occurred during streaming",
                                    error)  # fmt: skip
                 yield value
+            kind = self.response.headers.get("content-type", "").split(";")[0].strip()
+            if not events and kind and kind != "text/event-stream":  # a login page, a base_url missing its /v1
+                raise APIError(f"it answered {kind}, not an event stream: check base_url")
         except timeouts as e:
             raise TimedOut from e
         except failures as e:
@@ -119,11 +131,14 @@ class Events:
 
 
 def _lines(chunks: Iterator[bytes]) -> Iterator[bytes]:
-    """The stream's lines: they end at CR, LF or CRLF. A line split over many chunks is joined once, at its end."""
+    """The stream's lines: they end at CR, LF or CRLF. A line split over many chunks is joined once, at its end; one
+    longer than MAX_LINE is a broken provider (a compressed body that unpacks to gigabytes without a line end)."""
     pending = bytearray()
     for chunk in chunks:
         pending += chunk
         if b"\n" not in chunk and b"\r" not in chunk:
+            if len(pending) > MAX_LINE:
+                raise LineTooLong(f"a line of the stream is longer than {MAX_LINE // 2**20} MB")
             continue
         lines = bytes(pending).replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
         rest = lines.pop()
@@ -191,11 +206,15 @@ class Transport:
         except failures as e:
             raise ConnectionFailed from e
         if response.status_code >= 400:
-            try:
-                response.read()
+            data = bytearray()
+            try:  # at most MAX_ERROR_BODY: a compressed body may unpack to gigabytes
+                for piece in response.iter_bytes():
+                    data += piece
+                    if len(data) >= MAX_ERROR_BODY:
+                        break
             except (*timeouts, *failures):
                 pass  # the error says what it can without its body
             finally:
                 response.close()
-            raise status_error(response)
+            raise status_error(response, bytes(data[:MAX_ERROR_BODY]))
         return response

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from narnat_agent import __version__
 from narnat_agent.i18n import _, ngettext
+from narnat_agent.keyguard import redact
 from narnat_agent.run.signals import leave_on_signals
 from narnat_agent.run.start import USAGE_ERROR, Opening, build_agent, jobs_named, save, stop_jobs
 
@@ -99,6 +100,8 @@ def _recap(agent: Agent) -> list[str]:
     question, answer = agent.conversation.last_exchange()
     if not question:
         return []
+    # the session keeps the answer as the provider sent it (its cache holds that prefix): masked here, as it was live
+    question, answer = (redact(text, agent.workspace.secret) for text in (question, answer))
     paragraph = answer.strip().split("\n\n", 1)[0]
     return [f"❯ {first_words(question, RECAP)}"] + ([f"  {first_words(paragraph, RECAP)}"] if answer else [])
 

@@ -4,6 +4,7 @@ it, the autosave, and the background commands stopped on the way out."""
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -66,6 +67,13 @@ def _saved_session(config: Config, name: str | None, system_prompt: str) -> tupl
     from narnat_agent.prompts.system_prompt import with_environment
 
     state_dir = config.state_dir
+    folder = state.sessions(state_dir)
+    try:
+        os.listdir(folder)  # a folder that cannot be read lists nothing: not "no saved conversation yet"
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        raise store.SessionError(_("{path} cannot be read ({error}).").format(path=folder, error=e.strerror)) from None
     if name is None or not store.exists(state_dir, store.check_name(name)):
         names = [row["name"] for row in store.listing(state_dir) if not store.is_archive(row["name"])]
         if name is not None:
@@ -126,7 +134,7 @@ def build_agent(
     web = Web(config.search_urls, config.web_timeout_s)
     workspace = Workspace(config.project, config.state_dir, confirm, config.bash_timeout_ms, config.sees_images,
                           web=web, jobs=Jobs(config.job_output_limit_mb), secret=config.api_key,
-                          hidden=config.files, shell=config.shell)  # fmt: skip
+                          other_keys=config.other_keys, hidden=config.files, shell=config.shell)  # fmt: skip
     config, server = _learn_server(config)
     return Agent(config, ui, Client(config, ui.notice, server), workspace, session, system_prompt)
 

@@ -302,14 +302,14 @@ def _redirects(command: Command, argv: Argv, check: Analysis) -> None:
         elif reason := redirected(command, operator, target, check.cwd):
             verdict.deletions.append(reason)
         if argv and argv[0] in ("echo", "printf") or argv[:1] in (["cat"], ["tee"]) and command.stdin is not None:
+            shown = ">>" if operator in (">>", "&>>") else ">"
             verdict.file_ops.append(
-                Said(
-                    N_("writing files with {program} {operator} {file}: use Write (or Edit)"),
-                    program=str(argv[0]),
-                    operator=">>" if operator in (">>", "&>>") else ">",
-                    file=target if target is not None else "$…",  # named at run time, as a deletion shows it
-                )
-            )
+                Said(N_("writing files with {program} {operator} {file}: use Write (or Edit)"),
+                     program=str(argv[0]), operator=shown, file=target)
+                if target
+                else Said(N_("writing files with {program} {operator} a file named at run time: use Write (or Edit)"),
+                          program=str(argv[0]), operator=shown)  # the name is `$(…)`: it was said as "None"
+            )  # fmt: skip
 
 
 def _runs_another(name: str, argv: Argv, command: Command, check: Analysis) -> None:

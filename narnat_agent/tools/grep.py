@@ -1,5 +1,6 @@
 """Grep: search file contents with a regex, through ripgrep."""
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -222,7 +223,33 @@ def _top(args: dict, ws: Workspace) -> Path:
     for key in ("offset", "head_limit"):
         if args.get(key, 0) < 0:
             raise ToolError(f"{key} must be 0 or more, not {args[key]}.")
+    if top.is_file() and _holds_key(top, ws):
+        name = ws.show(top)
+        raise ToolError(
+            f"{name} is a settings file and may hold the API key: Grep does not search it (whether a pattern occurs "
+            f"would tell the key a piece at a time). Read it instead: the key is masked there.",
+            Said(N_("{file} may hold the API key: Grep does not search it"), file=name),
+        )
     return top
+
+
+def _holds_key(path: Path, ws: Workspace, settings: set[tuple[int, int]] | None = None) -> bool:
+    """Whether path is one of the settings files, which may hold the API key (`settings`: their identities, taken
+    once for many paths)."""
+    try:
+        status = path.stat()
+    except OSError:
+        return False
+    return (status.st_dev, status.st_ino) in (_identities(ws) if settings is None else settings)
+
+
+def _identities(ws: Workspace) -> set[tuple[int, int]]:
+    found = set()
+    for hidden in ws.hidden:
+        with contextlib.suppress(OSError):
+            status = hidden.stat()
+            found.add((status.st_dev, status.st_ino))
+    return found
 
 
 def _anchored(glob: str, root: Path) -> str:
@@ -243,6 +270,10 @@ def run(args: dict, ws: Workspace) -> Result:
     mode = args["output_mode"]
     try:
         found, note = _search(args, ws, top, mode)
+        # a settings file in a folder searched is left out without a word: its match, or a note of it, would tell
+        settings = _identities(ws)
+        found = {path: hits for path, hits in found.items()
+                 if not settings or not _holds_key(ws.root / os.fsdecode(path), ws, settings)}  # fmt: skip
         if not found:
             return _no_matches(args, ws, top, note)
     except ripgrep.RgFailed as e:  # a timeout

@@ -115,11 +115,11 @@ class Call:
         log = get_logger(f"tools.{self.name.lower()}")
         log.info("call: %s", json.dumps(self.args, ensure_ascii=False)[:2000])
         if self.tool is None:
-            result = _safe_result(Result(f"Error: {self.error}", spoken(self.shown), True), workspace.secret)
+            result = _masked(Result(f"Error: {self.error}", spoken(self.shown), True), workspace)
         elif workspace.planning and (planned := _planned(self.tool, self.args)):
-            result = _safe_result(planned, workspace.secret)
+            result = _masked(planned, workspace)
         else:
-            result = _safe_result(_guarded(self.tool, self.args, workspace, log), workspace.secret)
+            result = _masked(_guarded(self.tool, self.args, workspace, log), workspace)
         # as the model reads it, English whatever the interface's language (the summary is the person's)
         first, *rest = result.text.split("\n")
         more = f" (+{len(rest)} lines)" if rest else ""
@@ -175,6 +175,18 @@ def _safe_result(result: Result, secret: str) -> Result:
     return result.cleaned(lambda text: _safe(text, secret))
 
 
+def _masked(result: Result, workspace: Workspace) -> Result:
+    """_safe_result for the key in use and every other key the settings hold (a settings file Read whole shows
+    neither)."""
+
+    def mask(text: str) -> str:
+        for key in workspace.other_keys:
+            text = redact(text, key)
+        return text
+
+    return _safe_result(result, workspace.secret).cleaned(mask)
+
+
 def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:
     try:
         return tool.run(args, workspace)
@@ -202,7 +214,7 @@ def run_named(command: str, workspace: Workspace) -> tuple[str, Result]:
     log.info("named command: %s", json.dumps(command, ensure_ascii=False)[:2000])
     header = _safe(f"{bash.TOOL.name}({command})", workspace.secret)
     named = dataclasses.replace(bash.TOOL, run=lambda args, ws: bash.run_named(command, ws))
-    result = _safe_result(_guarded(named, {}, workspace, log), workspace.secret)
+    result = _masked(_guarded(named, {}, workspace, log), workspace)
     return header, result
 
 

@@ -80,17 +80,6 @@ class ToolState:
     at_turn: dict[int, dict[Path, FileRecord]] = field(default_factory=dict)
 
 
-def _broken(link: Path, shown: str) -> Said:
-    """What a symbolic link that leads nowhere does: goes round in a loop, or to a name that is not there."""
-    try:
-        os.stat(link)
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            return Said(N_("{path} is a symbolic link that leads round in a loop"), path=shown)
-    return Said(N_("{path} is a symbolic link to {target}, which does not exist"), path=shown,
-                target=printable(os.readlink(link)))  # fmt: skip
-
-
 @dataclass
 class Workspace:
     root: Path
@@ -102,6 +91,7 @@ class Workspace:
     web: Web = field(default_factory=Web)
     jobs: Jobs = field(default_factory=Jobs)  # Bash's background commands: they belong to the run, not a conversation
     secret: str = field(default="", repr=False)  # the API key: never in what a tool returns (see registry)
+    other_keys: tuple[str, ...] = field(default=(), repr=False)  # keys the settings hold besides it: masked too
     hidden: tuple[Path, ...] = ()  # files that may hold the key: Bash's commands read them as empty where it can
     shell: str = ""  # the `shell` setting: the shell Bash runs, when not the one found (tools/bash/shells.py)
     planning: bool = False  # plan mode: what would change a file is refused (registry.py; Bash's own check)
@@ -201,15 +191,21 @@ class Workspace:
         except OSError:
             return False
 
-    def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
-        """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
-        record = self.reads.get(path)
-        name = self.show(path)
-        if record is None:
+    def require_read(self, path: Path) -> None:
+        """The iron law's first half, checked before a byte of the file is read: one the model never read is
+        refused at once (a 1 GB file was loaded whole only to be refused)."""
+        if path not in self.reads:
+            name = self.show(path)
             raise ToolError(
                 f"{name} has not been read in this session; Read it first, then retry.",
                 Said(N_("{file} has not been read in this session"), file=name),
             )
+
+    def require_fresh(self, path: Path, data: bytes, whole: bool) -> None:
+        """The iron law: change only a file the model has read (all of it, for whole rewrites) as it is now."""
+        self.require_read(path)
+        record = self.reads[path]
+        name = self.show(path)
         if whole and not record.whole:
             raise ToolError(
                 f"only part of {name} has been read; Read all of it before overwriting it with Write.",
@@ -277,10 +273,20 @@ class Workspace:
             self.ask(f"{tool} {real}", reason, Said(N_("Ask the user what they want.")))
 
     def missing(self, path: Path) -> ToolError:
-        """'does not exist', with the closest existing names, and where relative paths start; a link on the way that
-        leads nowhere is named instead (its name is among the close ones, which would send the model round)."""
+        """'does not exist', with the closest existing names, and where relative paths start; a path through a loop
+        of symbolic links says so (it was said not to exist, and the loop's own name offered in its place), and so
+        does a link on the way that leads to nothing."""
+        try:
+            os.stat(path)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                name, why = self.show(path), e.strerror or "a loop of symbolic links"
+                return ToolError(f"{name} cannot be used: {why}.", Said(N_("{path} cannot be used: {why}."),
+                                                                         path=name, why=why))  # fmt: skip
         if (link := next((p for p in (path, *path.parents) if p.is_symlink() and not p.exists()), None)) is not None:
-            return ToolError(_broken(link, self.show(link)))
+            shown, target = self.show(link), printable(os.readlink(link))
+            said = Said(N_("{path} is a symbolic link to {target}, which does not exist"), path=shown, target=target)
+            return ToolError(f"{said}.", said)
         parent = path.parent
         while not parent.is_dir() and parent != parent.parent:
             parent = parent.parent

@@ -20,6 +20,7 @@ def run(args: dict, ws: Workspace) -> Result:
     before, encoding = "", UTF8
     ending: str | None = "\n"  # a new file gets LF
     if existed:
+        ws.require_read(path)
         data = ws.content(path)
         ws.require_fresh(path, data, whole=True)
         before, encoding = decode(data, ws.seen_as(path, data))

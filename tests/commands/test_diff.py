@@ -123,3 +123,16 @@ def test_a_lockfile_in_a_subfolder_is_named_without_its_lines_too(harness, fake_
     assert h.out.getvalue() == (
         "Turn 1 changed 1 file: install\nweb/yarn.lock (created, +2) · not shown: /diff 1 web/yarn.lock\n"
     )
+
+
+@pytest.mark.slow
+def test_a_file_name_holding_a_newline_stays_on_its_line(harness, fake_llm, project):
+    # "x\n● secrets.txt (deleted, -120)" as a name forged a line of the review
+    h = harness(answers="y\n")
+    made = "python3 -c \"open('x\\\\n● secrets.txt (deleted, -120)', 'w').write('a\\\\n')\""
+    fake_llm.add(tool_reply(("Bash", {"command": made})), text_reply("Made it."))
+    h.agent.ask("make it")
+    h.out.truncate(0), h.out.seek(0)
+    dispatch(h.agent, "/diff")
+    lines = h.out.getvalue().splitlines()
+    assert lines[:2] == ["Turn 1 changed 1 file: make it", "x\\n● secrets.txt (deleted, -120) (created, +1)"], lines

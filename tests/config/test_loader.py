@@ -29,6 +29,18 @@ def dirs(tmp_path):
     return tmp_path / "project", tmp_path / "home"
 
 
+def test_the_keys_held_besides_the_one_in_use_are_known_to_be_masked(dirs):
+    project, home = dirs
+    write(home / ".narnat/narnat.json", {"api_key": "sk-home-provider-1"})
+    write(project / ".narnat/narnat.json", {"api_key": "sk-project-key-22"})
+    env = {"OPENAI_API_KEY": "sk-openai-env-333", "NARNAT_API_KEY": "sk-project-key-22"}
+    config = load_config(project, home, env=env)
+    assert config.api_key == "sk-project-key-22"
+    assert config.other_keys == ("sk-openai-env-333", "sk-home-provider-1")
+    write(project / ".narnat/narnat.json", {"api_key": "local"})  # too short to be a key: words are left alone
+    assert load_config(project, home, env={}).other_keys == ("sk-home-provider-1",)
+
+
 def test_merge_order_is_defaults_home_project_environment_flags(dirs):
     project, home = dirs
     write(home / ".narnat/narnat.json", {"api_key": "home-key", "model": "home-model", "max_steps": 7})
@@ -294,5 +306,5 @@ def test_the_config_holds_every_setting_and_only_the_runs_own_facts_besides():
 
     from narnat_agent.config.settings import SETTINGS
 
-    own = {"project", "home", "state_dir", "search_urls", "notices", "context_window_set"}
+    own = {"project", "home", "state_dir", "search_urls", "notices", "context_window_set", "other_keys"}
     assert [f.name for f in fields(Config) if f.name not in own] == [s.name for s in SETTINGS]

@@ -63,6 +63,19 @@ def test_a_settings_file_that_is_a_folder_is_named(dirs):
 
 
 @pytest.mark.parametrize(
+    "url",
+    ["http://127.0.0.1:1/v1 x", "http://127.0.0.1/v1\x1b]0;t\x07", "http://[::1", "http://a:b:c/", "http://x/\x00",
+     "http://127.0.0.1:99999/v1", "https:///v1"],
+)  # fmt: skip
+def test_a_base_url_the_client_cannot_send_to_is_one_sentence_not_a_python_error(dirs, url):
+    # each was a traceback at the first request (http.client.InvalidURL, ValueError: Invalid IPv6 URL, …)
+    path = settings_file(dirs[0], {"api_key": "k", "base_url": url})
+    assert refused(dirs) == f"{path}: 'base_url' must be an http(s) URL, not {json.dumps(url)}."
+    path.unlink()
+    assert refused(dirs, {"NARNAT_API_KEY": "k", "NARNAT_BASE_URL": url}).startswith("environment: base_url must be")
+
+
+@pytest.mark.parametrize(
     ("length", "shown"), [(198, '"' + "a" * 198 + '"'), (199, '"' + "a" * 199 + "… (201 characters)")]
 )
 def test_a_long_wrong_value_is_cut_past_two_hundred_characters(dirs, length, shown):

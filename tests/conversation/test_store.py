@@ -151,10 +151,13 @@ def test_the_listing_is_newest_first(tmp_path):
 
 def test_a_name_is_letters_digits_and_three_marks_up_to_a_hundred():
     assert store.check_name("a" * 100) == "a" * 100 and store.check_name("v1.2_x-y") == "v1.2_x-y"
-    for bad in ("a" * 101, ".", "..", "a/b", "", "é"):
+    for bad in (".", "..", "a/b", "", "é", "a" * 101 + "/"):
         with pytest.raises(store.SessionError) as refused:
             store.check_name(bad)
         assert str(refused.value) == f"'{bad}' is not a session name: use letters, digits, '-', '_' and '.'."
+    with pytest.raises(store.SessionError) as refused:  # the right characters, too many: said so (/fork LLL…)
+        store.check_name("a" * 300)
+    assert str(refused.value) == f"a session name is at most 100 characters; '{'a' * 20}…' has 300."
 
 
 def test_a_default_name_is_the_time_and_the_process():

@@ -1,6 +1,7 @@
 """The streaming client in process: the key kept off the screen, retries and their waits, limits, refusals cured by
 a field dropped, the model list, and the usage it counts where the provider did not."""
 
+import gzip
 import json
 import random
 import socket
@@ -13,7 +14,7 @@ from narnat_agent.provider.client import Client
 from narnat_agent.provider.endpoint import Server
 from narnat_agent.provider.errors import LLMError
 from narnat_agent.provider.tokens import estimate
-from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
+from tests.fake_llm import SSE, Raw, Status, chunk, text_reply, tool_reply, usage
 
 KEY = "sk-live-0123456789abcdef"
 USER = [{"role": "user", "content": "hi"}]
@@ -165,6 +166,59 @@ def test_a_wait_the_provider_asks_for_beyond_the_own_backoffs_longest_is_kept(ma
     fake_llm.add(fail(429, "slow down", **{"Retry-After": "30"}), text_reply("ok"))
     client.stream(USER, [], Sink())
     assert 22.5 <= client.waits[0] <= 30.0  # coming back sooner is refused again
+
+
+def test_a_wait_that_is_not_a_number_falls_back_to_the_own_backoff(made, fake_llm):
+    client = made()
+    fake_llm.add(fail(429, "slow down", **{"Retry-After": "nan"}), fail(503, "busy", **{"Retry-After": "-5"}),
+                 text_reply("ok"))  # fmt: skip
+    assert client.stream(USER, [], Sink()).content == "ok"
+    assert 0.375 <= client.waits[0] <= 0.5 and 0.75 <= client.waits[1] <= 1.0
+
+
+def never_ending(delta: dict) -> SSE:
+    """A provider that streams the same piece of the answer until the client hangs up (at most 60 s)."""
+    return SSE([chunk({"role": "assistant"})], trickle=f"data: {json.dumps(chunk(delta))}\n\n")
+
+
+@pytest.mark.parametrize(
+    "delta",
+    [{"content": "la " * 3000}, {"reasoning_content": "hmm " * 2500},
+     {"tool_calls": [{"index": 0, "id": "c1", "type": "function",
+                     "function": {"name": "Bash", "arguments": "a" * 9000}}]}],
+)  # fmt: skip
+def test_an_answer_that_never_ends_is_stopped_past_what_the_context_window_holds(made, fake_llm, delta):
+    # it was read until request_timeout_s (30 min): 888 MB of memory in 20 s
+    client = made()
+    fake_llm.add(never_ending(delta))
+    reply = client.stream(USER, [], Sink())
+    limit = 128_000 * 8
+    assert reply.cut_off and not reply.tool_calls and reply.error is None
+    assert len(reply.content) + len(reply.reasoning) <= limit + 9000
+    assert client.said == [f"The provider sent more than {limit:,} characters in one answer, more than the context "
+                           f"window holds; the answer stops there."]  # fmt: skip
+
+
+def test_a_line_of_the_stream_longer_than_any_event_is_not_read_further(made, fake_llm):
+    # a gzip bomb unpacks to gigabytes without a line end: the line grew until memory ran out
+    client = made()
+    fake_llm.add(*[SSE(["x" * (33 * 2**20)])] * 4)
+    with pytest.raises(LLMError) as failed:
+        client.stream(USER, [], Sink())
+    assert str(failed.value) == ("The provider failed before answering (malformed stream: a line of the stream is "
+                                 "longer than 32 MB); gave up after 4 tries.")  # fmt: skip
+
+
+def test_a_refusal_is_read_up_to_its_first_megabyte_however_large_it_unpacks_to(made, fake_llm):
+    # a 500 whose gzip body unpacked to gigabytes was read whole, four times over
+    body = gzip.compress(b'{"error": {"message": "' + b"a" * (8 * 2**20) + b'"}}')
+    refusal = Raw(500, body, {"Content-Type": "application/json", "Content-Encoding": "gzip"})
+    client = made()
+    fake_llm.add(*[refusal] * 4)
+    with pytest.raises(LLMError) as failed:
+        client.stream(USER, [], Sink())
+    # past its first megabyte the body is not read: the refusal is said by its status alone
+    assert str(failed.value) == "The provider answered status 500 (Error code: 500); gave up after 4 tries."
 
 
 def test_four_failed_tries_are_one_sentence_with_the_last_problem(made, fake_llm):
@@ -459,3 +513,18 @@ def test_images_go_as_they_are_until_the_provider_refuses_one(made, fake_llm):
     fake_llm.add(text_reply("a"))
     made().stream([{"role": "user", "content": [IMAGE]}], [], Sink())
     assert fake_llm.requests[0]["messages"][0]["content"] == [IMAGE]
+
+
+@pytest.mark.parametrize(
+    ("kind", "body"),
+    [("text/html", b"<html><body>Sign in to continue</body></html>"),
+     ("application/json", b'{"choices": [{"message": {"role": "assistant", "content": "hi"}}]}')],
+)  # fmt: skip
+def test_an_answer_that_is_no_event_stream_is_named_by_its_type_not_as_a_broken_connection(made, fake_llm, kind, body):
+    # a captive portal's page or a server that ignores "stream" was said to be "cut off: the connection ended"
+    client = made()
+    fake_llm.add(*[Raw(200, body, {"Content-Type": kind})] * 4)
+    with pytest.raises(LLMError) as failed:
+        client.stream(USER, [], Sink())
+    assert str(failed.value) == (f"The provider failed before answering (it answered {kind}, not an event stream: "
+                                 f"check base_url); gave up after 4 tries.")  # fmt: skip

@@ -52,6 +52,15 @@ def test_retry_after_in_milliseconds_comes_first_and_an_unreadable_value_is_skip
     assert retry_after({}) is None and retry_after(None) is None
 
 
+@pytest.mark.parametrize("value", ["nan", "-5", "inf", "-inf", "1e400"])
+def test_a_wait_that_is_no_time_to_sleep_is_skipped(value):
+    # a provider's NaN or negative wait reached time.sleep, which raised out of the turn
+    assert retry_after({"retry-after": value}) is None
+    assert retry_after({"retry-after-ms": value, "retry-after": "2"}) == 2.0
+    retry = refused(429, "slow down", {"retry-after": value})
+    assert isinstance(retry, Retry) and retry.wait is None
+
+
 def test_a_full_context_is_its_own_error_only_for_a_400():
     full = refused(400, "This model's maximum context length is 8192 tokens")
     assert type(full) is ContextTooLong

@@ -488,3 +488,95 @@ def test_glob_names_the_folder_it_could_not_enter_as_grep_does(project, fake_llm
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     result = fake_llm.requests[1]["messages"][-1]["content"]
     assert result.startswith("src/app.py\n") and "(Some paths could not be read: " in result and "pgdata" in result
+
+
+@pytest.mark.slow
+def test_a_write_to_a_file_the_user_cannot_read_leaves_the_checkpoints_on(project, fake_llm):
+    # the checkpoint before the Write took the file itself, which git could not open: checkpoints went off for the run
+    (project / "secret.txt").write_text("not yours\n")
+    (project / "secret.txt").chmod(0)
+    fake_llm.add(tool_reply(("Write", {"file_path": "secret.txt", "content": "mine\n"})),
+                 tool_reply(("Bash", {"command": "python3 -c \"open('made.py', 'w').write('x = 1')\""})),
+                 text_reply("made"))  # fmt: skip
+    try:
+        done = run(project, fake_llm.base_url, "-p", "make it", "--output-format", "json", prefix=as_a_user())
+    finally:
+        (project / "secret.txt").chmod(0o600)
+    assert done.returncode == 0 and "Checkpoints are off" not in done.stderr, done.stderr
+    assert json.loads(done.stdout)["changed_files"] == ["made.py"]
+
+
+@pytest.mark.slow
+def test_a_file_a_command_overwrote_then_made_unreadable_is_named_by_diff_and_undo(project, fake_llm):
+    # the snapshot after the command kept what the file held before: /diff said "changed no file" and /undo "No
+    # file needed restoring", the file still overwritten
+    (project / "p.txt").write_text("v1\n")
+    fake_llm.add(tool_reply(("Bash", {"command": "echo v2 | tee p.txt && chmod 000 p.txt"})), text_reply("done"))
+    try:
+        done = run(project, fake_llm.base_url, stdin=b"go\ny\n/diff\n/undo\n/exit\n", prefix=as_a_user())
+    finally:
+        (project / "p.txt").chmod(0o600)
+    assert done.returncode == 0, done.stderr
+    said = " ".join((done.stdout + done.stderr).split())
+    assert "/undo cannot restore p.txt" in said, said
+    assert "/undo cannot restore p.txt (cannot be read: Permission denied)" in said
+    assert "Turn 1 changed only what no checkpoint could keep, so it cannot be shown: p.txt." in said
+    assert "Could not restore (never kept in a checkpoint): p.txt." in said
+
+
+@pytest.mark.slow
+def test_a_project_folder_that_can_be_entered_but_not_listed_starts(project, fake_llm):
+    # the system prompt's search for a virtualenv listed the project: a PermissionError traceback at the start
+    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("read it"))
+    (project / "notes.txt").write_text("kept\n")
+    (project / ".narnat").mkdir()
+    project.chmod(0o311)
+    try:
+        done = run(project, fake_llm.base_url, "-p", "hi", prefix=as_a_user())
+    finally:
+        project.chmod(0o755)
+    assert (done.returncode, done.stdout) == (0, "read it\n"), done.stderr
+    assert "Traceback" not in done.stderr and "kept" in json.dumps(fake_llm.requests[-1]["messages"])
+
+
+@pytest.mark.slow
+def test_an_edit_or_write_of_a_file_never_read_is_refused_before_a_byte_of_it_is_read(project, fake_llm):
+    # the file was loaded whole first (a 1 GB one: 1 GB of memory and 10 s) only to be refused as never read; one
+    # that cannot be read shows it: the refusal came from the read
+    (project / "big.db").write_text("data\n")
+    (project / "big.db").chmod(0)
+    fake_llm.add(tool_reply(("Edit", {"file_path": "big.db", "old_string": "data", "new_string": "x"}),
+                            ("Write", {"file_path": "big.db", "content": "x"})), text_reply("no"))  # fmt: skip
+    try:
+        done = run(project, fake_llm.base_url, "-p", "change it", prefix=as_a_user())
+    finally:
+        (project / "big.db").chmod(0o600)
+    results = [m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "tool"]
+    assert done.returncode == 0 and results == ["Error: big.db has not been read in this session; Read it first, "
+                                                "then retry."] * 2, results  # fmt: skip
+
+
+@pytest.mark.slow
+def test_continuing_when_the_newest_conversation_cannot_be_read_names_it_instead_of_an_older_one(project, fake_llm):
+    # the unreadable newest was listed last, so -c went on with the one before it without a word
+    from narnat_agent.conversation import session as conversations
+
+    sessions = project / ".narnat" / "sessions"
+    for name in ("2026-01-01_00-00-00-1", "2026-01-02_00-00-00-2"):
+        talk = conversations.new_session("system", name=name)
+        talk.conversation.add_user(f"question of {name}")
+        talk.conversation.messages.append({"role": "assistant", "content": "an answer"})
+        conversations.save(project / ".narnat", talk, "m")
+    older, newest = sessions / "2026-01-01_00-00-00-1.json", sessions / "2026-01-02_00-00-00-2.json"
+    os.utime(older, (1, 1))  # the newest by the time it was saved, too
+    newest.chmod(0)
+    try:
+        done = run(project, fake_llm.base_url, "-p", "again", "-c", prefix=as_a_user())
+        sessions.chmod(0)
+        closed = run(project, fake_llm.base_url, "-p", "again", "-c", prefix=as_a_user())
+    finally:
+        sessions.chmod(0o700)
+        newest.chmod(0o600)
+    assert done.returncode == 2 and not fake_llm.requests, done.stderr
+    assert f"{newest} cannot be read (Permission denied)." in done.stderr and older.exists()
+    assert closed.returncode == 2 and f"{sessions} cannot be read (Permission denied)." in closed.stderr

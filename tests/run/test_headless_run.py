@@ -59,6 +59,30 @@ def test_a_completed_run_exits_0_with_its_answer_masked_and_its_session_saved(pr
     assert saved(project, session.stem)["messages"][-1]["content"] == f"The key is {KEY}."
 
 
+def test_a_key_the_settings_hold_besides_the_one_in_use_never_reaches_the_provider(project, fake_llm, narnat):
+    # the project's run uses KEY (NARNAT_API_KEY); the person's own key for another provider sits in ~/.narnat
+    own = "sk-own-provider-0123456789"
+    home = project.parent / "home" / ".narnat"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "narnat.json").write_text(json.dumps({"api_key": own}))
+    (project / "notes.txt").write_text(f"pasted {own} here\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": str(home / "narnat.json")}), ("Grep", {"pattern": "pasted",
+                 "output_mode": "content"})), text_reply("ok"))  # fmt: skip
+    code, _, err = narnat("-p", "read them")
+    sent = json.dumps(fake_llm.requests[-1]["messages"])
+    assert code == 0 and own not in sent and own not in err
+    assert '{\\"api_key\\": \\"[API key]\\"}' in sent and "pasted [API key] here" in sent
+
+
+def test_continuing_when_the_newest_conversation_is_a_fifo_says_so_instead_of_waiting_for_ever(project, narnat):
+    sessions = project / ".narnat" / "sessions"
+    sessions.mkdir(parents=True)
+    os.mkfifo(sessions / "2099-01-01_00-00-00-1.json")  # opening it to read waited for a writer that never came
+    code, out, err = narnat("-p", "again", "-c")
+    assert (code, out) == (2, "")
+    assert f"{sessions / '2099-01-01_00-00-00-1.json'} is not a regular file; remove it." in err
+
+
 def test_stream_json_starts_with_the_session_and_model_and_ends_with_the_result(project, fake_llm, narnat):
     fake_llm.add(text_reply("Hi."))
     code, out, _ = narnat("-p", "hi", "--output-format", "stream-json")

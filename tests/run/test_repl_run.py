@@ -133,6 +133,15 @@ def test_a_resumed_conversation_is_counted_and_recalled_in_the_banner(project, f
     assert code == 0
 
 
+def test_a_resumed_conversation_recalls_its_answer_with_the_key_masked(project, repl):
+    # the session keeps the answer as the provider sent it (its cache); the screen never shows the key
+    stored(project, "talk", [("what is sk-test-key for?", "The key is sk-test-key, as said.")])
+    code, _, err = repl("/enter talk\n", "--resume", "talk")
+    assert code == 0 and "sk-test-key" not in err
+    assert "❯ what is [API key] for?" in err and "  The key is [API key], as said." in err
+    assert "model: The key is [API key], as said." in err  # /enter's recap
+
+
 def test_a_resumed_conversation_of_one_turn_says_turn(project, repl):
     stored(project, "talk", [("question", "")])
     _, _, err = repl("", "-c")

@@ -54,6 +54,11 @@ def test_emptying_a_file_named_at_run_time_asks():
     assert analyze(': > "$(ls -t | head -1)"').deletions == ["the redirection empties a file named at run time"]
 
 
+def test_echo_into_a_file_named_at_run_time_says_so_not_none():
+    said = "writing files with printf > a file named at run time: use Write (or Edit)"
+    assert analyze("printf 'new\\n' > \"$(printf 'a.txt')\"").file_ops == [said]
+
+
 def test_appending_nothing_to_a_file_runs():
     assert analyze("true >> log").deletions == []
     assert analyze("true &>> log").deletions == []
@@ -64,13 +69,6 @@ def test_echo_into_a_file_after_other_redirections_is_the_write_tools_job():
         assert analyze(command).file_ops == ["writing files with echo > notes.txt: use Write (or Edit)"], command
     for command in ("echo hi &>> notes.txt", "echo hi >> notes.txt"):  # adding to the file is said as it is
         assert analyze(command).file_ops == ["writing files with echo >> notes.txt: use Write (or Edit)"], command
-
-
-def test_a_file_named_at_run_time_is_said_as_computed_not_as_none():
-    assert analyze('printf "new\\n" > "$(printf nb)"').file_ops == [
-        "writing files with printf > $…: use Write (or Edit)"
-    ]
-    assert analyze('echo hi >> "$(date +%F).log"').file_ops == ["writing files with echo >> $…: use Write (or Edit)"]
 
 
 def _finds(n: int, command: str) -> str:

@@ -501,3 +501,23 @@ def test_a_ctrl_c_while_a_job_starts_stops_it_before_going_on(project):
         jobs.start("sleep 300", project / "job-1.log", spawn)
     [job] = jobs.started
     assert job.process.returncode is not None and not (project / f"job-1.log{RUNNING}").exists()
+
+
+@pytest.mark.slow
+def test_past_thirty_two_running_jobs_another_is_refused_until_one_ends(workspace):
+    # hundreds of jobs took every descriptor Narnat had: then no command could start, and each failed start left a
+    # log the next job's name collided with ("File exists")
+    try:
+        for _ in range(32):
+            assert not execute("Bash", {"command": "sleep 60", "run_in_background": True}, workspace).is_error
+        refused = execute("Bash", {"command": "sleep 60", "run_in_background": True}, workspace)
+        assert refused.is_error and refused.text.startswith("Error: 32 background jobs are running (%1, %2, %3, %4, "
+                                                            "%5, …), the most one run keeps")  # fmt: skip
+        assert refused.summary == "32 background jobs are running already, the most one run keeps"
+        assert len(workspace.jobs.started) == 32
+        first = workspace.jobs.started[0]
+        workspace.jobs.stop(first)
+        first.process.wait()
+        assert not execute("Bash", {"command": "true", "run_in_background": True}, workspace).is_error
+    finally:
+        workspace.jobs.stop_all()

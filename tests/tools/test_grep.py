@@ -568,3 +568,26 @@ def test_a_long_line_is_windowed_for_a_pattern_read_without_case_or_literally(pr
     assert grep(workspace, r"findMe\(\d+\)", output_mode="content").text == window
     assert grep(workspace, r"FINDME\(\d+\)", output_mode="content", **{"-i": True}).text == window
     assert grep(workspace, "findMe(12)", output_mode="content", fixed_strings=True).text == window
+
+
+def test_the_settings_files_are_never_searched_so_a_match_cannot_tell_the_key(project):
+    # a count of 1 for "KEY-a" and none for "KEY-b" gave the key away a character at a time
+    from narnat_agent.tools.workspace import Workspace
+
+    home = project.parent / "home" / ".narnat" / "narnat.json"
+    home.parent.mkdir(parents=True, exist_ok=True)
+    home.write_text('{"api_key": "sk-HOMEKEY-abcdef0123"}')
+    own = project / ".narnat" / "narnat.json"
+    own.parent.mkdir(exist_ok=True)
+    own.write_text('{"api_key": "sk-PROJKEY-abcdef0123"}')
+    (project / "notes.txt").write_text("KEY-a is a word here\n")
+    ws = Workspace(project, project / ".narnat", confirm=None, hidden=(home, own))
+    for path in (str(home), ".narnat/narnat.json"):
+        refused = grep(ws, "KEY-a", path=path, output_mode="count")
+        assert (
+            refused.is_error and "is a settings file and may hold the API key: Grep does not search it" in refused.text
+        )
+    for path in (str(home.parent), ".narnat", "."):
+        found = grep(ws, "KEY-a", path=path, output_mode="files_with_matches")
+        assert "narnat.json" not in found.text, path
+    assert "notes.txt" in grep(ws, "KEY-a", output_mode="files_with_matches").text

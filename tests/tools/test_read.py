@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from narnat_agent.tools.registry import execute
-from tests.platforms import NO_BYTE_NAMES, NO_FIFOS, shown
+from tests.platforms import NO_BYTE_NAMES, NO_FIFOS, NO_SYMLINKS, shown
 
 pytestmark = pytest.mark.windows  # these must pass on Windows too (docs/windows.md)
 PYTHON = Path(sys.executable).as_posix()  # as Bash takes it on Windows too: its backslashes are escapes
@@ -73,6 +73,24 @@ def test_a_missing_file_in_a_near_named_folder_suggests_the_file_in_the_folder_t
     assert result.is_error and result.text.endswith(f"Did you mean: {shown('tests/__init__.py')}?")
     assert read(workspace, "test/deep/x.py").text.endswith(f"Did you mean: {shown('tests/deep/x.py')}?")
     assert "Did you mean" not in read(workspace, "test/other.py").text  # the folder is near, the file is not there
+
+
+@pytest.mark.skipif(not os.access("/proc/kmsg", os.R_OK), reason="only root reads /proc/kmsg, on Linux")
+def test_a_file_whose_read_waits_for_news_is_said_instead_of_waited_for(workspace):
+    # a regular file of size 0 whose read waits for the kernel's next message: a headless run hung for ever
+    result = read(workspace, "/proc/kmsg")
+    assert result.text == "Error: /proc/kmsg cannot be read: it has nothing now and its read would wait for more."
+
+
+@NO_SYMLINKS
+def test_a_loop_of_symbolic_links_is_said_to_be_one_not_missing(workspace, project):
+    # it was "loop1 does not exist; did you mean loop1, loop2?"
+    (project / "loop1").symlink_to("loop2")
+    (project / "loop2").symlink_to("loop1")
+    for path in ("loop1", "loop1/x.txt"):
+        result = read(workspace, path)
+        assert result.text == f"Error: {path} cannot be used: Too many levels of symbolic links."
+        assert result.summary == f"{path} cannot be used: Too many levels of symbolic links."
 
 
 @pytest.mark.skipif(os.name == "nt", reason="Windows has no POSIX file modes to deny a read")

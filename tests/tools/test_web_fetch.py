@@ -259,6 +259,13 @@ def test_a_page_too_slow_is_said_with_its_limit(web, workspace):
     assert result.summary == f"{web.url}/slow did not answer within 0.25 s"
 
 
+def test_a_redirect_to_an_address_that_is_not_utf_8_is_one_sentence(web, workspace):
+    # the 0x9b byte in Location was "WebFetch failed unexpectedly: UnicodeDecodeError"
+    web.route("/odd", Page("", 302, {"Location": "/land\x9b2J"}))
+    result = fetch(workspace, f"{web.url}/odd")
+    assert result.text == f"Error: {web.url}/odd redirected to an address that is not valid UTF-8."
+
+
 def test_too_many_redirects_is_one_sentence(web, workspace):
     web.route("/loop", Page("", 302, {"Location": "/loop"}))
     assert fetch(workspace, f"{web.url}/loop").text == f"Error: {web.url}/loop redirected more than 10 times."

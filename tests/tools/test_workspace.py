@@ -268,9 +268,10 @@ def test_a_link_that_leads_nowhere_is_named_not_guessed_at(workspace, project, t
     (project / "dangling").symlink_to("gone.txt")
     args = {"Read": {}, "Edit": {"old_string": "a", "new_string": "b"}, "Grep": {"pattern": "x"}}[tool]
     for path, said in (
-        ("loop1", "loop1 is a symbolic link that leads round in a loop"),
-        ("loop1/x.txt", "loop1 is a symbolic link that leads round in a loop"),  # a link on the way
-        ("dangling", "dangling is a symbolic link to gone.txt, which does not exist"),
+        ("loop1", "loop1 cannot be used: Too many levels of symbolic links."),
+        ("loop1/x.txt", "loop1/x.txt cannot be used: Too many levels of symbolic links."),  # a link on the way
+        ("dangling", "dangling is a symbolic link to gone.txt, which does not exist."),
+        ("dangling/x.txt", "dangling is a symbolic link to gone.txt, which does not exist."),
     ):
         key = "path" if tool == "Grep" else "file_path"
         result = execute(tool, {key: path, **args}, workspace)

@@ -32,6 +32,7 @@ from narnat_agent.tools.workspace import Workspace
 __all__ = ["TOOL", "chosen", "environment", "execute", "for_shell", "run_named"]  # the system prompt tells of the shell
 
 MAX_TIMEOUT_MS = 600_000
+MAX_JOBS = 32  # background jobs running at once: each holds descriptors of Narnat's; hundreds left none for a command
 NOT_FAILURES = {"grep", "egrep", "fgrep", "rg", "diff", "cmp", "test", "["}  # exit 1 means "no" for these
 
 
@@ -72,15 +73,29 @@ def _run(args: dict, ws: Workspace, by_model: bool) -> Result:
 
 def _background(command: str, ws: Workspace) -> Result:
     """Start a command that keeps running, its output going to a file the model Reads; it returns at once."""
+    running = [job for job in ws.jobs.started if job.process.poll() is None]
+    if len(running) >= MAX_JOBS:
+        numbers = ", ".join(f"%{job.number}" for job in running[:5])
+        raise ToolError(
+            f"{len(running)} background jobs are running ({numbers}, …), the most one run keeps: stop one (kill PID) "
+            f"or wait for one to end (`wait %N`) before starting another.",
+            Said(N_("{count} background jobs are running already, the most one run keeps"), count=str(len(running))),
+        )
     logs = state.jobs(ws.state_dir)
     logs.mkdir(parents=True, exist_ok=True)
     log = logs / f"job-{len(ws.jobs.started) + 1}-{datetime.now():%Y%m%d-%H%M%S}.log"
     private(log).close()  # the job's output may hold anything: only the user reads it (Jobs keeps the mode)
     shell = chosen(ws.shell).shell
     script = shell.script(command, None), log.with_suffix(shell.suffix)
-    job = ws.jobs.start(
-        command, log, lambda tag: spawn_script(subprocess.Popen, shell, script, ws, subprocess.PIPE, tag)
-    )
+    try:
+        job = ws.jobs.start(
+            command, log, lambda tag: spawn_script(subprocess.Popen, shell, script, ws, subprocess.PIPE, tag)
+        )
+    except OSError:  # a start that failed (no descriptor, no process left) leaves no log to collide with the next
+        for left in (log, log.with_name(log.name + ".running")):
+            with contextlib.suppress(OSError):
+                left.unlink()
+        raise
     news = "".join(f"\n({line})" for line in ws.jobs.news())
     text = (f"Started in the background as job {job.number}, pid {job.pid} (its own process group). Its output goes "
             f"to {ws.show(log)}: Read it (it grows; past {HEAD // MB} MB the log keeps the first and the last MB, "

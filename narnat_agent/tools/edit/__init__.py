@@ -40,6 +40,7 @@ def run(args: dict, ws: Workspace) -> Result:
     path = ws.resolve(args["file_path"])
     if not path.is_file():
         raise ws.missing(path)
+    ws.require_read(path)
     data = ws.content(path)
     ws.require_fresh(path, data, whole=False)
     if path.suffix.lower() == ".ipynb":

@@ -2,6 +2,7 @@
 
 import contextlib
 import dataclasses
+import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -90,6 +91,12 @@ def _unreadable(path: Path, ws: Workspace) -> Iterator[None]:
         raise ToolError(f"{ws.show(path)} cannot be read: {e.strerror or e}.") from None
 
 
+def _opened(path: Path) -> BinaryIO:
+    """The file opened to be read without ever waiting: a file whose read waits for news (/proc/kmsg, a tracing pipe)
+    says it has none (EAGAIN) instead of holding a headless run for ever; a regular file on disk reads as always."""
+    return os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)), "rb")
+
+
 def run(args: dict, ws: Workspace) -> Result:
     job = ws.jobs.of_log(ws.resolve(args["file_path"]))
     result = _read(args, ws, growing=job is not None)
@@ -114,8 +121,10 @@ def _read(args: dict, ws: Workspace, growing: bool) -> Result:
         return _listing(path, ws)
     _check(path, ws)
     if ws.editor is None and path.suffix.lower() not in (".pdf", ".ipynb", *IMAGE_SUFFIXES):
-        with _unreadable(path, ws), path.open("rb") as file:  # a text file is paged from the disk in pieces
+        with _unreadable(path, ws), _opened(path) as file:  # a text file is paged from the disk in pieces
             head = file.read(4096)
+            if head is None:  # nothing now, and a plain read would wait for more
+                raise ToolError(f"{ws.show(path)} cannot be read: it has nothing now and its read would wait for more.")
             if head and not binary_kind(head, path) and (scanned := scan(_rewound(file))):
                 return _streamed(path, file, scanned, args, ws, growing)
     with _unreadable(path, ws):

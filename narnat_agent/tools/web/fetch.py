@@ -70,6 +70,8 @@ def _fetch(web: Web, url: str):
         raise ToolError(f"{url} did not answer within {web.timeout:g} s.", said) from None
     except requests.exceptions.TooManyRedirects:
         raise ToolError(f"{url} redirected more than 10 times.") from None
+    except UnicodeDecodeError:  # a Location header holding bytes no address has (requests decodes it as UTF-8)
+        raise ToolError(f"{url} redirected to an address that is not valid UTF-8.") from None
     except requests.exceptions.RequestException as e:
         reason = unreachable(e)
         said = Said(N_("could not connect to {url}"), url=url)
