@@ -75,7 +75,9 @@ def test_a_missing_file_in_a_near_named_folder_suggests_the_file_in_the_folder_t
     assert "Did you mean" not in read(workspace, "test/other.py").text  # the folder is near, the file is not there
 
 
-@pytest.mark.skipif(not os.access("/proc/kmsg", os.R_OK), reason="only root reads /proc/kmsg, on Linux")
+@pytest.mark.skipif(
+    sys.platform != "linux" or not os.access("/proc/kmsg", os.R_OK), reason="only root reads /proc/kmsg, on Linux"
+)
 def test_a_file_whose_read_waits_for_news_is_said_instead_of_waited_for(workspace):
     # a regular file of size 0 whose read waits for the kernel's next message: a headless run hung for ever
     result = read(workspace, "/proc/kmsg")
