@@ -36,6 +36,7 @@ from planted_blind3_provider import BLIND3_PROVIDER
 from planted_blind3_rest import BLIND3_REST
 from planted_blind3_ui import BLIND3_UI
 from planted_blind3_winsafety import BLIND3_WINSAFETY
+from planted_blind4_safety import BLIND4_SAFETY
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1362,6 +1363,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND3_REST,  # a third writer's: the commands, the editor protocol, the prompt, the settings, i18n, the log
     BLIND3_FILES,  # the file tools and their helpers, verification, TodoWrite, the tool contract, by a third writer
     BLIND3_PLATFORM,  # a third writer's: the platform seams, acp's server, a run's signals, the background jobs
+    BLIND4_SAFETY,  # a fourth writer's: the command analysis
 )
 for blind in BLIND:
     for module, defects in blind.items():
