@@ -82,6 +82,20 @@ def test_sql_that_names_no_table_is_said_to_be_unreadable_not_given_an_empty_nam
     ]
 
 
+@pytest.mark.parametrize(
+    ("command", "keyword"),
+    [
+        ('psql app -c "DELETE FROM t WHERE a=\'x"', "DELETE"),  # a quote never closed: the SQL cannot be read
+        ("psql app -c 'DROP TABLE \"users'", "DROP"),
+        ('sqlite3 app.db "UPDATE t SET a=\'x"', "UPDATE"),
+    ],
+)
+def test_sql_whose_quote_is_never_closed_is_said_to_be_unreadable(command, keyword):
+    assert analyze(command).deletions == [
+        f"{command.split()[0]} runs SQL it cannot read that mentions {keyword} — /undo cannot restore it"
+    ]
+
+
 def test_sql_naming_no_table_in_a_programs_literal_asks_too():
     code = """python3 -c 'import sqlite3; sqlite3.connect("app.db").execute("delete sessions")'"""
     assert analyze(code).deletions == [
