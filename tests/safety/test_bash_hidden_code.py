@@ -75,6 +75,11 @@ def test_a_nested_scripts_file_operations_join_those_of_the_commands_before_it()
      ("powershell Remove-Item -Recurse build", ["Remove-Item deletes build with everything inside"]),
      ("powershell.exe -NoProfile Remove-Item -Recurse build", ["Remove-Item deletes build with everything inside"]),
      ("pwsh ./deploy.ps1", []),  # pwsh takes a bare word for -File's script, Windows PowerShell for -Command's text
+     # a parameter that takes a value, abbreviated as people write it: its value is no command text
+     ('powershell -exec bypass -c "Remove-Item -Recurse build"', ["Remove-Item deletes build with everything inside"]),
+     ('powershell -NoP -ExecutionPol Bypass "Remove-Item -Recurse build"',
+      ["Remove-Item deletes build with everything inside"]),
+     ('pwsh -wind Hidden -c "Remove-Item -Recurse build"', ["Remove-Item deletes build with everything inside"]),
      ("git gc --prune=all", ["git prunes unreachable commits at once — /undo cannot restore it"])],
 )  # fmt: skip
 def test_code_handed_to_a_windows_shell_from_bash_is_read_as_that_shell_reads_it(command, lost):
