@@ -45,6 +45,8 @@ def test_a_sql_file_is_read_whatever_its_bytes_and_only_where_the_command_runs(t
         ("cp -t src new.json config.json", ["cp replaces src/config.json, which exists"]),
         ("cp new.json config.json src/", ["cp replaces src/config.json, which exists"]),
         ('cp "$SRC" config.json src/', ["cp replaces src/config.json, which exists"]),
+        ("cp defaults/config.json src/", ["cp replaces src/config.json, which exists"]),  # by its name, not its path
+        ("cp -t src defaults/config.json", ["cp replaces src/config.json, which exists"]),
         ("cp --backup=numbered new.json config.json", []),  # the old file is kept
     ],
 )
