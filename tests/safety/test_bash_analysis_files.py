@@ -181,6 +181,8 @@ UNREAD = "downloaded by the same command: code nobody has read"
         (f"curl -sSLo get.sh {URL}/g && sh get.sh", ["get.sh"]),
         (f'curl -O "{URL}/run.sh?v=2" && bash run.sh', ["run.sh"]),
         (f"curl --remote-name {URL}/run.sh && bash run.sh", ["run.sh"]),
+        (f"curl -LO {URL}/run.sh && bash run.sh", ["run.sh"]),  # -O in a cluster
+        (f"curl -fsSLO {URL}/run.sh && bash run.sh", ["run.sh"]),
         (f"wget {URL}/deploy.sh && bash deploy.sh", ["deploy.sh"]),
         (f"wget --output-document=out.sh {URL}/x && bash out.sh", ["out.sh"]),
         (f"curl {URL}/i > inst.sh && bash inst.sh", ["inst.sh"]),
