@@ -1,5 +1,15 @@
 """Planted defects of the command analysis (narnat_agent/safety/), a fourth set written after their tests, as a tired
-developer would, without reading those tests, and unlike the defects already planted there: each is `later`."""
+developer would, without reading those tests, and unlike the defects already planted there: each is `later`.
+
+On first meeting (2026-11-28, the tests of main at the time) the suite caught 36 of these 46 (78 %): missed were
+"$HOME/" not named as the home folder, a computed word in find -exec's command failing the analysis, the command
+under wrappers losing its own -c (`npx jest -c …`), `git worktree remove -f`, SQL whose quote is never closed
+failing the analysis, a script fed to ssh that cannot be opened failing it, `powershell -exec bypass -c …`, a copy
+into a folder looked up by the source's path, a nested script's reasons put first, and `curl -LO`. Each is caught
+now by a test written for it. Four were first judged to change nothing and replaced, blind, before their results
+were in; three of them were caught all the same and are kept beside their replacements (foreach --recursive, the
+captured command, ssh's script past its limit); the fourth (`cd "$DIR" && rm -rf ~/x` placing ~ under $DIR, which
+only a Bash without HOME meets) was missed and is left out."""
 
 from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_ORDER, WRONG_SETTING, Defect
 
