@@ -367,3 +367,19 @@ def test_a_variable_the_command_sets_itself_is_not_said_with_the_value_bash_has_
     question must not name the photos folder."""
     said = analyze(command, Path("/work/app"), env={"HOME": "/home/dev", "D": "/home/dev/photos"}).deletions
     assert said == ["rm deletes files: $D"]
+
+
+@pytest.mark.parametrize(
+    ("command", "home"),
+    [('rm -rf "$HOME/"', "/home/dev"), ("rm -rf ${HOME}/", "/home/dev"), ('rm -rf "$HOME"', "/home/dev/")],
+)
+def test_the_home_folder_is_named_so_with_or_without_a_trailing_slash(command, home):
+    said = analyze(command, Path("/work/app"), env={"HOME": home}).deletions
+    assert said == ["rm deletes files: /home/dev/ (your home folder) — /undo restores only the project's files"]
+
+
+@pytest.mark.parametrize("env", [None, {"HOME": "/home/dev", "f": "notes.txt"}])
+def test_a_word_computed_at_run_time_in_the_command_find_runs_is_said_unknown(env):
+    """The command -exec runs has only the words find hands it: none of them is the word as the user wrote it."""
+    said = analyze('find . -name "*.log" -exec rm "$f" {} \\;', Path("/work/app"), env=env).deletions
+    assert said == ["rm deletes files: $… what find selects"]

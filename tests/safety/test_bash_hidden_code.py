@@ -59,6 +59,15 @@ def test_eval_source_aliases_and_windows_shells_add_to_what_is_asked(command, lo
     assert analyze(command).deletions == lost
 
 
+def test_a_nested_scripts_reasons_come_in_the_order_its_commands_run():
+    """The question reads as the command runs: what a nested script loses between what comes before and after it."""
+    assert analyze("rm -rf a; bash -c 'rm -rf b'; rm -rf c").deletions == [
+        "rm deletes files: a",
+        "rm deletes files: b",
+        "rm deletes files: c",
+    ]
+
+
 def test_a_nested_scripts_file_operations_join_those_of_the_commands_before_it():
     assert analyze("cat notes.txt && bash -c 'sed -i s/a/b/ x.txt'").file_ops == [
         "reading files with cat: use Read (offset/limit for a part)",
@@ -75,6 +84,11 @@ def test_a_nested_scripts_file_operations_join_those_of_the_commands_before_it()
      ("powershell Remove-Item -Recurse build", ["Remove-Item deletes build with everything inside"]),
      ("powershell.exe -NoProfile Remove-Item -Recurse build", ["Remove-Item deletes build with everything inside"]),
      ("pwsh ./deploy.ps1", []),  # pwsh takes a bare word for -File's script, Windows PowerShell for -Command's text
+     # a parameter that takes a value, abbreviated as people write it: its value is no command text
+     ('powershell -exec bypass -c "Remove-Item -Recurse build"', ["Remove-Item deletes build with everything inside"]),
+     ('powershell -NoP -ExecutionPol Bypass "Remove-Item -Recurse build"',
+      ["Remove-Item deletes build with everything inside"]),
+     ('pwsh -wind Hidden -c "Remove-Item -Recurse build"', ["Remove-Item deletes build with everything inside"]),
      ("git gc --prune=all", ["git prunes unreachable commits at once — /undo cannot restore it"])],
 )  # fmt: skip
 def test_code_handed_to_a_windows_shell_from_bash_is_read_as_that_shell_reads_it(command, lost):

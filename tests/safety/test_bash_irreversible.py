@@ -45,6 +45,14 @@ def test_endless_and_waiting_programs_are_refused(command, category):
         ("oc apply -f k8s/ --prune=true --all", "oc deletes the cluster resources its files no longer list"),
         ("kubectl replace --force -f pvc.yaml", "kubectl deletes cluster resources and creates them again"),
         ("cargo clean", "cargo deletes the build output — regenerable"),
+        (
+            "git worktree remove -f ../wt",  # the short -f, as git-worktree(1) gives it
+            "git worktree remove --force deletes the working tree ../wt and its changes — /undo cannot restore it",
+        ),
+        (
+            "git worktree remove --force ../wt",
+            "git worktree remove --force deletes the working tree ../wt and its changes — /undo cannot restore it",
+        ),
     ],
 )
 def test_the_question_says_what_is_lost_and_whether_undo_restores_it(command, lost):

@@ -116,5 +116,10 @@ def test_a_script_file_fed_to_ssh_is_read_up_to_its_limit(tmp_path: Path, text: 
     assert analyze("ssh prod 'bash -s' < job.sh", tmp_path).deletions == remote
 
 
+def test_a_script_file_fed_to_ssh_that_cannot_be_opened_asks_unread(tmp_path: Path):
+    (tmp_path / "deploy").mkdir()  # a folder: opening it fails as an unreadable file's opening does
+    assert analyze("ssh prod 'bash -s' < deploy", tmp_path).deletions == _unread("deploy")
+
+
 def test_a_script_file_fed_to_ssh_where_the_folder_is_unknown_asks_unread():
     assert analyze("ssh prod 'bash -s' < job.sh").deletions == _unread("job.sh")

@@ -4,7 +4,7 @@ program that can delete, checked on their own. A case for each shape of option."
 
 import pytest
 
-from narnat_agent.safety import analyze
+from narnat_agent.safety import analyze, unwrapped
 
 RM = ["rm deletes files: build"]
 
@@ -134,3 +134,18 @@ def test_a_wrapped_program_named_by_a_pattern_is_unknown_as_it_is_unwrapped(comm
 @pytest.mark.parametrize("package", ["rimraf@5", "@acme/rimraf", "@acme/rimraf@5.0.1", "rimraf@latest"])
 def test_a_package_runner_runs_the_program_named_without_its_scope_or_version(runner, package):
     assert analyze(f"{runner} {package} dist").deletions == ["rimraf deletes files: dist"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["npx", "jest", "-c", "jest.config.js"], ["jest", "-c", "jest.config.js"]),  # a -c after it is the command's
+        (["timeout", "-s", "KILL", "60", "npx", "prettier", "-c", "src"], ["prettier", "-c", "src"]),
+        (["sudo", "-u", "ci", "nice", "-n", "5", "pytest", "-q"], ["pytest", "-q"]),
+        (["npx", "-c", "jest"], []),  # the wrapper's own -c: shell text, no command
+        (["su", "-c", "pytest", "ci"], []),
+    ],
+)
+def test_the_command_a_run_of_wrappers_starts_is_found_and_its_own_options_stay_its_own(argv, command):
+    """What verification reads to know a check ran (`npx jest -c jest.config.js` runs jest)."""
+    assert unwrapped(argv) == command
