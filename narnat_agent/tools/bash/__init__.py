@@ -10,7 +10,7 @@ from datetime import datetime
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said, _, listed, ngettext, spoken
 from narnat_agent.inert import without_escapes
-from narnat_agent.processes.jobs import DRAIN, HEAD, MB, earlier_log
+from narnat_agent.processes.jobs import DRAIN, HEAD, MB, RUNNING, earlier_log
 from narnat_agent.safety import analyze, changes, ending_chain, last_pipeline
 from narnat_agent.tools.base import Changes, Output, Result, ToolError
 from narnat_agent.tools.bash.execute import (
@@ -73,7 +73,7 @@ def _run(args: dict, ws: Workspace, by_model: bool) -> Result:
 
 def _background(command: str, ws: Workspace) -> Result:
     """Start a command that keeps running, its output going to a file the model Reads; it returns at once."""
-    running = [job for job in ws.jobs.started if job.process.poll() is None]
+    running = ws.jobs.running()
     if len(running) >= MAX_JOBS:
         numbers = ", ".join(f"%{job.number}" for job in running[:5])
         raise ToolError(
@@ -92,7 +92,7 @@ def _background(command: str, ws: Workspace) -> Result:
             command, log, lambda tag: spawn_script(subprocess.Popen, shell, script, ws, subprocess.PIPE, tag)
         )
     except OSError:  # a start that failed (no descriptor, no process left) leaves no log to collide with the next
-        for left in (log, log.with_name(log.name + ".running")):
+        for left in (log, log.with_name(log.name + RUNNING)):
             with contextlib.suppress(OSError):
                 left.unlink()
         raise
