@@ -23,7 +23,8 @@ from narnat_agent.i18n import N_, _
 
 FORMAT = "narnat-session"
 MAX_NAME = 100
-NAME = re.compile(rf"[A-Za-z0-9_.-]{{1,{MAX_NAME}}}")
+NAME_CHARACTER = r"[A-Za-z0-9_.-]"
+NAME = re.compile(rf"{NAME_CHARACTER}{{1,{MAX_NAME}}}")
 FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 # What this process last read or wrote of each session file: (device, inode, mtime, size). Every save is a rename
 # of a new file, so any other process's save changes the inode.
@@ -41,7 +42,7 @@ class Saved:
 
 
 def check_name(name: str) -> str:
-    if len(name) > MAX_NAME and re.fullmatch(r"[A-Za-z0-9_.-]+", name):  # the right characters, too many of them
+    if len(name) > MAX_NAME and re.fullmatch(rf"{NAME_CHARACTER}+", name):  # the right characters, too many of them
         raise SessionError(
             _("a session name is at most {limit} characters; '{name}…' has {length}.").format(
                 limit=MAX_NAME, name=name[:20], length=len(name)
