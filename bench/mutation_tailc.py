@@ -9,10 +9,6 @@ SUBCOMMAND_FIRST = (
 NO_DASH = "_subcommand() needs a letter first: an option is left out whether or not startswith sees its dash"
 FIRST_PART = "a list's first two items are empty exactly when its first is: the condition is the same"
 
-CLOSED = (
-    "status_error() is called only by _send, after the response was read (its stream marked consumed even when the "
-    "read failed) and closed: either condition is true"
-)
 NETWORK = "httpx2's HTTP transport gives every response its network stream: the None branch is never taken"
 NOT_PENDING = "pending is only tested for truth, and False and None are both false"
 CODEC = "codec names ignore case"
@@ -25,7 +21,6 @@ NOT_STREAMED = "the flag is only tested for truth, and False and None are both f
 
 TAILC_EQUIVALENT: dict[str, dict[str, str]] = {
     "narnat_agent/provider/transport.py": {
-        "if response.is_closed or response.is_stream_consumed:": CLOSED,
         "if (network is not None) or True else None": NETWORK,
         "pending = None": NOT_PENDING,
         'raw.decode("UTF-8")': CODEC,

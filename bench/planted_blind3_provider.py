@@ -33,8 +33,8 @@ BLIND3_PROVIDER: dict[str, tuple[Defect, ...]] = {
          f"{FORMAT_EDGE}: a JSON call carrying its own id stays text"),
     ),
     "narnat_agent/provider/transport.py": _later(
-        ('            error = body.get("error", body) if isinstance(body, dict) else None',
-         "            error = body if isinstance(body, dict) else None",
+        ('        error = body.get("error", body) if isinstance(body, dict) else None',
+         "        error = body if isinstance(body, dict) else None",
          f"{WRONG_SETTING}: the provider's message inside \"error\" is not named in the refusal's text"),
         ("        return isinstance(self.__cause__, httpx2.ReadTimeout)",
          "        return isinstance(self.__cause__, httpx2.TimeoutException)",

@@ -57,8 +57,8 @@ BLIND4_PROVIDER: dict[str, tuple[Defect, ...]] = {
          "            raise TimedOut from e\n",
          f"{WRONG_ORDER}: a server that takes the request and answers nothing in time is said as 'Connection "
          "error.', not as a timeout"),
-        ("    if read is not None or not response.is_closed or response.is_stream_consumed:",
-         "    if read is not None or not response.is_closed:",
+        # (status_error reads only what the request read now: the same slip, where that is handed to it)
+        ("raise status_error(response, bytes(data[:MAX_ERROR_BODY]))", 'raise status_error(response, b"")',
          f"{WRONG_SETTING}: a refusal's body, read before the response was closed, is never looked at: the "
          "provider's words are not named, nor a full context recognised"),
     ),

@@ -72,19 +72,18 @@ def _failures() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseExcepti
     return (httpx2.TimeoutException,), (httpx2.RequestError, ssl.SSLError)
 
 
-def status_error(response: httpx2.Response, read: bytes | None = None) -> StatusError:
+def status_error(response: httpx2.Response, read: bytes) -> StatusError:
     """The SDK's status error: the message names the code and the provider's message; the body is its "error"
     (`read`: as much of it as was read)."""
-    message, body = f"Error code: {response.status_code}", None
-    if read is not None or not response.is_closed or response.is_stream_consumed:
-        text = (read.decode(response.encoding or "utf-8", "replace") if read is not None else response.text).strip()
-        body = text
-        with contextlib.suppress(ValueError):
-            body = json.loads(text)
-            error = body.get("error", body) if isinstance(body, dict) else None
-            said = error.get("message") if isinstance(error, dict) else None
-            if isinstance(said, str) and said:
-                message += f" - {said}"
+    message = f"Error code: {response.status_code}"
+    text = read.decode(response.encoding or "utf-8", "replace").strip()
+    body: object = text
+    with contextlib.suppress(ValueError):
+        body = json.loads(text)
+        error = body.get("error", body) if isinstance(body, dict) else None
+        said = error.get("message") if isinstance(error, dict) else None
+        if isinstance(said, str) and said:
+            message += f" - {said}"
     data = body.get("error", body) if isinstance(body, dict) else body
     return StatusError(message, data, response.status_code, response.headers)
 
