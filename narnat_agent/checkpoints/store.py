@@ -18,6 +18,7 @@ from typing import Protocol
 
 from narnat_agent.atomic import write_atomic
 from narnat_agent.i18n import N_, Said, _
+from narnat_agent.platform.files import open_now
 
 CAP = 10 * 2**20  # a file a tool touches is kept in a checkpoint up to this size, even when .gitignore names it
 AGE_DAYS = 7  # a prune keeps the snapshots the current conversation names, and all younger than this
@@ -132,7 +133,7 @@ def _unreadable(path: Path) -> str | None:
     """Why this regular file cannot be opened for reading (None: it can): the store would fail on it, or keep what it
     held before as if nothing had changed."""
     try:
-        os.close(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))  # never waits: a FIFO put there meanwhile
+        os.close(open_now(path))  # never waits: a FIFO put there meanwhile
     except OSError as e:
         return e.strerror or str(e)
     return None

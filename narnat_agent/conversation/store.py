@@ -20,6 +20,7 @@ from narnat_agent import state
 from narnat_agent.atomic import write_atomic
 from narnat_agent.encodable import encodable_data
 from narnat_agent.i18n import N_, _
+from narnat_agent.platform.files import open_now
 
 FORMAT = "narnat-session"
 MAX_NAME = 100
@@ -129,7 +130,7 @@ def _no_session(name: str) -> str:
 def _read(path: Path) -> tuple[dict, tuple[int, int, int, int]]:
     try:
         # opened without waiting, and only a regular file read: a FIFO named as a session hung `-c` for ever
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = open_now(path)
         with os.fdopen(fd, "rb") as f:
             status = os.fstat(f.fileno())
             if not stat.S_ISREG(status.st_mode):

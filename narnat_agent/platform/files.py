@@ -1,10 +1,11 @@
 """Files: the entries of one folder stat'ed by name, a file's mode ("the user alone" included), a file replaced by
-another whole, and paths and globs as the user writes them.
+another whole, a file opened to be read without waiting, and paths and globs as the user writes them.
 
 POSIX: names stat'ed relative to the open folder (no joined paths to build), chmod, rename. Windows: joined paths;
 chmod sets only the read-only attribute, so a file for the user alone gets an access list naming only the user,
 which inherits nothing from its folder (what `icacls FILE /inheritance:r /grant:r USER:F` does); a read-only file
-cannot be replaced, so its attribute is lifted first (the new file carries the mode it was given).
+cannot be replaced, so its attribute is lifted first (the new file carries the mode it was given). A read that
+would wait for news (a FIFO, /proc/kmsg) is opened non-blocking on POSIX; Windows opens in binary, not text, mode.
 """
 
 import contextlib
@@ -20,6 +21,8 @@ if sys.platform == "win32":
     import functools
 
     from narnat_agent.platform import win32
+
+    READ_NOW = os.O_RDONLY | os.O_BINARY
 
     @contextlib.contextmanager
     def stat_in(folder: Path) -> Iterator[Callable[[bytes], os.stat_result]]:
@@ -61,6 +64,7 @@ if sys.platform == "win32":
             os.replace(source, target)
 
 else:
+    READ_NOW = os.O_RDONLY | os.O_NONBLOCK
 
     @contextlib.contextmanager
     def stat_in(folder: Path) -> Iterator[Callable[[bytes], os.stat_result]]:
@@ -84,3 +88,9 @@ else:
     def replace(source: Path | str, target: Path | str) -> None:
         """target replaced by source, in one rename."""
         os.replace(source, target)
+
+
+def open_now(path: Path | str) -> int:
+    """A descriptor of path opened to be read that never waits: a FIFO or a file whose read waits for news (a
+    session's name, a store's file, Read's path) has nothing now rather than holding the run."""
+    return os.open(path, READ_NOW)

@@ -9,6 +9,7 @@ from typing import BinaryIO
 
 from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.inert import without_escapes
+from narnat_agent.platform.files import open_now
 from narnat_agent.tools.base import Result, ToolError
 from narnat_agent.tools.files.documents import DocumentError, notebook_text, pdf_text
 from narnat_agent.tools.files.textfile import binary_kind, decode, digest, line_count, size_text
@@ -94,7 +95,7 @@ def _unreadable(path: Path, ws: Workspace) -> Iterator[None]:
 def _opened(path: Path) -> BinaryIO:
     """The file opened to be read without ever waiting: a file whose read waits for news (/proc/kmsg, a tracing pipe)
     says it has none (EAGAIN) instead of holding a headless run for ever; a regular file on disk reads as always."""
-    return os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)), "rb")
+    return os.fdopen(open_now(path), "rb")
 
 
 def run(args: dict, ws: Workspace) -> Result:
