@@ -197,6 +197,18 @@ def test_clear_draws_a_separator_and_enter_recaps_where_it_stopped(talked, proje
     assert "you: the first question" in err and "model: first answer" in err
 
 
+def test_enter_recaps_where_it_stopped_with_the_key_masked(harness, project):
+    # the session keeps the answer as the provider sent it (its cache); /enter's recap never shows the key
+    h = harness(api_key="sk-test-key-of-the-recap")
+    messages = [{"role": "system", "content": "x"}, {"role": "user", "content": "is sk-test-key-of-the-recap mine?"},
+                {"role": "assistant", "content": "Yes, sk-test-key-of-the-recap is the key."}]  # fmt: skip
+    store.save(project / ".narnat", "keyed", {"turns": 1, "messages": messages})
+    dispatch(h.agent, "/enter keyed")
+    err = h.err.getvalue()
+    assert "sk-test-key-of-the-recap" not in err
+    assert "you: is [API key] mine?" in err and "model: Yes, [API key] is the key." in err
+
+
 @posix_only("prompt_toolkit's Windows output needs a console, and the tests' output is a pipe")
 def test_show_fits_a_narrow_terminal(talked, project, fake_llm):
     import io
