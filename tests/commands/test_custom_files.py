@@ -49,6 +49,20 @@ def test_the_arguments_go_wherever_the_text_asks_for_them_or_after_it():
     assert both.question("a.py") == "Compare a.py with a.py."
     plain = custom.UserCommand("c", "Explain it.", "")
     assert plain.question("the parser") == "Explain it.\n\nthe parser" and plain.question("") == "Explain it."
+    bare = custom.UserCommand("c", "Review $ARGUMENTS for bugs.", "")
+    assert bare.question("") == "Review  for bugs."  # nothing typed: its place stays empty, never sent as written
+
+
+def test_a_file_named_as_a_built_in_in_capitals_is_left_out_and_said(project, home):
+    write(project / ".narnat/commands/Help.md", "my own help")
+    write(home / ".narnat/commands/SAVE.md", "my own save")
+    found, notices = commands(project, home)
+    assert found == {}
+    wins = "is a built-in command, which wins; rename the file."
+    assert sorted(notices) == [
+        f".narnat/commands/Help.md is not a command: /help {wins}",
+        f"{home / '.narnat/commands/SAVE.md'} is not a command: /save {wins}",
+    ]
 
 
 def test_the_projects_command_wins_over_the_users(project, home):
