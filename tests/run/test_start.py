@@ -180,6 +180,17 @@ def test_the_workspace_is_built_on_the_settings(project, run):
     assert workspace.confirm("rm x", "why") is False and not workspace.planning
 
 
+def test_the_other_keys_the_settings_hold_are_masked_in_what_the_tools_give_the_model(project, fake_llm, run):
+    other = "sk-other-key-0123456789"
+    r = run(api_key=other)  # the project's settings hold a key; the environment's is the one used
+    (project / "notes.txt").write_text(f"deploy with {other}\n")
+    agent = r.agent()
+    fake_llm.add(tool_reply(("Read", {"file_path": "notes.txt"})), text_reply("read"))
+    agent.ask("read notes.txt")
+    sent = json.dumps(fake_llm.requests[-1]["messages"])
+    assert other not in sent and "deploy with [API key]" in sent
+
+
 def test_a_run_logs_to_its_state_folder_with_the_key_masked(project, run):
     r = run()
     r.agent()
