@@ -1,6 +1,11 @@
 """Planted defects of package scripts and make/just targets, PowerShell's and cmd's readers, and the Windows rules: a
 fifth set, written after their tests, as a tired developer would, without reading those tests, and unlike the defects
-already planted there: each is `later`."""
+already planted there: each is `later`.
+
+On first meeting (2026-11-28, the tests of main at the time) the suite caught 16 of these 18 (89 %). Missed were a
+package.json that is valid JSON but a list, not an object (caught too narrowly, the analysis of `npm run x` failed
+with a traceback), and `..` alone not said to lie where /undo does not reach (only `..\\x` was); each is caught now
+by a test written for it."""
 
 from defects import FORMAT_EDGE, INVERTED, OFF_BY_ONE, STEP_MISSED, WRONG_ORDER, Defect
 
