@@ -43,6 +43,7 @@ from planted_blind4_platform import BLIND4_PLATFORM
 from planted_blind4_provider import BLIND4_PROVIDER
 from planted_blind4_safety import BLIND4_SAFETY
 from planted_blind5_commands import BLIND5_COMMANDS
+from planted_blind5_winsafety import BLIND5_WINSAFETY
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1383,6 +1384,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND4_BASHWEB,  # a fourth writer's: keyguard, Bash, the web tools, the workspace, state, i18n, the log
     BLIND4_SAFETY,  # a fourth writer's: the command analysis
     BLIND5_COMMANDS,  # a fifth writer's: the commands, the runs and the command line
+    BLIND5_WINSAFETY,  # a fifth writer's: package scripts, PowerShell, cmd and the Windows rules
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -245,6 +245,7 @@ MORE = {
     ),
     "bad/package.json": "{not json",
     "list/package.json": json.dumps({"scripts": ["rm -rf x"]}),
+    "array/package.json": json.dumps(["clean"]),  # valid JSON, but no object: no scripts
     "Justfile": "clean:\n    rm -rf J\ndrop-db:\n    #!/usr/bin/env python3\n    print(1)\n@quiet:\n    rm -rf q\n",
     "Makefile": "a b:\n\trm -rf $@\n# note\nc:\n# inside\n\trm -rf c-out\n\nd:\n\n\trm -rf d-out\ne:\n\t$(RM) e-out\n"
     "f: g\n\trm -rf $(subst a,b,xa)\ng: f\n\trm -rf g-out\nh:\n\trm -rf ${H}\nH = h-out\n",
@@ -277,7 +278,8 @@ MORE_ASKS = {
     },
 }  # fmt: skip
 MORE_RUN = [
-    "npm --prefix bad run clean", "npm --prefix list run clean", "pnpm eslint .", "yarn workspace x clean",
+    "npm --prefix bad run clean", "npm --prefix list run clean", "npm --prefix array run clean",
+    "pnpm eslint .", "yarn workspace x clean",
     "composer run",
     "just --dry-run clean", "just -l", "just --list", "just --summary", "just --show clean", "just -s clean",
     "just --help", "just --evaluate", "make --just-print c", "make --recon c", "make -p", "make --question c",

@@ -201,6 +201,10 @@ def test_a_windows_path_is_looked_at_from_the_project(tmp_path):
         ("\\x", "\\x", True),
         ("build", "build", False),
         ("src\\x", "src\\x", False),
+        ("..", "..", True),  # the parent itself, where /undo does not reach
+        ("..\\", "..\\", True),
+        ("src\\..\\..", "src\\..\\..", True),
+        ("src\\..", "src\\..", False),
     ],
 )
 def test_a_path_is_named_with_its_place(word, named, outside):
@@ -220,6 +224,12 @@ def test_a_rooted_path_inside_the_project_is_within_undo_reach(tmp_path):
     beside = str(tmp_path) + "x/y"  # a sibling whose name starts alike
     assert place(beside, beside, tmp_path) == (beside, True)
     assert place(inside, inside, None) == (inside, True)
+
+
+def test_deleting_the_parent_folder_says_undo_does_not_reach_it(tmp_path):
+    assert analyze("Remove-Item .. -Recurse", tmp_path, "powershell").deletions == [
+        "Remove-Item deletes .. with everything inside" + OUTSIDE
+    ]
 
 
 def test_the_question_calls_out_a_drive_and_the_home_folder(tmp_path):
