@@ -67,6 +67,12 @@ TESTS: dict[str, tuple[str, ...]] = {
     # with the tests that start Narnat: the REPLs' and -p's outputs, the files read at start
     "narnat_agent/inert.py": ("tests/ui/test_escapes.py",),
     "narnat_agent/prompts/skills.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
+    # the fixed texts: the prompt's wording, the system prompt that carries them, the compression that fills them in
+    "narnat_agent/prompts/texts.py": (
+        "tests/config/test_prompt_wording.py",
+        "tests/prompts/test_system_prompt.py",
+        "tests/conversation/test_compressor.py",
+    ),
     "narnat_agent/commands/custom.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
     # provider: with the slow tests, in process (the limits on a real clock) and not (headless runs)
     "narnat_agent/provider/client.py": (
