@@ -42,6 +42,7 @@ from planted_blind4_files import BLIND4_FILES
 from planted_blind4_platform import BLIND4_PLATFORM
 from planted_blind4_provider import BLIND4_PROVIDER
 from planted_blind4_safety import BLIND4_SAFETY
+from planted_blind5_acp import BLIND5_ACP
 from planted_blind5_commands import BLIND5_COMMANDS
 from planted_blind5_winsafety import BLIND5_WINSAFETY
 from planted_blind_bashweb import BLIND_BASHWEB
@@ -68,6 +69,12 @@ TESTS: dict[str, tuple[str, ...]] = {
     # with the tests that start Narnat: the REPLs' and -p's outputs, the files read at start
     "narnat_agent/inert.py": ("tests/ui/test_escapes.py",),
     "narnat_agent/prompts/skills.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
+    # the fixed texts: the prompt's wording, the system prompt that carries them, the compression that fills them in
+    "narnat_agent/prompts/texts.py": (
+        "tests/config/test_prompt_wording.py",
+        "tests/prompts/test_system_prompt.py",
+        "tests/conversation/test_compressor.py",
+    ),
     "narnat_agent/commands/custom.py": ("tests/commands/test_custom_files.py", "tests/commands/test_custom.py"),
     # provider: with the slow tests, in process (the limits on a real clock) and not (headless runs)
     "narnat_agent/provider/client.py": (
@@ -1385,6 +1392,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND4_SAFETY,  # a fourth writer's: the command analysis
     BLIND5_COMMANDS,  # a fifth writer's: the commands, the runs and the command line
     BLIND5_WINSAFETY,  # a fifth writer's: package scripts, PowerShell, cmd and the Windows rules
+    BLIND5_ACP,  # a fifth writer's: the editor protocol, the settings, the prompts
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -205,7 +205,7 @@ def _message_problem(message: object, n: int) -> str:
     if not (isinstance(content, str) or content is None or (isinstance(content, list) and role == "user")):
         shown = json.dumps(content)[:40]
         return _("message {n} ({role}) has content {content}; it must be text").format(n=n, role=role, content=shown)
-    calls = message.get("tool_calls") or []
+    calls = message.get("tool_calls", [])  # null too is none of Narnat's: every reader of the calls would fail on it
     if not isinstance(calls, list) or not all(_tool_call(c) for c in calls):
         not_calls = _("message {n} ({role}) has tool calls that are not {{id, function: {{name, arguments}}}} objects")
         return not_calls.format(n=n, role=role)

@@ -165,6 +165,20 @@ def test_commands_an_editor_does_not_offer_are_refused_and_blank_prompts_ask_not
     assert "/compact" in said  # /help answered
 
 
+def test_a_slash_command_after_blank_space_is_the_command_not_a_question(project, fake_llm):
+    # an editor's prompt box keeps what a person typed before the slash: a space, an empty first line
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        return [await ask(conn, sid, text) for text in (" /help", "\n/exit")]
+
+    __, stops, __ = served(project, fake_llm, script, editor)
+    assert stops == ["end_turn"] * 2 and not fake_llm.requests
+    said = editor.text()
+    assert "/compact" in said and "/exit is not offered in an editor: the editor closes the session." in said
+
+
 def test_a_users_own_command_is_asked_as_its_question(project, fake_llm):
     (project / ".narnat" / "commands").mkdir(parents=True)
     (project / ".narnat" / "commands" / "review.md").write_text("Review $ARGUMENTS closely.\n")
@@ -230,6 +244,28 @@ def test_a_saved_session_is_told_again_when_loaded_and_its_mode_chosen(project, 
     sent = fake_llm.requests[1]["messages"]
     assert [m["content"] for m in sent if m["role"] == "user"][0] == "first question"
     assert "plan mode" in sent[-1]["content"].lower()
+
+
+def test_a_session_loaded_again_in_the_run_that_opened_it_is_told_again(project, fake_llm):
+    # the editor closed the session's tab and opened it again: it shows what the session holds, as from a file
+    fake_llm.add(text_reply("First answer."))
+    editor = Editor()
+
+    async def script(conn):
+        sid = await opened(conn, project)
+        await ask(conn, sid, "first question")
+        told = len(editor.updates)
+        loaded = await conn.load_session(cwd=str(project), session_id=sid, mcp_servers=[])
+        while len(editor.seen("available_commands_update")) < 2:  # sent after the answer: hung up on, it is an error
+            await asyncio.sleep(0.02)
+        return told, loaded
+
+    __, (told, loaded), __ = served(project, fake_llm, script, editor)
+    again = editor.updates[told:]
+    assert loaded.modes.current_mode_id == "default"
+    user = [u.content.text for u in again if u.session_update == "user_message_chunk"]
+    answer = [u.content.text for u in again if u.session_update == "agent_message_chunk"]
+    assert user == ["first question"] and answer == ["First answer."]
 
 
 def test_cancel_stops_the_running_turn_and_a_second_prompt_waits_its_turn(project, fake_llm):

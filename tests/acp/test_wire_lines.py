@@ -91,6 +91,16 @@ def test_a_line_that_is_not_json_is_refused_with_the_reason():
     assert refusal["error"]["data"]["reason"] == "Expecting value: line 1 column 1 (char 0)"
 
 
+def test_a_line_that_is_not_utf8_is_refused_as_no_json_and_the_next_is_read():
+    # an editor that writes a file's name in its own encoding: one answer, and the connection goes on
+    received, written = _read(b'{"jsonrpc": "2.0", "id": 1, "method": "m", "params": "caf\xe9"}\n'
+                              b'{"jsonrpc": "2.0", "id": 2, "method": "m"}\n')  # fmt: skip
+    assert received == [{"jsonrpc": "2.0", "id": 2, "method": "m"}]
+    [refusal] = written.messages()
+    assert refusal["id"] is None and refusal["error"]["code"] == -32700
+    assert "utf-8" in refusal["error"]["data"]["reason"]
+
+
 def test_blank_lines_are_skipped_and_the_last_line_needs_no_newline():
     message = {"jsonrpc": "2.0", "id": 1, "method": "m"}
     received, written = _read(b"\n   \n\r\n" + json.dumps(message).encode())

@@ -205,3 +205,17 @@ def test_front_matter_with_a_character_yaml_refuses_says_so():
     with pytest.raises(UnusableFile) as refused:
         front_matter("---\nname: a\x07b\n---\nbody\n")
     assert str(refused.value).startswith("its front matter is not valid YAML (unacceptable character #x0007")
+
+
+def test_a_project_and_a_home_reached_through_links_keep_their_commands_and_skills(project, home):
+    # a home under /home -> /usr/home, a project opened by a link's path: their files lead nowhere outside them
+    write(project / ".narnat/commands/fix.md", "Fix it.\n")
+    write(home / ".narnat/commands/mine.md", "Mine.\n")
+    write(project / ".narnat/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploy.\n---\n")
+    (linked_project := project.parent / "linked-project").symlink_to(project)
+    (linked_home := project.parent / "linked-home").symlink_to(home)
+    found, notices = commands(linked_project, linked_home)
+    assert notices == [] and sorted(found) == ["fix", "mine"]
+    said: list[str] = []
+    skills = find_skills(linked_project, linked_home, said.append)
+    assert skills == [Skill("deploy", "Deploy.", ".narnat/skills/deploy/SKILL.md")] and said == []

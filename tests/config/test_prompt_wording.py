@@ -7,6 +7,7 @@ import pytest
 
 from narnat_agent.prompts.texts import BASE_PROMPT, IRON_LAWS
 from narnat_agent.tools import registry
+from narnat_agent.tools.bash import MAX_TIMEOUT_MS
 
 PREFIX = BASE_PROMPT + IRON_LAWS + json.dumps(registry.schemas())
 RULES = {
@@ -33,3 +34,10 @@ def test_the_prefix_has_no_chinese_words_in_english_sentences():
 def test_the_agent_is_narnat_and_the_model_id_is_not_its_identity():
     opening = BASE_PROMPT.split("\n", 1)[0]
     assert opening.startswith("You are Narnat, a code agent") and "(model: {model})" in opening
+
+
+def test_the_longest_bash_timeout_the_prompt_and_the_schema_name_is_the_one_the_tool_allows():
+    # a model told a shorter limit never asks for the long builds and test runs the tool allows
+    bash = json.dumps([schema for schema in registry.schemas() if schema["function"]["name"] == "Bash"])
+    stated = re.findall(r"max(?: timeout)? (\d+)", BASE_PROMPT + bash, re.IGNORECASE)
+    assert len(stated) == 3 and set(stated) == {str(MAX_TIMEOUT_MS)}

@@ -70,6 +70,8 @@ def test_a_value_at_the_edge_of_its_range_is_taken(tmp_path, key, value):
         ("pricing", {"output": "1"}),
         ("model", ""),
         ("model", "  "),  # every request would name no model
+        ("max_cost", 0),  # every turn would stop before its first request
+        ("base_url", "http://:8080/v1"),  # a port and no host: the first request would fail
     ],
 )
 def test_a_value_past_its_range_or_only_like_a_number_is_refused_naming_the_key(tmp_path, key, value):

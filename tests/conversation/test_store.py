@@ -235,6 +235,7 @@ MESSAGE_PROBLEMS = [
     ([SYSTEM, {"role": "assistant", "content": None, "tool_calls": [{"id": "1"}]}], NOT_CALLS),
     ([SYSTEM, {"role": "assistant", "content": None, "tool_calls": ["Read"]}], NOT_CALLS),
     ([SYSTEM, {"role": "assistant", "content": None, "tool_calls": {"id": "1"}}], NOT_CALLS),
+    ([SYSTEM, {"role": "assistant", "content": "x", "tool_calls": None}], NOT_CALLS),  # a load, /context: a crash
     ([SYSTEM, {"role": "assistant", "content": "x", "reasoning_content": 5}],
      "message 2 (assistant) has a 'reasoning_content' that is not text"),
     ([SYSTEM, {"role": "assistant", "content": "x", "reasoning": 5}],
