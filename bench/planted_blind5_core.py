@@ -19,9 +19,8 @@ UNREADABLE = (
 
 BLIND5_CORE: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/provider/client.py": _later(
-        ("        why = redact(str(error), self.config.api_key)\n", "        why = str(error)\n",
-         f"{STEP_MISSED}: a provider out of reach is said with the connection's error as it is: a key in the URL is "
-         "shown"),
+        (' \\\n                and not re.search(r"must be passed|missing", message, re.I):', ":",
+         f"{STEP_MISSED}: a provider that asks for its reasoning to be passed back is sent none from then on"),
         ("            self.doubted = True\n", "",
          f"{STEP_MISSED}: the provider's impossible token counts are said at every reply, not once"),
         ("                if sink.cancelled:\n                    builder.reply.cancelled = True\n"
