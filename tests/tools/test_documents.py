@@ -65,6 +65,17 @@ def test_a_damaged_pdf_is_one_sentence(project, workspace):
     assert "not a readable PDF (PdfStreamError: " in result.text  # what pypdf met, named
 
 
+def test_a_pdf_damaged_inside_a_page_is_one_sentence_naming_what_pypdf_met(project, workspace):
+    # the file opens; its font's widths are text where numbers belong, which pypdf meets with a ValueError
+    widths = b"/BaseFont /Helvetica /FirstChar 32 /LastChar 40 /Widths [ (a) (b) ]"
+    (project / "widths.pdf").write_bytes(text_pdf(["Revenue grew"]).replace(b"/BaseFont /Helvetica", widths))
+    result = read(workspace, "widths.pdf")
+    assert result.is_error
+    assert result.text == (
+        "Error: widths.pdf is not a readable PDF (ValueError: invalid literal for int() with base 10: 'a')."
+    )
+
+
 @pytest.mark.slow  # another Python: the test run's own log handlers would take what reaches the terminal
 def test_a_damaged_pdf_writes_nothing_on_the_terminal(tmp_path):
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really\n")
