@@ -107,6 +107,20 @@ def test_a_pdf_locked_only_against_changes_is_read_and_one_that_needs_a_password
     assert locked.text == "Error: locked.pdf is an encrypted PDF; Read cannot open it without its password."
 
 
+def test_a_pdf_under_an_encryption_pypdf_does_not_open_is_one_sentence(project, workspace):
+    # a certificate's (Adobe.PubSec) or a rights server's encryption, not the standard one of a password
+    for handler in (b"/Filter /Adobe.PubSec /V 1", b"/Filter /Standard /V 9 /R 9 /O (o) /U (u) /P -4"):
+        encrypted = text_pdf(["Quarterly figures"]).replace(
+            b"/Root 1 0 R", b"/Root 1 0 R /Encrypt << " + handler + b" >>"
+        )
+        (project / "sealed.pdf").write_bytes(encrypted)
+        result = read(workspace, "sealed.pdf")
+        assert result.is_error and result.text.startswith(
+            "Error: sealed.pdf is not a readable PDF (NotImplementedError: "
+        )
+        assert "unexpectedly" not in result.text and result.text.count("\n") == 0
+
+
 def notebook(project):
     nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}})
     nb.cells = [
