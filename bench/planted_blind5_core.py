@@ -69,7 +69,8 @@ BLIND5_CORE: dict[str, tuple[Defect, ...]] = {
          f"{WRONG_MOMENT}: a goal's cost is counted from its last round, not from its first"),
     ),
     "narnat_agent/tools/files/documents.py": _later(
-        ("except (PyPdfError, ValueError, KeyError, TypeError) as e:", "except PyPdfError as e:",
+        ("except (PyPdfError, ValueError, KeyError, TypeError, NotImplementedError) as e:",
+         "except (PyPdfError, NotImplementedError) as e:",
          f"{FORMAT_EDGE}: a damaged PDF that pypdf meets with a ValueError or KeyError is not said as unreadable"),
         ('return "".join(value) if isinstance(value, list) else str(value)',
          'return "\\n".join(value) if isinstance(value, list) else str(value)',
