@@ -44,6 +44,7 @@ from planted_blind4_provider import BLIND4_PROVIDER
 from planted_blind4_safety import BLIND4_SAFETY
 from planted_blind5_acp import BLIND5_ACP
 from planted_blind5_commands import BLIND5_COMMANDS
+from planted_blind5_core import BLIND5_CORE
 from planted_blind5_winsafety import BLIND5_WINSAFETY
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
@@ -1393,6 +1394,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND5_COMMANDS,  # a fifth writer's: the commands, the runs and the command line
     BLIND5_WINSAFETY,  # a fifth writer's: package scripts, PowerShell, cmd and the Windows rules
     BLIND5_ACP,  # a fifth writer's: the editor protocol, the settings, the prompts
+    BLIND5_CORE,  # a fifth writer's: the client, sessions, rg, Read, Edit, goals, documents, the tool contract
 )
 for blind in BLIND:
     for module, defects in blind.items():

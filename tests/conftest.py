@@ -70,8 +70,8 @@ class Harness:
         self.config = load_config(project, project.parent / "home", env=env)
         self.out, self.err = io.StringIO(), io.StringIO()
         self.ui = ui or PlainUI(self.out, self.err, io.StringIO(answers), interrupts)
-        self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm, sees_images=self.config.sees_images,
-                                   secret=self.config.api_key)  # fmt: skip
+        self.workspace = Workspace(project, self.config.state_dir, self.ui.confirm, self.config.bash_timeout_ms,
+                                   sees_images=self.config.sees_images, secret=self.config.api_key)  # fmt: skip
         prompt = build_system_prompt(self.config)
         client = Client(self.config, self.ui.notice)
         self.agent = Agent(self.config, self.ui, client, self.workspace, new_session(prompt), prompt)

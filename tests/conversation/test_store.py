@@ -149,6 +149,16 @@ def test_the_listing_is_newest_first(tmp_path):
     assert [row["name"] for row in store.listing(tmp_path)] == ["new", "old"]
 
 
+def test_an_unreadable_session_is_listed_by_its_files_time_so_continuing_meets_the_newest(tmp_path):
+    session.save(tmp_path, new_session("system", name="kept"), "m")
+    now = datetime.now().timestamp()
+    for name, moment in (("broken", now + 3600), ("ancient", 0)):  # damaged an hour later; long before
+        path = store.path_of(tmp_path, name)
+        path.write_text("{")
+        os.utime(path, (moment, moment))
+    assert [row["name"] for row in store.listing(tmp_path)] == ["broken", "kept", "ancient"]
+
+
 def test_a_name_is_letters_digits_and_three_marks_up_to_a_hundred():
     assert store.check_name("a" * 100) == "a" * 100 and store.check_name("v1.2_x-y") == "v1.2_x-y"
     for bad in (".", "..", "a/b", "", "é", "a" * 101 + "/"):

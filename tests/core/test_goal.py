@@ -203,6 +203,17 @@ def test_a_goal_of_one_turn_says_so_in_the_singular(harness, fake_llm):
     assert f"⚠ {outcome.message}" in h.err.getvalue().splitlines()
 
 
+@pytest.mark.slow  # two checks each stopped at their timeout
+def test_a_check_stopped_at_the_bash_timeout_has_not_passed_and_the_goal_goes_on(harness, fake_llm):
+    fake_llm.add(text_reply("Done."), text_reply("Done again."))
+    h = harness(bash_timeout_ms=200)
+    outcome = pursue(h.agent, Goal("make it quick", "sleep 30", 2))
+    assert outcome.goal and not outcome.goal.verified and outcome.stop is Stop.TURN_LIMIT
+    assert [r.check and r.check.status for r in outcome.goal.rounds] == ["timed_out", "timed_out"]
+    assert outcome.message == "Goal not met after 2 turns (max_turns): sleep 30: timed out."
+    assert "`sleep 30`: timed out. The goal is not met yet." in fake_llm.requests[1]["messages"][-1]["content"]
+
+
 def test_a_goal_stopped_in_a_later_turn_names_that_turn_and_the_last_check(harness, fake_llm):
     from tests.fake_llm import Status
 

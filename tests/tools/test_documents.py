@@ -65,6 +65,17 @@ def test_a_damaged_pdf_is_one_sentence(project, workspace):
     assert "not a readable PDF (PdfStreamError: " in result.text  # what pypdf met, named
 
 
+def test_a_pdf_damaged_inside_a_page_is_one_sentence_naming_what_pypdf_met(project, workspace):
+    # the file opens; its font's widths are text where numbers belong, which pypdf meets with a ValueError
+    widths = b"/BaseFont /Helvetica /FirstChar 32 /LastChar 40 /Widths [ (a) (b) ]"
+    (project / "widths.pdf").write_bytes(text_pdf(["Revenue grew"]).replace(b"/BaseFont /Helvetica", widths))
+    result = read(workspace, "widths.pdf")
+    assert result.is_error
+    assert result.text == (
+        "Error: widths.pdf is not a readable PDF (ValueError: invalid literal for int() with base 10: 'a')."
+    )
+
+
 @pytest.mark.slow  # another Python: the test run's own log handlers would take what reaches the terminal
 def test_a_damaged_pdf_writes_nothing_on_the_terminal(tmp_path):
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really\n")
@@ -94,6 +105,20 @@ def test_a_pdf_locked_only_against_changes_is_read_and_one_that_needs_a_password
     locked = read(workspace, "locked.pdf")
     assert locked.is_error
     assert locked.text == "Error: locked.pdf is an encrypted PDF; Read cannot open it without its password."
+
+
+def test_a_pdf_under_an_encryption_pypdf_does_not_open_is_one_sentence(project, workspace):
+    # a certificate's (Adobe.PubSec) or a rights server's encryption, not the standard one of a password
+    for handler in (b"/Filter /Adobe.PubSec /V 1", b"/Filter /Standard /V 9 /R 9 /O (o) /U (u) /P -4"):
+        encrypted = text_pdf(["Quarterly figures"]).replace(
+            b"/Root 1 0 R", b"/Root 1 0 R /Encrypt << " + handler + b" >>"
+        )
+        (project / "sealed.pdf").write_bytes(encrypted)
+        result = read(workspace, "sealed.pdf")
+        assert result.is_error and result.text.startswith(
+            "Error: sealed.pdf is not a readable PDF (NotImplementedError: "
+        )
+        assert "unexpectedly" not in result.text and result.text.count("\n") == 0
 
 
 def notebook(project):

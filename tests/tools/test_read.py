@@ -518,6 +518,16 @@ def test_a_running_jobs_log_says_it_grows_and_an_ended_ones_how_it_ended(workspa
     assert read(workspace, log).text == f"1\tdone\n(End of file - 1 lines)\nJob 2 ({command}) exited with code 0."
 
 
+@WITH_BASH
+def test_a_page_of_a_jobs_log_counts_as_read_to_its_last_line_only(workspace, project):
+    job, log = job_log(workspace, "print('a'); print('b'); print('c'); print('d')")
+    finished(job)
+    page = read(workspace, log, offset=2, limit=1)
+    assert page.text.startswith("2\tb\n(Showing lines 2-2 of 4, as limit=1 asked; use offset=3 to continue.)")
+    done = execute("Bash", {"command": "wait %1", "timeout": 30_000}, workspace)
+    assert done.text.startswith("(its output from line 3 of its log, after what was already seen)\nc\nd\n(job 1 ")
+
+
 def test_a_pdf_is_read_as_its_pages_text_and_a_scanned_one_says_it_has_none(workspace, project):
     from PIL import Image
 

@@ -21,11 +21,21 @@ def masked(text: str) -> str:
 
 
 def test_a_tools_schema_is_the_function_the_model_is_offered() -> None:
-    parameters = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
-    tool = Tool("Look", "Looks at a path.", parameters, run=lambda args, ws: Result("", ""), target=lambda a: "")
+    # every sentence of the description and all of each parameter's schema reach the model: its rules live there
+    parameters = {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "Relative to the project root"},
+            "mode": {"type": "string", "enum": ["quick", "deep"], "default": "quick"},
+            "marks": {"type": "array", "items": {"type": "object", "properties": {"line": {"type": "integer"}}}},
+        },
+        "required": ["path"],
+    }
+    said = "Looks at a path. Never at a folder (use Glob). At most 100 files."
+    tool = Tool("Look", said, parameters, run=lambda args, ws: Result("", ""), target=lambda a: "")
     assert tool.schema == {
         "type": "function",
-        "function": {"name": "Look", "description": "Looks at a path.", "parameters": parameters},
+        "function": {"name": "Look", "description": said, "parameters": parameters},
     }
     assert tool.changes is None
 

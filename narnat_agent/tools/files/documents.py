@@ -27,7 +27,8 @@ def pdf_text(path: Path, name: str) -> str:
         reader = PdfReader(path)
         locked = reader.is_encrypted and not reader.decrypt("")
         pages = [] if locked else [page.extract_text() or "" for page in reader.pages]
-    except (PyPdfError, ValueError, KeyError, TypeError) as e:  # pypdf's way of meeting a damaged file
+    # pypdf's way of meeting a damaged file; NotImplementedError: an encryption it does not open (a certificate's)
+    except (PyPdfError, ValueError, KeyError, TypeError, NotImplementedError) as e:
         raise DocumentError(f"{name} is not a readable PDF ({type(e).__name__}: {e}).") from None
     if locked:  # said apart from a damaged file: DocumentError is a ValueError, which the handler above rewords
         raise DocumentError(f"{name} is an encrypted PDF; Read cannot open it without its password.")
