@@ -3,7 +3,13 @@ tasks and the Windows API calls: a fifth set, written after their tests, as a ti
 those tests, and unlike the defects already planted there: each is `later`.
 
 checkpoints/__init__.py has none: it only gathers the package's names, so a change there either breaks the import
-(nothing the tests could judge) or changes nothing."""
+(nothing the tests could judge) or changes nothing.
+
+On first meeting (2026-11-28, the tests of main at the time) the suite caught 7 of these 15 (47 %): all of the
+vocabulary's and pyproject's, none of the archivers' (`--directory=` read one letter short, a .tgz cut short raising
+EOFError out of the check), `npm version patch` in plan mode, `sed -Ei`, a listing past its timeout raising out of
+the check, and none of win32.py's, whose tests run under Wine alone (planted.py's WINE_TESTS; measured there with the
+tests of its callers, the console's and the processes'). Each is caught now by a test written for it."""
 
 from defects import FORMAT_EDGE, OFF_BY_ONE, STEP_MISSED, WRONG_SETTING, Defect
 
