@@ -85,7 +85,7 @@ def test_a_process_this_one_may_not_open_is_alive():
         denied = wintypes.LPVOID()  # an empty access list, protected: nobody may open the process any more
         assert advapi32.ConvertStringSecurityDescriptorToSecurityDescriptorW("D:P", 1, ctypes.byref(denied), None)
         dacl_security_information = 4
-        assert advapi32.SetKernelObjectSecurity(process._handle, dacl_security_information, denied)  # type: ignore[attr-defined]
+        assert advapi32.SetKernelObjectSecurity(process._handle, dacl_security_information, denied)
         assert alive(process.pid)
     finally:
         process.kill()  # through the handle Popen holds, opened before the access list changed
