@@ -11,7 +11,9 @@ step done in the wrong order, an off-by-one at a boundary, a condition inverted 
 into a scratch copy of the repository (the working tree is never touched) and the module's covering tests run
 against it, the slow ones too, stopping at the first failure: a test that fails (or hangs) has caught it; a defect
 that leaves every test passing is missed. Before its defects, each module's tests run once on the code as it is:
-they must pass, or no catch would mean anything.
+they must pass, or no catch would mean anything. A module whose code runs on Windows alone (WINE_TESTS) has its
+tests run under Wine by .ci/windows/test from the scratch copy (the tests marked `windows` among those named, then the
+REPL in Wine's console); where Wine cannot be prepared, the run stops and says so.
 """
 
 import argparse
@@ -45,6 +47,7 @@ from planted_blind4_safety import BLIND4_SAFETY
 from planted_blind5_acp import BLIND5_ACP
 from planted_blind5_commands import BLIND5_COMMANDS
 from planted_blind5_core import BLIND5_CORE
+from planted_blind5_safety import BLIND5_SAFETY
 from planted_blind5_winsafety import BLIND5_WINSAFETY
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
@@ -1395,6 +1398,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND5_WINSAFETY,  # a fifth writer's: package scripts, PowerShell, cmd and the Windows rules
     BLIND5_ACP,  # a fifth writer's: the editor protocol, the settings, the prompts
     BLIND5_CORE,  # a fifth writer's: the client, sessions, rg, Read, Edit, goals, documents, the tool contract
+    BLIND5_SAFETY,  # a fifth writer's: the vocabulary to pyproject's tasks, and the Windows API calls
 )
 for blind in BLIND:
     for module, defects in blind.items():
@@ -1403,8 +1407,14 @@ for blind in BLIND:
 TIMEOUT = 900  # seconds for one module's tests against one defect: a hang is caught, as in the suite
 
 
+# modules imported on Windows alone: their tests run under Wine (.ci/windows/test), the only place they can fail
+WINE_TESTS: dict[str, tuple[str, ...]] = {
+    "narnat_agent/platform/win32.py": ("tests/platform/test_console.py", "tests/platform/test_processes.py"),
+}
+
+
 def tests_of(module: str) -> tuple[str, ...]:
-    return TESTS.get(module) or TARGETS[module].tests
+    return WINE_TESTS.get(module) or TESTS.get(module) or TARGETS[module].tests
 
 
 PARTS = ("narnat_agent", "tests", "README.md", "pyproject.toml")  # the code, the tests and their configuration
@@ -1412,6 +1422,7 @@ PARTS = ("narnat_agent", "tests", "README.md", "pyproject.toml")  # the code, th
 
 def copy_repository(scratch: Path, revision: str | None) -> None:
     """The code, the tests and the test configuration as they are now, or as they were at a git revision."""
+    shutil.copytree(ROOT / ".ci", scratch / ".ci")  # today's Windows step, for the modules of WINE_TESTS
     if revision is not None:
         archive = subprocess.run(["git", "archive", revision, *PARTS], cwd=ROOT, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(scratch)], input=archive.stdout, check=True)
@@ -1422,12 +1433,16 @@ def copy_repository(scratch: Path, revision: str | None) -> None:
         shutil.copy(ROOT / name, scratch)
 
 
-def run_tests(scratch: Path, tests: tuple[str, ...]) -> int:
+def run_tests(scratch: Path, tests: tuple[str, ...], wine: bool = False) -> int:
     """pytest's exit code for the module's tests in the copy; Narnat processes the tests start import it too. A test
-    file an earlier revision does not have yet is left out."""
+    file an earlier revision does not have yet is left out. Under Wine, the Windows step's exit code (3: Wine could
+    not be prepared); it installs the copy into the prefix, and drives Wine's console with this Python."""
     there = [test for test in tests if not test.startswith("tests/") or (scratch / test.split("::")[0]).exists()]
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *there]
     environment = os.environ | {"PYTHONPATH": str(scratch)}
+    if wine:
+        command = [str(scratch / ".ci" / "windows" / "test"), "-x", *there]
+        environment = os.environ | {"NARNAT_WINE_HOST_PYTHON": sys.executable}
     try:
         return subprocess.run(command, cwd=scratch, env=environment, capture_output=True, timeout=TIMEOUT).returncode
     except subprocess.TimeoutExpired:
@@ -1448,8 +1463,11 @@ def plant(scratch: Path, module: str, defect: Defect) -> str | None:
 def check(module: str, scratch: Path, later: bool) -> list[tuple[Defect, str]]:
     """Each of the module's defects and what became of it: caught, missed, absent (the code it changes is not
     there once), or broken (the copy no longer imports or collects: not a defect the tests could judge)."""
-    tests = tests_of(module)
-    if run_tests(scratch, tests) != 0:
+    tests, wine = tests_of(module), module in WINE_TESTS
+    code = run_tests(scratch, tests, wine)
+    if wine and code == 3:
+        sys.exit(f"{module}: its tests run under Wine, which could not be prepared here (.ci/windows/README.md).")
+    if code != 0:
         sys.exit(f"{module}: its tests fail on the code as it is ({' '.join(tests)}); fix them first.")
     results = []
     for defect in PLANTED[module]:
@@ -1460,7 +1478,7 @@ def check(module: str, scratch: Path, later: bool) -> list[tuple[Defect, str]]:
             results.append((defect, "absent"))
             continue
         try:
-            code = run_tests(scratch, tests)
+            code = run_tests(scratch, tests, wine)
         finally:
             (scratch / module).write_text(text, encoding="utf-8")
         results.append((defect, {0: "MISSED", 1: "caught"}.get(code, f"broken (pytest exit {code})")))

@@ -71,6 +71,27 @@ def test_another_users_process_is_alive():
     assert done.stdout == "True\n", done.stderr
 
 
+@pytest.mark.windows
+@pytest.mark.skipif(sys.platform != "win32", reason="a process's access list is Windows'")
+def test_a_process_this_one_may_not_open_is_alive():
+    """Another user's or an elevated process: OpenProcess is refused, and the process is alive all the same."""
+    import ctypes
+    from ctypes import wintypes
+
+    advapi32 = ctypes.WinDLL("advapi32", use_last_error=True)
+    advapi32.SetKernelObjectSecurity.argtypes = [wintypes.HANDLE, wintypes.DWORD, wintypes.LPVOID]
+    process = subprocess.Popen([sys.executable, "-c", "input()"], stdin=subprocess.PIPE)
+    try:
+        denied = wintypes.LPVOID()  # an empty access list, protected: nobody may open the process any more
+        assert advapi32.ConvertStringSecurityDescriptorToSecurityDescriptorW("D:P", 1, ctypes.byref(denied), None)
+        dacl_security_information = 4
+        assert advapi32.SetKernelObjectSecurity(process._handle, dacl_security_information, denied)
+        assert alive(process.pid)
+    finally:
+        process.kill()  # through the handle Popen holds, opened before the access list changed
+        process.wait(30)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows has no umask and passes no descriptors by number")
 def test_a_detached_helper_has_the_umask_asked_and_keeps_the_descriptors_held(tmp_path):
     reader, writer = os.pipe()

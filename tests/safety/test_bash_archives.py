@@ -148,3 +148,29 @@ def test_an_archive_named_from_home_or_by_its_full_path_is_listed(project, monke
     assert analyze(f"tar -xzf {full}", project).deletions == [
         f"tar overwrites existing files with those of {full}: 2 (app.log, src/app.ts)"
     ]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar -xzf a.tgz -C out",
+        "tar -xzf a.tgz --directory=out",
+        "tar -xzf a.tgz --directory out",
+        "tar -xzf a.tgz -Cout",
+    ],
+)
+def test_an_extraction_elsewhere_names_the_files_it_replaces_there(command, project):
+    (project / "out" / "app.log").write_text("kept\n")
+    assert analyze(command, project).deletions == ["tar overwrites existing files with those of a.tgz: 1 (app.log)"]
+
+
+def test_an_archive_cut_short_asks_without_naming(project):
+    """A download interrupted leaves a .tgz whose compressed stream ends early: it cannot be listed, so it asks."""
+    with tarfile.open(project / "whole.tgz", "w:gz") as tar:
+        for n in range(50):
+            data = os.urandom(4000)  # incompressible, so the cut falls inside the members
+            info = tarfile.TarInfo(f"f{n}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    (project / "cut.tgz").write_bytes((project / "whole.tgz").read_bytes()[:100_000])
+    assert analyze("tar -xzf cut.tgz", project).deletions == ["tar overwrites existing files with those of cut.tgz"]

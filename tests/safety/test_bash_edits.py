@@ -27,6 +27,8 @@ SAID = [
     ("sed -n -i '5d' .env", "sed -i deletes lines 5 of .env"),
     ("sed --in-place=.bak '3d' .env", "sed -i deletes lines 3 of .env"),
     ("sed -i -l 80 '1d' .env", "sed -i deletes lines 1 of .env"),
+    ("sed -Ei '/^SECRET=/d' .env", "sed -i deletes the lines matching /^SECRET=/ from .env"),  # -i ending a cluster
+    ("sed -ni.bak '2d' .env", "sed -i deletes lines 2 of .env"),  # … with its backup's suffix
     ("sed -i --expression '1d' .env", "sed -i deletes lines 1 of .env"),
     ("gsed -i '1d' .env", "gsed -i deletes lines 1 of .env"),
     ("/usr/bin/sed -i 1d .env", "sed -i deletes lines 1 of .env"),

@@ -83,3 +83,15 @@ def test_a_name_that_is_not_utf_8_is_named_all_the_same(tmp_path):
     assert [str(r) for r in analyze("find . -name '*.log' -delete", tmp_path, env={}).deletions] == [
         f"{SELECTS}: 1 (./\ufffd.log)"
     ]
+
+
+@pytest.mark.slow  # the listing's own timeout (probes.TIMEOUT, 2 s) is waited out
+def test_a_listing_that_outlasts_its_timeout_is_left_out_of_the_question(logs, tmp_path_factory, monkeypatch):
+    """A find over a huge tree or a hung network mount: the question says what find deletes, without a count."""
+    programs = tmp_path_factory.mktemp("programs")
+    (programs / "find").write_text("#!/bin/sh\nexec sleep 60\n")  # the boundary: a find that never ends
+    (programs / "find").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{programs}{os.pathsep}{os.environ['PATH']}")
+    assert [str(r) for r in analyze("find . -name '*.log' -delete", logs, env={}).deletions] == [
+        "find -delete deletes the files it finds under ."
+    ]

@@ -76,6 +76,9 @@ SAID_EXACTLY = {
     'python "$script"': ["python runs code computed at run time", "it runs what is computed at run time"],
     "ls (": ["part of the command cannot be parsed (()", "part of the command cannot be read"],
     "echo hi > notes.txt": ["the redirection replaces notes.txt, which exists", "the redirection writes notes.txt"],
+    # `version` alone prints it; with a word after it, npm and poetry bump the version in the project's files
+    "npm version patch": ["npm may change files"],
+    "poetry version minor": ["poetry may change files"],
 }
 READ_ONLY_FORMS = [
     "git --version", "git --no-pager log -3", "git -P log -3", "git -C sub --no-pager status",

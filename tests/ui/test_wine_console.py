@@ -102,3 +102,37 @@ def test_the_repl_in_wines_console(project, fake_llm):
     assert "  ⎿  Interrupted by user" in lines
     # Wine leaves a piece of the completion menu on the prompt's row (docs/windows.md): /exit is on it, further on
     assert any(line.endswith("❯ /exit") for line in lines)
+
+
+# Under Wine's console: the keys read, as the key watcher reads them, until an "x" typed once the ESC before it was
+# read; written to a file, as what Wine draws on the terminal is no place to read them from
+KEYS = """import json, sys
+from prompt_toolkit.input import create_input
+from narnat_agent.platform.console import key_ready, read_keys
+keyboard = create_input()
+print("ready", flush=True)
+keys = []
+while "x" not in keys and key_ready(keyboard, 60):
+    keys += [key.data for key in read_keys(keyboard)]
+    print("got keys", flush=True)
+with open(sys.argv[1], "w", encoding="utf-8") as out:
+    json.dump(keys, out)
+"""
+
+
+def test_one_esc_pressed_in_wines_console_is_one_escape(tmp_path):
+    """Wine's console gives an ESC as the virtual key alone, pressed then released: one key, not two."""
+    (tmp_path / "keys.py").write_text(KEYS, encoding="utf-8")
+    command = ["--tty", "-t", "120", "python", windows(tmp_path / "keys.py"), windows(tmp_path / "keys.json")]
+    child = pexpect.spawn(str(WRUN), command, cwd=str(tmp_path), env=scrubbed_environment(),
+                          dimensions=(HEIGHT, WIDTH), encoding="utf-8", timeout=90)  # fmt: skip
+    try:
+        child.expect("ready")
+        child.send("\x1b")
+        child.expect("got keys")  # apart, or Wine reads ESC x as Alt-x
+        child.send("x")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0, child.before
+    assert json.loads((tmp_path / "keys.json").read_text(encoding="utf-8")) == ["\x1b", "x"]
