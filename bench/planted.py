@@ -121,7 +121,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     ),
     "narnat_agent/logger.py": ("tests/base/test_logger.py",),
     # `narnat acp` started as an editor starts it: its sessions in another process, its refusal of a file
-    "narnat_agent/acp/__init__.py": ("tests/acp/test_session.py", "tests/run/test_cli_faults.py"),
+    "narnat_agent/acp/__init__.py": (
+        "tests/acp/test_session.py", "tests/acp/test_wire.py", "tests/run/test_cli_faults.py"
+    ),
     # tail-b
     "narnat_agent/tools/tool.py": ("tests/tools/test_tool_contract.py",),
     # commands: with the slow tests (whole turns' diffs, a restart, another run), and the REPLs in another process

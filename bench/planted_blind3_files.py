@@ -142,11 +142,13 @@ BLIND3_FILES: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/tools/todo_write.py": _later(
         ('done = sum(t["status"] == "completed" for t in todos)', 'done = sum(t["status"] != "pending" for t in todos)',
          f"{WRONG_SETTING}: the task in progress is counted as done"),
-        ("    started = _start_first(todos)\n    ws.todos = todos\n"
+        ("    started = not ws.planning and _start_first(todos)  # a plan's list is a proposal: nothing has begun\n"
+         "    ws.todos = todos\n"
          "    done = sum(t[\"status\"] == \"completed\" for t in todos)\n"
          "    current = next((t[\"activeForm\"] for t in todos if t[\"status\"] == \"in_progress\"), None)\n",
          "    current = next((t[\"activeForm\"] for t in todos if t[\"status\"] == \"in_progress\"), None)\n"
-         "    started = _start_first(todos)\n    ws.todos = todos\n"
+         "    started = not ws.planning and _start_first(todos)  # a plan's list is a proposal: nothing has begun\n"
+         "    ws.todos = todos\n"
          "    done = sum(t[\"status\"] == \"completed\" for t in todos)\n",
          f"{WRONG_ORDER}: the task just started is not named as the one in progress"),
     ),

@@ -192,8 +192,8 @@ BLIND_FILES: dict[str, tuple[Defect, ...]] = {
     "narnat_agent/tools/todo_write.py": (
         Defect("if not todo[key].strip():", "if not todo[key]:",
                f"{FORMAT_EDGE}: a task whose text is only spaces is accepted", later=True),
-        Defect("    _check(todos)\n    started = _start_first(todos)\n    ws.todos = todos\n",
-               "    ws.todos = todos\n    _check(todos)\n    started = _start_first(todos)\n",
+        Defect("    _check(todos)\n    started = not ws.planning and _start_first(todos)",
+               "    ws.todos = todos\n    _check(todos)\n    started = not ws.planning and _start_first(todos)",
                f"{WRONG_ORDER}: a refused list (two tasks in progress) still replaces the session's", later=True),
     ),
     "narnat_agent/tools/base.py": (

@@ -6,6 +6,7 @@ from datetime import datetime
 from pathlib import Path
 
 from narnat_agent.conversation.store import stamp
+from narnat_agent.keyguard import redact
 from narnat_agent.prompts.texts import SUMMARY_HEADING
 from narnat_agent.provider.reply import Reply
 from narnat_agent.tools.base import Picture
@@ -47,8 +48,11 @@ class Conversation:
         self.messages.append({"role": "user", "content": text})
         self.turns += question
 
-    def add_reply(self, reply: Reply) -> None:
-        """The assistant message; calls of a reply that was cut off are left out, so none waits for a result."""
+    def add_reply(self, reply: Reply, secret: str = "") -> None:
+        """The assistant message; calls of a reply that was cut off are left out, so none waits for a result.
+
+        The key (secret) the model wrote is kept masked, as the screen showed it: the history is what a saved session
+        holds, and the provider's cache never held the answer (it comes after the prompt it cached)."""
         if reply.usage:
             self.last_prompt_tokens, self.prompt_estimated = reply.usage.prompt, reply.usage.estimated
             self.prompt_messages = len(self.messages)
@@ -58,14 +62,16 @@ class Conversation:
             content = f"{content}\n\n{INTERRUPTED}" if content else INTERRUPTED
         if not calls and not content:
             return
+        content = redact(content, secret)
         message: dict = {"role": "assistant", "content": content or None}
         if reply.reasoning and reply.reasoning_field and calls:  # thinking providers need it back on tool-call turns
-            message[reply.reasoning_field] = reply.reasoning
+            message[reply.reasoning_field] = redact(reply.reasoning, secret)
         if calls:
             message["tool_calls"] = [
-                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.stored_arguments}}
+                {"id": c.id, "type": "function",
+                 "function": {"name": c.name, "arguments": redact(c.stored_arguments, secret)}}
                 for c in calls
-            ]
+            ]  # fmt: skip
         else:
             message["content"] = content
         self.messages.append(message)

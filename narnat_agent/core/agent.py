@@ -260,7 +260,7 @@ class Agent:
             if self.budget.limited:
                 self.budget.check(self.window().next_request)
             reply = self._reply(view, stats)
-            self.conversation.add_reply(reply)
+            self.conversation.add_reply(reply, self.workspace.secret)
             self.checkpoints.replied()
             self._check_ending(reply)
             if not reply.tool_calls:

@@ -100,7 +100,7 @@ def _recap(agent: Agent) -> list[str]:
     question, answer = agent.conversation.last_exchange()
     if not question:
         return []
-    # the session keeps the answer as the provider sent it (its cache holds that prefix): masked here, as it was live
+    # a question may hold the key, and a session saved before answers were kept masked may hold it in an answer
     question, answer = (redact(text, agent.workspace.secret) for text in (question, answer))
     paragraph = answer.strip().split("\n\n", 1)[0]
     return [f"❯ {first_words(question, RECAP)}"] + ([f"  {first_words(paragraph, RECAP)}"] if answer else [])

@@ -37,7 +37,7 @@ def _start_first(todos: list[dict]) -> bool:
 def run(args: dict, ws: Workspace) -> Result:
     todos = [{"content": t["content"], "activeForm": t["activeForm"], "status": t["status"]} for t in args["todos"]]
     _check(todos)
-    started = _start_first(todos)
+    started = not ws.planning and _start_first(todos)  # a plan's list is a proposal: nothing has begun
     ws.todos = todos
     done = sum(t["status"] == "completed" for t in todos)
     current = next((t["activeForm"] for t in todos if t["status"] == "in_progress"), None)

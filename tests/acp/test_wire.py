@@ -2,6 +2,7 @@
 `narnat acp`, and every line it writes read back (stdout carries JSON-RPC messages and nothing else)."""
 
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -16,9 +17,9 @@ from tests.launch import NARNAT
 class Pipe:
     """`narnat acp` with its stdin and stdout in the test's hands."""
 
-    def __init__(self, project, base_url):
+    def __init__(self, project, base_url, **env: str):
         self.stderr = (project.parent / "acp-stderr").open("w")
-        self.process = subprocess.Popen([*NARNAT, "acp"], cwd=project, env=environment(project, base_url),
+        self.process = subprocess.Popen([*NARNAT, "acp"], cwd=project, env=environment(project, base_url) | env,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)  # fmt: skip
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.read: list[dict] = []  # every message it wrote
@@ -100,3 +101,19 @@ def test_bad_input_gets_a_protocol_error_and_the_session_loses_nothing(project, 
     assert len(fake_llm.requests) == 1
     saved = json.loads((project / ".narnat" / "sessions" / f"{session}.json").read_text())
     assert [m["content"] for m in saved["messages"][1:]] == ["first question", "The first answer."]
+
+
+@pytest.mark.slow
+def test_what_else_the_process_prints_goes_to_stderr_and_stdout_stays_the_protocols(project, fake_llm):
+    # a library that prints to stdout (here one loaded at start that prints as the process ends) breaks no line
+    site = project.parent / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text('import atexit\natexit.register(print, "a library printed this")\n')
+    path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))  # and Narnat where it is
+    narnat = Pipe(project, fake_llm.base_url, PYTHONPATH=path)
+    narnat.write({"id": 1, "method": "initialize", "params": {"protocolVersion": 1}})
+    assert narnat.answer(1)["result"]["protocolVersion"] == 1
+    assert narnat.close() == 0
+    rest = iter(narnat.lines.get, b"")  # what it wrote after its last answer, to the end of its stdout
+    assert [line for line in rest if line.strip()] == []
+    assert "a library printed this" in (project.parent / "acp-stderr").read_text()

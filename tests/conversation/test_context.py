@@ -291,3 +291,20 @@ def test_mentions_name_five_and_count_the_rest(project):
     assert "The user mentioned @f0.py, @f1.py, @f2.py, @f3.py, @f4.py (and 2 more).\n" in reminded
     five = with_mentions(" ".join(f"@{name}" for name in names[:5]), project, lambda path: False)
     assert "@f4.py.\n" in five and "more" not in five
+
+
+def test_the_key_the_model_wrote_is_kept_masked_in_the_history_the_session_saves(harness, fake_llm, project):
+    # the provider never cached the answer (it comes after the prompt): masked, the next request costs nothing more
+    h = harness(api_key="sk-test-key-0123")
+    (project / "notes.txt").write_text("x\n")
+    fake_llm.add(
+        tool_reply(("Grep", {"pattern": "sk-test-key-0123", "path": "notes.txt"}), text="looking for sk-test-key-0123"),
+        text_reply("the key is sk-test-key-0123, done"),
+    )
+    h.agent.ask("go")
+    kept = json.dumps(h.conversation.messages)
+    assert "sk-test-key-0123" not in kept and "sk-test-key-0123" not in json.dumps(fake_llm.requests[1]["messages"])
+    call = h.conversation.messages[2]
+    assert call["content"] == "looking for [API key]"
+    assert json.loads(call["tool_calls"][0]["function"]["arguments"]) == {"pattern": "[API key]", "path": "notes.txt"}
+    assert h.conversation.messages[-1]["content"] == "the key is [API key], done"

@@ -134,7 +134,7 @@ def test_a_resumed_conversation_is_counted_and_recalled_in_the_banner(project, f
 
 
 def test_a_resumed_conversation_recalls_its_answer_with_the_key_masked(project, repl):
-    # the session keeps the answer as the provider sent it (its cache); the screen never shows the key
+    # a session saved by an earlier version keeps the answer as the provider sent it; the screen never shows the key
     stored(project, "talk", [("what is sk-test-key for?", "The key is sk-test-key, as said.")])
     code, _, err = repl("/enter talk\n", "--resume", "talk")
     assert code == 0 and "sk-test-key" not in err

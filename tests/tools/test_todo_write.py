@@ -58,6 +58,12 @@ def test_a_plan_with_nothing_in_progress_starts_its_first_unfinished_task(worksp
     assert execute("TodoWrite", {"todos": later}, workspace).summary.startswith("1/2 done; now: Fixing")
 
 
+def test_a_list_made_in_plan_mode_starts_nothing(workspace):
+    workspace.planning = True
+    result = execute("TodoWrite", {"todos": [todo("Read", "pending"), todo("Fix", "pending")]}, workspace)
+    assert result.text == "Todo list updated: 0/2 done." and [t["status"] for t in workspace.todos] == ["pending"] * 2
+
+
 @pytest.mark.parametrize(
     ("todos", "said"),
     [
