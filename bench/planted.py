@@ -42,6 +42,7 @@ from planted_blind4_files import BLIND4_FILES
 from planted_blind4_platform import BLIND4_PLATFORM
 from planted_blind4_provider import BLIND4_PROVIDER
 from planted_blind4_safety import BLIND4_SAFETY
+from planted_blind5_ui import BLIND5_UI
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1381,6 +1382,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND4_PLATFORM,  # a fourth writer's: the platform seams, a run's signals, the jobs, the store's lock, acp's entry
     BLIND4_BASHWEB,  # a fourth writer's: keyguard, Bash, the web tools, the workspace, state, i18n, the log
     BLIND4_SAFETY,  # a fourth writer's: the command analysis
+    BLIND5_UI,  # a fifth writer's: the keys, the UIs, the renderers, the JSON events, the cells, -p's text
 )
 for blind in BLIND:
     for module, defects in blind.items():
