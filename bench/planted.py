@@ -102,6 +102,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     ),
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
     "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
+    # with the one pty test of the width make_ui gives the console (in process, stdin and stdout are no terminal)
+    "narnat_agent/ui/terminal.py": (
+        *TARGETS["narnat_agent/ui/terminal.py"].tests,
+        "tests/ui/test_screen.py::test_a_tool_line_is_cut_to_the_terminals_width_in_cells",
+    ),
     # with the one pty test of a setting cli.py hands the terminal UI (in process, the UI is plain and has no bell)
     "narnat_agent/cli.py": (
         *TARGETS["narnat_agent/cli.py"].tests,
