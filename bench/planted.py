@@ -48,6 +48,7 @@ from planted_blind5_acp import BLIND5_ACP
 from planted_blind5_commands import BLIND5_COMMANDS
 from planted_blind5_core import BLIND5_CORE
 from planted_blind5_safety import BLIND5_SAFETY
+from planted_blind5_ui import BLIND5_UI
 from planted_blind5_winsafety import BLIND5_WINSAFETY
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
@@ -114,6 +115,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     ),
     "narnat_agent/platform/processes.py": ("tests/platform/test_processes.py", "tests/tools/test_background.py"),
     "narnat_agent/run/signals.py": ("tests/run/test_leaving.py", "tests/run/test_signals.py"),
+    # with the one pty test of the width make_ui gives the console (in process, stdin and stdout are no terminal)
+    "narnat_agent/ui/terminal.py": (
+        *TARGETS["narnat_agent/ui/terminal.py"].tests,
+        "tests/ui/test_screen.py::test_a_tool_line_is_cut_to_the_terminals_width_in_cells",
+    ),
     # with the one pty test of a setting cli.py hands the terminal UI (in process, the UI is plain and has no bell)
     "narnat_agent/cli.py": (
         *TARGETS["narnat_agent/cli.py"].tests,
@@ -1401,6 +1407,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND5_ACP,  # a fifth writer's: the editor protocol, the settings, the prompts
     BLIND5_CORE,  # a fifth writer's: the client, sessions, rg, Read, Edit, goals, documents, the tool contract
     BLIND5_SAFETY,  # a fifth writer's: the vocabulary to pyproject's tasks, and the Windows API calls
+    BLIND5_UI,  # a fifth writer's: the keys, the UIs, the renderers, the JSON events, the cells, -p's text
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -57,3 +57,13 @@ def test_narration_keeps_its_indentation_and_last_character():
     ui.turn_view().feed("\n  fix X\n\n")
     ui.tool_start("Read(a.py)", ToolCall("c1", "Read", "{}"))
     assert err.getvalue() == "  fix X\n● Read(a.py)\n"
+
+
+def test_blank_narration_before_a_tool_call_is_dropped_not_carried_into_the_next():
+    ui, _, err = headless()
+    view = ui.turn_view()
+    view.feed("  \n")  # the spaces a model streams before its first call
+    ui.tool_start("Read(a.py)", ToolCall("c1", "Read", "{}"))
+    view.feed("Now b.\n")
+    ui.tool_start("Read(b.py)", ToolCall("c2", "Read", "{}"))
+    assert err.getvalue() == "● Read(a.py)\nNow b.\n● Read(b.py)\n"

@@ -159,6 +159,14 @@ def test_the_history_file_and_its_folders_are_made(tmp_path):
     assert list(KeptHistory(path).load_history_strings()) == ["first"]
 
 
+def test_the_next_session_recalls_the_questions_of_the_one_before(tmp_path):
+    path = tmp_path / "history"
+    yesterday, __ = input_history(path)
+    yesterday.store_string("the question of yesterday")
+    today, problem = input_history(path)  # opening it again, as the next run does, keeps what is in it
+    assert problem == "" and list(today.load_history_strings()) == ["the question of yesterday"]
+
+
 @POSIX_WORDS
 def test_a_history_that_cannot_be_made_is_kept_in_memory_and_says_why(tmp_path):
     (tmp_path / "state").write_text("a file where the folder should be")

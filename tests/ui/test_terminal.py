@@ -322,6 +322,29 @@ def test_a_confirmation_rings_and_titles_the_window_while_it_waits(project):
         assert f"\x1b]0;narnat · {project.name} · waiting for you\x07\a" in out.getvalue()
 
 
+def test_after_a_confirmation_the_turn_spins_again(terminal):
+    view = terminal.turn_view()
+    terminal.keys.send_text("n\r")
+    assert terminal.confirm("rm x", "rm deletes files: x") is False
+    assert view.live.is_started  # the spinner, and then the answer, are drawn again
+    view.finish(TurnOutcome(Stop.COMPLETED, stats=TurnStats(started=0.0, ended=1.0)))
+    assert not view.live.is_started
+
+
+def test_a_tool_result_shows_the_sequences_a_command_printed_never_obeyed(terminal):
+    terminal.tool_end(Result("…", "exit 1 \x1b]0;T\x07", True, Output(("ok \x1b[2J", "\x9b31m"), 2, 2)))
+    todo = {"content": "Fix \x1b]52;c;Zm9v\x07", "status": "pending"}
+    terminal.tool_end(Result("…", "1 task", detail=Todos((todo,))))
+    terminal.tool_end(Result("…", "1 line changed", detail=Diff("@@ -1 +1 @@\n-a\n+b \x1b[8m", "line 1: \x1b[5m")))
+    raw = styled(terminal)
+    assert "\x1b]" not in raw and "\x9b" not in raw and "\x1b[2J" not in raw and "\x1b[8m" not in raw
+    assert "\x1b[5m" not in raw
+    assert screen(terminal).splitlines() == [
+        "  ⎿  exit 1 ␛]0;T␇", "     ok ␛[2J", "     \\x9b31m", "  ⎿  1 task", "     ◻ Fix ␛]52;c;Zm9v␇",
+        "  ⎿  1 line changed", "         1 -a", "         1 +b ␛[8m", "     line 1: ␛[5m",
+    ]  # fmt: skip
+
+
 def test_questions_sent_while_the_agent_worked_are_asked_in_the_order_they_were_sent(terminal):
     terminal.watcher.queued += ["first", "second", "third"]
     assert [terminal.read_input() for _ in range(3)] == ["first", "second", "third"]
