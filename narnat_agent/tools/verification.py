@@ -1,5 +1,6 @@
 """Which commands verify the work (test runners, linters, type checkers, builds), named as a person would say them."""
 
+import re
 import shlex
 from dataclasses import dataclass
 
@@ -43,6 +44,7 @@ NOT_TARGETS = {"run", "watch", "discover", "./..."}  # vitest run, unittest disc
 RUN_WRAPPERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("rye", "run"),
                 ("conda", "run"), ("bundle", "exec"), ("npm", "exec"), ("pnpm", "exec"), ("yarn", "exec")}  # fmt: skip
 PYTHONS = {"python", "python3", "py"}
+ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # a word the shell reads as the environment it gives the command
 NOT_BUILDS = {"clean", "install", "run", "dev", "serve", "start", "format", "fmt", "help"}  # make targets
 
 
@@ -191,9 +193,18 @@ def verified(stages: list[list[str | None]], code: int | None, pipeline: tuple[i
     statuses = pipeline if len(pipeline) == len(stages) else ()
     for n in reversed(range(len(stages))):
         if name := recognise(stages[n]):
-            run = shlex.join(word for word in stages[n] if word is not None)  # quoted again: it can be pasted
+            run = _as_written(stages[n])
             return Verification(name, code if code is None or not statuses else statuses[n], run, filtered(stages[n]))
     return None
+
+
+def _as_written(words: list[str | None]) -> str:
+    """A stage as a shell runs it again: its assignments as written (`NODE_OPTIONS="--x=1"`), its words quoted."""
+    given = 0
+    while given < len(words) and (word := words[given]) is not None and ASSIGNMENT.match(word):
+        given += 1
+    shown = shlex.join(word for word in words[given:] if word is not None)
+    return " ".join([*(word for word in words[:given] if word is not None), shown])
 
 
 def of_job(job: Job) -> Verification | None:

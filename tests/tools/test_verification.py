@@ -147,6 +147,14 @@ def test_a_run_is_recorded_as_a_shell_reads_it_again(command, run):
     ] == [w for w in ending_chain(command)[-1][-1] if w is not None]
 
 
+def test_a_run_keeps_the_environment_it_was_given_in_front():
+    """`PYTHONPATH=src pytest` run again without its PYTHONPATH is another command (it fails to import)."""
+    recorded = verified_chain(ending_chain("PYTHONPATH=src python -m pytest tests -v"), 0, ())
+    assert recorded == Verification("pytest", 0, "PYTHONPATH=src python -m pytest tests -v")
+    run = 'CI=1 NODE_OPTIONS="--max-old-space-size=4096" npx vitest run'
+    assert verified_chain(ending_chain(f"cd sub && {run}"), 1, ()) == Verification("vitest", 1, run)
+
+
 @pytest.mark.parametrize(("command", "code", "recorded"), CHAINS)
 def test_verifications_joined_by_and_are_one_the_exit_code_cannot_tell_apart(command, code, recorded):
     assert verified_chain(ending_chain(command), code, ()) == recorded
