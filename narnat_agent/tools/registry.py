@@ -52,7 +52,9 @@ def _coerce(value: Any, spec: dict, where: str) -> Any:
     expected: dict[str, type | tuple[type, ...]] = {"string": str, "integer": int, "number": (int, float),
                                                      "boolean": bool, "array": list, "object": dict}  # fmt: skip
     if kind in expected and (not isinstance(value, expected[kind]) or (kind != "boolean" and isinstance(value, bool))):
-        raise BadArguments(f"'{where}' must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, not {json.dumps(value)}")
+        said = f"'{where}' must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, not {json.dumps(value)}"
+        unit = f"; {where}: {spec['description']}" if kind in ("integer", "number") and "description" in spec else ""
+        raise BadArguments(said + unit)  # a number's description holds its unit: Bash's timeout is in milliseconds
     if "enum" in spec and value not in spec["enum"]:
         raise BadArguments(f"'{where}' must be one of {', '.join(spec['enum'])}, not {json.dumps(value)}")
     if kind == "array":
