@@ -297,7 +297,7 @@ def run(args: dict, ws: Workspace) -> Result:
 
 def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
     where = ws.show(top) if top != ws.root else "the project root"
-    said = f"No matches for {args['pattern']!r} in {where}."
+    said = f"No matches for '{args['pattern']}' in {where}."  # as sent: repr would double a regex's backslashes
     if top.is_dir() and not note:
         flags = [*_flags(args, "files_with_matches"), *ripgrep.scope(top, ws.root), "--no-ignore"]
         done = ripgrep.run([*flags, "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
@@ -310,8 +310,8 @@ def _glob_hint(pattern: str) -> str:
     if not FILE_GLOB.fullmatch(pattern):
         return ""
     return (
-        f" {pattern!r} looks like a file name pattern: to find files by name use Glob; to search only such "
-        f"files, pass glob={pattern!r} and a regex for the text."
+        f" '{pattern}' looks like a file name pattern: to find files by name use Glob; to search only such "
+        f"files, pass glob='{pattern}' and a regex for the text."
     )
 
 

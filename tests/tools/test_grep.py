@@ -483,6 +483,12 @@ def test_all_results_asked_for_are_cut_at_a_size_the_context_can_take_and_say_ho
     assert rest[0].startswith(f"big.txt:{len(shown) + 1}:hit")  # the next page starts where this one stopped
 
 
+def test_no_matches_quotes_the_pattern_as_sent_its_backslashes_not_doubled(project, workspace):
+    files(project, {"a.py": "parse_gitignore_string()\n"})
+    result = grep(workspace, r"parse_gitignore_str\b")
+    assert result.text.startswith(r"No matches for 'parse_gitignore_str\b' in the project root."), result.text
+
+
 def test_negative_offsets_and_limits_are_refused(project, workspace):
     files(project, {"a.txt": "hit\n"})
     assert grep(workspace, "hit", head_limit=-1).text == "Error: head_limit must be 0 or more, not -1."
