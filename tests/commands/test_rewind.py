@@ -414,3 +414,14 @@ def test_a_code_rewind_made_just_before_leaving_is_told_to_the_model_after_resum
     told = fake_llm.requests[-1]["messages"][-1]["content"]
     assert told.startswith("go on") and "The user rewound files to how they were before turn 1" in told
     assert "src/main.py" in told
+
+
+def test_a_read_after_a_code_rewind_says_the_file_was_restored_by_rewind_as_edit_does(harness, fake_llm, tree):
+    h = harness("1\n3\n")
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("say bye")
+    dispatch(h.agent, "/rewind")  # turn 1, code only
+    fake_llm.add(tool_reply(("Read", {"file_path": "src/main.py"})), text_reply("read"))
+    h.agent.ask("look again")
+    result = fake_llm.requests[-1]["messages"][-1]["content"]
+    assert result.startswith("Note: src/main.py was restored by /rewind after you last read it.\n"), result
