@@ -25,7 +25,6 @@ STARTED = (
     "yourself where it helps) and end your turn when you believe it passes."
 )
 FAILED = "After your last turn Narnat ran `{until}`: {outcome}. The goal is not met yet. The end of its output:"
-CANNOT_RUN = (126, 127)  # the shell's codes for a program it cannot execute or find: the check itself is broken
 
 
 class GoalRefused(Exception):
@@ -86,7 +85,7 @@ def pursue(agent: Agent, goal: Goal) -> TurnOutcome:
             if check.status == "passed":
                 stop = Stop.COMPLETED
                 break
-            if check.exit_code in CANNOT_RUN:
+            if check.status == "could_not_run":  # the check itself is broken: no turn can make it pass
                 stop = Stop.CHECK_CANNOT_RUN
                 break
             if number < goal.max_turns:

@@ -44,6 +44,7 @@ NOT_TARGETS = {"run", "watch", "discover", "./..."}  # vitest run, unittest disc
 RUN_WRAPPERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("rye", "run"),
                 ("conda", "run"), ("bundle", "exec"), ("npm", "exec"), ("pnpm", "exec"), ("yarn", "exec")}  # fmt: skip
 PYTHONS = {"python", "python3", "py"}
+CANNOT_RUN = (126, 127)  # the shell's codes for a program it cannot execute or find: nothing was verified
 ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # a word the shell reads as the environment it gives the command
 NOT_BUILDS = {"clean", "install", "run", "dev", "serve", "start", "format", "fmt", "help"}  # make targets
 
@@ -64,9 +65,11 @@ class Verification:
 
     @property
     def status(self) -> str:
-        """passed, failed or timed_out: the stable name headless JSON carries."""
+        """passed, failed, timed_out or could_not_run: the stable name headless JSON carries."""
         if self.exit_code is None:
             return "timed_out"
+        if self.exit_code in CANNOT_RUN:
+            return "could_not_run"
         return "passed" if self.exit_code == 0 else "failed"
 
     def __str__(self) -> str:
@@ -75,6 +78,8 @@ class Verification:
             return _("{command}: timed out").format(command=self.shown)
         if self.exit_code == 0:
             return _("{command}: passed").format(command=self.shown)
+        if self.exit_code in CANNOT_RUN:
+            return _("{command}: could not run (exit {code})").format(command=self.shown, code=self.exit_code)
         return _("{command}: failed (exit {code})").format(command=self.shown, code=self.exit_code)
 
 

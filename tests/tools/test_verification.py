@@ -175,6 +175,12 @@ def test_a_background_jobs_verification_counts_once_with_the_jobs_exit_code(tmp_
     assert of_job(job) is None  # read again, or waited for again: already counted
 
 
+def test_a_runner_the_shell_could_not_find_or_start_did_not_run_rather_than_fail():
+    """`npm test` whose script starts a pnpm that is not installed exits 127: no test ran, none failed."""
+    assert [Verification("npm test", c).status for c in (127, 126, 1)] == ["could_not_run", "could_not_run", "failed"]
+    assert str(Verification("npm test", 127)) == "npm test: could not run (exit 127)"
+
+
 def test_outcomes_read_as_a_person_says_them():
     assert [str(Verification("pytest", c)) for c in (0, 1, None)] == [
         "pytest: passed", "pytest: failed (exit 1)", "pytest: timed out"]  # fmt: skip
