@@ -495,10 +495,7 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
                f"{OFF_BY_ONE}: a page holds one line more than limit asked"),
         Defect("min(limit or MAX_LINES, MAX_LINES)", "limit or MAX_LINES",
                f"{WRONG_SETTING}: a limit beyond one Read's 2000 lines is taken as asked"),
-        Defect("    previous = None if growing else ws.reads.get(path)\n    note = f\"Note: {ws.show(path)} was "
-               "modified externally.\\n\" if previous and previous.sha != scanned.sha",
-               "    previous = ws.reads.get(path)\n    note = f\"Note: {ws.show(path)} was "
-               "modified externally.\\n\" if previous and previous.sha != scanned.sha",
+        Defect("    previous = None if growing else ws.reads.get(path)\n", "    previous = ws.reads.get(path)\n",
                f"{STEP_MISSED}: a background job's growing log is said to be modified externally at each Read"),
         Defect('    if path.suffix.lower() in (".pdf", ".ipynb"):', '    if path.suffix in (".pdf", ".ipynb"):',
                f"{FORMAT_EDGE}: a notebook or PDF named in capitals (.PDF) is refused as binary"),
@@ -992,13 +989,9 @@ PLANTED: dict[str, tuple[Defect, ...]] = {
         Defect("if len(line) <= DIFF_LINE_CHARS:", "if len(line) < DIFF_LINE_CHARS:",
                f"{OFF_BY_ONE}: a line of exactly the limit is cut"),
         Defect("    removed = sum(1 for line in lines if line.startswith(\"-\"))\n"
-               "    added = sum(1 for line in lines if line.startswith(\"+\"))\n"
-               "    if len(lines) > DIFF_LINES:\n"
-               "        lines = lines[:DIFF_LINES] + [f\"… +{len(lines) - DIFF_LINES} lines\"]\n",
-               "    if len(lines) > DIFF_LINES:\n"
-               "        lines = lines[:DIFF_LINES] + [f\"… +{len(lines) - DIFF_LINES} lines\"]\n"
-               "    removed = sum(1 for line in lines if line.startswith(\"-\"))\n"
                "    added = sum(1 for line in lines if line.startswith(\"+\"))\n",
+               "    removed = sum(1 for line in lines[:DIFF_LINES] if line.startswith(\"-\"))\n"
+               "    added = sum(1 for line in lines[:DIFF_LINES] if line.startswith(\"+\"))\n",
                f"{WRONG_ORDER}: the lines are counted after the diff is cut, so a long change says too few"),
         # (the diff's hunks are written by Narnat now, without unified_diff's header: the slip of the same place)
         Defect("lo = max(0, head - n)", "lo = head",

@@ -51,8 +51,8 @@ BLIND2_SAFETY: dict[str, tuple[Defect, ...]] = {
         ('subjects = git_lines(["log", "--format=%s", f"{target}..{tip}", "--"], check.cwd)',
          'subjects = git_lines(["log", "--format=%s", f"{tip}..{target}", "--"], check.cwd)',
          f"{WRONG_ORDER}: the commits a reset leaves behind are looked up the wrong way round, and never said"),
-        ("if len(plain) > 1 or FILE_LIKE.search(plain[0]) or names_a_file:",
-         "if len(plain) > 2 or FILE_LIKE.search(plain[0]) or names_a_file:",
+        ("if len(plain) > 1:",
+         "if len(plain) > 2:",
          f"{OFF_BY_ONE}: `git checkout main Makefile`, a file from a branch over the work, runs unasked"),
     ),
     "narnat_agent/safety/refusals.py": _later(

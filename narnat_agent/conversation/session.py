@@ -64,7 +64,7 @@ def to_dict(session: Session, model: str) -> dict:
     reads = {str(path): dataclasses.asdict(record) for path, record in session.tool_state.reads.items()}
     return {"model": model, "created": conversation.created.isoformat(), "turns": conversation.turns,
             "todos": session.tool_state.todos, "reads": reads, "checkpoints": entries.dump(session.checkpoints),
-            "cost": session.cost, "messages": conversation.messages}  # fmt: skip
+            "cost": session.cost, "notes": session.notes, "messages": conversation.messages}  # fmt: skip
 
 
 def from_dict(name: str, data: dict) -> Session:
@@ -84,7 +84,7 @@ def from_dict(name: str, data: dict) -> Session:
     except entries.Damaged:
         checkpoints, damaged = [], True
     return Session(conversation, ToolState(reads, list(data.get("todos") or [])), checkpoints, damaged,
-                   cost if isinstance(cost, (int, float)) else None)  # fmt: skip
+                   cost if isinstance(cost, (int, float)) else None, list(data.get("notes") or []))  # fmt: skip
 
 
 def save(state_dir: Path, session: Session, model: str, name: str | None = None) -> store.Saved:

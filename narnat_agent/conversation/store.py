@@ -190,6 +190,7 @@ FIELDS: dict[str, tuple[Any, Callable[[Any], bool], str]] = {
     "reads": ({}, lambda v: isinstance(v, dict) and all(_read_record(r) for r in v.values()),
               N_("an object mapping paths to {sha, whole} records")),
     "cost": (None, lambda v: v is None or isinstance(v, (int, float)), N_("a number or null")),
+    "notes": ([], lambda v: isinstance(v, list) and all(isinstance(n, str) for n in v), N_("a list of texts")),
     "created": ("", _text, N_("text")), "updated": ("", _text, N_("text")), "model": ("", _text, N_("text")),
     "name": ("", _text, N_("text")),
 }  # fmt: skip

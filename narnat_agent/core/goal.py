@@ -85,6 +85,9 @@ def pursue(agent: Agent, goal: Goal) -> TurnOutcome:
             if check.status == "passed":
                 stop = Stop.COMPLETED
                 break
+            if check.status == "could_not_run":  # the check itself is broken: no turn can make it pass
+                stop = Stop.CHECK_CANNOT_RUN
+                break
             if number < goal.max_turns:
                 agent.ui.notice(_("Round {n} of {max}: {outcome}; going on.").format(n=number, max=goal.max_turns,
                                                                                     outcome=check))  # fmt: skip
@@ -92,7 +95,7 @@ def pursue(agent: Agent, goal: Goal) -> TurnOutcome:
     finally:
         agent.until = None
     record = GoalRecord(goal.until, tuple(rounds), stop)
-    message = _ending(record)
+    message = _cannot_run(goal.until, outcome.stats) if stop is Stop.CHECK_CANNOT_RUN else _ending(record)
     (agent.ui.notice if record.verified else agent.ui.warning)(message)
     stats = _summed(spent) if spent else outcome.stats
     return replace(outcome, stop=stop, message=message if not record.verified else "", goal=record, stats=stats)
@@ -119,6 +122,16 @@ def _next_question(goal: Goal, check: Verification, output: str) -> str:
 
 def _exit(check: Verification) -> str:
     return f" (exit {check.exit_code})" if check.exit_code not in (None, 0) else ""
+
+
+def _cannot_run(until: str, stats: TurnStats) -> str:
+    """A check the shell could not start, with the line that says why (`pnpm: not found`)."""
+    lines = [line.strip() for line in stats.check_output.splitlines() if line.strip()]
+    why = next((line for line in reversed(lines) if not line.startswith("(exit code")), "")
+    code = stats.check.exit_code if stats.check else None
+    said = _("Goal stopped: the check {until} could not run (exit {code}: {why}); install what it needs, or give the "
+             "goal a command that runs here.")  # fmt: skip
+    return said.format(until=until, code=code, why=why)
 
 
 def _ending(record: GoalRecord) -> str:

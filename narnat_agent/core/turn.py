@@ -34,6 +34,7 @@ class Stop(Enum):
     CONFIRMATION_REFUSED = "confirmation_refused"
     BUDGET = "budget"
     TURN_LIMIT = "turn_limit"  # a goal's turns (max_turns) were spent before its check passed
+    CHECK_CANNOT_RUN = "check_cannot_run"  # a goal's check could not start (exit 126, 127): no turn can make it pass
     PROVIDER_ERROR = "provider_error"
     FAILED = "failed"
 

@@ -4,10 +4,11 @@ as the exit code."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from narnat_agent.i18n import _
+from narnat_agent.i18n import _, spoken
 from narnat_agent.run.signals import leave_on_signals
 from narnat_agent.run.start import USAGE_ERROR, Opening, build_agent, save, stop_jobs
 
@@ -31,7 +32,7 @@ def run_headless(config: Config, ui: Reporter, args: argparse.Namespace, prompt:
     if args.until is not None and (why := _refused_goal(args.until, config)):
         ui.error(why)
         return USAGE_ERROR
-    agent = build_agent(config, ui, Opening.of(args), system_prompt, nobody or _allow)
+    agent = build_agent(config, ui, Opening.of(args), system_prompt, nobody or _allowing(ui))
     if agent is None:
         return USAGE_ERROR
     leave_on_signals(agent)
@@ -46,9 +47,14 @@ def _refused_goal(until: str, config: Config) -> str | None:
     return refusal(until, config.project)
 
 
-def _allow(command: str, reason: str) -> bool:
-    """--yes: every command that would ask runs."""
-    return True
+def _allowing(ui: Reporter) -> Callable[[str, str], bool]:
+    """--yes: every command that would ask runs, and stderr says so (what --yes let through, in a CI log)."""
+
+    def allow(command: str, reason: str) -> bool:
+        ui.notice(_("allowed by --yes: {command} ({reason})").format(command=command, reason=spoken(reason)))
+        return True
+
+    return allow
 
 
 def _headless(

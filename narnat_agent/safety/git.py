@@ -83,11 +83,8 @@ def _checkout(words: list[str], check: Check) -> str | None:
     if {"-p", "--patch"} & set(words):
         return None  # refused: it asks questions
     if "--" in words:
-        return (
-            Said(N_("{git} overwrites uncommitted changes"), git="git checkout <paths>")
-            if words[words.index("--") + 1 :]
-            else None
-        )
+        at = words.index("--")
+        return _overwritten(positionals(words[:at])[:1], words[at + 1 :], check) if words[at + 1 :] else None
     if "-B" in words and (moved := words[words.index("-B") + 1 : words.index("-B") + 2]):
         start = positionals(words[words.index("-B") + 2 :])[:1] or ["HEAD"]
         return _moves("git checkout -B", moved[0], start[0], check)
@@ -96,9 +93,25 @@ def _checkout(words: list[str], check: Check) -> str | None:
     if creates or not plain:
         return None
     names_a_file = check.cwd is not None and os.path.lexists(check.cwd / plain[0])  # `git checkout Makefile`
-    if len(plain) > 1 or FILE_LIKE.search(plain[0]) or names_a_file:
-        return Said(N_("{git} overwrites uncommitted changes"), git="git checkout <paths>")
+    if len(plain) > 1:
+        return _overwritten(plain[:1], plain[1:], check)
+    if FILE_LIKE.search(plain[0]) or names_a_file:
+        return _overwritten([], plain, check)
     return None
+
+
+def _overwritten(source: list[str], paths: list[str], check: Check) -> str:
+    """git checkout [TREE-ISH] -- PATHS: the files whose uncommitted changes go, listed by git when Bash is about to
+    run it (from the index, the changes not staged; from a commit, the staged ones too)."""
+    said = Said(N_("{git} overwrites uncommitted changes"), git="git checkout <paths>")
+    return _uncommitted(said, ["HEAD"] if source else [], paths, check)
+
+
+def _uncommitted(said: str, against: list[str], paths: list[str], check: Check) -> str:
+    """`said`, naming the files git diff lists as changed (against the index, or `against` a commit)."""
+    wanted = check.env is not None and check.cwd is not None  # Bash is about to run it: the listing is worth its time
+    listed = git_lines(["diff", "--name-only", *against, "--", *paths], check.cwd) if wanted and check.cwd else None
+    return named(listed, said)
 
 
 def _switch_c(words: list[str], check: Check) -> str | None:
@@ -119,9 +132,10 @@ def _reset(words: list[str], check: Check) -> str | None:
     target = (positionals(words)[:1] or ["HEAD"])[0]
     leaving = _leaving(target, "HEAD", check)
     if mode == "--keep":
-        said = Said(N_("git reset --keep moves the branch to {target}; uncommitted changes are kept"), target=target)
+        kept = N_("git reset --keep moves the branch to {target}; uncommitted changes are kept")
+        said: str = Said(kept, target=target)
     else:
-        said = Said(N_("{git} discards uncommitted work"), git=f"git reset {mode}")
+        said = _uncommitted(Said(N_("{git} discards uncommitted work"), git=f"git reset {mode}"), ["HEAD"], [], check)
     return Said(N_("{said}; {leaving}"), said=said, leaving=leaving) if leaving else said
 
 

@@ -331,25 +331,26 @@ def _runs_another(name: str, argv: Argv, command: Command, check: Analysis) -> N
 
 def ending_chain(source: str) -> list[list[list[str | None]]]:
     """The pipelines of the `&&` list the script ends with, each as last_pipeline gives it (`cd sub && pytest | tail`
-    → cd's, then pytest's and tail's stages)."""
-    return [last_pipeline(part) for part in and_parts(source)]
+    → cd's, then pytest's and tail's stages), each stage led by the environment written in front of it, as written
+    (`PYTHONPATH=src pytest`: a verification run again without it is another command)."""
+    return [last_pipeline(part, given=True) for part in and_parts(source)]
 
 
-def last_pipeline(source: str) -> list[list[str | None]]:
+def last_pipeline(source: str, given: bool = False) -> list[list[str | None]]:
     """The words of each stage of the last top-level pipeline (the one whose exit code the shell reports), None
-    where one is computed at run time. Empty when the statuses the shell keeps may be another pipeline's of as many
-    stages (`false | false && true | cat` stops before the last one)."""
+    where one is computed at run time (given: its assignments first). Empty when the statuses the shell keeps may be
+    another pipeline's of as many stages (`false | false && true | cat` stops before the last one)."""
     ends = [c for c in parse(source).commands if not c.consumed and c.downstream is None]
-    pipelines = [_stages(end) for end in ends]
+    pipelines = [_stages(end, given) for end in ends]
     if any(len(other) == len(pipelines[-1]) > 1 for other in pipelines[:-1]):
         return []
     return pipelines[-1] if pipelines else []
 
 
-def _stages(last: Command) -> list[list[str | None]]:
+def _stages(last: Command, given: bool) -> list[list[str | None]]:
     stages: list[list[str | None]] = []
     stage: Command | None = last
     while stage is not None:
-        stages.insert(0, list(stage.argv))
+        stages.insert(0, [*(stage.assignments if given else []), *stage.argv])
         stage = stage.upstream
     return stages

@@ -84,15 +84,15 @@ def run(args: dict, ws: Workspace) -> Result:
         note = f"\n(Some paths could not be read: {unread[0]}){note}"
     cut = _cut(top, ws)
     files = [path for path in found if b"/" not in path[cut:]] if wide else found
-    below = f"{_matches(len(found) - len(files))} {searched!r} in subfolders" if len(found) > len(files) else ""
+    below = f"{_matches(len(found) - len(files))} '{searched}' in subfolders" if len(found) > len(files) else ""
     where = ws.show(top) if top != ws.root else "the project root"
     if not files and below:
-        return Result(f"No files match {args['pattern']!r} in {where}; {below}.{note}", _("No files"))
+        return Result(f"No files match '{args['pattern']}' in {where}; {below}.{note}", _("No files"))
     if not files:
         ignored = (_matching(top, pattern, ws, ignore=False) or []) if not note else []
         skipped = ripgrep.skipped_note(ignored, top, ws.root) or " Hidden files were included."
         moved = ws.nothing_found_note()
-        return Result(f"No files match {args['pattern']!r} in {where}.{skipped}{moved}{note}", _("No files"))
+        return Result(f"No files match '{args['pattern']}' in {where}.{skipped}{moved}{note}", _("No files"))
     shown = "\n".join(ripgrep.shown_name(path) for path in files[:LIMIT])
     if len(files) > LIMIT:
         rest = len(files) - LIMIT

@@ -14,6 +14,7 @@ from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.workspace import Workspace
 
 COLUMNS = 500  # of a line shown: a minified file's line is megabytes
+CHARACTERS = 30_000  # of a page, whatever head_limit asks (0 too): Bash's bound, so one call cannot flood the context
 OMITTED = " [... omitted end of long line]"  # how rg ends a line cut at COLUMNS
 WINDOW = 150  # characters shown on each side of a match past the part of a long line rg shows
 LONG_FILE = 64 * 2**20  # bytes of a file read again to find such a match
@@ -176,12 +177,24 @@ def _page(entries: list[str], args: dict, noun: str) -> str:
     if offset >= len(entries):
         return f"(offset {offset} is past the end: there are {len(entries):,} {noun})"
     page = entries[offset : offset + limit] if limit > 0 else entries[offset:]
-    text = "\n".join(page)
-    if len(page) < len(entries):
-        last = offset + len(page)
+    cut = _fitting(page)
+    text = "\n".join(page[:cut])
+    if cut < len(entries):
+        last = offset + cut
+        why = f", cut at {CHARACTERS:,} characters" if cut < len(page) else ""
         more = f"; use offset={last} for more" if last < len(entries) else ""
-        text += f"\n(showing {noun} {offset + 1}-{last} of {len(entries):,}{more})"
+        text += f"\n(showing {noun} {offset + 1}-{last} of {len(entries):,}{why}{more})"
     return text
+
+
+def _fitting(page: list[str]) -> int:
+    """How many of the page's entries fit in CHARACTERS (at least one: an entry is at most a cut line)."""
+    size = 0
+    for n, entry in enumerate(page):
+        size += len(entry) + 1
+        if size > CHARACTERS:
+            return max(n, 1)
+    return len(page)
 
 
 def _files(count: int) -> str:
@@ -284,7 +297,7 @@ def run(args: dict, ws: Workspace) -> Result:
 
 def _no_matches(args: dict, ws: Workspace, top: Path, note: str) -> Result:
     where = ws.show(top) if top != ws.root else "the project root"
-    said = f"No matches for {args['pattern']!r} in {where}."
+    said = f"No matches for '{args['pattern']}' in {where}."  # as sent: repr would double a regex's backslashes
     if top.is_dir() and not note:
         flags = [*_flags(args, "files_with_matches"), *ripgrep.scope(top, ws.root), "--no-ignore"]
         done = ripgrep.run([*flags, "-e", args["pattern"], *ripgrep.target(top, ws.root)], ws.root)
@@ -297,8 +310,8 @@ def _glob_hint(pattern: str) -> str:
     if not FILE_GLOB.fullmatch(pattern):
         return ""
     return (
-        f" {pattern!r} looks like a file name pattern: to find files by name use Glob; to search only such "
-        f"files, pass glob={pattern!r} and a regex for the text."
+        f" '{pattern}' looks like a file name pattern: to find files by name use Glob; to search only such "
+        f"files, pass glob='{pattern}' and a regex for the text."
     )
 
 
@@ -331,7 +344,7 @@ TOOL = Tool(
         "glob: a name pattern ('*.py', '!*.min.js' to exclude) matches at any depth, one with '/' "
         "('src/**/*.ts') is matched from the project root. Respects .gitignore, also outside git; searches "
         "hidden files; skips binary files (text before a late NUL byte still counts), .git and .narnat (unless "
-        "path points there); at most head_limit results from offset."
+        "path points there); at most head_limit results (and 30000 characters) from offset."
     ),
     parameters={
         "type": "object",

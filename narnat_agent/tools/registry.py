@@ -5,6 +5,7 @@ is always encodable text and never holds the API key's value (a marker stands in
 or fetched; a call whose arguments hold the key is refused before it runs.
 """
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -52,7 +53,9 @@ def _coerce(value: Any, spec: dict, where: str) -> Any:
     expected: dict[str, type | tuple[type, ...]] = {"string": str, "integer": int, "number": (int, float),
                                                      "boolean": bool, "array": list, "object": dict}  # fmt: skip
     if kind in expected and (not isinstance(value, expected[kind]) or (kind != "boolean" and isinstance(value, bool))):
-        raise BadArguments(f"'{where}' must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, not {json.dumps(value)}")
+        said = f"'{where}' must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, not {json.dumps(value)}"
+        unit = f"; {where}: {spec['description']}" if kind in ("integer", "number") and "description" in spec else ""
+        raise BadArguments(said + unit)  # a number's description holds its unit: Bash's timeout is in milliseconds
     if "enum" in spec and value not in spec["enum"]:
         raise BadArguments(f"'{where}' must be one of {', '.join(spec['enum'])}, not {json.dumps(value)}")
     if kind == "array":
@@ -151,15 +154,37 @@ def prepare(name: str, args: dict | None, error: str | None = None, secret: str 
     try:
         checked = _validate(args, tool.parameters)
     except BadArguments as e:
-        return Call(name, f"{name}(…)", error=f"{e}. Fix the arguments and call {name} again.",
+        header = _header(tool, _right(args, tool), secret)
+        return Call(name, header, error=f"{e}. Fix the arguments and call {name} again.",
                     shown=Said(N_("wrong arguments: {error}"), error=str(e)))  # fmt: skip
-    target = _said_safe(tool.target(checked), secret)
-    header = Said(HEADER, tool=name, target=target) if isinstance(target, Said) else f"{name}({target})"
+    header = _header(tool, checked, secret)
     if can_be_key(secret) and secret in json.dumps(checked, ensure_ascii=False):
         return Call(name, header, error=f"the arguments hold the API key; Narnat never sends or writes it anywhere. "
                                         f"Call {name} without it.",
                     shown=Said(N_("the arguments hold the API key, so the call was not run")))  # fmt: skip
     return Call(name, header, tool, checked)
+
+
+def _header(tool: Tool, args: dict, secret: str) -> str:
+    """The call's tool line, `Read(a.py)`; `Read(…)` when the arguments give no target."""
+    try:
+        target = _said_safe(tool.target(args), secret)
+    except KeyError:  # its target's argument was wrong, so left out
+        target = ""
+    if isinstance(target, Said):
+        return Said(HEADER, tool=tool.name, target=target)
+    return f"{tool.name}({target or '…'})"
+
+
+def _right(args: dict, tool: Tool) -> dict:
+    """The arguments that fit the schema, of a call some of whose do not: what its tool line may show."""
+    properties = tool.parameters.get("properties", {})
+    right = {}
+    for key, value in args.items():
+        if key in properties:
+            with contextlib.suppress(BadArguments):
+                right[key] = _coerce(value, properties[key], key)
+    return right
 
 
 def _safe(text: str, secret: str) -> str:

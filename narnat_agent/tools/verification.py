@@ -1,5 +1,6 @@
 """Which commands verify the work (test runners, linters, type checkers, builds), named as a person would say them."""
 
+import re
 import shlex
 from dataclasses import dataclass
 
@@ -43,6 +44,8 @@ NOT_TARGETS = {"run", "watch", "discover", "./..."}  # vitest run, unittest disc
 RUN_WRAPPERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("rye", "run"),
                 ("conda", "run"), ("bundle", "exec"), ("npm", "exec"), ("pnpm", "exec"), ("yarn", "exec")}  # fmt: skip
 PYTHONS = {"python", "python3", "py"}
+CANNOT_RUN = (126, 127)  # the shell's codes for a program it cannot execute or find: nothing was verified
+ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # a word the shell reads as the environment it gives the command
 NOT_BUILDS = {"clean", "install", "run", "dev", "serve", "start", "format", "fmt", "help"}  # make targets
 
 
@@ -62,9 +65,11 @@ class Verification:
 
     @property
     def status(self) -> str:
-        """passed, failed or timed_out: the stable name headless JSON carries."""
+        """passed, failed, timed_out or could_not_run: the stable name headless JSON carries."""
         if self.exit_code is None:
             return "timed_out"
+        if self.exit_code in CANNOT_RUN:
+            return "could_not_run"
         return "passed" if self.exit_code == 0 else "failed"
 
     def __str__(self) -> str:
@@ -73,6 +78,8 @@ class Verification:
             return _("{command}: timed out").format(command=self.shown)
         if self.exit_code == 0:
             return _("{command}: passed").format(command=self.shown)
+        if self.exit_code in CANNOT_RUN:
+            return _("{command}: could not run (exit {code})").format(command=self.shown, code=self.exit_code)
         return _("{command}: failed (exit {code})").format(command=self.shown, code=self.exit_code)
 
 
@@ -191,9 +198,18 @@ def verified(stages: list[list[str | None]], code: int | None, pipeline: tuple[i
     statuses = pipeline if len(pipeline) == len(stages) else ()
     for n in reversed(range(len(stages))):
         if name := recognise(stages[n]):
-            run = shlex.join(word for word in stages[n] if word is not None)  # quoted again: it can be pasted
+            run = _as_written(stages[n])
             return Verification(name, code if code is None or not statuses else statuses[n], run, filtered(stages[n]))
     return None
+
+
+def _as_written(words: list[str | None]) -> str:
+    """A stage as a shell runs it again: its assignments as written (`NODE_OPTIONS="--x=1"`), its words quoted."""
+    given = 0
+    while given < len(words) and (word := words[given]) is not None and ASSIGNMENT.match(word):
+        given += 1
+    shown = shlex.join(word for word in words[given:] if word is not None)
+    return " ".join([*(word for word in words[:given] if word is not None), shown])
 
 
 def of_job(job: Job) -> Verification | None:

@@ -44,7 +44,7 @@ def test_diff_shows_each_file_a_turn_changed_and_rewind_restores_one(harness, fa
     dispatch(h.agent, "/diff 2 gen.txt")
     dispatch(h.agent, "/diff 3")
     err = h.err.getvalue()
-    assert "Turn 2 did not change gen.txt." in out.getvalue() and "'3' is not a turn" in err
+    assert "Turn 2 did not change gen.txt." in out.getvalue() and "There is no turn 3: the turns go from 1 to 2" in err
 
     messages = list(h.conversation.messages)
     dispatch(h.agent, "/rewind 2 a.txt")

@@ -397,3 +397,31 @@ def test_a_command_that_only_fills_an_ignored_cache_is_no_step(harness, fake_llm
     h = harness()
     h.agent.ask("run the tests")
     assert h.agent.checkpoints.turns()[0].calls == [] and "/undo cannot restore" not in h.err.getvalue()
+
+
+def test_a_code_rewind_made_just_before_leaving_is_told_to_the_model_after_resuming(harness, fake_llm, tree):
+    from narnat_agent.conversation import session as sessions
+
+    h = harness("1\n3\n")
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("say bye")
+    dispatch(h.agent, "/rewind")  # turn 1, code only; then the person leaves before asking anything
+    name = h.agent.save()
+    assert name is not None
+    h.agent.switch(sessions.load(h.agent.config.state_dir, name))  # what --resume and -c do
+    fake_llm.add(text_reply("ok"))
+    h.agent.ask("go on")
+    told = fake_llm.requests[-1]["messages"][-1]["content"]
+    assert told.startswith("go on") and "The user rewound files to how they were before turn 1" in told
+    assert "src/main.py" in told
+
+
+def test_a_read_after_a_code_rewind_says_the_file_was_restored_by_rewind_as_edit_does(harness, fake_llm, tree):
+    h = harness("1\n3\n")
+    read_then_edit(fake_llm, "src/main.py", "hello", "bye")
+    h.agent.ask("say bye")
+    dispatch(h.agent, "/rewind")  # turn 1, code only
+    fake_llm.add(tool_reply(("Read", {"file_path": "src/main.py"})), text_reply("read"))
+    h.agent.ask("look again")
+    result = fake_llm.requests[-1]["messages"][-1]["content"]
+    assert result.startswith("Note: src/main.py was restored by /rewind after you last read it.\n"), result

@@ -127,11 +127,19 @@ def test_a_number_names_a_turn_and_n_dot_s_a_step_inside_it(arg, index, step):
     assert (chosen, at) == (turns[index], step)
 
 
-@pytest.mark.parametrize("arg", ["0", "4", "-1", "x", "2.x", "", "2.1.1", " 2"])
+@pytest.mark.parametrize("arg", ["-1", "x", "2.x", "", "2.1.1", " 2"])
 def test_anything_else_is_refused_naming_the_turns_there_are(arg):
     with pytest.raises(CheckpointError) as refused:
         rewind._choose([summary(i) for i in range(3)], arg)
     assert str(refused.value) == f"'{arg}' is not a turn: give a number from 1 to 3, or N.S for a step."
+
+
+@pytest.mark.parametrize(("arg", "n"), [("0", "0"), ("4", "4"), ("5.2", "5"), ("4.", "4")])
+def test_a_turn_or_step_of_the_right_form_past_the_turns_is_said_to_be_no_turn(arg, n):
+    """`5.2` is of the N.S form: what is wrong is that there is no turn 5, not its form."""
+    with pytest.raises(CheckpointError) as refused:
+        rewind._choose([summary(i) for i in range(3)], arg)
+    assert str(refused.value) == f"There is no turn {n}: the turns go from 1 to 3 (N.S is step S of turn N)."
 
 
 # the sentences after a restore

@@ -258,3 +258,15 @@ def test_a_goals_time_runs_from_its_first_turns_start_to_its_last_turns_end(harn
     outcome = pursue(harness(ui=ui).agent, Goal("make it pass", "test -f never.txt", 2))
     first, last = (turn.stats for turn in ui.outcomes)
     assert (outcome.stats.started, outcome.stats.ended) == (first.started, last.ended)
+
+
+def test_a_check_that_cannot_run_ends_the_goal_at_once_naming_why(harness, fake_llm):
+    fake_llm.add(text_reply("Done."), text_reply("never sent"))
+    h = harness()
+    outcome = pursue(h.agent, Goal("make it", "no-such-runner-xyz --all", 5))
+    assert outcome.stop is Stop.CHECK_CANNOT_RUN and outcome.stop.kind == "stopped"
+    assert outcome.goal and len(outcome.goal.rounds) == 1 and len(fake_llm.requests) == 1  # no second round
+    assert outcome.message.startswith("Goal stopped: the check no-such-runner-xyz --all could not run (exit 127: ")
+    assert "no-such-runner-xyz: command not found" in outcome.message
+    assert outcome.message.endswith("install what it needs, or give the goal a command that runs here.")
+    assert f"⚠ {outcome.message}" in h.err.getvalue().splitlines()

@@ -16,7 +16,8 @@ def test_each_stop_has_its_kind():
     assert kinds[Stop.COMPLETED] == "completed" and kinds[Stop.CANCELLED] == "cancelled"
     assert kinds[Stop.PROVIDER_ERROR] == kinds[Stop.FAILED] == "failed"
     assert {stop for stop, kind in kinds.items() if kind == "stopped"} == {
-        Stop.STEP_LIMIT, Stop.REPEATED_CALLS, Stop.CUT_OFF, Stop.CONFIRMATION_REFUSED, Stop.BUDGET, Stop.TURN_LIMIT
+        Stop.STEP_LIMIT, Stop.REPEATED_CALLS, Stop.CUT_OFF, Stop.CONFIRMATION_REFUSED, Stop.BUDGET, Stop.TURN_LIMIT,
+        Stop.CHECK_CANNOT_RUN,
     }  # fmt: skip
 
 

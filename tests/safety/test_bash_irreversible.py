@@ -172,14 +172,16 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(
     ("command", "said"),
     [
-        ("git reset --hard HEAD~2", "git reset --hard discards uncommitted work; 2 commits leave it (“three”, “two”)"),
+        ("git reset --hard HEAD~2", "git reset --hard discards uncommitted work: nothing, as the files are now; 2 "
+         "commits leave it (“three”, “two”)"),
         (
             "git reset --keep HEAD~1",
             "git reset --keep moves the branch to HEAD~1; uncommitted changes are kept; 1 commit leaves it (“three”)",
         ),
         ("git checkout -B main HEAD~2", "git checkout -B moves the branch main to HEAD~2; 2 commits leave it (“three”, "
          "“two”)"),
-        ("git reset --hard HEAD", "git reset --hard discards uncommitted work"),  # no commit leaves the branch
+        # nothing uncommitted, and no commit leaves the branch
+        ("git reset --hard HEAD", "git reset --hard discards uncommitted work: nothing, as the files are now"),
     ],
 )  # fmt: skip
 def test_moving_a_branch_back_names_the_commits_that_leave_it(command, said, history):
@@ -250,3 +252,33 @@ def test_what_the_text_alone_says_of_git_clean_and_of_deleting_narnats_own_folde
 )
 def test_a_subcommand_is_known_by_its_long_alias_too(command, said):
     assert analyze(command).deletions == [f"{said} — /undo cannot restore it"]
+
+
+@pytest.fixture
+def edited(tmp_path: Path) -> Path:
+    """A repository with two committed files, one changed and not staged, the other changed and staged."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for name in ("README.md", "setup.cfg", "tests.py"):
+        (tmp_path / name).write_text("one\n")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    (tmp_path / "README.md").write_text("two\n")
+    (tmp_path / "setup.cfg").write_text("two\n")
+    subprocess.run([*git, "add", "setup.cfg"], check=True)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("git checkout -- README.md", "git checkout <paths> overwrites uncommitted changes: 1 (README.md)"),
+        ("git checkout -- .", "git checkout <paths> overwrites uncommitted changes: 1 (README.md)"),  # staged: kept
+        ("git checkout HEAD -- .", "git checkout <paths> overwrites uncommitted changes: 2 (README.md, setup.cfg)"),
+        ("git checkout tests.py", "git checkout <paths> overwrites uncommitted changes: nothing, as the files are now"),
+        ("git reset --hard", "git reset --hard discards uncommitted work: 2 (README.md, setup.cfg)"),
+    ],
+)  # fmt: skip
+def test_throwing_away_uncommitted_changes_names_the_files_they_are_in(command, said, edited):
+    assert analyze(command, edited, env={}).deletions == [said]
+    assert analyze(command, edited).deletions == [said.split(":")[0]]  # the text alone: no listing

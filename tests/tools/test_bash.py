@@ -160,6 +160,15 @@ def test_a_timeout_above_the_maximum_is_said_not_clamped_silently(workspace):
     assert "maximum" not in bash(workspace, "echo ok", timeout=5_000).text
 
 
+def test_a_timeout_given_in_seconds_by_mistake_is_named_as_milliseconds(workspace):
+    wrong = execute("Bash", {"command": "echo ok", "timeout": "2m"}, workspace)
+    assert wrong.is_error and wrong.text.startswith("Error: 'timeout' must be an integer, not \"2m\"; timeout: ")
+    assert "Milliseconds" in wrong.text
+    stopped = bash(workspace, "sleep 5", timeout=120)
+    assert "timeout is in milliseconds: 120 ms is 0.12 s (120 seconds would be 120000)" in stopped.text
+    assert "milliseconds" not in bash(workspace, "echo ok", timeout=900).text  # said only when it cut the command
+
+
 @pytest.mark.slow
 def test_a_timed_out_command_without_output_does_not_claim_partial_output(workspace):
     silent = bash(workspace, "sleep 5", timeout=500)
@@ -307,8 +316,9 @@ def test_a_command_stopped_at_its_timeout_says_so_with_its_notes_and_what_it_ver
     bash(workspace, "cd sub")
     stopped = bash(workspace, "sleep 5", timeout=100)  # nothing holds the output: it is over as soon as it is stopped
     assert stopped.text == (
-        f"(timed out after 0.1 s; the command and its children were stopped; no output; Bash's working directory: "
-        f"{project / 'sub'} — file paths in the other tools still start at the project root)"
+        f"(timed out after 0.1 s; the command and its children were stopped; no output; timeout is in milliseconds: "
+        f"100 ms is 0.1 s (100 seconds would be 100000); Bash's working directory: {project / 'sub'} — file paths in "
+        f"the other tools still start at the project root)"
     )
     assert stopped.summary == "timed out · 0 lines" and stopped.is_error and stopped.verification is None
     runner = bash(workspace, "pytest() { echo '  collecting'; sleep 5; }; pytest", timeout=100)

@@ -16,7 +16,9 @@ def test_lines_that_begin_with_a_dash_or_a_plus_in_the_context_are_not_counted()
 def test_a_long_diff_is_cut_after_its_limit_and_says_how_many_lines_are_left_out():
     diff, removed, added = compact_diff("", "".join(f"row {n}\n" for n in range(100)), "f.py")
     lines = diff.split("\n")
-    assert len(lines) == DIFF_LINES + 1 and lines[-1] == f"… +{101 - DIFF_LINES} lines"
+    left = 101 - DIFF_LINES
+    assert len(lines) == DIFF_LINES + 1  # the last says the change is whole, only its diff is cut, and where to look
+    assert lines[-1] == f"… +{left} lines of this diff not shown; the whole change was made (Read f.py to see it)"
     assert lines[0] == "@@ -0,0 +1,100 @@" and lines[-2] == f"+row {DIFF_LINES - 2}"
     assert (removed, added) == (0, 100)  # counted over the whole diff, not the lines shown
 

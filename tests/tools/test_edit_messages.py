@@ -284,3 +284,37 @@ def test_a_file_read_whole_stays_read_whole_after_an_edit(project, workspace):
 def test_a_syntax_error_already_in_the_file_is_not_the_edits(project, workspace):
     result = edit(project, workspace, "def f(:\n    pass\n\nx = 1\n", "x = 1", "x = 2")
     assert not result.is_error and "Syntax check" not in result.text and result.detail.syntax == ""
+
+
+TWO_CLAUSES = (
+    "def load(fp):\n"
+    "    try:\n"
+    "        s = fp.read().decode()\n"
+    "    except AttributeError:\n"
+    "        raise TypeError(\n"
+    "            \"File must be opened in binary mode, e.g. use `open('foo.toml', 'rb')`\"\n"
+    "        ) from None\n"
+    "\n"
+    "\n"
+    "def loads(s):\n"
+    "    try:\n"
+    "        src = s.replace('\\r\\n', '\\n')\n"
+    "    except (AttributeError, TypeError):\n"
+    "        raise TypeError(\n"
+    "            f\"Expected str object, not '{type(s).__qualname__}'\"\n"
+    "        ) from None\n"
+)
+
+
+def test_the_closest_text_is_the_place_most_alike_as_a_whole_not_the_one_its_first_line_finds(project, workspace):
+    """Two places share old_string's first line and most of the rest; the one shown is the one whose lines are the
+    most alike, here the one that differs only in its `except` clause."""
+    old = (
+        "    except AttributeError:\n"
+        "        raise TypeError(\n"
+        "            f\"Expected str object, not '{type(s).__qualname__}'\"\n"
+        "        ) from None"
+    )
+    result = edit(project, workspace, TWO_CLAUSES, old, "x")
+    assert result.is_error and "The closest text (lines 13-16) follows" in result.text, result.text
+    assert result.text.endswith("\n".join(TWO_CLAUSES.splitlines()[12:16]))

@@ -279,3 +279,8 @@ def test_a_list_short_of_a_folder_that_could_not_be_read_says_so(project, worksp
         os.close(fd)
     text = glob(workspace, "**/*.txt").text
     assert text.startswith("a.txt\n(Some paths could not be read: ") and text.endswith("(os error 36))")
+
+
+def test_no_files_quotes_the_pattern_as_sent_its_backslashes_not_doubled(project, workspace):
+    result = execute("Glob", {"pattern": r"src\*.nothing"}, workspace)
+    assert r"No files match 'src\*.nothing'" in result.text, result.text

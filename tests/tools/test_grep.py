@@ -472,6 +472,23 @@ def test_a_page_that_reaches_the_end_offers_no_more(project, workspace):
     assert grep(workspace, "hit", output_mode="count", offset=1).text == "(offset 1 is past the end: there are 1 files)"
 
 
+def test_all_results_asked_for_are_cut_at_a_size_the_context_can_take_and_say_how_to_go_on(project, workspace):
+    files(project, {"big.txt": "".join(f"hit {n:05} " + "x" * 90 + "\n" for n in range(2000))})
+    result = grep(workspace, "hit", output_mode="content", head_limit=0)
+    *shown, note = result.text.splitlines()
+    assert len(result.text) <= grep_tool.CHARACTERS + 200 and shown[-1].startswith(f"big.txt:{len(shown)}:hit")
+    cut = len(shown)
+    assert note == f"(showing lines 1-{cut} of 2,000, cut at 30,000 characters; use offset={cut} for more)"
+    rest = grep(workspace, "hit", output_mode="content", head_limit=0, offset=len(shown)).text.splitlines()
+    assert rest[0].startswith(f"big.txt:{len(shown) + 1}:hit")  # the next page starts where this one stopped
+
+
+def test_no_matches_quotes_the_pattern_as_sent_its_backslashes_not_doubled(project, workspace):
+    files(project, {"a.py": "parse_gitignore_string()\n"})
+    result = grep(workspace, r"parse_gitignore_str\b")
+    assert result.text.startswith(r"No matches for 'parse_gitignore_str\b' in the project root."), result.text
+
+
 def test_negative_offsets_and_limits_are_refused(project, workspace):
     files(project, {"a.txt": "hit\n"})
     assert grep(workspace, "hit", head_limit=-1).text == "Error: head_limit must be 0 or more, not -1."

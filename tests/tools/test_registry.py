@@ -28,6 +28,13 @@ def test_bad_arguments_never_reach_the_header_or_the_tool(workspace):
     assert result.summary == 'wrong arguments: \'file_path\' must be a string, not ["a", "b"]'  # what the person reads
 
 
+def test_a_call_with_one_wrong_argument_is_shown_by_the_ones_that_are_right(workspace):
+    """The person sees which command was refused (`Bash(pytest -q)`), not `Bash(…)`; a wrong target stays hidden."""
+    assert registry.prepare("Bash", {"command": "pytest -q", "timeout": "2m"}).header == "Bash(pytest -q)"
+    assert registry.prepare("Grep", {"pattern": "x", "head_limit": "all"}).header == 'Grep("x")'
+    assert registry.prepare("Grep", {"pattern": ["x"], "head_limit": "all"}).header == "Grep(…)"
+
+
 def test_arguments_that_were_not_json_and_unknown_tools(workspace):
     call = registry.prepare("Bash", None, "the arguments were not valid JSON (Expecting value): {cmd")
     assert call.header == "Bash(…)" and "not valid JSON" in call.run(workspace).text

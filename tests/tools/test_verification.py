@@ -147,6 +147,14 @@ def test_a_run_is_recorded_as_a_shell_reads_it_again(command, run):
     ] == [w for w in ending_chain(command)[-1][-1] if w is not None]
 
 
+def test_a_run_keeps_the_environment_it_was_given_in_front():
+    """`PYTHONPATH=src pytest` run again without its PYTHONPATH is another command (it fails to import)."""
+    recorded = verified_chain(ending_chain("PYTHONPATH=src python -m pytest tests -v"), 0, ())
+    assert recorded == Verification("pytest", 0, "PYTHONPATH=src python -m pytest tests -v")
+    run = 'CI=1 NODE_OPTIONS="--max-old-space-size=4096" npx vitest run'
+    assert verified_chain(ending_chain(f"cd sub && {run}"), 1, ()) == Verification("vitest", 1, run)
+
+
 @pytest.mark.parametrize(("command", "code", "recorded"), CHAINS)
 def test_verifications_joined_by_and_are_one_the_exit_code_cannot_tell_apart(command, code, recorded):
     assert verified_chain(ending_chain(command), code, ()) == recorded
@@ -165,6 +173,12 @@ def test_a_background_jobs_verification_counts_once_with_the_jobs_exit_code(tmp_
     job = Job(1, "cd web && npm test", process, tmp_path / "job.log", JobLog(tmp_path / "job.log", MB), "tag")
     assert of_job(job) == Verification("npm test", 2, "npm test") and job.recorded
     assert of_job(job) is None  # read again, or waited for again: already counted
+
+
+def test_a_runner_the_shell_could_not_find_or_start_did_not_run_rather_than_fail():
+    """`npm test` whose script starts a pnpm that is not installed exits 127: no test ran, none failed."""
+    assert [Verification("npm test", c).status for c in (127, 126, 1)] == ["could_not_run", "could_not_run", "failed"]
+    assert str(Verification("npm test", 127)) == "npm test: could not run (exit 127)"
 
 
 def test_outcomes_read_as_a_person_says_them():

@@ -32,6 +32,7 @@ from narnat_agent.tools.workspace import Workspace
 __all__ = ["TOOL", "chosen", "environment", "execute", "for_shell", "run_named"]  # the system prompt tells of the shell
 
 MAX_TIMEOUT_MS = 600_000
+SECOND_MS = 1000  # a timeout under it was most likely meant in seconds
 MAX_JOBS = 32  # background jobs running at once: each holds descriptors of Narnat's; hundreds left none for a command
 NOT_FAILURES = {"grep", "egrep", "fgrep", "rg", "diff", "cmp", "test", "["}  # exit 1 means "no" for these
 
@@ -64,6 +65,9 @@ def _run(args: dict, ws: Workspace, by_model: bool) -> Result:
     timeout_ms = min(asked, MAX_TIMEOUT_MS)
     finished = execute(command, ws, timeout_ms / 1000)
     notes = [f"timeout {asked} ms is above the maximum; it ran with {MAX_TIMEOUT_MS} ms"] if asked > timeout_ms else []
+    if finished.code is None and asked < SECOND_MS:  # `"timeout": 120` meant as seconds cuts a command at once
+        notes.append(f"timeout is in milliseconds: {asked} ms is {asked / 1000:g} s ({asked} seconds would be "
+                     f"{asked * 1000})")  # fmt: skip
     if ws.cwd != ws.root:
         notes.append(
             f"Bash's working directory: {ws.cwd} — file paths in the other tools still start at the project root"

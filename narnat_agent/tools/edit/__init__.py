@@ -1,7 +1,7 @@
 """Edit: replace old_string with new_string in a file the model has read."""
 
 import re
-from difflib import get_close_matches
+from difflib import SequenceMatcher, get_close_matches
 from pathlib import Path
 
 from narnat_agent.atomic import write_atomic
@@ -127,16 +127,11 @@ def explain_miss(lines: Lines, old: str, new: str) -> str:
     numbered = _numbered(old_lines)
     if numbered:
         old_lines = [READ_PREFIX.sub("", line, count=1) for line in old_lines]
-    key = next((indentless(line) for line in old_lines if line.strip()), "")
-    stripped = lines.form(indentless)
-    words = re.findall(r"\w{3,}", key) or [key]
-    sharing = [line for line in stripped if any(w in line for w in words)]  # cheap filter before difflib
-    close = get_close_matches(key, sharing, n=1, cutoff=0.6) if key else []
-    if not close:
+    start = _closest(lines.form(indentless), old_lines)
+    if start is None:
         if numbered:
             return "old_string was not found: its lines start with line numbers copied from Read; leave them out."
         return "old_string was not found in the file, and no line resembles its first line; Read the file again."
-    start = stripped.index(close[0])
     window = lines.lines[start : start + len(old_lines)]
     span = f"line {start + 1}" if len(window) == 1 else f"lines {start + 1}-{start + len(window)}"
     if numbered:
@@ -148,6 +143,29 @@ def explain_miss(lines: Lines, old: str, new: str) -> str:
         cause = _quote_slip(window, old_lines, start + 1) or _cause(window, old_lines)
     shown = "\n".join(window)
     return f"old_string was not found. {cause} The closest text ({span}) follows, exactly as in the file.\n{shown}"
+
+
+KEYS = 5  # of old_string's first lines, each may find the place: its first line may be the one that differs
+PLACES = 40  # places weighed as a whole, at most: a line that recurs (`} from None`) must not make a long file slow
+
+
+def _closest(stripped: list[str], old_lines: list[str]) -> int | None:
+    """Where the file's lines most like old_string's start (None when none resembles any of its first lines): the
+    places its first lines find, weighed by how alike the whole span is, so that a place sharing only the first
+    line loses to one that differs in that line alone."""
+    starts: list[int] = []
+    for j, line in enumerate(old_lines[:KEYS]):
+        key = indentless(line)
+        if not key.strip():
+            continue
+        words = re.findall(r"\w{3,}", key) or [key]
+        sharing = [text for text in dict.fromkeys(stripped) if any(w in text for w in words)]  # before difflib
+        for close in get_close_matches(key, sharing, n=3, cutoff=0.6):
+            starts += [i - j for i, text in enumerate(stripped) if text == close and i >= j]
+    places = list(dict.fromkeys(starts))[:PLACES]
+    wanted = "\n".join(indentless(line) for line in old_lines)
+    alike = {at: SequenceMatcher(None, "\n".join(stripped[at : at + len(old_lines)]), wanted).ratio() for at in places}
+    return max(places, key=lambda at: (alike[at], -at)) if places else None
 
 
 SAME_QUOTES = str.maketrans('"', "'")

@@ -20,7 +20,9 @@ def compact_diff(before: str, after: str, name: str) -> tuple[str, int, int]:
     removed = sum(1 for line in lines if line.startswith("-"))
     added = sum(1 for line in lines if line.startswith("+"))
     if len(lines) > DIFF_LINES:
-        lines = lines[:DIFF_LINES] + [f"… +{len(lines) - DIFF_LINES} lines"]
+        left = len(lines) - DIFF_LINES  # said whole: a cut diff must not read as a change made in part
+        lines = [*lines[:DIFF_LINES], f"… +{left} lines of this diff not shown; the whole change was made (Read {name} "
+                 "to see it)"]  # fmt: skip
     return "\n".join(_cut(line) for line in lines), removed, added
 
 

@@ -130,8 +130,7 @@ def _read(args: dict, ws: Workspace, growing: bool) -> Result:
                 return _streamed(path, file, scanned, args, ws, growing)
     with _unreadable(path, ws):
         data = ws.content(path)
-    previous = None if growing else ws.reads.get(path)
-    note = f"Note: {ws.show(path)} was modified externally.\n" if previous and previous.sha != digest(data) else ""
+    note = _changed_since(path, digest(data), ws, growing)
     if not data:
         ws.remember(path, data, whole=True)
         return Result(f"{note}{ws.show(path)} is empty (0 bytes).", _("Read 0 lines (empty file)"))
@@ -148,6 +147,15 @@ def _read(args: dict, ws: Workspace, growing: bool) -> Result:
     return _page(lambda: [text], line_count(text), args, ws, (path, digest(data), encoding.codec), note)
 
 
+def _changed_since(path: Path, sha: str, ws: Workspace, growing: bool) -> str:
+    """The note for a file read before whose content has changed since: by /rewind (as Edit says it), or else."""
+    previous = None if growing else ws.reads.get(path)
+    if previous is None or previous.sha == sha:
+        return ""
+    how = "was restored by /rewind after you last read it" if previous.rewound else "was modified externally"
+    return f"Note: {ws.show(path)} {how}.\n"
+
+
 def _rewound(file: BinaryIO) -> BinaryIO:
     file.seek(0)
     return file
@@ -155,8 +163,7 @@ def _rewound(file: BinaryIO) -> BinaryIO:
 
 def _streamed(path: Path, file: BinaryIO, scanned: Scanned, args: dict, ws: Workspace, growing: bool) -> Result:
     """A page of a UTF-8 file, read from the disk in pieces."""
-    previous = None if growing else ws.reads.get(path)
-    note = f"Note: {ws.show(path)} was modified externally.\n" if previous and previous.sha != scanned.sha else ""
+    note = _changed_since(path, scanned.sha, ws, growing)
     return _page(lambda: pieces(file, scanned.bom), scanned.total, args, ws, (path, scanned.sha, "utf-8"), note)
 
 
