@@ -48,7 +48,7 @@ class Conversation:
         self.messages.append({"role": "user", "content": text})
         self.turns += question
 
-    def add_reply(self, reply: Reply, secret: str = "") -> None:
+    def add_reply(self, reply: Reply, secret: str) -> None:
         """The assistant message; calls of a reply that was cut off are left out, so none waits for a result.
 
         The key (secret) the model wrote is kept masked, as the screen showed it: the history is what a saved session

@@ -108,36 +108,36 @@ def test_the_last_exchange_is_the_last_text_question_and_the_last_answer_after_i
     conversation = Conversation("base")
     assert conversation.last_exchange() == ("", "")
     conversation.add_user("old question")
-    conversation.add_reply(Reply(content="old answer", finish_reason="stop"))
+    conversation.add_reply(Reply(content="old answer", finish_reason="stop"), "")
     conversation.add_user("new question")
     assert conversation.last_exchange() == ("new question", "")  # the old answer was not to this one
-    conversation.add_reply(Reply(content="looking", tool_calls=[_call("c1")], finish_reason="tool_calls"))
+    conversation.add_reply(Reply(content="looking", tool_calls=[_call("c1")], finish_reason="tool_calls"), "")
     conversation.add_tool_result("c1", "x = 1")
     conversation.add_pictures([Picture("a.png", "image/png", "AAAA")])  # a user message, but not a question
-    conversation.add_reply(Reply(tool_calls=[_call("c2")], finish_reason="tool_calls"))  # no text: not an answer
+    conversation.add_reply(Reply(tool_calls=[_call("c2")], finish_reason="tool_calls"), "")  # no text: not an answer
     conversation.add_tool_result("c2", "x = 1")
     assert conversation.last_exchange() == ("new question", "looking")
-    conversation.add_reply(Reply(content="done", finish_reason="stop"))
+    conversation.add_reply(Reply(content="done", finish_reason="stop"), "")
     assert conversation.last_exchange() == ("new question", "done")
     conversation.add_user("third question")
     assert conversation.last_exchange() == ("third question", "")
-    conversation.add_reply(Reply(content="third answer", finish_reason="stop"))
+    conversation.add_reply(Reply(content="third answer", finish_reason="stop"), "")
     assert conversation.last_exchange() == ("third question", "third answer")
 
 
 def test_a_reply_records_the_usage_of_its_request_and_how_many_messages_it_carried():
     conversation = Conversation("base")
     conversation.add_user("q")
-    conversation.add_reply(Reply(content="a", finish_reason="stop", usage=Usage(prompt=1234, estimated=True)))
+    conversation.add_reply(Reply(content="a", finish_reason="stop", usage=Usage(prompt=1234, estimated=True)), "")
     assert (conversation.last_prompt_tokens, conversation.prompt_estimated, conversation.prompt_messages) == (
         1234,
         True,
         2,
     )
     conversation.add_user("q2")
-    conversation.add_reply(Reply(content="b", finish_reason="stop"))  # no usage: the last one stays
+    conversation.add_reply(Reply(content="b", finish_reason="stop"), "")  # no usage: the last one stays
     assert (conversation.last_prompt_tokens, conversation.prompt_messages) == (1234, 2)
-    conversation.add_reply(Reply(content="c", finish_reason="stop", usage=Usage(prompt=99)))
+    conversation.add_reply(Reply(content="c", finish_reason="stop", usage=Usage(prompt=99)), "")
     assert (conversation.last_prompt_tokens, conversation.prompt_estimated, conversation.prompt_messages) == (
         99,
         False,
@@ -154,7 +154,7 @@ def test_a_reply_with_calls_keeps_them_and_its_reasoning_in_the_providers_field(
         tool_calls=[_call("c1", args={"file_path": "é.py"}), ToolCall("c2", "Bash", "{bad", None, "not JSON")],
         finish_reason="tool_calls",
     )
-    conversation.add_reply(reply)
+    conversation.add_reply(reply, "")
     assert conversation.messages[-1] == {
         "role": "assistant",
         "content": None,
@@ -168,30 +168,32 @@ def test_a_reply_with_calls_keeps_them_and_its_reasoning_in_the_providers_field(
 
 def test_reasoning_goes_back_only_on_a_call_turn_and_only_when_the_provider_sent_it_apart():
     conversation = Conversation("base")
-    conversation.add_reply(Reply(content="answer", reasoning="think", finish_reason="stop"))
+    conversation.add_reply(Reply(content="answer", reasoning="think", finish_reason="stop"), "")
     assert conversation.messages[-1] == {"role": "assistant", "content": "answer"}
     calls = [_call("c1")]
-    conversation.add_reply(Reply(reasoning="think", reasoning_field="", tool_calls=calls, finish_reason="tool_calls"))
+    conversation.add_reply(
+        Reply(reasoning="think", reasoning_field="", tool_calls=calls, finish_reason="tool_calls"), ""
+    )
     assert "reasoning_content" not in conversation.messages[-1] and "" not in conversation.messages[-1]
-    conversation.add_reply(Reply(reasoning="", tool_calls=[_call("c2")], finish_reason="tool_calls"))
+    conversation.add_reply(Reply(reasoning="", tool_calls=[_call("c2")], finish_reason="tool_calls"), "")
     assert set(conversation.messages[-1]) == {"role", "content", "tool_calls"}
 
 
 def test_a_reply_cut_off_keeps_its_text_and_drops_its_calls():
     conversation = Conversation("base")
-    conversation.add_reply(Reply(content="partial", tool_calls=[_call("c1")], finish_reason="length"))
+    conversation.add_reply(Reply(content="partial", tool_calls=[_call("c1")], finish_reason="length"), "")
     assert conversation.messages[-1] == {"role": "assistant", "content": "partial"}
-    conversation.add_reply(Reply(tool_calls=[_call("c2")], finish_reason=None))  # nothing left to keep
+    conversation.add_reply(Reply(tool_calls=[_call("c2")], finish_reason=None), "")  # nothing left to keep
     assert len(conversation.messages) == 2
-    conversation.add_reply(Reply(content="", finish_reason="stop"))  # an empty answer adds nothing
+    conversation.add_reply(Reply(content="", finish_reason="stop"), "")  # an empty answer adds nothing
     assert len(conversation.messages) == 2
 
 
 def test_a_cancelled_reply_is_marked_interrupted_even_without_text():
     conversation = Conversation("base")
-    conversation.add_reply(Reply(content="Looking", tool_calls=[_call("c1")], cancelled=True))
+    conversation.add_reply(Reply(content="Looking", tool_calls=[_call("c1")], cancelled=True), "")
     assert conversation.messages[-1] == {"role": "assistant", "content": f"Looking\n\n{INTERRUPTED}"}
-    conversation.add_reply(Reply(cancelled=True))
+    conversation.add_reply(Reply(cancelled=True), "")
     assert conversation.messages[-1] == {"role": "assistant", "content": INTERRUPTED}
 
 
@@ -218,9 +220,9 @@ def test_open_calls_of_the_last_assistant_message_get_a_result_each_and_answered
     conversation.answer_open_calls()  # no assistant message: nothing to answer
     assert len(conversation.messages) == 1
     conversation.add_user("q")
-    conversation.add_reply(Reply(tool_calls=[_call("old")], finish_reason="tool_calls"))
+    conversation.add_reply(Reply(tool_calls=[_call("old")], finish_reason="tool_calls"), "")
     conversation.add_tool_result("old", "done")
-    conversation.add_reply(Reply(tool_calls=[_call("c1"), _call("c2"), _call("c3")], finish_reason="tool_calls"))
+    conversation.add_reply(Reply(tool_calls=[_call("c1"), _call("c2"), _call("c3")], finish_reason="tool_calls"), "")
     conversation.add_tool_result("c2", "ran")
     conversation.answer_open_calls()
     assert conversation.messages[-3:] == [
@@ -228,20 +230,20 @@ def test_open_calls_of_the_last_assistant_message_get_a_result_each_and_answered
         {"role": "tool", "tool_call_id": "c1", "content": CANCELLED},
         {"role": "tool", "tool_call_id": "c3", "content": CANCELLED},
     ]
-    conversation.add_reply(Reply(content="text only", finish_reason="stop"))
+    conversation.add_reply(Reply(content="text only", finish_reason="stop"), "")
     conversation.answer_open_calls("stopped")
     assert conversation.messages[-1] == {"role": "assistant", "content": "text only"}
-    conversation.add_reply(Reply(tool_calls=[_call("c4")], finish_reason="tool_calls"))
+    conversation.add_reply(Reply(tool_calls=[_call("c4")], finish_reason="tool_calls"), "")
     conversation.answer_open_calls("stopped")
     assert conversation.messages[-1] == {"role": "tool", "tool_call_id": "c4", "content": "stopped"}
 
 
 def test_a_call_id_a_provider_gives_again_is_answered_anew_and_a_first_reply_is_answered_too():
     conversation = Conversation("base")
-    conversation.add_reply(Reply(tool_calls=[_call("call_0")], finish_reason="tool_calls"))  # just after the system
+    conversation.add_reply(Reply(tool_calls=[_call("call_0")], finish_reason="tool_calls"), "")  # just after the system
     conversation.answer_open_calls()
     assert conversation.messages[-1] == {"role": "tool", "tool_call_id": "call_0", "content": CANCELLED}
-    conversation.add_reply(Reply(tool_calls=[_call("call_0")], finish_reason="tool_calls"))  # numbered from 0 again
+    conversation.add_reply(Reply(tool_calls=[_call("call_0")], finish_reason="tool_calls"), "")  # numbered from 0 again
     conversation.answer_open_calls()
     assert conversation.messages[-1] == {"role": "tool", "tool_call_id": "call_0", "content": CANCELLED}
     assert len(conversation.messages) == 5
@@ -252,11 +254,11 @@ def test_the_last_answer_is_the_models_last_text_with_no_call_after_it():
     assert conversation.last_answer() == ""
     conversation.add_user("q")
     assert conversation.last_answer() == ""
-    conversation.add_reply(Reply(content="let me look", tool_calls=[_call("c1")], finish_reason="tool_calls"))
+    conversation.add_reply(Reply(content="let me look", tool_calls=[_call("c1")], finish_reason="tool_calls"), "")
     assert conversation.last_answer() == ""
     conversation.add_tool_result("c1", "x")
     assert conversation.last_answer() == ""
-    conversation.add_reply(Reply(content="it is x", finish_reason="stop"))
+    conversation.add_reply(Reply(content="it is x", finish_reason="stop"), "")
     assert conversation.last_answer() == "it is x"
     conversation.messages.append({"role": "assistant", "content": None})  # as a provider may store it
     assert conversation.last_answer() == ""

@@ -45,11 +45,11 @@ def talked() -> Conversation:
     conversation = Conversation(BASE)
     conversation.add_user("q" * 200 + "\n\n<system-reminder>\nread it\n</system-reminder>")
     call = ToolCall("c1", "Read", '{"file_path": "notes.txt"}', {"file_path": "notes.txt"})
-    conversation.add_reply(Reply(tool_calls=[call], finish_reason="tool_calls", usage=Usage(0)))
+    conversation.add_reply(Reply(tool_calls=[call], finish_reason="tool_calls", usage=Usage(0)), "")
     conversation.add_tool_result("c1", "r" * 400)
     carried = conversation.messages[:]
     request = estimate(BASE) + estimate(TOOLS) + sum(estimate(m) for m in carried[1:])
-    conversation.add_reply(Reply("It says " + "a" * 100, finish_reason="stop", usage=Usage(2 * request)))
+    conversation.add_reply(Reply("It says " + "a" * 100, finish_reason="stop", usage=Usage(2 * request)), "")
     conversation.add_user("and then?")
     return conversation
 
@@ -86,7 +86,7 @@ def test_a_window_smaller_than_the_conversation_has_nothing_left():
 def test_a_request_the_provider_counted_at_zero_leaves_the_estimates():
     conversation = Conversation(BASE)
     conversation.add_user("hello")
-    conversation.add_reply(Reply("Hi.", finish_reason="stop", usage=Usage(0)))  # a local server: all of it cached
+    conversation.add_reply(Reply("Hi.", finish_reason="stop", usage=Usage(0)), "")  # a local server: all of it cached
     window = measure(conversation, TOOLS, 1_000)
     assert window.estimated and parts(window)["system prompt"] == 99 and window.sent == sum(window.parts.values())
 
@@ -101,7 +101,7 @@ def test_labels_keep_what_the_user_typed_whole_up_to_the_width():
     long_path = "src/" + "d" * 70 + ".py"
     calls = [ToolCall("c1", "Read", f'{{"file_path": "{long_path}"}}', {"file_path": long_path}),
              ToolCall("c2", "Glob", '{"pattern": "*.md"}', {"pattern": "*.md"})]  # fmt: skip
-    conversation.add_reply(Reply(tool_calls=calls, finish_reason="tool_calls"))
+    conversation.add_reply(Reply(tool_calls=calls, finish_reason="tool_calls"), "")
     conversation.add_tool_result("c1", "text")
     conversation.add_tool_result("gone", "a result whose call the history no longer holds")
     window = measure(conversation, TOOLS, 100_000)
