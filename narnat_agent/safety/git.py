@@ -92,12 +92,13 @@ def _checkout(words: list[str], check: Check) -> str | None:
     plain = positionals(words, ("-b", "-B", "--orphan", "--conflict"))
     if creates or not plain:
         return None
-    names_a_file = check.cwd is not None and os.path.lexists(check.cwd / plain[0])  # `git checkout Makefile`
+    # `git checkout Makefile` or `git checkout a.py b.py`: a first word naming a file makes every word a path, as
+    # git takes them; otherwise `git checkout main Makefile` takes the files from the commit
+    if check.cwd is not None and os.path.lexists(check.cwd / plain[0]):
+        return _overwritten([], plain, check)
     if len(plain) > 1:
         return _overwritten(plain[:1], plain[1:], check)
-    if FILE_LIKE.search(plain[0]) or names_a_file:
-        return _overwritten([], plain, check)
-    return None
+    return _overwritten([], plain, check) if FILE_LIKE.search(plain[0]) else None
 
 
 def _overwritten(source: list[str], paths: list[str], check: Check) -> str:

@@ -276,6 +276,8 @@ def edited(tmp_path: Path) -> Path:
         ("git checkout -- .", "git checkout <paths> overwrites uncommitted changes: 1 (README.md)"),  # staged: kept
         ("git checkout HEAD -- .", "git checkout <paths> overwrites uncommitted changes: 2 (README.md, setup.cfg)"),
         ("git checkout tests.py", "git checkout <paths> overwrites uncommitted changes: nothing, as the files are now"),
+        # every word a path, as git takes them when the first names a file: README.md is no commit to take them from
+        ("git checkout README.md tests.py", "git checkout <paths> overwrites uncommitted changes: 1 (README.md)"),
         ("git reset --hard", "git reset --hard discards uncommitted work: 2 (README.md, setup.cfg)"),
     ],
 )  # fmt: skip

@@ -167,6 +167,8 @@ def test_a_timeout_given_in_seconds_by_mistake_is_named_as_milliseconds(workspac
     stopped = bash(workspace, "sleep 5", timeout=120)
     assert "timeout is in milliseconds: 120 ms is 0.12 s (120 seconds would be 120000)" in stopped.text
     assert "milliseconds" not in bash(workspace, "echo ok", timeout=900).text  # said only when it cut the command
+    workspace.bash_timeout_ms = 100  # the person's setting, not the model's slip: nothing to tell the model
+    assert "milliseconds" not in bash(workspace, "sleep 5").text
 
 
 @pytest.mark.slow

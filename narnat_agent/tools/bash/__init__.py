@@ -65,7 +65,7 @@ def _run(args: dict, ws: Workspace, by_model: bool) -> Result:
     timeout_ms = min(asked, MAX_TIMEOUT_MS)
     finished = execute(command, ws, timeout_ms / 1000)
     notes = [f"timeout {asked} ms is above the maximum; it ran with {MAX_TIMEOUT_MS} ms"] if asked > timeout_ms else []
-    if finished.code is None and asked < SECOND_MS:  # `"timeout": 120` meant as seconds cuts a command at once
+    if finished.code is None and args.get("timeout") and asked < SECOND_MS:  # `"timeout": 120` meant as seconds
         notes.append(f"timeout is in milliseconds: {asked} ms is {asked / 1000:g} s ({asked} seconds would be "
                      f"{asked * 1000})")  # fmt: skip
     if ws.cwd != ws.root:
