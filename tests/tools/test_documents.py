@@ -162,6 +162,15 @@ def test_edit_changes_one_cells_source_and_keeps_every_other_byte(project, works
     assert not again.is_error and "cell 3" in again.text and "print(total)" in path.read_text()
 
 
+def test_a_long_cell_edit_says_the_notebook_to_read_for_the_rest_of_its_diff(project, workspace):
+    notebook(project)
+    read(workspace, "analysis.ipynb")
+    longer = "\n".join(f"line_{n} = {n}" for n in range(80))
+    result = execute("Edit", {"file_path": "analysis.ipynb", "old_string": "print(total)", "new_string": longer},
+                     workspace)  # fmt: skip
+    assert result.text.endswith("the whole change was made (Read analysis.ipynb to see it)"), result.text[-200:]
+
+
 def test_a_notebook_outside_the_project_is_edited_only_with_the_users_yes(project, workspace, tmp_path):
     outside = notebook(tmp_path)  # tmp_path holds the project: the notebook is beside it, not in it
     before = outside.read_bytes()

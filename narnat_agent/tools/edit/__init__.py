@@ -82,7 +82,7 @@ def _notebook(path: Path, data: bytes, args: dict, ws: Workspace) -> Result:
         edited = edit_cell(data, ws.show(path), args["old_string"], args["new_string"], args["replace_all"])
     except DocumentError as e:
         raise ToolError(f"{e}; fix it with Write.") from None
-    diff, removed, added = compact_diff(edited.before, edited.done.text, f"{ws.show(path)} cell {edited.cell}")
+    diff, removed, added = compact_diff(edited.before, edited.done.text, ws.show(path))  # Read shows its cells
     ws.ask_outside("Edit", path)
     write_atomic(path, edited.data, follow_umask=True)
     ws.written(path, edited.data)
