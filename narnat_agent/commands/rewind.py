@@ -230,17 +230,15 @@ def _ask(agent: Agent, question: str, default: str = "") -> str:
 
 def _choose(turns: list[TurnSummary], arg: str) -> tuple[TurnSummary, int]:
     number, __, step = arg.partition(".")
-    if number.isdigit() and (not step or step.isdigit()) and not 1 <= int(number) <= len(turns):
-        raise CheckpointError(
-            _("There is no turn {n}: the turns go from 1 to {last} (N.S is step S of turn N).").format(
-                n=int(number), last=len(turns)
-            )
-        )
     if not number.isdigit() or (step and not step.isdigit()):
         raise CheckpointError(
             _("'{arg}' is not a turn: give a number from 1 to {last}, or N.S for a step.").format(
                 arg=arg, last=len(turns)
             )
+        )
+    if not 1 <= int(number) <= len(turns):
+        raise CheckpointError(
+            _("There is no turn {n}: the turns go from 1 to {last}.").format(n=int(number), last=len(turns))
         )
     return turns[int(number) - 1], max(int(step or 1) - 1, 0)
 

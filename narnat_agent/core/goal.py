@@ -2,8 +2,8 @@
 
 The check runs after every turn that completes, through the Bash tool (its safety analysis included) but outside
 the model's control: the model's "done" ends a turn, never the goal. The goal ends when the check passes, when
-its turns (`max_turns`), the budget (`max_cost`, `max_tokens_sent`) or a turn's steps (`max_steps`) are spent, or
-when the person stops it.
+its turns (`max_turns`), the budget (`max_cost`, `max_tokens_sent`) or a turn's steps (`max_steps`) are spent, when
+the check cannot run at all (the shell could not start it: no turn can make it pass), or when the person stops it.
 """
 
 from dataclasses import dataclass, replace
@@ -86,7 +86,7 @@ def pursue(agent: Agent, goal: Goal) -> TurnOutcome:
                 stop = Stop.COMPLETED
                 break
             if check.status == "could_not_run":  # the check itself is broken: no turn can make it pass
-                stop = Stop.CHECK_CANNOT_RUN
+                stop = Stop.CHECK_COULD_NOT_RUN
                 break
             if number < goal.max_turns:
                 agent.ui.notice(_("Round {n} of {max}: {outcome}; going on.").format(n=number, max=goal.max_turns,
@@ -95,7 +95,7 @@ def pursue(agent: Agent, goal: Goal) -> TurnOutcome:
     finally:
         agent.until = None
     record = GoalRecord(goal.until, tuple(rounds), stop)
-    message = _cannot_run(goal.until, outcome.stats) if stop is Stop.CHECK_CANNOT_RUN else _ending(record)
+    message = _cannot_run(goal.until, outcome.stats) if stop is Stop.CHECK_COULD_NOT_RUN else _ending(record)
     (agent.ui.notice if record.verified else agent.ui.warning)(message)
     stats = _summed(spent) if spent else outcome.stats
     return replace(outcome, stop=stop, message=message if not record.verified else "", goal=record, stats=stats)

@@ -34,7 +34,7 @@ class Stop(Enum):
     CONFIRMATION_REFUSED = "confirmation_refused"
     BUDGET = "budget"
     TURN_LIMIT = "turn_limit"  # a goal's turns (max_turns) were spent before its check passed
-    CHECK_CANNOT_RUN = "check_cannot_run"  # a goal's check could not start (exit 126, 127): no turn can make it pass
+    CHECK_COULD_NOT_RUN = "check_could_not_run"  # a goal's check could not start (exit 126, 127)
     PROVIDER_ERROR = "provider_error"
     FAILED = "failed"
 
@@ -135,7 +135,7 @@ class Round:
 class GoalRecord:
     until: str
     rounds: tuple[Round, ...]
-    stop: Stop  # COMPLETED: the check passed; TURN_LIMIT, or why the last turn ended early
+    stop: Stop  # COMPLETED: the check passed; TURN_LIMIT, CHECK_COULD_NOT_RUN, or why the last turn ended early
 
     @property
     def verified(self) -> bool:

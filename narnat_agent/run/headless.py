@@ -51,7 +51,7 @@ def _allowing(ui: Reporter) -> Callable[[str, str], bool]:
     """--yes: every command that would ask runs, and stderr says so (what --yes let through, in a CI log)."""
 
     def allow(command: str, reason: str) -> bool:
-        ui.notice(_("allowed by --yes: {command} ({reason})").format(command=command, reason=spoken(reason)))
+        ui.notice(_("Allowed by --yes: {command} ({reason})").format(command=command, reason=spoken(reason)))
         return True
 
     return allow

@@ -139,7 +139,7 @@ def test_a_turn_or_step_of_the_right_form_past_the_turns_is_said_to_be_no_turn(a
     """`5.2` is of the N.S form: what is wrong is that there is no turn 5, not its form."""
     with pytest.raises(CheckpointError) as refused:
         rewind._choose([summary(i) for i in range(3)], arg)
-    assert str(refused.value) == f"There is no turn {n}: the turns go from 1 to 3 (N.S is step S of turn N)."
+    assert str(refused.value) == f"There is no turn {n}: the turns go from 1 to 3."
 
 
 # the sentences after a restore

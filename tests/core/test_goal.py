@@ -264,7 +264,7 @@ def test_a_check_that_cannot_run_ends_the_goal_at_once_naming_why(harness, fake_
     fake_llm.add(text_reply("Done."), text_reply("never sent"))
     h = harness()
     outcome = pursue(h.agent, Goal("make it", "no-such-runner-xyz --all", 5))
-    assert outcome.stop is Stop.CHECK_CANNOT_RUN and outcome.stop.kind == "stopped"
+    assert outcome.stop is Stop.CHECK_COULD_NOT_RUN and outcome.stop.kind == "stopped"
     assert outcome.goal and len(outcome.goal.rounds) == 1 and len(fake_llm.requests) == 1  # no second round
     assert outcome.message.startswith("Goal stopped: the check no-such-runner-xyz --all could not run (exit 127: ")
     assert "no-such-runner-xyz: command not found" in outcome.message

@@ -17,7 +17,7 @@ def test_each_stop_has_its_kind():
     assert kinds[Stop.PROVIDER_ERROR] == kinds[Stop.FAILED] == "failed"
     assert {stop for stop, kind in kinds.items() if kind == "stopped"} == {
         Stop.STEP_LIMIT, Stop.REPEATED_CALLS, Stop.CUT_OFF, Stop.CONFIRMATION_REFUSED, Stop.BUDGET, Stop.TURN_LIMIT,
-        Stop.CHECK_CANNOT_RUN,
+        Stop.CHECK_COULD_NOT_RUN,
     }  # fmt: skip
 
 

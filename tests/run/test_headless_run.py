@@ -133,7 +133,7 @@ def test_what_yes_let_run_is_said_on_stderr_so_a_ci_log_shows_it(project, fake_l
     (project / "build").mkdir()
     fake_llm.add(tool_reply(("Bash", {"command": "rm -rf build"})), text_reply("Removed."))
     code, _, err = narnat("-p", "clean", "--yes")
-    assert code == 0 and "! allowed by --yes: rm -rf build (rm deletes files: build)" in err.splitlines(), err
+    assert code == 0 and "! Allowed by --yes: rm -rf build (rm deletes files: build)" in err.splitlines(), err
 
 
 def test_a_destructive_goal_check_is_refused_before_anything_starts(project, fake_llm, narnat):

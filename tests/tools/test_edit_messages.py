@@ -34,7 +34,7 @@ MISSES = [  # old_string, new_string, what Edit says
      "old_string was not found. Likely cause: the text differs; Read the lines again and copy them exactly. The "
      "closest text (lines 6-7) follows, exactly as in the file.\ndef parse(text):\n\treturn text.split()"),
     ("class Loader:", "x",
-     "old_string was not found in the file, and no line resembles its first line; Read the file again."),
+     "old_string was not found in the file, and no line resembles its first lines; Read the file again."),
     ("1\tdef load(path):\n2\t\tdata = open(path).read()", "x",
      "old_string was not found. Cause: its lines start with the line numbers that Read puts in front (number, tab); "
      "old_string must be the file's text alone. The closest text (lines 1-2) follows, exactly as in the file.\n"
@@ -268,7 +268,7 @@ def test_a_notebook_that_is_no_notebook_is_to_be_fixed_with_write(project, works
 def test_an_old_string_of_blanks_alone_resembles_no_line(project, workspace):
     result = edit(project, workspace, "a = 1\nb = 2\n", "\t\t", "x")
     assert result.text == (
-        "Error: old_string was not found in the file, and no line resembles its first line; Read the file again."
+        "Error: old_string was not found in the file, and no line resembles its first lines; Read the file again."
     )
 
 

@@ -131,7 +131,7 @@ def explain_miss(lines: Lines, old: str, new: str) -> str:
     if start is None:
         if numbered:
             return "old_string was not found: its lines start with line numbers copied from Read; leave them out."
-        return "old_string was not found in the file, and no line resembles its first line; Read the file again."
+        return "old_string was not found in the file, and no line resembles its first lines; Read the file again."
     window = lines.lines[start : start + len(old_lines)]
     span = f"line {start + 1}" if len(window) == 1 else f"lines {start + 1}-{start + len(window)}"
     if numbered:
