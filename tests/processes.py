@@ -2,6 +2,7 @@
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from narnat_agent.platform.processes import alive
@@ -17,12 +18,18 @@ def gone(pid: int) -> bool:
         return True
 
 
-def ended(pids: Path | int, within: float = 5.0) -> bool:
-    """Whether this process, or every process whose id a command wrote to the file, has ended before the deadline."""
-    pids = [pids] if isinstance(pids, int) else [int(pid) for pid in pids.read_text().split()]
+def until(condition: Callable[[], bool], within: float = 30.0) -> bool:
+    """Whether the condition holds before the deadline, looked at every 20 ms: a bound for a loaded machine, never a
+    measure (what it waits for takes milliseconds)."""
     deadline = time.monotonic() + within
-    while not all(gone(pid) for pid in pids):
+    while not condition():
         if time.monotonic() > deadline:
             return False
         time.sleep(0.02)
     return True
+
+
+def ended(pids: Path | int, within: float = 30.0) -> bool:
+    """Whether this process, or every process whose id a command wrote to the file, has ended before the deadline."""
+    pids = [pids] if isinstance(pids, int) else [int(pid) for pid in pids.read_text().split()]
+    return until(lambda: all(gone(pid) for pid in pids), within)

@@ -20,7 +20,7 @@ from narnat_agent import __version__
 from narnat_agent.acp.server import serve
 from narnat_agent.acp.sessions import Settings
 from narnat_agent.platform.signals import ENDING
-from tests.acp.editor import KEY, Editor, environment
+from tests.acp.editor import KEY, Editor, environment, until
 from tests.fake_llm import SSE, Status, chunk, text_reply, tool_reply, usage
 from tests.platforms import posix_only
 from tests.processes import ended
@@ -256,8 +256,8 @@ def test_a_session_loaded_again_in_the_run_that_opened_it_is_told_again(project,
         await ask(conn, sid, "first question")
         told = len(editor.updates)
         loaded = await conn.load_session(cwd=str(project), session_id=sid, mcp_servers=[])
-        while len(editor.seen("available_commands_update")) < 2:  # sent after the answer: hung up on, it is an error
-            await asyncio.sleep(0.02)
+        # sent after the answer: hung up on before it, it is an error
+        await until(lambda: len(editor.seen("available_commands_update")) >= 2)
         return told, loaded
 
     __, (told, loaded), __ = served(project, fake_llm, script, editor)
