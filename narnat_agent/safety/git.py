@@ -110,8 +110,12 @@ def _overwritten(source: list[str], paths: list[str], check: Check) -> str:
 
 def _uncommitted(said: str, against: list[str], paths: list[str], check: Check) -> str:
     """`said`, naming the files git diff lists as changed (against the index, or `against` a commit)."""
-    wanted = check.env is not None and check.cwd is not None  # Bash is about to run it: the listing is worth its time
-    listed = git_lines(["diff", "--name-only", *against, "--", *paths], check.cwd) if wanted and check.cwd else None
+    # only when Bash is about to run it is the listing worth its time
+    listed = (
+        git_lines(["diff", "--name-only", *against, "--", *paths], check.cwd)
+        if check.env is not None and check.cwd
+        else None
+    )
     return named(listed, said)
 
 
