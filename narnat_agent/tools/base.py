@@ -8,6 +8,7 @@ from typing import Protocol
 from narnat_agent.i18n import N_, Said, cleaned
 from narnat_agent.tools.verification import Verification
 
+RESULT_CHARS = 30_000  # of a tool's result the model reads at most: one call cannot flood its context
 Confirm = Callable[[str, str], bool]
 Clean = Callable[[str], str]  # what every text leaving a tool passes through (the key masked, made encodable)
 

@@ -7,14 +7,13 @@ from pathlib import Path
 
 from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.platform.files import slashed
-from narnat_agent.tools.base import Result, ToolError
+from narnat_agent.tools.base import RESULT_CHARS, Result, ToolError
 from narnat_agent.tools.files import ripgrep
 from narnat_agent.tools.files.textfile import binary_kind
 from narnat_agent.tools.tool import Tool
 from narnat_agent.tools.workspace import Workspace
 
 COLUMNS = 500  # of a line shown: a minified file's line is megabytes
-CHARACTERS = 30_000  # of a page, whatever head_limit asks (0 too): Bash's bound, so one call cannot flood the context
 OMITTED = " [... omitted end of long line]"  # how rg ends a line cut at COLUMNS
 WINDOW = 150  # characters shown on each side of a match past the part of a long line rg shows
 LONG_FILE = 64 * 2**20  # bytes of a file read again to find such a match
@@ -181,18 +180,18 @@ def _page(entries: list[str], args: dict, noun: str) -> str:
     text = "\n".join(page[:cut])
     if cut < len(entries):
         last = offset + cut
-        why = f", cut at {CHARACTERS:,} characters" if cut < len(page) else ""
+        why = f", cut at {RESULT_CHARS:,} characters" if cut < len(page) else ""
         more = f"; use offset={last} for more" if last < len(entries) else ""
         text += f"\n(showing {noun} {offset + 1}-{last} of {len(entries):,}{why}{more})"
     return text
 
 
 def _fitting(page: list[str]) -> int:
-    """How many of the page's entries fit in CHARACTERS (at least one: an entry is at most a cut line)."""
+    """How many of the page's entries fit in RESULT_CHARS (at least one: an entry is at most a cut line)."""
     size = 0
     for n, entry in enumerate(page):
         size += len(entry) + 1
-        if size > CHARACTERS:
+        if size > RESULT_CHARS:
             return max(n, 1)
     return len(page)
 
@@ -344,7 +343,7 @@ TOOL = Tool(
         "glob: a name pattern ('*.py', '!*.min.js' to exclude) matches at any depth, one with '/' "
         "('src/**/*.ts') is matched from the project root. Respects .gitignore, also outside git; searches "
         "hidden files; skips binary files (text before a late NUL byte still counts), .git and .narnat (unless "
-        "path points there); at most head_limit results (and 30000 characters) from offset."
+        f"path points there); at most head_limit results (and {RESULT_CHARS} characters) from offset."
     ),
     parameters={
         "type": "object",

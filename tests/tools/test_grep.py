@@ -476,7 +476,7 @@ def test_all_results_asked_for_are_cut_at_a_size_the_context_can_take_and_say_ho
     files(project, {"big.txt": "".join(f"hit {n:05} " + "x" * 90 + "\n" for n in range(2000))})
     result = grep(workspace, "hit", output_mode="content", head_limit=0)
     *shown, note = result.text.splitlines()
-    assert len(result.text) <= grep_tool.CHARACTERS + 200 and shown[-1].startswith(f"big.txt:{len(shown)}:hit")
+    assert len(result.text) <= grep_tool.RESULT_CHARS + 200 and shown[-1].startswith(f"big.txt:{len(shown)}:hit")
     cut = len(shown)
     assert note == f"(showing lines 1-{cut} of 2,000, cut at 30,000 characters; use offset={cut} for more)"
     rest = grep(workspace, "hit", output_mode="content", head_limit=0, offset=len(shown)).text.splitlines()

@@ -22,11 +22,11 @@ from narnat_agent.inert import without_escapes
 from narnat_agent.keyguard import KEY_VARIABLES, MARK, can_be_key, confined
 from narnat_agent.platform.processes import CALLS_TAG, TAG, start_tree, stop_tree
 from narnat_agent.processes import HeldInterrupt, Spawn, start_thread
-from narnat_agent.tools.base import Interrupted, Output, Result, ToolError
+from narnat_agent.tools.base import RESULT_CHARS, Interrupted, Output, Result, ToolError
 from narnat_agent.tools.bash.shells import Shell, chosen
 from narnat_agent.tools.workspace import Workspace
 
-LIMIT = 30_000  # characters the model sees
+LIMIT = RESULT_CHARS  # characters the model sees
 KEEP = 4 * LIMIT  # raw bytes held in memory at each end; the spill file has everything
 LOST = "the disk was full, so no file keeps them"  # where the output left out is, when the spill file failed
 DRAIN_SECONDS = 1.5
