@@ -154,7 +154,10 @@ def prepare(name: str, args: dict | None, error: str | None = None, secret: str 
     try:
         checked = _validate(args, tool.parameters)
     except BadArguments as e:
-        header = _header(tool, _right(args, tool), secret)
+        try:
+            header = _header(tool, _right(args, tool), secret)
+        except KeyError:  # the argument its tool line shows was a wrong one, so left out
+            header = f"{name}(…)"
         return Call(name, header, error=f"{e}. Fix the arguments and call {name} again.",
                     shown=Said(N_("wrong arguments: {error}"), error=str(e)))  # fmt: skip
     header = _header(tool, checked, secret)
@@ -167,10 +170,7 @@ def prepare(name: str, args: dict | None, error: str | None = None, secret: str 
 
 def _header(tool: Tool, args: dict, secret: str) -> str:
     """The call's tool line, `Read(a.py)`; `Read(…)` when the arguments give no target."""
-    try:
-        target = _said_safe(tool.target(args), secret)
-    except KeyError:  # its target's argument was wrong, so left out
-        target = ""
+    target = _said_safe(tool.target(args), secret)
     if isinstance(target, Said):
         return Said(HEADER, tool=tool.name, target=target)
     return f"{tool.name}({target or '…'})"
