@@ -377,7 +377,7 @@ def _files(agent: Agent, restored: list[str], plan: Plan | None, overwrite: bool
 
 
 def _names(paths: list[str]) -> str:
-    shown = ", ".join(paths[:SHOWN])
+    shown = ", ".join(map(_name_line, paths[:SHOWN]))  # a newline in one would forge a line of the report
     return _("{names} and {n} more").format(names=shown, n=len(paths) - SHOWN) if len(paths) > SHOWN else shown
 
 

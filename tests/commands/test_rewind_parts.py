@@ -161,6 +161,11 @@ def test_a_rewind_says_what_it_went_back_to():
     assert rewind._rewind_done("turn 2", False, True) == "Rewound to before turn 2: conversation."
 
 
+def test_a_newline_in_a_restored_name_stays_on_its_line():
+    # "Removed 4 files …: a" then "b.txt, …" on a line of its own: a name could forge the report's next line
+    assert rewind._names(["a\nb.txt", "x\n  Restored 1 file: ok.txt"]) == "a\\nb.txt, x\\n  Restored 1 file: ok.txt"
+
+
 def test_six_names_are_listed_and_the_rest_counted():
     assert rewind._names([]) == ""
     assert rewind._names(list("abcdef")) == "a, b, c, d, e, f"
