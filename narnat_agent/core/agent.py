@@ -40,6 +40,7 @@ ENDINGS = {  # a reply that did not end normally: how the turn stops, and what t
                    N_("The answer was cut off: the provider reported an error mid-stream ({error}).")),
     Ending.DISCONNECTED: (Stop.PROVIDER_ERROR,
                           N_("The answer was cut off: the connection ended before it was complete.")),
+    Ending.STOPPED: (Stop.PROVIDER_ERROR, N_("The answer was cut off: {stopped}.")),
     Ending.LENGTH: (Stop.CUT_OFF,
                     N_("The answer hit the model's output limit and was cut off; its tool calls were not run.")),
     Ending.FILTERED: (Stop.CUT_OFF, N_("The provider stopped the answer ({finish}).")),
@@ -322,7 +323,8 @@ class Agent:
             raise Cancelled
         if reply.ending in ENDINGS:
             stop, text = ENDINGS[reply.ending]
-            raise TurnStopped(stop, lambda: _(text).format(error=reply.error, finish=reply.finish_reason))
+            raise TurnStopped(stop, lambda: _(text).format(error=reply.error, finish=reply.finish_reason,
+                                                           stopped=reply.stopped))  # fmt: skip
 
     def _call(self, call: ToolCall) -> Result:
         """Run one call and show it; its text goes back to the model."""

@@ -269,6 +269,8 @@ class Client:
         where it stopped (without a finish reason the reply counts as cut off)."""
         if builder.parts:
             self.notify(_("{problem}; the answer stops there.").format(problem=why()))
+            said = why()  # the turn's last word names the limit, not a broken connection
+            builder.reply.stopped = said[:1].lower() + said[1:]
         elif retry:
             raise Retry(why)
         else:

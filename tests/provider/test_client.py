@@ -14,6 +14,7 @@ from narnat_agent.provider.client import Client
 from narnat_agent.provider.endpoint import Server
 from narnat_agent.provider.errors import LLMError
 from narnat_agent.provider.tokens import estimate
+from tests.conftest import assert_failed
 from tests.fake_llm import SSE, Headers, Raw, Status, chunk, text_reply, tool_reply, usage
 
 KEY = "sk-live-0123456789abcdef"
@@ -197,6 +198,15 @@ def test_an_answer_that_never_ends_is_stopped_past_what_the_context_window_holds
     assert len(reply.content) + len(reply.reasoning) <= limit + 9000
     assert client.said == [f"The provider sent more than {limit:,} characters in one answer, more than the context "
                            f"window holds; the answer stops there."]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_turn_whose_answer_was_stopped_at_its_size_says_so_not_that_the_connection_broke(harness, fake_llm):
+    h = harness()
+    fake_llm.add(never_ending({"content": "la " * 3000}))
+    outcome = h.agent.ask("hi")
+    assert_failed(outcome, "^The answer was cut off: the provider sent more than 1,024,000 characters in one "
+                           "answer, more than the context window holds\\.$")  # fmt: skip
 
 
 def test_a_line_of_the_stream_longer_than_any_event_is_not_read_further(made, fake_llm):
