@@ -38,6 +38,8 @@ def run(args: dict, ws: Workspace) -> Result:
     if old == new:
         raise ToolError("old_string and new_string are identical; there is nothing to change.")
     path = ws.resolve(args["file_path"])
+    if path.exists() and not path.is_file() and not path.is_dir():  # /dev/stdin, a FIFO: there, but no file
+        raise ToolError(f"{ws.show(path)} is not a regular file (a device, pipe or socket); Edit edits files only.")
     if not path.is_file():
         raise ws.missing(path)
     ws.require_read(path)
