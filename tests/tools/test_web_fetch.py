@@ -388,14 +388,13 @@ def test_a_server_that_never_takes_the_connection_did_not_answer_in_time(workspa
     assert result.text == f"Error: {url} did not answer within 0.25 s."  # not a machine without the internet
 
 
-def _dripping_server(stop: threading.Event) -> socket.socket:
-    """A server whose page never ends: its headers, then two bytes every 50 ms until told to stop."""
+def dripping_server(stop: threading.Event) -> socket.socket:
+    """A server whose pages never end: their headers, then two bytes every 50 ms until told to stop."""
     listener = socket.create_server(("127.0.0.1", 0))
 
-    def drip() -> None:
-        connection, _ = listener.accept()
+    def drip(connection: socket.socket) -> None:
         connection.recv(65536)
-        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n")
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")
         while not stop.wait(0.05):
             try:
                 connection.sendall(b"x\n")
@@ -403,14 +402,22 @@ def _dripping_server(stop: threading.Event) -> socket.socket:
                 break
         connection.close()
 
-    threading.Thread(target=drip, daemon=True).start()
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # closed
+                return
+            threading.Thread(target=drip, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
     return listener
 
 
 def test_a_page_that_never_ends_is_cut_at_three_times_the_timeout(workspace):
     workspace.web = Web(timeout=0.2)
     stop = threading.Event()
-    listener = _dripping_server(stop)
+    listener = dripping_server(stop)
     url = f"http://127.0.0.1:{listener.getsockname()[1]}/events"
     try:
         result = fetch(workspace, url)

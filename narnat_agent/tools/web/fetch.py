@@ -85,10 +85,10 @@ def _fetch(web: Web, url: str):
         if response.status_code >= 400:
             said = Said(N_("{url} answered HTTP {status}"), url=response.url, status=str(response.status_code))
             raise ToolError(f"{response.url} answered HTTP {response.status_code} {response.reason}.", said)
-        return response, _body(response, web.timeout * WHOLE_PAGE_TIMEOUTS)
+        return response, read_page(response, web.timeout * WHOLE_PAGE_TIMEOUTS)
 
 
-def _body(response, limit: float) -> bytes:
+def read_page(response, limit: float) -> bytes:
     """The body, read as it arrives (read1: a page that drips a few bytes at a time still returns them), until
     its end, MAX_BYTES, or limit seconds: a page that streams without end (an event stream, a tarpit) is cut."""
     from urllib3.exceptions import HTTPError
