@@ -13,6 +13,7 @@ import contextlib
 import json
 import socket
 import ssl
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -206,10 +207,24 @@ class Transport:
                 sock.shutdown(socket.SHUT_RDWR)
 
     def get_json(self, path: str, timeout: float) -> object:
+        """A page as JSON, whole within `timeout` (a server that drips it held /model, which nothing interrupts)."""
+        timeouts, failures = _failures()
         request = self.http.build_request("GET", f"{self.base_url}{path}", headers=self.headers, timeout=timeout)
-        response = self._send(request, stream=False)
+        response = self._send(request, stream=True)
+        deadline, data = time.monotonic() + timeout, bytearray()
         try:
-            return response.json()
+            for piece in response.iter_bytes():
+                data += piece
+                if time.monotonic() > deadline or len(data) > MAX_ERROR_BODY * 16:
+                    raise TimedOut
+        except timeouts as e:
+            raise TimedOut from e
+        except failures as e:
+            raise ConnectionFailed from e
+        finally:
+            response.close()
+        try:
+            return json.loads(bytes(data))
         except ValueError as e:
             raise APIError(f"not JSON: {e}") from None
 
