@@ -14,7 +14,7 @@ from narnat_agent.tools.files.diffs import compact_diff
 from narnat_agent.tools.files.documents import DocumentError
 from narnat_agent.tools.files.syntax_check import changed_lines, introduced
 from narnat_agent.tools.files.textfile import decode, line_count, line_ending, with_ending
-from narnat_agent.tools.tool import Tool
+from narnat_agent.tools.tool import Tool, file_target
 from narnat_agent.tools.workspace import Workspace, renumbered
 
 READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read numbers lines
@@ -199,6 +199,6 @@ TOOL = Tool(
         "required": ["file_path", "old_string", "new_string"],
     },
     run=run,
-    target=lambda args: args.get("file_path", ""),
+    target=file_target,
     changes=changes_file_path,
 )
