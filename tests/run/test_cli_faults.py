@@ -598,3 +598,23 @@ def test_a_store_folder_the_user_cannot_read_is_said_and_not_set_aside_as_damage
     assert done.returncode == 0 and "set aside" not in said, said
     assert not list((project / ".narnat" / "checkpoints").glob("git.damaged-*"))
     assert f"Checkpoints are off for this run: the checkpoint store cannot be read: {objects} is not readable" in said
+
+
+@pytest.mark.slow
+def test_an_edit_in_a_folder_the_user_cannot_write_names_the_file_not_a_temporary_one(project, fake_llm):
+    # "Edit could not use sub/.narnat-tmp-7847-bb846157eb54: Permission denied."
+    (project / "sub").mkdir()
+    (project / "sub" / "a.txt").write_text("hi\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "sub/a.txt"})),
+                 tool_reply(("Edit", {"file_path": "sub/a.txt", "old_string": "hi", "new_string": "ho"})),
+                 text_reply("done"))  # fmt: skip
+    (project / "sub").chmod(0o555)
+    try:
+        done = run(project, fake_llm.base_url, "-p", "edit it", prefix=as_a_user())
+    finally:
+        (project / "sub").chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "Error: Edit could not use sub/a.txt: Permission denied." in done.stderr and ".narnat-tmp-" not in done.stderr
+    )
+    assert (project / "sub" / "a.txt").read_text() == "hi\n"
