@@ -71,8 +71,8 @@ BLIND4_PROVIDER: dict[str, tuple[Defect, ...]] = {
          f"{FORMAT_EDGE}: an answer whose first piece mentions <think> is taken for thinking, and not shown"),
     ),
     "narnat_agent/provider/endpoint.py": _later(
-        ("    except (OSError, ValueError):  # a timeout is an OSError",
-         "    except OSError:  # a timeout is an OSError",
+        ("    except (OSError, ValueError, HTTPException, TooSlow):",
+         "    except (OSError, HTTPException, TooSlow):",
          f"{STEP_MISSED}: a local server answering a probe with a page that is not JSON stops the start with a "
          "traceback"),
         ('    root = base_url.removesuffix("/v1")', "    root = base_url",

@@ -12,6 +12,7 @@ from pathlib import Path
 from narnat_agent import state
 from narnat_agent.encodable import encodable
 from narnat_agent.i18n import _
+from narnat_agent.inert import inert
 from narnat_agent.keyguard import redact
 
 ROOT = "narnat"
@@ -33,7 +34,9 @@ class _Redact(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.area = record.name.removeprefix(f"{ROOT}.")
-        message = AUTH_HEADER.sub(r"\1***", encodable(record.getMessage()))
+        # inert: `tail -f` of the log shows a tool's result (a file's text, a page) in a terminal, which would obey
+        # its sequences (a title set, the clipboard written)
+        message = inert(AUTH_HEADER.sub(r"\1***", encodable(record.getMessage())))
         for secret in self.secrets:
             message = redact(message, secret, "***")
         record.msg, record.args = message, None

@@ -31,6 +31,14 @@ class Unanswered:
 
 
 @dataclass
+class Headers:
+    """A server that answers with its status line, then one header line every `delay` seconds, never ending them,
+    until the client hangs up (at most 60 s): each read gets its bytes within any read timeout."""
+
+    delay: float = 0.05
+
+
+@dataclass
 class Status:
     """An HTTP error response."""
 
@@ -187,6 +195,14 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(response, Unanswered):
             self.connection.settimeout(60)
             self.rfile.read(1)  # returns when the client closes the connection
+        elif isinstance(response, Headers):
+            deadline = time.monotonic() + 60
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+                while time.monotonic() < deadline:
+                    self.wfile.write(b"X-Padding: a\r\n")
+                    self.wfile.flush()
+                    time.sleep(response.delay)
         elif isinstance(response, Raw):
             self.send_response(response.code)
             for k, v in {**response.headers, "Content-Length": str(len(response.body))}.items():

@@ -108,6 +108,10 @@ class GitStore:
 
     def _set_aside(self, error: CheckpointError) -> None:
         """A store git no longer takes for a repository: kept aside for whoever wants to look, and a new one begun."""
+        if unreadable := _unreadable_folder(self.git_dir):  # a permission problem, not damage: its history stays
+            denied = _("the checkpoint store cannot be read: {folder} is not readable by you (Permission denied); "
+                       "give it back to your user (chmod -R u+rwX {store}).")  # fmt: skip
+            raise CheckpointError(denied.format(folder=unreadable, store=self.git_dir))
         aside = self.git_dir.with_name(f"{self.git_dir.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
         try:
             self.git_dir.rename(aside)
@@ -431,3 +435,17 @@ def _unquoted(name: str) -> str:
         return name
     raw = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1")
     return raw.decode(errors="surrogateescape")
+
+
+def _unreadable_folder(root: Path) -> Path | None:
+    """A folder of the store the user may not list or enter (a store touched by `sudo narnat`), or None."""
+    denied: list[str] = []
+
+    def refused(error: OSError) -> None:
+        if isinstance(error, PermissionError) and error.filename:
+            denied.append(os.fsdecode(error.filename))
+
+    for _walked in os.walk(root, onerror=refused):
+        if denied:
+            return Path(denied[0])
+    return Path(denied[0]) if denied else None

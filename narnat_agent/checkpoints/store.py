@@ -101,8 +101,17 @@ def beyond_link(project: Path, name: str) -> bool:
     exists in the project, and what the link leads to is not it."""
     folders = name.split("/")[:-1]
     return not name.startswith("/") and any(
-        (project / "/".join(folders[:n])).is_symlink() for n in range(1, len(folders) + 1)
+        _is_link(project / "/".join(folders[:n])) for n in range(1, len(folders) + 1)
     )
+
+
+def _is_link(path: Path) -> bool:
+    """A folder that cannot be looked at (a name longer than the disk allows) is no link: the file under it is then
+    said to be unreadable, as any file is, instead of failing the whole snapshot."""
+    try:
+        return stat.S_ISLNK(path.lstat().st_mode)
+    except OSError:
+        return False
 
 
 def unkept(path: Path) -> Unkept | None:

@@ -19,6 +19,10 @@ REWOUND = "The user rewound files to how they were before"  # what the model is 
 # a whole turn's /diff names these without their lines (a lockfile's thousands would bury the change); /diff N path
 # shows them
 LONG_DIFF = 400
+# past these, diffing and drawing a file (a bundle, a data file on one line) took gigabytes and minutes: a file is
+# named with its size, a line cut with the rest counted
+SHOWN_BYTES = 1 << 20
+LONG_LINE = 1000
 LOCKFILES = frozenset({"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock",
                        "poetry.lock", "uv.lock", "Pipfile.lock", "Cargo.lock", "Gemfile.lock", "composer.lock",
                        "go.sum", "mix.lock", "pubspec.lock", "Podfile.lock", "flake.lock"})  # fmt: skip
@@ -69,6 +73,9 @@ def _unified(change: FileDiff) -> tuple[str, str]:
     before, after = change.before or b"", change.after or b""
     if b"\0" in before or b"\0" in after:
         return _("{path} (binary, {size:,} bytes)").format(path=_name_line(change.path), size=len(after)), ""
+    if max(len(before), len(after)) > SHOWN_BYTES:
+        large = _("{path} (too large to show: {size:,} bytes)")
+        return large.format(path=_name_line(change.path), size=len(after or before)), ""
     old, new = before.decode("utf-8", "replace").splitlines(), after.decode("utf-8", "replace").splitlines()
     lines = list(difflib.unified_diff(old, new, lineterm=""))[2:]  # the title stands for the --- and +++ lines
     added = sum(line.startswith("+") for line in lines)
@@ -79,7 +86,15 @@ def _unified(change: FileDiff) -> tuple[str, str]:
         title = _("{path} (deleted, -{removed})")
     else:
         title = _("{path} (+{added} -{removed})")
-    return title.format(path=_name_line(change.path), added=added, removed=removed), "\n".join(lines)
+    return title.format(path=_name_line(change.path), added=added, removed=removed), "\n".join(map(_cut, lines))
+
+
+def _cut(line: str) -> str:
+    if len(line) <= LONG_LINE:
+        return line
+    more = len(line) - LONG_LINE
+    rest = ngettext("… {n} more character", "… {n} more characters", more)
+    return f"{line[:LONG_LINE]} {rest.format(n=f'{more:,}')}"
 
 
 def _name_line(name: str) -> str:
@@ -366,7 +381,7 @@ def _files(agent: Agent, restored: list[str], plan: Plan | None, overwrite: bool
 
 
 def _names(paths: list[str]) -> str:
-    shown = ", ".join(paths[:SHOWN])
+    shown = ", ".join(map(_name_line, paths[:SHOWN]))  # a newline in one would forge a line of the report
     return _("{names} and {n} more").format(names=shown, n=len(paths) - SHOWN) if len(paths) > SHOWN else shown
 
 

@@ -86,7 +86,8 @@ SETTINGS = (
             'what stops a turn besides Ctrl-C: `"escape"`, `"escape-twice"` (two presses within 1.5 s, for vi '
             'habits) or `"ctrl-c"` (ESC ignored)'),
     Setting("web_timeout_s", 10, lambda v: _is_number(v) and 0 < v <= 120, N_("a number of seconds from 1 to 120"),
-            "seconds WebSearch and WebFetch wait for a web server"),
+            "seconds WebSearch and WebFetch wait for a web server; a whole page (or an engine's page of results) may "
+            "take three times that, and is then given up (a page that streams without end)"),
     Setting("language", "", lambda v: v == "" or v in languages(), N_('"" (the locale\'s) or one of {languages}'),
             'the interface\'s language: `"zh-CN"` (简体中文) or `"en"`; `""` follows the locale (`LC_ALL`, '
             '`LC_MESSAGES`, `LANG`). What the model receives is the same in every language'),
@@ -96,7 +97,8 @@ SETTINGS = (
             "is dropped (and asked again if nothing had arrived)"),
     Setting("request_timeout_s", 1800, lambda v: _is_number(v) and 1 <= v <= 86400,
             N_("a number of seconds from 1 to 86400"),
-            "seconds one request to the provider may take in all, however steadily it streams"),
+            "seconds one request to the provider may take in all, however steadily it streams, its headers included "
+            "(a server that sends them a line at a time)"),
     Setting("sees_images", False, lambda v: isinstance(v, bool), N_("true or false"),
             "whether the model can see images: Read then sends a PNG, JPEG, GIF or WebP to it (scaled down to 1568 "
             "pixels on the longer side) in the message after the tool results; when false (DeepSeek's chat models "

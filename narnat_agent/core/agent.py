@@ -15,6 +15,7 @@ from narnat_agent.core.budget import Budget
 from narnat_agent.core.turn import Cancelled, Stop, TurnOutcome, TurnStats, TurnStopped
 from narnat_agent.core.ui import UI, TurnView
 from narnat_agent.i18n import N_, Said, _, ngettext, sentences
+from narnat_agent.keyguard import redact
 from narnat_agent.logger import get_logger
 from narnat_agent.prompts.system_prompt import for_model
 from narnat_agent.prompts.texts import PLAN_APPROVED, PLAN_OVER, PLANNING, STEERED
@@ -40,6 +41,7 @@ ENDINGS = {  # a reply that did not end normally: how the turn stops, and what t
                    N_("The answer was cut off: the provider reported an error mid-stream ({error}).")),
     Ending.DISCONNECTED: (Stop.PROVIDER_ERROR,
                           N_("The answer was cut off: the connection ended before it was complete.")),
+    Ending.STOPPED: (Stop.PROVIDER_ERROR, N_("The answer was cut off: {stopped}.")),
     Ending.LENGTH: (Stop.CUT_OFF,
                     N_("The answer hit the model's output limit and was cut off; its tool calls were not run.")),
     Ending.FILTERED: (Stop.CUT_OFF, N_("The provider stopped the answer ({finish}).")),
@@ -194,6 +196,7 @@ class Agent:
 
     def turn(self, question: str) -> TurnOutcome:
         """Answer one question, through as many model and tool steps as it takes."""
+        question = self._without_keys(question)
         log.info("user input: %s", json.dumps(question, ensure_ascii=False))
         self.checkpoints.start_turn(self.conversation.turns + 1, question, len(self.conversation.messages))
         self.workspace.turn_begins(len(self.conversation.messages))
@@ -279,10 +282,16 @@ class Agent:
             ngettext("Stopped after {n} tool step (max_steps).", "Stopped after {n} tool steps (max_steps).",
                      steps).format(n=steps), self.go_on()))  # fmt: skip
 
+    def _without_keys(self, text: str) -> str:
+        """What the person typed, masked as a tool's result is: a key pasted by mistake is neither sent nor saved."""
+        for key in (self.workspace.secret, *self.workspace.other_keys):
+            text = redact(text, key)
+        return text
+
     def _deliver(self, messages: list[str]) -> None:
         """Messages sent while the agent worked join the turn after the results of the calls in flight (appended:
         the history the provider cached stays); the turn goes on with them."""
-        for text in messages:
+        for text in map(self._without_keys, messages):
             self.conversation.add_user(with_reminder(text, [STEERED]), question=False)
             log.info("delivered mid-turn: %s", json.dumps(text, ensure_ascii=False))
             self.ui.delivered(text)
@@ -322,7 +331,8 @@ class Agent:
             raise Cancelled
         if reply.ending in ENDINGS:
             stop, text = ENDINGS[reply.ending]
-            raise TurnStopped(stop, lambda: _(text).format(error=reply.error, finish=reply.finish_reason))
+            raise TurnStopped(stop, lambda: _(text).format(error=reply.error, finish=reply.finish_reason,
+                                                           stopped=reply.stopped))  # fmt: skip
 
     def _call(self, call: ToolCall) -> Result:
         """Run one call and show it; its text goes back to the model."""

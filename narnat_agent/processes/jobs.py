@@ -6,8 +6,10 @@ environment and ended (`sweep`). What a foreground Bash call leaves running carr
 with the jobs the same way."""
 
 import contextlib
+import errno
 import os
 import secrets
+import stat
 import subprocess
 import threading
 from collections import deque
@@ -19,6 +21,7 @@ from typing import IO
 
 from narnat_agent import state
 from narnat_agent.i18n import N_, Said
+from narnat_agent.platform.files import open_now
 from narnat_agent.platform.processes import alive, kill_tagged, stop_tree
 from narnat_agent.processes import HeldInterrupt, start_thread
 
@@ -185,7 +188,7 @@ class Jobs:
         if job is None:
             return
         through = 0
-        with contextlib.suppress(OSError), log.open("rb") as data:
+        with contextlib.suppress(OSError), _open_log(log) as data:
             for n, text in enumerate(data, 1):
                 if n > line or not text.endswith(b"\n"):
                     break
@@ -196,7 +199,7 @@ class Jobs:
     def first_new_line(job: Job) -> int:
         """The line of the job's log that its output not yet given starts at."""
         try:
-            with job.log.open("rb") as log:
+            with _open_log(job.log) as log:
                 return log.read(job.given).count(b"\n") + 1
         except OSError:
             return 1
@@ -205,7 +208,7 @@ class Jobs:
     def new_output(job: Job, limit: int) -> str:
         """The job's output since it was last given, its last `limit` characters when there is more."""
         try:
-            with job.log.open("rb") as log:
+            with _open_log(job.log) as log:
                 log.seek(job.given)
                 data = log.read()
         except OSError:
@@ -247,6 +250,19 @@ class Jobs:
         job.log.with_name(job.log.name + RUNNING).unlink(missing_ok=True)
 
 
+def _open_log(log: Path) -> IO[bytes]:
+    """A job's log opened to be read without waiting: a FIFO a command put in its place would hold the run (and
+    `wait %N` past its timeout); anything but a regular file is an OSError, as a missing log is."""
+    fd = open_now(log)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(log))
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def sweep(folder: Path) -> int:
     """What is left of the background jobs of a Narnat that ended without stopping them (killed, or the machine
     lost power) ended now; how many processes that was. A job of a Narnat still running is left alone."""
@@ -280,7 +296,7 @@ def earlier_log(folder: Path, number: int, read: Iterable[Path]) -> tuple[Path, 
     seen = [log for log in logs if log in known]
     log = (seen or logs)[-1]
     with contextlib.suppress(OSError, UnicodeDecodeError):
-        with log.open("rb") as data:
+        with _open_log(log) as data:
             data.seek(max(0, log.stat().st_size - 4096))
             last = data.read().decode("utf-8", errors="replace").rstrip("\n").rsplit("\n", 1)[-1]
         if last.startswith(STOPPED):

@@ -22,6 +22,7 @@ SKILLS_INTRO = (
 )
 MAX_BYTES = 64 * 1024  # a command or skill file is an instruction, not a document
 MAX_DESCRIPTION = 300  # characters of a description in the system prompt, which every request carries
+MAX_SKILLS = 100  # skills the system prompt lists (3,000 made it 1 MB, past any context window)
 
 
 class UnusableFile(Exception):
@@ -107,7 +108,11 @@ def find_skills(project: Path, home: Path, notify: Callable[[str], None]) -> lis
                 notify(_("Skill {path} is left out: {reason}.").format(path=shown, reason=e))
                 continue
             found[skill.name] = skill
-    return list(found.values())
+    skills = list(found.values())
+    if len(skills) > MAX_SKILLS:
+        left_out = _("{n} skills are left out: the system prompt lists at most {limit} (the first left out: {name}).")
+        notify(left_out.format(n=len(skills) - MAX_SKILLS, limit=MAX_SKILLS, name=skills[MAX_SKILLS].name))
+    return skills[:MAX_SKILLS]
 
 
 def skills_section(skills: list[Skill]) -> str:

@@ -196,7 +196,13 @@ class Client:
 
     def _attempt(self, messages: list[dict], tools: list[dict], sink: Sink, silence: Silence) -> Reply:
         started = time.monotonic()
-        stream = self._open(messages, tools)
+        silence.abort = self._http().hang_up  # the limits hold while the answer's headers come, too
+        try:
+            stream = self._open(messages, tools)
+        except Retry:
+            if which := silence.expired:
+                self._stalled(ReplyBuilder(), lambda: self._limit(which), retry=which == IDLE)
+            raise
         silence.abort = stream.hang_up
         builder, masked = ReplyBuilder(), _Masked(sink, self.config.api_key)
         try:
@@ -263,6 +269,8 @@ class Client:
         where it stopped (without a finish reason the reply counts as cut off)."""
         if builder.parts:
             self.notify(_("{problem}; the answer stops there.").format(problem=why()))
+            said = why()  # the turn's last word names the limit, not a broken connection
+            builder.reply.stopped = said[:1].lower() + said[1:]
         elif retry:
             raise Retry(why)
         else:

@@ -6,13 +6,16 @@ Only hosts on this machine or a private network are asked: a cloud provider is n
 """
 
 import json
+import time
 from dataclasses import dataclass
+from http.client import HTTPException
 from urllib.parse import quote, urlsplit
 
 from narnat_agent.i18n import N_, _
 from narnat_agent.keyguard import redact
 from narnat_agent.logger import get_logger
 
+PROBE_BYTES = 1 << 20  # a probe's answer is a small JSON object
 CHECK_TIMEOUT_S = 60  # the setup's check: a local server loads the model on the first request
 LOCAL_SERVERS = (("Ollama", 11434), ("llama.cpp", 8080), ("LM Studio", 1234), ("vLLM", 8000))
 FIXES = {
@@ -59,10 +62,24 @@ def get_json(url: str, key: str = "", body: dict | None = None, timeout: float =
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
     try:
         with urllib.request.urlopen(urllib.request.Request(url, data, headers), timeout=timeout) as response:
-            value = json.load(response)
-    except (OSError, ValueError):  # a timeout is an OSError
+            value = json.loads(_body(response, time.monotonic() + timeout))
+    except (OSError, ValueError, HTTPException, TooSlow):  # a timeout is an OSError; 100 headers an HTTPException
         return None
     return value if isinstance(value, dict) else None
+
+
+class TooSlow(Exception):
+    """A probe's answer that did not come whole within its time: no server of ours drips its answer."""
+
+
+def _body(response, deadline: float) -> bytes:
+    """The answer read as it comes, until its end, a megabyte, or the deadline (the timeout bounds each read only)."""
+    data = bytearray()
+    while chunk := response.read1(65536):
+        data += chunk
+        if len(data) > PROBE_BYTES or time.monotonic() > deadline:
+            raise TooSlow
+    return bytes(data)
 
 
 def _int(value: object) -> int | None:

@@ -22,6 +22,7 @@ class Ending(Enum):
     CANCELLED = "cancelled"
     ERROR = "error"  # an error event inside the stream
     DISCONNECTED = "disconnected"  # the stream ended without a finish reason
+    STOPPED = "stopped"  # Narnat stopped reading it at a limit (its size, a timeout)
     LENGTH = "length"  # the model's output limit
     FILTERED = "filtered"  # the provider stopped the answer
 
@@ -63,6 +64,7 @@ class Reply:
     finish_reason: str | None = None
     usage: Usage | None = None
     error: str | None = None  # an error event inside the stream
+    stopped: str = ""  # why Narnat stopped reading it midway, in a sentence
     cancelled: bool = False
 
     @property
@@ -71,6 +73,8 @@ class Reply:
             return Ending.CANCELLED
         if self.error is not None:
             return Ending.ERROR
+        if self.stopped:
+            return Ending.STOPPED
         if self.finish_reason is None:
             return Ending.DISCONNECTED
         if self.finish_reason == "length":

@@ -13,6 +13,7 @@ import contextlib
 import json
 import socket
 import ssl
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -179,20 +180,51 @@ class Transport:
                         "Accept": "application/json", "User-Agent": f"narnat/{__version__}"}  # fmt: skip
         # the read timeout is the longest silence allowed between two bytes of the stream
         self.http = httpx2.Client(timeout=httpx2.Timeout(read_timeout, connect=CONNECT_TIMEOUT), follow_redirects=True)
+        self.sockets: list[socket.socket] = []  # of the connections made, for hang_up before an answer exists
 
     def stream(self, path: str, body: list[bytes]) -> Events:
         """POST the body (its pieces sent one after the other, none copied) and open the answer as events; a refusal
         is a StatusError, no answer a ConnectionFailed."""
         length = {"Content-Length": str(sum(len(piece) for piece in body))}  # else the pieces would go chunked
         request = self.http.build_request("POST", f"{self.base_url}{path}", content=body,
-                                          headers={**self.headers, **length})  # fmt: skip
+                                          headers={**self.headers, **length},
+                                          extensions={"trace": self._trace})  # fmt: skip
         return Events(self._send(request, stream=True))
 
+    def _trace(self, event: str, info: dict) -> None:
+        """Keep each connection's socket as it is made (TLS wraps it in a new one)."""
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            sock = info["return_value"].get_extra_info("socket")
+            self.sockets = [s for s in self.sockets if s.fileno() != -1]
+            if sock is not None:
+                self.sockets.append(sock)
+
+    def hang_up(self) -> None:
+        """End, from another thread, a request whose answer has not begun: a server that sends its headers a line at a
+        time keeps every read within the read timeout. Every connection goes (the idle ones are made again)."""
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
     def get_json(self, path: str, timeout: float) -> object:
+        """A page as JSON, whole within `timeout` (a server that drips it held /model, which nothing interrupts)."""
+        timeouts, failures = _failures()
         request = self.http.build_request("GET", f"{self.base_url}{path}", headers=self.headers, timeout=timeout)
-        response = self._send(request, stream=False)
+        response = self._send(request, stream=True)
+        deadline, data = time.monotonic() + timeout, bytearray()
         try:
-            return response.json()
+            for piece in response.iter_bytes():
+                data += piece
+                if time.monotonic() > deadline or len(data) > MAX_ERROR_BODY * 16:
+                    raise TimedOut
+        except timeouts as e:
+            raise TimedOut from e
+        except failures as e:
+            raise ConnectionFailed from e
+        finally:
+            response.close()
+        try:
+            return json.loads(bytes(data))
         except ValueError as e:
             raise APIError(f"not JSON: {e}") from None
 

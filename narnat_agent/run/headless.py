@@ -32,12 +32,37 @@ def run_headless(config: Config, ui: Reporter, args: argparse.Namespace, prompt:
     if args.until is not None and (why := _refused_goal(args.until, config)):
         ui.error(why)
         return USAGE_ERROR
+    question = _own_command(prompt, config, ui)
+    if question is None:
+        return USAGE_ERROR
     agent = build_agent(config, ui, Opening.of(args), system_prompt, nobody or _allowing(ui))
     if agent is None:
         return USAGE_ERROR
     leave_on_signals(agent)
     agent.plan_mode(args.plan)
-    return _headless(agent, ui, prompt, nobody, bool(args.latest or args.resume), args.until)
+    return _headless(agent, ui, question, nobody, bool(args.latest or args.resume), args.until)
+
+
+def _own_command(prompt: str, config: Config, ui: Reporter) -> str | None:
+    """`-p "/NAME arguments"`: the user's own command NAME is the question, as in the REPL (it was sent as the text
+    "/NAME …"); a built-in command is said to have no headless meaning (None); any other text is the question."""
+    from narnat_agent.commands import custom
+    from narnat_agent.commands.dispatch import descriptions
+
+    name, _space, arguments = prompt.strip().removeprefix("/").partition(" ")
+    if not prompt.startswith("/") or not custom.NAME.fullmatch(name := name.lower()):
+        return prompt
+    builtins = descriptions()  # every built-in, their modules imported
+    user, notices = custom.load(config.project, config.home, builtins, config.api_key)
+    for notice in notices:
+        ui.notice(notice)
+    if (command := user.get(name)) is not None:
+        return command.question(arguments.strip())
+    if name in builtins:
+        ui.error(_("/{name} is a command of the interactive prompt; -p takes a question, or one of your own commands "
+                   "(.narnat/commands/NAME.md).").format(name=name))  # fmt: skip
+        return None
+    return prompt
 
 
 def _refused_goal(until: str, config: Config) -> str | None:

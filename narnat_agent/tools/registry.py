@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from narnat_agent.atomic import TMP_PREFIX
 from narnat_agent.encodable import encodable
 from narnat_agent.i18n import N_, Said, cleaned, spoken
 from narnat_agent.keyguard import can_be_key, redact
@@ -221,7 +222,10 @@ def _guarded(tool: Tool, args: dict, workspace: Workspace, log) -> Result:
         log.warning("%s: %s", tool.name, e)
         why = e.strerror or str(e)
         if e.filename:
-            path = workspace.show(Path(os.fsdecode(e.filename)))
+            named = Path(os.fsdecode(e.filename))
+            if named.name.startswith(TMP_PREFIX) and isinstance(target := args.get("file_path"), str):
+                named = workspace.resolve(target)  # the temporary file a write goes through is Narnat's, not a name
+            path = workspace.show(named)
             said = Said(N_("{tool} could not use {path}: {why}."), tool=tool.name, path=path, why=why)
         else:
             said = Said(N_("{tool} failed: {why}."), tool=tool.name, why=why)

@@ -22,3 +22,9 @@ class Tool:
             "type": "function",
             "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
         }
+
+
+def file_target(args: dict) -> str:
+    """A file tool's header target: its path on one line. A newline in a name (`a\nb.txt`) showed as `a +1 line`,
+    read as a command cut short; shown as `\n`, as /diff shows it."""
+    return str(args.get("file_path", "")).replace("\n", "\\n")

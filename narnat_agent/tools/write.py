@@ -6,7 +6,7 @@ from narnat_agent.tools.base import Diff, Result, ToolError, changes_file_path
 from narnat_agent.tools.files.diffs import compact_diff
 from narnat_agent.tools.files.syntax_check import introduced
 from narnat_agent.tools.files.textfile import UTF8, decode, line_count, line_ending, with_ending
-from narnat_agent.tools.tool import Tool
+from narnat_agent.tools.tool import Tool, file_target
 from narnat_agent.tools.workspace import Workspace
 
 
@@ -66,6 +66,6 @@ TOOL = Tool(
         "required": ["file_path", "content"],
     },
     run=run,
-    target=lambda args: args.get("file_path", ""),
+    target=file_target,
     changes=changes_file_path,
 )

@@ -48,6 +48,7 @@ class EventUI(HeadlessUI):
         self.started = time.monotonic()
         self.running = ("", "")  # id and name of the call running now
         self.tool_calls = 0
+        self.gone = False  # stdout's reader closed it: nothing more is written there
         self.ascii = codecs.lookup(getattr(out, "encoding", None) or "utf-8").name != "utf-8"  # then in \u escapes
 
     def emit(self, kind: str, **fields: object) -> None:
@@ -58,8 +59,13 @@ class EventUI(HeadlessUI):
         """One JSON line; the key masked, even in arguments the model wrote."""
         line = redact(json.dumps(event, ensure_ascii=self.ascii), self.secret).translate(JSON_ESCAPES)
         with self.lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+            if self.gone:
+                return
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (BrokenPipeError, ValueError):  # the reader went away (`| head -1`): the run ends as it would
+                self.gone = True
 
     def say(self, text: str, stream: TextIO | None = None) -> None:
         """Text for a person goes to stderr whatever it is: stdout holds JSON lines only."""

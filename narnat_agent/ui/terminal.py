@@ -119,6 +119,10 @@ class TerminalUI:
     def _cancelled(self) -> None:
         if self.stream:
             self.stream.cancelled = True
+        # a stop stops what was queued too: sent at the turn's end, it had the agent working again at once
+        if queued := [self.watcher.queued.pop(0) for _ in range(len(self.watcher.queued))]:
+            self.pending = "\n".join([*queued, self.pending] if self.pending else queued)
+            self._say(_("Stopped: what you queued is back on the input line, not sent."))
 
     def _queued(self, question: str) -> None:
         """Called by the watcher's thread: a command that only shows something runs now, the rest waits."""

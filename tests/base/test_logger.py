@@ -35,6 +35,16 @@ def test_log_lines_have_the_design_format_and_never_hold_secrets(tmp_path):
     assert first[19:] == " [core.llm] INFO request with key ***"
 
 
+def test_terminal_controls_in_a_logged_result_are_written_visible_not_obeyed(tmp_path):
+    # `tail -f .narnat/logs/…` shows the log in a terminal: a file's text set the window title from there
+    path = start_log(tmp_path, [], print)
+    get_logger("tools.read").info("result: %s", "evil \x1b]0;PWN\x07 \x9b2J \u202eRTL\nnext\tline")
+    flush()
+    assert path.read_text(encoding="utf-8").splitlines()[0][19:] == (
+        " [tools.read] INFO result: evil ␛]0;PWN␇ \\x9b2J \\u202eRTL")  # fmt: skip
+    assert path.read_text(encoding="utf-8").splitlines()[1] == "next\tline"
+
+
 def test_a_short_key_does_not_mangle_words_that_contain_it(tmp_path):
     path = start_log(tmp_path, ["local", "x"], print)
     get_logger("core.llm").info("connected to localhost; exit code 0")

@@ -110,6 +110,16 @@ def test_a_path_that_cannot_be_read_before_a_call_is_said_with_the_reason(tree, 
     assert agent.said == ["Write(data/x.txt): /undo cannot restore data/x.txt (cannot be read: Not a directory)."]
 
 
+def test_a_path_through_a_name_too_long_for_the_disk_leaves_the_checkpoints_on(tree, store_kind):
+    long = "L" * 300
+    agent = Agent(tree)
+    agent.turn("write there", ("Write", [f"a/{long}/b.txt"], lambda root: (root / "a").mkdir()),
+               ("Write", ["new.txt"], write("new.txt", "new\n")))  # fmt: skip
+    [said] = agent.said  # one sentence about that path, not "Checkpoints are off for this run"
+    assert said.endswith(f": /undo cannot restore a/{long}/b.txt (cannot be read: File name too long).")
+    assert agent.rewind(0) == ["new.txt"] and not (tree / "new.txt").exists()
+
+
 @pytest.mark.windows
 def test_without_git_a_file_too_big_to_keep_is_said_when_changed(no_git):
     (no_git / "big.bin").write_bytes(b"b" * (CAP + 1))

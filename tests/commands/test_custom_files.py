@@ -6,7 +6,15 @@ import os
 import pytest
 
 from narnat_agent.commands import custom
-from narnat_agent.prompts.skills import MAX_BYTES, Skill, UnusableFile, find_skills, front_matter, skills_section
+from narnat_agent.prompts.skills import (
+    MAX_BYTES,
+    MAX_SKILLS,
+    Skill,
+    UnusableFile,
+    find_skills,
+    front_matter,
+    skills_section,
+)
 from tests.commands.test_custom import KEY, write
 
 BUILTINS = ("save", "help")
@@ -181,6 +189,16 @@ def test_skills_are_named_and_described_the_projects_winning_and_the_unusable_sa
         "\n- mine: The project's. (Read .narnat/skills/mine/SKILL.md)\n"
         "- release: Cut a release. (Read .narnat/skills/release/SKILL.md)\n"
     )
+
+
+def test_past_a_hundred_skills_the_rest_are_left_out_and_counted(project, home):
+    # 3,000 skills made a 1 MB system prompt, past any context window, without a word
+    for n in range(MAX_SKILLS + 2):
+        write(project / f".narnat/skills/s{n:03}/SKILL.md", f"---\nname: s{n:03}\ndescription: Skill {n}.\n---\n")
+    said: list[str] = []
+    skills = find_skills(project, home, said.append)
+    assert [s.name for s in skills] == [f"s{n:03}" for n in range(MAX_SKILLS)]
+    assert said == ["2 skills are left out: the system prompt lists at most 100 (the first left out: s100)."]
 
 
 def test_a_file_that_cannot_be_read_says_why(project, home):

@@ -51,6 +51,23 @@ def test_a_binary_file_is_named_with_its_size_after_and_no_lines():
     assert rewind._unified(FileDiff("x.bin", b"a\0b", None)) == ("x.bin (binary, 0 bytes)", "")
 
 
+def test_a_file_past_a_megabyte_is_named_with_its_size_and_no_lines():
+    # a 150 MB line diffed and drawn took 2 GB and minutes, the REPL frozen meanwhile
+    huge = b"a" * (1 << 20)
+    assert rewind._unified(FileDiff("huge.txt", huge, huge + b"TAIL")) == (
+        "huge.txt (too large to show: 1,048,580 bytes)", "")  # fmt: skip
+    assert rewind._unified(FileDiff("huge.txt", huge + b"!", None)) == (
+        "huge.txt (too large to show: 1,048,577 bytes)", "")  # fmt: skip
+    assert rewind._unified(FileDiff("fits.txt", None, huge))[0] == "fits.txt (created, +1)"
+
+
+def test_a_long_line_is_cut_with_the_rest_counted():
+    title, lines = rewind._unified(FileDiff("app.min.js", b"x\n", b"y" * 5000 + b"\n"))
+    assert title == "app.min.js (+1 -1)"
+    assert lines == "@@ -1 +1 @@\n-x\n+" + "y" * 999 + " … 4,001 more characters"
+    assert rewind._unified(FileDiff("a.txt", None, b"y" * 999))[1].endswith("+" + "y" * 999)  # 1,000 with the +
+
+
 def test_bytes_that_are_not_utf8_are_shown_replaced_not_refused():
     title, lines = rewind._unified(FileDiff("latin.txt", b"caf\xe9\n", b"na\xefve\n"))
     assert title == "latin.txt (+1 -1)" and lines.splitlines()[1:] == ["-caf\ufffd", "+na\ufffdve"]
@@ -150,6 +167,11 @@ def test_a_rewind_says_what_it_went_back_to():
     assert rewind._rewind_done("turn 2", True, True) == "Rewound to before turn 2: code and conversation."
     assert rewind._rewind_done("turn 2", True, False) == "Rewound to before turn 2: code."
     assert rewind._rewind_done("turn 2", False, True) == "Rewound to before turn 2: conversation."
+
+
+def test_a_newline_in_a_restored_name_stays_on_its_line():
+    # "Removed 4 files …: a" then "b.txt, …" on a line of its own: a name could forge the report's next line
+    assert rewind._names(["a\nb.txt", "x\n  Restored 1 file: ok.txt"]) == "a\\nb.txt, x\\n  Restored 1 file: ok.txt"
 
 
 def test_six_names_are_listed_and_the_rest_counted():

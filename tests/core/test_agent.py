@@ -180,6 +180,15 @@ def test_a_call_carrying_the_api_key_is_refused_in_a_turn(harness, fake_llm):
     )
 
 
+def test_the_api_key_pasted_into_a_question_is_neither_sent_nor_saved(harness, fake_llm):
+    key = "sk-canary-5f2c9e1b7d"
+    h = harness(api_key=key)
+    fake_llm.add(text_reply("ok"))
+    h.agent.turn(f"why does {key} fail?")
+    assert fake_llm.requests[0]["messages"][-1]["content"].startswith("why does [API key] fail?")
+    assert key not in json.dumps(h.conversation.messages) and key not in json.dumps(fake_llm.requests)
+
+
 def test_stream_json_shows_each_reply_and_call_as_it_happens(harness, fake_llm, project):
     (project / "a.txt").write_text("x\n")
     out = io.StringIO()

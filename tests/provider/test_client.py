@@ -14,7 +14,8 @@ from narnat_agent.provider.client import Client
 from narnat_agent.provider.endpoint import Server
 from narnat_agent.provider.errors import LLMError
 from narnat_agent.provider.tokens import estimate
-from tests.fake_llm import SSE, Raw, Status, chunk, text_reply, tool_reply, usage
+from tests.conftest import assert_failed
+from tests.fake_llm import SSE, Headers, Raw, Status, chunk, text_reply, tool_reply, usage
 
 KEY = "sk-live-0123456789abcdef"
 USER = [{"role": "user", "content": "hi"}]
@@ -199,6 +200,15 @@ def test_an_answer_that_never_ends_is_stopped_past_what_the_context_window_holds
                            f"window holds; the answer stops there."]  # fmt: skip
 
 
+@pytest.mark.slow
+def test_a_turn_whose_answer_was_stopped_at_its_size_says_so_not_that_the_connection_broke(harness, fake_llm):
+    h = harness()
+    fake_llm.add(never_ending({"content": "la " * 3000}))
+    outcome = h.agent.ask("hi")
+    assert_failed(outcome, "^The answer was cut off: the provider sent more than 1,024,000 characters in one "
+                           "answer, more than the context window holds\\.$")  # fmt: skip
+
+
 def test_a_line_of_the_stream_longer_than_any_event_is_not_read_further(made, fake_llm):
     # a gzip bomb unpacks to gigabytes without a line end: the line grew until memory ran out
     client = made()
@@ -284,6 +294,18 @@ def test_keep_alives_alone_end_the_request_at_the_idle_limit_and_it_is_asked_aga
 def test_a_request_past_the_overall_limit_before_any_answer_is_not_asked_again(made, fake_llm, chunked):
     client = made(clock=Clock(fake_llm.asked, 10_000.0), stream_idle_timeout_s=3600, request_timeout_s=5000)
     fake_llm.add(SSE([], trickle=": keep-alive\n\n", delay=0.05, chunked=chunked))
+    with pytest.raises(LLMError) as failed:
+        client.stream(USER, [], Sink())
+    assert str(failed.value) == (
+        "The request ran longer than 5000 s (request_timeout_s), and nothing of the answer had arrived."
+    )
+    assert len(fake_llm.requests) == 1
+
+
+def test_headers_sent_a_line_at_a_time_end_at_the_overall_limit(made, fake_llm):
+    # each line came within the read timeout and no answer had begun, so nothing ended the request
+    client = made(clock=Clock(fake_llm.asked, 10_000.0), stream_idle_timeout_s=3600, request_timeout_s=5000)
+    fake_llm.add(Headers())
     with pytest.raises(LLMError) as failed:
         client.stream(USER, [], Sink())
     assert str(failed.value) == (

@@ -268,3 +268,53 @@ def test_the_setups_check_gives_at_most_500_characters_of_the_servers_words(fake
 def test_the_setups_check_of_an_address_that_is_no_url_says_why():
     said = check_model("nowhere", "k", "m")
     assert said.startswith("Cannot reach nowhere (unknown url type: ") and "None" not in said
+
+
+def _raw_server(answer: bytes, then: bytes = b"", every: float = 0.0) -> socket.socket:
+    """A server that answers every connection with `answer`, then `then` every `every` seconds until it hangs up."""
+    import threading
+    import time
+
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve(connection: socket.socket) -> None:
+        with connection:
+            connection.recv(65536)
+            try:
+                connection.sendall(answer)
+                while then:
+                    time.sleep(every)
+                    connection.sendall(then)
+            except OSError:
+                pass
+
+    def accept() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return listener
+
+
+def test_a_probe_answered_with_endless_headers_is_no_server_not_a_traceback():
+    # http.client gives up past 100 headers with an HTTPException, which is no OSError: the start ended in a traceback
+    listener = _raw_server(b"HTTP/1.1 200 OK\r\n" + b"X-Padding: a\r\n" * 150)
+    try:
+        assert learn(f"http://127.0.0.1:{listener.getsockname()[1]}/v1", "m", "k") is None
+    finally:
+        listener.close()
+
+
+@pytest.mark.slow
+def test_a_probe_whose_answer_drips_without_end_is_given_up(project):
+    # each read came within the timeout: the start waited for ever
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{"
+    listener = _raw_server(head, then=b" ", every=0.05)
+    try:
+        assert learn(f"http://127.0.0.1:{listener.getsockname()[1]}/v1", "m", "k") is None
+    finally:
+        listener.close()

@@ -330,3 +330,16 @@ def test_a_provider_that_moved_is_followed_with_the_whole_body(fake_llm):
     fake_llm.add(SSE([chunk({"content": "a"})]))
     got = list(wire(fake_llm).stream("/chat/completions", [b"{", b"}"]))
     assert [c["choices"][0]["delta"]["content"] for c in got] == ["a"]
+
+
+def test_a_model_list_that_drips_is_given_up_at_its_timeout():
+    # each piece came within the read timeout: /model, which nothing interrupts, waited for ever
+    from tests.provider.test_endpoint import _raw_server
+
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{"
+    listener = _raw_server(head, then=b" ", every=0.05)
+    try:
+        with pytest.raises(TimedOut):
+            Transport(f"http://127.0.0.1:{listener.getsockname()[1]}/v1", "k", 600).get_json("/models", 0.3)
+    finally:
+        listener.close()

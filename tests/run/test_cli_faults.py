@@ -580,3 +580,41 @@ def test_continuing_when_the_newest_conversation_cannot_be_read_names_it_instead
     assert done.returncode == 2 and not fake_llm.requests, done.stderr
     assert f"{newest} cannot be read (Permission denied)." in done.stderr and older.exists()
     assert closed.returncode == 2 and f"{sessions} cannot be read (Permission denied)." in closed.stderr
+
+
+@pytest.mark.slow
+def test_a_store_folder_the_user_cannot_read_is_said_and_not_set_aside_as_damaged(project, fake_llm):
+    # git failed on the unreadable objects, the store was taken for damaged and set aside: every earlier turn lost
+    fake_llm.add(tool_reply(("Write", {"file_path": "a.txt", "content": "1\n"})), text_reply("one"),
+                 tool_reply(("Write", {"file_path": "b.txt", "content": "2\n"})), text_reply("two"))  # fmt: skip
+    assert run(project, fake_llm.base_url, "-p", "one").returncode == 0
+    objects = project / ".narnat" / "checkpoints" / "git" / "objects"
+    objects.chmod(0)
+    try:
+        done = run(project, fake_llm.base_url, "-p", "two", prefix=as_a_user())
+    finally:
+        objects.chmod(0o700)
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 0 and "set aside" not in said, said
+    assert not list((project / ".narnat" / "checkpoints").glob("git.damaged-*"))
+    assert f"Checkpoints are off for this run: the checkpoint store cannot be read: {objects} is not readable" in said
+
+
+@pytest.mark.slow
+def test_an_edit_in_a_folder_the_user_cannot_write_names_the_file_not_a_temporary_one(project, fake_llm):
+    # "Edit could not use sub/.narnat-tmp-7847-bb846157eb54: Permission denied."
+    (project / "sub").mkdir()
+    (project / "sub" / "a.txt").write_text("hi\n")
+    fake_llm.add(tool_reply(("Read", {"file_path": "sub/a.txt"})),
+                 tool_reply(("Edit", {"file_path": "sub/a.txt", "old_string": "hi", "new_string": "ho"})),
+                 text_reply("done"))  # fmt: skip
+    (project / "sub").chmod(0o555)
+    try:
+        done = run(project, fake_llm.base_url, "-p", "edit it", prefix=as_a_user())
+    finally:
+        (project / "sub").chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "Error: Edit could not use sub/a.txt: Permission denied." in done.stderr and ".narnat-tmp-" not in done.stderr
+    )
+    assert (project / "sub" / "a.txt").read_text() == "hi\n"

@@ -209,3 +209,17 @@ def test_the_result_states_every_verification_in_order_and_the_whole_suites_late
     assert result["verifications"] == [whole, part], done.stderr
     assert result["suite"] == whole  # the one file's run does not stand for the suite
     assert "…: failed (exit 4) · session" in done.stderr.splitlines()[-1]  # a filtered run is named as it ran
+
+
+def test_your_own_command_is_the_question_and_a_built_in_one_is_refused(project, fake_llm, capsys, monkeypatch):
+    # `-p "/rev src/a.py"` reached the model as that very text
+    (project / ".narnat" / "commands").mkdir(parents=True)
+    (project / ".narnat" / "commands" / "rev.md").write_text("Review this: $ARGUMENTS\n")
+    monkeypatch.setenv("NARNAT_API_KEY", "k")
+    monkeypatch.setenv("NARNAT_BASE_URL", fake_llm.base_url)
+    fake_llm.add(text_reply("Reviewed."))
+    assert main(["-p", "/rev src/a.py"]) == 0
+    assert fake_llm.requests[0]["messages"][-1]["content"].startswith("Review this: src/a.py")
+    monkeypatch.setenv("NARNAT_API_KEY", "k")  # a run takes the key out of the environment
+    assert main(["-p", "/undo"]) == 2 and len(fake_llm.requests) == 1
+    assert "/undo is a command of the interactive prompt; -p takes a question" in capsys.readouterr().err

@@ -116,6 +116,19 @@ def test_waiting_for_a_job_gives_its_new_output_and_how_it_ended(workspace, proj
     assert "background job 1" not in execute("Bash", {"command": "echo hi"}, workspace).text  # said once, not as news
 
 
+def test_waiting_for_a_job_whose_log_a_command_replaced_by_a_fifo_returns(workspace):
+    # opening the FIFO to read it waited for a writer: `wait %1` and the run hung past every timeout
+    execute("Bash", {"command": "printf 'a\\nb\\n'", "run_in_background": True}, workspace)
+    [job] = workspace.jobs.started
+    job.process.wait()
+    job.output.finish(30)
+    job.log.unlink()
+    os.mkfifo(job.log)
+    done = execute("Bash", {"command": "wait %1", "timeout": 5_000}, workspace)
+    assert done.text.startswith("(no new output)\n(job 1 exited with code 0; its log ")
+    assert done.text.endswith(" was removed or replaced, so its output is lost)")
+
+
 @pytest.mark.parametrize(
     ("printed", "read", "then", "given"),
     [

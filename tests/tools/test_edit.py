@@ -198,3 +198,12 @@ def test_a_todo_list_of_one_is_one_task_in_its_header():
     one = {"todos": [{"content": "fix it", "activeForm": "fixing it", "status": "pending"}]}
     assert registry.prepare("TodoWrite", one).header == "TodoWrite(1 task)"
     assert registry.prepare("TodoWrite", {"todos": one["todos"] * 2}).header == "TodoWrite(2 tasks)"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX's")
+def test_a_path_that_is_there_but_no_regular_file_is_said_so_not_missing(project, workspace):
+    # "fifo does not exist; did you mean fifo?": the path was there, only not a file
+    os.mkfifo(project / "fifo")
+    result = execute("Edit", {"file_path": "fifo", "old_string": "a", "new_string": "b"}, workspace)
+    assert result.is_error
+    assert result.text == "Error: fifo is not a regular file (a device, pipe or socket); Edit edits files only."

@@ -20,6 +20,16 @@ def test_schema_defaults_are_filled_in_before_the_tool_runs():
     assert call.args == {"query": "rust", "num": 5} and call.header == "WebSearch(rust)" and not call.error
 
 
+def test_a_newline_in_a_file_name_stays_on_the_headers_line():
+    # `Write(a +1 line)`: the header read as a command cut short, not as the file `a\nb.txt`
+    for tool in ("Read", "Write", "Edit"):
+        args = {"file_path": "a\nb.txt", "content": "x", "old_string": "x", "new_string": "y"}
+        call = registry.prepare(
+            tool, {k: v for k, v in args.items() if k in registry.TOOLS[tool].parameters["properties"]}
+        )
+        assert call.header == f"{tool}(a\\nb.txt)"
+
+
 def test_bad_arguments_never_reach_the_header_or_the_tool(workspace):
     call = registry.prepare("Read", {"file_path": ["a", "b"]})
     assert call.header == "Read(…)" and call.tool is None

@@ -386,3 +386,44 @@ def test_a_server_that_never_takes_the_connection_did_not_answer_in_time(workspa
             for waiting in queued:
                 waiting.close()
     assert result.text == f"Error: {url} did not answer within 0.25 s."  # not a machine without the internet
+
+
+def dripping_server(stop: threading.Event) -> socket.socket:
+    """A server whose pages never end: their headers, then two bytes every 50 ms until told to stop."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def drip(connection: socket.socket) -> None:
+        connection.recv(65536)
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")
+        while not stop.wait(0.05):
+            try:
+                connection.sendall(b"x\n")
+            except OSError:
+                break
+        connection.close()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # closed
+                return
+            threading.Thread(target=drip, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener
+
+
+def test_a_page_that_never_ends_is_cut_at_three_times_the_timeout(workspace):
+    workspace.web = Web(timeout=0.2)
+    stop = threading.Event()
+    listener = dripping_server(stop)
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/events"
+    try:
+        result = fetch(workspace, url)
+    finally:
+        stop.set()
+        listener.close()
+    assert result.is_error
+    assert f"{url} did not finish sending the page within 0.6 s" in result.text
+    assert result.summary == f"{url} did not finish sending the page within 0.6 s"

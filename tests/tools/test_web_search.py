@@ -1,12 +1,14 @@
 """WebSearch against saved real result pages served from 127.0.0.1."""
 
 import json
+import threading
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 from narnat_agent.tools.registry import execute
 from narnat_agent.tools.web.http import Web
+from tests.tools.test_web_fetch import dripping_server
 from tests.web_server import FIXTURES, Page, fixture
 
 BAIDU_2018 = "baidu/baidu_2018-09-18_serp_from-aql-warc.html"
@@ -151,3 +153,18 @@ def test_language_parameters_reach_each_engine(engines, workspace):
 def test_bad_arguments(workspace):
     assert "must be one of lang_en, lang_zh-CN" in search(workspace, "x", lr="fr").text
     assert "query is empty" in search(workspace, "   ").text
+
+
+@pytest.mark.slow
+def test_engines_whose_pages_never_end_are_given_up_in_time(workspace):
+    # the whole page was read at once, without a bound: a search (and a headless run) waited for ever
+    stop = threading.Event()
+    listener = dripping_server(stop)
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    workspace.web = Web(dict.fromkeys(("baidu", "bing", "duckduckgo", "duckduckgo-lite"), url), timeout=0.1)
+    try:
+        result = search(workspace, "anything")
+    finally:
+        stop.set()
+        listener.close()
+    assert result.is_error and "did not finish sending the page within 0.3 s" in result.text

@@ -18,6 +18,15 @@ class Latin1(io.StringIO):
     encoding = "latin-1"
 
 
+class Gone(io.StringIO):
+    """A reader that went away after the first line (`| head -1`): later writes fail as a closed pipe's do."""
+
+    def write(self, text: str) -> int:
+        if self.getvalue():
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(text)
+
+
 def lines(out: io.StringIO) -> list[dict]:
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
@@ -155,3 +164,13 @@ def test_text_for_a_person_goes_to_stderr_even_what_the_plain_output_puts_on_std
     ui.review("a.py (+1 -1)", "@@ -1 +1 @@\n-a\n+b")
     assert out.getvalue() == ""
     assert err.getvalue() == "3 sessions\nname      turns\nfix-save  2\na.py (+1 -1)\n@@ -1 +1 @@\n-a\n+b\n"
+
+
+def test_a_reader_that_went_away_ends_the_events_without_a_traceback():
+    out, err = Gone(), io.StringIO()
+    ui = EventUI(True, out, err)
+    view = ui.turn_view()
+    for text in ("one", "two", "three"):
+        view.feed(text)
+    ui.report(TurnOutcome(Stop.COMPLETED, answer="onetwothree"), "s", 0)
+    assert out.getvalue() == '{"type": "text", "text": "one"}\n' and err.getvalue() == ""

@@ -167,6 +167,17 @@ def test_the_interrupt_key_cancels_the_turn_being_drawn(terminal):
     view.finish(TurnOutcome(Stop.CANCELLED, stats=TurnStats(started=0.0, ended=1.0)))
 
 
+def test_a_stop_puts_what_was_queued_back_on_the_input_line_unsent(terminal):
+    # sent when the stopped turn ended, a queued message had the agent working again right after Esc
+    view = terminal.turn_view()
+    terminal.watcher.queued += ["steer one", "/undo"]
+    terminal.watcher.on_cancel()
+    assert view.cancelled is True and terminal.watcher.queued == []
+    assert terminal.pending == "steer one\n/undo"
+    assert screen(terminal) == "  Stopped: what you queued is back on the input line, not sent.\n"
+    view.finish(TurnOutcome(Stop.CANCELLED, stats=TurnStats(started=0.0, ended=1.0)))
+
+
 def test_a_command_run_at_once_that_the_watcher_did_not_queue_is_not_looked_for(terminal):
     terminal.run_at_once(lambda line: True)
     terminal._queued("/jobs")

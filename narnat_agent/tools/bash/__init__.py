@@ -131,7 +131,10 @@ def _wait(waited: re.Match, ws: Workspace, timeout_s: float) -> Result:
     verification = of_job(job) if ended else None
     summary = _("job {number}: {state}").format(number=job.number, state=spoken(job.state))
     failed = ended and job.process.returncode != 0
-    return Result(f"{body}({how}; its whole output: {ws.show(job.log)})", summary, failed, verification=verification)
+    # a command may have removed the log (or put something else there): the model is not sent to read it
+    where = f"its whole output: {ws.show(job.log)}" if job.log.is_file() else \
+        f"its log {ws.show(job.log)} was removed or replaced, so its output is lost"  # fmt: skip
+    return Result(f"{body}({how}; {where})", summary, failed, verification=verification)
 
 
 def _not_this_runs(number: int, by_number: bool, ws: Workspace) -> ToolError:

@@ -14,7 +14,7 @@ from narnat_agent.tools.files.diffs import compact_diff
 from narnat_agent.tools.files.documents import DocumentError
 from narnat_agent.tools.files.syntax_check import changed_lines, introduced
 from narnat_agent.tools.files.textfile import decode, line_count, line_ending, with_ending
-from narnat_agent.tools.tool import Tool
+from narnat_agent.tools.tool import Tool, file_target
 from narnat_agent.tools.workspace import Workspace, renumbered
 
 READ_PREFIX = re.compile(r"^ *(\d+)\t")  # "7\t" in front of a line: how Read numbers lines
@@ -38,6 +38,8 @@ def run(args: dict, ws: Workspace) -> Result:
     if old == new:
         raise ToolError("old_string and new_string are identical; there is nothing to change.")
     path = ws.resolve(args["file_path"])
+    if path.exists() and not path.is_file() and not path.is_dir():  # /dev/stdin, a FIFO: there, but no file
+        raise ToolError(f"{ws.show(path)} is not a regular file (a device, pipe or socket); Edit edits files only.")
     if not path.is_file():
         raise ws.missing(path)
     ws.require_read(path)
@@ -215,6 +217,6 @@ TOOL = Tool(
         "required": ["file_path", "old_string", "new_string"],
     },
     run=run,
-    target=lambda args: args.get("file_path", ""),
+    target=file_target,
     changes=changes_file_path,
 )

@@ -16,7 +16,7 @@ from narnat_agent.tools.files.textfile import binary_kind, decode, digest, line_
 from narnat_agent.tools.read.images import SUFFIXES as IMAGE_SUFFIXES
 from narnat_agent.tools.read.images import read_image
 from narnat_agent.tools.read.lines import Scanned, numbered, pieces, scan
-from narnat_agent.tools.tool import Tool
+from narnat_agent.tools.tool import Tool, file_target
 from narnat_agent.tools.verification import of_job
 from narnat_agent.tools.workspace import Workspace, printable
 
@@ -227,5 +227,5 @@ TOOL = Tool(
         "required": ["file_path"],
     },
     run=run,
-    target=lambda args: args.get("file_path", ""),
+    target=file_target,
 )

@@ -2,6 +2,7 @@
 
 import html
 import re
+import time
 
 from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.tools.base import Result, ToolError
@@ -13,6 +14,7 @@ from narnat_agent.tools.workspace import Workspace
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_CHARS = 100_000
+WHOLE_PAGE_TIMEOUTS = 3  # a whole page may take three times web_timeout_s, which bounds each wait
 TEXT_TYPES = ("text/", "application/json", "application/xml", "application/javascript")  # and +json, +xml
 META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)""", re.IGNORECASE)
 TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
@@ -83,12 +85,34 @@ def _fetch(web: Web, url: str):
         if response.status_code >= 400:
             said = Said(N_("{url} answered HTTP {status}"), url=response.url, status=str(response.status_code))
             raise ToolError(f"{response.url} answered HTTP {response.status_code} {response.reason}.", said)
-        data = bytearray()
-        for chunk in response.iter_content(65536):
-            data += chunk
-            if len(data) > MAX_BYTES:
-                raise ToolError(f"{response.url} is larger than {size_text(MAX_BYTES)}; not read.")
-        return response, bytes(data)
+        return response, read_page(response, web.timeout * WHOLE_PAGE_TIMEOUTS)
+
+
+def read_page(response, limit: float) -> bytes:
+    """The body, read as it arrives (read1: a page that drips a few bytes at a time still returns them), until
+    its end, MAX_BYTES, or limit seconds: a page that streams without end (an event stream, a tarpit) is cut."""
+    from urllib3.exceptions import HTTPError
+
+    deadline = time.monotonic() + limit
+    data = bytearray()
+    while chunk := _read1(response, HTTPError):
+        data += chunk
+        if len(data) > MAX_BYTES:
+            raise ToolError(f"{response.url} is larger than {size_text(MAX_BYTES)}; not read.")
+        if time.monotonic() > deadline:
+            said = Said(N_("{url} did not finish sending the page within {seconds} s"), url=response.url,
+                        seconds=f"{limit:g}")  # fmt: skip
+            raise ToolError(f"{response.url} did not finish sending the page within {limit:g} s "
+                            f"({size_text(len(data))} had come); it may stream without end.", said)  # fmt: skip
+    return bytes(data)
+
+
+def _read1(response, errors: type[Exception]) -> bytes:
+    try:
+        return response.raw.read1(65536, decode_content=True)
+    except errors as e:  # the server went quiet past web_timeout_s, or broke off mid-page
+        said = Said(N_("{url} stopped sending the page"), url=response.url)
+        raise ToolError(f"{response.url} stopped sending the page ({e.__class__.__name__}).", said) from None
 
 
 def run(args: dict, ws: Workspace) -> Result:

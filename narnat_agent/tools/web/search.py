@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, urlencode, urlparse
 from narnat_agent.i18n import N_, Said, _, ngettext
 from narnat_agent.tools.base import Result, ToolError
 from narnat_agent.tools.tool import Tool
+from narnat_agent.tools.web.fetch import WHOLE_PAGE_TIMEOUTS, read_page
 from narnat_agent.tools.web.http import Web, accept_language, unreachable
 from narnat_agent.tools.workspace import Workspace
 
@@ -56,10 +57,18 @@ def _request(web: Web, url: str, **kwargs):
     import requests
 
     try:
-        return web.session().request(kwargs.pop("method", "GET"), url, timeout=web.timeout, **kwargs)
+        response = web.session().request(kwargs.pop("method", "GET"), url, timeout=web.timeout, stream=True, **kwargs)
     except requests.exceptions.RequestException as e:
         reason = unreachable(e)
         raise EngineFailed(reason or f"request failed ({e.__class__.__name__})", offline=reason is not None) from None
+    # read as WebFetch reads a page, bounded in time and size: an engine (or a mirror) that drips its page without
+    # end held the search, and the run, for ever
+    with response:
+        try:
+            response._content = read_page(response, web.timeout * WHOLE_PAGE_TIMEOUTS)
+        except ToolError as e:
+            raise EngineFailed(str(e).rstrip(".")) from None
+    return response
 
 
 def _check_status(response) -> None:
