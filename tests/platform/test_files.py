@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from narnat_agent.platform.files import replace, set_mode, slashed, stat_in
-from tests.platforms import NO_BYTE_NAMES, NO_FIFOS, UNDER_WINE
+from narnat_agent.platform.files import open_now, replace, set_mode, slashed, stat_in
+from tests.platforms import NO_BYTE_NAMES, NO_FIFOS, NO_SYMLINKS, UNDER_WINE
 
 
 @pytest.mark.windows
@@ -108,3 +108,27 @@ def test_a_file_replaced_holds_the_new_content_and_the_new_name_is_gone(tmp_path
 def test_a_backslash_in_a_glob_stays_the_escape_of_the_next_character():
     # notes/[draft].md named literally: a separator in place of the backslashes would name folders '[draft' and ']'
     assert slashed("notes/\\[draft\\].md") == "notes/\\[draft\\].md"
+
+
+@NO_FIFOS
+@pytest.mark.timeout(10)  # a FIFO opened to be read waits for a writer for ever
+def test_a_fifo_opened_to_be_read_now_has_nothing_rather_than_waiting_for_a_writer(tmp_path):
+    # a FIFO a command put where a session, a job's log or Read's file was: the run goes on
+    os.mkfifo(tmp_path / "pipe")
+    fd = open_now(tmp_path / "pipe")
+    try:
+        assert os.read(fd, 10) == b""  # no writer: nothing now
+    finally:
+        os.close(fd)
+
+
+@NO_SYMLINKS
+def test_a_link_opened_to_be_read_now_reads_the_file_it_names(tmp_path):
+    # Read of a linked file (a README.md -> docs/README.md), a session or a job's log reached through a link
+    (tmp_path / "real.txt").write_bytes(b"four")
+    (tmp_path / "link.txt").symlink_to("real.txt")
+    fd = open_now(tmp_path / "link.txt")
+    try:
+        assert os.read(fd, 10) == b"four"
+    finally:
+        os.close(fd)
