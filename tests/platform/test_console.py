@@ -121,3 +121,27 @@ def test_each_standard_stream_of_a_hung_up_terminal_is_found_standard_error_too(
         os.close(reader)
         if writer >= 0:
             os.close(writer)
+
+
+# keys typed while a run ends (the next shell command typed ahead) are still there once its settings are given back
+TYPED_AHEAD_KEPT = """import os, select, termios, tty
+from narnat_agent.platform.console import saved_terminal
+restore = saved_terminal()
+tty.setraw(0, termios.TCSANOW)  # as the key watcher does: what was typed stays to be read
+restore()
+ready, _, _ = select.select([0], [], [], 30)  # the line is there at once: only a flushed one waits this long
+print(os.read(0, 100) if ready else None)
+"""
+
+
+@posix_only("a terminal's settings are termios' there")
+def test_giving_the_terminal_its_settings_back_keeps_what_was_typed_ahead():
+    master, terminal = os.openpty()
+    try:
+        os.write(master, b"make test\n")
+        done = subprocess.run([sys.executable, "-c", TYPED_AHEAD_KEPT], stdin=terminal, capture_output=True,
+                              timeout=60)  # fmt: skip
+    finally:
+        os.close(terminal)
+        os.close(master)
+    assert done.stdout == b"b'make test\\n'\n", done.stderr
