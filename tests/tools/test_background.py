@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -505,6 +506,38 @@ def test_a_job_that_ignores_the_polite_stop_is_killed_after_the_grace(project):
     while b"ready" not in job.log.read_bytes():
         time.sleep(0.01)
     assert jobs.stop_all() == [job] and job.process.returncode == -9
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="sleep is a POSIX command")
+def test_a_job_stopped_at_exit_ends_its_log_with_the_line_saying_so_after_its_last_output(project):
+    # what the job's output pipe still brings once its tree is stopped (a server's goodbye, from a process that holds
+    # the pipe too) comes first: a later run reads the log's last line to say how the job ended
+    jobs = Jobs()
+    log = project / "job-1.log"
+    reader, writer = os.pipe()
+
+    def spawn(tag: str) -> subprocess.Popen:
+        process = subprocess.Popen(["sleep", "300"], start_new_session=True, env={**os.environ, TAG: tag})
+        process.stdout = os.fdopen(reader, "rb")  # its output: a pipe this test holds open as well
+        return process
+
+    def last_words() -> None:  # once Narnat waits for the rest of the output, it comes and the pipe closes
+        assert until(lambda: job.output.waited)
+        os.write(writer, b"goodbye\n")
+        os.close(writer)
+
+    job = jobs.start("sleep 300", log, spawn)
+    os.write(writer, b"serving\n")
+    assert until(lambda: log.read_bytes() == b"serving\n")
+    talker = threading.Thread(target=last_words, daemon=True)
+    talker.start()
+    assert jobs.stop_all() == [job]
+    talker.join(30)
+    assert re.fullmatch(
+        rb"serving\ngoodbye\n\n\[Narnat stopped this job when it exited, at \d\d:\d\d: the command "
+        rb"had not finished\.\]\n",
+        log.read_bytes(),
+    ), log.read_bytes()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a SIGINT sent to the process itself")
