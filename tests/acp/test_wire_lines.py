@@ -3,6 +3,10 @@
 
 import asyncio
 import json
+import subprocess
+import sys
+
+import pytest
 
 from narnat_agent.acp.wire import LIMIT, Lines
 
@@ -195,3 +199,27 @@ def test_a_line_over_the_limit_arriving_in_pieces_is_refused_whole_and_the_next_
     written = Written()
     assert asyncio.run(run()) == [after]
     assert written.messages() == [_refusal(-32600, f"a message over {LIMIT} bytes")]
+
+
+ECHO = """
+import asyncio
+from narnat_agent.acp.wire import Lines, stdio
+
+async def main():
+    reader, writer = await stdio(1)
+    lines = Lines(reader, writer, set())
+    while (message := await lines.receive()) is not None:
+        await lines.send({"jsonrpc": "2.0", "id": message["id"], "result": len(message["params"]["text"])})
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.slow  # a Python process of its own: stdio() reads the process's own stdin
+def test_stdin_takes_a_prompt_with_a_whole_file_in_it():
+    # asyncio's own limit of a line is 64 KB: a prompt carrying a file of a few thousand lines would be refused
+    text = "x" * 200_000
+    line = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "session/prompt", "params": {"text": text}}).encode()
+    done = subprocess.run([sys.executable, "-c", ECHO], input=line + b"\n", capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(reply) for reply in done.stdout.splitlines()] == [{"jsonrpc": "2.0", "id": 7, "result": 200_000}]

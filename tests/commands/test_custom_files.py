@@ -201,6 +201,14 @@ def test_past_a_hundred_skills_the_rest_are_left_out_and_counted(project, home):
     assert said == ["2 skills are left out: the system prompt lists at most 100 (the first left out: s100)."]
 
 
+def test_exactly_a_hundred_skills_are_all_listed_without_a_word(project, home):
+    for n in range(MAX_SKILLS):
+        write(project / f".narnat/skills/s{n:03}/SKILL.md", f"---\nname: s{n:03}\ndescription: Skill {n}.\n---\n")
+    said: list[str] = []
+    assert [s.name for s in find_skills(project, home, said.append)] == [f"s{n:03}" for n in range(MAX_SKILLS)]
+    assert said == []
+
+
 def test_a_file_that_cannot_be_read_says_why(project, home):
     (project / ".narnat/commands").mkdir(parents=True)
     (project / ".narnat/commands/gone.md").symlink_to(project / "deleted.md")

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from narnat_agent import i18n
 from narnat_agent.config.loader import ConfigError, load_config
 from narnat_agent.config.settings import SETTINGS, Notice, example_file, settings_table
 from narnat_agent.i18n import N_, languages
@@ -72,6 +73,7 @@ def test_a_value_at_the_edge_of_its_range_is_taken(tmp_path, key, value):
         ("model", "  "),  # every request would name no model
         ("max_cost", 0),  # every turn would stop before its first request
         ("base_url", "http://:8080/v1"),  # a port and no host: the first request would fail
+        ("base_url", "http://localhost:80a/v1"),  # a port that is not a number: the first request would fail
     ],
 )
 def test_a_value_past_its_range_or_only_like_a_number_is_refused_naming_the_key(tmp_path, key, value):
@@ -91,6 +93,17 @@ def test_a_notice_is_worded_with_its_values():
     notice = Notice(N_("{path}: unknown key '{key}' ignored (known keys: {known})."),
                     {"path": "p", "key": "k", "known": "a, b"})  # fmt: skip
     assert str(notice) == "p: unknown key 'k' ignored (known keys: a, b)."
+
+
+def test_a_notice_of_the_settings_is_said_in_the_language_they_choose(tmp_path):
+    config = loaded(tmp_path, language="zh-CN", modle="x")
+    i18n.use(config.language)
+    try:
+        [notice] = config.notices
+        path = tmp_path / "project/.narnat/narnat.json"
+        assert str(notice).startswith(f"{path}：已忽略未知的键「modle」（可用的键：")
+    finally:
+        i18n.use("en")
 
 
 def test_narnat_json_example_shows_every_setting_with_its_default_or_example():
