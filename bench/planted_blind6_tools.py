@@ -64,9 +64,11 @@ BLIND6_TOOLS: dict[str, tuple[Defect, ...]] = {
          f"{STEP_MISSED}: a file given as path is said to be a FIFO, socket or device"),
     ),
     "narnat_agent/tools/write.py": _later(
-        ("        encoding = UTF8\n", "",
-         f"{STEP_MISSED}: a file whose encoding could not hold the text is written as UTF-8 but remembered in its "
-         "old encoding: the next Edit garbles it"),
+        # in place of leaving out `encoding = UTF8` after the fallback, which changed nothing (a file that is UTF-8
+        # is read as UTF-8 whatever encoding it was remembered in); this one written after reading the tests
+        ('encoded, note = content.encode("utf-8"), f" It was',
+         'encoded, note = args["content"].encode("utf-8"), f" It was',
+         f"{WRONG_SETTING}: a CRLF file whose encoding cannot hold the new text is written as UTF-8 with LF"),
         ("ws.remember(path, encoded, whole=True, codec=encoding.codec)",
          'ws.remember(path, args["content"].encode("utf-8"), whole=True, codec=encoding.codec)',
          f"{WRONG_SETTING}: what the model sent is remembered, not what was written: a CRLF or Latin-1 file is then "
