@@ -124,7 +124,8 @@ def test_text_the_old_encoding_cannot_hold_is_written_as_utf8_and_said(project, 
     assert (project / "fr.txt").read_bytes() == "café ✔\n".encode()
     (project / "win.txt").write_bytes(b"caf\xe9\r\n")
     execute("Read", {"file_path": "win.txt"}, workspace)
-    assert "now UTF-8" in write(workspace, "win.txt", "café ✓\n").text
+    said = write(workspace, "win.txt", "café ✓\n").text
+    assert said.endswith(" now UTF-8. Line endings written as CRLF, the file's own.")  # both said, neither lost
     assert (project / "win.txt").read_bytes() == "café ✓\r\n".encode()  # its encoding lost, not its line endings
 
 
