@@ -52,6 +52,7 @@ from planted_blind5_ui import BLIND5_UI
 from planted_blind5_winsafety import BLIND5_WINSAFETY
 from planted_blind6_acp import BLIND6_ACP
 from planted_blind6_platform import BLIND6_PLATFORM
+from planted_blind6_tools import BLIND6_TOOLS
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1406,6 +1407,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND5_UI,  # a fifth writer's: the keys, the UIs, the renderers, the JSON events, the cells, -p's text
     BLIND6_PLATFORM,  # a sixth writer's: the platform seams, the background jobs, a run's signals
     BLIND6_ACP,  # a sixth writer's: the editor protocol, the settings, their loader, the skills
+    BLIND6_TOOLS,  # a sixth writer's: Read, Edit and its matching, rg, Grep, Glob, Write, the documents
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -27,14 +27,14 @@ def run(args: dict, ws: Workspace) -> Result:
         ending = line_ending(before)
     content = with_ending(args["content"], ending)  # a replaced file keeps its line endings (a mix: as sent)
     note = f" It keeps its encoding, {encoding.label}." if encoding.codec != "utf-8" else ""
-    if content != args["content"]:  # say it: the model sent other line endings than were written
-        kind = "CRLF" if ending == "\r\n" else "LF"
-        note += f" Line endings written as {kind}, " + ("the file's own." if existed else "as for every new file.")
     try:
         encoded = encoding.encode(content)
     except UnicodeEncodeError:
         encoded, note = content.encode("utf-8"), f" It was {encoding.label}, which cannot hold the new text; now UTF-8."
         encoding = UTF8
+    if content != args["content"]:  # say it: the model sent other line endings than were written
+        kind = "CRLF" if ending == "\r\n" else "LF"
+        note += f" Line endings written as {kind}, " + ("the file's own." if existed else "as for every new file.")
     ws.ask_outside("Write", path)
     write_atomic(path, encoded, follow_umask=True)
     ws.written(path, encoded)

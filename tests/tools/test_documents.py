@@ -58,6 +58,13 @@ def test_a_scanned_pdf_says_it_has_no_text(project, workspace):
     assert not result.is_error and "no text layer" in result.text and result.summary == "PDF without text"
 
 
+def test_a_pdf_with_a_blank_page_among_pages_of_text_is_read_not_said_to_be_scanned(project, workspace):
+    (project / "cover.pdf").write_bytes(text_pdf(["", "Revenue grew"]))  # a cover page, an image alone
+    result = read(workspace, "cover.pdf")
+    assert result.text.splitlines()[-3:] == ["3\t--- page 2 of 2 ---", "4\tRevenue grew", "(End of file - 4 lines)"]
+    assert result.text.startswith("1\t--- page 1 of 2 ---\n")
+
+
 def test_a_damaged_pdf_is_one_sentence(project, workspace):
     (project / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really\n")
     result = read(workspace, "broken.pdf")

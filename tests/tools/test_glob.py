@@ -188,7 +188,9 @@ def test_a_path_that_is_not_a_folder(project, workspace):
 
 def test_a_name_pattern_says_how_many_more_match_in_subfolders(project, workspace):
     tree(project, ["a.py", "src/b.py", "src/c/d.py", "src/c/e.txt"])
-    assert glob(workspace, "*.py").text.splitlines() == ["a.py", "(2 more files match '**/*.py' in subfolders)"]
+    top = glob(workspace, "*.py")
+    assert top.text.splitlines() == ["a.py", "(2 more files match '**/*.py' in subfolders)"]
+    assert top.summary == "Found 1 file"  # the file listed, not those said apart below
     assert glob(workspace, "**/*.py").text.splitlines() == listed("src/c/d.py", "src/b.py", "a.py")
     (project / "a.py").unlink()
     result = glob(workspace, "*.py")

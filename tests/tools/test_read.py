@@ -519,6 +519,15 @@ def test_a_running_jobs_log_says_it_grows_and_an_ended_ones_how_it_ended(workspa
 
 
 @WITH_BASH
+def test_a_jobs_log_is_shown_without_the_colours_its_command_wrote_for_a_terminal(workspace, project):
+    job, log = job_log(workspace, "print('\\x1b[32mPASSED\\x1b[0m test_x')")
+    finished(job)
+    assert "\x1b[32mPASSED" in job.log.read_text()  # the log keeps them; the model is shown the text alone
+    result = read(workspace, log)
+    assert result.text == f"1\tPASSED test_x\n(End of file - 1 lines)\nJob 1 ({job.command}) exited with code 0."
+
+
+@WITH_BASH
 def test_a_page_of_a_jobs_log_counts_as_read_to_its_last_line_only(workspace, project):
     job, log = job_log(workspace, "print('a'); print('b'); print('c'); print('d')")
     finished(job)

@@ -94,6 +94,9 @@ def test_overwriting_a_crlf_file_keeps_crlf_and_new_files_get_lf(project, worksp
     execute("Read", {"file_path": "win.txt"}, workspace)
     write(workspace, "win.txt", "one\nthree\n")
     assert (project / "win.txt").read_bytes() == b"one\r\nthree\r\n"
+    # what is remembered is what was written, CRLF: the file is not taken for one changed since
+    edited = execute("Edit", {"file_path": "win.txt", "old_string": "three", "new_string": "four"}, workspace)
+    assert not edited.is_error and (project / "win.txt").read_bytes() == b"one\r\nfour\r\n"
     write(workspace, "new.txt", "a\r\nb\n")
     assert (project / "new.txt").read_bytes() == b"a\nb\n"
 
@@ -115,6 +118,15 @@ def test_text_the_old_encoding_cannot_hold_is_written_as_utf8_and_said(project, 
     result = write(workspace, "fr.txt", "café ✓\n")
     assert "now UTF-8" in result.text
     assert (project / "fr.txt").read_bytes() == "café ✓\n".encode()
+    # from then on the file is UTF-8 to Edit too: its é is not read back as Latin-1's two characters
+    edited = execute("Edit", {"file_path": "fr.txt", "old_string": "café ✓", "new_string": "café ✔"}, workspace)
+    assert not edited.is_error and "keeps its encoding" not in edited.text
+    assert (project / "fr.txt").read_bytes() == "café ✔\n".encode()
+    (project / "win.txt").write_bytes(b"caf\xe9\r\n")
+    execute("Read", {"file_path": "win.txt"}, workspace)
+    said = write(workspace, "win.txt", "café ✓\n").text
+    assert said.endswith(" now UTF-8. Line endings written as CRLF, the file's own.")  # both said, neither lost
+    assert (project / "win.txt").read_bytes() == "café ✓\r\n".encode()  # its encoding lost, not its line endings
 
 
 class CtrlCMidWrite:
