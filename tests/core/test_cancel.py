@@ -3,6 +3,7 @@
 import signal
 import threading
 
+from narnat_agent.commands.dispatch import dispatch
 from narnat_agent.core.turn import Stop
 from tests.fake_llm import SSE, chunk, text_reply, tool_reply
 from tests.keys import press_at
@@ -61,3 +62,24 @@ def test_a_command_stopped_midway_reports_what_it_printed(harness, fake_llm, pro
     [result] = [m["content"] for m in h.conversation.messages if m["role"] == "tool"]
     assert outcome.stop.value == "cancelled"
     assert result.startswith("started\n") and "cancelled by the user" in result and "done" not in result
+
+
+def test_undo_gives_back_what_a_command_changed_before_it_was_stopped(harness, fake_llm, project):
+    import time
+
+    (project / "a.txt").write_text("before\n")
+    (project / "gen.py").write_text("open('a.txt', 'w').write('after\\n')\n")
+    h = harness()
+    main = threading.main_thread().ident
+
+    def press_escape_once_it_wrote() -> None:  # the change is made; the command has not ended
+        while (project / "a.txt").read_text() != "after\n" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        signal.pthread_kill(main, signal.SIGINT)
+
+    deadline = time.monotonic() + 10
+    threading.Thread(target=press_escape_once_it_wrote, daemon=True).start()
+    fake_llm.add(tool_reply(("Bash", {"command": "python3 gen.py; sleep 30"})))
+    assert h.agent.turn("go").stop is Stop.CANCELLED
+    dispatch(h.agent, "/undo")
+    assert (project / "a.txt").read_text() == "before\n"

@@ -1,5 +1,7 @@
 """Steering: a message sent while the agent works joins the turn at the next tool boundary, appended."""
 
+import json
+
 from narnat_agent.prompts.texts import STEERED
 from tests.fake_llm import text_reply, tool_reply
 
@@ -26,3 +28,15 @@ def test_a_turn_that_makes_no_call_leaves_the_message_for_the_next_question(harn
     h.agent.steering = lambda: asked.append(1) or []
     h.agent.ask("hi")
     assert not asked and len(fake_llm.requests) == 1
+
+
+def test_the_api_key_pasted_into_a_message_sent_meanwhile_is_neither_sent_nor_saved_nor_shown(harness, fake_llm):
+    key = "sk-canary-5f2c9e1b7d"
+    fake_llm.add(tool_reply(("Glob", {"pattern": "*"})), text_reply("Done."))
+    h = harness(api_key=key)
+    sent = [[f"use {key} for the upload"], []]
+    h.agent.steering = lambda: sent.pop(0) if sent else []
+    h.agent.ask("list the files")
+    assert fake_llm.requests[1]["messages"][-1]["content"].startswith("use [API key] for the upload")
+    assert key not in json.dumps(h.conversation.messages) and key not in json.dumps(fake_llm.requests)
+    assert "❯ use [API key] for the upload · delivered" in h.err.getvalue() and key not in h.err.getvalue()
