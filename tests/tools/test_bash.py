@@ -607,6 +607,18 @@ def test_the_question_before_a_deletion_says_what_undo_could_give_back_of_its_pa
     assert declined.is_error and (project / "junk.txt").exists()
 
 
+def test_after_a_cd_the_question_before_a_deletion_names_the_paths_where_the_command_runs(project):
+    told = []
+    ws = Workspace(project, project / ".narnat", confirm=lambda c, r: False,
+                   undo_says=lambda paths: told.append(paths) or "/undo restores them")  # fmt: skip
+    (project / "sub").mkdir()
+    (project / "sub/junk.txt").write_text("x")
+    (project / "junk.txt").write_text("the root's own")
+    bash(ws, "cd sub")
+    assert bash(ws, "rm junk.txt").is_error
+    assert told == [[project / "sub" / "junk.txt"]]
+
+
 def test_the_screen_gets_the_last_lines_the_exit_code_and_a_count_said_right(workspace):
     one = bash(workspace, "echo fine")
     assert (one.summary, one.detail) == ("exit 0 · 1 line", Output(("fine",), 1, 1, 0))
