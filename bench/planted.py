@@ -51,6 +51,7 @@ from planted_blind5_safety import BLIND5_SAFETY
 from planted_blind5_ui import BLIND5_UI
 from planted_blind5_winsafety import BLIND5_WINSAFETY
 from planted_blind6_acp import BLIND6_ACP
+from planted_blind6_checkpoints import BLIND6_CHECKPOINTS
 from planted_blind6_core import BLIND6_CORE
 from planted_blind6_platform import BLIND6_PLATFORM
 from planted_blind6_tools import BLIND6_TOOLS
@@ -1410,6 +1411,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND6_ACP,  # a sixth writer's: the editor protocol, the settings, their loader, the skills
     BLIND6_TOOLS,  # a sixth writer's: Read, Edit and its matching, rg, Grep, Glob, Write, the documents
     BLIND6_CORE,  # a sixth writer's: the core, the client, the transport, the session store, the compression
+    BLIND6_CHECKPOINTS,  # a sixth writer's: the checkpoints, the rewind commands, the workspace, Bash and WebFetch
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -112,6 +112,18 @@ def test_a_rewind_gives_back_every_byte_and_removes_what_the_agent_created(tree)
     assert agent.conversation.messages == [{"role": "system", "content": "system"}] and agent.conversation.turns == 0
 
 
+def test_a_turns_diff_holds_the_files_it_created_and_those_it_deleted(tree):
+    agent = Agent(tree)
+    agent.turn("change everything", *A_TURN)
+    assert {d.path: (d.before, d.after) for d in agent.checkpoints.diffs(0)} == {
+        "lib/new.py": (None, b"x = 1\n"),
+        "notes.txt": (b"line one\r\nline two\r\n", b"a\nb\n"),
+        "out.txt": (b"generated 1\n", b"generated 2\n"),
+        "src/main.py": (b"print('hello')\n", None),  # edited, then deleted with its folder
+        "src/util.py": (b"def f():\n    return 1\n", None),
+    }
+
+
 def test_the_listing_shows_each_turns_files_and_lines(tree):
     agent = Agent(tree)
     agent.turn("first", *A_TURN[:2])
@@ -341,6 +353,14 @@ def test_a_folder_a_command_replaced_by_a_link_comes_back_and_what_it_leads_to_i
     agent.rewind(0)
     assert (tree / "src/main.py").read_text() == "print('hello')\n" and not (tree / "src").is_symlink()
     assert not (tree / "old").exists() and sorted(os.listdir(tree / "docs")) == ["a.md"]
+
+
+def test_a_link_a_command_made_goes_with_the_rewind_whether_it_leads_to_a_folder_or_nowhere(tree):
+    agent = Agent(tree)
+    agent.turn("link", ("Bash", [], bash("ln -s src gen && ln -s missing.txt dangling")))
+    agent.rewind(0)
+    assert not os.path.lexists(tree / "gen") and not os.path.lexists(tree / "dangling")
+    assert (tree / "src/main.py").read_text() == "print('hello')\n"  # what the folder link led to stays
 
 
 def test_undo_deletes_nothing_through_a_link_the_person_put_where_the_agents_folder_was(tree):
@@ -594,6 +614,24 @@ def test_a_snapshot_just_taken_survives_a_prune_even_when_its_tree_is_old(tree):
     store.snapshot([], everything=True)  # so that only the age of `first` can keep it
     store.prune(set())
     assert store.existing([first]) == {first}
+
+
+def test_a_prune_goes_on_when_the_conversation_names_snapshots_of_a_store_deleted_since(tree):
+    store = open_store(tree, tree / ".narnat", print)
+    lost = store.snapshot([], everything=True).id
+    shutil.rmtree(tree / ".narnat/checkpoints/git")
+    store = open_store(tree, tree / ".narnat", print)
+    (tree / "out.txt").write_text("kept\n")
+    kept = store.snapshot([], everything=True).id
+    (tree / "out.txt").write_text("old\n")
+    old = store.snapshot([], everything=True).id
+    week_ago = time.time() - 8 * 86400
+    for path in (tree / ".narnat/checkpoints/git/objects").rglob("*"):
+        os.utime(path, (week_ago, week_ago))
+    (tree / "out.txt").write_text("now\n")
+    store.snapshot([], everything=True)  # so that only the conversation can keep `kept`
+    store.prune({kept, lost})
+    assert store.existing([kept, old, lost]) == {kept}
 
 
 OPERATIONS = st.lists(

@@ -126,6 +126,22 @@ def test_a_lockfile_in_a_subfolder_is_named_without_its_lines_too(harness, fake_
 
 
 @pytest.mark.slow
+def test_an_empty_file_a_turn_filled_or_a_file_it_emptied_is_changed_not_created_or_deleted(harness, fake_llm, project):
+    (project / "empty.txt").write_text("")
+    (project / "full.txt").write_text("x\n")
+    h = harness(answers="y\n")  # the command replaces files that exist: asked
+    refill = "python3 -c \"open('empty.txt', 'w').write('one\\n'); open('full.txt', 'w').close()\""
+    fake_llm.add(tool_reply(("Bash", {"command": refill})), text_reply("Done."))
+    h.agent.ask("swap them")
+    h.out.truncate(0), h.out.seek(0)
+    dispatch(h.agent, "/diff")
+    assert h.out.getvalue() == (
+        "Turn 1 changed 2 files: swap them\n"
+        "empty.txt (+1 -0)\n@@ -0,0 +1 @@\n+one\nfull.txt (+0 -1)\n@@ -1 +0,0 @@\n-x\n"
+    )
+
+
+@pytest.mark.slow
 def test_a_file_name_holding_a_newline_stays_on_its_line(harness, fake_llm, project):
     # "x\n● secrets.txt (deleted, -120)" as a name forged a line of the review
     h = harness(answers="y\n")

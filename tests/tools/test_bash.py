@@ -29,6 +29,20 @@ def test_output_and_exit_code(workspace):
     assert ok.text == "fine\n(exit code 0)" and not ok.is_error
 
 
+def test_a_command_that_reads_its_input_gets_none_and_does_not_wait_on_narnats(workspace):
+    # Narnat's own input is the person's terminal: a pipe nobody writes to stands for it
+    read, write = os.pipe()
+    saved = os.dup(0)
+    os.dup2(read, 0)
+    try:
+        result = bash(workspace, "cat; echo read", timeout=3000)
+    finally:
+        os.dup2(saved, 0)
+        for fd in (saved, read, write):
+            os.close(fd)
+    assert result.text == "read\n(exit code 0)"
+
+
 def test_exit_1_of_grep_diff_and_test_is_not_an_error(workspace, project):
     (project / "a").write_text("x\n")
     (project / "b").write_text("y\n")
@@ -591,6 +605,18 @@ def test_the_question_before_a_deletion_says_what_undo_could_give_back_of_its_pa
         "what they want."
     )
     assert declined.is_error and (project / "junk.txt").exists()
+
+
+def test_after_a_cd_the_question_before_a_deletion_names_the_paths_where_the_command_runs(project):
+    told = []
+    ws = Workspace(project, project / ".narnat", confirm=lambda c, r: False,
+                   undo_says=lambda paths: told.append(paths) or "/undo restores them")  # fmt: skip
+    (project / "sub").mkdir()
+    (project / "sub/junk.txt").write_text("x")
+    (project / "junk.txt").write_text("the root's own")
+    bash(ws, "cd sub")
+    assert bash(ws, "rm junk.txt").is_error
+    assert told == [[project / "sub" / "junk.txt"]]
 
 
 def test_the_screen_gets_the_last_lines_the_exit_code_and_a_count_said_right(workspace):
