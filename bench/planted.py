@@ -50,6 +50,7 @@ from planted_blind5_core import BLIND5_CORE
 from planted_blind5_safety import BLIND5_SAFETY
 from planted_blind5_ui import BLIND5_UI
 from planted_blind5_winsafety import BLIND5_WINSAFETY
+from planted_blind6_saferest import BLIND6_SAFEREST
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
 from planted_blind_provider import BLIND_PROVIDER
@@ -1402,6 +1403,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND5_CORE,  # a fifth writer's: the client, sessions, rg, Read, Edit, goals, documents, the tool contract
     BLIND5_SAFETY,  # a fifth writer's: the vocabulary to pyproject's tasks, and the Windows API calls
     BLIND5_UI,  # a fifth writer's: the keys, the UIs, the renderers, the JSON events, the cells, -p's text
+    BLIND6_SAFEREST,  # a sixth writer's: the deleters, the rules, the vocabulary to git's rules
 )
 for blind in BLIND:
     for module, defects in blind.items():
