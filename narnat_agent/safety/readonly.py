@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.safety.edits import ADDRESS, SED_VALUES
+from narnat_agent.safety.edits import ADDRESS, SED_VALUES, sed_scripts
 from narnat_agent.safety.rules import analyze
 from narnat_agent.safety.syntax import Command, names, operands, parse, positionals, short_option
 
@@ -123,8 +123,7 @@ def _sed_reads(words: list[str]) -> bool:
         return False
     if any(re.fullmatch(r"-[nErsuz]*f.*", w) or w.startswith("--file") for w in words):
         return False
-    codes = [words[i + 1] for i, a in enumerate(words[:-1]) if a in ("-e", "--expression")]
-    codes += [a.split("=", 1)[1] for a in words if a.startswith("--expression=")]
+    codes = sed_scripts(words)
     scripts = codes or positionals(words, (*SED_VALUES, "-e", "--expression"))[:1]
     return not any(SED_WRITES.search(script) for script in scripts if script)
 

@@ -62,6 +62,7 @@ SAID_EXACTLY = {
     "sed -n '/^ERROR/w errors.log' app.log": ["sed may change files"],
     "sed 's/a/b/gw changed.txt' f": ["sed may change files"],
     "sed -e 's/a/b/' -e 'w copy.txt' f": ["sed may change files"],
+    "sed -e'w copy.txt' f": ["sed may change files"],  # the script in -e's word
     "sed -f edits.sed f": ["sed may change files"],
     "sed --file=edits.sed f": ["sed may change files"],
     "awk -f prog.awk data.txt": ["awk may change files"],
