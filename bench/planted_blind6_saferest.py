@@ -67,7 +67,7 @@ BLIND6_SAFEREST: dict[str, tuple[Defect, ...]] = {
          f"{STEP_MISSED}: `ansible all -a \"$CMD\"` (a command computed at run time) runs on every host unasked"),
     ),
     "narnat_agent/safety/probes.py": _later(
-        ("env={**os.environ, **QUIET}", "env={**QUIET, **os.environ}",
+        ("env={**os.environ, **quiet}", "env={**quiet, **os.environ}",
          f"{WRONG_ORDER}: the user's own LC_ALL or GIT_PAGER win over the quiet settings: a translated or paged "
          "listing is read as nothing"),
         ("        if skip:\n            skip -= 1\n", "        if skip:\n            skip = 0\n",

@@ -209,7 +209,7 @@ def selection(argv: Argv, check: Check, command: Command | None = None) -> str:
         else:
             words.append(word)
         i += 1
-    found = find_selection(words, check.cwd) if check.env is not None and check.cwd is not None else None
+    found = find_selection(words, check.cwd, check.env) if check.env is not None and check.cwd is not None else None
     return named(sorted(found) if found is not None else None, Said(N_("what find selects")))
 
 

@@ -108,3 +108,13 @@ def test_a_listing_is_read_in_the_c_locale_whatever_the_users_language(tmp_path,
     assert [str(r) for r in analyze("git clean -f", tmp_path, env={}).deletions] == [
         "git clean deletes untracked files: 1 (draft.txt)"
     ]
+
+
+@pytest.mark.parametrize("locale", [{"LANG": "C.UTF-8"}, {"LC_ALL": "C.UTF-8"}, {"LC_CTYPE": "C.UTF-8", "LANG": "C"}])
+def test_find_selects_in_the_locale_the_command_runs_with(locale, tmp_path):
+    """Under UTF-8, `?` matches `é` (one character): the question names the file the command deletes."""
+    for name in ("a.log", "é.log", "ab.log"):
+        (tmp_path / name).write_text("x\n")
+    assert [str(r) for r in analyze("find . -name '?.log' -delete", tmp_path, env=locale).deletions] == [
+        f"{SELECTS}: 2 (./a.log, ./é.log)"
+    ]
