@@ -45,6 +45,16 @@ GIT_LISTINGS = {  # subcommands that only read when used as listings: the option
     "config": {"--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin"},
     "reflog": {"show"},
 }  # fmt: skip
+# the options or words that make the listing take names or patterns (`git config --get user.name`, `git tag -l 'v*'`):
+# without one, a name creates, sets or adds it (`git branch feature`, `git config user.name Ann`)
+GIT_NAMED = {
+    "branch": {"-l", "--list", "--contains", "--merged", "--no-merged"},  # git-branch(1): each implies --list
+    "tag": {"-l", "--list"},
+    "remote": {"show", "get-url"},
+    "stash": {"show"},
+    "config": {"--get", "--get-all", "--get-regexp"},
+    "reflog": {"show"},
+}
 # sed's commands that write a file, each where a command starts: `w FILE` after its address, s///'s w flag
 SED_WRITES = re.compile(
     rf"(?:^|[\n;{{}}])\s*(?:{ADDRESS})?\s*!?\s*(?:[wW]\s*\S"
@@ -146,8 +156,11 @@ def _git_reads(words: list[str]) -> bool:
     if sub in GIT_READERS or sub == "--version":
         return not any(w.startswith("--output") for w in rest)
     if sub in GIT_LISTINGS:
-        allowed = GIT_LISTINGS[sub]
-        return all(w in allowed or (sub in ("branch", "tag") and w.startswith("--format")) for w in rest) and (
+        allowed, named = GIT_LISTINGS[sub], bool(GIT_NAMED.get(sub, set()) & set(rest))
+        return all(
+            w in allowed or (sub in ("branch", "tag") and w.startswith("--format")) or named and not w.startswith("-")
+            for w in rest
+        ) and (
             sub not in ("stash", "worktree") or bool(rest)  # `git reflog` alone is `git reflog show`
         )
     return False
