@@ -221,6 +221,22 @@ def test_git_clean_names_what_its_own_dry_run_lists_and_says_when_undo_goes_with
     assert (cleanable / ".narnat/checkpoints/git/HEAD").exists() and (cleanable / "new.txt").exists()
 
 
+def test_git_run_in_another_folder_lists_what_it_deletes_there(cleanable, tmp_path_factory):
+    """`git -C ../other clean -f` deletes the other repository's files: those are the ones named, not the project's;
+    where git is pointed at a repository by its options alone, nothing is listed rather than the wrong files."""
+    other = tmp_path_factory.mktemp("other")
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
+    (other / "draft.md").write_text("mine\n")
+    said = "git clean deletes untracked files: 1 (draft.md)"
+    assert [str(r) for r in analyze(f"git -C {other} clean -f", cleanable, env={}).deletions] == [said]
+    assert [str(r) for r in analyze(f"cd {other} && git clean -f", cleanable, env={}).deletions] == [said]
+    assert [
+        str(r) for r in analyze(f"git -C {other.parent} -C {other.name} clean -f", cleanable, env={}).deletions
+    ] == [said]
+    elsewhere = f"git --git-dir={other}/.git --work-tree={other} clean -f"
+    assert [str(r) for r in analyze(elsewhere, cleanable, env={}).deletions] == ["git clean deletes untracked files"]
+
+
 @pytest.mark.parametrize(
     ("command", "said"),
     [
