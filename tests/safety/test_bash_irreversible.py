@@ -300,3 +300,18 @@ def edited(tmp_path: Path) -> Path:
 def test_throwing_away_uncommitted_changes_names_the_files_they_are_in(command, said, edited):
     assert analyze(command, edited, env={}).deletions == [said]
     assert analyze(command, edited).deletions == [said.split(":")[0]]  # the text alone: no listing
+
+
+@pytest.mark.parametrize("command", ["git checkout src", "git checkout src/", "git checkout ./src"])
+def test_checking_out_a_folder_throws_away_the_changes_in_it(command, tmp_path):
+    """`src` has no extension, as a branch's name has none: that it is a folder here makes it paths."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app").write_text("one\n")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    (tmp_path / "src" / "app").write_text("two\n")
+    said = "git checkout <paths> overwrites uncommitted changes"
+    assert analyze(command, tmp_path, env={}).deletions == [f"{said}: 1 (src/app)"]
+    assert analyze(command, tmp_path).deletions == [said]
