@@ -312,6 +312,68 @@ def test_a_forced_push_names_the_commits_the_remote_branch_loses(command, named,
     assert not any("rewritten" in s for s in analyze(command, pushed).deletions)  # without Bash's environment
 
 
+LEAVES = "1 commit leaves it (“three”)"
+REWRITTEN = f"the remote branch origin/main is rewritten: {LEAVES}"
+UNDO = " — /undo cannot restore it"
+REMOTE = "git rewrites or deletes history on the remote"
+DELETES = "git deletes a branch even if it has commits no other branch has"
+NOTHING = "nothing, as the files are now"
+
+
+# each rule's listing against one repository: main at "three", old at "two", origin/main at main's tip
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("git push --force-with-lease origin old:main", [REWRITTEN, f"{REMOTE}: origin old:main{UNDO}"]),
+        ("git push --force-with-lease=main:abc origin old:main", [REWRITTEN, f"{REMOTE}: origin old:main{UNDO}"]),
+        ("git push --mirror origin old:main", [REWRITTEN, f"{REMOTE}: origin old:main{UNDO}"]),
+        ("git push origin +refs/heads/old:refs/heads/main", [REWRITTEN, f"{REMOTE} (a +ref or :ref refspec){UNDO}"]),
+        ("git push -f origin old:main", [REWRITTEN, f"{REMOTE}: origin old:main{UNDO}"]),
+        ("git push -f", [f"{REMOTE}{UNDO}"]),
+        ("git push --force origin", [f"{REMOTE}: origin{UNDO}"]),
+        ("git push -f origin :main", [f"{REMOTE}: origin :main{UNDO}"]),
+        ("git push -f upstream old:main", [f"{REMOTE}: upstream old:main{UNDO}"]),
+        (
+            "git push origin +old:main +old:main",
+            [f"{REWRITTEN}; {REWRITTEN}", f"{REMOTE} (a +ref or :ref refspec){UNDO}"],
+        ),
+        ("git branch -f main old", [f"git branch -f moves the branch main to old; {LEAVES}"]),
+        ("git branch --force main old", [f"git branch -f moves the branch main to old; {LEAVES}"]),
+        ("git branch -f old main", []),
+        ("git branch -f main", []),
+        ("git branch -f -d main old", [f"{DELETES}: main old{UNDO}"]),
+        ("git branch -f -D main old", [f"{DELETES}: main old{UNDO}"]),
+        ("git branch -f --delete main old", [f"{DELETES}: main old{UNDO}"]),
+        ("git branch -f -m main old", []),
+        ("git branch -f -M main old", []),
+        ("git branch -f --move main old", []),
+        ("git branch -f -c main old", []),
+        ("git branch -f -C main old", []),
+        ("git branch -f --copy main old", []),
+        ("git switch -C main old", [f"git switch -C moves the branch main to old; {LEAVES}"]),
+        ("git switch --force-create main old", [f"git switch -C moves the branch main to old; {LEAVES}"]),
+        ("git switch -C main", []),
+        ("git switch -C", []),
+        ("git checkout -B main old", [f"git checkout -B moves the branch main to old; {LEAVES}"]),
+        ("git checkout -B main", []),
+        ("git reset --keep old", [f"git reset --keep moves the branch to old; uncommitted changes are kept; {LEAVES}"]),
+        ("git reset --merge old", [f"git reset --merge discards uncommitted work: {NOTHING}; {LEAVES}"]),
+        ("git reset --hard old", [f"git reset --hard discards uncommitted work: {NOTHING}; {LEAVES}"]),
+        ("git reset --hard", [f"git reset --hard discards uncommitted work: {NOTHING}"]),
+        ("git reset --soft old", []),
+        ("git stash drop", [f"git stash drop deletes the stash stash@{{0}}{UNDO}"]),
+        ("git stash drop stash@{1}", [f"git stash drop deletes the stash stash@{{1}}{UNDO}"]),
+        ("git stash clear", [f"git stash clear deletes every stash{UNDO}"]),
+        ("git clean -n", []),
+        ("git clean -fd", [f"git clean deletes untracked files: {NOTHING}"]),
+        ("git clean -fdx", [f"git clean -x deletes untracked files and those .gitignore names: {NOTHING}"]),
+        ("git clean -fX", [f"git clean -X deletes the files .gitignore names: {NOTHING}"]),
+    ],
+)
+def test_git_s_rules_say_what_each_spelling_loses_in_a_repository(command, said, pushed):
+    assert analyze(command, pushed, env={}).deletions == said
+
+
 PYPROJECT = """\
 [tool.poe.tasks]
 lint = "ruff check ."
