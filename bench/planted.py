@@ -54,6 +54,7 @@ from planted_blind6_acp import BLIND6_ACP
 from planted_blind6_checkpoints import BLIND6_CHECKPOINTS
 from planted_blind6_core import BLIND6_CORE
 from planted_blind6_platform import BLIND6_PLATFORM
+from planted_blind6_saferest import BLIND6_SAFEREST
 from planted_blind6_tools import BLIND6_TOOLS
 from planted_blind_bashweb import BLIND_BASHWEB
 from planted_blind_files import BLIND_FILES
@@ -1412,6 +1413,7 @@ BLIND: tuple[dict[str, tuple[Defect, ...]], ...] = (
     BLIND6_TOOLS,  # a sixth writer's: Read, Edit and its matching, rg, Grep, Glob, Write, the documents
     BLIND6_CORE,  # a sixth writer's: the core, the client, the transport, the session store, the compression
     BLIND6_CHECKPOINTS,  # a sixth writer's: the checkpoints, the rewind commands, the workspace, Bash and WebFetch
+    BLIND6_SAFEREST,  # a sixth writer's: the deleters, the rules, the vocabulary to git's rules
 )
 for blind in BLIND:
     for module, defects in blind.items():

@@ -5,6 +5,7 @@ A tar extraction is looked at: the archive's members are listed in process (read
 exist where it extracts are named; an archive that is not there extracts nothing, one that cannot be listed asks.
 """
 
+import fnmatch
 import os
 import re
 import tarfile
@@ -86,7 +87,10 @@ def _extracted(argv: list[str], check: Check) -> str | None:
     listed = _members(path)
     if listed is None:
         return _overwrites(program, archive)
-    wanted = [m for m in listed if not members or any(m == w or m.startswith(w.rstrip("/") + "/") for w in members)]
+    members = [os.path.normpath(w) for w in members]  # `./src/app.ts` is the member listed as src/app.ts
+    patterns = members if "--wildcards" in args else []  # tar(1): shell patterns then, `*` matching `/` too
+    wanted = [m for m in listed if not members or any(m == w or m.startswith(w.rstrip("/") + "/") for w in members)
+              or any(fnmatch.fnmatchcase(m, p) for p in patterns)]  # fmt: skip
     replaced = [m for m in wanted if (target / m).is_file()]
     if not replaced and not forced:
         return None

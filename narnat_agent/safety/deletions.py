@@ -59,7 +59,10 @@ def paths_of(argv: Argv, command: Command, check: Check) -> list[tuple[str, str 
         if word is not None and word.startswith("-") and word != "-" and not ended:
             ended = word == "--"
             continue
-        if word is not None:
+        if word is not None and (expanded := home(word, check)) != word and _is_home(expanded, check):
+            # `rm -rf ~/`, said as `rm -rf "$HOME/"` is
+            found.append((Said(N_("{path} (your home folder)"), path=expanded.rstrip("/") + "/"), expanded))
+        elif word is not None:
             found.append(_placed(home(word, check), check))
         else:
             shown, path = _resolved(command.raw[offset + i], check) if aligned else ("$…", None)
@@ -71,6 +74,10 @@ def home(word: str, check: Check) -> str:
     """`~` and `~/x` as the shell expands them, from Bash's environment (as written when it is not known)."""
     given = (check.env or {}).get("HOME")
     return given.rstrip("/") + word[1:] if given and (word == "~" or word.startswith("~/")) else word
+
+
+def _is_home(path: str, check: Check) -> bool:
+    return path.rstrip("/") == (check.env or {}).get("HOME", "").rstrip("/")
 
 
 def _placed(path: str, check: Check) -> tuple[str, str]:
@@ -209,7 +216,7 @@ def selection(argv: Argv, check: Check, command: Command | None = None) -> str:
         else:
             words.append(word)
         i += 1
-    found = find_selection(words, check.cwd) if check.env is not None and check.cwd is not None else None
+    found = find_selection(words, check.cwd, check.env) if check.env is not None and check.cwd is not None else None
     return named(sorted(found) if found is not None else None, Said(N_("what find selects")))
 
 
@@ -258,6 +265,8 @@ def _sort(argv: Argv, command: Command, check: Check) -> str | None:
 
 
 def _tee(argv: Argv, command: Command, check: Check) -> str | None:
+    if "--append" in argv or short_option(argv[1:], "a"):
+        return None  # appending nothing loses nothing
     upstream = command.upstream
     empty = command.stdin_file == "/dev/null" or upstream is not None and silent(upstream.argv, upstream)
     files = [a or "$…" for a in operands(argv)]

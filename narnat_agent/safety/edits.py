@@ -42,7 +42,7 @@ def in_place(argv: Argv, command: Command, check: Check) -> str | None:
     else:
         if not any(re.fullmatch(r"-[nErsuz]*i\S*", a) or a.startswith("--in-place") for a in words):
             return None
-        codes = [words[i + 1] for i, a in enumerate(words[:-1]) if a in ("-e", "--expression")]
+        codes = sed_scripts(words)
         rest = positionals(words, SED_VALUES + ("-e", "--expression"))
         script, files = ("\n".join(codes), rest) if codes else (rest[0] if rest else "", rest[1:])
     existing = [f for f in files if f and existing_file(os.path.expanduser(f), check.cwd)]
@@ -62,6 +62,20 @@ def in_place(argv: Argv, command: Command, check: Check) -> str | None:
             return Said(N_("{program} -i blanks the text matching {pattern} in {files}"), program=name,
                         pattern=f"/{pattern}/", files=shown)  # fmt: skip
     return None
+
+
+def sed_scripts(words: list[str]) -> list[str]:
+    """The scripts sed is given with -e, in each of its spellings: `-e SCRIPT`, `--expression SCRIPT`,
+    `--expression=SCRIPT` and `-eSCRIPT` (the shell joins `-e'1d'` into one word)."""
+    found = []
+    for i, word in enumerate(words):
+        if word in ("-e", "--expression"):
+            found += words[i + 1 : i + 2]
+        elif word.startswith("--expression="):
+            found.append(word.split("=", 1)[1])
+        elif word.startswith("-e") and len(word) > 2 and words[i - 1 : i] not in (["-e"], ["--expression"]):
+            found.append(word[2:])
+    return found
 
 
 def keygen(argv: Argv, command: Command, check: Check) -> str | None:

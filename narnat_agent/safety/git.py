@@ -1,7 +1,9 @@
 """git: the forms that throw away uncommitted work or delete files, and the settings that make git run shell text."""
 
+import copy
 import os
 import re
+from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
 from narnat_agent.safety.check import NOT_UNDOABLE, OWN_FOLDER_LOST, Argv, Check, own_folder
@@ -31,12 +33,22 @@ FILE_LIKE = re.compile(r"^(\.{1,2}|[~/:]|\./|\.\./)|/$|[*?[]|\.[A-Za-z][A-Za-z0-
 
 def git(argv: Argv, command: Command, check: Check) -> str | None:
     i = 1
+    # where git works: a leading `cd DIR &&` moves it, each -C from there; its files and listings are that folder's
+    folder = Path(check.directory) if check.directory and check.cwd else check.cwd
     while i < len(argv) and ((word := argv[i]) is None or word.startswith("-")):
         if word is None:
             return Said(N_("git gets an option computed at run time"))
         if word == "-c" and i + 1 < len(argv):
             _setting(argv[i + 1], check)
+        if word == "-C" and folder is not None:
+            given = argv[i + 1] if i + 1 < len(argv) else None
+            folder = folder / os.path.expanduser(given) if given else None
+        elif word.startswith(("--git-dir", "--work-tree")):
+            folder = None  # another repository, another working tree: what git would list is not looked for
         i += 2 if word in GLOBAL_VALUES else 1
+    if folder != check.cwd:
+        check = copy.copy(check)  # the same verdict, looked at from where git works
+        check.cwd = folder
     if i >= len(argv):
         return None
     sub, rest = argv[i], argv[i + 1 :]

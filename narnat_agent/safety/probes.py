@@ -4,6 +4,7 @@ timeout and a bounded output, never anything that writes."""
 
 import os
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
@@ -14,10 +15,11 @@ FIND_ACTIONS = {"-delete", "-print", "-print0", "-ls", "-fls", "-fprint", "-fpri
 QUIET = {"LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "PAGER": "cat"}
 
 
-def _lines(argv: list[str], cwd: Path, nul: bool = False) -> list[str] | None:
+def _lines(argv: list[str], cwd: Path, nul: bool = False, locale: str = "C") -> list[str] | None:
     """The first lines a read-only program prints, or None when it fails or takes too long."""
+    quiet = {**QUIET, "LC_ALL": locale}
     try:
-        done = subprocess.run(argv, cwd=cwd, capture_output=True, timeout=TIMEOUT, env={**os.environ, **QUIET},
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, timeout=TIMEOUT, env={**os.environ, **quiet},
                               stdin=subprocess.DEVNULL)  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return None
@@ -27,7 +29,7 @@ def _lines(argv: list[str], cwd: Path, nul: bool = False) -> list[str] | None:
     return [line for line in text.split("\0" if nul else "\n") if line][: MAX_LINES + 1]
 
 
-def find_selection(expression: list[str], cwd: Path) -> list[str] | None:
+def find_selection(expression: list[str], cwd: Path, env: Mapping[str, str] | None = None) -> list[str] | None:
     """What `find` with these words selects, each action that deletes or prints replaced by -print (so each binds
     where it did); None when the words run other programs (`-exec grep …` decides by running it) or find fails."""
     words: list[str] = []
@@ -43,8 +45,14 @@ def find_selection(expression: list[str], cwd: Path) -> list[str] | None:
         else:
             words.append(word)
     # without an action find prints what the whole expression selects: a -print added would bind to its last term
-    found = _lines(["find", *words], cwd)
+    # `-name '?.log'` matches `é.log` under UTF-8 alone: find selects as the command's locale (env) has it
+    found = _lines(["find", *words], cwd, locale=_character_locale(env or {}))
     return list(dict.fromkeys(found)) if found is not None else None  # `-print -delete` prints each file twice
+
+
+def _character_locale(env: Mapping[str, str]) -> str:
+    """The locale that decides what a character is for a program run with env: LC_ALL, else LC_CTYPE, else LANG."""
+    return next((env[name] for name in ("LC_ALL", "LC_CTYPE", "LANG") if env.get(name)), "C")
 
 
 def git_lines(args: list[str], cwd: Path) -> list[str] | None:

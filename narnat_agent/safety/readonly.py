@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from narnat_agent.i18n import N_, Said
-from narnat_agent.safety.edits import ADDRESS, SED_VALUES
+from narnat_agent.safety.edits import ADDRESS, SED_VALUES, sed_scripts
 from narnat_agent.safety.rules import analyze
 from narnat_agent.safety.syntax import Command, names, operands, parse, positionals, short_option
 
@@ -45,6 +45,16 @@ GIT_LISTINGS = {  # subcommands that only read when used as listings: the option
     "config": {"--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin"},
     "reflog": {"show"},
 }  # fmt: skip
+# the options or words that make the listing take names or patterns (`git config --get user.name`, `git tag -l 'v*'`):
+# without one, a name creates, sets or adds it (`git branch feature`, `git config user.name Ann`)
+GIT_NAMED = {
+    "branch": {"-l", "--list", "--contains", "--merged", "--no-merged"},  # git-branch(1): each implies --list
+    "tag": {"-l", "--list"},
+    "remote": {"show", "get-url"},
+    "stash": {"show"},
+    "config": {"--get", "--get-all", "--get-regexp"},
+    "reflog": {"show"},
+}
 # sed's commands that write a file, each where a command starts: `w FILE` after its address, s///'s w flag
 SED_WRITES = re.compile(
     rf"(?:^|[\n;{{}}])\s*(?:{ADDRESS})?\s*!?\s*(?:[wW]\s*\S"
@@ -123,8 +133,7 @@ def _sed_reads(words: list[str]) -> bool:
         return False
     if any(re.fullmatch(r"-[nErsuz]*f.*", w) or w.startswith("--file") for w in words):
         return False
-    codes = [words[i + 1] for i, a in enumerate(words[:-1]) if a in ("-e", "--expression")]
-    codes += [a.split("=", 1)[1] for a in words if a.startswith("--expression=")]
+    codes = sed_scripts(words)
     scripts = codes or positionals(words, (*SED_VALUES, "-e", "--expression"))[:1]
     return not any(SED_WRITES.search(script) for script in scripts if script)
 
@@ -147,8 +156,11 @@ def _git_reads(words: list[str]) -> bool:
     if sub in GIT_READERS or sub == "--version":
         return not any(w.startswith("--output") for w in rest)
     if sub in GIT_LISTINGS:
-        allowed = GIT_LISTINGS[sub]
-        return all(w in allowed or (sub in ("branch", "tag") and w.startswith("--format")) for w in rest) and (
+        allowed, named = GIT_LISTINGS[sub], bool(GIT_NAMED.get(sub, set()) & set(rest))
+        return all(
+            w in allowed or (sub in ("branch", "tag") and w.startswith("--format")) or named and not w.startswith("-")
+            for w in rest
+        ) and (
             sub not in ("stash", "worktree") or bool(rest)  # `git reflog` alone is `git reflog show`
         )
     return False

@@ -371,7 +371,13 @@ def test_a_variable_the_command_sets_itself_is_not_said_with_the_value_bash_has_
 
 @pytest.mark.parametrize(
     ("command", "home"),
-    [('rm -rf "$HOME/"', "/home/dev"), ("rm -rf ${HOME}/", "/home/dev"), ('rm -rf "$HOME"', "/home/dev/")],
+    [
+        ('rm -rf "$HOME/"', "/home/dev"),
+        ("rm -rf ${HOME}/", "/home/dev"),
+        ('rm -rf "$HOME"', "/home/dev/"),
+        ("rm -rf ~/", "/home/dev"),  # the shell's own spelling of it
+        ("rm -rf ~", "/home/dev/"),
+    ],
 )
 def test_the_home_folder_is_named_so_with_or_without_a_trailing_slash(command, home):
     said = analyze(command, Path("/work/app"), env={"HOME": home}).deletions

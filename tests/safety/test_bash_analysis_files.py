@@ -243,6 +243,10 @@ def test_sql_the_parser_cannot_read_asks_naming_the_destructive_word_it_mentions
         ('tee "$F" < /dev/null', ["tee empties $…"]),
         ("true | tee a.log b.log", ["tee empties a.log b.log"]),
         ("cat < /dev/null | tee out.log", ["tee empties out.log"]),
+        # appending nothing loses nothing
+        ("true | tee -a out.log", []),
+        ("tee --append out.log < /dev/null", []),
+        ("true | tee -ia out.log", []),
     ],
 )
 def test_the_question_names_the_file_replaced_or_emptied(command, lost):

@@ -67,6 +67,10 @@ SAID = [
     ("tar -x -fa.tgz -C.", BOTH),
     ("tar xzf a.tgz src", "tar overwrites existing files with those of a.tgz: 1 (src/app.ts)"),
     ("tar xzf a.tgz src/", "tar overwrites existing files with those of a.tgz: 1 (src/app.ts)"),
+    # a member named as the archive spells it (`./src/app.ts`), or by a pattern with --wildcards
+    ("tar xzf a.tgz ./src/app.ts", "tar overwrites existing files with those of a.tgz: 1 (src/app.ts)"),
+    ("tar -xzf a.tgz --wildcards 'src/*.ts'", "tar overwrites existing files with those of a.tgz: 1 (src/app.ts)"),
+    ("tar -xzf a.tgz --wildcards '*.log' 'docs/*'", "tar overwrites existing files with those of a.tgz: 1 (app.log)"),
     ("tar -xzf a.tgz --exclude-from x app.log", "tar overwrites existing files with those of a.tgz: 1 (app.log)"),
     ("tar -xzf a.tgz -U", "tar -U overwrites existing files with those of a.tgz: 2 (app.log, src/app.ts)"),
     # told to replace: asked even where nothing can be looked at

@@ -30,6 +30,9 @@ SAID = [
     ("sed -Ei '/^SECRET=/d' .env", "sed -i deletes the lines matching /^SECRET=/ from .env"),  # -i ending a cluster
     ("sed -ni.bak '2d' .env", "sed -i deletes lines 2 of .env"),  # … with its backup's suffix
     ("sed -i --expression '1d' .env", "sed -i deletes lines 1 of .env"),
+    ("sed -i --expression='1d' .env", "sed -i deletes lines 1 of .env"),  # the script in the option's word
+    ("sed -i -e'/^API_KEY/d' .env", "sed -i deletes the lines matching /^API_KEY/ from .env"),
+    ("sed -i -e 's/a/b/' --expression='2d' .env", "sed -i deletes lines 2 of .env"),
     ("gsed -i '1d' .env", "gsed -i deletes lines 1 of .env"),
     ("/usr/bin/sed -i 1d .env", "sed -i deletes lines 1 of .env"),
     ("sed -i '2 , $ d' .env", "sed -i deletes lines 2 , $ of .env"),

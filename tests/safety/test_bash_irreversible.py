@@ -221,6 +221,22 @@ def test_git_clean_names_what_its_own_dry_run_lists_and_says_when_undo_goes_with
     assert (cleanable / ".narnat/checkpoints/git/HEAD").exists() and (cleanable / "new.txt").exists()
 
 
+def test_git_run_in_another_folder_lists_what_it_deletes_there(cleanable, tmp_path_factory):
+    """`git -C ../other clean -f` deletes the other repository's files: those are the ones named, not the project's;
+    where git is pointed at a repository by its options alone, nothing is listed rather than the wrong files."""
+    other = tmp_path_factory.mktemp("other")
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
+    (other / "draft.md").write_text("mine\n")
+    said = "git clean deletes untracked files: 1 (draft.md)"
+    assert [str(r) for r in analyze(f"git -C {other} clean -f", cleanable, env={}).deletions] == [said]
+    assert [str(r) for r in analyze(f"cd {other} && git clean -f", cleanable, env={}).deletions] == [said]
+    assert [
+        str(r) for r in analyze(f"git -C {other.parent} -C {other.name} clean -f", cleanable, env={}).deletions
+    ] == [said]
+    elsewhere = f"git --git-dir={other}/.git --work-tree={other} clean -f"
+    assert [str(r) for r in analyze(elsewhere, cleanable, env={}).deletions] == ["git clean deletes untracked files"]
+
+
 @pytest.mark.parametrize(
     ("command", "said"),
     [
@@ -284,3 +300,18 @@ def edited(tmp_path: Path) -> Path:
 def test_throwing_away_uncommitted_changes_names_the_files_they_are_in(command, said, edited):
     assert analyze(command, edited, env={}).deletions == [said]
     assert analyze(command, edited).deletions == [said.split(":")[0]]  # the text alone: no listing
+
+
+@pytest.mark.parametrize("command", ["git checkout src", "git checkout src/", "git checkout ./src"])
+def test_checking_out_a_folder_throws_away_the_changes_in_it(command, tmp_path):
+    """`src` has no extension, as a branch's name has none: that it is a folder here makes it paths."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app").write_text("one\n")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    (tmp_path / "src" / "app").write_text("two\n")
+    said = "git checkout <paths> overwrites uncommitted changes"
+    assert analyze(command, tmp_path, env={}).deletions == [f"{said}: 1 (src/app)"]
+    assert analyze(command, tmp_path).deletions == [said]

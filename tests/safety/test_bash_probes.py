@@ -1,6 +1,7 @@
 """The listings a question may run before Bash does (env given): the files find selects, counted and named."""
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -94,4 +95,26 @@ def test_a_listing_that_outlasts_its_timeout_is_left_out_of_the_question(logs, t
     monkeypatch.setenv("PATH", f"{programs}{os.pathsep}{os.environ['PATH']}")
     assert [str(r) for r in analyze("find . -name '*.log' -delete", logs, env={}).deletions] == [
         "find -delete deletes the files it finds under ."
+    ]
+
+
+def test_a_listing_is_read_in_the_c_locale_whatever_the_users_language(tmp_path, monkeypatch):
+    """git's dry run says `Würde … löschen` to a person reading German: the listing Narnat reads must stay in the
+    words it parses, or the question says nothing would be lost. Where git has no translation it passes anyway."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "draft.txt").write_text("mine\n")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")  # the boundary: Narnat's own environment, as a person's shell sets it
+    monkeypatch.setenv("LANGUAGE", "de")
+    assert [str(r) for r in analyze("git clean -f", tmp_path, env={}).deletions] == [
+        "git clean deletes untracked files: 1 (draft.txt)"
+    ]
+
+
+@pytest.mark.parametrize("locale", [{"LANG": "C.UTF-8"}, {"LC_ALL": "C.UTF-8"}, {"LC_CTYPE": "C.UTF-8", "LANG": "C"}])
+def test_find_selects_in_the_locale_the_command_runs_with(locale, tmp_path):
+    """Under UTF-8, `?` matches `é` (one character): the question names the file the command deletes."""
+    for name in ("a.log", "é.log", "ab.log"):
+        (tmp_path / name).write_text("x\n")
+    assert [str(r) for r in analyze("find . -name '?.log' -delete", tmp_path, env=locale).deletions] == [
+        f"{SELECTS}: 2 (./a.log, ./é.log)"
     ]

@@ -72,6 +72,18 @@ def test_long_chains_and_pipelines_are_checked_to_the_end():
     assert analyze("|".join(["wc"] * 3000 + ["xargs rm"])).deletions
 
 
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("python -m django flush --noinput", "django-admin deletes every row in the database"),
+        ("python3 -u -m alembic downgrade base", "alembic unapplies migrations, dropping tables and columns: base"),
+    ],
+)
+def test_a_module_python_runs_is_checked_as_the_program_it_is(command, said):
+    """`python -m django` is django-admin: the question says what its subcommand loses, as django-admin's would."""
+    assert [str(r) for r in analyze(command).deletions] == [f"{said} — /undo cannot restore it"]
+
+
 def test_a_long_heredoc_is_not_too_long_but_long_syntax_is():
     body = "print('x')\n" * (2 * MAX_LENGTH // 11)
     assert analyze(f"python3 - <<'EOF'\n{body}EOF").deletions == []

@@ -49,6 +49,13 @@ SAID_EXACTLY = {
     "git log --output x.log": ["git log may change files"],
     "git worktree": ["git worktree may change files"],
     "git stash list --format=%h": ["git stash may change files"],
+    # the same subcommands given a name without a listing option create, set or add it
+    "git branch feature": ["git branch may change files"],
+    "git branch -v feature": ["git branch may change files"],
+    "git tag v1.0": ["git tag may change files"],
+    "git config user.name Ann": ["git config may change files"],
+    "git remote add upstream https://example.org/r.git": ["git remote may change files"],
+    "git stash push notes.txt": ["git stash may change files"],
     "git remote --format=x": ["git remote may change files"],
     "sed --in-place=.bak s/a/b/ f": ["sed may change files"],
     # a short option where sed, sort, tree and date take it too: -i with its suffix attached, -o or -s ending a cluster
@@ -62,6 +69,7 @@ SAID_EXACTLY = {
     "sed -n '/^ERROR/w errors.log' app.log": ["sed may change files"],
     "sed 's/a/b/gw changed.txt' f": ["sed may change files"],
     "sed -e 's/a/b/' -e 'w copy.txt' f": ["sed may change files"],
+    "sed -e'w copy.txt' f": ["sed may change files"],  # the script in -e's word
     "sed -f edits.sed f": ["sed may change files"],
     "sed --file=edits.sed f": ["sed may change files"],
     "awk -f prog.awk data.txt": ["awk may change files"],
@@ -86,6 +94,10 @@ READ_ONLY_FORMS = [
     "env LANG=C", "command -V rg", "awk '{ getline line < \"other.txt\"; print line }' f", "gawk '{print $1}' f",
     "mawk -F: '{print $1}' /etc/passwd", "date -Is", "sort -rk2 -t, names.txt", "sed -n '/warning/p;/new w/p' log",
     "sed 's/w/W/g' f", "awk -F: '{print $1}' f", "tree -L 2 -I node_modules",
+    # a listing given the names or patterns it lists: `git config --get` is the common way to read a setting
+    "git config --get user.name", "git config --get-regexp '^remote\\.'", "git tag -l 'v1.*'",
+    "git branch --list 'fix-*'", "git branch --contains HEAD", "git branch -a --merged main",
+    "git remote get-url origin", "git remote show origin", "git stash show 'stash@{1}'", "git reflog show main",
 ]  # fmt: skip
 
 
