@@ -398,6 +398,12 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     # package scripts, make targets, just recipes and script files laid out in a project of their own (the long tail's
     # corpora run them too, at several times the cost of a mutant)
     "narnat_agent/safety/tasks.py": Target(("tests/safety/test_bash_tasks.py",), at_import=SAFETY_AT_IMPORT),
+    # git's listings (the commits a forced push or a moved branch leaves, the work a checkout or a reset throws away)
+    # run git in repositories of the vocabulary's and the long tail's own cases, beside the analysis's
+    "narnat_agent/safety/git.py": Target(
+        ("tests/safety/test_bash_vocabulary.py", "tests/safety/test_bash_longtail.py", *SAFETY_TESTS),
+        at_import=SAFETY_AT_IMPORT,
+    ),
     # find's selection on files of its own; git's listings behind a forced push and a moved branch
     "narnat_agent/safety/probes.py": Target(
         (
@@ -611,7 +617,7 @@ TARGETS: dict[str, Target] = {  # a module: a file, or a package ending in /
     "narnat_agent/safety/windows_refusals.py": Target(WINDOWS_TESTS),
     # run
     # each run in process through cli.main's argv, against the fake provider (the runs in another process are not seen)
-    "narnat_agent/run/headless.py": Target(("tests/run/test_headless_run.py",)),
+    "narnat_agent/run/headless.py": Target(("tests/run/test_headless_run.py", "tests/run/test_headless.py")),
     "narnat_agent/run/start.py": Target(("tests/run/test_start.py",)),
     "narnat_agent/run/repl.py": Target(("tests/run/test_repl_run.py",)),
     # run() ends the process with os._exit: it runs only in another process (tests/run/test_cli.py); _terminal_ui's
